@@ -1,0 +1,103 @@
+"""Evaluation of strategy profiles: expected values, best responses, exploitability."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .games.matrix import MatrixGame
+from .policy import Policy
+
+
+def _check(game, policy) -> None:
+    if not isinstance(policy, Policy):
+        raise ValueError(f"expected a cfrviz Policy (e.g. trace.average_policy()); "
+                         f"got {type(policy).__name__}")
+    if policy.game is not game and (policy.game.infoset_keys != game.infoset_keys
+                                    or policy.game.infoset_actions != game.infoset_actions):
+        raise ValueError(f"this policy was made for {policy.game.name}, not {game.name}")
+    if not isinstance(game, MatrixGame):
+        raise ValueError(f"evaluation of {type(game).__name__} is not supported")
+
+
+def _strategies(policy: Policy) -> tuple[np.ndarray, np.ndarray]:
+    game = policy.game
+    probs = policy.probabilities
+    return probs[0, : len(game.row_actions)], probs[1, : len(game.col_actions)]
+
+
+def expected_values(game, policy: Policy) -> tuple[float, float]:
+    """Expected payoff of each player when both play ``policy``.
+
+    Returns
+    -------
+    (float, float)
+        The value for player 1 and for player 2 (they sum to 0).
+    """
+    _check(game, policy)
+    x, y = _strategies(policy)
+    v = float(x @ game.payoffs @ y)
+    return v, -v
+
+
+@dataclass(frozen=True)
+class BestResponse:
+    """A best response of ``player`` to the other player's part of a policy.
+
+    Attributes
+    ----------
+    player : int
+        0 for player 1, 1 for player 2.
+    value : float
+        What the best response earns, from ``player``'s point of view.
+    action_values : dict
+        Expected payoff of each of ``player``'s actions against the opponent.
+    policy : Policy
+        The input policy with ``player``'s part replaced by a pure best
+        response (ties go to the first best action).
+    """
+
+    player: int
+    value: float
+    action_values: dict[str, float]
+    policy: Policy
+
+
+def best_response(game, policy: Policy, player: int) -> BestResponse:
+    """The best that ``player`` can do knowing the opponent's strategy in ``policy``."""
+    _check(game, policy)
+    if player not in (0, 1):
+        raise ValueError(f"player must be 0 (player 1) or 1 (player 2); got {player!r}")
+    x, y = _strategies(policy)
+    values = game.payoffs @ y if player == 0 else -(x @ game.payoffs)
+    actions = game.infoset_actions[player]
+    best = int(np.argmax(values))
+    probs = np.array(policy.probabilities)
+    probs[player] = 0.0
+    probs[player, best] = 1.0
+    return BestResponse(player, float(values[best]), dict(zip(actions, map(float, values))),
+                        Policy(game, probs))
+
+
+def nash_conv(game, policy: Policy) -> float:
+    """Sum over players of what a best response gains over ``policy``."""
+    v1, v2 = expected_values(game, policy)
+    return (best_response(game, policy, 0).value - v1) + (best_response(game, policy, 1).value - v2)
+
+
+def exploitability(game, policy: Policy) -> float:
+    """Exploitability: NashConv / 2, the mean gain of the two best responses.
+
+    Zero exactly at a Nash equilibrium.  The convention (half of NashConv,
+    as in OpenSpiel) makes the number read as "how much an opponent who
+    knows your strategy wins per game".
+    """
+    return nash_conv(game, policy) / 2
+
+
+def matrix_exploitability(payoffs: np.ndarray, row: np.ndarray, col: np.ndarray) -> np.ndarray:
+    """Exploitability of many profiles at once (rows of ``row`` and ``col``)."""
+    best_row = (col @ payoffs.T).max(axis=-1)
+    best_col = -(row @ payoffs).min(axis=-1)
+    return (best_row + best_col) / 2

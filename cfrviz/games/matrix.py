@@ -1,0 +1,162 @@
+"""Two-player zero-sum games in normal form (one simultaneous move each).
+
+A matrix game is the smallest game the course uses: rock-paper-scissors.  It
+already speaks the vocabulary of the larger games: each player has exactly one
+information set (``"P1"`` and ``"P2"``), because when choosing, neither player
+knows what the other chose.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from numbers import Real
+
+import numpy as np
+
+RPS_ACTIONS = ("R", "P", "S")
+RPS_ACTION_NAMES = ("rock", "paper", "scissors")
+#: Row player's payoffs: rows are P1's action, columns P2's, order R, P, S.
+RPS_PAYOFFS = ((0, -1, 1), (1, 0, -1), (-1, 1, 0))
+
+
+@dataclass(frozen=True, eq=False)
+class MatrixGame:
+    """A two-player zero-sum game given by the row player's payoff matrix.
+
+    Parameters
+    ----------
+    name : str
+        Short identifier, e.g. ``"rock_paper_scissors"``.
+    payoffs : array_like, shape (m, n)
+        ``payoffs[i][j]`` is what player 1 (rows) wins, and player 2 loses,
+        when player 1 plays action ``i`` and player 2 plays action ``j``.
+    row_actions, col_actions : sequence of str
+        Action labels of player 1 and player 2.
+    action_names : sequence of str, optional
+        Long names for display (``"rock"`` for ``"R"``).
+
+    Notes
+    -----
+    The game exposes the same information-set table the extensive-form games
+    use: ``infoset_keys``, ``infoset_player``, ``infoset_actions`` and
+    ``legal_mask`` (shape ``(information sets, max actions)``).
+    """
+
+    name: str
+    payoffs: np.ndarray
+    row_actions: tuple[str, ...]
+    col_actions: tuple[str, ...]
+    action_names: tuple[str, ...] = field(default=())
+
+    def __post_init__(self):
+        matrix = validate_payoffs(self.payoffs, (len(self.row_actions), len(self.col_actions)),
+                                  self.row_actions, self.col_actions)
+        matrix.setflags(write=False)
+        object.__setattr__(self, "payoffs", matrix)
+
+    # --- the information-set table shared with extensive-form games -------------------
+    @property
+    def num_players(self) -> int:
+        return 2
+
+    @property
+    def infoset_keys(self) -> tuple[str, ...]:
+        return ("P1", "P2")
+
+    @property
+    def infoset_player(self) -> np.ndarray:
+        return np.array([0, 1])
+
+    @property
+    def infoset_actions(self) -> tuple[tuple[str, ...], ...]:
+        return (self.row_actions, self.col_actions)
+
+    @property
+    def num_infosets(self) -> int:
+        return 2
+
+    @property
+    def max_actions(self) -> int:
+        return max(len(self.row_actions), len(self.col_actions))
+
+    @property
+    def legal_mask(self) -> np.ndarray:
+        mask = np.zeros((2, self.max_actions), dtype=bool)
+        mask[0, : len(self.row_actions)] = True
+        mask[1, : len(self.col_actions)] = True
+        return mask
+
+    def infoset_index(self, key: str) -> int:
+        """Index of an information set in the table, with a helpful error."""
+        try:
+            return self.infoset_keys.index(key)
+        except ValueError:
+            raise ValueError(
+                f"{self.name} has no information set {key!r}; "
+                f"its information sets are {list(self.infoset_keys)}"
+            ) from None
+
+    def with_payoffs(self, payoffs) -> "MatrixGame":
+        """A copy of this game with another payoff matrix (same actions)."""
+        return MatrixGame(self.name, payoffs, self.row_actions, self.col_actions,
+                          self.action_names)
+
+    def __repr__(self) -> str:
+        rows = "; ".join(" ".join(f"{v:g}" for v in row) for row in self.payoffs)
+        return f"MatrixGame({self.name!r}, payoffs=[{rows}])"
+
+
+def validate_payoffs(payoffs, shape: tuple[int, int], row_labels: Sequence[str],
+                     col_labels: Sequence[str]) -> np.ndarray:
+    """Check a payoff matrix cell by cell and return it as a float array.
+
+    Raises
+    ------
+    ValueError
+        Naming the row, the column or the cell at fault and what is valid.
+    """
+    m, n = shape
+    where = f"a {m}x{n} payoff matrix (rows: P1 plays {'/'.join(row_labels)}; " \
+            f"columns: P2 plays {'/'.join(col_labels)})"
+    if isinstance(payoffs, np.ndarray):
+        rows = payoffs.tolist() if payoffs.ndim == 2 else None
+        if rows is None:
+            raise ValueError(f"payoffs must be {where}; got an array of shape {payoffs.shape}")
+    elif isinstance(payoffs, Sequence) and not isinstance(payoffs, (str, bytes)):
+        rows = list(payoffs)
+    else:
+        raise ValueError(f"payoffs must be {where}; got {type(payoffs).__name__}")
+    if len(rows) != m:
+        raise ValueError(f"payoffs must be {where}; got {len(rows)} rows")
+    out = np.empty((m, n))
+    for i, row in enumerate(rows):
+        if isinstance(row, (str, bytes)) or not isinstance(row, (Sequence, np.ndarray)):
+            raise ValueError(f"payoffs row {i} ({row_labels[i]}) must be a list of {n} numbers; "
+                             f"got {row!r}")
+        if len(row) != n:
+            raise ValueError(f"payoffs row {i} ({row_labels[i]}) has {len(row)} entries; "
+                             f"{where} needs {n}")
+        for j, value in enumerate(row):
+            cell = f"payoff cell [{i}][{j}] (P1 {row_labels[i]} vs P2 {col_labels[j]})"
+            if isinstance(value, bool) or not isinstance(value, (Real, np.number)):
+                raise ValueError(f"{cell} is {value!r}; payoffs must be real numbers")
+            if not np.isfinite(value):
+                raise ValueError(f"{cell} is {value}; payoffs must be finite numbers")
+            out[i, j] = float(value)
+    return out
+
+
+def rock_paper_scissors(payoffs=None) -> MatrixGame:
+    """Rock-paper-scissors as a zero-sum matrix game.
+
+    Parameters
+    ----------
+    payoffs : array_like, shape (3, 3), optional
+        Player 1's payoff for each pair of actions, rows and columns in the
+        order rock, paper, scissors.  Defaults to win 1, lose 1, tie 0.
+        The course's variant in which scissors wins and loses 2 is
+        ``[[0, -1, 2], [1, 0, -2], [-2, 2, 0]]``.
+    """
+    return MatrixGame("rock_paper_scissors", RPS_PAYOFFS if payoffs is None else payoffs,
+                      RPS_ACTIONS, RPS_ACTIONS, RPS_ACTION_NAMES)

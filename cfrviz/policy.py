@@ -1,0 +1,131 @@
+"""Behaviour strategies: one probability distribution per information set."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+
+#: How far a distribution may be from summing to 1 before it is rejected.
+SUM_TOLERANCE = 1e-6
+
+
+class Policy:
+    """A strategy profile for a game: a distribution over actions at every information set.
+
+    The probabilities are an array of shape ``(information sets, max actions)``
+    whose rows follow the game's information-set table; illegal actions hold 0.
+    A policy is immutable: its array is a private copy, read-only.
+
+    Parameters
+    ----------
+    game
+        The game the policy plays (anything with the information-set table:
+        ``infoset_keys``, ``infoset_actions``, ``legal_mask``).
+    probabilities : array_like, shape (information sets, max actions)
+        Must be non-negative, zero on illegal actions and sum to 1 per row.
+    """
+
+    def __init__(self, game, probabilities):
+        probs = np.array(probabilities, dtype=float)
+        mask = game.legal_mask
+        if probs.shape != mask.shape:
+            raise ValueError(f"a policy for {game.name} needs an array of shape {mask.shape} "
+                             f"(information sets x actions); got {probs.shape}")
+        for row, key in enumerate(game.infoset_keys):
+            _check_distribution(probs[row][mask[row]], f"information set {key!r}",
+                                game.infoset_actions[row])
+            if np.any(probs[row][~mask[row]] != 0):
+                raise ValueError(f"information set {key!r} puts probability on an illegal action")
+        probs.setflags(write=False)
+        self.game = game
+        self.probabilities = probs
+
+    @classmethod
+    def uniform(cls, game) -> "Policy":
+        """Every legal action equally likely at every information set."""
+        mask = game.legal_mask
+        return cls(game, mask / mask.sum(axis=1, keepdims=True))
+
+    @classmethod
+    def from_dict(cls, game, mapping: Mapping) -> "Policy":
+        """Build a policy from ``{infoset key: {action: probability}}``.
+
+        Information sets left out are played uniformly; a key or an action
+        the game does not have is an error, so typos cannot pass silently.
+        """
+        if not isinstance(mapping, Mapping):
+            raise ValueError("a policy dict maps information-set keys to {action: probability}; "
+                             f"got {type(mapping).__name__}")
+        probs = np.array(cls.uniform(game).probabilities)
+        for key, dist in mapping.items():
+            row = game.infoset_index(key)
+            actions = game.infoset_actions[row]
+            if not isinstance(dist, Mapping):
+                raise ValueError(f"information set {key!r}: expected {{action: probability}} "
+                                 f"over {list(actions)}; got {dist!r}")
+            unknown = [a for a in dist if a not in actions]
+            if unknown:
+                raise ValueError(f"information set {key!r} has no action {unknown[0]!r}; "
+                                 f"its actions are {list(actions)}")
+            probs[row, : len(actions)] = [_as_probability(dist.get(a, 0.0), key, a)
+                                          for a in actions]
+        return cls(game, probs)
+
+    def to_dict(self) -> dict[str, dict[str, float]]:
+        """``{infoset key: {action label: probability}}``, one entry per information set."""
+        return {
+            key: {a: float(p) for a, p in zip(actions, self.probabilities[row])}
+            for row, (key, actions) in enumerate(zip(self.game.infoset_keys,
+                                                     self.game.infoset_actions))
+        }
+
+    def __getitem__(self, key: str) -> dict[str, float]:
+        row = self.game.infoset_index(key)
+        return dict(zip(self.game.infoset_actions[row], map(float, self.probabilities[row])))
+
+    def __repr__(self) -> str:
+        parts = []
+        for key, dist in self.to_dict().items():
+            parts.append(f"{key}: " + " ".join(f"{a}={p:.3f}" for a, p in dist.items()))
+        return f"Policy({self.game.name}; " + "; ".join(parts) + ")"
+
+
+def _as_probability(value, key, action) -> float:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"information set {key!r}, action {action!r}: probability {value!r} "
+                         "is not a number") from None
+
+
+def _check_distribution(values: np.ndarray, where: str, actions) -> None:
+    if not np.all(np.isfinite(values)):
+        raise ValueError(f"{where}: probabilities {values.tolist()} must be finite numbers")
+    if np.any(values < 0):
+        bad = [a for a, v in zip(actions, values) if v < 0]
+        raise ValueError(f"{where}: probability of {bad[0]!r} is negative "
+                         f"({values.tolist()}); probabilities must be >= 0")
+    total = float(values.sum())
+    if abs(total - 1.0) > SUM_TOLERANCE:
+        raise ValueError(f"{where}: probabilities {values.tolist()} over {list(actions)} "
+                         f"sum to {total:g}, not 1")
+
+
+def as_distribution(value, actions, where: str) -> np.ndarray:
+    """Validate a user-given distribution (a list, array or ``{action: p}``) over ``actions``."""
+    if isinstance(value, Mapping):
+        unknown = [a for a in value if a not in actions]
+        if unknown:
+            raise ValueError(f"{where}: unknown action {unknown[0]!r}; actions are {list(actions)}")
+        value = [value.get(a, 0.0) for a in actions]
+    try:
+        arr = np.array(value, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"{where} must be {len(actions)} probabilities over {list(actions)}; "
+                         f"got {value!r}") from None
+    if arr.shape != (len(actions),):
+        raise ValueError(f"{where} must be {len(actions)} probabilities over {list(actions)}; "
+                         f"got {value!r}")
+    _check_distribution(arr, where, actions)
+    return arr

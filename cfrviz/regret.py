@@ -1,0 +1,42 @@
+"""Regret matching: the rule that turns accumulated regrets into a strategy."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def regret_matching(regrets, mask=None) -> np.ndarray:
+    """Strategy proportional to the positive part of the regrets.
+
+    Regret matching (Hart and Mas-Colell, 2000, "A simple adaptive procedure
+    leading to correlated equilibrium") plays each action with probability
+    proportional to its positive cumulative regret; when no regret is
+    positive it plays uniformly over the legal actions.
+
+    Parameters
+    ----------
+    regrets : array_like, shape (..., actions)
+        Cumulative regrets; the last axis indexes actions.
+    mask : array_like of bool, same shape as ``regrets``, optional
+        Legal actions.  Illegal actions always get probability 0.
+
+    Returns
+    -------
+    numpy.ndarray
+        Probabilities over the last axis, each row summing to 1.
+
+    Examples
+    --------
+    >>> regret_matching([2.0, -1.0, 1.0]).tolist()
+    [0.6666666666666666, 0.0, 0.3333333333333333]
+    >>> regret_matching([-1.0, 0.0, -3.0]).tolist()
+    [0.3333333333333333, 0.3333333333333333, 0.3333333333333333]
+    """
+    regrets = np.asarray(regrets, dtype=float)
+    mask = np.ones(regrets.shape, dtype=bool) if mask is None else np.asarray(mask, dtype=bool)
+    positive = np.where(mask, np.maximum(regrets, 0.0), 0.0)
+    total = positive.sum(axis=-1, keepdims=True)
+    legal = mask.sum(axis=-1, keepdims=True)
+    uniform = np.where(mask, 1.0 / np.maximum(legal, 1), 0.0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(total > 0, positive / np.where(total > 0, total, 1.0), uniform)
