@@ -1,0 +1,72 @@
+"""Exercise checkers: instant feedback that accepts right answers and explains wrong ones.
+
+Every checker returns a :class:`Feedback`, which a notebook shows as a coloured
+box.  A checker never raises on a student's answer: an unanswered exercise
+(``None`` or ``...``) reports "not done yet", and an answer that crashes is
+reported with the error it raised.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+
+CORRECT = "correct"
+WRONG = "wrong"
+NOT_DONE = "not done yet"
+
+_COLOURS = {CORRECT: ("#e6f4ea", "#137333", "✓"), WRONG: ("#fce8e6", "#a50e0e", "✗"),
+            NOT_DONE: ("#f1f3f4", "#3c4043", "…")}
+
+
+@dataclass(frozen=True)
+class Feedback:
+    """The verdict on one answer.
+
+    Attributes
+    ----------
+    status : str
+        ``"correct"``, ``"wrong"`` or ``"not done yet"``.
+    message : str
+        What was right, or what went wrong and how to think about it.
+    mistake : str or None
+        A short name of the recognised common mistake, if any (used by tests).
+    """
+
+    status: str
+    message: str
+    mistake: str | None = None
+
+    @property
+    def correct(self) -> bool:
+        return self.status == CORRECT
+
+    def __bool__(self) -> bool:
+        return self.correct
+
+    def __str__(self) -> str:
+        return f"{_COLOURS[self.status][2]} {self.status.upper()}: {self.message}"
+
+    def _repr_html_(self) -> str:
+        background, colour, mark = _COLOURS[self.status]
+        return (f"<div style='background:{background};color:{colour};padding:8px 12px;"
+                f"border-left:4px solid {colour};border-radius:3px'><b>{mark} "
+                f"{html.escape(self.status.capitalize())}.</b> "
+                f"{html.escape(self.message)}</div>")
+
+
+def correct(message: str) -> Feedback:
+    return Feedback(CORRECT, message)
+
+
+def wrong(message: str, mistake: str | None = None) -> Feedback:
+    return Feedback(WRONG, message, mistake)
+
+
+def not_done(message: str = "Fill in your answer above, then run this cell again.") -> Feedback:
+    return Feedback(NOT_DONE, message)
+
+
+def unanswered(answer) -> bool:
+    """True for the placeholders a starter cell leaves: ``None`` and ``...``."""
+    return answer is None or answer is Ellipsis

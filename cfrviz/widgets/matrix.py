@@ -1,0 +1,296 @@
+"""The regret-matching explorer: train on rock-paper-scissors, then scrub through the run."""
+
+from __future__ import annotations
+
+import html
+
+import ipywidgets as W
+import numpy as np
+import plotly.graph_objects as go
+
+from ..equilibrium import matrix_equilibrium
+from ..games.matrix import RPS_PAYOFFS, rock_paper_scissors
+from ..solvers import solve
+from ..views.matrix import (display_frames, exploitability_figure, history_figure,
+                            simplex_figure, update_exploitability, update_history,
+                            update_simplex)
+
+PRESETS = {
+    "standard (win 1, lose 1)": RPS_PAYOFFS,
+    "scissors wins and loses 2": ((0, -1, 2), (1, 0, -2), (-2, 2, 0)),
+}
+STARTS = {
+    "P1 leans towards rock": "R",
+    "P1 leans towards paper": "P",
+    "P1 leans towards scissors": "S",
+    "both uniform": None,
+}
+MAX_ITERATIONS = 200_000
+
+
+class RegretMatchingExplorer(W.VBox):
+    """Regret matching on rock-paper-scissors, with every part of the run in view.
+
+    The top row holds the controls (payoffs, iterations, seed, self-play or a
+    fixed opponent, expected or sampled updates); **Solve** runs the solver
+    once and records a trace.  The timeline (``Play`` and slider) then scrubs
+    the trace: the strategy triangle, the regret and strategy charts, the
+    exploitability chart and the numbers panel all move to the chosen
+    iteration without re-running anything.
+
+    Parameters
+    ----------
+    payoffs : array_like, shape (3, 3), optional
+        Player 1's payoffs (rows P1's action R, P, S; columns P2's).
+    iterations : int, default 1000
+    seed : int, default 0
+    update : {"expected", "sampled"}
+    opponent : sequence of 3 floats, optional
+        A fixed mix for player 2; ``None`` for self-play.
+    start : {"R", "P", "S", None}, default "R"
+        The action player 1 leans towards before any regret is collected.
+        With ``None`` both start uniform, which in standard
+        rock-paper-scissors is already the equilibrium.
+    show_controls : bool, default True
+        ``False`` shows only the timeline and figures (for a projected demo).
+    """
+
+    def __init__(self, payoffs=None, iterations: int = 1000, seed: int = 0,
+                 update: str = "expected", opponent=None, start: str | None = "R",
+                 show_controls: bool = True):
+        super().__init__()
+        if update not in ("expected", "sampled"):
+            raise ValueError(f"update must be 'expected' or 'sampled'; got {update!r}")
+        if start not in STARTS.values():
+            raise ValueError(f"start must be one of {list(STARTS.values())}; got {start!r}")
+        self.trace = None
+        self.last_error = None
+        self.equilibrium = None
+        self.frames = np.arange(1)
+        self.output = W.Output(layout=W.Layout(min_height="0"))
+        self.status = W.HTML()
+
+        # -- controls ---------------------------------------------------------------------
+        style = {"description_width": "initial"}
+        self.payoff_cells = [[W.FloatText(layout=W.Layout(width="64px")) for _ in range(3)]
+                             for _ in range(3)]
+        self.preset = W.Dropdown(options=list(PRESETS), description="preset", style=style,
+                                 layout=W.Layout(width="280px"))
+        self.preset.observe(self._on_preset, names="value")
+        self.iterations = W.BoundedIntText(value=1, min=1, max=MAX_ITERATIONS,
+                                           description="iterations", style=style,
+                                           layout=W.Layout(width="190px"))
+        self.seed = W.BoundedIntText(value=0, min=0, max=2**31 - 1, description="seed",
+                                     style=style, layout=W.Layout(width="150px"))
+        self.update_rule = W.ToggleButtons(options=[("expected payoffs", "expected"),
+                                                    ("sample one action", "sampled")],
+                                           description="regret update", style=style)
+        self.mode = W.ToggleButtons(options=[("self-play", "self"),
+                                             ("fixed opponent", "fixed")],
+                                    description="player 2", style=style)
+        self.opponent_mix = [W.FloatSlider(value=1.0, min=0.0, max=1.0, step=0.05,
+                                           description=f"P2 weight {a}",
+                                           continuous_update=False, style=style,
+                                           layout=W.Layout(width="300px"))
+                             for a in ("R", "P", "S")]
+        self.start = W.Dropdown(options=list(STARTS.items()), description="start",
+                                style=style, layout=W.Layout(width="280px"))
+        self.solve_button = W.Button(description="Solve", button_style="primary",
+                                     icon="play", tooltip="run regret matching and record it")
+        self.solve_button.on_click(lambda _: self.solve())
+        self.mode.observe(self._on_mode, names="value")
+
+        # -- timeline -----------------------------------------------------------------------
+        self.play = W.Play(value=0, min=0, max=0, step=1, interval=80,
+                           description="play", show_repeat=False)
+        self.slider = W.IntSlider(value=0, min=0, max=0, description="frame",
+                                  continuous_update=True, readout=False,
+                                  layout=W.Layout(width="420px"))
+        W.jslink((self.play, "value"), (self.slider, "value"))
+        self.iteration_label = W.HTML()
+        self.slider.observe(self._on_frame, names="value")
+
+        self.simplex = go.FigureWidget()
+        self.history = go.FigureWidget()
+        self.curve = go.FigureWidget()
+        self.numbers = W.HTML()
+        self.history_player = W.ToggleButtons(options=[("player 1", 0), ("player 2", 1)],
+                                              description="charts for", style=style)
+        self.history_player.observe(lambda _: self._redraw(), names="value")
+
+        grid = W.GridBox(
+            [W.HTML("<b>P1 \\ P2</b>")] + [W.HTML(f"<b>{a}</b>") for a in "RPS"]
+            + [w for i, a in enumerate("RPS") for w in [W.HTML(f"<b>{a}</b>"),
+                                                        *self.payoff_cells[i]]],
+            layout=W.Layout(grid_template_columns="50px 70px 70px 70px", grid_gap="2px"))
+        payoff_box = W.VBox([W.HTML("<b>Player 1's payoffs</b> (player 2 gets the negative)"),
+                             self.preset, grid])
+        run_box = W.VBox([self.iterations, self.seed, self.start, self.update_rule, self.mode,
+                          W.VBox(self.opponent_mix), W.HBox([self.solve_button, self.status])])
+        self.controls = W.HBox([payoff_box, run_box], layout=W.Layout(grid_gap="24px"))
+        self.opponent_box = run_box.children[-2]
+        timeline = W.HBox([self.play, self.slider, self.iteration_label])
+        self.children = ([self.controls] if show_controls else []) + [
+            self.output, timeline, self.simplex,
+            W.HBox([W.VBox([self.history_player, self.history]), self.numbers]),
+            self.curve]
+
+        self.set_payoffs(rock_paper_scissors().payoffs if payoffs is None else payoffs)
+        self.iterations.value = _checked_int(iterations, 1, MAX_ITERATIONS)
+        self.seed.value = _checked_int(seed, 0, 2**31 - 1)
+        self.update_rule.value = update
+        self.start.value = start
+        if opponent is not None:
+            if len(opponent) != 3 or min(opponent) < 0 or sum(opponent) <= 0:
+                raise ValueError("opponent must be three non-negative weights for R, P, S "
+                                 f"with a positive sum; got {opponent!r}")
+            self.set_opponent(opponent)
+            self.mode.value = "fixed"
+        self._on_mode()
+        self.solve()
+
+    # -- public actions, also used by tests ------------------------------------------------
+    def set_payoffs(self, payoffs) -> None:
+        """Put a 3x3 matrix into the payoff editor (not solved until :meth:`solve`)."""
+        matrix = rock_paper_scissors(payoffs).payoffs
+        for i in range(3):
+            for j in range(3):
+                self.payoff_cells[i][j].value = float(matrix[i, j])
+
+    def set_opponent(self, mix) -> None:
+        """Set the fixed opponent's weights (normalised when solving)."""
+        for slider, value in zip(self.opponent_mix, mix):
+            slider.value = float(value)
+
+    def payoffs(self) -> list[list[float]]:
+        """The matrix currently in the editor."""
+        return [[cell.value for cell in row] for row in self.payoff_cells]
+
+    def solve(self) -> None:
+        """Run regret matching with the current controls and show the new trace.
+
+        Errors (a non-finite payoff, an opponent with no weight) are shown in
+        the widget's output area; the previous run stays on screen.
+        """
+        self.output.clear_output()
+        self.last_error = None
+        try:
+            game = rock_paper_scissors(self.payoffs())
+            opponent = None
+            if self.mode.value == "fixed":
+                weights = np.array([s.value for s in self.opponent_mix])
+                if weights.sum() <= 0:
+                    raise ValueError("the fixed opponent needs a positive weight on at least "
+                                     "one action; move one of the P2 weight sliders above 0")
+                opponent = weights / weights.sum()
+            lean = self.start.value
+            initial = None if lean is None else {"P1": [float(a == lean) for a in "RPS"]}
+            trace = solve(game, "regret_matching", iterations=int(self.iterations.value),
+                          seed=int(self.seed.value), update=self.update_rule.value,
+                          opponent=opponent, initial_regrets=initial)
+        except ValueError as error:
+            self._report(f"Could not solve: {error}")
+            self.status.value = "<span style='color:#b00'>not solved — see the message</span>"
+            return
+        self.trace = trace
+        self.equilibrium = matrix_equilibrium(game.payoffs)
+        self.frames = display_frames(trace)
+        self.status.value = f"solved {trace.iterations[-1]:,} iterations"
+        self._redraw()
+
+    def show_iteration(self, iteration: int) -> None:
+        """Move the timeline to the frame closest to ``iteration``."""
+        if self.trace is None:
+            return
+        its = self.trace.iterations[self.frames]
+        self.slider.value = int(np.argmin(np.abs(its - iteration)))
+
+    # -- internals ---------------------------------------------------------------------------
+    def _redraw(self) -> None:
+        trace = self.trace
+        if trace is None:
+            return
+        last = len(self.frames) - 1
+        for target, source in ((self.simplex, simplex_figure(trace, self.equilibrium,
+                                                             self.frames)),
+                               (self.history, history_figure(trace,
+                                                             self.history_player.value)),
+                               (self.curve, exploitability_figure(trace))):
+            with target.batch_update():
+                target.data = []
+                target.layout = source.layout
+                target.add_traces(source.data)
+        self.play.max = last
+        self.slider.max = last
+        if self.slider.value == last:
+            self._on_frame()
+        else:
+            self.slider.value = last
+
+    def _on_frame(self, change=None) -> None:
+        try:
+            if self.trace is None:
+                return
+            index = int(self.frames[min(self.slider.value, len(self.frames) - 1)])
+            update_simplex(self.simplex, self.trace, index, self.frames)
+            update_history(self.history, self.trace, index)
+            update_exploitability(self.curve, self.trace, index)
+            self.iteration_label.value = (f"iteration <b>{self.trace.iterations[index]:,}</b> "
+                                          f"of {self.trace.iterations[-1]:,}")
+            self.numbers.value = numbers_table(self.trace, index, self.equilibrium)
+        except Exception as error:  # a callback must never leave a dead widget behind
+            self._report(f"Could not show this frame: {error!r}")
+
+    def _report(self, message: str) -> None:
+        """Show an error in the widget's own output area (never as a traceback)."""
+        self.last_error = message
+        self.output.append_stdout(message + "\n")
+
+    def _on_preset(self, change) -> None:
+        self.set_payoffs(PRESETS[change["new"]])
+
+    def _on_mode(self, change=None) -> None:
+        self.opponent_box.layout.display = "" if self.mode.value == "fixed" else "none"
+
+
+def numbers_table(trace, index: int, equilibrium=None) -> str:
+    """HTML table of one record: strategies, regrets and what a best response would win."""
+    game = trace.game
+    rows = []
+    for p, key in enumerate(game.infoset_keys):
+        actions = game.infoset_actions[p]
+        k = len(actions)
+        cells = {
+            "current strategy": trace.current_strategy[index, p, :k],
+            "average strategy": trace.average_strategy[index, p, :k],
+            "regret this iteration": trace.instantaneous_regret[index, p, :k],
+            "cumulative regret": trace.cumulative_regret[index, p, :k],
+        }
+        if equilibrium is not None:
+            cells["equilibrium"] = equilibrium.row if p == 0 else equilibrium.col
+        head = "".join(f"<th style='padding:2px 8px'>{html.escape(a)}</th>" for a in actions)
+        body = "".join(
+            f"<tr><td style='padding:2px 8px'>{name}</td>"
+            + "".join(f"<td style='padding:2px 8px;text-align:right'>{v:.3f}</td>"
+                      for v in values) + "</tr>"
+            for name, values in cells.items())
+        rows.append(f"<tr><th style='text-align:left'>Player {p + 1}</th>{head}</tr>{body}")
+    A = game.payoffs
+    avg_x, avg_y = trace.average_strategy[index, 0, :3], trace.average_strategy[index, 1, :3]
+    value = float(avg_x @ A @ avg_y)
+    summary = (f"<p>Average strategies: player 1 expects <b>{value:+.4f}</b> per game; "
+               f"a best response to player 2's average wins <b>{(A @ avg_y).max():+.4f}</b>; "
+               f"exploitability <b>{trace.exploitability[index]:.4f}</b>.</p>")
+    return (f"<div style='font-size:13px;padding-left:12px'><table>{''.join(rows)}</table>"
+            f"{summary}</div>")
+
+
+def _checked_int(value, low: int, high: int) -> int:
+    try:
+        value = int(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"expected a whole number between {low} and {high}; got {value!r}") \
+            from None
+    if not low <= value <= high:
+        raise ValueError(f"expected a whole number between {low} and {high}; got {value}")
+    return value
