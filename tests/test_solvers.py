@@ -1,0 +1,165 @@
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import cfrviz
+from cfrviz.reference import self_play_regret_matching
+from cfrviz.solvers import regret_matching as rm_module
+
+VARIANT = [[0, -1, 2], [1, 0, -2], [-2, 2, 0]]
+
+
+@pytest.fixture
+def game():
+    return cfrviz.load_game("rock_paper_scissors")
+
+
+def test_contract(game):
+    trace = cfrviz.solve(game, "regret_matching", iterations=10_000, seed=0)
+    policy = trace.average_policy()
+    assert set(policy.to_dict()) == {"P1", "P2"}
+    assert trace.current_policy().to_dict().keys() == policy.to_dict().keys()
+    assert len(trace) == 10_000 and trace.iterations[0] == 1 and trace.iterations[-1] == 10_000
+    # From uniform, standard rock-paper-scissors is already at its equilibrium: nothing moves.
+    assert cfrviz.exploitability(game, policy) == 0
+    assert np.all(trace.cumulative_regret == 0)
+
+
+def test_trace_holds_copies_and_consistent_shapes(game):
+    trace = cfrviz.solve(game, "regret_matching", 50, initial_regrets={"P1": [1, 0, 0]})
+    for name in ("cumulative_regret", "instantaneous_regret", "current_strategy",
+                 "average_strategy"):
+        assert getattr(trace, name).shape == (50, 2, 3)
+        with pytest.raises(ValueError):
+            getattr(trace, name)[0, 0, 0] = 1.0
+    assert np.allclose(np.cumsum(trace.instantaneous_regret, axis=0)
+                       + np.array([[1, 0, 0], [0, 0, 0]]), trace.cumulative_regret)
+    assert np.allclose(np.cumsum(trace.current_strategy, axis=0)
+                       / np.arange(1, 51)[:, None, None], trace.average_strategy)
+
+
+@pytest.mark.parametrize("payoffs, initial", [
+    (VARIANT, None),
+    ([[0, -1, 1], [1, 0, -1], [-1, 1, 0]], ([1.0, 0.0, 0.0], [0.0, 0.5, 0.0])),
+    ([[3, -1, 0], [-2, 4, 1], [0, 1, -3]], None),
+])
+def test_fast_loop_matches_the_readable_reference_every_iteration(payoffs, initial):
+    game = cfrviz.load_game("rock_paper_scissors", payoffs=payoffs)
+    kwargs = {} if initial is None else {"initial_regrets": {"P1": initial[0], "P2": initial[1]}}
+    trace = cfrviz.solve(game, "regret_matching", iterations=500, **kwargs)
+    reference = self_play_regret_matching(payoffs, 500, initial)
+    names = {"current_strategy": "strategies", "instantaneous_regret": "regrets",
+             "cumulative_regret": "cumulative_regrets", "average_strategy": "average_strategies"}
+    for k, step in enumerate(reference):
+        for p in (0, 1):
+            for ours, theirs in names.items():
+                expected = step[theirs][p]
+                # 1e-12 relative to the size of the numbers: summation order differs, and
+                # cumulative regrets reach the hundreds.
+                tolerance = 1e-12 * max(1.0, np.abs(expected).max())
+                assert np.abs(getattr(trace, ours)[k, p] - expected).max() <= tolerance, \
+                    (ours, k, p)
+
+
+def test_variant_converges_to_its_equilibrium():
+    game = cfrviz.load_game("rock_paper_scissors", payoffs=VARIANT)
+    trace = cfrviz.solve(game, "regret_matching", iterations=10_000)
+    assert np.allclose(trace.average_strategy[-1, 0], [0.4, 0.4, 0.2], atol=0.01)
+    assert trace.exploitability[-1] < 0.01
+    # The current strategy keeps cycling far from the equilibrium.
+    assert trace.current_exploitability[-1000:].mean() > 0.3
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.integers(-4, 4).map(float), min_size=9, max_size=9))
+def test_regret_bound_holds_for_any_payoffs(cells):
+    # Regret matching guarantees each player's cumulative regret is at most
+    # range * sqrt(actions * T) (Hart & Mas-Colell; Cesa-Bianchi & Lugosi, Thm 2.1), and in a
+    # zero-sum game NashConv of the averages is at most the sum of the two average regrets.
+    payoffs = np.array(cells).reshape(3, 3)
+    game = cfrviz.load_game("rock_paper_scissors", payoffs=payoffs)
+    trace = cfrviz.solve(game, "regret_matching", iterations=300)
+    spread = payoffs.max() - payoffs.min()
+    t = trace.iterations
+    assert np.all(trace.cumulative_regret.max(axis=2) <= spread * np.sqrt(3 * t)[:, None] + 1e-9)
+    assert np.all(2 * trace.exploitability <= 2 * spread * np.sqrt(3 / t) + 1e-9)
+
+
+def test_fixed_opponent_learns_the_best_response(game):
+    trace = cfrviz.solve(game, "regret_matching", iterations=2000, opponent=[0.4, 0.3, 0.3])
+    assert trace.average_policy()["P1"]["P"] > 0.99
+    assert np.all(trace.current_strategy[:, 1] == [0.4, 0.3, 0.3])
+    assert trace.params["opponent"] == [0.4, 0.3, 0.3]
+    also = cfrviz.solve(game, "regret_matching", iterations=10, opponent={"R": 1})
+    assert also.average_policy()["P2"] == {"R": 1.0, "P": 0.0, "S": 0.0}
+
+
+def test_sampled_updates_are_seeded(game):
+    variant = game.with_payoffs(VARIANT)
+    a = cfrviz.solve(variant, "regret_matching", 2000, seed=1, update="sampled")
+    b = cfrviz.solve(variant, "regret_matching", 2000, seed=1, update="sampled")
+    c = cfrviz.solve(variant, "regret_matching", 2000, seed=2, update="sampled")
+    assert np.array_equal(a.cumulative_regret, b.cumulative_regret)
+    assert not np.array_equal(a.cumulative_regret, c.cumulative_regret)
+    # Sampled regrets are whole-outcome differences: the played action's regret is exactly 0.
+    assert np.all(np.isin(a.instantaneous_regret, [-4, -3, -2, -1, 0, 1, 2, 3, 4]))
+    assert a.exploitability[-1] < 0.1
+
+
+def test_checkpoints(game):
+    trace = cfrviz.solve(game, "regret_matching", 100, checkpoints=[1, 10, 50])
+    assert trace.iterations.tolist() == [1, 10, 50, 100]
+    full = cfrviz.solve(game, "regret_matching", 100)
+    assert np.array_equal(trace.average_strategy, full.average_strategy[[0, 9, 49, 99]])
+    assert cfrviz.solve(game, "regret_matching", 100, checkpoints=[]).iterations.tolist() == [100]
+    with pytest.raises(ValueError, match="index|not in this trace"):
+        trace.average_policy(20)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(iterations=0), "iterations must be a whole number >= 1; got 0"),
+    (dict(iterations=-5), "got -5"),
+    (dict(iterations=2.5), "got 2.5"),
+    (dict(iterations=10, seed=-1), "seed"),
+    (dict(iterations=10, opponent=[0.5, 0.5, 0.5]), "opponent strategy.*sum to 1.5"),
+    (dict(iterations=10, opponent=[1.2, -0.2, 0]), "opponent strategy.*negative"),
+    (dict(iterations=10, opponent=[0.5, 0.5]), "3 probabilities"),
+    (dict(iterations=10, opponent={"rock": 1}), "unknown action 'rock'"),
+    (dict(iterations=10, update="both"), "update must be one of"),
+    (dict(iterations=10, checkpoints=[0, 5]), "checkpoint 0 is outside the run"),
+    (dict(iterations=10, checkpoints="often"), "checkpoints must be a list"),
+    (dict(iterations=10, initial_regrets={"P1": [1, 2]}), r"initial_regrets\['P1'\]"),
+    (dict(iterations=10, alpha=1.5), "takes no parameter 'alpha'"),
+])
+def test_bad_arguments_are_explained(game, kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        cfrviz.solve(game, "regret_matching", **kwargs)
+
+
+def test_unknown_algorithm(game):
+    with pytest.raises(ValueError, match="unknown algorithm 'cfr\\+\\+'.*regret_matching"):
+        cfrviz.solve(game, "cfr++", iterations=10)
+
+
+def test_interrupted_run_returns_what_it_recorded(game, monkeypatch):
+    calls = {"n": 0}
+    original = rm_module._match
+
+    def interrupt_on_call_41(regrets):
+        calls["n"] += 1
+        if calls["n"] == 41:  # two calls per iteration: stops during iteration 21
+            raise KeyboardInterrupt
+        return original(regrets)
+
+    monkeypatch.setattr(rm_module, "_match", interrupt_on_call_41)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        trace = cfrviz.solve(game, "regret_matching", 1000, initial_regrets={"P1": [1, 0, 0]})
+    assert trace.iterations[-1] == 20 and trace.params["interrupted"]
+    assert any("interrupted at iteration 21" in str(w.message) for w in caught)
+    monkeypatch.setattr(rm_module, "_match", original)
+    full = cfrviz.solve(game, "regret_matching", 20, initial_regrets={"P1": [1, 0, 0]})
+    assert np.array_equal(trace.cumulative_regret, full.cumulative_regret)
