@@ -1,0 +1,72 @@
+# Source of lessons/00_start_here.ipynb; build with `python tools/build_lessons.py`.
+
+# %% [markdown]
+# # 00 · Start here
+#
+# Welcome to **cfrviz**, a hands-on course on *counterfactual regret minimization* (CFR): the family of
+# algorithms behind the poker programs that beat professional players. Instead of reading about it, you
+# will run it, scrub through its training step by step and watch strategies settle into an equilibrium.
+#
+# This notebook takes five minutes: it checks that your installation works and explains how the lessons
+# are built.
+#
+# ## 1 · Check your installation
+#
+# Click into the cell below and press **Shift+Enter**. Every line should start with ✓. A line with ✗ says
+# what is missing and how to fix it.
+
+# %%
+from cfrviz.check import check
+
+check()
+
+# %% [markdown]
+# If the last line is about widgets, run the next cell: you should see a slider and a small chart that
+# changes when you move it. If you see text such as `IntSlider(value=…)` or "Loading widget…" instead,
+# the widget front end is missing — rerun `make lab` from the course folder, then reload this page.
+
+# %%
+import ipywidgets as widgets
+import plotly.graph_objects as go
+
+demo_slider = widgets.IntSlider(value=2, min=1, max=6, description="power")
+demo_figure = go.FigureWidget(go.Scatter(x=list(range(11)), y=[x**2 for x in range(11)]),
+                              layout=dict(height=250, margin=dict(l=40, r=10, t=10, b=30)))
+
+
+def redraw(change):
+    with demo_figure.batch_update():
+        demo_figure.data[0].y = [x ** demo_slider.value for x in range(11)]
+
+
+demo_slider.observe(redraw, names="value")
+widgets.VBox([demo_slider, demo_figure])
+
+# %% [markdown]
+# ## 2 · How the course works
+#
+# - **Lessons are numbered.** Take them in order; each says at the top what it assumes and what you will
+#   be able to do at the end, and links to the previous and next one.
+# - **Run cells from the top.** If something looks odd, use *Kernel → Restart Kernel and Run All Cells*.
+#   Nothing you do can break the course files: the lessons only read them.
+# - **Widgets.** Sliders and buttons update figures in place. Heavy work (training a solver) runs only when
+#   you press a **Solve** button; scrubbing a timeline only reads what was recorded, so it is instant.
+# - **Predict, then reveal.** Lessons often ask you to guess an outcome before you run the cell that shows
+#   it. Guessing wrong is the point: it is where learning happens.
+# - **Exercises.** An exercise is a cell with a blank (`None` or `raise NotImplementedError`) followed by a
+#   *check* cell. The check says ✓ when you are right, explains what went wrong when you are not, and
+#   says "not done yet" while the blank is still there. Solutions are in `lessons/solutions/`.
+# - **Everything is seeded.** Runs that involve chance take a `seed`; the same seed gives the same result,
+#   so your numbers match your neighbour's.
+#
+# ## 3 · The map
+#
+# | lesson | what you learn | time |
+# |---|---|---|
+# | [01 · Regret matching](01_regret_matching.ipynb) | regret, regret matching, best response, exploitability, equilibrium of rock-paper-scissors | 30 min |
+# | 02 · Games as trees | extensive form, chance, information sets | coming next |
+# | 03 · Counterfactual regret | counterfactual values, the CFR algorithm | coming next |
+# | 04 · CFR on Kuhn poker | bluffing emerges; the value −1/18 | coming next |
+# | 05–09 | best response, Monte Carlo CFR, CFR+, scaling up, superhuman poker | coming next |
+#
+# Next: [01 · Regret matching](01_regret_matching.ipynb).
