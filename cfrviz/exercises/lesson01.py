@@ -104,7 +104,7 @@ def check_regret_matching(function) -> Feedback:
             hint = ""
             if isinstance(error, ZeroDivisionError):
                 hint = (" When no regret is positive, the sum of positive regrets is 0: play "
-                        "every action with equal probability instead of dividing by it.")
+                        "uniformly (every action equally often) instead of dividing by it.")
             return wrong(f"For {shown} your function raised {type(error).__name__}: "
                          f"{error}.{hint}", "crash")
         if result is None:

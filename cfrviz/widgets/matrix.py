@@ -172,7 +172,7 @@ class RegretMatchingExplorer(W.VBox):
         Errors (a non-finite payoff, an opponent with no weight) are shown in
         the widget's output area; the previous run stays on screen.
         """
-        self.output.clear_output()
+        self.output.outputs = ()
         self.last_error = None
         try:
             game = rock_paper_scissors(self.payoffs())

@@ -1,0 +1,93 @@
+"""Every checker accepts the right answer, reports unanswered ones, and explains typical mistakes."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from cfrviz.exercises import CORRECT, NOT_DONE, WRONG
+from cfrviz.exercises import lesson01 as ex
+
+SOLUTIONS = Path(__file__).resolve().parent.parent / "lessons" / "solutions"
+
+
+def run_solution(name: str) -> dict:
+    namespace = {"np": np}
+    exec((SOLUTIONS / name).read_text(), namespace)
+    return namespace
+
+
+def test_regret_vector():
+    assert ex.check_regret_vector(None).status == NOT_DONE
+    assert ex.check_regret_vector([0, 1, 2]).status == CORRECT
+    assert ex.check_regret_vector(np.array([0.0, 1.0, 2.0])).correct
+    assert ex.check_regret_vector(run_solution("01_regret_vector.py")["my_regrets"]).correct
+
+
+@pytest.mark.parametrize("answer, mistake", [
+    ([0, -1, -2], "sign"),
+    ([-1, 0, 1], "payoff-not-regret"),
+    ([1, 0, -1], "other-player"),
+    ([0, 2, 1], "partly"),
+    ([0, 1], "shape"),
+    ("0, 1, 2", "shape"),
+])
+def test_regret_vector_mistakes_are_explained(answer, mistake):
+    feedback = ex.check_regret_vector(answer)
+    assert feedback.status == WRONG and feedback.mistake == mistake
+    assert len(feedback.message) > 30
+
+
+def good(regrets):
+    positive = np.maximum(regrets, 0)
+    return positive / positive.sum() if positive.sum() > 0 else np.ones(len(regrets)) / len(regrets)
+
+
+def test_regret_matching_accepts_correct_implementations():
+    assert ex.check_regret_matching(good).correct
+    assert ex.check_regret_matching(lambda r: list(good(r))).correct
+    assert ex.check_regret_matching(run_solution("01_regret_matching.py")["my_regret_matching"]).correct
+
+
+def test_regret_matching_starter_is_not_done():
+    def starter(cumulative_regrets):
+        raise NotImplementedError
+    assert ex.check_regret_matching(starter).status == NOT_DONE
+    assert ex.check_regret_matching(None).status == NOT_DONE
+
+
+@pytest.mark.parametrize("function, mistake", [
+    (lambda r: r / r.sum(), "negative-regrets"),                          # no clipping
+    (lambda r: np.abs(r) / np.abs(r).sum(), "absolute"),
+    (lambda r: np.maximum(r, 0) / np.maximum(r, 0).sum(), "nan-uniform"),  # 0/0 when none positive
+    (lambda r: r["rock"], "crash"),
+    (lambda r: np.zeros(len(r)) if np.all(r <= 0) else good(r), "zeros-not-uniform"),
+    (lambda r: np.maximum(r, 0), "not-normalised"),
+    (lambda r: None, "no-return"),
+])
+def test_regret_matching_mistakes_are_explained(function, mistake):
+    feedback = ex.check_regret_matching(function)
+    assert feedback.status == WRONG, feedback
+    assert feedback.mistake == mistake, feedback
+
+
+def test_division_by_zero_gets_a_hint():
+    feedback = ex.check_regret_matching(
+        lambda r: [max(x, 0) / sum(max(y, 0) for y in r) for x in r])
+    assert "ZeroDivisionError" in feedback.message and "uniform" in feedback.message
+
+
+def test_variant_prediction():
+    assert ex.check_variant_prediction(None).status == NOT_DONE
+    assert ex.check_variant_prediction([0.4, 0.4, 0.2]).correct
+    assert ex.check_variant_prediction([0.38, 0.42, 0.2]).correct
+    assert ex.check_variant_prediction(run_solution("01_variant_prediction.py")["my_prediction"]).correct
+    assert ex.check_variant_prediction([0.25, 0.25, 0.5]).mistake == "more-scissors"
+    assert ex.check_variant_prediction([1 / 3, 1 / 3, 1 / 3]).mistake == "off"
+    assert ex.check_variant_prediction([0.5, 0.5, 0.5]).mistake == "not-a-distribution"
+
+
+def test_feedback_renders_as_html_and_text():
+    feedback = ex.check_regret_vector([0, 1, 2])
+    assert "✓" in feedback._repr_html_() and str(feedback).startswith("✓ CORRECT")
+    assert "&lt;script&gt;" in ex.check_regret_vector("<script>")._repr_html_()

@@ -1,0 +1,106 @@
+"""The explorer driven programmatically, as a student's clicks would drive it."""
+
+import numpy as np
+import pytest
+
+from cfrviz.widgets import RegretMatchingExplorer
+
+
+@pytest.fixture(scope="module")
+def explorer():
+    return RegretMatchingExplorer(iterations=3000, seed=0)
+
+
+def test_slider_moves_every_figure(explorer):
+    explorer.slider.value = explorer.slider.max
+    before = (np.array(explorer.simplex.data[3].a), np.array(explorer.simplex.data[0].a),
+              explorer.history.layout.shapes[-1].x0, explorer.curve.data[3].x[0],
+              explorer.numbers.value)
+    explorer.slider.value = 5
+    after = (np.array(explorer.simplex.data[3].a), np.array(explorer.simplex.data[0].a),
+             explorer.history.layout.shapes[-1].x0, explorer.curve.data[3].x[0],
+             explorer.numbers.value)
+    index = explorer.frames[5]
+    assert not np.array_equal(before[0], after[0])
+    assert len(after[1]) < len(before[1])
+    assert after[2] == explorer.trace.iterations[index] != before[2]
+    assert after[3] == explorer.trace.iterations[index]
+    assert after[4] != before[4]
+    assert f"iteration <b>{explorer.trace.iterations[index]:,}</b>" in explorer.iteration_label.value
+
+
+def test_scrubbing_never_resolves(explorer, monkeypatch):
+    import cfrviz.widgets.matrix as module
+
+    monkeypatch.setattr(module, "solve", lambda *a, **k: pytest.fail("solver re-run"))
+    for value in (0, 10, explorer.slider.max):
+        explorer.slider.value = value
+
+
+def test_play_is_linked_to_slider(explorer):
+    assert explorer.play.max == explorer.slider.max == len(explorer.frames) - 1
+
+
+def test_show_iteration(explorer):
+    explorer.show_iteration(1000)
+    index = explorer.frames[explorer.slider.value]
+    assert abs(explorer.trace.iterations[index] - 1000) <= 30
+
+
+def test_payoff_editor_resolves_to_new_equilibrium():
+    widget = RegretMatchingExplorer(iterations=2000, start=None)
+    widget.preset.value = "scissors wins and loses 2"
+    assert widget.payoffs()[2] == [-2.0, 2.0, 0.0]
+    old = widget.trace
+    widget.solve_button.click()
+    assert widget.trace is not old and widget.last_error is None
+    assert list(widget.simplex.data[4].c) == pytest.approx([0.2])
+    assert widget.trace.average_strategy[-1, 0, 2] == pytest.approx(0.2, abs=0.02)
+
+
+def test_bad_payoff_shows_message_and_keeps_previous_run():
+    widget = RegretMatchingExplorer(iterations=100)
+    old = widget.trace
+    widget.payoff_cells[1][2].value = float("nan")
+    widget.solve_button.click()
+    assert widget.trace is old
+    assert "payoff cell [1][2] (P1 P vs P2 S) is nan" in widget.last_error
+    assert widget.output.outputs[0]["text"].startswith("Could not solve")
+    widget.payoff_cells[1][2].value = -1.0
+    widget.solve()
+    assert widget.last_error is None and widget.output.outputs == ()
+
+
+def test_fixed_opponent_controls():
+    widget = RegretMatchingExplorer(iterations=1000)
+    assert widget.opponent_box.layout.display == "none"
+    widget.mode.value = "fixed"
+    assert widget.opponent_box.layout.display == ""
+    widget.set_opponent([0, 0, 0])
+    widget.solve()
+    assert "positive weight" in widget.last_error
+    widget.set_opponent([1, 0.5, 0.5])  # weights, normalised to 0.5 / 0.25 / 0.25
+    widget.solve()
+    assert widget.trace.params["opponent"] == [0.5, 0.25, 0.25]
+    assert widget.trace.average_strategy[-1, 0, 1] > 0.95  # paper answers a rock habit
+
+
+def test_controls_feed_the_solver():
+    widget = RegretMatchingExplorer(iterations=200, update="sampled", seed=3)
+    assert widget.trace.params["update"] == "sampled" and widget.trace.params["seed"] == 3
+    widget.iterations.value = 500
+    widget.history_player.value = 1
+    widget.solve()
+    assert widget.trace.iterations[-1] == 500
+    assert "Player 2" in widget.history.layout.annotations[0].text
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(iterations=0), "between 1 and"),
+    (dict(update="often"), "update must be"),
+    (dict(start="X"), "start must be"),
+    (dict(opponent=[1, -1, 1]), "non-negative"),
+])
+def test_bad_constructor_arguments(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        RegretMatchingExplorer(**kwargs)
