@@ -1,0 +1,25 @@
+"""Shared pytest setup: browser tests skip where they cannot run, except in CI."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+# Let tests import the helper modules beside them (tests/_browser.py).
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _browser import browser_unavailable  # noqa: E402
+
+
+def pytest_runtest_setup(item):
+    if item.get_closest_marker("browser") is None:
+        return
+    reason = browser_unavailable()
+    if reason is None:
+        return
+    if os.environ.get("CI"):
+        pytest.fail(f"browser tests must run in CI: install chromium ({reason})", pytrace=False)
+    pytest.skip(f"browser test skipped: {reason}")

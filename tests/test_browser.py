@@ -1,0 +1,99 @@
+"""Lesson 01 in a real JupyterLab: run it all, move the timeline, see the figures change."""
+
+from __future__ import annotations
+
+import pytest
+
+from _browser import (
+    chromium_page,
+    figure_state,
+    jupyterlab,
+    open_notebook,
+    run_all_and_wait,
+    screenshot,
+    slider_range,
+    slider_value,
+    timeline_handle,
+    wait_for_figure_change,
+    wait_for_figures_to_settle,
+    widget_output_with_figures,
+)
+
+
+def check_timeline_moves_figures(notebook: str, name: str, extra_files=()) -> None:
+    """Open ``notebook``, run all, move its timeline slider and check the figures follow."""
+    with jupyterlab(extra_files=extra_files) as server, chromium_page() as page:
+        open_notebook(page, server, notebook)
+        run_all_and_wait(page)
+
+        widget = widget_output_with_figures(page)
+        handle = timeline_handle(widget)
+        handle.wait_for()
+        widget.scroll_into_view_if_needed()
+        before = wait_for_figures_to_settle(widget)
+        assert any(fig["lines"] or fig["points"] for fig in before), "the figures draw nothing"
+        screenshot(page, f"{name}-before")
+        screenshot(widget, f"{name}-widget-before")
+        before = wait_for_figures_to_settle(widget)
+
+        # Move away from where the slider starts: to the start if it is not there, else on.
+        start = slider_value(handle)
+        low, high = slider_range(handle)
+        assert high > low, f"the timeline slider has nothing to scrub ({low}..{high})"
+        handle.focus()
+        if start > low:
+            handle.press("Home")
+        else:
+            for _ in range(5):
+                handle.press("ArrowRight")
+        after = wait_for_figure_change(widget, before)
+        moved = slider_value(handle)
+        assert moved != start, "the slider did not move"
+        screenshot(page, f"{name}-after")
+        screenshot(widget, f"{name}-widget-after")
+        after = wait_for_figures_to_settle(widget)  # a screenshot can resize and redraw
+
+        # A few steps the other way change the figures again.
+        for _ in range(3):
+            handle.press("ArrowRight" if moved < high else "ArrowLeft")
+        wait_for_figure_change(widget, after)
+        assert slider_value(handle) != moved
+
+        assert not page.errors, "JavaScript errors in the page:\n" + "\n".join(page.errors)
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_lesson01_in_jupyterlab():
+    check_timeline_moves_figures("01_regret_matching.ipynb", "lesson01")
+
+
+# The rule in conftest.py: without chromium a browser test skips, except in CI where it fails.
+
+
+class _FakeItem:
+    def get_closest_marker(self, name):
+        return object() if name == "browser" else None
+
+
+@pytest.fixture
+def no_chromium(monkeypatch, tmp_path):
+    import _browser
+
+    monkeypatch.setattr(_browser, "CHROMIUM", tmp_path / "no-chromium")
+
+
+def test_browser_test_skips_without_chromium(no_chromium, monkeypatch):
+    import conftest
+
+    monkeypatch.delenv("CI", raising=False)
+    with pytest.raises(pytest.skip.Exception, match="no-chromium is missing.*apt-get install chromium"):
+        conftest.pytest_runtest_setup(_FakeItem())
+
+
+def test_browser_test_fails_without_chromium_in_ci(no_chromium, monkeypatch):
+    import conftest
+
+    monkeypatch.setenv("CI", "1")
+    with pytest.raises(pytest.fail.Exception, match="browser tests must run in CI: install chromium"):
+        conftest.pytest_runtest_setup(_FakeItem())
