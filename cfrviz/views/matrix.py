@@ -54,7 +54,7 @@ def _ternary(points: np.ndarray) -> dict:
 
 # --- the strategy simplex -----------------------------------------------------------------
 
-def simplex_figure(trace, equilibrium=None, frames=None, height: int = 380) -> go.Figure:
+def simplex_figure(trace, equilibrium=None, frames=None, height: int = 430) -> go.Figure:
     """Both players' strategies on the probability triangle.
 
     Each corner is a pure action; a point inside is a mixed strategy.  The
@@ -75,7 +75,7 @@ def simplex_figure(trace, equilibrium=None, frames=None, height: int = 380) -> g
         raise ValueError("the strategy simplex needs exactly three actions per player")
     names = game.action_names or game.row_actions
     fig = make_subplots(rows=1, cols=2, specs=[[{"type": "ternary"}] * 2],
-                        subplot_titles=("Player 1", "Player 2"), horizontal_spacing=0.12)
+                        subplot_titles=("Player 1", "Player 2"), horizontal_spacing=0.22)
     for p in (0, 1):
         ternary = dict(row=1, col=p + 1)
         legend = p == 0
@@ -118,8 +118,10 @@ def simplex_figure(trace, equilibrium=None, frames=None, height: int = 380) -> g
             aaxis=dict(title=dict(text=names[0]), **axis),
             baxis=dict(title=dict(text=names[1]), **axis),
             caxis=dict(title=dict(text=names[2]), **axis))
-    fig.update_layout(height=height, margin=dict(l=40, r=40, t=60, b=30), font=FONT,
-                      legend=dict(orientation="h", y=-0.08, x=0.5, xanchor="center"),
+    for title in fig.layout.annotations:  # lift "Player 1/2" clear of the top corner's label
+        title.update(y=1.13, font=dict(size=15))
+    fig.update_layout(height=height, margin=dict(l=70, r=70, t=90, b=40), font=FONT,
+                      legend=dict(orientation="h", y=-0.12, x=0.5, xanchor="center"),
                       uirevision="keep")
     update_simplex(fig, trace, len(trace) - 1, frames)
     return fig
@@ -210,7 +212,7 @@ def update_history(fig, trace, index: int) -> None:
 
 # --- exploitability ------------------------------------------------------------------------
 
-def exploitability_figure(trace, height: int = 340) -> go.Figure:
+def exploitability_figure(trace, height: int = 340, width: int | None = None) -> go.Figure:
     """Exploitability of the average and current strategies, on log-log axes.
 
     A dashed reference line falls like ``1/sqrt(T)``, the rate regret
@@ -237,7 +239,8 @@ def exploitability_figure(trace, height: int = 340) -> go.Figure:
     title = "Exploitability (log–log)"
     if zeros:
         title += f" — {zeros} record(s) at exactly 0 not drawn"
-    fig.update_layout(title=dict(text=title, font=dict(size=15)), height=height, font=FONT,
+    fig.update_layout(title=dict(text=title, font=dict(size=15)), height=height, width=width,
+                      font=FONT,
                       xaxis=dict(type="log", title="iteration T"),
                       yaxis=dict(type="log", title="exploitability", exponentformat="power"),
                       margin=dict(l=70, r=20, t=50, b=50), uirevision="keep",

@@ -122,7 +122,7 @@ class RegretMatchingExplorer(W.VBox):
             [W.HTML("<b>P1 \\ P2</b>")] + [W.HTML(f"<b>{a}</b>") for a in "RPS"]
             + [w for i, a in enumerate("RPS") for w in [W.HTML(f"<b>{a}</b>"),
                                                         *self.payoff_cells[i]]],
-            layout=W.Layout(grid_template_columns="50px 70px 70px 70px", grid_gap="2px"))
+            layout=W.Layout(grid_template_columns="80px 70px 70px 70px", grid_gap="2px"))
         payoff_box = W.VBox([W.HTML("<b>Player 1's payoffs</b> (player 2 gets the negative)"),
                              self.preset, grid])
         run_box = W.VBox([self.iterations, self.seed, self.start, self.update_rule, self.mode,
@@ -132,8 +132,8 @@ class RegretMatchingExplorer(W.VBox):
         timeline = W.HBox([self.play, self.slider, self.iteration_label])
         self.children = ([self.controls] if show_controls else []) + [
             self.output, timeline, self.simplex,
-            W.HBox([W.VBox([self.history_player, self.history]), self.numbers]),
-            self.curve]
+            W.HBox([self.numbers, self.curve], layout=W.Layout(align_items="flex-start")),
+            self.history_player, self.history]
 
         self.set_payoffs(rock_paper_scissors().payoffs if payoffs is None else payoffs)
         self.iterations.value = _checked_int(iterations, 1, MAX_ITERATIONS)
@@ -215,7 +215,7 @@ class RegretMatchingExplorer(W.VBox):
                                                              self.frames)),
                                (self.history, history_figure(trace,
                                                              self.history_player.value)),
-                               (self.curve, exploitability_figure(trace))):
+                               (self.curve, exploitability_figure(trace, width=540))):
             with target.batch_update():
                 target.data = []
                 target.layout = source.layout
