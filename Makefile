@@ -22,7 +22,7 @@ START := 00_start_here.ipynb
 STAMP_LAB := $(VENV)/.cfrviz-installed
 STAMP_TEST := $(VENV)/.cfrviz-installed-test
 
-.PHONY: help lab test test-fast
+.PHONY: help lab test test-fast benchmark
 
 help:
 	@echo "make lab        open the course in JupyterLab (installs into .venv the first time)"
@@ -88,3 +88,8 @@ test: $(STAMP_TEST)
 
 test-fast: $(STAMP_TEST)
 	$(PY) -m pytest -m "not slow and not browser" $(PYTEST_ARGS)
+
+.PHONY: benchmark
+# Side-by-side timings quoted in README (see benchmarks/).
+benchmark: $(STAMP_LAB)
+	$(PY) benchmarks/bench_regret_matching.py

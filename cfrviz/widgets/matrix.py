@@ -271,16 +271,18 @@ def numbers_table(trace, index: int, equilibrium=None) -> str:
         head = "".join(f"<th style='padding:2px 8px'>{html.escape(a)}</th>" for a in actions)
         body = "".join(
             f"<tr><td style='padding:2px 8px'>{name}</td>"
-            + "".join(f"<td style='padding:2px 8px;text-align:right'>{v:.3f}</td>"
+            + "".join(f"<td style='padding:2px 8px;text-align:right'>{round(v, 3) + 0.0:.3f}</td>"
                       for v in values) + "</tr>"
             for name, values in cells.items())
         rows.append(f"<tr><th style='text-align:left'>Player {p + 1}</th>{head}</tr>{body}")
     A = game.payoffs
     avg_x, avg_y = trace.average_strategy[index, 0, :3], trace.average_strategy[index, 1, :3]
     value = float(avg_x @ A @ avg_y)
-    summary = (f"<p>Average strategies: player 1 expects <b>{value:+.4f}</b> per game; "
-               f"a best response to player 2's average wins <b>{(A @ avg_y).max():+.4f}</b>; "
-               f"exploitability <b>{trace.exploitability[index]:.4f}</b>.</p>")
+    summary = (f"<p>With the average strategies player 1 expects <b>{value + 0.0:+.4f}</b> "
+               f"per game. A best response to player 2's average would win "
+               f"<b>{(A @ avg_y).max() + 0.0:+.4f}</b> for player 1; one to player 1's average "
+               f"<b>{(-(avg_x @ A)).max() + 0.0:+.4f}</b> for player 2. Exploitability "
+               f"<b>{trace.exploitability[index]:.4f}</b>.</p>")
     return (f"<div style='font-size:13px;padding-left:12px'><table>{''.join(rows)}</table>"
             f"{summary}</div>")
 
