@@ -79,9 +79,15 @@ lab: $(STAMP_LAB)
 	    fi; \
 	    sleep 1; \
 	  done ) & \
-	exec $(VENV)/bin/jupyter lab --no-browser --ip=127.0.0.1 --port=$(PORT) \
+	status=0; \
+	$(VENV)/bin/jupyter lab --no-browser --ip=127.0.0.1 --port=$(PORT) \
 	  --ServerApp.port_retries=0 --ServerApp.root_dir=lessons \
-	  $(if $(filter 0,$(shell id -u)),--allow-root)
+	  $(if $(filter 0,$(shell id -u)),--allow-root) || status=$$?; \
+	if [ $$status -ne 0 ] && [ $$status -ne 130 ]; then \
+	  echo "JupyterLab stopped with an error (see above). If port $(PORT) is taken, perhaps by another" >&2; \
+	  echo "make lab still running, choose another port: make lab PORT=8890" >&2; \
+	fi; \
+	exit $$status
 
 test: $(STAMP_TEST)
 	$(PY) -m pytest $(PYTEST_ARGS)
