@@ -6,7 +6,6 @@ import pytest
 
 from _browser import (
     chromium_page,
-    figure_state,
     jupyterlab,
     open_notebook,
     run_all_and_wait,
