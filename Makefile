@@ -95,7 +95,6 @@ test: $(STAMP_TEST)
 test-fast: $(STAMP_TEST)
 	$(PY) -m pytest -m "not slow and not browser" $(PYTEST_ARGS)
 
-.PHONY: benchmark
 # Side-by-side timings quoted in README (see benchmarks/).
 benchmark: $(STAMP_LAB)
 	$(PY) benchmarks/bench_regret_matching.py

@@ -9,21 +9,38 @@ The public contract::
     policy.to_dict()
     cfrviz.exploitability(game, policy)
     cfrviz.expected_values(game, policy)
+
+Names are imported on first use (PEP 562), so ``python -m cfrviz.check`` can
+report a missing numpy or plotly instead of crashing on ``import cfrviz``.
 """
 
-from .equilibrium import MatrixEquilibrium, matrix_equilibrium
-from .evaluation import BestResponse, best_response, exploitability, expected_values, nash_conv
-from .games import MatrixGame, available_games, load_game
-from .policy import Policy
-from .regret import regret_matching
-from .solvers import available_algorithms, solve
-from .trace import Trace
+from __future__ import annotations
+
+import importlib
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "BestResponse", "MatrixEquilibrium", "MatrixGame", "Policy", "Trace",
-    "available_algorithms", "available_games", "best_response", "exploitability",
-    "expected_values", "load_game", "matrix_equilibrium", "nash_conv", "regret_matching",
-    "solve",
-]
+_EXPORTS = {
+    "MatrixEquilibrium": "equilibrium", "matrix_equilibrium": "equilibrium",
+    "BestResponse": "evaluation", "best_response": "evaluation",
+    "exploitability": "evaluation", "expected_values": "evaluation", "nash_conv": "evaluation",
+    "MatrixGame": "games", "available_games": "games", "load_game": "games",
+    "Policy": "policy",
+    "regret_matching": "regret",
+    "available_algorithms": "solvers", "solve": "solvers",
+    "Trace": "trace",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str):
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'cfrviz' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))

@@ -211,3 +211,17 @@ def test_command_line_succeeds_here():
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "All set" in done.stdout
+
+
+def test_check_reports_missing_numpy_instead_of_crashing():
+    # `import cfrviz` must not need numpy, so the check can say what is missing.
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.modules['numpy'] = None\n"
+            "import runpy; runpy.run_module('cfrviz.check', run_name='__main__')")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    assert "✗ numpy" in result.stdout and "pip install 'numpy>=1.26'" in result.stdout

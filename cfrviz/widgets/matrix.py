@@ -215,7 +215,7 @@ class RegretMatchingExplorer(W.VBox):
                                                              self.frames)),
                                (self.history, history_figure(trace,
                                                              self.history_player.value)),
-                               (self.curve, exploitability_figure(trace, width=540))):
+                               (self.curve, exploitability_figure(trace, width=500))):
             with target.batch_update():
                 target.data = []
                 target.layout = source.layout
