@@ -145,3 +145,13 @@ dependencies:
 def test_parser_rejects_pins():
     with pytest.raises(ValueError, match="line 3.*pins a version"):
         environment_requirements("dependencies:\n  - python=3.11\n  - numpy=1.26\n")
+
+
+def test_binder_environment_matches_pyproject():
+    # Binder builds binder/environment.yml, then runs binder/postBuild in the copied repository.
+    pip, _ = pyproject_requirements(ROOT / "pyproject.toml")
+    conda, python = environment_requirements((ROOT / "binder" / "environment.yml").read_text("utf-8"),
+                                             "binder/environment.yml")
+    assert not compare_requirements(pip, conda)
+    assert python is not None
+    assert "pip install --no-deps -e ." in (ROOT / "binder" / "postBuild").read_text("utf-8")
