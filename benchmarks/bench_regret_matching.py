@@ -46,5 +46,20 @@ def main() -> None:
         print(f"  {name:<60} {seconds * 1000:8.1f} ms   {reference / seconds:5.1f}x reference")
 
 
+def widget_frames() -> None:
+    """Python time of one timeline step in the explorer (all figures updated in place)."""
+    from cfrviz.widgets import RegretMatchingExplorer
+
+    explorer = RegretMatchingExplorer(iterations=ITERATIONS)
+    steps = range(0, explorer.slider.max + 1, 3)
+    start = time.perf_counter()
+    for value in steps:
+        explorer.slider.value = value
+    per_step = (time.perf_counter() - start) / len(steps)
+    print(f"explorer timeline step ({len(steps)} steps over a {ITERATIONS:,}-iteration trace): "
+          f"{per_step * 1000:.1f} ms of Python time per step")
+
+
 if __name__ == "__main__":
     main()
+    widget_frames()
