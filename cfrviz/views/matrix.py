@@ -87,22 +87,14 @@ def simplex_figure(trace, equilibrium=None, frames=None, height: int = 430) -> g
                                         line=dict(color=CURRENT_COLOUR, width=1.5, dash="dot"),
                                         legendgroup="cur", showlegend=legend,
                                         hoverinfo="skip", **_ternary([[1 / 3] * 3])), **ternary)
-        fig.add_trace(go.Scatterternary(mode="markers", name="current strategy",
-                                        marker=dict(color=CURRENT_COLOUR, size=11,
-                                                    symbol="circle",
-                                                    line=dict(color="white", width=1)),
-                                        legendgroup="cur", showlegend=False,
-                                        hovertemplate="current<br>" + _hover(names) +
-                                        "<extra></extra>",
-                                        **_ternary([[1 / 3] * 3])), **ternary)
-        fig.add_trace(go.Scatterternary(mode="markers", name="average strategy",
-                                        marker=dict(color=AVERAGE_COLOUR, size=12,
-                                                    symbol="diamond",
-                                                    line=dict(color="white", width=1)),
-                                        legendgroup="avg", showlegend=False,
-                                        hovertemplate="average<br>" + _hover(names) +
-                                        "<extra></extra>",
-                                        **_ternary([[1 / 3] * 3])), **ternary)
+        for kind, colour, symbol, group in (("current", CURRENT_COLOUR, "circle", "cur"),
+                                            ("average", AVERAGE_COLOUR, "diamond", "avg")):
+            fig.add_trace(go.Scatterternary(
+                mode="markers", name=f"{kind} strategy", legendgroup=group, showlegend=False,
+                marker=dict(color=colour, size=12, symbol=symbol,
+                            line=dict(color="white", width=1)),
+                hovertemplate=f"{kind}<br>" + _hover(names) + "<extra></extra>",
+                **_ternary([[1 / 3] * 3])), **ternary)
         eq = [np.full(3, np.nan)] if equilibrium is None else \
             [equilibrium.row if p == 0 else equilibrium.col]
         fig.add_trace(go.Scatterternary(mode="markers", name="Nash equilibrium",
