@@ -163,3 +163,23 @@ def test_interrupted_run_returns_what_it_recorded(game, monkeypatch):
     monkeypatch.setattr(rm_module, "_match", original)
     full = cfrviz.solve(game, "regret_matching", 20, initial_regrets={"P1": [1, 0, 0]})
     assert np.array_equal(trace.cumulative_regret, full.cumulative_regret)
+
+
+def test_interrupted_run_keeps_its_last_finished_iteration_between_checkpoints(game, monkeypatch):
+    calls = {"n": 0}
+    original = rm_module._match
+
+    def interrupt_during_iteration_38(regrets):
+        calls["n"] += 1
+        if calls["n"] == 75:
+            raise KeyboardInterrupt
+        return original(regrets)
+
+    monkeypatch.setattr(rm_module, "_match", interrupt_during_iteration_38)
+    with pytest.warns(RuntimeWarning, match="interrupted"):
+        trace = cfrviz.solve(game, "regret_matching", 1000, checkpoints=[10, 20, 30, 500],
+                             initial_regrets={"P1": [1, 0, 0]})
+    assert trace.iterations.tolist() == [10, 20, 30, 37]
+    monkeypatch.setattr(rm_module, "_match", original)
+    full = cfrviz.solve(game, "regret_matching", 37, initial_regrets={"P1": [1, 0, 0]})
+    assert np.array_equal(trace.average_strategy[-1], full.average_strategy[-1])

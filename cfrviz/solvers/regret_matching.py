@@ -75,6 +75,7 @@ def solve_regret_matching(game, iterations: int, rng: np.random.Generator, recor
     rows = {"cum": [], "inst": [], "cur": [], "avg": []}
     recorded = []
     interrupted = False
+    finished = None
     t = 0
     try:
         for t in range(1, iterations + 1):
@@ -96,16 +97,15 @@ def solve_regret_matching(game, iterations: int, rng: np.random.Generator, recor
             cum = [[c + r for c, r in zip(c0, r1)], [c + r for c, r in zip(c1, r2)]]
             strategy_sum = [[s + p for s, p in zip(strategy_sum[0], x)],
                             [s + p for s, p in zip(strategy_sum[1], y)]]
+            finished = (t, cum, strategy_sum, (r1, r2), (x, y))  # one atomic rebinding
             if wanted is None or t in wanted:
-                rows["cum"].append(cum)
-                rows["inst"].append((r1, r2))
-                rows["cur"].append((x, y))
-                rows["avg"].append([[s / t for s in strategy_sum[0]],
-                                    [s / t for s in strategy_sum[1]]])
-                recorded.append(t)
+                _record(rows, recorded, finished)
     except KeyboardInterrupt:
-        # Records are appended whole at the end of an iteration, so every one kept is complete.
+        # Records are appended whole at the end of an iteration, so every one kept is complete;
+        # the last finished iteration is kept too, checkpoint or not, so nothing is lost.
         interrupted = True
+        if finished is not None and (not recorded or recorded[-1] != finished[0]):
+            _record(rows, recorded, finished)
         warnings.warn(f"regret matching interrupted at iteration {t}; returning the "
                       f"{len(recorded)} records taken so far", RuntimeWarning, stacklevel=3)
     k = len(recorded)
@@ -113,9 +113,6 @@ def solve_regret_matching(game, iterations: int, rng: np.random.Generator, recor
         raise KeyboardInterrupt("interrupted before the first recorded iteration")
     out_cum, out_inst, out_cur, out_avg = (_stack(rows[name][:k], m, n, width)
                                            for name in ("cum", "inst", "cur", "avg"))
-    k = len(recorded)
-    if k == 0:
-        raise KeyboardInterrupt("interrupted before the first recorded iteration")
     avg, cur = out_avg, out_cur
     return Trace(
         game=game,
@@ -159,6 +156,15 @@ def _numeric(value) -> bool:
         return True
     except (TypeError, ValueError):
         return False
+
+
+def _record(rows: dict, recorded: list, finished: tuple) -> None:
+    t, cum, strategy_sum, regrets, strategies = finished
+    rows["cum"].append(cum)
+    rows["inst"].append(regrets)
+    rows["cur"].append(strategies)
+    rows["avg"].append([[s / t for s in strategy_sum[0]], [s / t for s in strategy_sum[1]]])
+    recorded.append(t)
 
 
 def _match(regrets: list[float]) -> list[float]:
