@@ -8,6 +8,8 @@ import numpy as np
 
 from .games.matrix import MatrixGame
 from .policy import Policy
+from .tree import GameTree
+from .treeeval import tree_best_response, tree_expected_values
 
 
 def _check(game, policy) -> None:
@@ -17,7 +19,7 @@ def _check(game, policy) -> None:
     if policy.game is not game and (policy.game.infoset_keys != game.infoset_keys
                                     or policy.game.infoset_actions != game.infoset_actions):
         raise ValueError(f"this policy was made for {policy.game.name}, not {game.name}")
-    if not isinstance(game, MatrixGame):
+    if not isinstance(game, (MatrixGame, GameTree)):
         raise ValueError(f"evaluation of {type(game).__name__} is not supported")
 
 
@@ -36,6 +38,8 @@ def expected_values(game, policy: Policy) -> tuple[float, float]:
         The value for player 1 and for player 2 (they sum to 0).
     """
     _check(game, policy)
+    if isinstance(game, GameTree):
+        return tree_expected_values(game, policy.probabilities)
     x, y = _strategies(policy)
     v = float(x @ game.payoffs @ y)
     return v, -v
@@ -52,7 +56,9 @@ class BestResponse:
     value : float
         What the best response earns, from ``player``'s point of view.
     action_values : dict
-        Expected payoff of each of ``player``'s actions against the opponent.
+        In a matrix game, the expected payoff of each of ``player``'s actions
+        against the opponent; in a game tree, ``{information-set key:
+        {action: counterfactual value}}`` for ``player``'s sets.
     policy : Policy
         The input policy with ``player``'s part replaced by a pure best
         response (ties go to the first best action).
@@ -69,6 +75,16 @@ def best_response(game, policy: Policy, player: int) -> BestResponse:
     _check(game, policy)
     if player not in (0, 1):
         raise ValueError(f"player must be 0 (player 1) or 1 (player 2); got {player!r}")
+    if isinstance(game, GameTree):
+        value, choice, values = tree_best_response(game, policy.probabilities, player)
+        probs = np.array(policy.probabilities)
+        action_values = {}
+        for info, best in choice.items():
+            probs[info] = 0.0
+            probs[info, best] = 1.0
+            action_values[game.infoset_keys[info]] = dict(zip(game.infoset_actions[info],
+                                                              map(float, values[info])))
+        return BestResponse(player, value, action_values, Policy(game, probs))
     x, y = _strategies(policy)
     values = game.payoffs @ y if player == 0 else -(x @ game.payoffs)
     actions = game.infoset_actions[player]

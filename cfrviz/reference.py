@@ -50,3 +50,74 @@ def self_play_regret_matching(payoffs, iterations: int, initial_regrets=None):
             "cumulative_regrets": tuple(cumulative),
             "average_strategies": (strategy_sum[0] / t, strategy_sum[1] / t),
         }
+
+
+def vanilla_cfr(tree, iterations: int, alternating: bool = True):
+    """Vanilla CFR (Zinkevich et al., 2007) by plain recursion over a :class:`GameTree`.
+
+    The version the lessons walk through.  Each iteration, for the player
+    being updated, a walk down the tree carries the reach probability of
+    each player and of chance; on the way back up it returns the node's
+    value for that player, and at the player's own decision nodes it adds
+
+    - to the regret of each action: (opponent and chance reach) times
+      (value of the action - value of the node), the *counterfactual* regret;
+    - to the strategy sum: (own reach) times the action's probability.
+
+    With ``alternating=True`` player 1 is updated first and player 2 then
+    plays against player 1's new strategy; otherwise both are updated from
+    the same strategies.
+
+    Yields
+    ------
+    dict
+        After each iteration: ``strategy`` (played at its start),
+        ``cumulative_regret``, ``regret`` (this iteration's) and
+        ``strategy_sum``, each of shape (information sets, max actions).
+    """
+    from .tree import CHANCE, TERMINAL
+
+    mask = tree.legal_mask
+    regret_sum = np.zeros(mask.shape)
+    strategy_sum = np.zeros(mask.shape)
+
+    def walk(node, player, reach, strategy, regret, sums):
+        kind = tree.player[node]
+        if kind == TERMINAL:
+            return tree.utility[node, player]
+        children = tree.children[node]
+        if kind == CHANCE:
+            value = 0.0
+            for child in children:
+                p = tree.chance_prob[child]
+                value += p * walk(child, player, reach * np.array([1, 1, p]), strategy,
+                                  regret, sums)
+            return value
+        info = tree.infoset[node]
+        action_values = np.zeros(len(children))
+        for a, child in enumerate(children):
+            step = np.ones(3)
+            step[kind] = strategy[info, a]
+            action_values[a] = walk(child, player, reach * step, strategy, regret, sums)
+        value = float(strategy[info, : len(children)] @ action_values)
+        if kind == player:
+            others = reach[2] * reach[1 - player]
+            regret[info, : len(children)] += others * (action_values - value)
+            sums[info, : len(children)] += reach[player] * strategy[info, : len(children)]
+        return value
+
+    for _ in range(iterations):
+        strategy = regret_matching(regret_sum, mask)
+        start = strategy.copy()
+        regret = np.zeros(mask.shape)
+        if alternating:
+            for player in (0, 1):
+                walk(0, player, np.ones(3), strategy, regret, strategy_sum)
+                regret_sum[tree.infoset_player == player] += regret[tree.infoset_player == player]
+                strategy = regret_matching(regret_sum, mask)
+        else:
+            for player in (0, 1):
+                walk(0, player, np.ones(3), strategy, regret, strategy_sum)
+            regret_sum += regret
+        yield {"strategy": start, "cumulative_regret": regret_sum.copy(), "regret": regret,
+               "strategy_sum": strategy_sum.copy()}

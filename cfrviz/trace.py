@@ -36,7 +36,8 @@ class Trace:
     average_strategy : numpy.ndarray, shape (records, I, A)
         The average of the strategies played so far.
     exploitability : numpy.ndarray, shape (records,)
-        Exploitability of the average strategy.
+        Exploitability of the average strategy (NaN when the run asked for no
+        evaluation, `checkpoints=[]`).
     current_exploitability : numpy.ndarray, shape (records,)
         Exploitability of the current strategy.
     """

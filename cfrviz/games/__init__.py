@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from .kuhn import kuhn_poker
 from .matrix import MatrixGame, rock_paper_scissors
 
 _GAMES = {
+    "kuhn_poker": kuhn_poker,
     "rock_paper_scissors": rock_paper_scissors,
 }
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 import inspect
 from numbers import Integral
 
+from .cfr import solve_cfr
 from .regret_matching import solve_regret_matching
 
 _ALGORITHMS = {
+    "cfr": solve_cfr,
     "regret_matching": solve_regret_matching,
 }
 
@@ -70,7 +72,7 @@ def solve(game, algorithm: str, iterations: int, seed: int = 0, checkpoints=None
 
 
 def _checkpoints(checkpoints, iterations: int):
-    """The sorted iterations to record, or ``None`` for all of them."""
+    """The sorted iterations to record, ``None`` for the solver's default, ``[]`` for final only."""
     if checkpoints is None:
         return None
     try:
@@ -82,7 +84,9 @@ def _checkpoints(checkpoints, iterations: int):
     if bad:
         raise ValueError(f"checkpoint {bad[0]} is outside the run; checkpoints must lie in "
                          f"1..{iterations}")
-    if not points or points[-1] != iterations:
+    if not points:
+        return []  # only the final state, and solvers may skip evaluating it
+    if points[-1] != iterations:
         points.append(iterations)
     return points
 

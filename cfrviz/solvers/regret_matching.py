@@ -62,7 +62,7 @@ def solve_regret_matching(game, iterations: int, rng: np.random.Generator, recor
                                                            "opponent strategy")
     mask = game.legal_mask
     width = mask.shape[1]
-    wanted = None if record is None else set(record)
+    wanted = None if record is None else (set(record) or {iterations})
     start = _initial_regrets(game, initial_regrets)
     # Plain Python floats: for a handful of actions they beat numpy's per-call overhead
     # several times over in this strictly sequential loop.

@@ -1,0 +1,226 @@
+"""One game tree for everything: a game walked once into flat numpy arrays.
+
+A game *definition* describes the rules (see :class:`GameDefinition`); :func:`build_tree`
+walks it once, depth first, into a :class:`GameTree`.  Node ids are positions in the
+arrays, parents come before children, and the information-set table lists every
+decision point a player can tell apart.  Solvers, evaluation, rendering and widgets
+all speak these node ids and information-set ids.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+CHANCE = -1
+TERMINAL = -2
+
+
+class GameState(Protocol):
+    """What :func:`build_tree` needs from a state of a game definition."""
+
+    def is_terminal(self) -> bool: ...
+    def current_player(self) -> int: ...            # 0, 1 or CHANCE
+    def legal_actions(self) -> tuple[str, ...]: ...  # action labels at a decision
+    def chance_outcomes(self) -> tuple[tuple[str, float], ...]: ...
+    def child(self, action: str) -> "GameState": ...
+    def returns(self) -> tuple[float, float]: ...
+    def infoset_key(self) -> str: ...
+    def history(self) -> str: ...
+
+
+class GameDefinition(Protocol):
+    name: str
+
+    def initial_state(self) -> GameState: ...
+
+
+@dataclass(frozen=True, eq=False)
+class GameTree:
+    """A finite two-player game in extensive form, as flat read-only arrays.
+
+    Attributes
+    ----------
+    name : str
+    parent : int array, shape (nodes,)
+        Parent node id, -1 at the root.  Parents precede their children.
+    action : int array
+        Index of the action (or chance outcome) that leads from the parent here.
+    player : int array
+        0 or 1 for a decision, ``CHANCE`` (-1) or ``TERMINAL`` (-2).
+    chance_prob : float array
+        Probability of the chance outcome leading here (1 below a decision node).
+    utility : float array, shape (nodes, 2)
+        Payoffs at terminal nodes (0 elsewhere).
+    infoset : int array
+        Information-set id of a decision node, -1 elsewhere.
+    depth : int array
+    children : tuple of int arrays
+        Child node ids of each node, in action order.
+    history : tuple of str
+        A readable history per node (for hover text and error messages).
+    infoset_keys, infoset_player, infoset_actions, legal_mask
+        The information-set table.
+    """
+
+    name: str
+    parent: np.ndarray
+    action: np.ndarray
+    player: np.ndarray
+    chance_prob: np.ndarray
+    utility: np.ndarray
+    infoset: np.ndarray
+    depth: np.ndarray
+    children: tuple
+    history: tuple
+    infoset_keys: tuple
+    infoset_player: np.ndarray
+    infoset_actions: tuple
+    legal_mask: np.ndarray
+    chance_labels: tuple
+    description: str = ""
+
+    def __post_init__(self):
+        for name in ("parent", "action", "player", "chance_prob", "utility", "infoset", "depth",
+                     "infoset_player", "legal_mask"):
+            getattr(self, name).setflags(write=False)
+
+    @property
+    def num_nodes(self) -> int:
+        return len(self.parent)
+
+    @property
+    def num_infosets(self) -> int:
+        return len(self.infoset_keys)
+
+    @property
+    def num_players(self) -> int:
+        return 2
+
+    @property
+    def max_actions(self) -> int:
+        return self.legal_mask.shape[1]
+
+    def infoset_index(self, key: str) -> int:
+        """Index of an information set, with an error that lists some valid keys."""
+        try:
+            return self._key_index[key]
+        except KeyError:
+            sample = ", ".join(repr(k) for k in self.infoset_keys[:8])
+            raise ValueError(f"{self.name} has no information set {key!r}; it has "
+                             f"{self.num_infosets}, such as {sample}") from None
+
+    @property
+    def _key_index(self) -> dict:
+        cache = self.__dict__.get("_key_cache")
+        if cache is None:
+            cache = {k: i for i, k in enumerate(self.infoset_keys)}
+            object.__setattr__(self, "_key_cache", cache)
+        return cache
+
+    def infoset_members(self, infoset: int) -> np.ndarray:
+        """Node ids of the members of one information set."""
+        return np.flatnonzero(self.infoset == infoset)
+
+    def __repr__(self) -> str:
+        return (f"GameTree({self.name!r}: {self.num_nodes} nodes, {self.num_infosets} "
+                f"information sets, {int(np.sum(self.player == TERMINAL))} terminals)")
+
+
+def build_tree(definition: GameDefinition) -> GameTree:
+    """Walk a game definition once into a :class:`GameTree`.
+
+    Raises
+    ------
+    ValueError
+        When chance probabilities do not sum to 1, or the nodes of one
+        information set disagree on the player or the actions, naming the
+        history at fault.
+    """
+    parent, action, player, chance_prob, utility, infoset, depth = [], [], [], [], [], [], []
+    children, history = [], []
+    keys: dict[str, int] = {}
+    key_player, key_actions, chance_labels = [], [], []
+
+    stack = [(definition.initial_state(), -1, -1, 1.0, 0)]
+    while stack:
+        state, par, act, prob, d = stack.pop()
+        node = len(parent)
+        parent.append(par)
+        action.append(act)
+        chance_prob.append(prob)
+        depth.append(d)
+        history.append(state.history())
+        children.append([])
+        if par >= 0:
+            children[par].append(node)
+        where = f"{definition.name}, history {state.history()!r}"
+        if state.is_terminal():
+            player.append(TERMINAL)
+            infoset.append(-1)
+            chance_labels.append(())
+            returns = tuple(float(r) for r in state.returns())
+            if len(returns) != 2 or not all(np.isfinite(returns)):
+                raise ValueError(f"{where}: terminal payoffs must be two finite numbers; "
+                                 f"got {returns}")
+            utility.append(returns)
+            continue
+        utility.append((0.0, 0.0))
+        who = state.current_player()
+        if who == CHANCE:
+            outcomes = tuple(state.chance_outcomes())
+            total = sum(p for _, p in outcomes)
+            if not outcomes or abs(total - 1.0) > 1e-9 or any(p < 0 for _, p in outcomes):
+                raise ValueError(f"{where}: chance probabilities must be >= 0 and sum to 1; "
+                                 f"they sum to {total}")
+            player.append(CHANCE)
+            infoset.append(-1)
+            chance_labels.append(tuple(label for label, _ in outcomes))
+            for i in reversed(range(len(outcomes))):
+                label, p = outcomes[i]
+                stack.append((state.child(label), node, i, float(p), d + 1))
+            continue
+        if who not in (0, 1):
+            raise ValueError(f"{where}: current player must be 0, 1 or chance; got {who!r}")
+        actions = tuple(state.legal_actions())
+        key = state.infoset_key()
+        if key not in keys:
+            keys[key] = len(keys)
+            key_player.append(who)
+            key_actions.append(actions)
+        elif key_player[keys[key]] != who or key_actions[keys[key]] != actions:
+            raise ValueError(f"{where}: information set {key!r} mixes nodes that disagree "
+                             f"(player {key_player[keys[key]] + 1} with actions "
+                             f"{list(key_actions[keys[key]])} elsewhere, player {who + 1} with "
+                             f"{list(actions)} here)")
+        player.append(who)
+        infoset.append(keys[key])
+        chance_labels.append(())
+        for i in reversed(range(len(actions))):
+            stack.append((state.child(actions[i]), node, i, 1.0, d + 1))
+
+    width = max((len(a) for a in key_actions), default=1)
+    mask = np.zeros((len(keys), width), dtype=bool)
+    for i, actions in enumerate(key_actions):
+        mask[i, : len(actions)] = True
+    # Children were appended in pop order, which follows action order.
+    return GameTree(
+        name=definition.name,
+        parent=np.array(parent, dtype=np.int64),
+        action=np.array(action, dtype=np.int64),
+        player=np.array(player, dtype=np.int64),
+        chance_prob=np.array(chance_prob, dtype=float),
+        utility=np.array(utility, dtype=float).reshape(-1, 2),
+        infoset=np.array(infoset, dtype=np.int64),
+        depth=np.array(depth, dtype=np.int64),
+        children=tuple(np.array(c, dtype=np.int64) for c in children),
+        history=tuple(history),
+        infoset_keys=tuple(keys),
+        infoset_player=np.array(key_player, dtype=np.int64),
+        infoset_actions=tuple(key_actions),
+        legal_mask=mask,
+        chance_labels=tuple(chance_labels),
+        description=(definition.__doc__ or "").strip(),
+    )

@@ -1,0 +1,111 @@
+"""Exact evaluation on game trees: reach probabilities, expected values, best responses."""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+
+from .tree import CHANCE, TERMINAL, GameTree
+
+
+def levels(tree: GameTree) -> list[np.ndarray]:
+    """Node ids grouped by depth, root first (cached on the tree)."""
+    cache = tree.__dict__.get("_levels")
+    if cache is None:
+        order = np.argsort(tree.depth, kind="stable")
+        bounds = np.searchsorted(tree.depth[order], np.arange(tree.depth.max() + 2))
+        cache = [order[bounds[d]:bounds[d + 1]] for d in range(tree.depth.max() + 1)]
+        object.__setattr__(tree, "_levels", cache)
+    return cache
+
+
+def reach_probabilities(tree: GameTree, probabilities: np.ndarray) -> np.ndarray:
+    """Each node's reach split by contributor: rows player 1, player 2, chance.
+
+    The probability that play reaches a node under a strategy profile is the
+    product of the three rows.
+    """
+    reach = np.ones((3, tree.num_nodes))
+    for nodes in levels(tree)[1:]:
+        par = tree.parent[nodes]
+        reach[:, nodes] = reach[:, par]
+        who = tree.player[par]
+        chance = who == CHANCE
+        reach[2, nodes[chance]] *= tree.chance_prob[nodes[chance]]
+        for p in (0, 1):
+            mine = who == p
+            reach[p, nodes[mine]] *= probabilities[tree.infoset[par[mine]],
+                                                   tree.action[nodes[mine]]]
+    return reach
+
+
+def tree_expected_values(tree: GameTree, probabilities: np.ndarray) -> tuple[float, float]:
+    """Expected payoff of each player under a strategy profile."""
+    reach = reach_probabilities(tree, probabilities).prod(axis=0)
+    terminal = tree.player == TERMINAL
+    values = reach[terminal] @ tree.utility[terminal]
+    return float(values[0]), float(values[1])
+
+
+def tree_best_response(tree: GameTree, probabilities: np.ndarray, player: int):
+    """A best response of ``player`` that sees only its own information sets.
+
+    The best action at an information set maximises the sum, over the set's
+    nodes, of the opponent-and-chance reach times the value below the node
+    under the best response further down (the counterfactual value).  It is
+    computed by memoised recursion, which is correct for any game with
+    perfect recall.
+
+    Returns
+    -------
+    value : float
+        What the best response earns.
+    choice : dict
+        ``{information-set id: best action index}`` for ``player``'s sets that
+        are reachable by the opponent and chance.
+    action_values : dict
+        ``{information-set id: counterfactual value of each action}``.
+    """
+    reach = reach_probabilities(tree, probabilities)
+    weight = reach[2] * reach[1 - player]
+    children, kind, infoset = tree.children, tree.player, tree.infoset
+    utility = tree.utility[:, player]
+    members: dict[int, list[int]] = {}
+    for node in np.flatnonzero(tree.player == player):
+        members.setdefault(int(infoset[node]), []).append(int(node))
+    value_memo: dict[int, float] = {}
+    choice: dict[int, int] = {}
+    action_values: dict[int, np.ndarray] = {}
+
+    def value(node: int) -> float:
+        if node in value_memo:
+            return value_memo[node]
+        if kind[node] == TERMINAL:
+            result = weight[node] * utility[node]
+        elif kind[node] == player:
+            result = value(int(children[node][best(int(infoset[node]))]))
+        else:
+            result = sum(value(int(c)) for c in children[node])
+        value_memo[node] = result
+        return result
+
+    def best(info: int) -> int:
+        if info not in choice:
+            nodes = members[info]
+            count = len(tree.infoset_actions[info])
+            totals = np.array([sum(value(int(children[h][a])) for h in nodes)
+                               for a in range(count)])
+            action_values[info] = totals
+            choice[info] = int(np.argmax(totals))
+        return choice[info]
+
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 4 * int(tree.depth.max()) + 100))
+    try:
+        total = value(0)
+        for info in members:  # also decide sets the recursion never needed
+            best(info)
+    finally:
+        sys.setrecursionlimit(limit)
+    return float(total), choice, action_values
