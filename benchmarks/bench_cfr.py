@@ -7,28 +7,19 @@ during the timed runs (``checkpoints=[]``).
 
 from __future__ import annotations
 
-import time
 
 import cfrviz
+from _timing import best_of
 from cfrviz.reference import vanilla_cfr
 
 ITERATIONS = 1000
 REPEATS = 3
 
 
-def best_of(function) -> float:
-    times = []
-    for _ in range(REPEATS):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return min(times)
-
-
 def main() -> None:
     kuhn = cfrviz.load_game("kuhn_poker")
-    engine = best_of(lambda: cfrviz.solve(kuhn, "cfr", ITERATIONS, checkpoints=[]))
-    reference = best_of(lambda: list(vanilla_cfr(kuhn, ITERATIONS)))
+    engine = best_of(lambda: cfrviz.solve(kuhn, "cfr", ITERATIONS, checkpoints=[]), REPEATS)
+    reference = best_of(lambda: list(vanilla_cfr(kuhn, ITERATIONS)), REPEATS)
     trace = cfrviz.solve(kuhn, "cfr", ITERATIONS, checkpoints=[ITERATIONS])
     print(f"vanilla CFR on Kuhn poker, {ITERATIONS:,} iterations (best of {REPEATS})")
     print(f"  engine (vectorized by level)   {engine / ITERATIONS * 1e6:8.1f} µs per iteration   "

@@ -10,20 +10,12 @@ from __future__ import annotations
 import time
 
 import cfrviz
+from _timing import best_of
 from cfrviz.reference import self_play_regret_matching
 
 ITERATIONS = 10_000
 REPEATS = 5
 VARIANT = [[0, -1, 2], [1, 0, -2], [-2, 2, 0]]
-
-
-def best_of(function) -> float:
-    times = []
-    for _ in range(REPEATS):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def main() -> None:
@@ -38,7 +30,7 @@ def main() -> None:
         "readable numpy reference (cfrviz.reference)":
             lambda: list(self_play_regret_matching(VARIANT, ITERATIONS)),
     }
-    results = {name: best_of(run) for name, run in runs.items()}
+    results = {name: best_of(run, REPEATS) for name, run in runs.items()}
     reference = results["readable numpy reference (cfrviz.reference)"]
     print(f"regret matching, {ITERATIONS:,} iterations of rock-paper-scissors "
           f"(best of {REPEATS})")
