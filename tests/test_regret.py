@@ -34,7 +34,11 @@ def test_is_a_distribution_proportional_to_positive_regret(regrets):
         assert np.allclose(strategy, 1 / len(regrets))
 
 
-@given(arrays(float, st.integers(1, 6), elements=finite),
+# Away from underflow: a regret of 5e-324 scaled by 0.5 becomes exactly 0.
+not_tiny = finite.filter(lambda x: x == 0 or abs(x) >= 1e-6)
+
+
+@given(arrays(float, st.integers(1, 6), elements=not_tiny),
        st.floats(min_value=1e-3, max_value=1e3))
 def test_invariant_to_positive_scaling(regrets, scale):
     assert np.allclose(regret_matching(regrets), regret_matching(regrets * scale))
