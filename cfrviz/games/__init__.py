@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import inspect
+
 from .kuhn import kuhn_poker
 from .matrix import MatrixGame, rock_paper_scissors
 
@@ -35,8 +37,6 @@ def load_game(name: str, **params):
     if not isinstance(name, str) or name not in _GAMES:
         raise ValueError(f"unknown game {name!r}; available games: {', '.join(available_games())}")
     factory = _GAMES[name]
-    import inspect
-
     accepted = set(inspect.signature(factory).parameters)
     unknown = sorted(set(params) - accepted)
     if unknown:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import inspect
 from numbers import Integral
 
+import numpy as np
+
 from .cfr import solve_cfr
 from .regret_matching import solve_regret_matching
 
@@ -63,8 +65,6 @@ def solve(game, algorithm: str, iterations: int, seed: int = 0, checkpoints=None
     if unknown:
         raise ValueError(f"algorithm {algorithm!r} takes no parameter "
                          f"{', '.join(map(repr, unknown))}; it accepts: {', '.join(accepted)}")
-    import numpy as np
-
     trace = runner(game, int(iterations), rng=np.random.default_rng(seed), record=record,
                    **params)
     trace.params.update(seed=seed, iterations=int(iterations))

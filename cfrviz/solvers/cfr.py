@@ -30,8 +30,9 @@ class _Plan:
         self.slot = np.zeros(self.n, dtype=np.int64)
         self.slot[self.decision_edge] = (tree.infoset[parent[self.decision_edge]] * self.width
                                          + tree.action[self.decision_edge])
-        self.edge_owner = who
         self.levels = levels(tree)[1:]
+        # Which reach row (player 1, player 2, chance) each level's incoming edges multiply.
+        self.level_rows = [np.where(who[nodes] == CHANCE, 2, who[nodes]) for nodes in self.levels]
         self.utility = tree.utility
         self.chance_prob = tree.chance_prob
 
@@ -50,10 +51,8 @@ def _player_pass(plan: _Plan, strategy: np.ndarray, player: int):
     edge[plan.chance_edge] = plan.chance_prob[plan.chance_edge]
     edge[plan.decision_edge] = strategy.ravel()[plan.slot[plan.decision_edge]]
     reach = np.ones((3, plan.n))
-    owner = plan.edge_owner
-    for nodes in plan.levels:
+    for nodes, row in zip(plan.levels, plan.level_rows):
         reach[:, nodes] = reach[:, plan.parent[nodes]]
-        row = np.where(owner[nodes] == CHANCE, 2, owner[nodes])
         reach[row, nodes] *= edge[nodes]
     value = plan.utility[:, player].copy()
     for nodes in reversed(plan.levels):
