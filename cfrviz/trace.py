@@ -40,6 +40,12 @@ class Trace:
         evaluation, `checkpoints=[]`).
     current_exploitability : numpy.ndarray, shape (records,)
         Exploitability of the current strategy.
+    extras : dict
+        Further per-run records of a solver (arrays or JSON-safe values).
+    state : dict or None
+        The solver's state after the last recorded iteration (cumulative
+        regrets, strategy sums, iteration, random-generator state), enough to
+        resume the run; ``None`` when not kept.
     """
 
     game: object
@@ -53,6 +59,7 @@ class Trace:
     exploitability: np.ndarray
     current_exploitability: np.ndarray
     extras: dict = field(default_factory=dict)
+    state: dict | None = None
 
     def __post_init__(self):
         for name in ("iterations", "cumulative_regret", "instantaneous_regret",
