@@ -5,10 +5,12 @@ from __future__ import annotations
 import inspect
 
 from .kuhn import kuhn_poker
+from .leduc import leduc_poker
 from .matrix import MatrixGame, rock_paper_scissors
 
 _GAMES = {
     "kuhn_poker": kuhn_poker,
+    "leduc_poker": leduc_poker,
     "rock_paper_scissors": rock_paper_scissors,
 }
 
