@@ -1,0 +1,383 @@
+"""Saving and loading traces: exact round trips, the game check, corrupt files, atomic saves."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import cfrviz
+from cfrviz.io import FORMAT_VERSION, META, game_fingerprint, load_trace, save_trace
+
+ARRAYS = ("iterations", "cumulative_regret", "instantaneous_regret", "current_strategy",
+          "average_strategy", "exploitability", "current_exploitability")
+VARIANT = [[0, -1, 2], [1, 0, -2], [-2, 2, 0]]  # scissors wins and loses 2
+
+
+@pytest.fixture(scope="module")
+def rps_trace():
+    return cfrviz.solve(cfrviz.load_game("rock_paper_scissors"), "regret_matching", 200)
+
+
+@pytest.fixture(scope="module")
+def kuhn_trace():
+    return cfrviz.solve(cfrviz.load_game("kuhn_poker"), "cfr", 50)
+
+
+def assert_same(loaded, original):
+    """Bitwise equal arrays with equal dtypes, equal params and extras, read-only arrays."""
+    assert loaded.algorithm == original.algorithm
+    assert loaded.params == original.params
+    assert game_fingerprint(loaded.game) == game_fingerprint(original.game)
+    for name in ARRAYS:
+        a, b = getattr(loaded, name), getattr(original, name)
+        assert a.dtype == b.dtype and a.shape == b.shape, name
+        assert a.tobytes() == b.tobytes(), name
+        assert not a.flags.writeable, name
+    assert list(loaded.extras) == list(original.extras)
+    for key, value in original.extras.items():
+        if isinstance(value, np.ndarray):
+            got = loaded.extras[key]
+            assert got.dtype == value.dtype and got.tobytes() == value.tobytes(), key
+            assert not got.flags.writeable
+        else:
+            assert loaded.extras[key] == value and type(loaded.extras[key]) is type(value), key
+
+
+# --- fingerprints ------------------------------------------------------------------
+
+def test_fingerprint_is_stable_and_tells_games_apart():
+    kuhn = game_fingerprint(cfrviz.load_game("kuhn_poker"))
+    assert kuhn == game_fingerprint(cfrviz.load_game("kuhn_poker"))
+    assert len(kuhn) == 64 and int(kuhn, 16) >= 0
+    rps = game_fingerprint(cfrviz.load_game("rock_paper_scissors"))
+    assert rps == game_fingerprint(cfrviz.load_game("rock_paper_scissors"))
+    variant = game_fingerprint(cfrviz.load_game("rock_paper_scissors", payoffs=VARIANT))
+    assert len({kuhn, rps, variant}) == 3
+    negative_zero = [[-0.0, -1, 1], [1, 0, -1], [-1, 1, 0]]
+    assert game_fingerprint(cfrviz.load_game("rock_paper_scissors",
+                                             payoffs=negative_zero)) == rps
+
+
+def test_fingerprint_rejects_other_objects():
+    with pytest.raises(ValueError, match="cannot fingerprint a dict"):
+        game_fingerprint({})
+
+
+# --- round trips -------------------------------------------------------------------
+
+def test_rps_round_trip(rps_trace, tmp_path):
+    written = save_trace(rps_trace, tmp_path / "rps")
+    assert written == tmp_path / "rps.npz" and written.is_file()
+    assert_same(load_trace(written), rps_trace)
+    assert_same(load_trace(str(tmp_path / "rps"), game=rps_trace.game), rps_trace)
+
+
+def test_kuhn_round_trip_with_extras(kuhn_trace, tmp_path):
+    assert {"elapsed", "nodes_touched"} <= set(kuhn_trace.extras)
+    path = kuhn_trace.save(tmp_path / "kuhn.npz")
+    loaded = load_trace(path)
+    assert_same(loaded, kuhn_trace)
+    assert loaded.game.num_infosets == 12
+    assert loaded.average_policy().to_dict() == kuhn_trace.average_policy().to_dict()
+
+
+def test_custom_payoff_variant_is_rebuilt(tmp_path):
+    game = cfrviz.load_game("rock_paper_scissors", payoffs=VARIANT)
+    trace = cfrviz.solve(game, "regret_matching", 20)
+    loaded = load_trace(save_trace(trace, tmp_path / "variant.npz"))
+    assert_same(loaded, trace)
+    assert loaded.game.payoffs.tolist() == game.payoffs.tolist()
+    assert loaded.game.action_names == game.action_names
+
+
+def test_state_and_general_extras_round_trip(kuhn_trace, tmp_path):
+    rng = np.random.default_rng(7)
+    state = {
+        "iteration": 50,
+        "regret_sum": rng.normal(size=(12, 2)),
+        "strategy_sum": rng.random((12, 2)),
+        "rng": rng.integers(0, 2**64, size=4, dtype=np.uint64),
+        "weights": np.arange(6, dtype=np.float32).reshape(2, 3)[:, ::2],  # not contiguous
+        "discount": np.float64(0.5),
+        "bit_generator": rng.bit_generator.state,  # a dict holding 128-bit ints
+    }
+    extras = {**kuhn_trace.extras, "note": "hello", "flag": True, "none": None,
+              "nested": {"a": [1, 2.5, "x"], "b": {"c": False}}, "nan": float("nan")}
+    trace = dataclasses.replace(kuhn_trace, state=state, extras=extras)
+    loaded = load_trace(save_trace(trace, tmp_path / "state.npz"), game=kuhn_trace.game)
+    assert list(loaded.state) == list(state)
+    for key in ("regret_sum", "strategy_sum", "rng", "weights"):
+        got = loaded.state[key]
+        assert got.dtype == state[key].dtype and got.shape == state[key].shape
+        assert np.array_equal(got, state[key]) and not got.flags.writeable
+    assert loaded.state["iteration"] == 50
+    assert loaded.state["discount"] == 0.5 and type(loaded.state["discount"]) is float
+    assert loaded.state["bit_generator"] == state["bit_generator"]
+    restored = np.random.default_rng()
+    restored.bit_generator.state = loaded.state["bit_generator"]
+    assert restored.random() == rng.random()
+    assert loaded.extras["nested"] == extras["nested"]
+    assert np.isnan(loaded.extras["nan"])
+    assert (loaded.extras["note"], loaded.extras["flag"], loaded.extras["none"]) == \
+        ("hello", True, None)
+
+
+def test_trace_without_state_loads_none(rps_trace, tmp_path):
+    assert load_trace(save_trace(rps_trace, tmp_path / "a.npz")).state is None
+
+
+def test_empty_checkpoints_trace_keeps_nan_exploitability(tmp_path):
+    trace = cfrviz.solve(cfrviz.load_game("kuhn_poker"), "cfr", 3, checkpoints=[])
+    loaded = load_trace(save_trace(trace, tmp_path / "final.npz"))
+    assert_same(loaded, trace)
+
+
+# --- what cannot be saved ----------------------------------------------------------
+
+@pytest.mark.parametrize("field, value, match", [
+    ("extras", {"policy": object()}, r"extras\['policy'\] is a object"),
+    ("extras", {"deep": {"x": np.zeros(2)}}, r"extras\['deep'\]\['x'\] is a numpy array"),
+    ("extras", {"objects": np.array([1, "a"], dtype=object)}, "array of Python objects"),
+    ("extras", {3: 1.0}, "extras key 3 must be a string"),
+    ("params", {"opponent": np.ones(3)}, r"params\['opponent'\] is a numpy array"),
+    ("params", {"weights": {1: 2}}, "keys must be strings"),
+    ("state", {"seen": {1, 2}}, r"state\['seen'\] is a set"),
+])
+def test_unsaveable_values_are_refused_by_name(rps_trace, tmp_path, field, value, match):
+    trace = dataclasses.replace(rps_trace, **{field: value})
+    with pytest.raises(ValueError, match=match):
+        save_trace(trace, tmp_path / "x.npz")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_numpy_scalars_in_params_become_python_numbers(rps_trace, tmp_path):
+    params = {"alpha": np.float64(1.5), "n": np.int32(3), "on": np.bool_(True),
+              "pair": (1, 2)}
+    trace = dataclasses.replace(rps_trace, params=params)
+    loaded = load_trace(save_trace(trace, tmp_path / "p.npz"))
+    assert loaded.params == {"alpha": 1.5, "n": 3, "on": True, "pair": [1, 2]}
+    assert [type(v) for v in loaded.params.values()] == [float, int, bool, list]
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner,
+                                                                 max_size=3),
+    max_leaves=8)
+
+
+@settings(max_examples=25, deadline=None)
+@given(params=st.dictionaries(st.text(max_size=8), json_values, max_size=4))
+def test_json_params_round_trip_exactly(params, rps_small):
+    trace = dataclasses.replace(rps_small, params=params)
+    with tempfile.TemporaryDirectory(dir="/tmp") as folder:
+        loaded = load_trace(save_trace(trace, Path(folder) / "t.npz"))
+    assert loaded.params == params
+    # json.dumps tells True from 1 and 1 from 1.0, which == does not.
+    assert json.dumps(loaded.params) == json.dumps(params)
+
+
+@pytest.fixture(scope="module")
+def rps_small():
+    return cfrviz.solve(cfrviz.load_game("rock_paper_scissors"), "regret_matching", 3)
+
+
+# --- wrong game --------------------------------------------------------------------
+
+def test_wrong_game_is_named(kuhn_trace, tmp_path):
+    path = save_trace(kuhn_trace, tmp_path / "kuhn.npz")
+    with pytest.raises(ValueError, match=r"recorded on kuhn_poker \(fingerprint [0-9a-f]{12}\), "
+                                         r"not 'rock_paper_scissors'") as info:
+        load_trace(path, game=cfrviz.load_game("rock_paper_scissors"))
+    assert str(path) in str(info.value)
+
+
+def test_other_version_of_same_game_is_named(rps_trace, tmp_path):
+    path = save_trace(rps_trace, tmp_path / "rps.npz")
+    variant = cfrviz.load_game("rock_paper_scissors", payoffs=VARIANT)
+    with pytest.raises(ValueError, match="different version of rock_paper_scissors: its rules "
+                                         "or payoffs differ"):
+        load_trace(path, game=variant)
+
+
+def test_unknown_game_asks_for_game(kuhn_trace, tmp_path):
+    path = save_trace(kuhn_trace, tmp_path / "kuhn.npz")
+    rewrite_meta(path, lambda meta: meta["game"].update(name="my_game"))
+    with pytest.raises(ValueError, match="not a game cfrviz.load_game knows; pass the game"):
+        load_trace(path)
+
+
+# --- corrupt files -----------------------------------------------------------------
+
+def rewrite_meta(path, change):
+    """Rewrite a saved file with its metadata changed (arrays kept)."""
+    with np.load(path, allow_pickle=False) as archive:
+        members = {name: archive[name] for name in archive.files}
+    meta = json.loads(members[META].tobytes())
+    change(meta)
+    members[META] = np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)
+    np.savez_compressed(path, **members)
+
+
+def test_missing_file(tmp_path):
+    with pytest.raises(FileNotFoundError, match="no_such"):
+        load_trace(tmp_path / "no_such.npz")
+
+
+def test_random_bytes(tmp_path):
+    path = tmp_path / "noise.npz"
+    path.write_bytes(np.random.default_rng(0).bytes(1000))
+    with pytest.raises(ValueError, match=r"noise\.npz is not a valid cfrviz trace file: it is "
+                                         r"not an \.npz"):
+        load_trace(path)
+
+
+def test_random_bytes_after_zip_magic(tmp_path):
+    path = tmp_path / "noise.npz"
+    path.write_bytes(b"PK\x03\x04" + np.random.default_rng(1).bytes(1000))
+    with pytest.raises(ValueError, match=r"noise\.npz is corrupt or truncated"):
+        load_trace(path)
+
+
+def test_a_plain_npy_file(tmp_path):
+    path = tmp_path / "array.npz"
+    with open(path, "wb") as handle:
+        np.save(handle, np.arange(3))
+    with pytest.raises(ValueError, match="not an .npz"):
+        load_trace(path)
+
+
+@pytest.mark.parametrize("keep", [0.3, 0.9, 0.999])
+def test_truncated_copy(rps_trace, tmp_path, keep):
+    data = save_trace(rps_trace, tmp_path / "full.npz").read_bytes()
+    path = tmp_path / "cut.npz"
+    path.write_bytes(data[: int(len(data) * keep)])
+    with pytest.raises(ValueError, match=r"cut\.npz is corrupt or truncated"):
+        load_trace(path)
+
+
+def test_flipped_bytes_never_load_silently_wrong(rps_trace, tmp_path):
+    """A damaged byte is reported, or falls in an unchecked zip field and changes nothing."""
+    data = save_trace(rps_trace, tmp_path / "full.npz").read_bytes()
+    path = tmp_path / "flipped.npz"
+    reported = 0
+    for position in np.random.default_rng(0).choice(len(data), 60, replace=False):
+        damaged = bytearray(data)
+        damaged[position] ^= 0x55
+        path.write_bytes(bytes(damaged))
+        try:
+            loaded = load_trace(path)
+        except ValueError as error:
+            assert str(path) in str(error)
+            reported += 1
+        else:
+            assert_same(loaded, rps_trace)
+    assert reported > 30
+
+
+def test_npz_without_metadata(tmp_path):
+    path = tmp_path / "plain.npz"
+    np.savez_compressed(path, iterations=np.arange(3))
+    with pytest.raises(ValueError, match=r"plain\.npz is not a valid cfrviz trace file: it has "
+                                         r"no 'cfrviz_meta' metadata"):
+        load_trace(path)
+
+
+def test_future_format_version(rps_trace, tmp_path):
+    path = save_trace(rps_trace, tmp_path / "future.npz")
+    rewrite_meta(path, lambda meta: meta.update(format_version=FORMAT_VERSION + 1))
+    with pytest.raises(ValueError, match=r"future\.npz was written by a newer cfrviz .*upgrade"):
+        load_trace(path)
+
+
+@pytest.mark.parametrize("change, match", [
+    (lambda m: m.update(format="something-else"), "does not say format 'cfrviz-trace'"),
+    (lambda m: m.update(format_version="1"), "format version '1' is not a whole number"),
+    (lambda m: m.pop("params"), "metadata lacks params"),
+    (lambda m: m.pop("game"), "metadata lacks game"),
+    (lambda m: m["game"].pop("fingerprint"), "does not describe the game"),
+    (lambda m: m["extras"].append({"key": "x", "array": "extras.99"}),
+     r"the array \"extras\['x'\]\" is missing"),
+])
+def test_bad_metadata(rps_trace, tmp_path, change, match):
+    path = save_trace(rps_trace, tmp_path / "meta.npz")
+    rewrite_meta(path, change)
+    with pytest.raises(ValueError, match=match):
+        load_trace(path)
+
+
+def rewrite_array(path, member, value):
+    with np.load(path, allow_pickle=False) as archive:
+        members = {name: archive[name] for name in archive.files}
+    if value is None:
+        del members[member]
+    else:
+        members[member] = value
+    np.savez_compressed(path, **members)
+
+
+def test_missing_array(rps_trace, tmp_path):
+    path = save_trace(rps_trace, tmp_path / "a.npz")
+    rewrite_array(path, "trace.average_strategy", None)
+    with pytest.raises(ValueError, match="'average_strategy' is missing"):
+        load_trace(path)
+
+
+def test_nan_where_not_allowed(rps_trace, tmp_path):
+    path = save_trace(rps_trace, tmp_path / "a.npz")
+    regret = np.array(rps_trace.cumulative_regret)
+    regret[5, 1, 2] = np.nan
+    rewrite_array(path, "trace.cumulative_regret", regret)
+    with pytest.raises(ValueError, match=r"'cumulative_regret' holds NaN .*record 5, iteration 6"):
+        load_trace(path)
+
+
+def test_wrong_shape(rps_trace, tmp_path):
+    path = save_trace(rps_trace, tmp_path / "a.npz")
+    rewrite_array(path, "trace.current_strategy", np.zeros((200, 2, 2)))
+    with pytest.raises(ValueError, match=r"'current_strategy' has shape \(200, 2, 2\)"):
+        load_trace(path)
+
+
+def test_nan_state_regrets(kuhn_trace, tmp_path):
+    state = {"iteration": 50, "regret_sum": np.full((12, 2), np.nan)}
+    path = save_trace(dataclasses.replace(kuhn_trace, state=state), tmp_path / "s.npz")
+    with pytest.raises(ValueError, match="state array 'regret_sum' holds NaN"):
+        load_trace(path)
+
+
+# --- atomic saves ------------------------------------------------------------------
+
+def test_save_leaves_no_temporary_file(rps_trace, tmp_path):
+    save_trace(rps_trace, tmp_path / "a.npz")
+    save_trace(rps_trace, tmp_path / "a.npz")  # overwriting works too
+    assert [p.name for p in tmp_path.iterdir()] == ["a.npz"]
+
+
+def test_failed_save_keeps_previous_file(rps_trace, kuhn_trace, tmp_path, monkeypatch):
+    path = save_trace(rps_trace, tmp_path / "run.npz")
+    before = path.read_bytes()
+
+    def crash(file, **arrays):
+        file.write(b"PK\x03\x04 half a file")
+        raise KeyboardInterrupt  # as if the student pressed Ctrl-C mid-save
+
+    monkeypatch.setattr(np, "savez_compressed", crash)
+    with pytest.raises(KeyboardInterrupt):
+        save_trace(kuhn_trace, path)
+    assert path.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["run.npz"]
+    monkeypatch.undo()
+    assert_same(load_trace(path), rps_trace)
+
+
+def test_save_into_missing_directory(rps_trace, tmp_path):
+    with pytest.raises(FileNotFoundError, match="nowhere"):
+        save_trace(rps_trace, tmp_path / "nowhere" / "a.npz")
