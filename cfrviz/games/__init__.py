@@ -7,10 +7,12 @@ import inspect
 from .kuhn import kuhn_poker
 from .leduc import leduc_poker
 from .matrix import MatrixGame, rock_paper_scissors
+from .pocket import pocket_poker
 
 _GAMES = {
     "kuhn_poker": kuhn_poker,
     "leduc_poker": leduc_poker,
+    "pocket_poker": pocket_poker,
     "rock_paper_scissors": rock_paper_scissors,
 }
 
