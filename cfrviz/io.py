@@ -513,6 +513,10 @@ def _rebuild_game(path: Path, game_meta: dict):
             raise ValueError(f"{path}: cannot rebuild {name} with parameters {params} ({exc}); "
                              f"pass the game: load_trace(path, game=...)") from None
     if game_fingerprint(game) != game_meta["fingerprint"]:
+        if game_meta["kind"] != "matrix" and game_meta.get("params") is None:
+            raise ValueError(f"{path} does not record the parameters {name} was built with, "
+                             f"and load_game({name!r}) builds a different game; pass the game "
+                             f"it was recorded on: load_trace(path, game=...)")
         raise ValueError(f"{path}: this trace was recorded on a different version of {name}: "
                          f"its rules or payoffs differ from the game rebuilt now; pass the game "
                          f"it was recorded on: load_trace(path, game=...)")
