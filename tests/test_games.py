@@ -2,9 +2,11 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import cfrviz
-from cfrviz.games.matrix import RPS_PAYOFFS
+from cfrviz.games.matrix import RPS_PAYOFFS, MatrixGame
 
 VARIANT = [[0, -1, 2], [1, 0, -2], [-2, 2, 0]]
 
@@ -57,3 +59,35 @@ def test_unknown_game_lists_the_valid_ones():
 def test_unknown_game_parameter():
     with pytest.raises(ValueError, match="no parameter 'payoff'.*payoffs"):
         cfrviz.load_game("rock_paper_scissors", payoff=VARIANT)
+
+
+def test_matrix_game_as_a_tree():
+    game = cfrviz.load_game("rock_paper_scissors")
+    tree = game.tree
+    assert tree is game.tree  # built once
+    assert tree.name == game.name
+    assert tree.infoset_keys == game.infoset_keys
+    assert tree.infoset_actions == game.infoset_actions
+    assert np.array_equal(tree.legal_mask, game.legal_mask)
+    assert (tree.num_nodes, tree.player[0]) == (13, 0)
+    # Player 2 decides at one information set that hides player 1's move.
+    assert sorted(tree.history[n] for n in tree.infoset_members(1)) == ["P", "R", "S"]
+    assert tree.utility[tree.history.index("S,P")].tolist() == [1.0, -1.0]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(1, 4), st.integers(1, 4), st.integers(0, 2**32 - 1))
+def test_matrix_tree_values_equal_the_matrix_game(m, n, seed):
+    rng = np.random.default_rng(seed)
+    game = MatrixGame("random", rng.integers(-5, 6, size=(m, n)),
+                      tuple(f"a{i}" for i in range(m)), tuple(f"b{j}" for j in range(n)))
+    probs = rng.random(game.legal_mask.shape) * game.legal_mask
+    probs /= probs.sum(axis=1, keepdims=True)
+    as_matrix, as_tree = cfrviz.Policy(game, probs), cfrviz.Policy(game.tree, probs)
+    assert cfrviz.expected_values(game.tree, as_tree) == pytest.approx(
+        cfrviz.expected_values(game, as_matrix), abs=1e-12)
+    assert cfrviz.exploitability(game.tree, as_tree) == pytest.approx(
+        cfrviz.exploitability(game, as_matrix), abs=1e-12)
+    # The policy arrays are interchangeable: a matrix policy evaluates on the tree.
+    assert cfrviz.exploitability(game.tree, as_matrix) == pytest.approx(
+        cfrviz.exploitability(game, as_matrix), abs=1e-12)

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from numbers import Real
 
 import numpy as np
+
+from ..tree import GameTree, build_tree
 
 RPS_ACTIONS = ("R", "P", "S")
 RPS_ACTION_NAMES = ("rock", "paper", "scissors")
@@ -97,6 +100,19 @@ class MatrixGame:
                 f"its information sets are {list(self.infoset_keys)}"
             ) from None
 
+    @cached_property
+    def tree(self) -> GameTree:
+        """The same game in extensive form, so tree solvers and views run on it.
+
+        Player 1 moves at the root; player 2 then moves at one information
+        set holding all of player 1's choices, which is how a tree says the
+        moves are simultaneous.  The information-set keys (``"P1"``,
+        ``"P2"``) and action labels are the matrix game's, so a
+        :class:`~cfrviz.policy.Policy`'s probability array means the same
+        in both.  Built on first use and cached.
+        """
+        return build_tree(_MatrixDefinition(self))
+
     def with_payoffs(self, payoffs) -> "MatrixGame":
         """A copy of this game with another payoff matrix (same actions)."""
         return MatrixGame(self.name, payoffs, self.row_actions, self.col_actions,
@@ -105,6 +121,52 @@ class MatrixGame:
     def __repr__(self) -> str:
         rows = "; ".join(" ".join(f"{v:g}" for v in row) for row in self.payoffs)
         return f"MatrixGame({self.name!r}, payoffs=[{rows}])"
+
+
+class _MatrixDefinition:
+    """A matrix game as a two-move game definition for :func:`~cfrviz.tree.build_tree`."""
+
+    def __init__(self, game: MatrixGame):
+        self.game = game
+        self.name = game.name
+        self.__doc__ = (f"{game.name} as a tree: player 1 picks a row, then player 2 picks a "
+                        "column without seeing it.")
+
+    def initial_state(self):
+        return _MatrixState(self.game, ())
+
+
+@dataclass(frozen=True)
+class _MatrixState:
+    game: MatrixGame
+    moves: tuple[str, ...]
+
+    def is_terminal(self) -> bool:
+        return len(self.moves) == 2
+
+    def current_player(self) -> int:
+        return len(self.moves)
+
+    def legal_actions(self):
+        return self.game.infoset_actions[len(self.moves)]
+
+    def chance_outcomes(self):
+        return ()
+
+    def child(self, action: str) -> "_MatrixState":
+        return _MatrixState(self.game, self.moves + (action,))
+
+    def returns(self):
+        row, col = self.moves
+        value = self.game.payoffs[self.game.row_actions.index(row),
+                                  self.game.col_actions.index(col)]
+        return (value, -value)
+
+    def infoset_key(self) -> str:
+        return self.game.infoset_keys[len(self.moves)]
+
+    def history(self) -> str:
+        return ",".join(self.moves)
 
 
 def validate_payoffs(payoffs, shape: tuple[int, int], row_labels: Sequence[str],
