@@ -25,6 +25,7 @@ _EXPORTS = {
     "BestResponse": "evaluation", "best_response": "evaluation",
     "exploitability": "evaluation", "expected_values": "evaluation", "nash_conv": "evaluation",
     "MatrixGame": "games", "available_games": "games", "load_game": "games",
+    "save_trace": "io", "load_trace": "io", "game_fingerprint": "io",
     "Policy": "policy",
     "regret_matching": "regret",
     "available_algorithms": "solvers", "solve": "solvers",

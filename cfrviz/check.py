@@ -30,6 +30,8 @@ from typing import NamedTuple
 #: they agree). Keys are distribution names; each one is imported under the same name.
 REQUIREMENTS: dict[str, str] = {
     "numpy": "1.26",
+    "numba": "0.60",
+    "tqdm": "4.66",
     "plotly": "6.0",
     "anywidget": "0.9",
     "ipywidgets": "8.1",

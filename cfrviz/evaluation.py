@@ -9,7 +9,7 @@ import numpy as np
 from .games.matrix import MatrixGame
 from .policy import Policy
 from .tree import GameTree
-from .treeeval import tree_best_response, tree_expected_values
+from .engine import tree_best_response, tree_expected_values
 
 
 def _check(game, policy) -> None:
@@ -79,9 +79,9 @@ def best_response(game, policy: Policy, player: int) -> BestResponse:
         value, choice, values = tree_best_response(game, policy.probabilities, player)
         probs = np.array(policy.probabilities)
         action_values = {}
-        for info, best in choice.items():
+        for info in np.flatnonzero(game.infoset_player == player):
             probs[info] = 0.0
-            probs[info, best] = 1.0
+            probs[info, choice[info]] = 1.0
             action_values[game.infoset_keys[info]] = dict(zip(game.infoset_actions[info],
                                                               map(float, values[info])))
         return BestResponse(player, value, action_values, Policy(game, probs))

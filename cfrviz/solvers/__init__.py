@@ -7,11 +7,18 @@ from numbers import Integral
 
 import numpy as np
 
-from .cfr import solve_cfr
+from .cfr import (solve_cfr, solve_cfr_plus, solve_chance_sampling, solve_dcfr,
+                  solve_external_sampling, solve_linear_cfr, solve_outcome_sampling)
 from .regret_matching import solve_regret_matching
 
 _ALGORITHMS = {
     "cfr": solve_cfr,
+    "cfr+": solve_cfr_plus,
+    "linear_cfr": solve_linear_cfr,
+    "dcfr": solve_dcfr,
+    "chance_sampling": solve_chance_sampling,
+    "external_sampling": solve_external_sampling,
+    "outcome_sampling": solve_outcome_sampling,
     "regret_matching": solve_regret_matching,
 }
 
@@ -37,9 +44,14 @@ def solve(game, algorithm: str, iterations: int, seed: int = 0, checkpoints=None
         the same seed gives the same trace.
     checkpoints : sequence of int, optional
         Iterations (1-based) after which to record a snapshot.  ``None``
-        records every iteration; ``[]`` records only the final state.
+        picks the default schedule (every iteration for small games, about 200
+        log-spaced ones for large); ``[]`` records only the final state and
+        evaluates nothing (what benchmarks time).
     **params
-        Algorithm parameters; see the algorithm's own function.
+        Algorithm parameters; see the algorithm's own function.  The tree
+        algorithms all take ``progress`` (show a progress bar: ``True``,
+        ``False``, or ``None`` for runs longer than two seconds) and
+        ``resume`` (a trace of the same run to continue to ``iterations``).
 
     Returns
     -------

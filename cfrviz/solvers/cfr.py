@@ -1,98 +1,73 @@
-"""Vanilla CFR on a game tree, vectorized over the tree's levels."""
+"""The CFR family on game trees: vanilla CFR, CFR+, linear CFR, DCFR and Monte Carlo CFR.
+
+All are thin named front ends over two compiled cores in :mod:`cfrviz.engine`
+(full-tree passes, and sampled traversals) and one training loop
+(:func:`cfrviz.solvers.driver.run`); they differ only in the flags they set.
+"""
 
 from __future__ import annotations
 
-import time
-import warnings
+from numbers import Real
 
 import numpy as np
 
-from ..regret import regret_matching
-from ..trace import Trace
-from ..tree import CHANCE, TERMINAL, GameTree
-from ..treeeval import levels, tree_best_response
+from .. import engine
+from ..tree import GameTree
+from .driver import average_strategy, check_two_player_zero_sum, default_checkpoints, run
+
+__all__ = ["average_strategy", "default_checkpoints", "tree_exploitability", "solve_cfr",
+           "solve_cfr_plus", "solve_linear_cfr", "solve_dcfr", "solve_chance_sampling",
+           "solve_external_sampling", "solve_outcome_sampling"]
+
+tree_exploitability = engine.tree_exploitability
 
 
-class _Plan:
-    """Index arrays computed once per tree: edges, levels, flat (infoset, action) slots."""
-
-    def __init__(self, tree: GameTree):
-        self.n = tree.num_nodes
-        self.width = tree.max_actions
-        self.slots = tree.num_infosets * self.width
-        parent = tree.parent.copy()
-        parent[0] = 0
-        who = np.where(np.arange(self.n) == 0, TERMINAL, tree.player[parent])
-        self.parent = parent
-        self.chance_edge = who == CHANCE
-        self.player_edge = [np.flatnonzero(who == p) for p in (0, 1)]
-        self.decision_edge = np.flatnonzero((who == 0) | (who == 1))
-        self.slot = np.zeros(self.n, dtype=np.int64)
-        self.slot[self.decision_edge] = (tree.infoset[parent[self.decision_edge]] * self.width
-                                         + tree.action[self.decision_edge])
-        self.levels = levels(tree)[1:]
-        # Which reach row (player 1, player 2, chance) each level's incoming edges multiply.
-        self.level_rows = [np.where(who[nodes] == CHANCE, 2, who[nodes]) for nodes in self.levels]
-        self.utility = tree.utility
-        self.chance_prob = tree.chance_prob
+def _tree(game, algorithm: str) -> GameTree:
+    tree = getattr(game, "tree", game)  # a matrix game plays as a two-move tree
+    if not isinstance(tree, GameTree):
+        raise ValueError(f"{algorithm} solves game trees such as kuhn_poker; got "
+                         f"{getattr(game, 'name', game)!r}")
+    check_two_player_zero_sum(tree, algorithm)
+    return tree
 
 
-def _plan(tree: GameTree) -> _Plan:
-    plan = tree.__dict__.get("_cfr_plan")
-    if plan is None:
-        plan = _Plan(tree)
-        object.__setattr__(tree, "_cfr_plan", plan)
-    return plan
+def _flag(value, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"{name} must be True or False; got {value!r}")
+    return value
 
 
-def _player_pass(plan: _Plan, strategy: np.ndarray, player: int):
-    """One player's counterfactual regrets and reach-weighted strategy for one strategy profile."""
-    edge = np.ones(plan.n)
-    edge[plan.chance_edge] = plan.chance_prob[plan.chance_edge]
-    edge[plan.decision_edge] = strategy.ravel()[plan.slot[plan.decision_edge]]
-    reach = np.ones((3, plan.n))
-    for nodes, row in zip(plan.levels, plan.level_rows):
-        reach[:, nodes] = reach[:, plan.parent[nodes]]
-        reach[row, nodes] *= edge[nodes]
-    value = plan.utility[:, player].copy()
-    for nodes in reversed(plan.levels):
-        value += np.bincount(plan.parent[nodes], weights=edge[nodes] * value[nodes],
-                             minlength=plan.n)
-    mine = plan.player_edge[player]
-    parents = plan.parent[mine]
-    counterfactual = reach[2, parents] * reach[1 - player, parents]
-    regret = np.bincount(plan.slot[mine], weights=counterfactual * (value[mine] - value[parents]),
-                         minlength=plan.slots)
-    weighted = np.bincount(plan.slot[mine], weights=reach[player, parents] * edge[mine],
-                           minlength=plan.slots)
-    return regret.reshape(-1, plan.width), weighted.reshape(-1, plan.width)
+def _number(value, name: str, low: float = -np.inf, high: float = np.inf,
+            low_open: bool = False) -> float:
+    ok = isinstance(value, Real) and not isinstance(value, bool) and np.isfinite(value)
+    ok = ok and (value > low if low_open else value >= low) and value <= high
+    if not ok:
+        bound = f"{'>' if low_open else '>='} {low:g}" if np.isfinite(low) else ""
+        bound += (" and " if bound and np.isfinite(high) else "") + \
+            (f"<= {high:g}" if np.isfinite(high) else "")
+        raise ValueError(f"{name} must be a finite number {bound}; got {value!r}")
+    return float(value)
 
 
-def average_strategy(strategy_sum: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """Normalise a strategy sum per information set; never-reached sets play uniformly."""
-    totals = strategy_sum.sum(axis=1, keepdims=True)
-    uniform = mask / mask.sum(axis=1, keepdims=True)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(totals > 0, strategy_sum / np.where(totals > 0, totals, 1), uniform)
+def _full_tree(game, iterations, rng, record, algorithm, params, progress, resume, *,
+               alternating, plus=False, discount=False, alpha=1.0, beta=1.0, gamma=1.0,
+               linear_average=False):
+    tree = _tree(game, algorithm)
+    p = engine.plan(tree)
+
+    def step(state, first, last):
+        engine.run_full_tree(p.parent, p.edge, p.slot, p.player, p.chance_prob, p.utility,
+                             p.owner, p.mask, state["regret_sum"], state["strategy_sum"],
+                             state["current"], state["instant"], first, last, alternating,
+                             plus, discount, alpha, beta, gamma, linear_average)
+        return 2 * p.n * (last - first + 1)
+
+    return run(tree, algorithm, iterations, rng, record, params, step, progress=progress,
+               resume=resume)
 
 
-def tree_exploitability(tree: GameTree, probabilities: np.ndarray) -> float:
-    """NashConv / 2 of a profile in a two-player zero-sum tree."""
-    return (tree_best_response(tree, probabilities, 0)[0]
-            + tree_best_response(tree, probabilities, 1)[0]) / 2
-
-
-def default_checkpoints(iterations: int) -> list[int]:
-    """Every iteration up to 100, then about 100 log-spaced ones up to the last."""
-    points = set(range(1, min(iterations, 100) + 1))
-    if iterations > 100:
-        points.update(np.unique(np.geomspace(100, iterations, 100).astype(int)).tolist())
-    points.add(iterations)
-    return sorted(points)
-
-
-def solve_cfr(game, iterations: int, rng: np.random.Generator, record,
-              alternating: bool = True) -> Trace:
+def solve_cfr(game, iterations: int, rng: np.random.Generator, record, alternating: bool = True,
+              progress=None, resume=None):
     """Vanilla counterfactual regret minimization (Zinkevich et al., 2007).
 
     Each iteration computes, for every information set, the counterfactual
@@ -100,89 +75,120 @@ def solve_cfr(game, iterations: int, rng: np.random.Generator, record,
     adds it to the cumulative regret, and plays regret matching on the
     result; the average strategy, weighted by the player's own reach,
     converges to a Nash equilibrium of a two-player zero-sum game.
-
-    This engine processes the tree level by level with numpy (no loop over
-    nodes); :func:`cfrviz.reference.vanilla_cfr` is the readable recursive
-    version it is tested against.
+    :func:`cfrviz.reference.vanilla_cfr` is the readable recursive version
+    this compiled engine is tested against.
 
     Parameters
     ----------
     alternating : bool, default True
         Update player 1, then player 2 against player 1's new strategy (as
         OpenSpiel does); ``False`` updates both from the same strategies.
+    progress : bool or None
+        Show a progress bar: always, never, or (``None``) once a run has
+        taken two seconds.
+    resume : Trace, optional
+        Continue a run of the same game and parameters from its final state.
     """
-    if not isinstance(game, GameTree):
-        raise ValueError(f"cfr solves game trees such as kuhn_poker; got "
-                         f"{getattr(game, 'name', game)!r} (use 'regret_matching' for matrix "
-                         "games)")
-    if not isinstance(alternating, bool):
-        raise ValueError(f"alternating must be True or False; got {alternating!r}")
-    plan = _plan(game)
-    mask = game.legal_mask
-    record = default_checkpoints(iterations) if record is None else record
-    evaluate = bool(record)  # checkpoints=[]: final state only, nothing evaluated (benchmarks)
-    wanted = set(record) or {iterations}
-    regret_sum = np.zeros(mask.shape)
-    strategy_sum = np.zeros(mask.shape)
-    owner = game.infoset_player
-    rows = {key: [] for key in ("it", "cum", "inst", "cur", "avg", "time", "touched")}
-    start = time.perf_counter()
-    solve_time = 0.0
-    interrupted = False
-    t = 0
-    try:
-        for t in range(1, iterations + 1):
-            tick = time.perf_counter()
-            strategy = regret_matching(regret_sum, mask)
-            current = strategy
-            instant = np.zeros(mask.shape)
-            if alternating:
-                for p in (0, 1):
-                    regret, weighted = _player_pass(plan, strategy, p)
-                    mine = owner == p
-                    instant[mine] = regret[mine]
-                    regret_sum = regret_sum + np.where(mine[:, None], regret, 0.0)
-                    strategy_sum = strategy_sum + np.where(mine[:, None], weighted, 0.0)
-                    strategy = regret_matching(regret_sum, mask)
-            else:
-                for p in (0, 1):
-                    regret, weighted = _player_pass(plan, strategy, p)
-                    mine = (owner == p)[:, None]
-                    instant = instant + np.where(mine, regret, 0.0)
-                    strategy_sum = strategy_sum + np.where(mine, weighted, 0.0)
-                regret_sum = regret_sum + instant
-            solve_time += time.perf_counter() - tick
-            if t in wanted:
-                rows["it"].append(t)
-                rows["cum"].append(regret_sum)
-                rows["inst"].append(instant)
-                rows["cur"].append(current)
-                rows["avg"].append(average_strategy(strategy_sum, mask))
-                rows["time"].append(solve_time)
-                rows["touched"].append(2 * t * plan.n)
-    except KeyboardInterrupt:
-        interrupted = True
-        warnings.warn(f"CFR interrupted at iteration {t}; returning the "
-                      f"{len(rows['it'])} records taken so far", RuntimeWarning, stacklevel=3)
-    if not rows["it"]:
-        raise KeyboardInterrupt("interrupted before the first recorded iteration")
-    avg = np.array(rows["avg"])
-    cur = np.array(rows["cur"])
-    if evaluate:
-        expl = np.array([tree_exploitability(game, a) for a in avg])
-        cur_expl = np.array([tree_exploitability(game, c) for c in cur])
-    else:
-        expl = cur_expl = np.full(len(avg), np.nan)
-    return Trace(
-        game=game, algorithm="cfr",
-        params={"alternating": alternating, "interrupted": interrupted},
-        iterations=np.array(rows["it"]),
-        cumulative_regret=np.array(rows["cum"]),
-        instantaneous_regret=np.array(rows["inst"]),
-        current_strategy=cur,
-        average_strategy=avg,
-        exploitability=expl,
-        current_exploitability=cur_expl,
-        extras={"elapsed": np.array(rows["time"]), "nodes_touched": np.array(rows["touched"]),
-                "total_time": time.perf_counter() - start},
-    )
+    alternating = _flag(alternating, "alternating")
+    return _full_tree(game, iterations, rng, record, "cfr", {"alternating": alternating},
+                      progress, resume, alternating=alternating)
+
+
+def solve_cfr_plus(game, iterations: int, rng: np.random.Generator, record,
+                   alternating: bool = True, progress=None, resume=None):
+    """CFR+ (Tammelin, 2014; Tammelin et al., 2015).
+
+    Regret matching+ (cumulative regrets floored at zero after every
+    update), alternating updates, and an average weighted linearly by the
+    iteration number, as in OpenSpiel's ``CFRPlusSolver``.
+    """
+    alternating = _flag(alternating, "alternating")
+    return _full_tree(game, iterations, rng, record, "cfr+", {"alternating": alternating},
+                      progress, resume, alternating=alternating, plus=True, linear_average=True)
+
+
+def solve_linear_cfr(game, iterations: int, rng: np.random.Generator, record,
+                     alternating: bool = True, progress=None, resume=None):
+    """Linear CFR (Brown and Sandholm, 2019): iteration t's regrets and strategy weigh t.
+
+    The same as DCFR with alpha = beta = gamma = 1.
+    """
+    alternating = _flag(alternating, "alternating")
+    return _full_tree(game, iterations, rng, record, "linear_cfr", {"alternating": alternating},
+                      progress, resume, alternating=alternating, discount=True,
+                      alpha=1.0, beta=1.0, gamma=1.0)
+
+
+def solve_dcfr(game, iterations: int, rng: np.random.Generator, record, alpha: float = 1.5,
+               beta: float = 0.0, gamma: float = 2.0, alternating: bool = True, progress=None,
+               resume=None):
+    """Discounted CFR (Brown and Sandholm, 2019, "Solving imperfect-information games via
+    discounted regret minimization").
+
+    After iteration t, positive cumulative regrets are multiplied by
+    t^alpha / (t^alpha + 1), negative ones by t^beta / (t^beta + 1), and the
+    strategy sum by (t / (t + 1))^gamma.  The defaults (1.5, 0, 2) are the
+    paper's recommendation.
+    """
+    alpha = _number(alpha, "alpha", 0.0, 100.0)
+    beta = _number(beta, "beta", -100.0, 100.0)
+    gamma = _number(gamma, "gamma", 0.0, 100.0)
+    alternating = _flag(alternating, "alternating")
+    params = {"alpha": alpha, "beta": beta, "gamma": gamma, "alternating": alternating}
+    return _full_tree(game, iterations, rng, record, "dcfr", params, progress, resume,
+                      alternating=alternating, discount=True, alpha=alpha, beta=beta,
+                      gamma=gamma)
+
+
+def _sampled(game, iterations, rng, record, algorithm, params, progress, resume, kernel,
+             *extra):
+    tree = _tree(game, algorithm)
+    p = engine.plan(tree)
+
+    def step(state, first, last):
+        return int(kernel(p.player, p.infoset, p.child_ptr, p.child_ids, p.chance_prob,
+                          p.utility, p.owner, p.mask, state["regret_sum"], state["strategy_sum"],
+                          state["current"], state["instant"], first, last, state["rng"], *extra))
+
+    return run(tree, algorithm, iterations, rng, record, params, step, progress=progress,
+               resume=resume)
+
+
+def solve_chance_sampling(game, iterations: int, rng: np.random.Generator, record, progress=None,
+                          resume=None):
+    """Chance-sampled CFR (Zinkevich et al., 2007; Lanctot et al., 2009).
+
+    Each iteration, for each player in turn, draws one outcome at every chance
+    node on the way and runs a full CFR pass over the players' actions below
+    the drawn outcomes.  Cheap iterations, noisier progress.
+    """
+    return _sampled(game, iterations, rng, record, "chance_sampling", {}, progress, resume,
+                    engine.run_chance_sampling)
+
+
+def solve_external_sampling(game, iterations: int, rng: np.random.Generator, record,
+                            progress=None, resume=None):
+    """External-sampling Monte Carlo CFR (Lanctot et al., 2009), stochastically-weighted averaging.
+
+    For each player in turn, sample chance and the opponent's actions, and
+    try every action of the player being updated.
+    """
+    return _sampled(game, iterations, rng, record, "external_sampling", {}, progress, resume,
+                    engine.run_external_sampling)
+
+
+def solve_outcome_sampling(game, iterations: int, rng: np.random.Generator, record,
+                           epsilon: float = 0.6, progress=None, resume=None):
+    """Outcome-sampling Monte Carlo CFR (Lanctot et al., 2009).
+
+    Each player's update follows one sampled path from root to a terminal;
+    the player being updated explores with probability ``epsilon`` (uniform
+    over legal actions), which keeps the importance weights bounded.
+
+    Parameters
+    ----------
+    epsilon : float in (0, 1], default 0.6
+    """
+    epsilon = _number(epsilon, "epsilon", 0.0, 1.0, low_open=True)
+    return _sampled(game, iterations, rng, record, "outcome_sampling", {"epsilon": epsilon},
+                    progress, resume, engine.run_outcome_sampling, epsilon)
