@@ -224,3 +224,40 @@ def build_tree(definition: GameDefinition) -> GameTree:
         chance_labels=tuple(chance_labels),
         description=(definition.__doc__ or "").strip(),
     )
+
+
+def _zero_sum_violation(game) -> int | None:
+    """First terminal node whose two payoffs do not cancel, or None."""
+    utility = getattr(game, "utility", None)
+    if utility is None:  # a MatrixGame holds only player 1's payoffs: zero-sum by construction
+        return None
+    scale = np.maximum(1.0, np.abs(utility).sum(axis=1))
+    bad = np.flatnonzero((game.player == TERMINAL) & (np.abs(utility.sum(axis=1)) > 1e-9 * scale))
+    return int(bad[0]) if len(bad) else None
+
+
+def is_zero_sum(game) -> bool:
+    """Whether the two players' payoffs cancel at every terminal (to rounding)."""
+    return _zero_sum_violation(game) is None
+
+
+def check_zero_sum(game, what: str) -> None:
+    """Refuse a game that is not two-player zero-sum, for algorithms that need one.
+
+    Parameters
+    ----------
+    game : GameTree or MatrixGame
+    what : str
+        Who needs the property, for the message, e.g. ``"exploitability"``.
+
+    Raises
+    ------
+    ValueError
+        Naming the first terminal history whose payoffs do not sum to 0.
+    """
+    node = _zero_sum_violation(game)
+    if node is not None:
+        u1, u2 = game.utility[node]
+        raise ValueError(f"{what} needs a two-player zero-sum game; {game.name} is not zero-sum "
+                         f"at history {game.history[node]!r} (payoffs {u1:g} and {u2:g} sum to "
+                         f"{u1 + u2:g}, not 0)")

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import inspect
 
+from .files import load_game_file
 from .kuhn import kuhn_poker
 from .leduc import leduc_poker
 from .matrix import MatrixGame, rock_paper_scissors
 from .pocket import pocket_poker
 
 _GAMES = {
+    "file": load_game_file,
     "kuhn_poker": kuhn_poker,
     "leduc_poker": leduc_poker,
     "pocket_poker": pocket_poker,
@@ -28,10 +30,13 @@ def load_game(name: str, **params):
     Parameters
     ----------
     name : str
-        One of :func:`available_games`, e.g. ``"rock_paper_scissors"``.
+        One of :func:`available_games`, e.g. ``"rock_paper_scissors"``, or
+        ``"file"`` for a custom game read from ``path`` (a ``.json`` file in
+        the format of ``data/games/FORMAT.md`` or a Gambit ``.efg`` file).
     **params
         Game parameters, e.g. ``payoffs=[[...], [...], [...]]`` for
-        rock-paper-scissors.
+        rock-paper-scissors, ``suits=True`` for Leduc,
+        ``path="data/games/high_low_bluff.json"`` for ``"file"``.
 
     Raises
     ------
@@ -41,12 +46,19 @@ def load_game(name: str, **params):
     if not isinstance(name, str) or name not in _GAMES:
         raise ValueError(f"unknown game {name!r}; available games: {', '.join(available_games())}")
     factory = _GAMES[name]
-    accepted = set(inspect.signature(factory).parameters)
+    signature = inspect.signature(factory).parameters
+    accepted = set(signature)
     unknown = sorted(set(params) - accepted)
     if unknown:
         raise ValueError(f"game {name!r} takes no parameter {', '.join(map(repr, unknown))}; "
                          f"it accepts: {', '.join(sorted(accepted)) or 'none'}")
+    missing = [p for p, spec in signature.items()
+               if spec.default is inspect.Parameter.empty and p not in params]
+    if missing:
+        raise ValueError(f"game {name!r} needs the parameter {', '.join(map(repr, missing))}, "
+                         f"e.g. load_game({name!r}, {missing[0]}=...)")
     return factory(**params)
 
 
-__all__ = ["MatrixGame", "available_games", "load_game", "rock_paper_scissors"]
+__all__ = ["MatrixGame", "available_games", "kuhn_poker", "leduc_poker", "load_game",
+           "load_game_file", "pocket_poker", "rock_paper_scissors"]
