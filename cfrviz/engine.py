@@ -82,22 +82,26 @@ class Plan:
         self.recall_problem = None
         for p in (0, 1):
             # stage = how many of p's own decisions lie above a node (its sequence length)
+            # and the slot of the last of them (perfect recall: equal across an information set)
             stage = np.zeros(n, dtype=np.int64)
+            last = np.full(n, -1, dtype=np.int64)
             for h in range(1, n):  # once per tree; parents come first
-                stage[h] = stage[par[h]] + (1 if self.player[par[h]] == p else 0)
+                own = self.player[par[h]] == p
+                stage[h] = stage[par[h]] + (1 if own else 0)
+                last[h] = self.slot[h] if own else last[par[h]]
             order = np.lexsort((-np.arange(n), -stage)).astype(np.int64)
             mine = np.flatnonzero(self.player == p)
             decisions = mine[np.lexsort((-mine, -stage[mine]))].astype(np.int64)
             members = np.flatnonzero(self.player == p)
             first = np.full(self.num_infosets, -1, dtype=np.int64)
-            first[self.infoset[members[::-1]]] = stage[members[::-1]]
-            clash = members[stage[members] != first[self.infoset[members]]]
+            first[self.infoset[members[::-1]]] = last[members[::-1]]
+            clash = members[last[members] != first[self.infoset[members]]]
             if len(clash):
                 h = int(clash[0])
                 self.recall_problem = (
                     f"{tree.name} does not have perfect recall: information set "
                     f"{tree.infoset_keys[self.infoset[h]]!r} of player {p + 1} holds nodes "
-                    f"after different numbers of that player's own moves (e.g. history "
+                    f"reached by different moves of that player's own (e.g. history "
                     f"{tree.history[h]!r})")
             self.br_order.append(order)
             self.br_stage.append(stage)

@@ -23,9 +23,8 @@ def _check(game, policy) -> None:
         raise ValueError(f"evaluation of {type(game).__name__} is not supported")
 
 
-def _strategies(policy: Policy) -> tuple[np.ndarray, np.ndarray]:
-    game = policy.game
-    probs = policy.probabilities
+def _strategies(game: MatrixGame, policy: Policy) -> tuple[np.ndarray, np.ndarray]:
+    probs = policy.probabilities  # the same table whether made on the matrix or on its tree
     return probs[0, : len(game.row_actions)], probs[1, : len(game.col_actions)]
 
 
@@ -40,7 +39,7 @@ def expected_values(game, policy: Policy) -> tuple[float, float]:
     _check(game, policy)
     if isinstance(game, GameTree):
         return tree_expected_values(game, policy.probabilities)
-    x, y = _strategies(policy)
+    x, y = _strategies(game, policy)
     v = float(x @ game.payoffs @ y)
     return v, -v
 
@@ -85,7 +84,7 @@ def best_response(game, policy: Policy, player: int) -> BestResponse:
             action_values[game.infoset_keys[info]] = dict(zip(game.infoset_actions[info],
                                                               map(float, values[info])))
         return BestResponse(player, value, action_values, Policy(game, probs))
-    x, y = _strategies(policy)
+    x, y = _strategies(game, policy)
     values = game.payoffs @ y if player == 0 else -(x @ game.payoffs)
     actions = game.infoset_actions[player]
     best = int(np.argmax(values))

@@ -121,3 +121,87 @@ def vanilla_cfr(tree, iterations: int, alternating: bool = True):
             regret_sum += regret
         yield {"strategy": start, "cumulative_regret": regret_sum.copy(), "regret": regret,
                "strategy_sum": strategy_sum.copy()}
+
+
+def cfr_variant(tree, iterations: int, alternating: bool = True, regret_floor: bool = False,
+                linear_average: bool = False, discount=None):
+    """CFR+, linear CFR and DCFR as small changes to the loop of :func:`vanilla_cfr`.
+
+    Each iteration computes the same counterfactual regrets and own-reach
+    strategy weights as vanilla CFR (by the same recursive walk), then folds
+    them into the running sums under the variant's rule:
+
+    - ``regret_floor`` (CFR+, Tammelin 2014): cumulative regrets below zero
+      are reset to zero after each update;
+    - ``linear_average``: iteration t's strategy weighs t in the average;
+    - ``discount=(alpha, beta, gamma)`` (DCFR, Brown and Sandholm 2019): after
+      iteration t, positive cumulative regrets are multiplied by
+      t^alpha / (t^alpha + 1), negative ones by t^beta / (t^beta + 1), and the
+      strategy sum by (t / (t + 1))^gamma.  Linear CFR is (1, 1, 1).
+
+    Yields the same dicts as :func:`vanilla_cfr`.
+    """
+    mask = tree.legal_mask
+    owner = tree.infoset_player
+    regret_sum = np.zeros(mask.shape)
+    strategy_sum = np.zeros(mask.shape)
+
+    def fold(player, t, regret, weights):
+        mine = owner == player
+        regret_sum[mine] += regret[mine]
+        if regret_floor:
+            regret_sum[mine] = np.maximum(regret_sum[mine], 0.0)
+        strategy_sum[mine] += (t if linear_average else 1.0) * weights[mine]
+        if discount is not None:
+            alpha, beta, gamma = discount
+            positive = regret_sum[mine] > 0
+            regret_sum[mine] *= np.where(positive, t**alpha / (t**alpha + 1),
+                                         t**beta / (t**beta + 1))
+            strategy_sum[mine] *= (t / (t + 1)) ** gamma
+
+    for t in range(1, iterations + 1):
+        strategy = regret_matching(regret_sum, mask)
+        start = strategy.copy()
+        regret = np.zeros(mask.shape)
+        if alternating:
+            for player in (0, 1):
+                weights = np.zeros(mask.shape)
+                _cfr_walk(tree, player, strategy, regret, weights)
+                fold(player, t, regret, weights)
+                strategy = regret_matching(regret_sum, mask)
+        else:
+            weights = np.zeros(mask.shape)
+            for player in (0, 1):
+                _cfr_walk(tree, player, strategy, regret, weights)
+            for player in (0, 1):
+                fold(player, t, regret, weights)
+        yield {"strategy": start, "cumulative_regret": regret_sum.copy(), "regret": regret,
+               "strategy_sum": strategy_sum.copy()}
+
+
+def _cfr_walk(tree, player, strategy, regret, weights):
+    """The recursive walk of :func:`vanilla_cfr` for one player, as a plain function."""
+    from .tree import CHANCE, TERMINAL
+
+    def walk(node, reach):
+        kind = tree.player[node]
+        if kind == TERMINAL:
+            return tree.utility[node, player]
+        children = tree.children[node]
+        if kind == CHANCE:
+            return sum(tree.chance_prob[c] * walk(c, reach * np.array([1, 1, tree.chance_prob[c]]))
+                       for c in children)
+        info = tree.infoset[node]
+        k = len(children)
+        action_values = np.zeros(k)
+        for a, child in enumerate(children):
+            step = np.ones(3)
+            step[kind] = strategy[info, a]
+            action_values[a] = walk(child, reach * step)
+        value = float(strategy[info, :k] @ action_values)
+        if kind == player:
+            regret[info, :k] += reach[2] * reach[1 - player] * (action_values - value)
+            weights[info, :k] += reach[player] * strategy[info, :k]
+        return value
+
+    walk(0, np.ones(3))
