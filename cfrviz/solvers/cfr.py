@@ -12,8 +12,8 @@ from numbers import Real
 import numpy as np
 
 from .. import engine
-from ..tree import GameTree
-from .driver import average_strategy, check_two_player_zero_sum, default_checkpoints, run
+from ..tree import GameTree, check_zero_sum
+from .driver import average_strategy, default_checkpoints, run
 
 __all__ = ["average_strategy", "default_checkpoints", "tree_exploitability", "solve_cfr",
            "solve_cfr_plus", "solve_linear_cfr", "solve_dcfr", "solve_chance_sampling",
@@ -27,7 +27,7 @@ def _tree(game, algorithm: str) -> GameTree:
     if not isinstance(tree, GameTree):
         raise ValueError(f"{algorithm} solves game trees such as kuhn_poker; got "
                          f"{getattr(game, 'name', game)!r}")
-    check_two_player_zero_sum(tree, algorithm)
+    check_zero_sum(tree, algorithm)
     return tree
 
 

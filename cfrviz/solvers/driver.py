@@ -21,7 +21,7 @@ import numpy as np
 
 from ..engine import plan, seed_state, tree_exploitability
 from ..trace import Trace
-from ..tree import TERMINAL, GameTree
+from ..tree import GameTree
 
 #: Checkpoint schedules record every iteration while the four recorded
 #: (information sets x actions) tables stay below this many numbers in all.
@@ -53,18 +53,6 @@ def average_strategy(strategy_sum: np.ndarray, mask: np.ndarray) -> np.ndarray:
     uniform = mask / mask.sum(axis=-1, keepdims=True)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(totals > 0, strategy_sum / np.where(totals > 0, totals, 1), uniform)
-
-
-def check_two_player_zero_sum(tree: GameTree, algorithm: str) -> None:
-    """Raise ``ValueError`` naming a terminal history whose payoffs do not sum to zero."""
-    terminal = np.flatnonzero(tree.player == TERMINAL)
-    sums = tree.utility[terminal].sum(axis=1)
-    bad = np.flatnonzero(np.abs(sums) > 1e-9 * np.maximum(1, np.abs(tree.utility[terminal]).max()))
-    if len(bad):
-        node = terminal[bad[0]]
-        raise ValueError(f"{algorithm} needs a two-player zero-sum game; {tree.name} is not "
-                         f"zero-sum at history {tree.history[node]!r} (payoffs "
-                         f"{tree.utility[node].tolist()})")
 
 
 @contextmanager
