@@ -103,8 +103,9 @@ def load_game_file(path) -> GameTree:
     -------
     GameTree
         Named after the JSON ``"name"`` (for ``.efg``, the file name without
-        its extension).  Games that are not zero-sum load; algorithms that
-        need zero-sum refuse them (:func:`~cfrviz.tree.check_zero_sum`).
+        its extension).  Games that are not zero-sum load;
+        :func:`~cfrviz.tree.check_zero_sum` is the check for algorithms that
+        need zero-sum.
 
     Raises
     ------
