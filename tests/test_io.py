@@ -394,3 +394,10 @@ def test_failed_save_keeps_previous_file(rps_trace, kuhn_trace, tmp_path, monkey
 def test_save_into_missing_directory(rps_trace, tmp_path):
     with pytest.raises(FileNotFoundError, match="nowhere"):
         save_trace(rps_trace, tmp_path / "nowhere" / "a.npz")
+
+
+def test_a_game_built_with_parameters_is_rebuilt_from_the_file(tmp_path):
+    game = cfrviz.load_game("leduc_poker", suits=True)
+    path = cfrviz.solve(game, "cfr", 3).save(tmp_path / "suited")
+    loaded = cfrviz.load_trace(path)
+    assert loaded.game.num_infosets == 936 and loaded.game.params == {"suits": True}

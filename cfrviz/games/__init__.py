@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 
+from ..tree import GameTree
 from .files import load_game_file
 from .kuhn import kuhn_poker
 from .leduc import leduc_poker
@@ -57,7 +58,11 @@ def load_game(name: str, **params):
     if missing:
         raise ValueError(f"game {name!r} needs the parameter {', '.join(map(repr, missing))}, "
                          f"e.g. load_game({name!r}, {missing[0]}=...)")
-    return factory(**params)
+    game = factory(**params)
+    if isinstance(game, GameTree) and game.name == name:
+        # Remember how it was built, so a saved trace can rebuild it (cfrviz.io).
+        object.__setattr__(game, "params", dict(params))
+    return game
 
 
 __all__ = ["MatrixGame", "available_games", "kuhn_poker", "leduc_poker", "load_game",
