@@ -216,7 +216,7 @@ def test_unknown_game_asks_for_game(kuhn_trace, tmp_path):
 
 def test_game_rebuilt_differently_is_named(kuhn_trace, tmp_path):
     path = save_trace(kuhn_trace, tmp_path / "kuhn.npz")
-    rewrite_meta(path, lambda meta: meta["game"].update(fingerprint="0" * 64))
+    rewrite_meta(path, lambda meta: meta["game"].update(fingerprint="0" * 64, params=None))
     with pytest.raises(ValueError, match=r"does not record the parameters kuhn_poker was built "
                                          r"with, and load_game\('kuhn_poker'\) builds a "
                                          r"different game; pass the game"):
