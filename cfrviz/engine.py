@@ -713,3 +713,55 @@ def tree_exploitability(tree: GameTree, probabilities: np.ndarray) -> float:
     """NashConv / 2 of a profile in a two-player zero-sum tree (compiled)."""
     return (tree_best_response(tree, probabilities, 0)[0]
             + tree_best_response(tree, probabilities, 1)[0]) / 2
+
+
+@njit(cache=True)
+def _counterfactual(parent, edge, slot, player, infoset, chance_prob, utility, strategy, who,
+                    num, width):
+    n = parent.shape[0]
+    reach = np.empty((3, n))
+    prob = np.empty(n)
+    value = np.empty(n)
+    _reaches(parent, edge, slot, chance_prob, strategy, reach, prob)
+    _values(parent, player, utility, prob, who, value)
+    other = 1 - who
+    opponent_reach = np.zeros(num)
+    own_reach = np.zeros(num)
+    node_value = np.zeros(num)
+    action_value = np.zeros((num, width))
+    for h in range(n):
+        if player[h] == who:
+            w = reach[2, h] * reach[other, h]
+            info = infoset[h]
+            opponent_reach[info] += w
+            own_reach[info] += reach[who, h] * w
+            node_value[info] += w * value[h]
+    for h in range(1, n):
+        if edge[h] == who:
+            par = parent[h]
+            s = slot[h]
+            action_value[s // width, s % width] += reach[2, par] * reach[other, par] * value[h]
+    return opponent_reach, own_reach, node_value, action_value
+
+
+def counterfactual_table(tree: GameTree, probabilities: np.ndarray, who: int) -> dict:
+    """Counterfactual quantities of every information set of ``who`` under a profile.
+
+    Returns
+    -------
+    dict of arrays
+        ``opponent_reach`` (I,): the chance-and-opponent reach summed over the
+        set's nodes; ``own_reach`` (I,): ``who``'s own reach probability of the
+        set (weighted by the others' reach); ``value`` (I,): the set's
+        counterfactual value; ``action_values`` (I, width): each action's.
+        Their difference ``action_values - value[:, None]`` is the immediate
+        counterfactual regret CFR adds.  Rows of the other player's sets are 0.
+    """
+    p = plan(tree)
+    opp, own, val, act = _counterfactual(p.parent, p.edge, p.slot, p.player, p.infoset,
+                                         p.chance_prob, p.utility,
+                                         np.ascontiguousarray(probabilities, dtype=np.float64),
+                                         who, p.num_infosets, p.width)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        own = np.where(opp > 0, own / np.where(opp > 0, opp, 1), 0.0)
+    return {"opponent_reach": opp, "own_reach": own, "value": val, "action_values": act}

@@ -124,3 +124,23 @@ def test_imperfect_recall_is_refused_by_best_response():
     with pytest.raises(ValueError, match="perfect recall.*'second'"):
         engine.tree_best_response(tree, uniform, 0)
     assert tree.player[0] != CHANCE
+
+
+def test_counterfactual_table_gives_the_regrets_cfr_adds():
+    """Player 1's immediate counterfactual regrets under the played profile are the trace's."""
+    from cfrviz.regret import regret_matching
+
+    leduc = cfrviz.load_game("leduc_poker")
+    trace = cfrviz.solve(leduc, "cfr", 12)
+    k = 10
+    mine = leduc.infoset_player == 0
+    table = engine.counterfactual_table(leduc, trace.current_strategy[k], 0)
+    regret = (table["action_values"] - table["value"][:, None]) * leduc.legal_mask
+    assert np.allclose(regret[mine], trace.instantaneous_regret[k][mine], atol=1e-12, rtol=0)
+    # Player 2 (alternating updates) faces player 1's freshly updated strategy.
+    profile = trace.current_strategy[k].copy()
+    profile[mine] = regret_matching(trace.cumulative_regret[k], leduc.legal_mask)[mine]
+    table = engine.counterfactual_table(leduc, profile, 1)
+    regret = (table["action_values"] - table["value"][:, None]) * leduc.legal_mask
+    assert np.allclose(regret[~mine], trace.instantaneous_regret[k][~mine], atol=1e-12, rtol=0)
+    assert np.all(table["opponent_reach"][~mine] > 0) and np.all(table["opponent_reach"][mine] == 0)
