@@ -8,6 +8,7 @@ import pytest
 import cfrviz
 from cfrviz.reference import cfr_variant, vanilla_cfr
 from cfrviz.solvers.cfr import average_strategy, default_checkpoints
+from _games import Coordination
 
 LEDUC_VALUE = -0.0856064
 VARIANTS = {  # algorithm -> the reference's settings for it
@@ -142,47 +143,6 @@ def test_matrix_games_run_as_trees():
     assert np.allclose(policy.probabilities[0], eq.row, atol=1e-2)
 
 
-class _Coordination:
-    """Both players win together: not zero-sum."""
-
-    name = "coordination"
-
-    def initial_state(self):
-        return self
-
-    def is_terminal(self):
-        return False
-
-    def current_player(self):
-        return 0
-
-    def legal_actions(self):
-        return ("a", "b")
-
-    def child(self, action):
-        return _Ending(action)
-
-    def infoset_key(self):
-        return "only"
-
-    def history(self):
-        return ""
-
-
-class _Ending:
-    def __init__(self, move):
-        self.move = move
-
-    def is_terminal(self):
-        return True
-
-    def returns(self):
-        return (1.0, 1.0) if self.move == "a" else (0.0, 0.0)
-
-    def history(self):
-        return self.move
-
-
 def test_bad_arguments(kuhn):
     from cfrviz.tree import build_tree
 
@@ -201,6 +161,6 @@ def test_bad_arguments(kuhn):
         cfrviz.solve(kuhn, "cfr++", 10)
     with pytest.raises(ValueError, match="needs a two-player zero-sum game; coordination is not "
                                          "zero-sum at history 'a'"):
-        cfrviz.solve(build_tree(_Coordination()), "cfr", 10)
+        cfrviz.solve(build_tree(Coordination()), "cfr", 10)
     with pytest.raises(ValueError, match="cfr solves game trees"):
         cfrviz.solve(object(), "cfr", 10)

@@ -1,0 +1,132 @@
+"""What CFR did at one information set in one iteration, computed from a trace.
+
+The training explorer's panel shows these numbers; the lessons quote them.
+Everything here is recomputed exactly from the recorded strategies (never
+re-running the solver), so a student can check each step by hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .engine import counterfactual_table
+from .regret import regret_matching
+
+FULL_TREE = ("cfr", "cfr+", "linear_cfr", "dcfr")
+
+
+def played_profile(trace, index: int, player: int) -> np.ndarray:
+    """The strategy profile ``player``'s regrets were computed against at record ``index``.
+
+    With alternating updates player 2 is updated after player 1, against
+    player 1's freshly updated strategy (regret matching on player 1's rows of
+    the recorded cumulative regrets); otherwise both faced the strategy
+    played at the start of the iteration.
+    """
+    game = trace.game
+    profile = np.array(trace.current_strategy[index])
+    if player == 1 and trace.params.get("alternating", True) and trace.algorithm in FULL_TREE:
+        first = game.infoset_player == 0
+        profile[first] = regret_matching(trace.cumulative_regret[index], game.legal_mask)[first]
+    return profile
+
+
+@dataclass(frozen=True)
+class InfosetSnapshot:
+    """One information set at one recorded iteration.
+
+    Attributes
+    ----------
+    key, player, actions, iteration
+    opponent_reach : float
+        Probability that chance and the opponent lead play into the set (summed
+        over its nodes): the weight of its counterfactual values.
+    own_reach : float
+        The owner's own probability of playing towards the set.
+    action_values, value : numpy arrays / float
+        Counterfactual value of each action and of the strategy played.
+    regret, cumulative_regret, current, next_strategy, average
+        This iteration's regret, the sum so far, the strategy played, the
+        regret-matching strategy for the next iteration, the average strategy.
+    exact : bool
+        Whether ``regret`` is the exact counterfactual regret (full-tree
+        algorithms); sampling algorithms record a sampled estimate.
+    """
+
+    key: str
+    player: int
+    actions: tuple
+    iteration: int
+    opponent_reach: float
+    own_reach: float
+    action_values: np.ndarray
+    value: float
+    regret: np.ndarray
+    cumulative_regret: np.ndarray
+    current: np.ndarray
+    next_strategy: np.ndarray
+    average: np.ndarray
+    exact: bool
+
+
+def infoset_snapshot(trace, index: int, infoset) -> InfosetSnapshot:
+    """The numbers behind one information set at record ``index`` of a tree trace.
+
+    ``infoset`` is an information-set id or key.
+    """
+    game = trace.game
+    info = game.infoset_index(infoset) if isinstance(infoset, str) else int(infoset)
+    if not 0 <= info < game.num_infosets:
+        raise ValueError(f"{game.name} has information sets 0..{game.num_infosets - 1}; "
+                         f"got {infoset!r}")
+    if not 0 <= index < len(trace):
+        raise ValueError(f"record {index} is outside this trace (0..{len(trace) - 1})")
+    player = int(game.infoset_player[info])
+    k = len(game.infoset_actions[info])
+    table = counterfactual_table(game, played_profile(trace, index, player), player)
+    cumulative = trace.cumulative_regret[index, info, :k]
+    return InfosetSnapshot(
+        key=game.infoset_keys[info], player=player, actions=game.infoset_actions[info],
+        iteration=int(trace.iterations[index]),
+        opponent_reach=float(table["opponent_reach"][info]),
+        own_reach=float(table["own_reach"][info]),
+        action_values=table["action_values"][info, :k], value=float(table["value"][info]),
+        regret=trace.instantaneous_regret[index, info, :k], cumulative_regret=cumulative,
+        current=trace.current_strategy[index, info, :k],
+        next_strategy=regret_matching(cumulative), average=trace.average_strategy[index, info, :k],
+        exact=trace.algorithm in FULL_TREE)
+
+
+def snapshot_html(s: InfosetSnapshot, font_size: int = 13) -> str:
+    """The panel: reach, counterfactual values, regrets and the regret-matching step."""
+    def row(name, values, fmt="{:+.4f}"):
+        cells = "".join(f"<td style='padding:2px 10px;text-align:right'>"
+                        f"{fmt.format(float(v) + 0.0)}</td>" for v in values)
+        return f"<tr><td style='padding:2px 10px'>{name}</td>{cells}</tr>"
+
+    head = "".join(f"<th style='padding:2px 10px'>{a}</th>" for a in s.actions)
+    positive = np.maximum(s.cumulative_regret, 0)
+    total = positive.sum()
+    if total > 0:
+        step = " + ".join(f"{p:.3f}" for p in positive)
+        rm = (f"positive regrets ({step}) sum to {total:.3f}; each action's share of that sum is "
+              f"its next probability")
+    else:
+        rm = "no action has positive cumulative regret, so the next strategy is uniform"
+    kind = "" if s.exact else " (a sampled estimate: this algorithm samples)"
+    return (
+        f"<div style='font-size:{font_size}px'>"
+        f"<b>{s.key}</b> — player {s.player + 1}, iteration {s.iteration:,}<br>"
+        f"opponent-and-chance reach <b>{s.opponent_reach:.4f}</b>; own reach "
+        f"{s.own_reach:.4f}<br>counterfactual value of the strategy played "
+        f"<b>{s.value + 0.0:+.4f}</b>"
+        f"<table><tr><th></th>{head}</th></tr>"
+        + row("counterfactual value", s.action_values)
+        + row(f"regret this iteration{kind}", s.regret)
+        + row("cumulative regret", s.cumulative_regret)
+        + row("strategy played", s.current, "{:.3f}")
+        + row("next strategy (regret matching)", s.next_strategy, "{:.3f}")
+        + row("average strategy", s.average, "{:.3f}")
+        + f"</table><i>Regret matching:</i> {rm}.</div>")

@@ -1,0 +1,250 @@
+"""The training explorer: run a CFR-family solver once, then scrub through it on the game tree."""
+
+from __future__ import annotations
+
+import ipywidgets as W
+import numpy as np
+import plotly.graph_objects as go
+
+from ..explain import infoset_snapshot, snapshot_html
+from ..solvers import solve
+from ..views.matrix import display_frames
+from ..views.style import get_style
+from ..views.training import (cost_curve_figure, set_history_figure, update_cost_curve,
+                              update_set_history)
+from ..views.tree import TreeView
+
+TREE_ALGORITHMS = ("cfr", "cfr+", "linear_cfr", "dcfr", "chance_sampling", "external_sampling",
+                   "outcome_sampling")
+MAX_ITERATIONS = 1_000_000
+
+
+class TrainingExplorer(W.VBox):
+    """Train once, then watch regrets and strategies move on the tree.
+
+    The timeline (``Play`` and slider) scrubs the recorded trace: the tree's
+    edge widths follow the current or the average strategy, the selected
+    information set's panel shows its reach, counterfactual values, regrets and
+    the regret-matching step, its charts mark the iteration, and so does the
+    exploitability curve (against iterations or nodes touched).  Changing the
+    algorithm, its parameters, the iterations or the seed does nothing until
+    **Solve** is pressed: scrubbing never re-runs a solver.
+
+    Parameters
+    ----------
+    game
+        A game tree (or a matrix game, explored as its tree).
+    algorithm : str, default "cfr"
+    iterations : int, default 1000
+    seed : int, default 0
+    subtree, depth
+        What part of a large tree to draw (see :class:`cfrviz.views.tree.TreeView`).
+    presenter : bool, optional
+        Larger fonts and figures for a projector.
+    infoset : str, optional
+        The information set selected at first (default: the first one).
+    show_controls : bool, default True
+    **params
+        Algorithm parameters (``alternating``, ``alpha``, ``beta``, ``gamma``,
+        ``epsilon``).
+    """
+
+    def __init__(self, game, algorithm: str = "cfr", iterations: int = 1000, seed: int = 0, *,
+                 subtree=None, depth=None, presenter: bool | None = None, infoset=None,
+                 show_controls: bool = True, **params):
+        super().__init__()
+        self.game = getattr(game, "tree", game)
+        self.view = TreeView(self.game, subtree=subtree, depth=depth, presenter=presenter)
+        self.style = get_style(presenter)
+        self.presenter = presenter
+        self.trace = None
+        self.frames = np.arange(1)
+        self.last_error = None
+        self.infoset = 0 if infoset is None else self.game.infoset_index(infoset)
+        if algorithm not in TREE_ALGORITHMS:
+            raise ValueError(f"the explorer runs {', '.join(TREE_ALGORITHMS)}; got {algorithm!r}")
+        self.output = W.Output()
+        self.status = W.HTML()
+        st = {"description_width": "initial"}
+
+        # -- controls (nothing runs until Solve) ------------------------------------------------
+        self.algorithm = W.Dropdown(options=TREE_ALGORITHMS, value=algorithm,
+                                    description="algorithm", style=st)
+        self.iterations = W.BoundedIntText(value=1, min=1, max=MAX_ITERATIONS,
+                                           description="iterations", style=st,
+                                           layout=W.Layout(width="200px"))
+        self.seed = W.BoundedIntText(value=0, min=0, max=2**31 - 1, description="seed", style=st,
+                                     layout=W.Layout(width="150px"))
+        self.alternating = W.Checkbox(value=params.get("alternating", True),
+                                      description="alternating updates", style=st)
+        self.alpha = W.BoundedFloatText(value=params.get("alpha", 1.5), min=0, max=10, step=0.1,
+                                        description="α", layout=W.Layout(width="130px"))
+        self.beta = W.BoundedFloatText(value=params.get("beta", 0.0), min=-10, max=10, step=0.1,
+                                       description="β", layout=W.Layout(width="130px"))
+        self.gamma = W.BoundedFloatText(value=params.get("gamma", 2.0), min=0, max=10, step=0.1,
+                                        description="γ", layout=W.Layout(width="130px"))
+        self.epsilon = W.FloatSlider(value=params.get("epsilon", 0.6), min=0.05, max=1.0,
+                                     step=0.05, description="exploration ε", style=st,
+                                     continuous_update=False)
+        self.solve_button = W.Button(description="Solve", button_style="primary", icon="play")
+        self.solve_button.on_click(lambda _: self.solve())
+        self.algorithm.observe(lambda _: self._show_params(), names="value")
+        self.params_box = W.HBox([self.alternating, self.alpha, self.beta, self.gamma,
+                                  self.epsilon])
+
+        # -- timeline and views ---------------------------------------------------------------
+        self.play = W.Play(value=0, min=0, max=0, step=1, interval=120, show_repeat=False)
+        self.slider = W.IntSlider(value=0, min=0, max=0, readout=False, description="frame",
+                                  layout=W.Layout(width="420px"))
+        W.jslink((self.play, "value"), (self.slider, "value"))
+        self.slider.observe(self._on_frame, names="value")
+        self.iteration_label = W.HTML()
+        self.which = W.ToggleButtons(options=[("average strategy", "average"),
+                                              ("current strategy", "current")],
+                                     description="tree shows", style=st)
+        self.which.observe(self._on_frame, names="value")
+        self.axis = W.ToggleButtons(options=[("iterations", "iterations"),
+                                             ("nodes touched", "nodes")], description="x axis",
+                                    style=st)
+        self.axis.observe(self._on_frame, names="value")
+        self.picker = W.Dropdown(options=[(k, i) for i, k in enumerate(self.game.infoset_keys)],
+                                 value=self.infoset, description="information set", style=st)
+        self.picker.observe(self._on_pick, names="value")
+        self.tree_fig = self.view.figure(widget=True)
+        self.view.on_node_click(self.tree_fig, self._on_node_click)
+        self.history = go.FigureWidget()
+        self.curve = go.FigureWidget()
+        self.panel = W.HTML()
+
+        controls = W.VBox([W.HBox([self.algorithm, self.iterations, self.seed]), self.params_box,
+                           W.HBox([self.solve_button, self.status])])
+        timeline = W.HBox([self.play, self.slider, self.iteration_label])
+        self.children = ([controls] if show_controls else []) + [
+            self.output, timeline, self.which, self.tree_fig,
+            W.HBox([W.VBox([self.picker, self.panel]), self.history],
+                   layout=W.Layout(align_items="flex-start")),
+            self.axis, self.curve]
+        self.iterations.value = int(iterations)
+        self.seed.value = int(seed)
+        self._show_params()
+        self.solve()
+
+    # -- public actions (also used by tests) ----------------------------------------------------
+    def solve(self) -> None:
+        """Run the chosen algorithm once and show the new trace (errors go to the output area)."""
+        self.output.outputs = ()
+        self.last_error = None
+        name = self.algorithm.value
+        params = {}
+        if name in ("cfr", "cfr+", "linear_cfr", "dcfr"):
+            params["alternating"] = bool(self.alternating.value)
+        if name == "dcfr":
+            params.update(alpha=float(self.alpha.value), beta=float(self.beta.value),
+                          gamma=float(self.gamma.value))
+        if name == "outcome_sampling":
+            params["epsilon"] = float(self.epsilon.value)
+        try:
+            trace = solve(self.game, name, int(self.iterations.value), seed=int(self.seed.value),
+                          progress=False, **params)
+        except ValueError as error:
+            self._report(f"Could not solve: {error}")
+            self.status.value = "<span style='color:#b00'>not solved — see the message</span>"
+            return
+        self.trace = trace
+        self.frames = display_frames(trace)
+        self.status.value = (f"{name}: {trace.iterations[-1]:,} iterations in "
+                             f"{trace.extras['total_time']:.2f} s; final exploitability "
+                             f"{trace.exploitability[-1]:.2e}")
+        self._rebuild_charts()
+        last = len(self.frames) - 1
+        self.play.max = last
+        self.slider.max = last
+        if self.slider.value == last:
+            self._on_frame()
+        else:
+            self.slider.value = last
+
+    def show_iteration(self, iteration: int) -> None:
+        """Move the timeline to the recorded frame closest to ``iteration``."""
+        if self.trace is None:
+            return
+        its = self.trace.iterations[self.frames]
+        self.slider.value = int(np.argmin(np.abs(its - iteration)))
+
+    def select(self, infoset) -> None:
+        """Select an information set by key or id (as clicking one of its nodes does)."""
+        try:
+            info = (self.game.infoset_index(infoset) if isinstance(infoset, str)
+                    else int(infoset))
+            if not 0 <= info < self.game.num_infosets:
+                raise ValueError(f"{self.game.name} has no information set {infoset!r}")
+        except ValueError as error:
+            self._report(str(error))
+            return
+        self.picker.value = info
+
+    @property
+    def index(self) -> int:
+        """The trace record on screen."""
+        return int(self.frames[min(self.slider.value, len(self.frames) - 1)])
+
+    # -- internals ----------------------------------------------------------------------------
+    def _show_params(self) -> None:
+        name = self.algorithm.value
+        full = name in ("cfr", "cfr+", "linear_cfr", "dcfr")
+        self.alternating.layout.display = "" if full else "none"
+        for w in (self.alpha, self.beta, self.gamma):
+            w.layout.display = "" if name == "dcfr" else "none"
+        self.epsilon.layout.display = "" if name == "outcome_sampling" else "none"
+
+    def _rebuild_charts(self) -> None:
+        for target, source in ((self.history, set_history_figure(self.trace, self.infoset,
+                                                                 self.presenter)),
+                               (self.curve, cost_curve_figure(self.trace, self.axis.value,
+                                                              self.presenter))):
+            with target.batch_update():
+                target.data = []
+                target.layout = source.layout
+                target.add_traces(source.data)
+
+    def _on_pick(self, change) -> None:
+        self.infoset = int(change["new"])
+        try:
+            if self.trace is not None:
+                self._rebuild_charts()
+            self._on_frame()
+        except Exception as error:  # a callback must never leave a dead widget behind
+            self._report(f"Could not show that information set: {error!r}")
+
+    def _on_node_click(self, node: int, infoset: int) -> None:
+        if infoset >= 0:
+            self.select(infoset)
+
+    def _on_frame(self, change=None) -> None:
+        try:
+            trace = self.trace
+            if trace is None:
+                return
+            k = self.index
+            table = (trace.average_strategy if self.which.value == "average"
+                     else trace.current_strategy)
+            self.view.update(self.tree_fig, table[k], selected_infoset=self.infoset)
+            update_set_history(self.history, trace, k, self.infoset)
+            update_cost_curve(self.curve, trace, k, self.axis.value)
+            snapshot = infoset_snapshot(trace, k, self.infoset)
+            self.panel.value = snapshot_html(snapshot, self.style.font_size)
+            self.iteration_label.value = (f"iteration <b>{trace.iterations[k]:,}</b> of "
+                                          f"{trace.iterations[-1]:,} — exploitability "
+                                          f"{trace.exploitability[k]:.3e}")
+        except Exception as error:  # a callback must never leave a dead widget behind
+            self._report(f"Could not show this frame: {error!r}")
+
+    def _report(self, message: str) -> None:
+        self.last_error = message
+        self.output.append_stdout(message + "\n")
+
+
+def explore(game, algorithm: str = "cfr", iterations: int = 1000, seed: int = 0,
+            **options) -> TrainingExplorer:
+    """The training explorer for ``game`` (see :class:`TrainingExplorer`)."""
+    return TrainingExplorer(game, algorithm, iterations, seed, **options)

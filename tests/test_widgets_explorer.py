@@ -1,0 +1,111 @@
+"""The training explorer, driven programmatically: timeline, selection, controls, errors."""
+
+import numpy as np
+import pytest
+
+import cfrviz
+from cfrviz.explain import infoset_snapshot, played_profile
+from cfrviz.widgets.explorer import TrainingExplorer, explore
+
+
+@pytest.fixture(scope="module")
+def kuhn():
+    return cfrviz.load_game("kuhn_poker")
+
+
+def edge_widths(explorer):
+    fig = explorer.tree_fig
+    return [np.asarray(d.line.width, dtype=float).ravel().tolist() for d in fig.data
+            if d.mode == "lines" and d.line is not None and d.line.width is not None]
+
+
+def test_timeline_moves_every_view_in_place(kuhn):
+    ex = explore(kuhn, iterations=300)
+    assert ex.last_error is None and ex.trace.iterations[-1] == 300
+    figures = (ex.tree_fig, ex.history, ex.curve)
+    ids = [id(f) for f in figures]
+    last = [f.to_json() for f in figures]
+    ex.slider.value = 2
+    assert ex.trace.iterations[ex.index] == 3
+    assert [id(f) for f in figures] == ids  # updated in place, never replaced
+    now = [f.to_json() for f in figures]
+    assert all(a != b for a, b in zip(last, now))
+    assert "iteration <b>3</b>" in ex.iteration_label.value
+    # The history marker sits at the shown iteration.
+    assert list(ex.history.data[-1].x) == [3, 3]
+    assert ex.curve.data[2].x[0] == 3
+
+
+def test_tree_follows_the_strategy_toggle(kuhn):
+    ex = explore(kuhn, iterations=200)
+    ex.slider.value = 5
+    average = ex.tree_fig.to_json()
+    ex.which.value = "current"
+    assert ex.tree_fig.to_json() != average
+
+
+def test_selecting_a_set_shows_its_numbers(kuhn):
+    ex = explore(kuhn, iterations=100)
+    ex.show_iteration(40)
+    ex.select("Qb")
+    snap = infoset_snapshot(ex.trace, ex.index, "Qb")
+    assert "<b>Qb</b> — player 2, iteration 40" in ex.panel.value
+    assert f"{snap.opponent_reach:.4f}" in ex.panel.value
+    assert ex.history.layout.title.text == "Information set 'Qb'"
+    # A click on a node selects its set (what the figure's on_click handler calls).
+    node = int(kuhn.infoset_members(kuhn.infoset_index("Jpb"))[0])
+    ex._on_node_click(node, int(kuhn.infoset[node]))
+    assert ex.picker.value == kuhn.infoset_index("Jpb")
+    ex.select("nonsense")
+    assert "no information set 'nonsense'" in ex.last_error
+
+
+def test_panel_regrets_are_the_recorded_ones(kuhn):
+    trace = cfrviz.solve(kuhn, "cfr", 50)
+    for key in ("K", "Qb", "Jpb", "Kp"):
+        s = infoset_snapshot(trace, 30, key)
+        assert np.allclose(s.action_values - s.value, s.regret, atol=1e-12)
+        assert np.isclose(s.next_strategy.sum(), 1)
+    # Player 2 faced player 1's updated strategy (alternating updates).
+    assert not np.array_equal(played_profile(trace, 30, 1), trace.current_strategy[30])
+    assert np.array_equal(played_profile(trace, 30, 0), trace.current_strategy[30])
+
+
+def test_controls_only_act_on_solve(kuhn):
+    ex = explore(kuhn, iterations=100)
+    first = ex.trace
+    ex.algorithm.value = "dcfr"
+    ex.iterations.value = 150
+    ex.slider.value = 3
+    assert ex.trace is first  # scrubbing and editing never re-run the solver
+    assert ex.alpha.layout.display == "" and ex.epsilon.layout.display == "none"
+    ex.solve()
+    assert ex.trace.algorithm == "dcfr" and ex.trace.params["alpha"] == 1.5
+    ex.algorithm.value = "outcome_sampling"
+    ex.epsilon.value = 0.3
+    ex.solve()
+    assert ex.trace.params["epsilon"] == pytest.approx(0.3)
+    before = list(ex.curve.data[1].x)
+    ex.axis.value = "nodes"
+    assert list(ex.curve.data[1].x) != before
+    assert ex.curve.layout.xaxis.title.text == "nodes touched"
+
+
+def test_errors_land_in_the_output_area():
+    from cfrviz.tree import build_tree
+    from _games import Coordination
+
+    ex = TrainingExplorer(build_tree(Coordination()), iterations=10)
+    assert ex.trace is None and "needs a two-player zero-sum game" in ex.last_error
+    assert "not solved" in ex.status.value
+    with pytest.raises(ValueError, match="the explorer runs"):
+        explore(cfrviz.load_game("kuhn_poker"), "regret_matching")
+
+
+def test_leduc_subtree(kuhn):
+    leduc = cfrviz.load_game("leduc_poker")
+    ex = explore(leduc, "cfr+", iterations=200, subtree="KQ")
+    assert ex.last_error is None
+    ex.slider.value = 10
+    ex.select("KQ:rc/r")
+    assert ex.last_error is None and "KQ:rc/r" in ex.panel.value
