@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from _browser import (
@@ -96,3 +98,57 @@ def test_browser_test_fails_without_chromium_in_ci(no_chromium, monkeypatch):
     monkeypatch.setenv("CI", "1")
     with pytest.raises(pytest.fail.Exception, match="browser tests must run in CI: install chromium"):
         conftest.pytest_runtest_setup(_FakeItem())
+
+
+_TREE_STATE = """(scope) => {
+  const plot = scope.querySelector(".js-plotly-plot");
+  return {
+    widths: [...plot.querySelectorAll("path.js-line")].map((p) => p.style.strokeWidth),
+    texts: [...plot.querySelectorAll("text")].map((t) => t.textContent),
+  };
+}"""
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_training_explorer_in_jupyterlab(tmp_path):
+    """A notebook with the Kuhn explorer: play the timeline, the tree's edges and labels change."""
+    import nbformat
+
+    notebook = tmp_path / "explorer_demo.ipynb"
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(
+        "import cfrviz\n"
+        "from cfrviz.widgets.explorer import explore\n"
+        "explorer = explore(cfrviz.load_game('kuhn_poker'), iterations=300)\n"
+        "explorer")]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                 "language": "python"}
+    nbformat.write(nb, notebook)
+    with jupyterlab(extra_files=[notebook]) as server, chromium_page() as page:
+        open_notebook(page, server, notebook.name)
+        run_all_and_wait(page)
+        widget = widget_output_with_figures(page)
+        handle = timeline_handle(widget)
+        handle.wait_for()
+        widget.scroll_into_view_if_needed()
+        wait_for_figures_to_settle(widget)
+        tree_before = widget.evaluate(_TREE_STATE)
+        assert len(tree_before["texts"]) > 20, "the tree figure draws no labels"
+        screenshot(widget, "explorer-before")
+        play = widget.locator(".widget-play button").first
+        handle.focus()
+        handle.press("Home")  # back to iteration 1, then let Play run the timeline
+        wait_for_figures_to_settle(widget)
+        at_start = widget.evaluate(_TREE_STATE)
+        assert at_start != tree_before, "moving the slider did not redraw the tree"
+        play.click()
+        deadline = time.monotonic() + 20
+        while slider_value(handle) < 5 and time.monotonic() < deadline:
+            page.wait_for_timeout(200)
+        assert slider_value(handle) >= 5, "Play did not advance the timeline"
+        wait_for_figures_to_settle(widget)
+        playing = widget.evaluate(_TREE_STATE)
+        assert playing != at_start, "the tree did not change while the timeline played"
+        screenshot(widget, "explorer-after")
+        assert not page.errors, "JavaScript errors in the page:\n" + "\n".join(page.errors)

@@ -121,7 +121,10 @@ class TrainingExplorer(W.VBox):
         timeline = W.HBox([self.play, self.slider, self.iteration_label])
         self.children = ([controls] if show_controls else []) + [
             self.output, timeline, self.which, self.tree_fig,
-            W.HBox([W.VBox([self.picker, self.panel]), self.history],
+            W.HBox([W.VBox([self.picker, self.panel],
+                           layout=W.Layout(min_width="460px" if not self.style.presenter
+                                           else "640px")),
+                    W.Box([self.history], layout=W.Layout(flex="1 1 auto"))],
                    layout=W.Layout(align_items="flex-start")),
             self.axis, self.curve]
         self.iterations.value = int(iterations)
