@@ -1,0 +1,174 @@
+"""The best-response explorer: set one player's strategy, watch the opponent's best reply light up."""
+
+from __future__ import annotations
+
+import ipywidgets as W
+import numpy as np
+
+from ..engine import tree_best_response
+from ..policy import Policy
+from ..views.style import get_style
+from ..views.tree import TreeView
+
+#: Show one row of sliders per information set up to this many sets; beyond, a set picker.
+MAX_ROWS = 12
+
+
+def game_value(game, iterations: int = 3000) -> float:
+    """Player 1's equilibrium value, from the bracket of a CFR+ solution (cached on the game)."""
+    cached = game.__dict__.get("_value_estimate")
+    if cached is None:
+        from ..solvers import solve
+
+        trace = solve(game, "cfr+", iterations, checkpoints=[], progress=False)
+        probs = trace.average_strategy[-1]
+        high = tree_best_response(game, probs, 0)[0]
+        low = -tree_best_response(game, probs, 1)[0]
+        cached = (low + high) / 2
+        object.__setattr__(game, "_value_estimate", cached)
+    return cached
+
+
+class BestResponseExplorer(W.VBox):
+    """Choose a strategy for one player; the tree shows the opponent's best response to it.
+
+    Each of the player's information sets gets sliders (one per action,
+    normalised to a distribution).  After every change the opponent's exact
+    best response (it sees only its own information sets) is highlighted on
+    the tree, with what it wins and how far that is from the game's value.
+
+    Parameters
+    ----------
+    game
+        A game tree (or matrix game).
+    player : int, default 0
+        Whose strategy the sliders set (0 for player 1).
+    policy : Policy, optional
+        Where the sliders start (default uniform), e.g. ``trace.average_policy()``.
+    subtree, depth, presenter
+        As for :class:`~cfrviz.views.tree.TreeView`.
+    """
+
+    def __init__(self, game, player: int = 0, policy: Policy | None = None, *, subtree=None,
+                 depth=None, presenter: bool | None = None):
+        super().__init__()
+        self.game = getattr(game, "tree", game)
+        if player not in (0, 1):
+            raise ValueError(f"player must be 0 (player 1) or 1 (player 2); got {player!r}")
+        self.player = player
+        start = Policy.uniform(self.game) if policy is None else policy
+        if start.game.infoset_keys != self.game.infoset_keys:
+            raise ValueError(f"this policy was made for {start.game.name}, not {self.game.name}")
+        self.probabilities = np.array(start.probabilities)
+        self.style = get_style(presenter)
+        self.view = TreeView(self.game, subtree=subtree, depth=depth, presenter=presenter)
+        self.last_error = None
+        self.output = W.Output()
+        self.summary = W.HTML()
+        self.sets = [int(i) for i in np.flatnonzero(self.game.infoset_player == player)]
+        self.sliders: dict[int, list[W.FloatSlider]] = {}
+        rows = []
+        for info in self.sets:
+            actions = self.game.infoset_actions[info]
+            sliders = [W.FloatSlider(value=float(self.probabilities[info, a]), min=0.0, max=1.0,
+                                     step=0.01, description=f"{actions[a]}",
+                                     continuous_update=False, readout_format=".2f",
+                                     layout=W.Layout(width="260px"))
+                       for a in range(len(actions))]
+            for s in sliders:
+                s.observe(lambda change, i=info: self._on_slider(i), names="value")
+            self.sliders[info] = sliders
+            rows.append(W.HBox([W.HTML(f"<b>{self.game.infoset_keys[info]}</b>",
+                                       layout=W.Layout(width="90px")), *sliders]))
+        self.rows = dict(zip(self.sets, rows))
+        self.picker = W.Dropdown(options=[(self.game.infoset_keys[i], i) for i in self.sets],
+                                 description="edit set", style={"description_width": "initial"})
+        self.picker.observe(lambda _: self._show_rows(), names="value")
+        self.reset_button = W.Button(description="uniform", icon="undo")
+        self.reset_button.on_click(lambda _: self.set_policy(Policy.uniform(self.game)))
+        self.fig = self.view.figure(widget=True)
+        head = W.HTML(f"<b>Player {player + 1}'s strategy</b> (weights per information set, "
+                      f"normalised) — player {2 - player}'s best response is highlighted")
+        self.rows_box = W.VBox(rows)
+        controls = [head] + ([self.picker] if len(rows) > MAX_ROWS else []) + [
+            self.rows_box, self.reset_button]
+        self.children = [*controls, self.output, self.summary, self.fig]
+        self._show_rows()
+        self._redraw()
+
+    # -- public (also for tests) --------------------------------------------------------------
+    def set_strategy(self, key: str, distribution) -> None:
+        """Set one information set's action weights, e.g. ``set_strategy("J", {"b": 1/3, "p": 2/3})``."""
+        info = self.game.infoset_index(key)
+        if info not in self.sliders:
+            self._report(f"{key!r} belongs to player {self.game.infoset_player[info] + 1}; "
+                         f"this explorer sets player {self.player + 1}'s strategy")
+            return
+        actions = self.game.infoset_actions[info]
+        values = [distribution.get(a, 0.0) for a in actions] if isinstance(distribution, dict) \
+            else list(distribution)
+        if len(values) != len(actions) or not all(np.isfinite(values)) or min(values) < 0 \
+                or sum(values) <= 0:
+            self._report(f"{key!r} needs {len(actions)} non-negative weights over "
+                         f"{list(actions)} with a positive sum; got {distribution!r}")
+            return
+        self._quiet = True
+        try:
+            for slider, v in zip(self.sliders[info], values):
+                slider.value = float(v) / float(sum(values))
+        finally:
+            self._quiet = False
+        self._on_slider(info)
+
+    def set_policy(self, policy: Policy) -> None:
+        """Move every slider to ``policy``'s strategy for the player."""
+        for info in self.sets:
+            k = len(self.game.infoset_actions[info])
+            self.set_strategy(self.game.infoset_keys[info], policy.probabilities[info, :k])
+
+    @property
+    def best_response_value(self) -> float:
+        return tree_best_response(self.game, self.probabilities, 1 - self.player)[0]
+
+    # -- internals ------------------------------------------------------------------------------
+    _quiet = False
+
+    def _show_rows(self) -> None:
+        many = len(self.rows) > MAX_ROWS
+        for info, row in self.rows.items():
+            row.layout.display = "" if not many or info == self.picker.value else "none"
+
+    def _on_slider(self, info: int) -> None:
+        if self._quiet:
+            return
+        weights = np.array([s.value for s in self.sliders[info]])
+        k = len(weights)
+        if weights.sum() <= 0:
+            self._report(f"{self.game.infoset_keys[info]!r}: at least one action needs a "
+                         "positive weight; playing uniformly there until one has")
+            weights = np.ones(k)
+        self.probabilities[info, :k] = weights / weights.sum()
+        self._redraw()
+
+    def _redraw(self) -> None:
+        try:
+            opponent = 1 - self.player
+            self.view.update(self.fig, self.probabilities, best_response=opponent)
+            gain = self.best_response_value
+            value = game_value(self.game)
+            guaranteed = -gain
+            equilibrium = value if self.player == 0 else -value
+            self.summary.value = (
+                f"<div style='font-size:{self.style.font_size}px'>Player {opponent + 1}'s best "
+                f"response wins <b>{gain:+.4f}</b> per game against this strategy, so it "
+                f"guarantees player {self.player + 1} only <b>{guaranteed:+.4f}</b>; at "
+                f"equilibrium player {self.player + 1} is guaranteed {equilibrium:+.4f}. "
+                f"This strategy gives away <b>{round(equilibrium - guaranteed, 4) + 0.0:.4f}</b> per game "
+                f"(its exploitability as a strategy of player {self.player + 1}; 0 at an "
+                f"equilibrium strategy).</div>")
+        except Exception as error:  # never a dead widget
+            self._report(f"Could not evaluate this strategy: {error!r}")
+
+    def _report(self, message: str) -> None:
+        self.last_error = message
+        self.output.append_stdout(message + "\n")

@@ -1,0 +1,67 @@
+"""The best-response explorer, driven programmatically."""
+
+import numpy as np
+import pytest
+
+import cfrviz
+from cfrviz.widgets.best_response import BestResponseExplorer
+
+
+@pytest.fixture(scope="module")
+def kuhn():
+    return cfrviz.load_game("kuhn_poker")
+
+
+def set_equilibrium(explorer, alpha):
+    for key, dist in {"J": {"p": 1 - alpha, "b": alpha}, "Q": {"p": 1.0},
+                      "K": {"p": 1 - 3 * alpha, "b": 3 * alpha}, "Jpb": {"p": 1.0},
+                      "Qpb": {"p": 2 / 3 - alpha, "b": alpha + 1 / 3}, "Kpb": {"b": 1.0}}.items():
+        explorer.set_strategy(key, dist)
+
+
+def test_uniform_start_and_equilibrium(kuhn):
+    ex = BestResponseExplorer(kuhn)
+    assert ex.last_error is None
+    uniform = cfrviz.best_response(kuhn, cfrviz.Policy.uniform(kuhn), 1).value
+    assert ex.best_response_value == pytest.approx(uniform, abs=1e-12)
+    assert f"{uniform:+.4f}" in ex.summary.value
+    set_equilibrium(ex, 0.2)
+    assert ex.best_response_value == pytest.approx(1 / 18, abs=1e-12)
+    assert "gives away <b>0.0000</b>" in ex.summary.value
+
+
+def test_tree_lights_up_the_best_response(kuhn):
+    ex = BestResponseExplorer(kuhn)
+    before = ex.fig.to_json()
+    ex.set_strategy("K", {"p": 1.0})  # never bet a king: player 2 can bet after a check freely
+    assert ex.fig.to_json() != before
+    br = ex.fig.data[ex.view.traces["best response"]]
+    assert len([x for x in br.x if x is not None]) > 0
+
+
+def test_bad_input_reports_in_the_output_area(kuhn):
+    ex = BestResponseExplorer(kuhn)
+    ex.set_strategy("Qb", {"p": 1.0})
+    assert "belongs to player 2" in ex.last_error
+    ex.set_strategy("J", {"p": -1, "b": 1})
+    assert "non-negative weights" in ex.last_error
+    slider_p, slider_b = ex.sliders[kuhn.infoset_index("J")]
+    slider_p.value = 0.0
+    slider_b.value = 0.0
+    assert "at least one action needs a positive weight" in ex.last_error
+    with pytest.raises(ValueError, match="player must be 0"):
+        BestResponseExplorer(kuhn, player=2)
+    leduc = cfrviz.load_game("leduc_poker")
+    with pytest.raises(ValueError, match="made for leduc_poker, not kuhn_poker"):
+        BestResponseExplorer(kuhn, policy=cfrviz.Policy.uniform(leduc))
+
+
+def test_player_two_and_a_large_game():
+    leduc = cfrviz.load_game("leduc_poker")
+    trace = cfrviz.solve(leduc, "cfr+", 300, checkpoints=[])
+    ex = BestResponseExplorer(leduc, player=1, policy=trace.average_policy(), subtree="KQ")
+    assert ex.picker.layout.display != "none" and ex.last_error is None
+    expected = cfrviz.best_response(leduc, trace.average_policy(), 0).value
+    assert ex.best_response_value == pytest.approx(expected, abs=1e-9)
+    shown = [info for info, row in ex.rows.items() if row.layout.display != "none"]
+    assert shown == [ex.picker.value]
