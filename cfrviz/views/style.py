@@ -1,0 +1,117 @@
+"""Shared look of the figures: the Okabe-Ito palette, fonts and the presenter setting.
+
+Every view takes ``presenter=None`` (follow the global switch), ``True`` or
+``False``; :func:`set_presenter` flips the switch for a whole classroom session::
+
+    from cfrviz.views import set_presenter
+    set_presenter(True)     # larger fonts, thicker lines, bigger figures for a projector
+
+The palette is Okabe and Ito's "Color Universal Design" set (2008), which stays
+distinguishable with the common colour-vision deficiencies; the views never rely
+on colour alone (player nodes also differ in shape and carry the player number).
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+#: Okabe-Ito colours by name.
+OKABE_ITO = {
+    "black": "#000000", "orange": "#E69F00", "sky blue": "#56B4E9", "bluish green": "#009E73",
+    "yellow": "#F0E442", "blue": "#0072B2", "vermillion": "#D55E00",
+    "reddish purple": "#CC79A7",
+}
+#: Player 1 and player 2.
+PLAYER_COLOURS = (OKABE_ITO["blue"], OKABE_ITO["vermillion"])
+CHANCE_COLOUR = OKABE_ITO["black"]
+TERMINAL_COLOUR = "#8C8C8C"
+EDGE_COLOUR = "#4D4D4D"
+#: Edges a policy never takes.
+ZERO_EDGE_COLOUR = "#BDBDBD"
+BEST_RESPONSE_COLOUR = OKABE_ITO["bluish green"]
+SELECTED_COLOUR = OKABE_ITO["reddish purple"]
+#: Marker shape by role, so that roles differ by more than colour.
+ROLE_SYMBOLS = {"player 1": "circle", "player 2": "square", "chance": "diamond",
+                "terminal": "triangle-down"}
+FONT_FAMILY = "Arial, sans-serif"
+
+
+@dataclass(frozen=True)
+class Style:
+    """Sizes for one setting (normal or presenter).
+
+    Attributes
+    ----------
+    presenter : bool
+    font_size, small_font, title_size : int
+        Body text, labels on the figure (edge labels, payoffs), titles.
+    line_scale : float
+        Multiplies every line width.
+    marker_size : int
+        Decision and chance nodes; terminals are drawn smaller.
+    leaf_px, level_px : int
+        Pixels per leaf slot and per tree level in tree figures.
+    figure_scale : float
+        Multiplies the default heights of the other figures.
+    """
+
+    presenter: bool
+    font_size: int
+    small_font: int
+    title_size: int
+    line_scale: float
+    marker_size: int
+    leaf_px: int
+    level_px: int
+    figure_scale: float
+
+    def font(self, size: int | None = None, color: str | None = None) -> dict:
+        """A plotly ``font`` dict in this style."""
+        font = dict(family=FONT_FAMILY, size=self.font_size if size is None else size)
+        if color is not None:
+            font["color"] = color
+        return font
+
+
+NORMAL = Style(presenter=False, font_size=13, small_font=11, title_size=15, line_scale=1.0,
+               marker_size=17, leaf_px=50, level_px=100, figure_scale=1.0)
+PRESENTER = Style(presenter=True, font_size=20, small_font=16, title_size=24, line_scale=1.7,
+                  marker_size=26, leaf_px=68, level_px=140, figure_scale=1.45)
+
+_presenter = [False]  # the one process-wide display switch (a setting, not state of a view)
+
+
+def set_presenter(on: bool = True) -> None:
+    """Switch presenter mode on or off for every figure built from now on.
+
+    Figures already drawn keep their sizes; build them again to change.
+    """
+    if not isinstance(on, bool):
+        raise ValueError(f"set_presenter takes True or False; got {on!r}")
+    _presenter[0] = on
+
+
+def presenter_mode() -> bool:
+    """Whether presenter mode is on."""
+    return _presenter[0]
+
+
+@contextmanager
+def presenting(on: bool = True):
+    """Presenter mode inside a ``with`` block only (restores the previous setting)."""
+    before = _presenter[0]
+    set_presenter(on)
+    try:
+        yield
+    finally:
+        _presenter[0] = before
+
+
+def get_style(presenter: bool | None = None) -> Style:
+    """The :class:`Style` for ``presenter`` (``None`` follows :func:`set_presenter`)."""
+    if presenter is None:
+        presenter = _presenter[0]
+    if not isinstance(presenter, bool):
+        raise ValueError(f"presenter must be True, False or None; got {presenter!r}")
+    return PRESENTER if presenter else NORMAL

@@ -1,0 +1,932 @@
+"""Game trees as plotly figures: roles, information sets, strategies and best responses.
+
+:func:`plot_tree` draws a game tree once; :class:`TreeView` keeps the layout and
+the trace indices so that a widget can move an existing ``FigureWidget`` to
+another strategy in place (inside ``batch_update``), never rebuilding it::
+
+    view = TreeView(game)                          # layout, computed once
+    fig = view.figure(policy, widget=True)         # a FigureWidget
+    view.update(fig, trace.average_policy(i).probabilities,
+                best_response=1, selected_infoset="Kb")   # one slider step
+
+Rendering reads only the flat arrays of :class:`~cfrviz.tree.GameTree`; the
+:func:`tree_graph` ``networkx.DiGraph`` is built from the same arrays, with the
+same node ids, for anyone who wants graph algorithms or another layout.
+
+Layout.  A tidy layered layout (in the spirit of Reingold and Tilford, "Tidier
+drawings of trees", IEEE TSE 1981, without their subtree compaction): depth
+gives the level, leaves sit one unit apart in depth-first action order (with a
+little extra space between the outcomes of a chance node), and every inner node
+is centred over its first and last child.  Subtrees occupy disjoint runs of
+leaves, so no two nodes of a level overlap and children keep their action order.
+"""
+
+from __future__ import annotations
+
+from contextlib import nullcontext
+from dataclasses import dataclass
+from fractions import Fraction
+import html
+
+import networkx as nx
+import numpy as np
+import plotly.graph_objects as go
+from plotly.basedatatypes import Undefined
+
+from ..engine import tree_best_response
+from ..tree import CHANCE, TERMINAL, GameTree
+from .style import (BEST_RESPONSE_COLOUR, CHANCE_COLOUR, EDGE_COLOUR, PLAYER_COLOURS,
+                    ROLE_SYMBOLS, SELECTED_COLOUR, TERMINAL_COLOUR, ZERO_EDGE_COLOUR, Style,
+                    get_style)
+
+#: Trees with more nodes are drawn for one deal unless a subtree or depth is chosen.
+MAX_NODES = 300
+#: An explicitly chosen subtree larger than this is cut at a depth that fits.
+MAX_DRAWN = 800
+#: Edge widths are drawn in this many probability steps (one trace each): 1/20 = 0.05.
+WIDTH_STEPS = 20
+#: Extra horizontal space between the subtrees of two outcomes of a chance node.
+CHANCE_GAP = 0.6
+#: Height of the lowest information-set connector above its level, and between lanes.
+LANE_BASE = 0.2
+LANE_STEP = 0.14
+#: How many other members of an information set a hover lists by history.
+HOVER_MEMBERS = 8
+ROLES = ("player 1", "player 2", "chance", "terminal")
+
+
+def edge_width(probability, style: Style | None = None):
+    """Drawn width of an edge taken with ``probability``: ``0.5 + 6 p`` pixels (scaled)."""
+    scale = (style or get_style()).line_scale
+    return scale * (0.5 + 6.0 * np.asarray(probability, dtype=float))
+
+
+# --- inputs ----------------------------------------------------------------------------------
+
+def _as_tree(game) -> GameTree:
+    if isinstance(game, GameTree):
+        return game
+    tree = getattr(game, "tree", None)  # a MatrixGame draws as its two-move tree
+    if isinstance(tree, GameTree):
+        return tree
+    raise ValueError(f"plot_tree draws a GameTree or a MatrixGame (e.g. "
+                     f"cfrviz.load_game('kuhn_poker')); got {type(game).__name__}")
+
+
+def _probabilities(tree: GameTree, policy) -> np.ndarray | None:
+    """The (information sets, actions) array of a Policy or an array, checked against ``tree``."""
+    if policy is None:
+        return None
+    game = getattr(policy, "game", None)
+    if game is not None:
+        if game is not tree and getattr(game, "tree", None) is not tree and (
+                tuple(game.infoset_keys) != tree.infoset_keys
+                or tuple(map(tuple, game.infoset_actions)) != tree.infoset_actions):
+            raise ValueError(f"this policy was made for {game.name}, not {tree.name}; make it "
+                             f"from the game drawn (e.g. cfrviz.Policy.uniform(game))")
+        policy = policy.probabilities
+    probs = np.asarray(policy, dtype=float)
+    if probs.shape != tree.legal_mask.shape:
+        raise ValueError(f"a strategy for {tree.name} is a Policy or an array of shape "
+                         f"{tree.legal_mask.shape} (information sets x actions); "
+                         f"got shape {probs.shape}")
+    return probs
+
+
+def _best_response_player(spec) -> int | None:
+    """``None``, 0, 1, ``{"player": 0 or 1}`` or an object with ``.player`` -> player or None."""
+    if spec is None or spec is False:
+        return None
+    player = spec.get("player") if isinstance(spec, dict) else getattr(spec, "player", spec)
+    if isinstance(player, (bool, np.bool_)) or player not in (0, 1):
+        raise ValueError("best_response takes the player who best-responds: 0 (player 1) or 1 "
+                         f"(player 2), or {{'player': 0 or 1}}; got {spec!r}")
+    return int(player)
+
+
+def _infoset_id(tree: GameTree, selected) -> int | None:
+    if selected is None:
+        return None
+    if isinstance(selected, str):
+        return tree.infoset_index(selected)
+    if isinstance(selected, (int, np.integer)) and not isinstance(selected, bool) \
+            and 0 <= selected < tree.num_infosets:
+        return int(selected)
+    raise ValueError(f"selected_infoset is an information-set key such as "
+                     f"{tree.infoset_keys[0]!r} or an id in 0..{tree.num_infosets - 1}; "
+                     f"got {selected!r}")
+
+
+# --- the graph -------------------------------------------------------------------------------
+
+def tree_graph(game, nodes=None) -> nx.DiGraph:
+    """The game tree as a ``networkx.DiGraph`` with the engine's node ids.
+
+    Parameters
+    ----------
+    game : GameTree or MatrixGame
+    nodes : iterable of int, optional
+        Keep only these nodes (and the edges between them); default all.
+
+    Returns
+    -------
+    networkx.DiGraph
+        Node attributes ``player`` (0, 1, ``CHANCE`` = -1 or ``TERMINAL`` = -2),
+        ``role`` ("player 1", "player 2", "chance", "terminal"), ``infoset`` (id,
+        -1 off decisions), ``infoset_key`` (or ``None``), ``history``, ``depth``
+        and ``utility`` (a pair).  Edge attributes ``action`` (index), ``label``
+        (action or chance outcome) and ``probability`` (the chance probability,
+        ``None`` below a decision node).  Graph attribute ``name``.
+    """
+    tree = _as_tree(game)
+    keep = np.arange(tree.num_nodes) if nodes is None else np.unique(np.asarray(list(nodes),
+                                                                                dtype=int))
+    graph = nx.DiGraph(name=tree.name)
+    for n in keep.tolist():
+        info = int(tree.infoset[n])
+        graph.add_node(n, player=int(tree.player[n]), role=_role(tree, n), infoset=info,
+                       infoset_key=tree.infoset_keys[info] if info >= 0 else None,
+                       history=tree.history[n], depth=int(tree.depth[n]),
+                       utility=(float(tree.utility[n, 0]), float(tree.utility[n, 1])))
+    kept = set(keep.tolist())
+    for n in keep.tolist():
+        parent = int(tree.parent[n])
+        if parent in kept:
+            chance = tree.player[parent] == CHANCE
+            graph.add_edge(parent, n, action=int(tree.action[n]), label=_edge_label(tree, n),
+                           probability=float(tree.chance_prob[n]) if chance else None)
+    return graph
+
+
+def _role(tree: GameTree, node: int) -> str:
+    who = int(tree.player[node])
+    return {0: "player 1", 1: "player 2", CHANCE: "chance", TERMINAL: "terminal"}[who]
+
+
+def _edge_label(tree: GameTree, child: int) -> str:
+    parent = tree.parent[child]
+    if tree.player[parent] == CHANCE:
+        return tree.chance_labels[parent][tree.action[child]]
+    return tree.infoset_actions[tree.infoset[parent]][tree.action[child]]
+
+
+def fraction_label(p: float) -> str:
+    """``"1/6"`` when ``p`` is a simple fraction (denominator <= 1000), else 3 digits."""
+    f = Fraction(float(p)).limit_denominator(1000)
+    if abs(float(f) - p) > 1e-12:
+        return f"{p:.3g}"
+    return str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
+
+
+# --- which nodes to draw ---------------------------------------------------------------------
+
+def subtree_sizes(tree: GameTree) -> np.ndarray:
+    """Number of nodes in the subtree below (and including) each node."""
+    sizes = np.ones(tree.num_nodes, dtype=np.int64)
+    for d in range(int(tree.depth.max()), 0, -1):
+        level = np.flatnonzero(tree.depth == d)
+        np.add.at(sizes, tree.parent[level], sizes[level])
+    return sizes
+
+
+@dataclass(frozen=True)
+class _Selection:
+    drawn: np.ndarray        # bool per node
+    tops: tuple              # the selected subtree roots
+    what: str | None         # "deal KQ", "node 17 (history 'KQ:p')", None for the whole tree
+    notes: tuple             # what is hidden, in words
+    cut: np.ndarray          # drawn nodes whose children are cut off by the depth limit
+
+
+def _walk_labels(tree: GameTree, parts) -> tuple[list[int], str] | None:
+    """Follow chance outcomes from the root; ``parts`` is a string or a sequence of labels."""
+    node, path = 0, []
+    if isinstance(parts, str):
+        rest = parts
+        while True:
+            rest = rest.lstrip(" ,|/:;-")
+            if not rest:
+                return [node], ",".join(path)
+            if tree.player[node] != CHANCE:
+                return None
+            labels = tree.chance_labels[node]
+            full = sorted((lab for lab in labels if rest.startswith(lab)), key=len, reverse=True)
+            if full:
+                label = full[0]
+                node = int(tree.children[node][labels.index(label)])
+                path.append(label)
+                rest = rest[len(label):]
+                continue
+            # A prefix of several outcomes ("Q" for every Leduc deal where player 1 holds Q).
+            partial = [i for i, lab in enumerate(labels) if lab.startswith(rest)]
+            if partial:
+                prefix = ",".join(path) + "," if path else ""
+                return ([int(tree.children[node][i]) for i in partial],
+                        ", ".join(prefix + labels[i] for i in partial))
+            return None
+    for label in parts:
+        if tree.player[node] != CHANCE or label not in tree.chance_labels[node]:
+            return None
+        node = int(tree.children[node][tree.chance_labels[node].index(label)])
+        path.append(label)
+    return [node], ",".join(path)
+
+
+def _resolve_subtree(tree: GameTree, subtree) -> tuple[list[int], str]:
+    if isinstance(subtree, (int, np.integer)) and not isinstance(subtree, bool):
+        node = int(subtree)
+        if not 0 <= node < tree.num_nodes:
+            raise ValueError(f"{tree.name} has nodes 0..{tree.num_nodes - 1}; got node {node}")
+        return [node], (None if node == 0 else f"node {node} (history {tree.history[node]!r})")
+    if isinstance(subtree, (str, list, tuple)) and subtree:
+        found = _walk_labels(tree, subtree)
+        if found is not None and found[0] != [0]:
+            tops, path = found
+            return tops, (f"deals {path}" if len(tops) > 1 else f"deal {path}")
+    if isinstance(subtree, str) and subtree in tree.history:
+        node = tree.history.index(subtree)
+        return [node], (None if node == 0 else f"node {node} (history {subtree!r})")
+    deals = tree.chance_labels[0]
+    if deals:
+        listed = ", ".join(repr(d) for d in deals[:8]) + (", ..." if len(deals) > 8 else "")
+        hint = (f"its deals (chance outcomes at the root) are {listed}; a history such as "
+                f"{tree.history[tree.num_nodes - 1]!r} or a node id also works")
+    else:
+        hint = (f"it has no chance at the root: pass a node id (0..{tree.num_nodes - 1}) or a "
+                f"history such as {tree.history[1]!r}")
+    raise ValueError(f"{tree.name} has no deal or node {subtree!r}; {hint}")
+
+
+def _select(tree: GameTree, subtree, depth) -> _Selection:
+    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, (int, np.integer))
+                              or depth < 1):
+        raise ValueError(f"depth is how many levels to draw below the top of the drawing, a "
+                         f"whole number >= 1; got {depth!r}")
+    sizes = subtree_sizes(tree)
+    notes = []
+    if subtree is None:
+        tops, what = [0], None
+        if depth is None and tree.num_nodes > MAX_NODES:
+            node = 0
+            while sizes[node] > MAX_NODES and tree.player[node] == CHANCE:
+                node = int(tree.children[node][0])
+            if node != 0:
+                tops = [node]
+                path = []
+                n = node
+                while n != 0:
+                    path.append(_edge_label(tree, n))
+                    n = int(tree.parent[n])
+                what = "deal " + ",".join(reversed(path))
+                notes.append(f"{tree.num_nodes:,} nodes are too many to read: showing the first "
+                             f"{what} (choose another with subtree=, e.g. "
+                             f"subtree={tree.chance_labels[0][-1]!r})")
+    else:
+        tops, what = _resolve_subtree(tree, subtree)
+
+    drawn = np.zeros(tree.num_nodes, dtype=bool)
+    n = int(tree.parent[tops[0]])
+    while n >= 0:  # the path from the root to the selection
+        drawn[n] = True
+        n = int(tree.parent[n])
+    base = int(tree.depth[tops[0]])
+    below = sum(int(sizes[t]) for t in tops)
+    if depth is None and below > (MAX_NODES if subtree is None else MAX_DRAWN):
+        limit = MAX_NODES if subtree is None else MAX_DRAWN
+        depth = 1
+        while _count_within(tree, tops, base + depth + 1) <= limit:
+            depth += 1
+        auto_depth = True
+    else:
+        auto_depth = False
+    limit_depth = None if depth is None else base + int(depth)
+
+    frontier = list(tops)
+    cut = []
+    while frontier:
+        drawn[frontier] = True
+        nxt = []
+        for n in frontier:
+            kids = tree.children[n]
+            if len(kids) == 0:
+                continue
+            if limit_depth is not None and tree.depth[n] >= limit_depth:
+                cut.append(n)
+            else:
+                nxt.extend(kids.tolist())
+        frontier = nxt
+    cut = np.array(sorted(cut), dtype=np.int64)
+
+    cut_hidden = int(sum(int(sizes[c]) - 1 for c in cut))
+    hidden_elsewhere = tree.num_nodes - int(drawn.sum()) - cut_hidden
+    if what is not None and subtree is not None:
+        parent = int(tree.parent[tops[0]])
+        if what.startswith("deal") and parent == 0:
+            hidden = len(tree.children[0]) - len(tops)
+            notes.append(f"showing {what}; {hidden} of {len(tree.children[0])} deals hidden")
+        else:
+            notes.append(f"showing {what} and the path to it; {hidden_elsewhere:,} of "
+                         f"{tree.num_nodes:,} nodes in other branches hidden")
+    if len(cut):
+        hidden = cut_hidden
+        where = f" below {what}" if what else ""
+        how = " to keep it readable (choose with depth=)" if auto_depth else ""
+        notes.append(f"cut at depth {depth}{where}{how}: {hidden:,} nodes not drawn (⋯ marks "
+                     "where)")
+    return _Selection(drawn=drawn, tops=tuple(tops), what=what, notes=tuple(notes),
+                      cut=cut)
+
+
+def _count_within(tree: GameTree, tops, max_depth: int) -> int:
+    count, frontier = 0, list(tops)
+    while frontier:
+        count += len(frontier)
+        frontier = [c for n in frontier if tree.depth[n] < max_depth
+                    for c in tree.children[n].tolist()]
+    return count
+
+
+# --- layout ----------------------------------------------------------------------------------
+
+def tidy_layout(tree: GameTree, drawn: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Tidy layered coordinates of the drawn nodes (NaN for the others).
+
+    Leaves of the drawing sit one unit apart in depth-first action order, with
+    ``CHANCE_GAP`` more between the subtrees of two chance outcomes; each inner
+    node is centred over its first and last drawn child; ``y = -depth``.
+
+    Returns
+    -------
+    x, y : float arrays of shape (nodes,)
+    """
+    drawn = np.ones(tree.num_nodes, dtype=bool) if drawn is None else drawn
+    x = np.full(tree.num_nodes, np.nan)
+    next_x = 0.0
+    # Iterative post-order (a node is placed after its drawn children); -1 on the stack
+    # widens the gap between the subtrees of two chance outcomes.
+    stack = [(0, False)]
+    while stack:
+        node, expanded = stack.pop()
+        if node < 0:
+            next_x += CHANCE_GAP
+            continue
+        kids = [c for c in tree.children[node].tolist() if drawn[c]]
+        if not kids:
+            x[node] = next_x
+            next_x += 1.0
+        elif expanded:
+            x[node] = (x[kids[0]] + x[kids[-1]]) / 2.0
+        else:
+            stack.append((node, True))
+            chance = tree.player[node] == CHANCE
+            for i, c in enumerate(reversed(kids)):
+                stack.append((c, False))
+                if chance and i < len(kids) - 1:
+                    stack.append((-1, False))
+    y = np.where(drawn, -tree.depth.astype(float), np.nan)
+    return x, y
+
+
+# --- the view --------------------------------------------------------------------------------
+
+def _batch(fig):
+    return fig.batch_update() if isinstance(fig, go.FigureWidget) else nullcontext()
+
+
+def _payoff_text(u) -> str:
+    def one(v):
+        if v == 0:
+            return "0"
+        return f"{v:+g}" if float(v).is_integer() else f"{v:+.3g}"
+    return one(u[0]) if abs(u[0] + u[1]) < 1e-9 else f"{one(u[0])}, {one(u[1])}"
+
+
+def _segments(x0, y0, x1, y1) -> tuple[np.ndarray, np.ndarray]:
+    """Line segments as one polyline with NaN breaks (plotly draws NaN as a gap)."""
+    nan = np.full(len(x0), np.nan)
+    return (np.column_stack([x0, x1, nan]).ravel(), np.column_stack([y0, y1, nan]).ravel())
+
+
+class TreeView:
+    """A game tree's drawing: the layout and which trace draws what, computed once.
+
+    Parameters
+    ----------
+    game : GameTree or MatrixGame
+    subtree : int, str or sequence of str, optional
+        What to draw: a node id; a history (``"KQ:p"``); or a deal, as chance
+        outcomes from the root (``"KQ"`` in Kuhn poker, ``"QK"`` in Leduc,
+        ``"AK,QQ|J"`` or ``("AK", "QQ", "J")`` in pocket poker).  A prefix of
+        several outcomes draws them all (``"Q"``: every Leduc deal in which
+        player 1 holds a queen).  The path from the root is drawn too.  By
+        default the whole tree, or its first deal when it has more than
+        ``MAX_NODES`` nodes.
+    depth : int, optional
+        Draw at most this many levels below the selected node (the root by
+        default); ``⋯`` marks where the drawing is cut.
+    presenter : bool, optional
+        Presenter sizes (see :func:`~cfrviz.views.style.set_presenter`).
+
+    Attributes
+    ----------
+    tree : GameTree
+    nodes : int array
+        Drawn node ids.
+    x, y : float arrays of shape (tree nodes,)
+        Coordinates (NaN where not drawn).
+    groups : dict
+        ``{information-set id: drawn member node ids}`` for every set with two or
+        more drawn members (each drawn as one group trace).
+    notes : tuple of str
+        What the drawing hides, in words (also shown on the figure).
+    traces : dict
+        Trace indices by name, for widgets that update the figure themselves.
+
+    Notes
+    -----
+    Clicking: the node traces (``traces["player 1"]`` etc.) carry ``customdata``
+    rows ``[node id, information-set id]``.  A widget attaches a handler with::
+
+        view.on_node_click(fig, lambda node, infoset: ...)
+
+    which is ``trace.on_click`` on each node trace of a ``FigureWidget``, mapped
+    through :meth:`clicked`.
+    """
+
+    def __init__(self, game, *, subtree=None, depth=None, presenter: bool | None = None):
+        tree = _as_tree(game)
+        self.tree = tree
+        self.style = get_style(presenter)
+        sel = _select(tree, subtree, depth)
+        self.selection = sel
+        self.notes = sel.notes
+        self.x, self.y = tidy_layout(tree, sel.drawn)
+        self.nodes = np.flatnonzero(sel.drawn)
+        self._graph = None
+
+        # Information sets with two or more drawn members, and where their groups go: a
+        # shaded band when no other node sits between the members, else a dashed connector
+        # in a lane of its own above the level.  Levels with lanes get taller to hold them.
+        drawn_decisions = self.nodes[tree.player[self.nodes] >= 0]
+        members: dict[int, list[int]] = {}
+        for n in drawn_decisions.tolist():
+            members.setdefault(int(tree.infoset[n]), []).append(n)
+        self.groups = {i: np.array(m) for i, m in members.items() if len(m) > 1}
+        self._lanes: dict[int, int] = {}          # infoset -> lane, or -1 for a band
+        lanes_at = np.zeros(int(tree.depth.max()) + 1, dtype=int)
+        by_depth: dict[int, list[int]] = {}
+        for info, m in self.groups.items():
+            by_depth.setdefault(int(tree.depth[m[0]]), []).append(info)
+        for d, infos in by_depth.items():
+            level_x = np.sort(self.x[self.nodes[tree.depth[self.nodes] == d]])
+            lane_end: list[float] = []
+            for info in sorted(infos, key=lambda i: self.x[self.groups[i]].min()):
+                xs = self.x[self.groups[info]]
+                lo, hi = float(xs.min()), float(xs.max())
+                between = int(np.sum((level_x > lo) & (level_x < hi)))
+                if between == len(xs) - 2:
+                    self._lanes[info] = -1
+                    continue
+                # Reuse a lane only with room for this set's key label before it.
+                lane = next((k for k, end in enumerate(lane_end) if end < lo - 1.2),
+                            len(lane_end))
+                lane_end[lane:lane + 1] = [hi]
+                self._lanes[info] = lane
+            lanes_at[d] = len(lane_end)
+        extra = np.cumsum(LANE_STEP * lanes_at)
+        self.y = np.where(sel.drawn, -(tree.depth + extra[tree.depth]), np.nan)
+
+        # Edges: every drawn node but the root, split by who moves at the parent.
+        children = self.nodes[self.nodes != 0]
+        parents = tree.parent[children]
+        decision = tree.player[parents] >= 0
+        self.decision_edges = children[decision]
+        self.chance_edges = children[~decision]
+        d = self.decision_edges
+        self._edge_infoset = tree.infoset[tree.parent[d]]
+        self._edge_action = tree.action[d]
+        self._edge_player = tree.player[tree.parent[d]]
+        self._edge_labels = [_edge_label(tree, int(c)) for c in d]
+        self._edge_where = [f"{tree.infoset_keys[i]} (history {tree.history[tree.parent[c]]!r})"
+                            for c, i in zip(d.tolist(), self._edge_infoset.tolist())]
+        px, py, cx, cy = self.x[tree.parent[d]], self.y[tree.parent[d]], self.x[d], self.y[d]
+        self._seg_x = np.column_stack([px, cx, np.full(len(d), np.nan)])
+        self._seg_y = np.column_stack([py, cy, np.full(len(d), np.nan)])
+        self.traces: dict[str, int] = {}
+
+    # --- public helpers ---------------------------------------------------------------------
+
+    @property
+    def graph(self) -> nx.DiGraph:
+        """:func:`tree_graph` of the drawn nodes, with ``pos=(x, y)`` on each node."""
+        if self._graph is None:
+            graph = tree_graph(self.tree, self.nodes)
+            for n in self.nodes.tolist():
+                graph.nodes[n]["pos"] = (float(self.x[n]), float(self.y[n]))
+            self._graph = graph
+        return self._graph
+
+    def node_at(self, point) -> int | None:
+        """The drawn node nearest to ``point = (x, y)`` in data coordinates (within 0.5)."""
+        px, py = point
+        d2 = (self.x[self.nodes] - px) ** 2 + (self.y[self.nodes] - py) ** 2
+        i = int(np.argmin(d2))
+        return int(self.nodes[i]) if d2[i] <= 0.25 else None
+
+    def clicked(self, trace, points) -> list[tuple[int, int]]:
+        """``[(node id, information-set id), ...]`` of a plotly click on a node trace."""
+        data = trace.customdata
+        if data is None:
+            return []
+        return [(int(data[i][0]), int(data[i][1])) for i in points.point_inds]
+
+    def on_node_click(self, fig: go.FigureWidget, callback) -> None:
+        """Call ``callback(node, infoset)`` when a node of ``fig`` is clicked (infoset -1
+        off decision nodes)."""
+        def handler(trace, points, _state):
+            for node, infoset in self.clicked(trace, points):
+                callback(node, infoset)
+        for role in ROLES:
+            fig.data[self.traces[role]].on_click(handler)
+
+    # --- building ---------------------------------------------------------------------------
+
+    def figure(self, policy=None, *, widget: bool = False, best_response=None,
+               selected_infoset=None) -> go.Figure:
+        """Build the figure (a ``FigureWidget`` with ``widget=True``) and draw ``policy``."""
+        probs = _probabilities(self.tree, policy)
+        s, tree = self.style, self.tree
+        fig = go.FigureWidget() if widget else go.Figure()
+        traces: list = []
+        index: dict[str, int] = {}
+
+        def add(name, trace):
+            index[name] = len(traces)
+            traces.append(trace)
+
+        # Information-set groups, behind everything.
+        group_labels = self._add_groups(add)
+        add("best response", go.Scatter(
+            x=[], y=[], mode="lines", name="best response", hoverinfo="skip",
+            line=dict(color=BEST_RESPONSE_COLOUR, width=9 * s.line_scale), opacity=0.55,
+            showlegend=False))
+        add("edges", go.Scatter(x=[], y=[], mode="lines", name="action", hoverinfo="skip",
+                                showlegend=False,
+                                line=dict(color=EDGE_COLOUR, width=1.6 * s.line_scale)))
+        cx0 = self.x[tree.parent[self.chance_edges]]
+        cy0 = self.y[tree.parent[self.chance_edges]]
+        sx, sy = _segments(cx0, cy0, self.x[self.chance_edges], self.y[self.chance_edges])
+        add("chance edges", go.Scatter(x=sx, y=sy, mode="lines", name="chance outcome",
+                                       hoverinfo="skip", showlegend=False,
+                                       line=dict(color=CHANCE_COLOUR, width=1.2 * s.line_scale,
+                                                 dash="dot")))
+        for b in range(WIDTH_STEPS + 1):
+            p = b / WIDTH_STEPS
+            add(f"width {b}", go.Scatter(
+                x=[], y=[], mode="lines", hoverinfo="skip", showlegend=b == WIDTH_STEPS,
+                name="edge width = probability", legendgroup="policy",
+                line=dict(color=ZERO_EDGE_COLOUR if b == 0 else EDGE_COLOUR,
+                          width=float(edge_width(p, s)), dash="dot" if b == 0 else "solid")))
+        # Labels beside the edges: outcome and probability on chance edges (fixed), action
+        # and, with a policy, its probability on decision edges (updated).
+        add("chance labels", self._edge_text(
+            self.chance_edges,
+            [f"{_edge_label(tree, c)} {fraction_label(tree.chance_prob[c])}"
+             for c in self.chance_edges.tolist()],
+            [f"chance deals {_edge_label(tree, c)} with probability "
+             f"{fraction_label(tree.chance_prob[c])}" for c in self.chance_edges.tolist()],
+            CHANCE_COLOUR))
+        add("edge labels", self._edge_text(self.decision_edges, self._edge_labels,
+                                           self._edge_labels, EDGE_COLOUR))
+        add("infoset keys", go.Scatter(
+            x=group_labels[0], y=group_labels[1], text=group_labels[2], mode="text",
+            textposition="middle left", hoverinfo="skip", showlegend=False,
+            textfont=s.font(s.small_font, "#333333"), name="information-set keys"))
+        add("selected", go.Scatter(
+            x=[], y=[], mode="markers", name="selected information set", hoverinfo="skip",
+            marker=dict(size=s.marker_size * 1.9, symbol="circle-open", color=SELECTED_COLOUR,
+                        line=dict(width=3.5 * s.line_scale)), showlegend=False))
+        for role in ROLES:
+            add(role, self._node_trace(role))
+        cut = self.selection.cut
+        add("cut", go.Scatter(
+            x=self.x[cut], y=self.y[cut] - 0.42, mode="text", text=["⋯"] * len(cut),
+            textfont=s.font(s.font_size + 6, "#555555"), name="not drawn", showlegend=False,
+            hovertext=[f"{int(self._sizes()[c]) - 1:,} nodes below not drawn" for c in cut],
+            hoverinfo="text"))
+        fig.add_traces(traces)
+        self.traces = index
+        self._layout(fig)
+        self.update(fig, probs, best_response=best_response, selected_infoset=selected_infoset)
+        return fig
+
+    def _sizes(self) -> np.ndarray:
+        sizes = self.__dict__.get("_size_cache")
+        if sizes is None:
+            sizes = self._size_cache = subtree_sizes(self.tree)
+        return sizes
+
+    def _edge_text(self, edges, text, hover, colour) -> go.Scatter:
+        tree = self.tree
+        px, py = self.x[tree.parent[edges]], self.y[tree.parent[edges]]
+        cx, cy = self.x[edges], self.y[edges]
+        # Half a level below the parent (above any connector lanes), beside the edge.
+        t = np.minimum(0.62 / np.maximum(py - cy, 1e-9), 0.62)
+        # Where three or more edges fan out, every other label sits higher, so that
+        # neighbouring labels on the same side do not run into each other.
+        fan = np.array([len(tree.children[p]) for p in tree.parent[edges].tolist()], dtype=int)
+        t = np.where((fan >= 3) & (tree.action[edges] % 2 == 1), 0.62 * t, t)
+        mx, my = px + t * (cx - px), py + t * (cy - py)
+        left = cx < px - 1e-9
+        mx = mx + np.where(left, -0.1, 0.1)  # clear of the line's own width
+        side = np.where(left, "middle left", "middle right").tolist()
+        return go.Scatter(x=mx, y=my, text=list(text), hovertext=list(hover), mode="text",
+                          textposition=side, hoverinfo="text", showlegend=False,
+                          textfont=self.style.font(self.style.small_font, colour), name="labels")
+
+    def _add_groups(self, add):
+        """One trace per information set with several drawn members; returns key labels."""
+        tree, s = self.tree, self.style
+        label_x, label_y, label_text = [], [], []
+        for info in sorted(self.groups, key=lambda i: (-self.y[self.groups[i][0]],
+                                                       self.x[self.groups[i]].min())):
+            members = self.groups[info]
+            xs = np.sort(self.x[members])
+            lo, hi = float(xs[0]), float(xs[-1])
+            level_y = float(self.y[members[0]])
+            colour = PLAYER_COLOURS[int(tree.infoset_player[info])]
+            key = tree.infoset_keys[info]
+            hover = (f"information set <b>{html.escape(key)}</b>: "
+                     + ", ".join(html.escape(tree.history[m]) for m in members))
+            meta = {"infoset": int(info), "key": key, "members": [int(m) for m in members]}
+            lane = self._lanes[info]
+            if lane < 0:
+                # A shaded band behind side-by-side members.
+                x0, x1, y0, y1 = lo - 0.38, hi + 0.38, level_y - 0.24, level_y + 0.24
+                add(f"set {info}", go.Scatter(
+                    x=[x0, x1, x1, x0, x0], y=[y0, y0, y1, y1, y0], mode="lines",
+                    fill="toself", fillcolor=_alpha(colour, 0.16),
+                    line=dict(color=_alpha(colour, 0.6), width=1.2 * s.line_scale, dash="dash"),
+                    name=key, meta=meta, legendgroup="infosets", showlegend=False,
+                    hoveron="fills", hoverinfo="text", text=hover))
+                label_x.append(x0 - 0.05)
+                label_y.append(level_y)
+            else:
+                # A dashed connector in its lane, with a drop to each member.
+                ly = level_y + LANE_BASE + LANE_STEP * lane
+                xs_line, ys_line = [lo, hi, np.nan], [ly, ly, np.nan]
+                for m in xs.tolist():
+                    xs_line += [m, m, np.nan]
+                    ys_line += [ly, level_y + 0.12, np.nan]
+                add(f"set {info}", go.Scatter(
+                    x=xs_line, y=ys_line, mode="lines", name=key, meta=meta,
+                    line=dict(color=colour, width=1.3 * s.line_scale, dash="dash"),
+                    opacity=0.85, legendgroup="infosets", showlegend=False,
+                    hoverinfo="text", text=hover))
+                label_x.append(lo - 0.06)
+                label_y.append(ly)
+            label_text.append(key)
+        add("infoset legend", go.Scatter(
+            x=[None], y=[None], mode="lines", name="information set (dashed / shaded)",
+            legendgroup="infosets", line=dict(color="#555555", dash="dash",
+                                              width=1.3 * s.line_scale)))
+        return label_x, label_y, label_text
+
+    def _node_trace(self, role: str) -> go.Scatter:
+        tree, s = self.tree, self.style
+        code = {"player 1": 0, "player 2": 1, "chance": CHANCE, "terminal": TERMINAL}[role]
+        nodes = self.nodes[tree.player[self.nodes] == code]
+        hover = [self._node_hover(int(n)) for n in nodes]
+        custom = np.column_stack([nodes, tree.infoset[nodes]]) if len(nodes) else None
+        if role == "terminal":
+            return go.Scatter(
+                x=self.x[nodes], y=self.y[nodes], mode="markers+text",
+                text=[_payoff_text(tree.utility[n]) for n in nodes], textposition="bottom center",
+                textfont=s.font(s.small_font, "#222222"),
+                marker=dict(symbol=ROLE_SYMBOLS[role], size=s.marker_size * 0.6,
+                            color=TERMINAL_COLOUR, line=dict(width=0)),
+                name="terminal (payoff to player 1)", customdata=custom, hovertext=hover,
+                hoverinfo="text")
+        colour = CHANCE_COLOUR if role == "chance" else PLAYER_COLOURS[code]
+        text = {"player 1": "1", "player 2": "2", "chance": "c"}[role]
+        return go.Scatter(
+            x=self.x[nodes], y=self.y[nodes], mode="markers+text", text=[text] * len(nodes),
+            textposition="middle center", textfont=s.font(s.small_font, "white"),
+            marker=dict(symbol=ROLE_SYMBOLS[role], size=s.marker_size, color=colour,
+                        line=dict(color="white", width=1)),
+            name=f"{role} ({ROLE_SYMBOLS[role]})", customdata=custom, hovertext=hover,
+            hoverinfo="text")
+
+    def _node_hover(self, n: int) -> str:
+        tree = self.tree
+        who = tree.player[n]
+        history = tree.history[n] or "(start)"
+        lines = [f"<b>{_role(tree, n)}</b> · node {n}", f"history: {html.escape(history)}"]
+        if who >= 0:
+            info = int(tree.infoset[n])
+            members = tree.infoset_members(info)
+            others = [m for m in members.tolist() if m != n]
+            lines.append(f"information set: <b>{html.escape(tree.infoset_keys[info])}</b> "
+                         f"({len(members)} node{'s' if len(members) > 1 else ''})")
+            if others:
+                shown = [html.escape(tree.history[m]) + ("" if self.selection.drawn[m]
+                                                         else " (not drawn)")
+                         for m in others[:HOVER_MEMBERS]]
+                more = len(others) - HOVER_MEMBERS
+                lines.append("other members: " + ", ".join(shown)
+                             + (f", and {more} more" if more > 0 else ""))
+            lines.append("actions: " + " ".join(tree.infoset_actions[info]))
+        elif who == CHANCE:
+            outcomes = [f"{lab} {fraction_label(tree.chance_prob[c])}"
+                        for lab, c in zip(tree.chance_labels[n], tree.children[n].tolist())]
+            lines.append("outcomes: " + ", ".join(outcomes[:12])
+                         + (", ..." if len(outcomes) > 12 else ""))
+        else:
+            u = tree.utility[n]
+            lines.append(f"payoffs: player 1 {u[0]:+g}, player 2 {u[1]:+g}")
+        kids = tree.children[n]
+        drawn_kids = int(self.selection.drawn[kids].sum()) if len(kids) else 0
+        if len(kids) and drawn_kids == 0:
+            lines.append(f"{int(self._sizes()[n]) - 1:,} nodes below not drawn")
+        elif drawn_kids < len(kids):
+            lines.append(f"{len(kids) - drawn_kids} of {len(kids)} branches not drawn")
+        return "<br>".join(lines)
+
+    def _layout(self, fig) -> None:
+        s, tree = self.style, self.tree
+        xs, ys = self.x[self.nodes], self.y[self.nodes]
+        span = float(xs.max() - xs.min()) + 1.0
+        levels = float(ys.max() - ys.min()) + 1.0
+        title = tree.name.replace("_", " ")
+        if self.selection.what:
+            title += f" — {self.selection.what}"
+        notes = list(self.notes)
+        top = 60 + 22 * len(notes) * (1.5 if s.presenter else 1.0)
+        fig.update_layout(
+            title=dict(text=title, font=s.font(s.title_size), x=0.01, xanchor="left"),
+            font=s.font(),
+            width=int(min(max(span * s.leaf_px + 140, 520 * s.figure_scale), 6000)),
+            height=int(levels * s.level_px + top + 110 * s.figure_scale),
+            margin=dict(l=40, r=40, t=int(top), b=int(80 * s.figure_scale)),
+            plot_bgcolor="white", paper_bgcolor="white",
+            xaxis=dict(visible=False, range=[float(xs.min()) - 1.2, float(xs.max()) + 0.9]),
+            yaxis=dict(visible=False, range=[float(ys.min()) - 0.75, float(ys.max()) + 0.7]),
+            legend=dict(orientation="h", x=0, y=-0.01, yanchor="top", font=s.font(s.small_font)),
+            hoverlabel=dict(font=s.font(s.small_font), align="left"),
+            uirevision="tree",
+            annotations=[
+                dict(text="<br>".join(notes), xref="paper", yref="paper", x=0, y=1.0,
+                     yanchor="bottom", xanchor="left", showarrow=False, align="left",
+                     font=s.font(s.small_font, "#444444")),
+                dict(text="", xref="paper", yref="paper", x=1, y=1.0, yanchor="bottom",
+                     xanchor="right", showarrow=False, align="right",
+                     font=s.font(s.small_font, BEST_RESPONSE_COLOUR)),
+            ])
+
+    # --- updating ---------------------------------------------------------------------------
+
+    def update(self, fig, probabilities=None, *, best_response=None,
+               selected_infoset=None) -> None:
+        """Draw another strategy on ``fig`` (built by :meth:`figure`) in place.
+
+        Parameters
+        ----------
+        fig : go.Figure or go.FigureWidget
+        probabilities : Policy or array of shape (information sets, actions), optional
+            Edge widths follow it (``0.5 + 6 p`` pixels, in steps of 0.05) and edge
+            labels show it; ``None`` draws plain edges with action labels.
+        best_response : 0, 1 or {"player": 0 or 1}, optional
+            Highlight that player's best response to ``probabilities`` and show its value.
+        selected_infoset : str or int, optional
+            Ring the drawn members of this information set.
+        """
+        changes, note = self.changes(probabilities, best_response=best_response,
+                                     selected_infoset=selected_infoset)
+        # One unvalidated ``plotly_update`` (a single message to the browser): the values are
+        # built as arrays and strings of the right types, and per-property setters would
+        # validate each of them again, about 0.3 ms apiece (benchmarks/bench_views.py).
+        indexes = sorted(changes)
+        keys = sorted({k for c in changes.values() for k in c})
+        restyle = {k: [changes[i].get(k, Undefined) for i in indexes] for k in keys}
+        with _batch(fig):
+            fig.plotly_update(restyle_data=restyle,
+                              relayout_data={"annotations[1].text": note},
+                              trace_indexes=indexes)
+
+    def changes(self, probabilities=None, *, best_response=None,
+                selected_infoset=None) -> tuple[dict[int, dict], str]:
+        """What :meth:`update` changes: ``({trace index: {property: value}}, best-response
+        note)``, for widgets that combine it with edits of their own."""
+        tree, t = self.tree, self.traces
+        if not t:
+            raise ValueError("build the figure with view.figure() before updating it")
+        probs = _probabilities(tree, probabilities)
+        player = _best_response_player(best_response)
+        selected = _infoset_id(tree, selected_infoset)
+        if player is not None and probs is None:
+            raise ValueError("best_response needs a strategy to respond to: pass a policy")
+
+        changes: dict[int, dict] = {}
+        if probs is None:
+            changes[t["edges"]] = dict(x=self._seg_x.ravel(), y=self._seg_y.ravel())
+            for b in range(WIDTH_STEPS + 1):
+                changes[t[f"width {b}"]] = dict(x=_EMPTY, y=_EMPTY)
+            changes[t["edge labels"]] = dict(text=self._edge_labels, hovertext=self._edge_where)
+            changes[t[f"width {WIDTH_STEPS}"]]["showlegend"] = False
+        else:
+            p = probs[self._edge_infoset, self._edge_action]
+            steps = np.rint(p * WIDTH_STEPS).astype(np.int64)
+            order = np.argsort(steps, kind="stable")
+            bounds = np.searchsorted(steps[order], np.arange(WIDTH_STEPS + 2))
+            changes[t["edges"]] = dict(x=_EMPTY, y=_EMPTY)
+            for b in range(WIDTH_STEPS + 1):
+                sel = order[bounds[b]:bounds[b + 1]]
+                changes[t[f"width {b}"]] = dict(x=self._seg_x[sel].ravel(),
+                                                y=self._seg_y[sel].ravel())
+            changes[t[f"width {WIDTH_STEPS}"]]["showlegend"] = True
+            text = [f"{a} {_short(q)}" for a, q in zip(self._edge_labels, p.tolist())]
+            hover = [f"{a} at {w}: probability {q:.3f}"
+                     for a, w, q in zip(self._edge_labels, self._edge_where, p.tolist())]
+            changes[t["edge labels"]] = dict(text=text, hovertext=hover)
+
+        if player is None:
+            changes[t["best response"]] = dict(x=_EMPTY, y=_EMPTY, showlegend=False)
+            br_note = ""
+        else:
+            value, best, _ = tree_best_response(tree, probs, player)
+            chosen = (self._edge_player == player) & \
+                (best[self._edge_infoset] == self._edge_action)
+            changes[t["best response"]] = dict(
+                x=self._seg_x[chosen].ravel(), y=self._seg_y[chosen].ravel(), showlegend=True,
+                name=f"best response of player {player + 1}")
+            br_note = (f"best response of player {player + 1} (green bands): value "
+                       f"{value:+.4f}")
+
+        if selected is None:
+            changes[t["selected"]] = dict(x=_EMPTY, y=_EMPTY, showlegend=False)
+        else:
+            members = tree.infoset_members(selected)
+            members = members[self.selection.drawn[members]]
+            changes[t["selected"]] = dict(x=self.x[members], y=self.y[members], showlegend=True,
+                                          name=f"selected: {tree.infoset_keys[selected]}")
+
+        return changes, br_note
+
+
+_EMPTY = np.empty(0)
+
+
+def _short(q: float) -> str:
+    """A probability in at most four characters: 1, 0, .33."""
+    text = f"{q:.2f}"
+    return {"1.00": "1", "0.00": "0"}.get(text, text[1:] if text.startswith("0") else text)
+
+
+def _alpha(hex_colour: str, alpha: float) -> str:
+    r, g, b = (int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
+    return f"rgba({r},{g},{b},{alpha})"
+
+
+def plot_tree(game, policy=None, *, subtree=None, depth=None, presenter: bool | None = None,
+              widget: bool = False, best_response=None, selected_infoset=None) -> go.Figure:
+    """Draw a game tree: players, chance, payoffs, information sets and a strategy.
+
+    Nodes are styled by role (player 1 blue circles marked 1, player 2
+    vermillion squares marked 2, chance black diamonds, terminals grey
+    triangles with player 1's payoff); chance edges are dotted and labelled
+    with their outcome and exact probability ("1/6").  The nodes of one
+    information set are joined by a shaded band when they sit side by side,
+    else by a dashed connector in the player's colour, labelled with the set's
+    key; hovering a node shows its history, its set and the set's other members.
+
+    Parameters
+    ----------
+    game : GameTree or MatrixGame
+    policy : Policy or array of shape (information sets, actions), optional
+        Edge labels show each action's probability and edge widths follow it
+        (``0.5 + 6 p`` pixels).
+    subtree, depth, presenter
+        What to draw and at which size; see :class:`TreeView`.  Trees with more
+        than ``MAX_NODES`` nodes are drawn for their first deal by default.
+    widget : bool
+        Return a ``go.FigureWidget`` (for in-place updates with :class:`TreeView`).
+    best_response : 0, 1 or {"player": 0 or 1}, optional
+        Highlight (thick green) that player's best-response actions against
+        ``policy`` and show the best response's value.
+    selected_infoset : str or int, optional
+        Ring the members of one information set.
+
+    Returns
+    -------
+    go.Figure or go.FigureWidget
+
+    Raises
+    ------
+    ValueError
+        For a deal or node the game does not have (listing valid deals), a
+        depth below 1, a policy made for another game, or a best response
+        asked for without a policy.
+    """
+    view = TreeView(game, subtree=subtree, depth=depth, presenter=presenter)
+    return view.figure(policy, widget=widget, best_response=best_response,
+                       selected_infoset=selected_infoset)

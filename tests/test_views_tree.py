@@ -1,0 +1,308 @@
+"""Tree figures, checked from the figure's data: nodes, information sets, strategies, selection."""
+
+import numpy as np
+import plotly.graph_objects as go
+import pytest
+from plotly.callbacks import Points
+
+import cfrviz
+from cfrviz.tree import CHANCE, TERMINAL
+from cfrviz.views import TreeView, plot_tree, presenting, set_presenter, tree_graph
+from cfrviz.views.style import presenter_mode
+from cfrviz.views.tree import WIDTH_STEPS, edge_width, fraction_label, tidy_layout
+
+# Player 1's equilibrium family at alpha = 1/3 (bet J with 1/3, K always; call with Q 2/3).
+KUHN_EQ = {"J": {"p": 2 / 3, "b": 1 / 3}, "Q": {"p": 1}, "K": {"b": 1},
+           "Jpb": {"p": 1}, "Qpb": {"p": 1 / 3, "b": 2 / 3}, "Kpb": {"b": 1},
+           "Jp": {"p": 2 / 3, "b": 1 / 3}, "Qp": {"p": 1}, "Kp": {"b": 1},
+           "Jb": {"p": 1}, "Qb": {"p": 2 / 3, "b": 1 / 3}, "Kb": {"b": 1}}
+
+
+@pytest.fixture(scope="module")
+def kuhn():
+    return cfrviz.load_game("kuhn_poker")
+
+
+@pytest.fixture(scope="module")
+def leduc():
+    return cfrviz.load_game("leduc_poker")
+
+
+@pytest.fixture(scope="module")
+def kuhn_view(kuhn):
+    return TreeView(kuhn, presenter=False)
+
+
+def node_traces(fig):
+    return [t for t in fig.data if t.customdata is not None]
+
+
+def group_traces(fig):
+    return [t for t in fig.data if isinstance(t.meta, dict) and "infoset" in t.meta]
+
+
+def drawn_nodes(fig):
+    return sorted(int(row[0]) for t in node_traces(fig) for row in t.customdata)
+
+
+def segment_widths(view, fig):
+    """{child node: drawn width} of every decision edge, read back from the width traces."""
+    widths = {}
+    by_segment = {}
+    for b in range(WIDTH_STEPS + 1):
+        trace = fig.data[view.traces[f"width {b}"]]
+        xs, ys = np.asarray(trace.x, float), np.asarray(trace.y, float)
+        for k in range(0, len(xs), 3):
+            by_segment[(xs[k], ys[k], xs[k + 1], ys[k + 1])] = trace.line.width
+    tree = view.tree
+    for c in view.decision_edges.tolist():
+        p = tree.parent[c]
+        widths[c] = by_segment[(view.x[p], view.y[p], view.x[c], view.y[c])]
+    return widths
+
+
+# --- the whole Kuhn tree ---------------------------------------------------------------------
+
+def test_kuhn_draws_every_node_once_by_role(kuhn):
+    fig = plot_tree(kuhn, presenter=False)
+    assert isinstance(fig, go.Figure) and not isinstance(fig, go.FigureWidget)
+    assert drawn_nodes(fig) == list(range(kuhn.num_nodes))
+    roles = {t.name.split(" (")[0]: t for t in node_traces(fig)}
+    for role, code in (("player 1", 0), ("player 2", 1), ("chance", CHANCE),
+                       ("terminal", TERMINAL)):
+        assert len(roles[role].x) == int(np.sum(kuhn.player == code))
+    # Shapes, not colour alone.
+    symbols = {r: t.marker.symbol for r, t in roles.items()}
+    assert len(set(symbols.values())) == 4
+    # Terminal payoffs as text (player 1's); the first terminal JQ:pp pays -1.
+    terminal = roles["terminal"]
+    first = list(terminal.customdata[:, 0]).index(kuhn.history.index("JQ:pp"))
+    assert terminal.text[first] == "-1"
+
+
+def test_one_group_per_information_set_with_its_members(kuhn):
+    fig = plot_tree(kuhn)
+    groups = group_traces(fig)
+    assert sorted(g.meta["infoset"] for g in groups) == list(range(kuhn.num_infosets))
+    for g in groups:
+        info = g.meta["infoset"]
+        assert g.name == kuhn.infoset_keys[info]
+        assert sorted(g.meta["members"]) == kuhn.infoset_members(info).tolist()
+    keys = next(t for t in fig.data if t.name == "information-set keys")
+    assert sorted(keys.text) == sorted(kuhn.infoset_keys)
+    assert any(t.name.startswith("information set") and t.showlegend is not False
+               for t in fig.data)
+
+
+def test_hover_shows_history_set_and_other_members(kuhn_view, kuhn):
+    node = kuhn.history.index("JQ:p")  # player 2 holds Q after a pass
+    text = kuhn_view._node_hover(node)
+    assert "JQ:p" in text and "<b>Qp</b>" in text and "KQ:p" in text
+
+
+def test_chance_edges_show_exact_fractions(kuhn):
+    fig = plot_tree(kuhn)
+    labels = next(t for t in fig.data if t.hovertext and "chance deals" in t.hovertext[0]).text
+    assert sorted(labels) == sorted(f"{d} 1/6" for d in kuhn.chance_labels[0])
+    assert fraction_label(2 / 15) == "2/15" and fraction_label(1.0) == "1"
+    assert fraction_label(0.123456789) == "0.123"
+
+
+def test_edge_widths_and_labels_follow_the_policy(kuhn_view, kuhn):
+    policy = cfrviz.Policy.from_dict(kuhn, KUHN_EQ)
+    fig = kuhn_view.figure(policy)
+    widths = segment_widths(kuhn_view, fig)
+    probs = policy.probabilities
+    for c, width in widths.items():
+        p = probs[kuhn.infoset[kuhn.parent[c]], kuhn.action[c]]
+        assert width == pytest.approx(float(edge_width(round(p * WIDTH_STEPS) / WIDTH_STEPS,
+                                                       kuhn_view.style)))
+        assert abs(width - (0.5 + 6 * p)) <= 6 / (2 * WIDTH_STEPS) + 1e-9
+    bet_j = kuhn.history.index("JQ:b")
+    assert widths[bet_j] < widths[kuhn.history.index("JQ:p")]
+    labels = dict(zip(kuhn_view.decision_edges.tolist(),
+                      fig.data[kuhn_view.traces["edge labels"]].text))
+    assert labels[bet_j] == "b .33" and labels[kuhn.history.index("KQ:b")] == "b 1"
+
+
+def test_layout_is_tidy(kuhn_view, kuhn):
+    x, y = kuhn_view.x, kuhn_view.y
+    for level in np.unique(y[kuhn_view.nodes]):
+        xs = np.sort(x[kuhn_view.nodes][y[kuhn_view.nodes] == level])
+        assert np.min(np.diff(xs)) >= 1 - 1e-9 if len(xs) > 1 else True
+    for n in kuhn_view.nodes.tolist():
+        kids = kuhn.children[n]
+        if len(kids):
+            assert np.all(np.diff(x[kids]) > 0)                     # action order
+            assert x[n] == pytest.approx((x[kids[0]] + x[kids[-1]]) / 2)  # centred
+            assert np.all(y[kids] < y[n])
+    # The plain layout function agrees on x.
+    assert np.allclose(tidy_layout(kuhn)[0], x)
+
+
+def test_tree_graph_shares_node_ids(kuhn):
+    graph = tree_graph(kuhn)
+    assert graph.number_of_nodes() == kuhn.num_nodes
+    assert graph.number_of_edges() == kuhn.num_nodes - 1
+    deal = kuhn.history.index("KQ:")
+    assert graph.edges[0, deal]["label"] == "KQ"
+    assert graph.edges[0, deal]["probability"] == pytest.approx(1 / 6)
+    assert graph.nodes[deal]["infoset_key"] == "K" and graph.nodes[deal]["player"] == 0
+    assert graph.edges[deal, kuhn.children[deal][1]]["label"] == "b"
+
+
+# --- best response, selection and in-place updates -------------------------------------------
+
+def test_best_response_highlights_the_best_actions(kuhn_view, kuhn):
+    policy = cfrviz.Policy.from_dict(kuhn, {"J": {"b": 1}})  # player 1 always bluffs with J
+    fig = kuhn_view.figure(policy, best_response={"player": 1})
+    br = cfrviz.best_response(kuhn, policy, 1)
+    trace = fig.data[kuhn_view.traces["best response"]]
+    xs, ys = np.asarray(trace.x, float), np.asarray(trace.y, float)
+    lit = {(xs[k + 1], ys[k + 1]) for k in range(0, len(xs), 3)}
+    expected = set()
+    for c in kuhn_view.decision_edges.tolist():
+        p = kuhn.parent[c]
+        if kuhn.player[p] == 1 and br.policy.probabilities[kuhn.infoset[p], kuhn.action[c]] == 1:
+            expected.add((kuhn_view.x[c], kuhn_view.y[c]))
+    assert lit == expected and len(lit) == 12
+    assert trace.line.width > edge_width(1.0, kuhn_view.style)
+    assert f"{br.value:+.4f}" in fig.layout.annotations[1].text
+
+
+def test_update_in_place_keeps_the_figure(kuhn_view, kuhn):
+    fig = kuhn_view.figure(cfrviz.Policy.uniform(kuhn), widget=True)
+    assert isinstance(fig, go.FigureWidget)
+    traces = [id(t) for t in fig.data]
+    bet_j = kuhn.history.index("JQ:b")
+    before = segment_widths(kuhn_view, fig)[bet_j]
+    kuhn_view.update(fig, cfrviz.Policy.from_dict(kuhn, KUHN_EQ).probabilities,
+                     best_response=0, selected_infoset="Qb")
+    assert [id(t) for t in fig.data] == traces
+    after = segment_widths(kuhn_view, fig)[bet_j]
+    assert before == pytest.approx(float(edge_width(0.5))) and after < before
+    ring = fig.data[kuhn_view.traces["selected"]]
+    members = kuhn.infoset_members(kuhn.infoset_index("Qb"))
+    assert sorted(zip(ring.x, ring.y)) == sorted(zip(kuhn_view.x[members], kuhn_view.y[members]))
+    assert "player 1" in fig.layout.annotations[1].text
+    kuhn_view.update(fig)  # back to plain edges, no highlight
+    assert len(fig.data[kuhn_view.traces["selected"]].x) == 0
+    assert fig.layout.annotations[1].text == ""
+
+
+def test_click_mapping(kuhn_view, kuhn):
+    fig = kuhn_view.figure(widget=True)
+    p2 = fig.data[kuhn_view.traces["player 2"]]
+    node, infoset = kuhn_view.clicked(p2, Points(point_inds=[3], xs=[], ys=[]))[0]
+    assert kuhn.player[node] == 1 and kuhn.infoset[node] == infoset
+    assert kuhn_view.node_at((kuhn_view.x[node] + 0.1, kuhn_view.y[node])) == node
+    assert kuhn_view.node_at((-50.0, 0.0)) is None
+    seen = []
+    kuhn_view.on_node_click(fig, lambda n, i: seen.append((n, i)))
+    assert all(fig.data[kuhn_view.traces[r]]._click_callbacks for r in ("player 1", "terminal"))
+
+
+# --- large games: subtrees and depth ---------------------------------------------------------
+
+def test_kuhn_deal_and_depth_selection(kuhn):
+    view = TreeView(kuhn, subtree="KQ")
+    deal = kuhn.history.index("KQ:")
+    assert view.nodes.tolist() == [0] + list(range(deal, deal + 9))
+    assert view.notes == ("showing deal KQ; 5 of 6 deals hidden",)
+    fig = view.figure()
+    assert drawn_nodes(fig) == view.nodes.tolist()
+    assert "showing deal KQ; 5 of 6 deals hidden" in fig.layout.annotations[0].text
+
+    cut = TreeView(kuhn, depth=2)
+    assert len(cut.nodes) == 1 + 6 + 12
+    assert cut.notes[0].startswith("cut at depth 2: 36 nodes not drawn")
+    assert len(cut.selection.cut) == 12
+
+    node = TreeView(kuhn, subtree=kuhn.history.index("KQ:p"))
+    assert len(node.nodes) == 2 + 5  # the path (root, KQ:), then KQ:p and its subtree
+    assert "node" in node.notes[0] and "'KQ:p'" in node.notes[0]
+    both = TreeView(kuhn, subtree="K")   # every deal in which player 1 holds K
+    assert len(both.nodes) == 1 + 2 * 9 and "deals KJ, KQ" in both.notes[0]
+
+
+def test_leduc_is_drawn_for_one_deal_by_default(leduc):
+    view = TreeView(leduc)
+    first = int(leduc.children[0][0])
+    assert "showing the first deal JQ" in view.notes[0]
+    assert view.selection.tops == (first,)
+    assert len(view.nodes) <= 300
+
+    qk = TreeView(leduc, subtree="QK", depth=4)
+    assert qk.notes[0] == "showing deal QK; 8 of 9 deals hidden"
+    assert qk.notes[1].startswith("cut at depth 4 below deal QK: ")
+    deal = int(leduc.children[0][leduc.chance_labels[0].index("QK")])
+    depth = leduc.depth[qk.nodes]
+    assert depth.max() == leduc.depth[deal] + 4
+    hidden = int(qk.notes[1].split(": ")[1].split(" ")[0].replace(",", ""))
+    below = np.sum(np.isin(np.arange(leduc.num_nodes), qk.nodes) == False)  # noqa: E712
+    assert hidden == below - (leduc.num_nodes - 1 - 240)  # the cut part of the deal's 240
+
+    queens = TreeView(leduc, subtree="Q", depth=2)
+    assert queens.notes[0] == "showing deals QJ, QK, QQ; 6 of 9 deals hidden"
+    # Player 1's opening set holds one node per deal: grouped across the three deals.
+    opening = leduc.infoset_index("Q:")
+    assert sorted(queens.groups[opening].tolist()) == sorted(
+        int(leduc.children[0][leduc.chance_labels[0].index(d)]) for d in ("QJ", "QK", "QQ"))
+
+
+def test_layout_has_no_overlaps_in_a_leduc_deal(leduc):
+    view = TreeView(leduc, subtree="KK")
+    for level in np.unique(view.y[view.nodes]):
+        xs = np.sort(view.x[view.nodes][view.y[view.nodes] == level])
+        if len(xs) > 1:
+            assert np.min(np.diff(xs)) > 0.99
+
+
+def test_rps_tree_groups_player_two(kuhn):
+    game = cfrviz.load_game("rock_paper_scissors")
+    fig = plot_tree(game, cfrviz.Policy.uniform(game))
+    groups = group_traces(fig)
+    assert len(groups) == 1 and groups[0].name == "P2"
+    assert sorted(groups[0].meta["members"]) == game.tree.infoset_members(1).tolist()
+    assert len(groups[0].meta["members"]) == 3
+    assert drawn_nodes(fig) == list(range(game.tree.num_nodes))
+
+
+# --- errors and presenter mode ----------------------------------------------------------------
+
+def test_errors_speak_to_the_user(kuhn, leduc):
+    with pytest.raises(ValueError, match="no deal or node 'XY'.*'JQ', 'JK'"):
+        plot_tree(kuhn, subtree="XY")
+    with pytest.raises(ValueError, match="has nodes 0..54"):
+        plot_tree(kuhn, subtree=99)
+    for bad in (0, -1, 1.5, True):
+        with pytest.raises(ValueError, match="depth"):
+            plot_tree(kuhn, depth=bad)
+    with pytest.raises(ValueError, match="made for leduc_poker, not kuhn_poker"):
+        plot_tree(kuhn, cfrviz.Policy.uniform(leduc))
+    with pytest.raises(ValueError, match="shape"):
+        plot_tree(kuhn, np.ones((3, 2)))
+    with pytest.raises(ValueError, match="needs a strategy"):
+        plot_tree(kuhn, best_response=1)
+    with pytest.raises(ValueError, match="player who best-responds"):
+        plot_tree(kuhn, cfrviz.Policy.uniform(kuhn), best_response=2)
+    with pytest.raises(ValueError, match="no information set 'Zz'"):
+        plot_tree(kuhn, selected_infoset="Zz")
+    with pytest.raises(ValueError, match="GameTree or a MatrixGame"):
+        plot_tree("kuhn_poker")
+    with pytest.raises(ValueError, match="True or False"):
+        set_presenter("yes")
+
+
+def test_presenter_mode_is_larger(kuhn):
+    normal = plot_tree(kuhn, presenter=False)
+    big = plot_tree(kuhn, presenter=True)
+    assert big.layout.font.size > normal.layout.font.size
+    assert big.layout.height > normal.layout.height and big.layout.width > normal.layout.width
+    edge = next(t for t in big.data if t.name == "action")
+    assert edge.line.width > next(t for t in normal.data if t.name == "action").line.width
+    assert not presenter_mode()
+    with presenting():
+        assert plot_tree(kuhn).layout.font.size == big.layout.font.size
+    assert not presenter_mode()
+    assert plot_tree(kuhn).layout.font.size == normal.layout.font.size
