@@ -1,0 +1,339 @@
+"""Kuhn poker's equilibria for player 1, and training runs landing on them.
+
+Kuhn poker has a one-parameter family of equilibria for player 1 (Kuhn, 1950;
+see also Hoehn et al., 2005): with a free ``alpha`` in ``[0, 1/3]`` player 1
+bets a jack with probability ``alpha``, bets a king with ``3 * alpha`` and,
+holding a queen, calls a bet after checking with ``alpha + 1/3`` (and always
+checks a queen, folds a jack and calls with a king when facing a bet).  In the
+three coordinates
+
+    (P(bet | J), P(bet | K), P(call | Q after check, bet))
+
+the family is the straight segment from ``(0, 0, 1/3)`` to ``(1/3, 1, 2/3)``.
+A CFR run's average strategy converges to *some* point of it; which one
+depends on the algorithm (and, for the sampling variants, on the seed).
+Vanilla CFR, CFR+ and linear CFR are deterministic: their seed changes nothing.
+
+The figure draws the segment in two flat projections that share the jack
+axis: ``(J, K)`` on the left and ``(J, Q)`` on the right.  Two projections
+with a common axis pin a point down exactly, so "on the segment in both panels"
+means on the segment, which a perspective 3D view cannot show on a projector.
+
+As in :mod:`cfrviz.views.matrix`, :func:`kuhn_equilibrium_figure` builds the
+figure once and :func:`update_kuhn_equilibrium` moves it to another iteration
+in place.  Nothing here runs a solver.
+"""
+
+from __future__ import annotations
+
+from contextlib import nullcontext
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from .matrix import EQUILIBRIUM_COLOUR, display_frames
+from .style import OKABE_ITO, get_style
+
+#: The three coordinates, as (information-set key, action label): player 1 bets a jack,
+#: bets a king, calls with a queen after check-bet.
+KUHN_COORDINATES = (("J", "b"), ("K", "b"), ("Qpb", "b"))
+AXIS_TITLES = ("P(bet | J)", "P(bet | K)", "P(call | Q, check–bet)")
+#: Largest alpha of the family.
+ALPHA_MAX = 1 / 3
+#: The segment's direction per unit of alpha, and its point at alpha = 0.
+_DIRECTION = np.array([1.0, 3.0, 1.0])
+_ORIGIN = np.array([0.0, 0.0, 1 / 3])
+#: Okabe-Ito colours, and a marker shape and line dash per run, so runs differ by more than
+#: colour.
+RUN_COLOURS = tuple(OKABE_ITO[c] for c in ("blue", "vermillion", "bluish green",
+                                             "reddish purple", "orange", "sky blue"))
+RUN_SYMBOLS = ("circle", "square", "diamond", "triangle-up", "pentagon", "star")
+RUN_DASHES = ("solid", "dot", "dash", "dashdot", "longdash", "solid")
+#: At most this many points per drawn path.
+MAX_PATH_POINTS = 400
+#: Traces per run in the figure: (path, now, end) in each of the first two panels, then
+#: (alpha over iterations, now) in the third.
+TRACES_PER_RUN = 8
+#: Traces before the first run's: the segment in each panel.
+SEGMENT_TRACES = 2
+
+
+def kuhn_equilibrium_point(alpha) -> np.ndarray:
+    """Player 1's equilibrium coordinates ``(alpha, 3 alpha, alpha + 1/3)``.
+
+    Parameters
+    ----------
+    alpha : float or array_like
+        In ``[0, 1/3]``.
+
+    Returns
+    -------
+    numpy.ndarray, shape (3,) or (n, 3)
+    """
+    a = np.asarray(alpha, dtype=float)
+    if np.any(~np.isfinite(a)) or np.any(a < 0) or np.any(a > ALPHA_MAX + 1e-12):
+        raise ValueError(f"alpha must lie in [0, 1/3]; got {alpha!r}")
+    return _ORIGIN + a[..., None] * _DIRECTION
+
+
+def nearest_alpha(points) -> tuple:
+    """The equilibrium of the family closest to each point, and how far away it is.
+
+    The point is projected orthogonally onto the line ``(alpha, 3 alpha,
+    alpha + 1/3)`` and ``alpha`` is clipped to ``[0, 1/3]``; for a segment
+    this clipped projection is the closest point.
+
+    Parameters
+    ----------
+    points : array_like, shape (3,) or (n, 3)
+        Coordinates as in :data:`KUHN_COORDINATES`.
+
+    Returns
+    -------
+    alpha, distance : float or numpy.ndarray
+        Floats for one point, arrays of shape (n,) for several.
+    """
+    x = np.asarray(points, dtype=float)
+    if x.shape[-1:] != (3,) or x.ndim > 2:
+        raise ValueError(f"points must have shape (3,) or (n, 3); got {x.shape}")
+    alpha = np.clip((x - _ORIGIN) @ _DIRECTION / (_DIRECTION @ _DIRECTION), 0.0, ALPHA_MAX)
+    distance = np.linalg.norm(x - kuhn_equilibrium_point(alpha), axis=-1)
+    if x.ndim == 1:
+        return float(alpha), float(distance)
+    return alpha, distance
+
+
+def _columns(game) -> tuple[np.ndarray, np.ndarray]:
+    """Rows and columns of the three coordinates in ``game``'s strategy arrays."""
+    rows, cols = [], []
+    for key, action in KUHN_COORDINATES:
+        if key not in getattr(game, "infoset_keys", ()):
+            raise ValueError(f"the Kuhn equilibrium view needs a trace of Kuhn poker "
+                             f"(cfrviz.load_game('kuhn_poker')); {game.name} has no "
+                             f"information set {key!r}")
+        row = game.infoset_index(key)
+        actions = game.infoset_actions[row]
+        if action not in actions or game.infoset_player[row] != 0:
+            raise ValueError(f"the Kuhn equilibrium view needs Kuhn poker's player 1 set "
+                             f"{key!r} with actions 'p' and 'b'; {game.name} has "
+                             f"{list(actions)} for player {game.infoset_player[row] + 1}")
+        rows.append(row)
+        cols.append(actions.index(action))
+    return np.array(rows), np.array(cols)
+
+
+def kuhn_strategy_path(trace) -> np.ndarray:
+    """Player 1's average strategy in the three coordinates, at every record of a trace.
+
+    Parameters
+    ----------
+    trace : Trace
+        A run on Kuhn poker.
+
+    Returns
+    -------
+    numpy.ndarray, shape (records, 3)
+        Row ``i`` belongs to ``trace.iterations[i]``.
+
+    Raises
+    ------
+    ValueError
+        For a trace of another game.
+    """
+    rows, cols = _columns(trace.game)
+    return np.array(trace.average_strategy[:, rows, cols])
+
+
+def _as_traces(trace_or_traces) -> list:
+    traces = list(trace_or_traces) if isinstance(trace_or_traces, (list, tuple)) \
+        else [trace_or_traces]
+    if not traces:
+        raise ValueError("give at least one trace of Kuhn poker")
+    for trace in traces:
+        if not hasattr(trace, "average_strategy"):
+            raise ValueError(f"expected a Trace from cfrviz.solve(kuhn, ...); "
+                             f"got {type(trace).__name__}")
+    return traces
+
+
+def run_label(trace) -> str:
+    """A short name for a run: ``"cfr+"``, or ``"external_sampling seed 3"``."""
+    seed = trace.params.get("seed")
+    deterministic = trace.algorithm in ("cfr", "cfr+", "linear_cfr", "dcfr")
+    return trace.algorithm if deterministic or seed is None else f"{trace.algorithm} seed {seed}"
+
+
+def record_at(trace, iteration: int) -> int:
+    """Index of the last record of ``trace`` taken at or before ``iteration`` (0 if none)."""
+    return max(int(np.searchsorted(trace.iterations, iteration, side="right")) - 1, 0)
+
+
+def _batch(fig):
+    return fig.batch_update() if isinstance(fig, go.FigureWidget) else nullcontext()
+
+
+def kuhn_equilibrium_figure(trace_or_traces, labels=None, iteration: int | None = None,
+                            height: int | None = None, width: int | None = None,
+                            presenter: bool | None = None) -> go.Figure:
+    """Training runs on Kuhn poker landing on player 1's segment of equilibria.
+
+    Three panels.  The first two share the horizontal axis ``P(bet | J)``:
+    the first plots ``P(bet | K)``, the second ``P(call | Q, check-bet)``.
+    In both the thick black segment is the family of equilibria
+    ``(alpha, 3 alpha, alpha + 1/3)``, ``alpha`` in ``[0, 1/3]`` (Kuhn,
+    1950), and each run draws its average strategy's path over the recorded
+    iterations (from the uniform start at ``(1/2, 1/2, 1/2)``), a filled
+    marker at ``iteration`` and a hollow marker at its last record.  The
+    third panel shows, against the iteration, the ``alpha`` of the
+    equilibrium nearest to each run's average strategy
+    (:func:`nearest_alpha`): each run settles on its own level.  The legend
+    names each run with the ``alpha`` it reached.
+
+    Parameters
+    ----------
+    trace_or_traces : Trace or list of Trace
+        Runs of any algorithm on Kuhn poker (``cfrviz.load_game("kuhn_poker")``).
+    labels : list of str, optional
+        One name per run (default :func:`run_label`).
+    iteration : int, optional
+        Where the "now" markers sit (default: each run's last record).
+    height, width : int, optional
+        Figure size in pixels; by default the width follows the page.
+    presenter : bool, optional
+        Larger fonts, lines and figure for a projector; ``None`` follows
+        :func:`cfrviz.views.set_presenter`.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        Trace order: the segment (first panel, second panel), then per run
+        ``TRACES_PER_RUN`` traces: path, now, end in the first panel; the
+        same in the second; alpha over iterations and its "now" marker in
+        the third.
+
+    Raises
+    ------
+    ValueError
+        For a trace of another game or a wrong number of labels.
+    """
+    traces = _as_traces(trace_or_traces)
+    labels = [run_label(t) for t in traces] if labels is None else [str(x) for x in labels]
+    if len(labels) != len(traces):
+        raise ValueError(f"give one label per run: {len(traces)} runs, {len(labels)} labels")
+    paths = [kuhn_strategy_path(t) for t in traces]
+    style = get_style(presenter)
+    lines = style.line_scale
+    height = int(430 * style.figure_scale) if height is None else height
+
+    fig = make_subplots(rows=1, cols=3, horizontal_spacing=0.07,
+                        column_widths=[0.34, 0.34, 0.32],
+                        subplot_titles=("bet with K  vs  bet with J",
+                                        "call with Q  vs  bet with J",
+                                        "nearest equilibrium α"))
+    for title in fig.layout.annotations:
+        title.font.size = style.title_size
+    alphas = np.linspace(0.0, ALPHA_MAX, 61)
+    segment = kuhn_equilibrium_point(alphas)
+    for col in (1, 2):
+        fig.add_trace(go.Scatter(
+            x=segment[:, 0], y=segment[:, col], mode="lines",
+            name="equilibria, α from 0 to 1/3",
+            line=dict(color=EQUILIBRIUM_COLOUR, width=6 * lines), customdata=alphas,
+            showlegend=col == 1, legendgroup="eq",
+            hovertemplate="equilibrium α = %{customdata:.3f}<extra></extra>"), row=1, col=col)
+    for k, (path, label) in enumerate(zip(paths, labels)):
+        colour = RUN_COLOURS[k % len(RUN_COLOURS)]
+        symbol = RUN_SYMBOLS[k % len(RUN_SYMBOLS)]
+        dash = RUN_DASHES[k % len(RUN_DASHES)]
+        alpha, distance = nearest_alpha(path[-1])
+        last = int(traces[k].iterations[-1])
+        end_hover = (f"{label} after {last:,} iterations<br>nearest equilibrium "
+                     f"α = {alpha:.3f}, distance {distance:.4f}<extra></extra>")
+        for col in (1, 2):
+            fig.add_trace(go.Scatter(
+                x=path[:, 0], y=path[:, col], mode="lines", name=f"{label}: α ≈ {alpha:.3f}",
+                legendgroup=str(k), showlegend=col == 1, opacity=0.8,
+                line=dict(color=colour, width=1.8 * lines, dash=dash), hoverinfo="skip"),
+                row=1, col=col)
+            fig.add_trace(_now_marker(label, colour, symbol, lines), row=1, col=col)
+            fig.add_trace(go.Scatter(
+                x=[path[-1, 0]], y=[path[-1, col]], mode="markers", name=f"{label} end",
+                legendgroup=str(k), showlegend=False,
+                marker=dict(size=18 * lines, symbol=f"{symbol}-open", color=colour,
+                            line=dict(color=colour, width=2.5 * lines)),
+                hovertemplate=end_hover), row=1, col=col)
+        frames = display_frames(traces[k], MAX_PATH_POINTS)
+        fig.add_trace(go.Scatter(
+            x=traces[k].iterations[frames], y=nearest_alpha(path[frames])[0], mode="lines",
+            name=f"{label} α", legendgroup=str(k), showlegend=False,
+            line=dict(color=colour, width=2 * lines, dash=dash),
+            hovertemplate=f"{label}<br>iteration %{{x:,}}: α = %{{y:.3f}}<extra></extra>"),
+            row=1, col=3)
+        fig.add_trace(_now_marker(label, colour, symbol, lines), row=1, col=3)
+    for col in (1, 2):
+        for a, text in ((0.0, "α=0"), (ALPHA_MAX, "α=1/3")):
+            point = kuhn_equilibrium_point(a)
+            # To the right of each end and a little below: clear of the segment and the ticks.
+            fig.add_annotation(x=point[0], y=point[col], text=text, showarrow=False,
+                               xanchor="left", xshift=8, yshift=-9, row=1, col=col,
+                               font=dict(size=style.small_font))
+    square = dict(range=[-0.04, 1.04], dtick=0.25, zeroline=False, gridcolor="#e6e6e6",
+                  constrain="domain")
+    fig.update_xaxes(title_text=AXIS_TITLES[0], row=1, col=1, **square)
+    fig.update_xaxes(title_text=AXIS_TITLES[0], row=1, col=2, **square)
+    fig.update_yaxes(title_text=AXIS_TITLES[1], row=1, col=1, scaleanchor="x", **square)
+    fig.update_yaxes(title_text=AXIS_TITLES[2], row=1, col=2, scaleanchor="x2", **square)
+    longest = max(int(t.iterations[-1]) for t in traces)
+    log = longest > 20
+    fig.update_xaxes(title_text="iteration", type="log" if log else "linear",
+                     dtick=1 if log else None, gridcolor="#e6e6e6", row=1, col=3)
+    fig.update_yaxes(range=[-0.01, ALPHA_MAX + 0.01], tickvals=[0, 1 / 9, 2 / 9, 1 / 3],
+                     ticktext=["0", "1/9", "2/9", "1/3"], gridcolor="#e6e6e6", row=1, col=3)
+    fig.update_layout(height=height, width=width, plot_bgcolor="white",
+                      font=style.font(),
+                      margin=dict(l=70, r=30, t=60, b=60), uirevision="keep",
+                      legend=dict(orientation="h", yanchor="top", y=-0.2, x=0.5,
+                                  xanchor="center"))
+    update_kuhn_equilibrium(fig, traces, iteration)
+    return fig
+
+
+def _now_marker(label: str, colour: str, symbol: str, scale: float) -> go.Scatter:
+    return go.Scatter(x=[None], y=[None], mode="markers", name=f"{label} now",
+                      showlegend=False, text=[""],
+                      marker=dict(color=colour, size=12 * scale, symbol=symbol,
+                                  line=dict(color="white", width=1.5)),
+                      hovertemplate=f"{label}<br>%{{text}}<extra></extra>")
+
+
+def update_kuhn_equilibrium(fig, trace_or_traces, iteration: int | None = None) -> None:
+    """Move :func:`kuhn_equilibrium_figure` to ``iteration``, in place.
+
+    Each run's path is drawn up to its last record at or before
+    ``iteration`` and its "now" markers sit there (a run not yet recorded
+    shows its first record).  ``None`` means each run's last record.
+    """
+    traces = _as_traces(trace_or_traces)
+    if len(fig.data) != SEGMENT_TRACES + TRACES_PER_RUN * len(traces):
+        raise ValueError(f"this figure was drawn for "
+                         f"{(len(fig.data) - SEGMENT_TRACES) // TRACES_PER_RUN} runs; "
+                         f"got {len(traces)}")
+    with _batch(fig):
+        for k, trace in enumerate(traces):
+            path = kuhn_strategy_path(trace)
+            index = len(trace) - 1 if iteration is None else record_at(trace, iteration)
+            frames = display_frames(trace, MAX_PATH_POINTS)
+            shown = frames[frames <= index]
+            if len(shown) == 0 or shown[-1] != index:
+                shown = np.append(shown, index)
+            alpha, distance = nearest_alpha(path[index])
+            text = (f"iteration {int(trace.iterations[index]):,}<br>nearest equilibrium "
+                    f"α = {alpha:.3f}, distance {distance:.3f}")
+            base = SEGMENT_TRACES + TRACES_PER_RUN * k
+            for panel in (0, 1):
+                first = base + 3 * panel
+                fig.data[first].update(x=path[shown, 0], y=path[shown, panel + 1])
+                fig.data[first + 1].update(x=[path[index, 0]], y=[path[index, panel + 1]],
+                                           text=[text])
+            fig.data[base + 7].update(x=[int(trace.iterations[index])], y=[alpha], text=[text])
