@@ -33,6 +33,10 @@ _EXPORTS = {
     "regret_matching": "regret",
     "available_algorithms": "solvers", "solve": "solvers",
     "Trace": "trace",
+    "plot_tree": "views", "TreeView": "views", "tree_graph": "views", "set_presenter": "views",
+    "kuhn_equilibrium_figure": "views",
+    "explore": "widgets", "TrainingExplorer": "widgets", "BestResponseExplorer": "widgets",
+    "PlayTable": "widgets", "play_against": "widgets", "KuhnEquilibriumView": "widgets",
 }
 
 __all__ = sorted(_EXPORTS)
