@@ -98,4 +98,4 @@ test-fast: $(STAMP_TEST)
 # Side-by-side timings quoted in README (see benchmarks/).
 benchmark: $(STAMP_LAB)
 	$(PY) benchmarks/bench_regret_matching.py
-	$(PY) benchmarks/bench_cfr.py
+	$(PY) benchmarks/bench_solvers.py
