@@ -22,10 +22,11 @@ START := 00_start_here.ipynb
 STAMP_LAB := $(VENV)/.cfrviz-installed
 STAMP_TEST := $(VENV)/.cfrviz-installed-test
 
-.PHONY: help lab test test-fast benchmark
+.PHONY: help lab present test test-fast benchmark
 
 help:
 	@echo "make lab        open the course in JupyterLab (installs into .venv the first time)"
+	@echo "make present    project one lesson as a Voila dashboard: make present LESSON=04_cfr_on_kuhn"
 	@echo "make test       run every test, browser test included"
 	@echo "make test-fast  run the quick tests only (no notebook runs, no browser)"
 
@@ -88,6 +89,19 @@ lab: $(STAMP_LAB)
 	  echo "make lab still running, choose another port: make lab PORT=8890" >&2; \
 	fi; \
 	exit $$status
+
+# Classroom mode: one lesson as a Voila dashboard (code hidden, widgets live), presenter sizes on,
+# on 127.0.0.1 with a token. Example: make present LESSON=04_cfr_on_kuhn
+LESSON ?= 04_cfr_on_kuhn
+present: $(STAMP_LAB)
+	@if [ ! -f "lessons/$(LESSON).ipynb" ]; then \
+	  echo "error: no lesson lessons/$(LESSON).ipynb; choose one of:" >&2; \
+	  ls lessons/*.ipynb | sed 's|lessons/||; s|\.ipynb||; s|^|  |' >&2; exit 1; fi
+	@export JUPYTER_PREFER_ENV_PATH=1 CFRVIZ_PRESENTER=1; \
+	token="$${JUPYTER_TOKEN:-$$($(PY) -c 'import secrets; print(secrets.token_hex(24))')}"; \
+	printf '\n Serving lessons/%s.ipynb as a dashboard. Open:\n\n   http://127.0.0.1:%s/?token=%s\n\n Stop with Ctrl-C.\n\n' "$(LESSON)" "$(PORT)" "$$token"; \
+	cd lessons && ../$(VENV)/bin/voila "$(LESSON).ipynb" --no-browser --port=$(PORT) \
+	  --Voila.ip=127.0.0.1 --token="$$token" --ServerApp.port_retries=0
 
 test: $(STAMP_TEST)
 	$(PY) -m pytest $(PYTEST_ARGS)

@@ -38,6 +38,7 @@ REQUIREMENTS: dict[str, str] = {
     "networkx": "3.2",
     "jupyterlab": "4.2",
     "ipykernel": "6.29",
+    "voila": "0.5",
 }
 
 MINIMUM_PYTHON = (3, 11)

@@ -453,3 +453,60 @@ def slider_value(handle) -> int:
 
 def slider_range(handle) -> tuple[int, int]:
     return int(float(handle.get_attribute("aria-valuemin"))), int(float(handle.get_attribute("aria-valuemax")))
+
+
+@contextmanager
+def voila(notebook: str, extra_files: Iterable[Path] = (), startup_timeout: float = 60,
+          env_extra: dict | None = None) -> Iterator[LabServer]:
+    """Serve one lesson as a Voila dashboard (as ``make present`` does); yield its server.
+
+    ``server.url("")`` is the dashboard.  Same isolation as :func:`jupyterlab`: a
+    temporary copy of the lessons and temporary Jupyter folders.
+    """
+    port, token = _free_port(), secrets.token_hex(24)
+    with tempfile.TemporaryDirectory(prefix="cfrviz-voila-") as tmp:
+        tmp = Path(tmp)
+        root = _copy_course(tmp, extra_files)
+        env = dict(os.environ)
+        env.pop("JUPYTER_TOKEN", None)
+        env.update(JUPYTER_CONFIG_DIR=str(tmp / "config"), JUPYTER_DATA_DIR=str(tmp / "data-dir"),
+                   JUPYTER_RUNTIME_DIR=str(tmp / "runtime"), IPYTHONDIR=str(tmp / "ipython"),
+                   JUPYTER_PREFER_ENV_PATH="1", **(env_extra or {}))
+        command = [str(Path(sys.executable).with_name("voila")), notebook, "--no-browser",
+                   f"--port={port}", "--Voila.ip=127.0.0.1", f"--token={token}",
+                   "--ServerApp.port_retries=0"]
+        log_path = tmp / "voila.log"
+        with open(log_path, "wb") as log:
+            process = subprocess.Popen(command, cwd=root, env=env, stdout=log,
+                                       stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                       start_new_session=True)
+        server = LabServer(f"http://127.0.0.1:{port}", token)
+        try:
+            _wait_for_port(port, process, log_path, startup_timeout)
+            yield server
+        finally:
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGTERM)
+                try:
+                    process.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    os.killpg(process.pid, signal.SIGKILL)
+                    process.wait(timeout=10)
+            _kill_leftovers(str(tmp))
+            LOGS.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(log_path, LOGS / "voila.log")
+
+
+def _wait_for_port(port: int, process, log_path: Path, timeout: float) -> None:
+    """Wait until the server accepts connections (Voila has no cheap status page: its root
+    runs the notebook)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the server exited with status {process.returncode} before it "
+                               "was ready:\n" + _tail(log_path))
+        with socket.socket() as sock:
+            if sock.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.25)
+    raise RuntimeError(f"the server did not listen within {timeout:.0f} s:\n" + _tail(log_path))

@@ -17,6 +17,7 @@ from _browser import (
     timeline_handle,
     wait_for_figure_change,
     wait_for_figures_to_settle,
+    voila,
     widget_output_with_figures,
 )
 
@@ -152,3 +153,33 @@ def test_training_explorer_in_jupyterlab(tmp_path):
         assert playing != at_start, "the tree did not change while the timeline played"
         screenshot(widget, "explorer-after")
         assert not page.errors, "JavaScript errors in the page:\n" + "\n".join(page.errors)
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_lesson01_as_a_voila_dashboard():
+    """Classroom mode (as `make present` serves it): code hidden, widgets live, presenter sizes."""
+    with voila("01_regret_matching.ipynb", env_extra={"CFRVIZ_PRESENTER": "1"}) as server, \
+            chromium_page() as page:
+        page.goto(server.url(""))
+        widget = widget_output_with_figures(page)
+        widget.wait_for(timeout=180_000)
+        handle = timeline_handle(widget)
+        handle.wait_for()
+        assert page.locator(".jp-InputArea-editor").count() == 0, "code cells are visible"
+        assert "import cfrviz" not in page.inner_text("body")
+        widget.scroll_into_view_if_needed()
+        before = wait_for_figures_to_settle(widget)
+        drawn = [len(f["lines"]) + len(f["points"]) for f in before]
+        assert all(drawn), f"a figure is empty in Voila: {drawn}"
+        screenshot(page, "voila-lesson01")
+        low, high = slider_range(handle)
+        start = slider_value(handle)
+        assert start == high, "the timeline should start at the last iteration"
+        handle.focus()
+        handle.press("Home")
+        wait_for_figure_change(widget, before)
+        assert slider_value(handle) == low
+        # Only the fonts Voila's template fetches from a CDN fail offline; nothing else may.
+        errors = [e for e in page.errors if "ERR_NAME_NOT_RESOLVED" not in e]
+        assert not errors, "JavaScript errors in the dashboard:\n" + "\n".join(errors)

@@ -306,3 +306,14 @@ def test_presenter_mode_is_larger(kuhn):
         assert plot_tree(kuhn).layout.font.size == big.layout.font.size
     assert not presenter_mode()
     assert plot_tree(kuhn).layout.font.size == normal.layout.font.size
+
+
+def test_the_classroom_switch_wins_over_a_lesson(monkeypatch):
+    from cfrviz.views import style
+
+    monkeypatch.setenv(style.ENVIRONMENT_SWITCH, "1")
+    style.set_presenter(False)
+    assert style.presenter_mode()
+    monkeypatch.delenv(style.ENVIRONMENT_SWITCH)
+    style.set_presenter(False)
+    assert not style.presenter_mode()

@@ -13,6 +13,7 @@ on colour alone (player nodes also differ in shape and carry the player number).
 
 from __future__ import annotations
 
+import os
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -79,17 +80,30 @@ NORMAL = Style(presenter=False, font_size=13, small_font=11, title_size=15, line
 PRESENTER = Style(presenter=True, font_size=20, small_font=16, title_size=24, line_scale=1.7,
                   marker_size=26, leaf_px=68, level_px=140, figure_scale=1.45)
 
-_presenter = [False]  # the one process-wide display switch (a setting, not state of a view)
+#: Set by the classroom command (``make present``): "1" turns presenter mode on for the whole
+#: kernel and wins over the lessons' own switch, "0" keeps it off.
+ENVIRONMENT_SWITCH = "CFRVIZ_PRESENTER"
+
+
+def _from_environment() -> bool | None:
+    value = os.environ.get(ENVIRONMENT_SWITCH, "").strip()
+    return {"1": True, "0": False}.get(value)
+
+
+_presenter = [bool(_from_environment())]  # the one process-wide display switch
 
 
 def set_presenter(on: bool = True) -> None:
     """Switch presenter mode on or off for every figure built from now on.
 
-    Figures already drawn keep their sizes; build them again to change.
+    Figures already drawn keep their sizes; build them again to change.  When
+    the course is served with ``make present`` (environment variable
+    ``CFRVIZ_PRESENTER=1``), presenter mode stays on whatever a lesson asks.
     """
     if not isinstance(on, bool):
         raise ValueError(f"set_presenter takes True or False; got {on!r}")
-    _presenter[0] = on
+    forced = _from_environment()
+    _presenter[0] = on if forced is None else forced
 
 
 def presenter_mode() -> bool:

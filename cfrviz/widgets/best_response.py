@@ -9,6 +9,7 @@ from ..engine import tree_best_response
 from ..policy import Policy
 from ..views.style import get_style
 from ..views.tree import TreeView
+from ._panel import Panel
 
 #: Show one row of sliders per information set up to this many sets; beyond, a set picker.
 MAX_ROWS = 12
@@ -29,7 +30,7 @@ def game_value(game, iterations: int = 3000) -> float:
     return cached
 
 
-class BestResponseExplorer(W.VBox):
+class BestResponseExplorer(Panel):
     """Choose a strategy for one player; the tree shows the opponent's best response to it.
 
     Each of the player's information sets gets sliders (one per action,

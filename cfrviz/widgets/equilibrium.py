@@ -7,12 +7,13 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..views.equilibrium import _as_traces, kuhn_equilibrium_figure, update_kuhn_equilibrium
+from ._panel import Panel
 
 #: At most this many timeline stops (log-spaced: the first iterations move fastest).
 MAX_FRAMES = 200
 
 
-class KuhnEquilibriumView(W.VBox):
+class KuhnEquilibriumView(Panel):
     """:func:`~cfrviz.views.equilibrium.kuhn_equilibrium_figure` with a ``Play`` and slider.
 
     The timeline runs over the iterations the runs recorded; moving it moves
@@ -56,7 +57,9 @@ class KuhnEquilibriumView(W.VBox):
 
     def show_iteration(self, iteration: int) -> None:
         """Move the timeline to the stop closest to ``iteration``."""
-        self.slider.value = int(np.argmin(np.abs(self.frames - iteration)))
+        frame = int(np.argmin(np.abs(self.frames - iteration)))
+        self.play.value = frame
+        self.slider.value = frame
 
     def _on_frame(self, change=None) -> None:
         try:

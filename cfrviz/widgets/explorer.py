@@ -13,13 +13,14 @@ from ..views.style import get_style
 from ..views.training import (cost_curve_figure, set_history_figure, update_cost_curve,
                               update_set_history)
 from ..views.tree import TreeView
+from ._panel import Panel
 
 TREE_ALGORITHMS = ("cfr", "cfr+", "linear_cfr", "dcfr", "chance_sampling", "external_sampling",
                    "outcome_sampling")
 MAX_ITERATIONS = 1_000_000
 
 
-class TrainingExplorer(W.VBox):
+class TrainingExplorer(Panel):
     """Train once, then watch regrets and strategies move on the tree.
 
     The timeline (``Play`` and slider) scrubs the recorded trace: the tree's
@@ -162,6 +163,7 @@ class TrainingExplorer(W.VBox):
         last = len(self.frames) - 1
         self.play.max = last
         self.slider.max = last
+        self.play.value = last  # the browser's jslink copies Play onto the slider when drawn
         if self.slider.value == last:
             self._on_frame()
         else:
@@ -172,7 +174,9 @@ class TrainingExplorer(W.VBox):
         if self.trace is None:
             return
         its = self.trace.iterations[self.frames]
-        self.slider.value = int(np.argmin(np.abs(its - iteration)))
+        frame = int(np.argmin(np.abs(its - iteration)))
+        self.play.value = frame
+        self.slider.value = frame
 
     def select(self, infoset) -> None:
         """Select an information set by key or id (as clicking one of its nodes does)."""

@@ -14,6 +14,7 @@ from ..solvers import solve
 from ..views.matrix import (display_frames, exploitability_figure, history_figure,
                             simplex_figure, update_exploitability, update_history,
                             update_simplex)
+from ._panel import Panel
 
 PRESETS = {
     "standard (win 1, lose 1)": RPS_PAYOFFS,
@@ -28,7 +29,7 @@ STARTS = {
 MAX_ITERATIONS = 200_000
 
 
-class RegretMatchingExplorer(W.VBox):
+class RegretMatchingExplorer(Panel):
     """Regret matching on rock-paper-scissors, with every part of the run in view.
 
     The top row holds the controls (payoffs, iterations, seed, self-play or a
@@ -203,7 +204,9 @@ class RegretMatchingExplorer(W.VBox):
         if self.trace is None:
             return
         its = self.trace.iterations[self.frames]
-        self.slider.value = int(np.argmin(np.abs(its - iteration)))
+        frame = int(np.argmin(np.abs(its - iteration)))
+        self.play.value = frame
+        self.slider.value = frame
 
     # -- internals ---------------------------------------------------------------------------
     def _redraw(self) -> None:
@@ -222,6 +225,7 @@ class RegretMatchingExplorer(W.VBox):
                 target.add_traces(source.data)
         self.play.max = last
         self.slider.max = last
+        self.play.value = last  # the browser's jslink copies Play onto the slider when drawn
         if self.slider.value == last:
             self._on_frame()
         else:

@@ -11,6 +11,7 @@ from ..hand import Table, has_public_cards
 from ..policy import Policy
 from ..views.matrix import display_frames
 from ..views.style import NORMAL, get_style
+from ._panel import Panel
 
 #: At most this many iterations on the bot's slider (any recorded one can be set in code).
 MAX_CHOICES = 80
@@ -20,7 +21,7 @@ CARD = ("display:inline-block;min-width:1.3em;padding:0.2em 0.4em;margin:0 0.15e
 HIDDEN = CARD.replace("background:#fff", "background:#cfd8e3").replace("#333", "#667")
 
 
-class PlayTable(W.VBox):
+class PlayTable(Panel):
     """A card table: you against a bot that plays a trained strategy.
 
     **Deal** starts a hand; the bot's moves happen at once and the buttons
