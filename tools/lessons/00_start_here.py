@@ -61,12 +61,19 @@ widgets.VBox([demo_slider, demo_figure])
 #
 # ## 3 · The map
 #
-# | lesson | what you learn | time |
+# | lesson | what you learn | planned time |
 # |---|---|---|
 # | [01 · Regret matching](01_regret_matching.ipynb) | regret, regret matching, best response, exploitability, equilibrium of rock-paper-scissors | 30 min |
-# | 02 · Games as trees | extensive form, chance, information sets | coming next |
-# | 03 · Counterfactual regret | counterfactual values, the CFR algorithm | coming next |
-# | 04 · CFR on Kuhn poker | bluffing emerges; the value −1/18 | coming next |
-# | 05–09 | best response, Monte Carlo CFR, CFR+, scaling up, superhuman poker | coming next |
+# | [02 · Games as trees](02_games_as_trees.ipynb) | extensive form, chance, information sets, behaviour strategies, reach probabilities | 30 min |
+# | [03 · Counterfactual regret](03_counterfactual_regret.ipynb) | counterfactual values and regrets; the CFR algorithm line by line | 35 min |
+# | [04 · CFR on Kuhn poker](04_cfr_on_kuhn.ipynb) | the training explorer; bluffing emerges; the value −1/18; the equilibrium segment | 35 min |
+# | [05 · Best response and exploitability](05_best_response.ipynb) | the yardstick of a strategy; playing against the bot | 30 min |
+# | [06 · Monte Carlo CFR](06_monte_carlo_cfr.ipynb) | chance, external and outcome sampling; an honest cost axis | 30 min |
+# | [07 · Faster CFR](07_faster_cfr.ipynb) | CFR+, linear CFR, discounted CFR side by side | 25 min |
+# | [08 · Scaling up](08_scaling_up.ipynb) | Leduc and pocket poker, lossless abstraction, the archetype tournament | 30 min |
+# | [09 · The road to superhuman poker](09_road_to_superhuman.ipynb) | Cepheus, DeepStack, Libratus, Pluribus, Deep CFR | 25 min |
+#
+# To project a lesson in class, run `make present LESSON=04_cfr_on_kuhn` in the course folder: it serves the
+# lesson as a dashboard with the code hidden and large fonts.
 #
 # Next: [01 · Regret matching](01_regret_matching.ipynb).

@@ -225,5 +225,4 @@ print(f"expected updates: exploitability {variant_trace.exploitability[-1]:.4f}"
 # (sections 2–3). M. Zinkevich et al., *Regret Minimization in Games with Incomplete Information*, NIPS 2007 —
 # the paper that takes regret matching to game trees, where the course goes next.
 #
-# Previous: [00 · Start here](00_start_here.ipynb). Next: lesson 02, *Games as trees*, comes with the next
-# part of the course.
+# Previous: [00 · Start here](00_start_here.ipynb). Next: [02 · Games as trees](02_games_as_trees.ipynb).
