@@ -22,7 +22,7 @@ START := 00_start_here.ipynb
 STAMP_LAB := $(VENV)/.cfrviz-installed
 STAMP_TEST := $(VENV)/.cfrviz-installed-test
 
-.PHONY: help lab present test test-fast benchmark
+.PHONY: help lab present test test-fast benchmark screenshot
 
 help:
 	@echo "make lab        open the course in JupyterLab (installs into .venv the first time)"
@@ -108,6 +108,10 @@ test: $(STAMP_TEST)
 
 test-fast: $(STAMP_TEST)
 	$(PY) -m pytest -m "not slow and not browser" $(PYTEST_ARGS)
+
+# Refresh docs/training_explorer.png (README's picture) from the browser test.
+screenshot: $(STAMP_TEST)
+	CFRVIZ_README_SCREENSHOT=1 $(PY) -m pytest tests/test_browser.py -k training_explorer
 
 # Side-by-side timings quoted in README (see benchmarks/).
 benchmark: $(STAMP_LAB)

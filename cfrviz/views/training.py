@@ -64,7 +64,8 @@ def set_history_figure(trace, infoset, presenter: bool | None = None) -> go.Figu
                                  hoverinfo="skip", name="now",
                                  line=dict(color="#333", width=1.5 * style.line_scale,
                                            dash="dot")), row=row, col=1)
-    fig.update_layout(height=int(420 * style.figure_scale), font=style.font(),
+    fig.update_layout(height=int(420 * style.figure_scale), width=int(480 * style.figure_scale),
+                      font=style.font(),
                       title=dict(text=f"Information set {game.infoset_keys[info]!r}",
                                  font=style.font(style.title_size)),
                       margin=dict(l=60, r=20, t=70, b=40), uirevision="keep",

@@ -93,7 +93,8 @@ class BestResponseExplorer(Panel):
         self.rows_box = W.VBox(rows)
         controls = [head] + ([self.picker] if len(rows) > MAX_ROWS else []) + [
             self.rows_box, self.reset_button]
-        self.children = [*controls, self.output, self.summary, self.fig]
+        self.children = [*controls, self.output, self.summary,
+                         W.Box([self.fig], layout=W.Layout(overflow_x="auto", width="100%"))]
         self._show_rows()
         self._redraw()
 

@@ -121,12 +121,13 @@ class TrainingExplorer(Panel):
                            W.HBox([self.solve_button, self.status])])
         timeline = W.HBox([self.play, self.slider, self.iteration_label])
         self.children = ([controls] if show_controls else []) + [
-            self.output, timeline, self.which, self.tree_fig,
+            self.output, timeline, self.which,
+            W.Box([self.tree_fig], layout=W.Layout(overflow_x="auto", width="100%")),
             W.HBox([W.VBox([self.picker, self.panel],
                            layout=W.Layout(min_width="460px" if not self.style.presenter
                                            else "640px")),
                     W.Box([self.history], layout=W.Layout(flex="1 1 auto"))],
-                   layout=W.Layout(align_items="flex-start")),
+                   layout=W.Layout(align_items="flex-start", flex_flow="row wrap")),
             self.axis, self.curve]
         self.iterations.value = int(iterations)
         self.seed.value = int(seed)
