@@ -1,0 +1,362 @@
+"""Checkers and small helpers for lesson 02, games as trees.
+
+The lesson asks two things of a student: which information set a Kuhn node belongs
+to (and which other node shares it), and the reach probability of a node worked out
+by hand.  The helpers show the same ideas on screen: :func:`reach_breakdown` splits
+a node's reach into its three factors, and :func:`infoset_picker` rings the members
+of a chosen information set on the tree.
+"""
+
+from __future__ import annotations
+
+import html
+import warnings
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from ..tree import CHANCE, TERMINAL
+from . import Feedback, correct, not_done, unanswered, wrong
+
+#: Exercise 1: a node of Kuhn poker (player 1 holds J, player 2 holds Q, player 1 bet).
+WHICH_SET_NODE = "JQ:b"
+#: Exercise 2: the strategy profile (sets left out are uniform) and the node asked about.
+REACH_POLICY = {"Q": {"p": 3 / 4, "b": 1 / 4}, "Jp": {"p": 2 / 3, "b": 1 / 3},
+                "Qpb": {"p": 1 / 2, "b": 1 / 2}}
+REACH_NODE = "QJ:pb"
+
+_ROLE = {0: "player 1", 1: "player 2", CHANCE: "chance", TERMINAL: "a terminal node"}
+
+
+def _kuhn():
+    from ..games import load_game
+    return load_game("kuhn_poker")
+
+
+def _clean(text, cards: int = 1) -> str | None:
+    """A string answer without quotes and spaces, cards in capitals and moves in lower case
+    (``cards`` leading characters are cards); None when it is not a string."""
+    if not isinstance(text, str):
+        return None
+    text = text.strip().strip("'\"").replace(" ", "")
+    return text[:cards].upper() + text[cards:].lower()
+
+
+def _node_of(tree, history: str) -> int | None:
+    """The node with this history; ``"KQb"`` is read as ``"KQ:b"``."""
+    if history in tree.history:
+        return tree.history.index(history)
+    if len(history) >= 2 and ":" not in history:
+        fixed = history[:2] + ":" + history[2:]
+        if fixed in tree.history:
+            return tree.history.index(fixed)
+    return None
+
+
+def _describe(tree, node: int) -> str:
+    """Who acts at a node and what they hold, in words."""
+    history = tree.history[node]
+    who = int(tree.player[node])
+    if who in (0, 1):
+        card = history[who]
+        return (f"{history!r} is a node of {_ROLE[who]}, who holds {card} there: it is in "
+                f"set {tree.infoset_keys[tree.infoset[node]]!r}")
+    return f"{history!r} is {_ROLE[who]}, where nobody chooses"
+
+
+# --- exercise 1: which information set ------------------------------------------------------
+
+def check_which_set(key, other_node=None) -> Feedback:
+    """Exercise 1: the set of node ``"JQ:b"`` and another node in it.
+
+    Player 1 holds J, player 2 holds Q, player 1 has bet: player 2 acts and
+    knows its own card and the bet, so the node is in set ``"Qb"``, together
+    with ``"KQ:b"`` (player 1 holds K instead).
+    """
+    if unanswered(key):
+        return not_done("Set `my_key` to the key of the information set (a string such as "
+                        "'Kp'), and `my_other_node` to the history of another node in it.")
+    tree = _kuhn()
+    node = tree.history.index(WHICH_SET_NODE)
+    right = tree.infoset_keys[tree.infoset[node]]
+    answer = _clean(key)
+    if answer is not None and len(answer) > 1 and answer[1] == ":":
+        answer = answer[0] + answer[2:]  # "Q:b" is a fair way to write "Qb"
+    if answer is None:
+        return wrong(f"A key is a string such as 'Kp' (a card, then the moves seen); got "
+                     f"{key!r}.", "not-a-key")
+    if answer != right:
+        return _explain_key(tree, answer, key)
+    if unanswered(other_node):
+        return not_done(f"Yes, the key is {right!r}. Now set `my_other_node` to the history "
+                        "of another node in the same set, written like 'JQ:b'.")
+    other = _clean(other_node, cards=2)
+    found = None if other is None else _node_of(tree, other)
+    if found is None:
+        return wrong(f"The key {right!r} is right. For the other node, write a history as "
+                     "player 1's card, player 2's card, a colon and the moves, like 'KJ:pb'; "
+                     f"got {other_node!r}.", "not-a-node")
+    if found == node:
+        return wrong(f"The key {right!r} is right, but {WHICH_SET_NODE!r} is the node itself. "
+                     "Which other deal looks exactly the same to player 2?", "same-node")
+    if tree.infoset[found] != tree.infoset[node]:
+        return wrong(f"The key {right!r} is right, but {_describe(tree, found)}. Keep what "
+                     "player 2 sees (its Q and the bet) and change only what it cannot see.",
+                     "other-set")
+    return correct(f"Yes: player 2 holds Q and has seen a bet, so the node is in set {right!r}. "
+                   f"{tree.history[found]!r} looks the same to player 2: only player 1's hidden "
+                   "card differs. Player 2 must choose without knowing which of the two nodes "
+                   "it is at.")
+
+
+def _explain_key(tree, answer: str, raw) -> Feedback:
+    keys = set(tree.infoset_keys)
+    if answer in ("Jb",):
+        return wrong("That is player 2's set when player 2 holds J. In 'JQ:b' the first card "
+                     "(J) is player 1's and the second (Q) is player 2's; player 2 acts here and "
+                     "sees only its own card.", "other-card")
+    if answer.upper().startswith("JQ") or answer.upper().startswith("QJ"):
+        return wrong("A key with both cards names a single node. Player 2 never sees player "
+                     "1's card, so its key holds only its own card and the moves it has seen.",
+                     "both-cards")
+    if answer in ("J", "Q", "K"):
+        return wrong(f"{answer!r} is player 1's set at the very start, before anyone has moved. "
+                     "The node in question comes after player 1's bet, and the bet is public.",
+                     "no-history")
+    if answer.lower() in ("b", ":b"):
+        return wrong("Add the card: the key is what the acting player knows, and player 2 "
+                     "knows its own card as well as the bet.", "no-card")
+    if answer in keys:
+        info = tree.infoset_index(answer)
+        members = tree.infoset_members(info)
+        return wrong(f"{answer!r} is a set of player {tree.infoset_player[info] + 1} "
+                     f"with nodes such as {tree.history[members[0]]!r}. In 'JQ:b' player 2 "
+                     "acts, holding Q, after one bet.", "other-set")
+    return wrong(f"{raw!r} is not a key of Kuhn poker. Keys are the acting player's card "
+                 "followed by the moves so far, e.g. 'K', 'Qp', 'Jpb'.", "not-a-key")
+
+
+# --- exercise 2: a reach probability by hand --------------------------------------------------
+
+@dataclass(frozen=True, repr=False)
+class ReachBreakdown:
+    """A node's reach probability as the product of its three contributors.
+
+    Attributes
+    ----------
+    history : str
+    player1, player2, chance : float
+        The products of player 1's, player 2's and chance's probabilities on
+        the path from the root.
+    factors : tuple of (who, where, label, probability)
+        Every step of the path, root first.
+    """
+
+    history: str
+    player1: float
+    player2: float
+    chance: float
+    factors: tuple
+
+    @property
+    def total(self) -> float:
+        return self.player1 * self.player2 * self.chance
+
+    def others(self, player: int) -> float:
+        """Reach without ``player``'s own factor: the opponent's times chance's."""
+        return self.chance * (self.player2 if player == 0 else self.player1)
+
+    def __str__(self) -> str:
+        lines = [f"reach of {self.history!r}:"]
+        for who, where, label, p in self.factors:
+            lines.append(f"  {who:<9} {where:<18} {label:<3} {_frac(p)}")
+        lines.append(f"  player 1 {_frac(self.player1)} x player 2 {_frac(self.player2)} x "
+                     f"chance {_frac(self.chance)} = {_frac(self.total)}")
+        return "\n".join(lines)
+
+    __repr__ = __str__
+
+    def _repr_html_(self) -> str:
+        return f"<pre>{html.escape(str(self))}</pre>"
+
+
+def _frac(p: float) -> str:
+    f = Fraction(float(p)).limit_denominator(10_000)
+    if abs(float(f) - p) > 1e-12:
+        return f"{p:.4g}"
+    return str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
+
+
+def reach_breakdown(game, policy, history: str) -> ReachBreakdown:
+    """Split the reach probability of the node at ``history`` into its three factors.
+
+    The reach probability of a node is the product of every probability on the
+    path from the root: the chance outcomes and each player's action
+    probabilities.  Grouping them by contributor gives
+    :math:`\\pi(h) = \\pi_1(h)\\,\\pi_2(h)\\,\\pi_c(h)` (Zinkevich et al., 2007).
+
+    Parameters
+    ----------
+    game : GameTree
+    policy : Policy or dict
+        A :class:`~cfrviz.policy.Policy`, or ``{key: {action: p}}`` (sets left
+        out are uniform).
+    history : str
+        A node's history as the tree writes it (``"QJ:pb"`` in Kuhn poker).
+    """
+    from ..policy import Policy
+
+    tree = getattr(game, "tree", game)
+    if isinstance(policy, dict):
+        policy = Policy.from_dict(tree, policy)
+    probs = np.asarray(getattr(policy, "probabilities", policy), dtype=float)
+    if probs.shape != tree.legal_mask.shape:
+        raise ValueError(f"the policy must have shape {tree.legal_mask.shape} for {tree.name}; "
+                         f"got {probs.shape}")
+    node = _node_of(tree, history)
+    if node is None:
+        raise ValueError(f"{tree.name} has no node with history {history!r}; histories look "
+                         f"like {tree.history[-1]!r}")
+    path = []
+    n = node
+    while tree.parent[n] >= 0:
+        path.append(n)
+        n = int(tree.parent[n])
+    reach = {0: 1.0, 1: 1.0, CHANCE: 1.0}
+    factors = []
+    for child in reversed(path):
+        par = int(tree.parent[child])
+        who = int(tree.player[par])
+        if who == CHANCE:
+            p = float(tree.chance_prob[child])
+            factors.append(("chance", "deals", tree.chance_labels[par][tree.action[child]], p))
+        else:
+            info = int(tree.infoset[par])
+            p = float(probs[info, tree.action[child]])
+            factors.append((_ROLE[who], f"at set {tree.infoset_keys[info]!r}",
+                            tree.infoset_actions[info][tree.action[child]], p))
+        reach[who] *= p
+    return ReachBreakdown(tree.history[node], reach[0], reach[1], reach[CHANCE], tuple(factors))
+
+
+def _as_number(answer) -> float | None:
+    if isinstance(answer, (bool, np.bool_)):
+        return None
+    try:
+        value = float(answer)
+    except (TypeError, ValueError, ZeroDivisionError):
+        return None
+    return value if np.isfinite(value) else None
+
+
+def check_reach(answer) -> Feedback:
+    """Exercise 2: the reach probability of ``"QJ:pb"`` under :data:`REACH_POLICY`.
+
+    Chance deals QJ (1/6), player 1 checks with Q (3/4), player 2 bets with J
+    after a check (1/3): 1/6 x 3/4 x 1/3 = 1/24.  Answers within 3% count, so
+    a rounded decimal is fine.
+    """
+    if unanswered(answer):
+        return not_done("Set `my_reach` to a number, e.g. a product like 1/2 * 1/3.")
+    value = _as_number(answer)
+    if value is None:
+        return wrong(f"A reach probability is one number between 0 and 1; got {answer!r}.",
+                     "not-a-number")
+    b = reach_breakdown(_kuhn(), REACH_POLICY, REACH_NODE)
+    p1, p2, c = b.player1, b.player2, b.chance
+    call = REACH_POLICY["Qpb"]["b"]
+
+    def near(x):
+        return bool(np.isclose(value, x, rtol=0.03, atol=1e-9))
+
+    if near(b.total):
+        return correct(f"Yes, {_frac(b.total)}: chance deals QJ ({_frac(c)}), player 1 checks "
+                       f"with Q ({_frac(p1)}), player 2 bets with J ({_frac(p2)}). The reach is "
+                       "the product of every probability on the path, and it splits into one "
+                       "factor per contributor: player 1, player 2 and chance.")
+    if not 0 <= value <= 1:
+        return wrong(f"{value:g} cannot be a probability. Reach probabilities multiply the "
+                     "probabilities along the path, so they never exceed 1.", "sum-not-product")
+    mistakes = (
+        (p1 * p2, "forgot-chance",
+         f"You left out chance: the deal QJ itself happens with probability {_frac(c)}."),
+        (p1 * p2 / 3, "chance-one-card",
+         "Chance deals both cards at once: the ordered pair QJ is one of 6 equally likely "
+         "deals, so its probability is 1/6, not 1/3."),
+        (b.others(0), "left-out-own",
+         f"That is {_frac(b.others(0))}, chance times player 2: the reach without player 1's "
+         "own contribution. Lesson 03 uses exactly this number; here we want the whole "
+         f"probability of arriving, including player 1's check ({_frac(p1)})."),
+        (b.others(1), "left-out-opponent",
+         f"You left out player 2's bet with J ({_frac(p2)}): every move on the path counts, "
+         "whoever makes it."),
+        (b.total * call, "one-step-too-far",
+         f"You multiplied in player 1's call ({_frac(call)}), but that move is made *at* the "
+         "node, after arriving. Reach counts only the moves that lead to it."),
+        (b.total * (1 - call), "one-step-too-far",
+         "You multiplied in player 1's next move, which is made *at* the node, after arriving. "
+         "Reach counts only the moves that lead to it."),
+        (p1, "own-only", f"{_frac(p1)} is player 1's part alone; multiply in chance's and player "
+                         "2's parts."),
+    )
+    for target, mistake, message in mistakes:
+        if near(target):
+            return wrong(message, mistake)
+    if near(p1 + p2 + c) or near((p1 + p2 + c) / 3):
+        return wrong("The probabilities along a path multiply: every step must happen, one "
+                     "after the other.", "sum-not-product")
+    return wrong(f"Not quite ({value:.4g}). Follow the path root -> QJ -> p -> b and multiply "
+                 "the probability of each step: the deal, player 1's check with Q, player 2's "
+                 "bet with J after a check.")
+
+
+# --- a small widget: ring the members of an information set ---------------------------------
+
+def infoset_picker(game, infoset=None, *, subtree=None, presenter: bool | None = None):
+    """A tree with a drop-down of information sets; the chosen set's members are ringed.
+
+    Below the tree a line lists the members' histories and says what the
+    acting player can and cannot see.  Returns an ``ipywidgets.VBox`` whose
+    ``picker`` (the drop-down), ``figure`` and ``caption`` are attributes, so
+    that tests can drive it.
+    """
+    import ipywidgets as W
+
+    from ..views.tree import TreeView
+
+    tree = getattr(game, "tree", game)
+    view = TreeView(tree, subtree=subtree, presenter=presenter)
+    first = 0 if infoset is None else (tree.infoset_index(infoset) if isinstance(infoset, str)
+                                       else int(infoset))
+    with warnings.catch_warnings():
+        # The tree's edge traces separate segments with NaN, which the kernel's JSON packer
+        # replaces by null with a warning when the widget is created; the drawing is right.
+        warnings.filterwarnings("ignore", message="Message serialization failed")
+        fig = view.figure(widget=True, selected_infoset=first)
+    picker = W.Dropdown(options=[(k, i) for i, k in enumerate(tree.infoset_keys)], value=first,
+                        description="information set", style={"description_width": "initial"})
+    caption = W.HTML()
+    ring = view.traces["selected"]
+
+    def show(change=None):
+        info = int(picker.value)
+        # Only the ring moves: restyle that one trace (the edges, with their NaN gaps, stay).
+        changes, _ = view.changes(selected_infoset=info)
+        with fig.batch_update():
+            fig.data[ring].update(changes[ring])
+        members = tree.infoset_members(info)
+        who = int(tree.infoset_player[info])
+        names = ", ".join(html.escape(tree.history[m]) for m in members)
+        if len(members) == 1:
+            text = f"one node, {names}: player {who + 1} knows exactly where it is."
+        else:
+            text = (f"{len(members)} nodes, {names}. Player {who + 1} knows it is at one of "
+                    "them but not which: they differ only in what it cannot see.")
+        caption.value = f"<b>{html.escape(tree.infoset_keys[info])}</b> (player {who + 1}): {text}"
+
+    picker.observe(show, names="value")
+    show()
+    box = W.VBox([picker, caption, fig])
+    box.picker, box.figure, box.caption, box.view = picker, fig, caption, view
+    return box
