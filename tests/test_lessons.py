@@ -74,6 +74,9 @@ def test_runs_unanswered(path):
     text = outputs_text(nb)
     # nbclient raises on an error output; a printed traceback (e.g. from a widget) fails here.
     assert "Traceback" not in text
+    # Warnings a student would see under a widget (a NaN in widget state, a deprecated argument).
+    for warning in ("serialization failed", "DeprecationWarning", "UserWarning"):
+        assert warning not in text, f"{path.name} shows a {warning!r} warning"
     assert "✗" not in text  # no failed install check, no checker calling a blank "wrong"
     if any(True for _ in exercise_cells(nb)):
         assert "not done yet" in text

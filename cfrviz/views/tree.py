@@ -674,10 +674,11 @@ class TreeView:
             else:
                 # A dashed connector in its lane, with a drop to each member.
                 ly = level_y + LANE_BASE + LANE_STEP * lane
-                xs_line, ys_line = [lo, hi, np.nan], [ly, ly, np.nan]
+                # None, not NaN, breaks the line: a plain list is sent as JSON, which has no NaN.
+                xs_line, ys_line = [lo, hi, None], [ly, ly, None]
                 for m in xs.tolist():
-                    xs_line += [m, m, np.nan]
-                    ys_line += [ly, level_y + 0.12, np.nan]
+                    xs_line += [m, m, None]
+                    ys_line += [ly, level_y + 0.12, None]
                 add(f"set {info}", go.Scatter(
                     x=xs_line, y=ys_line, mode="lines", name=key, meta=meta,
                     line=dict(color=colour, width=1.3 * s.line_scale, dash="dash"),

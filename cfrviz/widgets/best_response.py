@@ -94,7 +94,7 @@ class BestResponseExplorer(Panel):
         controls = [head] + ([self.picker] if len(rows) > MAX_ROWS else []) + [
             self.rows_box, self.reset_button]
         self.children = [*controls, self.output, self.summary,
-                         W.Box([self.fig], layout=W.Layout(overflow_x="auto", width="100%"))]
+                         W.Box([self.fig], layout=W.Layout(overflow="auto", width="100%"))]
         self._show_rows()
         self._redraw()
 

@@ -122,7 +122,7 @@ class TrainingExplorer(Panel):
         timeline = W.HBox([self.play, self.slider, self.iteration_label])
         self.children = ([controls] if show_controls else []) + [
             self.output, timeline, self.which,
-            W.Box([self.tree_fig], layout=W.Layout(overflow_x="auto", width="100%")),
+            W.Box([self.tree_fig], layout=W.Layout(overflow="auto", width="100%")),
             W.HBox([W.VBox([self.picker, self.panel],
                            layout=W.Layout(min_width="460px" if not self.style.presenter
                                            else "640px")),
