@@ -734,7 +734,7 @@ def _counterfactual(parent, edge, slot, player, infoset, chance_prob, utility, s
             w = reach[2, h] * reach[other, h]
             info = infoset[h]
             opponent_reach[info] += w
-            own_reach[info] += reach[who, h] * w
+            own_reach[info] = reach[who, h]  # the same at every node of a set (perfect recall)
             node_value[info] += w * value[h]
     for h in range(1, n):
         if edge[h] == who:
@@ -751,8 +751,9 @@ def counterfactual_table(tree: GameTree, probabilities: np.ndarray, who: int) ->
     -------
     dict of arrays
         ``opponent_reach`` (I,): the chance-and-opponent reach summed over the
-        set's nodes; ``own_reach`` (I,): ``who``'s own reach probability of the
-        set (weighted by the others' reach); ``value`` (I,): the set's
+        set's nodes; ``own_reach`` (I,): ``who``'s own probability of playing
+        into the set (equal at its nodes, by perfect recall: the weight of its
+        strategy in the average); ``value`` (I,): the set's
         counterfactual value; ``action_values`` (I, width): each action's.
         Their difference ``action_values - value[:, None]`` is the immediate
         counterfactual regret CFR adds.  Rows of the other player's sets are 0.
@@ -762,6 +763,4 @@ def counterfactual_table(tree: GameTree, probabilities: np.ndarray, who: int) ->
                                          p.chance_prob, p.utility,
                                          np.ascontiguousarray(probabilities, dtype=np.float64),
                                          who, p.num_infosets, p.width)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        own = np.where(opp > 0, own / np.where(opp > 0, opp, 1), 0.0)
     return {"opponent_reach": opp, "own_reach": own, "value": val, "action_values": act}

@@ -144,3 +144,12 @@ def test_counterfactual_table_gives_the_regrets_cfr_adds():
     regret = (table["action_values"] - table["value"][:, None]) * leduc.legal_mask
     assert np.allclose(regret[~mine], trace.instantaneous_regret[k][~mine], atol=1e-12, rtol=0)
     assert table["opponent_reach"][~mine].max() > 0 and np.all(table["opponent_reach"][mine] == 0)
+
+
+def test_own_reach_is_the_players_probability_of_playing_into_the_set():
+    kuhn = cfrviz.load_game("kuhn_poker")
+    policy = cfrviz.Policy.from_dict(kuhn, {"J": {"p": 0.25, "b": 0.75}, "K": {"p": 1.0}})
+    table = engine.counterfactual_table(kuhn, policy.probabilities, 0)
+    assert table["own_reach"][kuhn.infoset_index("Jpb")] == pytest.approx(0.25)
+    assert table["own_reach"][kuhn.infoset_index("Kpb")] == pytest.approx(1.0)
+    assert table["own_reach"][kuhn.infoset_index("J")] == 1.0
