@@ -10,7 +10,6 @@ of a chosen information set on the tree.
 from __future__ import annotations
 
 import html
-import warnings
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -329,11 +328,7 @@ def infoset_picker(game, infoset=None, *, subtree=None, presenter: bool | None =
     view = TreeView(tree, subtree=subtree, presenter=presenter)
     first = 0 if infoset is None else (tree.infoset_index(infoset) if isinstance(infoset, str)
                                        else int(infoset))
-    with warnings.catch_warnings():
-        # The tree's edge traces separate segments with NaN, which the kernel's JSON packer
-        # replaces by null with a warning when the widget is created; the drawing is right.
-        warnings.filterwarnings("ignore", message="Message serialization failed")
-        fig = view.figure(widget=True, selected_infoset=first)
+    fig = view.figure(widget=True, selected_infoset=first)
     picker = W.Dropdown(options=[(k, i) for i, k in enumerate(tree.infoset_keys)], value=first,
                         description="information set", style={"description_width": "initial"})
     caption = W.HTML()
@@ -341,7 +336,7 @@ def infoset_picker(game, infoset=None, *, subtree=None, presenter: bool | None =
 
     def show(change=None):
         info = int(picker.value)
-        # Only the ring moves: restyle that one trace (the edges, with their NaN gaps, stay).
+        # Only the ring moves: restyle that one trace.
         changes, _ = view.changes(selected_infoset=info)
         with fig.batch_update():
             fig.data[ring].update(changes[ring])
