@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .regret import regret_matching
+from .tree import CHANCE, TERMINAL
 
 
 def self_play_regret_matching(payoffs, iterations: int, initial_regrets=None):
@@ -75,36 +76,9 @@ def vanilla_cfr(tree, iterations: int, alternating: bool = True):
         ``cumulative_regret``, ``regret`` (this iteration's) and
         ``strategy_sum``, each of shape (information sets, max actions).
     """
-    from .tree import CHANCE, TERMINAL
-
     mask = tree.legal_mask
     regret_sum = np.zeros(mask.shape)
     strategy_sum = np.zeros(mask.shape)
-
-    def walk(node, player, reach, strategy, regret, sums):
-        kind = tree.player[node]
-        if kind == TERMINAL:
-            return tree.utility[node, player]
-        children = tree.children[node]
-        if kind == CHANCE:
-            value = 0.0
-            for child in children:
-                p = tree.chance_prob[child]
-                value += p * walk(child, player, reach * np.array([1, 1, p]), strategy,
-                                  regret, sums)
-            return value
-        info = tree.infoset[node]
-        action_values = np.zeros(len(children))
-        for a, child in enumerate(children):
-            step = np.ones(3)
-            step[kind] = strategy[info, a]
-            action_values[a] = walk(child, player, reach * step, strategy, regret, sums)
-        value = float(strategy[info, : len(children)] @ action_values)
-        if kind == player:
-            others = reach[2] * reach[1 - player]
-            regret[info, : len(children)] += others * (action_values - value)
-            sums[info, : len(children)] += reach[player] * strategy[info, : len(children)]
-        return value
 
     for _ in range(iterations):
         strategy = regret_matching(regret_sum, mask)
@@ -112,12 +86,12 @@ def vanilla_cfr(tree, iterations: int, alternating: bool = True):
         regret = np.zeros(mask.shape)
         if alternating:
             for player in (0, 1):
-                walk(0, player, np.ones(3), strategy, regret, strategy_sum)
+                walk(tree, 0, player, np.ones(3), strategy, regret, strategy_sum)
                 regret_sum[tree.infoset_player == player] += regret[tree.infoset_player == player]
                 strategy = regret_matching(regret_sum, mask)
         else:
             for player in (0, 1):
-                walk(0, player, np.ones(3), strategy, regret, strategy_sum)
+                walk(tree, 0, player, np.ones(3), strategy, regret, strategy_sum)
             regret_sum += regret
         yield {"strategy": start, "cumulative_regret": regret_sum.copy(), "regret": regret,
                "strategy_sum": strategy_sum.copy()}
@@ -166,42 +140,47 @@ def cfr_variant(tree, iterations: int, alternating: bool = True, regret_floor: b
         if alternating:
             for player in (0, 1):
                 weights = np.zeros(mask.shape)
-                _cfr_walk(tree, player, strategy, regret, weights)
+                walk(tree, 0, player, np.ones(3), strategy, regret, weights)
                 fold(player, t, regret, weights)
                 strategy = regret_matching(regret_sum, mask)
         else:
             weights = np.zeros(mask.shape)
             for player in (0, 1):
-                _cfr_walk(tree, player, strategy, regret, weights)
+                walk(tree, 0, player, np.ones(3), strategy, regret, weights)
             for player in (0, 1):
                 fold(player, t, regret, weights)
         yield {"strategy": start, "cumulative_regret": regret_sum.copy(), "regret": regret,
                "strategy_sum": strategy_sum.copy()}
 
 
-def _cfr_walk(tree, player, strategy, regret, weights):
-    """The recursive walk of :func:`vanilla_cfr` for one player, as a plain function."""
-    from .tree import CHANCE, TERMINAL
 
-    def walk(node, reach):
-        kind = tree.player[node]
-        if kind == TERMINAL:
-            return tree.utility[node, player]
-        children = tree.children[node]
-        if kind == CHANCE:
-            return sum(tree.chance_prob[c] * walk(c, reach * np.array([1, 1, tree.chance_prob[c]]))
-                       for c in children)
-        info = tree.infoset[node]
-        k = len(children)
-        action_values = np.zeros(k)
-        for a, child in enumerate(children):
-            step = np.ones(3)
-            step[kind] = strategy[info, a]
-            action_values[a] = walk(child, reach * step)
-        value = float(strategy[info, :k] @ action_values)
-        if kind == player:
-            regret[info, :k] += reach[2] * reach[1 - player] * (action_values - value)
-            weights[info, :k] += reach[player] * strategy[info, :k]
+def walk(tree, node, player, reach, strategy, regret, sums):
+    """One player's CFR pass below ``node``: returns the node's value for ``player``.
+
+    ``reach`` is the node's reach split three ways, ``[player 1, player 2,
+    chance]``.  At ``player``'s own nodes it adds the counterfactual regret of
+    each action to ``regret`` and the own-reach-weighted strategy to ``sums``.
+    """
+    kind = tree.player[node]
+    if kind == TERMINAL:
+        return tree.utility[node, player]
+    children = tree.children[node]
+    if kind == CHANCE:
+        value = 0.0
+        for child in children:
+            p = tree.chance_prob[child]
+            value += p * walk(tree, child, player, reach * np.array([1, 1, p]), strategy,
+                              regret, sums)
         return value
-
-    walk(0, np.ones(3))
+    info = tree.infoset[node]
+    action_values = np.zeros(len(children))
+    for a, child in enumerate(children):
+        step = np.ones(3)
+        step[kind] = strategy[info, a]
+        action_values[a] = walk(tree, child, player, reach * step, strategy, regret, sums)
+    value = float(strategy[info, : len(children)] @ action_values)
+    if kind == player:
+        others = reach[2] * reach[1 - player]
+        regret[info, : len(children)] += others * (action_values - value)
+        sums[info, : len(children)] += reach[player] * strategy[info, : len(children)]
+    return value

@@ -208,9 +208,11 @@ def test_update_comparison_refuses_bad_input(kuhn):
 
 
 def test_listing_shows_the_parts_the_lesson_walks_through():
-    walk = ex.listing(vanilla_cfr, "def walk", "return value")
+    from cfrviz.reference import walk as reference_walk
+
+    walk = ex.listing(reference_walk, "def walk", "return value")
     assert walk.lines[0].startswith("def walk") and walk.lines[-1].strip() == "return value"
-    decision = ex.listing(vanilla_cfr, "info = tree.infoset[node]", "return value")
+    decision = ex.listing(reference_walk, "info = tree.infoset[node]", "return value")
     text = "\n".join(decision.lines)
     assert "others = reach[2] * reach[1 - player]" in text
     assert "+= others * (action_values - value)" in text

@@ -23,7 +23,7 @@ from IPython.display import HTML, display
 import cfrviz
 from cfrviz.exercises import lesson03 as check
 from cfrviz.explain import infoset_snapshot, snapshot_html
-from cfrviz.reference import vanilla_cfr
+from cfrviz.reference import vanilla_cfr, walk
 
 # %%
 PRESENTER = False  # True enlarges fonts and figures for a projector
@@ -147,12 +147,12 @@ print("     counterfactual values (fold, call):", np.round(kpb["action_values"],
 # ## 4 · The recursive CFR, line by line
 #
 # `cfrviz.reference.vanilla_cfr` is a plain Python version of CFR (the package's fast engine is tested
-# against it after every iteration). Its heart is a function `walk` that visits the whole tree once for
+# against it after every iteration). Its heart is the function `walk`, beside it in `cfrviz.reference`, that visits the whole tree once for
 # the player being updated, carrying the node's reach split three ways, `reach = [π₁, π₂, π_c]`, and
 # returning the node's value for that player. First, the two easy kinds of node:
 
 # %%
-check.listing(vanilla_cfr, "def walk", "return value")
+check.listing(walk, "def walk", "return value")
 
 # %% [markdown]
 # - A **leaf** returns its payoff for `player`.
@@ -162,7 +162,7 @@ check.listing(vanilla_cfr, "def walk", "return value")
 # Then the decision nodes, where the work happens:
 
 # %%
-check.listing(vanilla_cfr, "info = tree.infoset[node]", "return value")
+check.listing(walk, "info = tree.infoset[node]", "return value")
 
 # %% [markdown]
 # - For each action, the acting player's entry of the reach (`step[kind]`) is multiplied by that action's
