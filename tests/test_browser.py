@@ -1,4 +1,5 @@
-"""Lesson 01 in a real JupyterLab: run it all, move the timeline, see the figures change."""
+"""The course in a real browser: lessons 01 and 04 and the training explorer in JupyterLab (run
+all, move the timeline, see the figures change), and lesson 01 as a Voila dashboard."""
 
 from __future__ import annotations
 
@@ -71,6 +72,12 @@ def check_timeline_moves_figures(notebook: str, name: str, extra_files=()) -> No
 @pytest.mark.slow
 def test_lesson01_in_jupyterlab():
     check_timeline_moves_figures("01_regret_matching.ipynb", "lesson01")
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_lesson04_in_jupyterlab():
+    check_timeline_moves_figures("04_cfr_on_kuhn.ipynb", "lesson04")
 
 
 # The rule in conftest.py: without chromium a browser test skips, except in CI where it fails.
