@@ -1,0 +1,144 @@
+"""Checkers for lesson 09, the road to superhuman poker."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from numbers import Real
+
+import numpy as np
+
+from ..scaling import PUBLISHED_SIZES
+from . import Feedback, correct, not_done, unanswered, wrong
+
+#: The ideas of exercise 1, by letter.
+IDEAS = {
+    "A": "regret matching+ with compressed tables, run on the whole game until it is "
+         "essentially solved, offline",
+    "B": "no precomputed strategy for the whole game: at every decision, re-solve a "
+         "depth-limited lookahead whose leaves are valued by a neural network",
+    "C": "a blueprint from Monte Carlo CFR on an abstracted game, refined during play by safe "
+         "nested subgame solving, with gaps the opponents found patched overnight",
+    "D": "six players: a blueprint from linear Monte Carlo CFR and a depth-limited search in "
+         "which the opponents may switch among several continuation strategies",
+    "E": "neural networks trained on sampled regrets replace the regret and strategy tables, "
+         "so no hand-made card abstraction is needed",
+}
+SYSTEMS = ("Cepheus", "DeepStack", "Libratus", "Pluribus", "Deep CFR")
+MATCH = {"Cepheus": "A", "DeepStack": "B", "Libratus": "C", "Pluribus": "D", "Deep CFR": "E"}
+WHY = {
+    "Cepheus": "Cepheus (2015) ran CFR+ on all of heads-up limit hold'em",
+    "DeepStack": "DeepStack (2017) re-solves at every decision with a value network at the "
+                 "depth limit",
+    "Libratus": "Libratus (2017) refines an MCCFR blueprint with nested safe subgame solving",
+    "Pluribus": "Pluribus (2019) plays six-player poker with a linear-MCCFR blueprint and "
+                "depth-limited search",
+    "Deep CFR": "Deep CFR (2019) learns regrets with neural networks instead of tables",
+}
+
+#: Exercise 2: heads-up limit hold'em's information sets, actions per set, tables, bytes.
+HULHE_SETS = next(p.infosets for p in PUBLISHED_SIZES if "limit Texas" in p.game
+                  and "no-limit" not in p.game)
+ACTIONS, TABLES, BYTES = 3, 2, 8
+
+
+def _system(name) -> str | None:
+    if not isinstance(name, str):
+        return None
+    simple = name.strip().lower().replace("-", " ").replace("_", " ")
+    for system in SYSTEMS:
+        if simple == system.lower() or simple.replace(" ", "") == system.lower().replace(" ", ""):
+            return system
+    return None
+
+
+def check_milestones(answer) -> Feedback:
+    """Exercise 1: match each program to the idea it added (a dict ``{system: letter}``)."""
+    if unanswered(answer):
+        return not_done("Fill in `my_matches` with a letter for each program.")
+    if not isinstance(answer, Mapping):
+        return wrong(f"Give a dict such as {{'Cepheus': 'A', ...}}; got {type(answer).__name__}.",
+                     "shape")
+    matches = {}
+    for key, letter in answer.items():
+        system = _system(key)
+        if system is None:
+            return wrong(f"{key!r} is not one of {', '.join(SYSTEMS)}.", "names")
+        if unanswered(letter):
+            return not_done(f"{system} still has no letter.")
+        if not isinstance(letter, str) or letter.strip().upper() not in IDEAS:
+            return wrong(f"{system}: use one of the letters {', '.join(IDEAS)}; got {letter!r}.",
+                         "names")
+        matches[system] = letter.strip().upper()
+    missing = [s for s in SYSTEMS if s not in matches]
+    if missing:
+        return not_done(f"Give a letter for {', '.join(missing)} as well.")
+    wrong_ones = [s for s in SYSTEMS if matches[s] != MATCH[s]]
+    if not wrong_ones:
+        return correct("All five right. Cepheus scaled a full-width solver (CFR+); DeepStack and "
+                       "Libratus both solve during play but from different starting points (a "
+                       "value network vs. a precomputed blueprint); Pluribus carried the "
+                       "blueprint-plus-search recipe to six players; Deep CFR replaced the "
+                       "tables themselves.")
+    pair = {matches["DeepStack"], matches["Libratus"]}
+    if pair == {"B", "C"} and "DeepStack" in wrong_ones:
+        return wrong("DeepStack and Libratus are swapped. Both solve subgames while playing, "
+                     "but DeepStack keeps no strategy for the whole game and values its "
+                     "lookahead's leaves with a neural network, while Libratus starts from a "
+                     "blueprint computed in advance with Monte Carlo CFR.", "deepstack-libratus")
+    if {matches["DeepStack"], matches["Deep CFR"]} == {"B", "E"} and "DeepStack" in wrong_ones:
+        return wrong("DeepStack and Deep CFR both use deep networks, for different jobs: "
+                     "DeepStack's network estimates counterfactual values where its lookahead "
+                     "stops; Deep CFR's networks stand in for the regret and strategy tables "
+                     "of CFR itself.", "deepstack-deepcfr")
+    if {matches["Libratus"], matches["Pluribus"]} == {"C", "D"} and "Libratus" in wrong_ones:
+        return wrong("Libratus and Pluribus are swapped. Both combine a blueprint with search, "
+                     "but Libratus played one opponent at a time (heads-up) and Pluribus sat "
+                     "at a table of six.", "libratus-pluribus")
+    if matches["Cepheus"] != "A":
+        return wrong("Cepheus is the one that needed no abstraction of the betting and no "
+                     "search: limit hold'em was small enough (about 3 × 10^14 sets) for CFR+ "
+                     "to solve it whole, offline.", "cepheus")
+    first = wrong_ones[0]
+    return wrong(f"{len(wrong_ones)} of five are off, e.g. {first}: {WHY[first]}.")
+
+
+def hulhe_terabytes() -> float:
+    """Two float64 tables of 3 actions for every HULHE information set, in terabytes (10^12)."""
+    return HULHE_SETS * ACTIONS * TABLES * BYTES / 1e12
+
+
+def check_hulhe_memory(answer) -> Feedback:
+    """Exercise 2: memory of CFR's two tables for heads-up limit hold'em, in terabytes.
+
+    3.19e14 sets × 3 actions × 2 tables × 8 bytes = 15,312 TB (about 15
+    petabytes); answers within 5% count.
+    """
+    if unanswered(answer):
+        return not_done("Set `my_terabytes` to a number.")
+    if isinstance(answer, bool) or not isinstance(answer, (Real, np.integer, np.floating)) \
+            or not np.isfinite(float(answer)) or float(answer) <= 0:
+        return wrong(f"Expected a positive number of terabytes; got {answer!r}.", "shape")
+    value = float(answer)
+    right = hulhe_terabytes()
+
+    def near(x):
+        return abs(value - x) <= 0.05 * x
+
+    if near(right):
+        return correct(f"Yes, about {right:,.0f} TB, or {right / 1000:,.0f} petabytes: far "
+                       "beyond one machine. The Cepheus team compressed the tables and spread "
+                       "the computation over a cluster of about 200 computers for some two "
+                       "months; our engine would need every entry in memory.")
+    if near(right / TABLES):
+        return wrong("That is one table. CFR keeps two for the whole run: cumulative regrets "
+                     "and the strategy sum (for the average).", "one-table")
+    if near(right / ACTIONS):
+        return wrong("Each information set needs one entry per action (fold, call, raise), "
+                     "not one per set.", "per-set")
+    if near(right * 1e12) or near(right * 1e3) or near(right / 1e3):
+        return wrong("The size is right but the unit is off: the question asks for terabytes, "
+                     "10^12 bytes.", "units")
+    if near(right / BYTES) or near(right * BYTES):
+        return wrong("Count 8 bytes (64 bits) per number.", "bits-bytes")
+    return wrong("Not quite. Multiply the information sets by 3 actions, 2 tables and 8 bytes, "
+                 "then divide by 10^12.")

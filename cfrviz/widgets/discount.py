@@ -1,0 +1,185 @@
+"""Discounted CFR with sliders: α, β and γ against CFR, CFR+ and linear CFR on the same budget."""
+
+from __future__ import annotations
+
+import html
+
+import ipywidgets as W
+import numpy as np
+import plotly.graph_objects as go
+
+from ..solvers import solve
+from ..variants import iteration_weights
+from ..views.compare import comparison_figure, iteration_weights_figure
+from ..views.style import OKABE_ITO
+
+#: Slider ranges.  Wider exponents add nothing visible: t^5 / (t^5 + 1) is already 1 to
+#: four decimals from t = 7 on.
+ALPHA_RANGE = (0.0, 5.0)
+BETA_RANGE = (-5.0, 5.0)
+GAMMA_RANGE = (0.0, 5.0)
+#: Named settings the preset menu offers: (label, (alpha, beta, gamma)).
+PRESETS = (
+    ("recommended by Brown & Sandholm (1.5, 0, 2)", (1.5, 0.0, 2.0)),
+    ("linear CFR (1, 1, 1)", (1.0, 1.0, 1.0)),
+    ("close to CFR+ (5, −5, 1)", (5.0, -5.0, 1.0)),
+    ("close to vanilla CFR (5, 5, 0)", (5.0, 5.0, 0.0)),
+)
+BASELINES = ("cfr", "cfr+", "linear_cfr")
+MAX_ITERATIONS = 20_000
+
+
+class DiscountExplorer(W.VBox):
+    """Sliders for DCFR's α, β, γ; **Solve** runs it and draws it beside the other variants.
+
+    The top chart shows exploitability against iterations for CFR, CFR+ and
+    linear CFR (thin lines, computed once per number of iterations) and for
+    DCFR with the sliders' setting (thick line, redrawn in place on each
+    **Solve**).  The bottom chart follows the sliders at once, without
+    solving: how much each iteration still counts at the end of the run in
+    the positive regrets, the negative regrets and the average strategy
+    (:func:`cfrviz.variants.iteration_weights`).  Errors appear in the
+    widget's output area.
+
+    Parameters
+    ----------
+    game
+        A game tree, e.g. ``cfrviz.load_game("leduc_poker")``.
+    iterations : int, default 1000
+    alpha, beta, gamma : float
+        Starting values of the sliders (default: the paper's 1.5, 0, 2).
+    presenter : bool, optional
+        Larger fonts and figures (default: the global switch).
+    """
+
+    def __init__(self, game, iterations: int = 1000, alpha: float = 1.5, beta: float = 0.0,
+                 gamma: float = 2.0, presenter: bool | None = None):
+        super().__init__()
+        self.game = getattr(game, "tree", game)
+        self.presenter = presenter
+        self.trace = None
+        self.baselines: dict[str, object] = {}
+        self._baseline_iterations = None
+        self.last_error = None
+        self.output = W.Output()
+        self.status = W.HTML()
+        st = {"description_width": "initial"}
+        lay = W.Layout(width="360px")
+        wide = {"description_width": "150px"}
+        self.alpha = W.FloatSlider(value=alpha, min=ALPHA_RANGE[0], max=ALPHA_RANGE[1], step=0.1,
+                                   description="α (positive regrets)", style=wide, layout=lay)
+        self.beta = W.FloatSlider(value=beta, min=BETA_RANGE[0], max=BETA_RANGE[1], step=0.1,
+                                  description="β (negative regrets)", style=wide, layout=lay)
+        self.gamma = W.FloatSlider(value=gamma, min=GAMMA_RANGE[0], max=GAMMA_RANGE[1], step=0.1,
+                                   description="γ (average)", style=wide, layout=lay)
+        self.iterations = W.BoundedIntText(value=int(iterations), min=10, max=MAX_ITERATIONS,
+                                           description="iterations", style=st,
+                                           layout=W.Layout(width="190px"))
+        self.preset = W.Dropdown(options=[("— choose a preset —", -1)]
+                                 + [(label, i) for i, (label, _) in enumerate(PRESETS)],
+                                 value=-1, description="preset", style=st,
+                                 layout=W.Layout(width="380px"))
+        self.solve_button = W.Button(description="Solve", button_style="primary", icon="play")
+        self.solve_button.on_click(lambda _: self.solve())
+        self.preset.observe(self._on_preset, names="value")
+        for slider in (self.alpha, self.beta, self.gamma):
+            slider.observe(self._on_slider, names="value")
+        self.iterations.observe(self._on_slider, names="value")
+        self.curves = go.FigureWidget()
+        self.weights = go.FigureWidget(iteration_weights_figure(self._weights(),
+                                                                presenter=presenter))
+        self.children = [
+            W.HBox([W.VBox([self.alpha, self.beta, self.gamma]),
+                    W.VBox([self.preset, self.iterations, W.HBox([self.solve_button])])]),
+            self.status, self.output, self.curves, self.weights]
+        self.solve()
+
+    # -- public actions (also used by tests) ----------------------------------------------------
+    @property
+    def parameters(self) -> tuple[float, float, float]:
+        """The sliders' (α, β, γ)."""
+        return float(self.alpha.value), float(self.beta.value), float(self.gamma.value)
+
+    def set_parameters(self, alpha: float, beta: float, gamma: float) -> None:
+        """Move the sliders (nothing is solved until :meth:`solve`)."""
+        self.alpha.value, self.beta.value, self.gamma.value = alpha, beta, gamma
+        self._on_slider()
+
+    def solve(self) -> None:
+        """Run DCFR with the sliders' setting (and the baselines when the budget changed)."""
+        self.output.outputs = ()
+        self.last_error = None
+        iterations = int(self.iterations.value)
+        alpha, beta, gamma = self.parameters
+        try:
+            if self._baseline_iterations != iterations:
+                self.baselines = {name: solve(self.game, name, iterations, progress=False)
+                                  for name in BASELINES}
+                self._baseline_iterations = iterations
+            trace = solve(self.game, "dcfr", iterations, alpha=alpha, beta=beta, gamma=gamma,
+                          progress=False)
+        except Exception as error:  # shown to the student, never a dead widget
+            self._report(f"Could not solve: {error}")
+            return
+        self.trace = trace
+        label = f"DCFR ({alpha:g}, {beta:g}, {gamma:g})"
+        runs = [*self.baselines.values(), trace]
+        source = comparison_figure(runs, labels=[*self.baselines, label], axis="iterations",
+                                   title=f"{self.game.name}: {iterations:,} iterations each",
+                                   presenter=self.presenter)
+        for line in source.data[:-1]:
+            line.line.width = 1.5
+        source.data[-1].line.update(width=4, color=OKABE_ITO["black"], dash="solid")
+        with self.curves.batch_update():
+            if len(self.curves.data) != len(source.data):
+                self.curves.data = []
+                self.curves.add_traces(source.data)
+            else:
+                for old, new in zip(self.curves.data, source.data):
+                    old.update(x=new.x, y=new.y, name=new.name, line=new.line,
+                               hovertemplate=new.hovertemplate)
+            self.curves.layout = source.layout
+        finals = {name: t.exploitability[-1] for name, t in self.baselines.items()}
+        finals[label] = trace.exploitability[-1]
+        best = min(finals, key=finals.get)
+        cells = " · ".join(
+            (f"<b>{html.escape(n)} {v:.2e}</b>" if n == best else f"{html.escape(n)} {v:.2e}")
+            for n, v in finals.items())
+        self.status.value = f"exploitability after {iterations:,} iterations: {cells}"
+
+    def final_exploitability(self) -> dict[str, float]:
+        """Exploitability of each run's average strategy at the end: baselines and DCFR."""
+        out = {name: float(t.exploitability[-1]) for name, t in self.baselines.items()}
+        if self.trace is not None:
+            out["dcfr"] = float(self.trace.exploitability[-1])
+        return out
+
+    # -- internals ----------------------------------------------------------------------------
+    def _weights(self) -> dict:
+        alpha, beta, gamma = self.parameters
+        return iteration_weights(int(self.iterations.value), alpha, beta, gamma)
+
+    def _on_slider(self, change=None) -> None:
+        try:
+            weights = self._weights()
+            with self.weights.batch_update():
+                for line, values in zip(self.weights.data, weights.values()):
+                    line.x = np.arange(1, len(values) + 1)
+                    line.y = values
+        except Exception as error:  # a callback must never leave a dead widget behind
+            self._report(f"Could not update the weights: {error!r}")
+
+    def _on_preset(self, change) -> None:
+        if change["new"] < 0:
+            return
+        self.set_parameters(*PRESETS[change["new"]][1])
+        self.preset.value = -1
+
+    def _report(self, message: str) -> None:
+        self.last_error = message
+        self.output.append_stdout(message + "\n")
+
+
+def discount_explorer(game, iterations: int = 1000, **options) -> DiscountExplorer:
+    """The DCFR slider widget for ``game`` (see :class:`DiscountExplorer`)."""
+    return DiscountExplorer(game, iterations, **options)

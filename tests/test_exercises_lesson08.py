@@ -1,0 +1,71 @@
+"""Lesson 08 checkers: accept the right answers, explain the typical wrong ones, never raise."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import cfrviz
+from cfrviz.exercises import CORRECT, NOT_DONE, WRONG
+from cfrviz.exercises import lesson08 as ex
+
+SOLUTIONS = Path(__file__).resolve().parent.parent / "lessons" / "solutions"
+JUNK = ["", "288x", {"a": 1}, object(), [288], np.zeros(2), np.nan, np.inf, True, 3.5, -1]
+
+
+def solution(name: str) -> dict:
+    namespace: dict = {}
+    exec((SOLUTIONS / name).read_text(), namespace)
+    return namespace
+
+
+def test_the_count_is_the_tree_s():
+    assert ex.leduc_infosets() == cfrviz.load_game("leduc_poker").num_infosets == 288
+
+
+def test_leduc_infosets():
+    assert ex.check_leduc_infosets(None).status == NOT_DONE
+    assert ex.check_leduc_infosets(288).status == CORRECT
+    assert ex.check_leduc_infosets(288.0).correct
+    assert ex.check_leduc_infosets(np.int64(288)).correct
+    assert ex.check_leduc_infosets(solution("08_leduc_infosets.py")["my_count"]).correct
+
+
+@pytest.mark.parametrize("answer, mistake", [
+    (936, "suits"), (1936, "nodes"), (270, "only-round-two"), (18, "only-round-one"),
+    (108, "public-card"), (72, "round-one-history"), (144, "one-player"), ("288", "shape"),
+])
+def test_leduc_infoset_mistakes_are_explained(answer, mistake):
+    feedback = ex.check_leduc_infosets(answer)
+    assert feedback.status == WRONG and feedback.mistake == mistake, feedback
+
+
+def test_tournament_values_match_head_to_head_and_the_answer():
+    values = ex.tournament_values()
+    assert set(values) == set(ex.BOT_NAMES)
+    assert max(values, key=values.get) == "uniform_random"
+    assert all(v > 0 for v in values.values())  # the trained strategy beats every archetype
+
+
+def test_most_exploited():
+    assert ex.check_most_exploited(None).status == NOT_DONE
+    assert ex.check_most_exploited("uniform_random").correct
+    assert ex.check_most_exploited(" Uniform Random ").correct
+    assert ex.check_most_exploited(solution("08_most_exploited.py")["my_pick"]).correct
+
+
+@pytest.mark.parametrize("answer, mistake", [
+    ("always_raise", "maniac"), ("strong_hands", "tight"), ("always_call", "station"),
+    ("cfr", "names"), (3, "names"),
+])
+def test_most_exploited_mistakes_are_explained(answer, mistake):
+    feedback = ex.check_most_exploited(answer)
+    assert feedback.status == WRONG and feedback.mistake == mistake, feedback
+
+
+@pytest.mark.parametrize("junk", JUNK, ids=repr)
+def test_junk_never_raises(junk):
+    for checker in (ex.check_leduc_infosets, ex.check_most_exploited):
+        feedback = checker(junk)
+        assert feedback.status in (WRONG, NOT_DONE)
+        assert feedback.message

@@ -1,0 +1,68 @@
+"""Lesson 09 checkers: accept the right answers, explain the typical wrong ones, never raise."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from cfrviz.exercises import CORRECT, NOT_DONE, WRONG
+from cfrviz.exercises import lesson09 as ex
+
+SOLUTIONS = Path(__file__).resolve().parent.parent / "lessons" / "solutions"
+RIGHT = {"Cepheus": "A", "DeepStack": "B", "Libratus": "C", "Pluribus": "D", "Deep CFR": "E"}
+JUNK = ["", "A", 3, [1, 2], object(), np.zeros(3), np.nan, np.inf, -5, True,
+        {"Cepheus": 1}, {"Nobody": "A"}, {"Cepheus": "Z"}]
+
+
+def solution(name: str) -> dict:
+    namespace: dict = {}
+    exec((SOLUTIONS / name).read_text(), namespace)
+    return namespace
+
+
+def test_milestones():
+    assert ex.check_milestones(None).status == NOT_DONE
+    assert ex.check_milestones(dict.fromkeys(RIGHT)).status == NOT_DONE  # the starter cell
+    assert ex.check_milestones({"Cepheus": "A"}).status == NOT_DONE
+    assert ex.check_milestones(RIGHT).status == CORRECT
+    assert ex.check_milestones({"cepheus": "a", "deepstack": "b", "LIBRATUS": "c",
+                                "pluribus": "d", "deep-cfr": "e"}).correct
+    assert ex.check_milestones(solution("09_milestones.py")["my_matches"]).correct
+
+
+@pytest.mark.parametrize("changes, mistake", [
+    ({"DeepStack": "C", "Libratus": "B"}, "deepstack-libratus"),
+    ({"DeepStack": "E", "Deep CFR": "B"}, "deepstack-deepcfr"),
+    ({"Libratus": "D", "Pluribus": "C"}, "libratus-pluribus"),
+    ({"Cepheus": "C", "Libratus": "A"}, "cepheus"),
+    ({"Pluribus": "E", "Deep CFR": "D"}, None),
+])
+def test_milestone_mistakes_are_explained(changes, mistake):
+    feedback = ex.check_milestones({**RIGHT, **changes})
+    assert feedback.status == WRONG and feedback.mistake == mistake, feedback
+    assert len(feedback.message) > 40
+
+
+def test_hulhe_memory():
+    assert ex.check_hulhe_memory(None).status == NOT_DONE
+    assert ex.hulhe_terabytes() == pytest.approx(15_312)
+    assert ex.check_hulhe_memory(15_312).correct
+    assert ex.check_hulhe_memory(15_000).correct  # within 5%
+    assert ex.check_hulhe_memory(solution("09_hulhe_memory.py")["my_terabytes"]).correct
+
+
+@pytest.mark.parametrize("answer, mistake", [
+    (7_656, "one-table"), (5_104, "per-set"), (1.53e16, "units"), (15.3, "units"),
+    (122_496, "bits-bytes"), (-3, "shape"), ("15312", "shape"),
+])
+def test_hulhe_memory_mistakes_are_explained(answer, mistake):
+    feedback = ex.check_hulhe_memory(answer)
+    assert feedback.status == WRONG and feedback.mistake == mistake, feedback
+
+
+@pytest.mark.parametrize("junk", JUNK, ids=repr)
+def test_junk_never_raises(junk):
+    for checker in (ex.check_milestones, ex.check_hulhe_memory):
+        feedback = checker(junk)
+        assert feedback.status in (WRONG, NOT_DONE)
+        assert feedback.message

@@ -1,0 +1,64 @@
+"""The DCFR slider widget and the comparison view, driven programmatically."""
+
+import numpy as np
+import pytest
+
+import cfrviz
+from cfrviz.variants import iteration_weights
+from cfrviz.widgets.compare import ComparisonView
+from cfrviz.widgets.discount import PRESETS, DiscountExplorer
+
+
+@pytest.fixture(scope="module")
+def kuhn():
+    return cfrviz.load_game("kuhn_poker")
+
+
+def test_solves_on_construction_and_on_demand(kuhn):
+    w = DiscountExplorer(kuhn, iterations=60)
+    assert set(w.final_exploitability()) == {"cfr", "cfr+", "linear_cfr", "dcfr"}
+    assert len(w.curves.data) == 4 and w.curves.data[-1].name == "DCFR (1.5, 0, 2)"
+    assert "exploitability after 60 iterations" in w.status.value
+    w.set_parameters(1.0, 1.0, 1.0)
+    assert w.trace.params["alpha"] == 1.5  # moving sliders solves nothing
+    w.solve()
+    finals = w.final_exploitability()
+    assert finals["dcfr"] == pytest.approx(finals["linear_cfr"], rel=1e-12)  # DCFR(1,1,1) = LCFR
+    assert w.curves.data[-1].name == "DCFR (1, 1, 1)" and len(w.curves.data) == 4
+
+
+def test_sliders_move_the_weights_at_once(kuhn):
+    w = DiscountExplorer(kuhn, iterations=40)
+    w.gamma.value = 0.0
+    assert np.allclose(w.weights.data[2].y, 1.0)  # a plain average
+    w.iterations.value = 80
+    assert len(w.weights.data[0].y) == 80
+    assert np.allclose(w.weights.data[1].y, iteration_weights(80, 1.5, 0.0, 0.0)["negative regrets"])
+
+
+def test_presets(kuhn):
+    w = DiscountExplorer(kuhn, iterations=20)
+    label, params = PRESETS[2]
+    w.preset.value = 2
+    assert w.parameters == params and w.preset.value == -1
+
+
+def test_errors_go_to_the_output_area(kuhn):
+    w = DiscountExplorer(kuhn, iterations=20)
+    w.game = "not a game"
+    w.iterations.value = 30  # new baselines are needed, and fail
+    w.solve()
+    assert w.last_error and "Could not solve" in w.last_error
+    assert w.output.outputs
+
+
+def test_comparison_view_switches_axis(kuhn):
+    runs = [cfrviz.solve(kuhn, "cfr", 20), cfrviz.solve(kuhn, "outcome_sampling", 50)]
+    view = ComparisonView(runs, axis="iterations")
+    assert list(view.figure.data[0].x) == list(range(1, 21))
+    view.axis.value = "nodes"
+    assert list(view.figure.data[0].x) == list(110.0 * np.arange(1, 21))
+    assert view.figure.layout.xaxis.title.text == "nodes touched"
+    assert "nodes touched" in view.figure.data[0].hovertemplate
+    view.axis.value = "seconds"
+    assert view.figure.layout.xaxis.title.text == "solver seconds"

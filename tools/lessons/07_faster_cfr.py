@@ -1,0 +1,214 @@
+# Source of lessons/07_faster_cfr.ipynb; build with `python tools/build_lessons.py`.
+# Cells are separated by lines "# %% [markdown]" or "# %%" (optionally with "tags=[...]").
+
+# %% [markdown]
+# # 07 · Faster CFR: CFR+, linear CFR and discounted CFR
+#
+# **Goals.** By the end of this lesson you can
+# - name the two habits that slow vanilla CFR down: it never forgets its early, bad iterations,
+#   and it lets negative regrets pile up;
+# - write the update rules of **CFR+**, **linear CFR** and **discounted CFR** (DCFR), and compute
+#   DCFR's discount factors by hand;
+# - compare the variants on the same budget, and tune DCFR's three parameters with sliders;
+# - say why CFR+'s *current* strategy is worth looking at, when vanilla CFR's is not.
+#
+# **You need** lessons 03–05 (CFR, exploitability); lesson 06's point about comparing on the same
+# work helps. About 30 minutes.
+#
+# Previous: [06 · Sampling: Monte Carlo CFR](06_monte_carlo_cfr.ipynb). Next: [08 · Scaling up](08_scaling_up.ipynb).
+#
+# Run the cells from top to bottom (Shift+Enter). Sliders and buttons never need you to re-run a cell.
+
+# %%
+import cfrviz
+from cfrviz.exercises import lesson07 as check
+from cfrviz.variants import dcfr_discounts
+from cfrviz.views.compare import comparison_figure, exploitability_at, log_checkpoints
+from cfrviz.widgets.compare import ComparisonView
+from cfrviz.widgets.discount import DiscountExplorer
+
+# %%
+PRESENTER = False  # True enlarges fonts and figures for a projector
+cfrviz.set_presenter(PRESENTER)
+
+# %% [markdown]
+# ## 1 · Where vanilla CFR loses time
+#
+# Vanilla CFR keeps two running sums per information set $I$ and action $a$: the cumulative regret
+# and the strategy sum behind the average,
+#
+# $$ R^T(I,a) = \sum_{t=1}^{T} r^t(I,a), \qquad \bar\sigma^T(I) \propto \sum_{t=1}^{T} \pi_i^{t}(I)\, \sigma^t(I), $$
+#
+# where $r^t$ is iteration $t$'s counterfactual regret and $\pi_i^t(I)$ the player's own reach. Every
+# iteration counts the same. That has two costs:
+#
+# 1. **The average remembers the beginning.** The first strategies are close to uniform and
+#    terrible, yet after 1,000 iterations they still make up their full share of the average.
+# 2. **Negative regrets pile up.** An action that did badly early collects a large negative
+#    regret. Regret matching ignores it until enough *positive* regret has come in to cancel it,
+#    so an action that has become good can stay unplayed for a long time.
+#
+# Here is the first effect on Leduc poker: the exploitability of CFR's average strategy at a few
+# iterations, next to the current strategy's. The current one jumps about; the average improves
+# steadily but slowly.
+
+# %%
+leduc = cfrviz.load_game("leduc_poker")
+vanilla = cfrviz.solve(leduc, "cfr", 2000, checkpoints=[1, 10, 100, 1000, 2000])
+for t in (1, 10, 100, 1000, 2000):
+    i = vanilla.index(t)
+    print(f"iteration {t:>5,}: average {vanilla.exploitability[i]:.4f}   "
+          f"current {vanilla.current_exploitability[i]:.4f}")
+
+# %% [markdown]
+# ## 2 · Three repairs
+#
+# **CFR+** (Tammelin, 2014) changes the regret sum into *regret matching+*: after each update,
+# negative cumulative regrets are reset to zero,
+#
+# $$ R^{+,t}(I,a) = \max\big(R^{+,t-1}(I,a) + r^t(I,a),\; 0\big), $$
+#
+# so a good action comes back into play as soon as it starts earning regret. CFR+ also updates the
+# players in turn (alternating updates, which our CFR uses too) and weights iteration $t$'s strategy
+# by $t$ in the average.
+#
+# **Linear CFR** (Brown and Sandholm, 2019) keeps vanilla CFR's rules but weights iteration $t$ by
+# $t$ in *both* sums: $R^T = \sum_t t\, r^t$ and $\bar\sigma^T \propto \sum_t t\, \pi_i^t \sigma^t$.
+# Recent iterations count more; the first ones fade.
+#
+# **Discounted CFR** (DCFR, Brown and Sandholm, 2019) generalises both with three parameters.
+# After iteration $t$ it multiplies
+#
+# $$ \text{positive regrets by } \frac{t^\alpha}{t^\alpha + 1}, \qquad \text{negative regrets by } \frac{t^\beta}{t^\beta + 1}, \qquad \text{the strategy sum by } \left(\frac{t}{t+1}\right)^{\gamma}. $$
+#
+# Linear CFR is DCFR with $\alpha = \beta = \gamma = 1$. A very large $\alpha$ leaves positive
+# regrets alone, a very negative $\beta$ wipes out negative ones after each iteration (CFR+'s
+# floor), and $\gamma$ sets how fast the average forgets: iteration $k$'s strategy ends up weighted
+# in proportion to $k^\gamma$. The paper recommends $\alpha = 1.5$, $\beta = 0$, $\gamma = 2$.
+#
+# ### Exercise 1 — the discount factors
+# With the recommended $(\alpha, \beta, \gamma) = (1.5, 0, 2)$: by what factors does DCFR multiply
+# the positive regrets, the negative regrets and the strategy sum after iteration $t = 4$?
+# (Solution: `%load solutions/07_dcfr_discounts.py`.)
+
+# %% tags=["exercise-dcfr-discounts"]
+my_factors = None  # [positive regrets, negative regrets, strategy sum]
+
+# %%
+check.check_dcfr_discounts(my_factors)
+
+# %% [markdown]
+# The same factors for the first few iterations, computed by `cfrviz.variants.dcfr_discounts`:
+
+# %%
+for t in (1, 2, 4, 10, 100):
+    positive, negative, average = dcfr_discounts(t, 1.5, 0.0, 2.0)
+    print(f"t = {t:>3}: positive × {positive:.4f}   negative × {negative:.4f}   "
+          f"strategy sum × {average:.4f}")
+
+# %% [markdown]
+# With $\beta = 0$ the negative regrets are halved after *every* iteration: whatever an action lost
+# long ago is soon forgotten, which is CFR+'s repair done gently.
+#
+# ## 3 · Predict, then race
+#
+# All four variants walk the same tree in the same way, so one iteration costs each of them the same
+# nodes (lesson 06): comparing them per iteration is fair here.
+#
+# ### Exercise 2 — who is ahead after 500 iterations?
+# On Leduc poker, rank `"cfr"`, `"cfr+"`, `"linear_cfr"` and `"dcfr"` (with the recommended
+# parameters) by the exploitability of their average strategy after **500 iterations**, lowest
+# first. Decide before you run anything below. (Solution: `%load solutions/07_variant_ranking.py`.)
+
+# %% tags=["exercise-variant-ranking"]
+my_ranking = None  # e.g. ["cfr", "linear_cfr", "cfr+", "dcfr"], lowest exploitability first
+
+# %%
+check.check_variant_ranking(my_ranking)
+
+# %% [markdown]
+# Now the race itself, 2,000 iterations each on the same tree. Use the toggle to put nodes touched
+# or seconds on the x axis instead.
+
+# %%
+VARIANTS = ("cfr", "cfr+", "linear_cfr", "dcfr")
+marks = sorted(set(log_checkpoints(2000, 100)) | {500})
+runs = {name: cfrviz.solve(leduc, name, 2000, checkpoints=marks) for name in VARIANTS}
+for name, run in runs.items():
+    print(f"{name:10} nodes touched {run.extras['nodes_touched'][-1]:>10,}   "
+          f"exploitability after 500: {exploitability_at(run, 500, 'iterations'):.2e}   "
+          f"after 2,000: {run.exploitability[-1]:.2e}")
+ComparisonView(list(runs.values()), axis="iterations")
+
+# %% [markdown]
+# On the log–log chart a straight line is a power law, and a steeper line a faster one. Vanilla
+# CFR's line is the flattest of the four: the variants that forget their beginnings fall faster.
+#
+# ## 4 · Tune DCFR yourself
+#
+# The widget below runs DCFR on Leduc poker with the sliders' $\alpha$, $\beta$, $\gamma$ and draws
+# it (thick black line) beside CFR, CFR+ and linear CFR on the same number of iterations.
+# The lower chart follows the sliders at once: how much each iteration still counts at the end of
+# the run in the positive regrets, in the negative regrets and in the average (the last iteration
+# counts 1). **Solve** re-runs DCFR. Things to try:
+# - the preset *linear CFR (1, 1, 1)*: its line lands exactly on linear CFR's;
+# - *close to CFR+ (5, −5, 1)* and *close to vanilla CFR (5, 5, 0)*;
+# - $\gamma = 0$ (a plain average) with the recommended $\alpha$, $\beta$: how much of DCFR's lead
+#   came from forgetting early strategies?
+# - a large $\beta$: negative regrets kept for long, as in vanilla CFR.
+
+# %%
+DiscountExplorer(leduc, iterations=1000)
+
+# %% [markdown]
+# ## 5 · CFR+'s current strategy
+#
+# Vanilla CFR's current strategy never settles (lesson 04): only the average converges. CFR+'s
+# current strategy behaves much better, which matters in practice: the average needs a second table
+# as large as the regrets, and a strategy read straight off the regrets needs none. Compare the
+# current strategies of the same runs:
+
+# %%
+for name, run in runs.items():
+    print(f"{name:10} current strategy after 2,000 iterations: "
+          f"{run.current_exploitability[-1]:.2e}   (average: {run.exploitability[-1]:.2e})")
+comparison_figure(list(runs.values()), axis="iterations", current=True)
+
+# %% [markdown]
+# ## 6 · No variant wins everywhere
+#
+# The ranking depends on the game and on the budget. Here are the same four on Kuhn poker,
+# 1,000 iterations each:
+
+# %%
+kuhn = cfrviz.load_game("kuhn_poker")
+kuhn_final = {name: cfrviz.solve(kuhn, name, 1000, checkpoints=[1000]).exploitability[-1]
+              for name in VARIANTS}
+for name in sorted(kuhn_final, key=kuhn_final.get):
+    print(f"{name:10} {kuhn_final[name]:.2e}")
+
+# %% [markdown]
+# Compare this order with Leduc's: vanilla CFR is last in both, but the best one changes. Brown and
+# Sandholm chose the setting (1.5, 0, 2) because it did well across the games they tested, large
+# no-limit hold'em subgames among them, which is why it is a common default; on your own game,
+# test.
+#
+# ## Summary
+#
+# - Vanilla CFR weighs every iteration the same in its regrets and its average, and lets negative
+#   regrets grow without bound.
+# - **CFR+** floors cumulative regrets at zero and weights the average by $t$; its current strategy
+#   is good too.
+# - **Linear CFR** weights iteration $t$ by $t$ in both sums.
+# - **DCFR** multiplies positive regrets by $t^\alpha/(t^\alpha+1)$, negative ones by
+#   $t^\beta/(t^\beta+1)$ and the strategy sum by $(t/(t+1))^\gamma$; $(1, 1, 1)$ is linear CFR,
+#   $(1.5, 0, 2)$ the recommended setting.
+# - These changes cost nothing per iteration and often gain orders of magnitude; which one wins
+#   depends on the game, so compare them on the same budget.
+#
+# **Read more.** O. Tammelin, *Solving Large Imperfect Information Games Using CFR+*, arXiv:1407.5042,
+# 2014. O. Tammelin, N. Burch, M. Johanson and M. Bowling, *Solving Heads-up Limit Texas Hold'em*,
+# IJCAI 2015 — CFR+ at the scale of lesson 09's Cepheus. N. Brown and T. Sandholm, *Solving
+# Imperfect-Information Games via Discounted Regret Minimization*, AAAI 2019 — linear CFR and DCFR.
+#
+# Previous: [06 · Sampling: Monte Carlo CFR](06_monte_carlo_cfr.ipynb). Next: [08 · Scaling up](08_scaling_up.ipynb).

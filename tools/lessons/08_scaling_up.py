@@ -1,0 +1,254 @@
+# Source of lessons/08_scaling_up.ipynb; build with `python tools/build_lessons.py`.
+# Cells are separated by lines "# %% [markdown]" or "# %%" (optionally with "tags=[...]").
+
+# %% [markdown]
+# # 08 · Scaling up: Leduc and pocket poker
+#
+# **Goals.** By the end of this lesson you can
+# - describe Leduc hold'em and pocket poker and count their information sets;
+# - explain a **lossless abstraction** (playing ranks instead of cards) and check that it loses
+#   nothing;
+# - measure how a CFR iteration's time and memory grow with the game;
+# - run a tournament against archetype bots, and explain why an equilibrium strategy does not beat
+#   every opponent by as much as it could;
+# - play against the bot you trained.
+#
+# **You need** lessons 04–05 (CFR, best response, exploitability) and 07 (we solve with DCFR).
+# About 35 minutes.
+#
+# Previous: [07 · Faster CFR](07_faster_cfr.ipynb). Next: [09 · The road to superhuman poker](09_road_to_superhuman.ipynb).
+#
+# Run the cells from top to bottom (Shift+Enter). Sliders and buttons never need you to re-run a cell.
+
+# %%
+import math
+
+import numpy as np
+
+import cfrviz
+from cfrviz.exercises import lesson08 as check
+from cfrviz.scaling import game_size, lift_policy, measure_scaling, solver_bytes
+from cfrviz.views.compare import exploitation_figure
+from cfrviz.views.sizes import scaling_figure
+
+# %%
+PRESENTER = False  # True enlarges fonts and figures for a projector
+cfrviz.set_presenter(PRESENTER)
+
+# %% [markdown]
+# ## 1 · Two bigger games
+#
+# **Leduc hold'em** (Southey et al., 2005) is the classic next step after Kuhn poker. The deck has
+# six cards: jack, queen and king in two suits. Each player antes 1 chip and gets one private card.
+# A betting round follows, in which a player checks or calls (`c`), bets or raises (`r`), or —
+# only when facing a bet — folds (`f`); at most two bets per round, of 2 chips. Then one **public
+# card** is turned up and a second round is played with bets of 4. A player whose card pairs the
+# public card wins the showdown; otherwise the higher card wins.
+#
+# **Pocket poker** is the game of the course slides: 20 cards (ten to ace in four suits), two
+# private cards each, one public card shown before a single betting round (bets of 2, at most two).
+# Three of a kind beats a pair, which beats a high card.
+#
+# The rules are in `game.description`; the sizes come from the trees:
+
+# %%
+kuhn = cfrviz.load_game("kuhn_poker")
+leduc = cfrviz.load_game("leduc_poker")
+leduc_suits = cfrviz.load_game("leduc_poker", suits=True)
+pocket = cfrviz.load_game("pocket_poker")
+GAMES = {"Kuhn": kuhn, "Leduc": leduc, "Leduc with suits": leduc_suits, "pocket poker": pocket}
+print(f"{'game':18}{'nodes':>9}{'decision nodes':>16}{'terminals':>11}{'information sets':>18}")
+for label, game in GAMES.items():
+    s = game_size(game, label)
+    print(f"{label:18}{s.nodes:>9,}{s.decision_nodes:>16,}{s.terminals:>11,}{s.infosets:>18,}")
+
+# %% [markdown]
+# ### Exercise 1 — count Leduc's information sets
+# Count the information sets of Leduc poker **played on ranks** (you see "a king", not "the king of
+# spades") without looking at the table above too hard. Some help:
+# - within one betting round, the player to act can face six histories: none yet, `c`, `r`, `cr`,
+#   `rr`, `crr`;
+# - round one can end in a call in five ways: `cc`, `rc`, `crc`, `rrc`, `crrc` (a fold ends the game);
+# - a player's information set is everything that player knows: their own card, the public card once
+#   it is dealt, and all the betting so far.
+#
+# (Solution: `%load solutions/08_leduc_infosets.py`.)
+
+# %% tags=["exercise-leduc-infosets"]
+my_count = None  # a whole number
+
+# %%
+check.check_leduc_infosets(my_count)
+
+# %% [markdown]
+# ## 2 · A lossless abstraction
+#
+# Suits never decide anything in Leduc: there are no flushes. Holding the king of spades or the king
+# of hearts gives the same chances against every card the opponent may hold, so a good strategy plays
+# them the same way. Merging the information sets that differ only in suits gives the rank game:
+# $288$ sets instead of $936$. Such a merge is a **lossless abstraction** (Gilpin and Sandholm, 2007):
+# solving the small game and playing its strategy in the big one loses nothing.
+#
+# Check it: solve the rank game, copy each rank set's strategy to all its suited sets
+# (`cfrviz.scaling.lift_policy`), and measure the copy in the suited game. Then solve the suited
+# game directly for comparison.
+
+# %%
+ranks_trace = cfrviz.solve(leduc, "dcfr", 1000, checkpoints=[])
+ranks_policy = ranks_trace.average_policy()
+lifted = lift_policy(ranks_policy, leduc_suits)
+print("rank set 'K:' (player 1, king, first move):     ", ranks_policy["K:"])
+print("suited sets 'Ks:' and 'Kh:' in the lifted copy:", lifted["Ks:"], lifted["Kh:"])
+print(f"exploitability in the rank game:   {cfrviz.exploitability(leduc, ranks_policy):.3e}")
+print(f"the copy's, in the suited game:    {cfrviz.exploitability(leduc_suits, lifted):.3e}")
+print(f"value for player 1, rank game:     {cfrviz.expected_values(leduc, ranks_policy)[0]:+.6f}")
+suits_trace = cfrviz.solve(leduc_suits, "dcfr", 1000, checkpoints=[])
+print(f"solving the suited game directly:  {cfrviz.expected_values(leduc_suits, suits_trace.average_policy())[0]:+.6f}"
+      f"  (exploitability {cfrviz.exploitability(leduc_suits, suits_trace.average_policy()):.3e})")
+print(f"solver time, 1,000 iterations: ranks {ranks_trace.extras['total_time']:.2f} s, "
+      f"suits {suits_trace.extras['total_time']:.2f} s")
+
+# %% [markdown]
+# The copy is exactly as exploitable in the suited game as the original is in the rank game, and
+# both games are worth the same to player 1 (about −0.0856, the known value of Leduc). Yet the rank
+# game has about a third of the information sets and a fifth of the nodes (section 1's table), so
+# every iteration is cheaper. Pocket poker is built on ranks from the start: the tree deals
+# *multisets of ranks* ("AK", "QQ") with their exact probabilities. Counting deals:
+
+# %%
+labelled = math.comb(20, 2) * math.comb(18, 2) * 16
+first_decisions = int(np.sum(pocket.depth == 3))  # three chance moves, then player 1's first decision
+print(f"pocket poker deals of labelled cards: {labelled:,}; deals of ranks in our tree: "
+      f"{first_decisions:,}")
+
+# %% [markdown]
+# Real programs go much further with **lossy** abstraction: they put *similar* hands (not only
+# identical ones) into one bucket, and allow only a few bet sizes. The strategy of the abstract game is
+# then only approximately good in the real one — lesson 09 shows how the superhuman programs cope.
+#
+# ## 3 · Time and memory
+#
+# One iteration of vanilla CFR visits every node, so its time should grow with the tree. Its memory
+# is two tables (cumulative regrets and the strategy sum) with one number per information set and
+# action, plus the tree itself. Measured here (best of three runs of 200 iterations, nothing
+# evaluated):
+
+# %%
+scaling = measure_scaling(GAMES)
+scaling
+
+# %%
+scaling_figure(scaling)
+
+# %% [markdown]
+# The points lie close to the dashed line of slope 1: time per iteration is roughly proportional to
+# the number of nodes. The solver's tables are small next to the tree here, because poker trees have
+# many nodes per information set (every deal the player cannot see). Lesson 09 pushes these
+# measurements to the sizes of real poker.
+#
+# A trace is a third cost: by default it records about 200 snapshots of four tables.
+
+# %%
+leduc_trace = cfrviz.solve(leduc, "dcfr", 1000)
+snapshot_bytes = sum(getattr(leduc_trace, name).nbytes for name in
+                     ("cumulative_regret", "instantaneous_regret", "current_strategy",
+                      "average_strategy"))
+print(f"DCFR on Leduc, 1,000 iterations: {len(leduc_trace)} records, "
+      f"{snapshot_bytes / 1e6:.1f} MB of snapshots; the solver's own tables: "
+      f"{solver_bytes(leduc) / 1e3:.1f} kB; exploitability {leduc_trace.exploitability[-1]:.2e}")
+
+# %% [markdown]
+# ## 4 · The archetype tournament
+#
+# The slides test their pocket-poker bot against simple **archetypes** (`cfrviz.bot`):
+# - `always_raise`, the maniac: bets and raises whenever it can, never folds;
+# - `always_call`, the calling station: checks and calls, never bets, never folds;
+# - `uniform_random`: every legal action equally likely;
+# - `strong_hands`, the tight player: bets and raises with strong hands, folds the rest to a bet.
+#
+# The bots read folds, calls and raises from the tree, so they play any of our games.
+#
+# ### Exercise 2 — predict the tournament
+# Our DCFR strategy for Leduc (1,000 iterations) plays each archetype, both seats. Against which
+# archetype does it win the **most** per hand? (Solution: `%load solutions/08_most_exploited.py`.)
+
+# %% tags=["exercise-most-exploited"]
+my_pick = None  # "always_raise", "always_call", "uniform_random" or "strong_hands"
+
+# %%
+check.check_most_exploited(my_pick)
+
+# %% [markdown]
+# Now the tournament: every pair plays 20,000 deals, each dealt twice with the seats swapped
+# (duplicate play, so card luck largely cancels). Rows win the number shown against columns, with a
+# 95% confidence interval.
+
+# %%
+trained = leduc_trace.average_policy()
+players = {"DCFR": trained, **{name: cfrviz.bot(leduc, name) for name in cfrviz.BOTS}}
+tournament = cfrviz.round_robin(leduc, players, hands=20_000, seed=0)
+tournament
+
+# %% [markdown]
+# **Winning is not exploiting.** The trained strategy approximates an equilibrium: it is built to
+# lose nothing against *any* opponent, not to win the most against *this* one. A best response to a
+# bot (lesson 05) wins what the bot's exploitability says. The chart puts the two side by side:
+
+# %%
+bots = list(cfrviz.BOTS)
+equilibrium_wins = [tournament["DCFR"][name].exact for name in bots]
+best_response_wins = [cfrviz.exploitability(leduc, players[name]) for name in bots]
+exploitation_figure(bots, equilibrium_wins, best_response_wins,
+                    labels=("DCFR strategy", "best response to that bot"),
+                    title="Leduc: exact winnings per hand against each archetype")
+
+# %% [markdown]
+# Every bar is positive: the trained strategy beats all four. But against the maniac and the random
+# bot a best response wins several times more, by calling and raising in ways an equilibrium never
+# would. Exploiting an opponent means leaving the equilibrium, and so becoming exploitable yourself:
+# the trade-off behind *opponent modelling*.
+#
+# The slides' own game tells the same story with a different order. Pocket poker, DCFR for 300
+# iterations:
+
+# %%
+pocket_trace = cfrviz.solve(pocket, "dcfr", 300, checkpoints=[300])
+pocket_players = {"DCFR": pocket_trace.average_policy(),
+                  **{name: cfrviz.bot(pocket, name) for name in cfrviz.BOTS}}
+pocket_tournament = cfrviz.round_robin(pocket, pocket_players, hands=10_000, seed=0)
+print(f"pocket poker, exploitability of the DCFR strategy: {pocket_trace.exploitability[-1]:.1e}")
+for name in cfrviz.BOTS:
+    result = pocket_tournament["DCFR"][name]
+    print(f"DCFR vs {name:15} {result.mean:+.3f} ± {result.half_width:.3f} per hand "
+          f"(exact {result.exact:+.3f})")
+
+# %% [markdown]
+# ## 5 · Play the bot
+#
+# Your turn at the table. The bot plays the Leduc DCFR strategy after the iteration on the slider
+# (try an early one, then the last); after each hand it tells you what its strategy was at each of
+# its decisions. Seats switch every hand. To play pocket poker instead, run
+# `cfrviz.play_against(pocket, pocket_trace)` in a new cell.
+
+# %%
+cfrviz.play_against(leduc, leduc_trace)
+
+# %% [markdown]
+# ## Summary
+#
+# - Leduc hold'em has 288 information sets on ranks (936 with suits); pocket poker has 450 on rank
+#   multisets. Counting them is counting what a player can know.
+# - Merging sets that differ only in irrelevant details (suits) is a **lossless abstraction**: the
+#   small game's strategy is exactly as good in the big one, and much cheaper to compute.
+# - A CFR iteration's time grows with the nodes of the tree, its memory with information sets ×
+#   actions.
+# - An equilibrium strategy beats the archetypes without adapting to them; a best response to each
+#   would win more, at the price of being exploitable itself.
+#
+# **Read more.** F. Southey, M. Bowling, B. Larson, C. Piccione, N. Burch, D. Billings and C. Rayner,
+# *Bayes' Bluff: Opponent Modelling in Poker*, UAI 2005 — where Leduc hold'em comes from.
+# A. Gilpin and T. Sandholm, *Lossless Abstraction of Imperfect Information Games*, Journal of the
+# ACM 54(5), 2007. N. Brown and T. Sandholm, *Solving Imperfect-Information Games via Discounted
+# Regret Minimization*, AAAI 2019 — the DCFR we train with.
+#
+# Previous: [07 · Faster CFR](07_faster_cfr.ipynb). Next: [09 · The road to superhuman poker](09_road_to_superhuman.ipynb).

@@ -1,0 +1,204 @@
+# Source of lessons/09_road_to_superhuman.ipynb; build with `python tools/build_lessons.py`.
+# Cells are separated by lines "# %% [markdown]" or "# %%" (optionally with "tags=[...]").
+
+# %% [markdown]
+# # 09 · The road to superhuman poker
+#
+# **Goals.** By the end of this lesson you can
+# - put Kuhn, Leduc and pocket poker on one scale with the games the famous programs played, and
+#   estimate what the CFR of this course would need to solve them;
+# - say what **Cepheus**, **DeepStack**, **Libratus**, **Pluribus** and **Deep CFR** each added on
+#   top of what you now know: CFR, Monte Carlo sampling, CFR+ and discounting, abstraction;
+# - find your way into their papers.
+#
+# **You need** lessons 06–08. About 30 minutes, plus as much reading as you like.
+#
+# Previous: [08 · Scaling up](08_scaling_up.ipynb). Next: back to the course map, [00 · Start here](00_start_here.ipynb).
+#
+# Run the cells from top to bottom (Shift+Enter). Sliders and buttons never need you to re-run a cell.
+
+# %%
+import cfrviz
+from cfrviz.exercises import lesson09 as check
+from cfrviz.scaling import PUBLISHED_SIZES, game_size, seconds_per_iteration, solver_bytes
+from cfrviz.views.sizes import game_sizes_figure
+
+# %%
+PRESENTER = False  # True enlarges fonts and figures for a projector
+cfrviz.set_presenter(PRESENTER)
+
+# %% [markdown]
+# ## 1 · How big is poker?
+#
+# Our games are counted from their trees. Real poker is far too big for that; its size is known
+# from published counts, which `cfrviz.scaling.PUBLISHED_SIZES` keeps with their sources:
+
+# %%
+ours = [game_size(cfrviz.load_game(name), label) for name, label in
+        (("kuhn_poker", "Kuhn poker"), ("leduc_poker", "Leduc (ranks)"),
+         ("pocket_poker", "pocket poker"))]
+ours.append(game_size(cfrviz.load_game("leduc_poker", suits=True), "Leduc (with suits)"))
+for s in ours:
+    print(f"{s.name:34} {s.infosets:>12,} information sets   (counted by cfrviz)")
+for p in PUBLISHED_SIZES:
+    print(f"{p.game:34} {p.infosets:>12.3g} information sets   ({p.cite})")
+
+# %% [markdown]
+# Heads-up **limit** Texas hold'em (two players, fixed bet sizes) has about $3.19 \times 10^{14}$
+# information sets (Bowling, Burch, Johanson and Tammelin, 2015). Heads-up **no-limit** hold'em, in
+# which a bet can be any number of chips up to the stack, has about $10^{161}$ for the stacks of 200
+# big blinds used in the Annual Computer Poker Competition (Johanson, 2013).
+#
+# ### Exercise 1 — the memory of CFR for limit hold'em
+# CFR keeps two tables: the cumulative regret and the strategy sum, one 8-byte number per information
+# set and action. Suppose every one of limit hold'em's $3.19 \times 10^{14}$ information sets has 3
+# actions (fold, call, raise). How many **terabytes** ($10^{12}$ bytes) do the two tables take?
+# (Solution: `%load solutions/09_hulhe_memory.py`.)
+
+# %% tags=["exercise-hulhe-memory"]
+my_terabytes = None  # a number
+
+# %%
+check.check_hulhe_memory(my_terabytes)
+
+# %% [markdown]
+# **Predict** before you run the next cell: our engine does one vanilla CFR iteration of Leduc in
+# well under a millisecond. At the same speed *per information set*, how long would **one**
+# iteration of heads-up limit hold'em take: a second, an hour, a day, a year? (And CFR needs
+# thousands of iterations.)
+
+# %%
+leduc = cfrviz.load_game("leduc_poker")
+per_set = seconds_per_iteration(leduc, "cfr") / leduc.num_infosets
+bytes_per_set = solver_bytes(leduc) / leduc.num_infosets
+print(f"measured on Leduc: {per_set * leduc.num_infosets * 1e6:.0f} µs per iteration, so "
+      f"{per_set * 1e9:.0f} ns per information set; {bytes_per_set:.0f} bytes of tables per set")
+YEAR = 3.156e7  # seconds
+for p in PUBLISHED_SIZES:
+    seconds = p.infosets * per_set
+    print(f"{p.game}: one iteration ≈ {seconds:.2g} s = {seconds / YEAR:.2g} years; "
+          f"tables ≈ {p.infosets * bytes_per_set / 1e12:.3g} TB")
+
+# %% [markdown]
+# The chart puts all the games on one logarithmic scale (each bar is ten times longer per grid
+# step). Hover over a bar to see where its number comes from; the buttons switch to the time of
+# one CFR iteration and the memory of the two tables, extrapolated from our measurement on Leduc,
+# with reference lines.
+
+# %%
+game_sizes_figure(ours, seconds_per_infoset=per_set, bytes_per_infoset=bytes_per_set)
+
+# %% [markdown]
+# Two lessons follow. Limit hold'em is out of reach for the code of this course but only by a
+# factor that engineering can close: a cluster, compact numbers, a faster CFR. No-limit hold'em is
+# not: $10^{161}$ is beyond any computer that could ever be built, so no program solves it whole.
+# The programs below are what it took instead.
+#
+# ## 2 · Five milestones
+#
+# ### Cepheus (2015): CFR+ at full scale
+# The University of Alberta's team ran **CFR+** (lesson 07) on the whole of heads-up limit hold'em:
+# tables compressed to fit, spread over about 200 computers for more than two months (Bowling et
+# al., 2015; Tammelin et al., 2015). The result's exploitability is below one thousandth of a big
+# blind per hand — so small that a human playing a lifetime could not tell it from zero with
+# statistical confidence. The game is *essentially solved*. Nothing conceptually new was needed
+# beyond what you have run: regret matching+, alternating updates, linear averaging, plus very
+# careful engineering.
+#
+# ### DeepStack (2017): re-solve at every decision, with learned values
+# No-limit hold'em cannot be tabulated, so **DeepStack** (Moravčík et al., 2017) keeps no strategy
+# for the whole game. At each decision it solves, with CFR, a small game: the situation at hand,
+# looking a few actions ahead with only a handful of bet sizes. Where the lookahead stops, a deep
+# neural network estimates the counterfactual values of each hand — trained beforehand on many
+# randomly generated poker situations solved the same way. To make successive re-solves fit
+# together, DeepStack carries its own range (the probability of each hand it could hold) and the
+# opponent's counterfactual values from one decision to the next (*continual re-solving*).
+# DeepStack beat a group of professional players by a wide margin.
+#
+# ### Libratus (2017): an abstract blueprint, refined safely during play
+# **Libratus** (Brown and Sandholm, 2018) combined three modules. A **blueprint** strategy was
+# computed in advance with a Monte Carlo CFR variant (lesson 06) on an *abstraction* of the game
+# (lesson 08: similar hands bucketed, few bet sizes). During play, from the third betting round on,
+# it re-solved the remaining subgame in much finer detail with **nested safe subgame solving**
+# (Brown and Sandholm, 2017), which guarantees the refined strategy is no more exploitable than the
+# blueprint, even when the opponent bets sizes the abstraction lacks. Overnight, a **self-improver**
+# added the bet sizes the opponents had used most to the blueprint. In January 2017 Libratus beat
+# four top heads-up no-limit specialists over 120,000 hands.
+#
+# ### Pluribus (2019): six players
+# With more than two players a Nash equilibrium no longer guarantees anything, and CFR has no
+# convergence guarantee. **Pluribus** (Brown and Sandholm, 2019) used the recipe anyway: a blueprint
+# from Monte Carlo CFR with linear weighting in its early iterations (lessons 06–07), computed in
+# eight days on a single 64-core server, and a **depth-limited search** during play in which, at
+# the search's horizon, each opponent may switch among several continuation strategies (the
+# blueprint and versions of it biased towards folding, calling or raising), so that the bot cannot
+# count on one fixed reply. Pluribus beat elite professionals at six-player no-limit hold'em.
+#
+# ### Deep CFR (2019): networks instead of tables
+# Every program above still stores tables over an abstraction. **Deep CFR** (Brown, Lerer, Gross
+# and Sandholm, 2019) removes them: it runs external-sampling traversals (lesson 06), and a neural
+# network learns to predict the sampled regrets of each action from a description of the
+# information set; regret matching on the network's predictions gives the next strategy, and a
+# second network learns the average strategy. Similar information sets get similar regrets because
+# the network generalises — an abstraction learned rather than designed by hand. The course slides
+# end on the same idea: an information set in, predicted regrets out.
+#
+# ### What each added
+#
+# | program | year | game | built on (lesson) | what it added |
+# |---|---|---|---|---|
+# | Cepheus | 2015 | heads-up limit hold'em | CFR+ (07) | scale: compressed tables on a cluster, the whole game |
+# | DeepStack | 2017 | heads-up no-limit | CFR and counterfactual values (03–04) | continual re-solving, neural value estimates at the depth limit |
+# | Libratus | 2017 | heads-up no-limit | MCCFR (06), abstraction (08) | safe nested subgame solving, self-improvement |
+# | Pluribus | 2019 | six-player no-limit | MCCFR, linear weighting (06–07) | depth-limited search with several opponent continuations, multiplayer |
+# | Deep CFR | 2019 | benchmark games | external sampling (06) | function approximation of regrets instead of tables |
+#
+# ### Exercise 2 — match each program to its idea
+# Without scrolling up, give each program the letter of the idea it introduced.
+
+# %%
+for letter, idea in check.IDEAS.items():
+    print(f"{letter}: {idea}")
+
+# %% tags=["exercise-milestones"]
+my_matches = {"Cepheus": None, "DeepStack": None, "Libratus": None, "Pluribus": None,
+              "Deep CFR": None}  # a letter "A"–"E" for each
+
+# %% [markdown]
+# (Solution: `%load solutions/09_milestones.py`.)
+
+# %%
+check.check_milestones(my_matches)
+
+# %% [markdown]
+# ## Summary
+#
+# - Our games have tens to hundreds of information sets; heads-up limit hold'em about
+#   $3.19 \times 10^{14}$, heads-up no-limit about $10^{161}$. At our engine's speed, one CFR iteration
+#   of limit hold'em would take as long as section 1 printed, and its two tables the terabytes of
+#   exercise 1.
+# - **Cepheus** scaled CFR+ until limit hold'em was essentially solved.
+# - **DeepStack** and **Libratus** made no-limit playable by solving during play: DeepStack from
+#   scratch with neural value estimates, Libratus refining an abstract MCCFR blueprint safely.
+# - **Pluribus** took blueprint plus search to six players, cheaply.
+# - **Deep CFR** replaced CFR's tables by neural networks trained on sampled regrets.
+#
+# **Read more.**
+# - M. Bowling, N. Burch, M. Johanson and O. Tammelin, *Heads-up Limit Hold'em Poker Is Solved*,
+#   Science 347(6218), 2015; O. Tammelin, N. Burch, M. Johanson and M. Bowling, *Solving Heads-up
+#   Limit Texas Hold'em*, IJCAI 2015.
+# - M. Moravčík, M. Schmid, N. Burch, V. Lisý, D. Morrill, N. Bard, T. Davis, K. Waugh, M. Johanson
+#   and M. Bowling, *DeepStack: Expert-Level Artificial Intelligence in Heads-Up No-Limit Poker*,
+#   Science 356(6337), 2017.
+# - N. Brown and T. Sandholm, *Safe and Nested Subgame Solving for Imperfect-Information Games*,
+#   NIPS 2017; *Superhuman AI for Heads-Up No-Limit Poker: Libratus Beats Top Professionals*,
+#   Science 359(6374), 2018; *Superhuman AI for Multiplayer Poker*, Science 365(6456), 2019.
+# - N. Brown, A. Lerer, S. Gross and T. Sandholm, *Deep Counterfactual Regret Minimization*,
+#   ICML 2019.
+# - M. Johanson, *Measuring the Size of Large No-Limit Poker Games*, technical report TR13-01,
+#   University of Alberta, 2013 (arXiv:1302.7008).
+#
+# That is the end of the course. Go back to the map in [00 · Start here](00_start_here.ipynb) to
+# revisit any lesson, or take a game of your own (`cfrviz.load_game("file", path=...)`) and solve it.
+#
+# Previous: [08 · Scaling up](08_scaling_up.ipynb). Next: back to the course map, [00 · Start here](00_start_here.ipynb).
