@@ -251,10 +251,9 @@ def _apply(regret_sum, strategy_sum, instant, regret, weighted, owner, mask, who
     """
     width = regret_sum.shape[1]
     if discount:
-        ta = t ** alpha
-        tb = t ** beta
-        pos = ta / (ta + 1.0)
-        neg = tb / (tb + 1.0)
+        # t^a / (t^a + 1) written so that a large exponent cannot overflow to inf / inf
+        pos = 1.0 / (1.0 + float(t) ** -alpha)
+        neg = 1.0 / (1.0 + float(t) ** -beta)
         keep = (t / (t + 1.0)) ** gamma
     avg_weight = float(t) if linear_average else 1.0
     for info in range(regret_sum.shape[0]):
@@ -358,13 +357,19 @@ def run_chance_sampling(player, infoset, child_ptr, child_ids, chance_prob, util
     chosen = np.zeros(n, dtype=np.int64)
     stack = np.empty(2 * n + 2, dtype=np.int64)
     buf = np.empty(max(1, width, int(np.max(child_ptr[1:] - child_ptr[:-1]))))
+    # A set's strategy is computed when a traversal first reaches it and then held for the
+    # rest of that traversal (as if the whole table had been computed at its start).
+    stamp = np.full(num, -1, dtype=np.int64)
+    before = np.empty_like(regret_sum)
     touched = 0
     for t in range(first, last + 1):
-        regret_matching_table(regret_sum, mask, strategy)
-        current[:, :] = strategy
+        record = t == last  # current strategy and this iteration's regrets: only for a snapshot
+        if record:
+            regret_matching_table(regret_sum, mask, current)
         for who in range(2):
-            before = regret_sum.copy()
-            regret_matching_table(regret_sum, mask, strategy)
+            traversal = 2 * t + who
+            if record:
+                before[:, :] = regret_sum
             top = 0
             stack[top] = 0  # node ids >= 0 expand; ~id finalizes
             top += 1
@@ -396,6 +401,9 @@ def run_chance_sampling(player, infoset, child_ptr, child_ids, chance_prob, util
                         top += 1
                     else:
                         info = infoset[h]
+                        if stamp[info] != traversal:
+                            _match_row(regret_sum, mask, info, strategy[info], False)
+                            stamp[info] = traversal
                         for a in range(hi - lo):
                             c = child_ids[lo + a]
                             p = strategy[info, a]
@@ -424,10 +432,11 @@ def run_chance_sampling(player, infoset, child_ptr, child_ids, chance_prob, util
                         for a in range(hi - lo):
                             regret_sum[info, a] += reach_op[h] * (value[child_ids[lo + a]] - v)
                             strategy_sum[info, a] += reach_me[h] * strategy[info, a]
-            for info in range(num):
-                if owner[info] == who:
-                    for a in range(width):
-                        instant[info, a] = regret_sum[info, a] - before[info, a]
+            if record:
+                for info in range(num):
+                    if owner[info] == who:
+                        for a in range(width):
+                            instant[info, a] = regret_sum[info, a] - before[info, a]
     return touched
 
 
@@ -451,10 +460,14 @@ def run_external_sampling(player, infoset, child_ptr, child_ids, chance_prob, ut
     stack = np.empty(2 * n + 2, dtype=np.int64)
     buf = np.empty(max(1, width, int(np.max(child_ptr[1:] - child_ptr[:-1]))))
     touched = 0
+    before = np.empty_like(regret_sum)
     for t in range(first, last + 1):
-        regret_matching_table(regret_sum, mask, current)
+        record = t == last  # current strategy and this iteration's regrets: only for a snapshot
+        if record:
+            regret_matching_table(regret_sum, mask, current)
         for who in range(2):
-            before = regret_sum.copy()
+            if record:
+                before[:, :] = regret_sum
             top = 0
             stack[top] = 0
             top += 1
@@ -508,10 +521,11 @@ def run_external_sampling(player, infoset, child_ptr, child_ids, chance_prob, ut
                     value[h] = v
                     for a in range(hi - lo):
                         regret_sum[info, a] += value[child_ids[lo + a]] - v
-            for info in range(num):
-                if owner[info] == who:
-                    for a in range(width):
-                        instant[info, a] = regret_sum[info, a] - before[info, a]
+            if record:
+                for info in range(num):
+                    if owner[info] == who:
+                        for a in range(width):
+                            instant[info, a] = regret_sum[info, a] - before[info, a]
     return touched
 
 
@@ -540,10 +554,14 @@ def run_outcome_sampling(player, infoset, child_ptr, child_ids, chance_prob, uti
     q = np.zeros((depth_cap, width))
     buf = np.empty(max(1, width, int(np.max(child_ptr[1:] - child_ptr[:-1]))))
     touched = 0
+    before = np.empty_like(regret_sum)
     for t in range(first, last + 1):
-        regret_matching_table(regret_sum, mask, current)
+        record = t == last  # current strategy and this iteration's regrets: only for a snapshot
+        if record:
+            regret_matching_table(regret_sum, mask, current)
         for who in range(2):
-            before = regret_sum.copy()
+            if record:
+                before[:, :] = regret_sum
             h = 0
             depth = 0
             me, op, sr = 1.0, 1.0, 1.0
@@ -598,10 +616,11 @@ def run_outcome_sampling(player, infoset, child_ptr, child_ids, chance_prob, uti
                     for a in range(k):
                         strategy_sum[info, a] += w * sig[d, a]
                 u = value
-            for info in range(num):
-                if owner[info] == who:
-                    for a in range(width):
-                        instant[info, a] = regret_sum[info, a] - before[info, a]
+            if record:
+                for info in range(num):
+                    if owner[info] == who:
+                        for a in range(width):
+                            instant[info, a] = regret_sum[info, a] - before[info, a]
     return touched
 
 

@@ -129,8 +129,9 @@ def cfr_variant(tree, iterations: int, alternating: bool = True, regret_floor: b
         if discount is not None:
             alpha, beta, gamma = discount
             positive = regret_sum[mine] > 0
-            regret_sum[mine] *= np.where(positive, t**alpha / (t**alpha + 1),
-                                         t**beta / (t**beta + 1))
+            # t^a / (t^a + 1), written 1 / (1 + t^-a) so a large exponent cannot overflow
+            regret_sum[mine] *= np.where(positive, 1 / (1 + float(t) ** -alpha),
+                                         1 / (1 + float(t) ** -beta))
             strategy_sum[mine] *= (t / (t + 1)) ** gamma
 
     for t in range(1, iterations + 1):

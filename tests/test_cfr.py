@@ -164,3 +164,8 @@ def test_bad_arguments(kuhn):
         cfrviz.solve(build_tree(Coordination()), "cfr", 10)
     with pytest.raises(ValueError, match="cfr solves game trees"):
         cfrviz.solve(object(), "cfr", 10)
+
+
+def test_dcfr_with_a_huge_exponent_stays_finite(kuhn):
+    trace = cfrviz.solve(kuhn, "dcfr", 2000, alpha=100.0, beta=-100.0, checkpoints=[2000])
+    assert np.all(np.isfinite(trace.cumulative_regret)) and trace.exploitability[-1] < 0.05
