@@ -69,9 +69,9 @@ widgets.VBox([demo_slider, demo_figure])
 # | [04 · CFR on Kuhn poker](04_cfr_on_kuhn.ipynb) | the training explorer; bluffing emerges; the value −1/18; the equilibrium segment | 35 min |
 # | [05 · Best response and exploitability](05_best_response.ipynb) | the yardstick of a strategy; playing against the bot | 30 min |
 # | [06 · Monte Carlo CFR](06_monte_carlo_cfr.ipynb) | chance, external and outcome sampling; an honest cost axis | 30 min |
-# | [07 · Faster CFR](07_faster_cfr.ipynb) | CFR+, linear CFR, discounted CFR side by side | 25 min |
+# | [07 · Faster CFR](07_faster_cfr.ipynb) | CFR+, linear CFR, discounted CFR side by side | 30 min |
 # | [08 · Scaling up](08_scaling_up.ipynb) | Leduc and pocket poker, lossless abstraction, the archetype tournament | 30 min |
-# | [09 · The road to superhuman poker](09_road_to_superhuman.ipynb) | Cepheus, DeepStack, Libratus, Pluribus, Deep CFR | 25 min |
+# | [09 · The road to superhuman poker](09_road_to_superhuman.ipynb) | Cepheus, DeepStack, Libratus, Pluribus, Deep CFR | 30 min |
 #
 # To project a lesson in class, run `make present LESSON=04_cfr_on_kuhn` in the course folder: it serves the
 # lesson as a dashboard with the code hidden and large fonts.
