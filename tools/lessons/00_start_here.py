@@ -70,7 +70,7 @@ widgets.VBox([demo_slider, demo_figure])
 # | [05 · Best response and exploitability](05_best_response.ipynb) | the yardstick of a strategy; playing against the bot | 30 min |
 # | [06 · Monte Carlo CFR](06_monte_carlo_cfr.ipynb) | chance, external and outcome sampling; an honest cost axis | 30 min |
 # | [07 · Faster CFR](07_faster_cfr.ipynb) | CFR+, linear CFR, discounted CFR side by side | 30 min |
-# | [08 · Scaling up](08_scaling_up.ipynb) | Leduc and pocket poker, lossless abstraction, the archetype tournament | 30 min |
+# | [08 · Scaling up](08_scaling_up.ipynb) | Leduc and pocket poker, lossless abstraction, the archetype tournament | 35 min |
 # | [09 · The road to superhuman poker](09_road_to_superhuman.ipynb) | Cepheus, DeepStack, Libratus, Pluribus, Deep CFR | 30 min |
 #
 # To project a lesson in class, run `make present LESSON=04_cfr_on_kuhn` in the course folder: it serves the
