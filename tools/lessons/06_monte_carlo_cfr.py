@@ -232,10 +232,10 @@ print("lowest:             " + "".join(f"{name.split('_')[0]:>12}" for name in l
 #
 # The **seconds** view adds a third point: nodes touched measure work anywhere, seconds measure
 # this implementation on this machine (the last column of the table). Our vanilla CFR sweeps the
-# tree in tight compiled loops over arrays, while each sampled iteration also pays a fixed amount
-# of bookkeeping (it records that iteration's regrets for every set, so that the explorer can show
-# them), so here a sampled node costs more time than a swept one. Comparisons in papers say which
-# axis they use; now you know why they must.
+# tree in tight compiled loops over arrays, one node after the next, while a sampler jumps around
+# the tree with a stack, draws random numbers and recomputes a strategy at each set it meets, so
+# here a sampled node costs more time than a swept one. Comparisons in papers say which axis they
+# use; now you know why they must.
 #
 # ## Summary
 #
