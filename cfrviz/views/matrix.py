@@ -14,6 +14,8 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from .style import get_style
+
 # Okabe-Ito colours: distinguishable with the common colour-vision deficiencies.
 ACTION_COLOURS = ("#D55E00", "#0072B2", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")
 CURRENT_COLOUR = "#E69F00"
@@ -24,7 +26,6 @@ CURRENT_TRAIL = 40
 #: At most this many points per line in the history charts.
 MAX_LINE_POINTS = 1500
 
-FONT = dict(family="Arial, sans-serif", size=13)
 
 
 def display_frames(trace, max_frames: int = 300) -> np.ndarray:
@@ -70,6 +71,7 @@ def simplex_figure(trace, equilibrium=None, frames=None, height: int = 430) -> g
     frames : array of int, optional
         The record indices a timeline visits (default :func:`display_frames`).
     """
+    style = get_style()
     game = trace.game
     if any(len(a) != 3 for a in game.infoset_actions):
         raise ValueError("the strategy simplex needs exactly three actions per player")
@@ -111,8 +113,9 @@ def simplex_figure(trace, equilibrium=None, frames=None, height: int = 430) -> g
             baxis=dict(title=dict(text=names[1]), **axis),
             caxis=dict(title=dict(text=names[2]), **axis))
     for title in fig.layout.annotations:  # lift "Player 1/2" clear of the top corner's label
-        title.update(y=1.13, font=dict(size=15))
-    fig.update_layout(height=height, margin=dict(l=70, r=70, t=90, b=40), font=FONT,
+        title.update(y=1.13, font=dict(size=style.title_size))
+    fig.update_layout(height=int(height * style.figure_scale),
+                      margin=dict(l=70, r=70, t=90, b=40), font=style.font(),
                       legend=dict(orientation="h", y=-0.12, x=0.5, xanchor="center"),
                       uirevision="keep")
     update_simplex(fig, trace, len(trace) - 1, frames)
@@ -156,6 +159,7 @@ def history_figure(trace, player: int = 0, height: int = 420) -> go.Figure:
     the current strategy (dotted) and the average strategy (solid).  A
     vertical line marks the record the timeline is on.
     """
+    style = get_style()
     game = trace.game
     actions = game.infoset_actions[player]
     names = game.action_names or actions
@@ -187,7 +191,8 @@ def history_figure(trace, player: int = 0, height: int = 420) -> go.Figure:
     fig.update_xaxes(type="log" if log_x else "linear", row=1, col=1)
     fig.update_yaxes(range=[0, 1], title_text="probability", row=2, col=1)
     fig.update_yaxes(title_text="regret", row=1, col=1)
-    fig.update_layout(height=height, margin=dict(l=60, r=20, t=50, b=40), font=FONT,
+    fig.update_layout(height=int(height * style.figure_scale),
+                      margin=dict(l=60, r=20, t=50, b=40), font=style.font(),
                       legend=dict(orientation="h", y=1.12, x=1, xanchor="right"),
                       uirevision="keep")
     return fig
@@ -211,6 +216,7 @@ def exploitability_figure(trace, height: int = 340, width: int | None = None) ->
     matching guarantees for the average strategy.  Exact zeros cannot be
     drawn on a log axis and are left out (the title says so).
     """
+    style = get_style()
     keep = _thin(len(trace))
     its = trace.iterations[keep].astype(float)
     avg = np.where(trace.exploitability[keep] > 0, trace.exploitability[keep], np.nan)
@@ -231,8 +237,10 @@ def exploitability_figure(trace, height: int = 340, width: int | None = None) ->
     title = "Exploitability (log–log)"
     if zeros:
         title += f" — {zeros} record(s) at exactly 0 not drawn"
-    fig.update_layout(title=dict(text=title, font=dict(size=15)), height=height, width=width,
-                      font=FONT,
+    fig.update_layout(title=dict(text=title, font=dict(size=style.title_size)),
+                      height=int(height * style.figure_scale),
+                      width=None if width is None else int(width * style.figure_scale),
+                      font=style.font(),
                       xaxis=dict(type="log", title="iteration T"),
                       yaxis=dict(type="log", title="exploitability", exponentformat="power"),
                       margin=dict(l=70, r=20, t=50, b=50), uirevision="keep",

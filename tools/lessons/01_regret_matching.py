@@ -23,6 +23,10 @@ import cfrviz
 from cfrviz.exercises import lesson01 as check
 from cfrviz.widgets import RegretMatchingExplorer
 
+# %%
+PRESENTER = False  # True enlarges fonts and figures for a projector
+cfrviz.set_presenter(PRESENTER)
+
 # %% [markdown]
 # ## 1 · The game
 #
