@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .tree import CHANCE, TERMINAL, GameTree
+from .tree import CHANCE, GameTree
 
 ROOT_EDGE = -1
 CHANCE_EDGE = 2

@@ -1,7 +1,6 @@
 """The shared training loop: interrupts keep everything finished, runs resume bit for bit, progress."""
 
 import signal
-import warnings
 
 import numpy as np
 import pytest

@@ -1,6 +1,5 @@
 """The best-response explorer, driven programmatically."""
 
-import numpy as np
 import pytest
 
 import cfrviz

@@ -70,3 +70,33 @@ def not_done(message: str = "Fill in your answer above, then run this cell again
 def unanswered(answer) -> bool:
     """True for the placeholders a starter cell leaves: ``None`` and ``...``."""
     return answer is None or answer is Ellipsis
+
+
+def as_number(answer) -> float | None:
+    """An answer as a finite float (a number or a one-element array), or None.
+
+    Booleans, strings and other objects are not numbers here, so ``True`` never
+    passes for 1 and a checker can say "expected a number" instead of raising.
+    """
+    import numpy as np
+    from numbers import Real
+
+    if isinstance(answer, np.ndarray) and answer.size == 1:
+        answer = answer.item()
+    if isinstance(answer, (bool, np.bool_)) or not isinstance(answer, (Real, np.number)):
+        return None
+    value = float(answer)
+    return value if np.isfinite(value) else None
+
+
+def as_vector(answer, length: int):
+    """An answer as a float array of shape ``(length,)`` with finite entries, or None."""
+    import numpy as np
+
+    try:
+        values = np.array(answer, dtype=float)
+    except (TypeError, ValueError):
+        return None
+    if values.shape != (length,) or not np.all(np.isfinite(values)):
+        return None
+    return values

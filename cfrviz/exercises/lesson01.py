@@ -6,23 +6,12 @@ import numpy as np
 
 from ..equilibrium import matrix_equilibrium
 from ..games.matrix import RPS_PAYOFFS
-from . import Feedback, correct, not_done, unanswered, wrong
+from . import Feedback, as_vector, correct, not_done, unanswered, wrong
 
 ACTIONS = ("R", "P", "S")
 #: The round of exercise 1: player 1 played rock, player 2 played paper.
 ROUND = {"mine": "R", "theirs": "P"}
 VARIANT = ((0, -1, 2), (1, 0, -2), (-2, 2, 0))
-
-
-def _as_vector(answer, length: int = 3):
-    """The answer as floats, or None when it is not a list of ``length`` numbers."""
-    try:
-        values = np.array(answer, dtype=float)
-    except (TypeError, ValueError):
-        return None
-    if values.shape != (length,) or not np.all(np.isfinite(values)):
-        return None
-    return values
 
 
 def round_regrets(mine: str = "R", theirs: str = "P", payoffs=RPS_PAYOFFS) -> np.ndarray:
@@ -42,7 +31,7 @@ def check_regret_vector(answer) -> Feedback:
     if unanswered(answer):
         return not_done("Set `my_regrets` to a list of three numbers: the regrets for rock, "
                         "paper and scissors.")
-    values = _as_vector(answer)
+    values = as_vector(answer, 3)
     if values is None:
         return wrong(f"Expected a list of three numbers (rock, paper, scissors); got {answer!r}.",
                      "shape")
@@ -110,7 +99,7 @@ def check_regret_matching(function) -> Feedback:
         if result is None:
             return wrong(f"For {shown} your function returned None: did you forget `return`?",
                          "no-return")
-        got = _as_vector(result, len(regrets))
+        got = as_vector(result, len(regrets))
         if got is None:
             if np.any(~np.isfinite(np.array(result, dtype=float, ndmin=1))):
                 return wrong(f"For {shown} you returned {np.round(result, 3).tolist()}: "
@@ -153,7 +142,7 @@ def check_variant_prediction(answer) -> Feedback:
     if unanswered(answer):
         return not_done("Set `my_prediction` to three probabilities for rock, paper and "
                         "scissors before you look.")
-    values = _as_vector(answer)
+    values = as_vector(answer, 3)
     if values is None or np.any(values < 0) or not np.isclose(values.sum(), 1, atol=1e-6):
         return wrong(f"A prediction is three non-negative probabilities that sum to 1; got "
                      f"{answer!r}.", "not-a-distribution")

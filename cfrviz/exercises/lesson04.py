@@ -11,13 +11,12 @@ calls with a queen with ``alpha + 1/3``).
 from __future__ import annotations
 
 from functools import lru_cache
-from numbers import Real
 
 import numpy as np
 
 from ..treeeval import reach_probabilities
 from ..views.equilibrium import KUHN_COORDINATES, nearest_alpha
-from . import Feedback, correct, not_done, unanswered, wrong
+from . import Feedback, as_number, correct, not_done, unanswered, wrong
 
 #: Exercise 1: which number to read, and where.
 SET, ACTION, ITERATION = "Qpb", "b", 50
@@ -28,20 +27,6 @@ READ_TOLERANCE = 6e-4
 #: How close an alpha must be to the run's (the three coordinates of a run that has not fully
 #: converged give slightly different alphas; any of them counts).
 ALPHA_TOLERANCE = 0.01
-
-
-def _number(answer):
-    """The answer as a finite float, or None."""
-    if isinstance(answer, bool) or not isinstance(answer, (Real, np.number)):
-        if isinstance(answer, np.ndarray) and answer.size == 1:
-            answer = answer.item()
-        else:
-            return None
-    try:
-        value = float(answer)
-    except (TypeError, ValueError):
-        return None
-    return value if np.isfinite(value) else None
 
 
 @lru_cache(maxsize=4)
@@ -112,7 +97,7 @@ def check_average_at_set(answer) -> Feedback:
     if unanswered(answer):
         return not_done("Set `my_call_probability` to the number you read in the panel "
                         "(one probability, e.g. 0.5).")
-    value = _number(answer)
+    value = as_number(answer)
     if value is None:
         return wrong(f"Expected one probability (a number between 0 and 1); got {answer!r}.",
                      "not-a-number")
@@ -205,7 +190,7 @@ def check_alpha(answer, trace, others=()) -> Feedback:
     """
     if unanswered(answer):
         return not_done("Set `my_alpha` to one number between 0 and 1/3.")
-    value = _number(answer)
+    value = as_number(answer)
     if value is None:
         return wrong(f"Expected one number (alpha); got {answer!r}.", "not-a-number")
     try:

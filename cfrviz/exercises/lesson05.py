@@ -10,7 +10,6 @@ responses.
 from __future__ import annotations
 
 from functools import lru_cache
-from numbers import Real
 
 import numpy as np
 
@@ -18,7 +17,7 @@ from ..engine import tree_best_response
 from ..policy import Policy
 from ..tree import TERMINAL
 from ..treeeval import reach_probabilities
-from . import Feedback, correct, not_done, unanswered, wrong
+from . import Feedback, as_number, correct, not_done, unanswered, wrong
 from .lesson04 import describe_kuhn_set, strategy_table  # noqa: F401  (used by the lesson)
 
 #: Exercise 1: player 1's first move (the other sets do not matter for the spot).
@@ -34,16 +33,6 @@ SPOT_TOLERANCE = 0.005
 ACTION_WORDS = {"p": "fold", "b": "call"}
 _ALIASES = {"p": "p", "fold": "p", "pass": "p", "f": "p",
             "b": "b", "call": "b", "bet": "b", "c": "b"}
-
-
-def _number(answer):
-    """The answer as a finite float, or None."""
-    if isinstance(answer, np.ndarray) and answer.size == 1:
-        answer = answer.item()
-    if isinstance(answer, bool) or not isinstance(answer, (Real, np.number)):
-        return None
-    value = float(answer)
-    return value if np.isfinite(value) else None
 
 
 def _kuhn():
@@ -142,7 +131,7 @@ def check_best_response_by_hand(action, value) -> Feedback:
         f"overstates how exploitable player 1 is.")
     if isinstance(action, (dict, list, tuple)) and len(action) > 1:
         return wrong(peek_message, "peeking")
-    number = _number(value)
+    number = as_number(value)
     if number is not None and abs(number - peek) <= SPOT_TOLERANCE:
         return wrong(peek_message, "peeking")
     if unanswered(action):
@@ -216,7 +205,7 @@ def check_exploitability(answer) -> Feedback:
     if unanswered(answer):
         return not_done("Set `my_exploitability` to one number computed with "
                         "cfrviz.best_response.")
-    value = _number(answer)
+    value = as_number(answer)
     if value is None:
         return wrong(f"Expected one number; got {answer!r}. (A BestResponse object? Use its "
                      "`.value`.)", "not-a-number")

@@ -7,7 +7,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..variants import dcfr_discounts
-from . import Feedback, correct, not_done, unanswered, wrong
+from . import Feedback, as_vector, correct, not_done, unanswered, wrong
 
 #: Exercise 1: DCFR's multipliers after this iteration, with the paper's parameters.
 DISCOUNT_T = 4
@@ -22,16 +22,6 @@ _ALIASES = {"cfr": "cfr", "vanilla": "cfr", "vanilla_cfr": "cfr",
             "dcfr": "dcfr", "discounted": "dcfr", "discounted_cfr": "dcfr"}
 
 
-def _vector(answer, length: int):
-    try:
-        values = np.array(answer, dtype=float)
-    except (TypeError, ValueError):
-        return None
-    if values.shape != (length,) or not np.all(np.isfinite(values)):
-        return None
-    return values
-
-
 def check_dcfr_discounts(answer) -> Feedback:
     """Exercise 1: the three factors DCFR (1.5, 0, 2) applies after iteration 4.
 
@@ -41,7 +31,7 @@ def check_dcfr_discounts(answer) -> Feedback:
     if unanswered(answer):
         return not_done("Set `my_factors` to three numbers: the multipliers for positive "
                         "regrets, negative regrets and the strategy sum.")
-    got = _vector(answer, 3)
+    got = as_vector(answer, 3)
     if got is None:
         return wrong(f"Expected three numbers [positive, negative, average]; got {answer!r}.",
                      "shape")
