@@ -13,6 +13,7 @@ from __future__ import annotations
 from copy import deepcopy
 
 import ipywidgets as W
+import numpy as np
 import plotly.graph_objects as go
 
 
@@ -41,3 +42,38 @@ class Panel(W.VBox):
         for fig in figure_widgets(self):
             sync_figure(fig)
         return super()._repr_mimebundle_(**kwargs)
+
+
+class TimelinePanel(Panel):
+    """A :class:`Panel` with a ``Play`` + slider timeline over ``self.frames`` of ``self.trace``.
+
+    Subclasses create ``self.play`` and ``self.slider`` (linked in the browser)
+    and redraw in ``_on_frame``.
+    """
+
+    trace = None
+    frames = None
+
+    def show_iteration(self, iteration: int) -> None:
+        """Move the timeline to the recorded frame closest to ``iteration``."""
+        if self.trace is None:
+            return
+        its = self.trace.iterations[self.frames]
+        self._go_to(int(np.argmin(np.abs(its - iteration))))
+
+    def _reset_timeline(self) -> None:
+        """After a new trace: let the timeline span its frames and show the last one."""
+        last = len(self.frames) - 1
+        self.play.max = last
+        self.slider.max = last
+        if self.slider.value == last:
+            self.play.value = last
+            self._on_frame()
+        else:
+            self._go_to(last)
+
+    def _go_to(self, frame: int) -> None:
+        # Play as well as the slider: the browser's jslink copies Play onto the slider when
+        # the widget is drawn, so the two must agree in the kernel too.
+        self.play.value = frame
+        self.slider.value = frame

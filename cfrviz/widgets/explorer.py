@@ -13,14 +13,14 @@ from ..views.style import get_style
 from ..views.training import (cost_curve_figure, set_history_figure, update_cost_curve,
                               update_set_history)
 from ..views.tree import TreeView
-from ._panel import Panel
+from ._panel import TimelinePanel
 
 TREE_ALGORITHMS = ("cfr", "cfr+", "linear_cfr", "dcfr", "chance_sampling", "external_sampling",
                    "outcome_sampling")
 MAX_ITERATIONS = 1_000_000
 
 
-class TrainingExplorer(Panel):
+class TrainingExplorer(TimelinePanel):
     """Train once, then watch regrets and strategies move on the tree.
 
     The timeline (``Play`` and slider) scrubs the recorded trace: the tree's
@@ -161,23 +161,7 @@ class TrainingExplorer(Panel):
                              f"{trace.extras['total_time']:.2f} s; final exploitability "
                              f"{trace.exploitability[-1]:.2e}")
         self._rebuild_charts()
-        last = len(self.frames) - 1
-        self.play.max = last
-        self.slider.max = last
-        self.play.value = last  # the browser's jslink copies Play onto the slider when drawn
-        if self.slider.value == last:
-            self._on_frame()
-        else:
-            self.slider.value = last
-
-    def show_iteration(self, iteration: int) -> None:
-        """Move the timeline to the recorded frame closest to ``iteration``."""
-        if self.trace is None:
-            return
-        its = self.trace.iterations[self.frames]
-        frame = int(np.argmin(np.abs(its - iteration)))
-        self.play.value = frame
-        self.slider.value = frame
+        self._reset_timeline()
 
     def select(self, infoset) -> None:
         """Select an information set by key or id (as clicking one of its nodes does)."""

@@ -14,7 +14,7 @@ from ..solvers import solve
 from ..views.matrix import (display_frames, exploitability_figure, history_figure,
                             simplex_figure, update_exploitability, update_history,
                             update_simplex)
-from ._panel import Panel
+from ._panel import TimelinePanel
 
 PRESETS = {
     "standard (win 1, lose 1)": RPS_PAYOFFS,
@@ -29,7 +29,7 @@ STARTS = {
 MAX_ITERATIONS = 200_000
 
 
-class RegretMatchingExplorer(Panel):
+class RegretMatchingExplorer(TimelinePanel):
     """Regret matching on rock-paper-scissors, with every part of the run in view.
 
     The top row holds the controls (payoffs, iterations, seed, self-play or a
@@ -199,21 +199,11 @@ class RegretMatchingExplorer(Panel):
         self.status.value = f"solved {trace.iterations[-1]:,} iterations"
         self._redraw()
 
-    def show_iteration(self, iteration: int) -> None:
-        """Move the timeline to the frame closest to ``iteration``."""
-        if self.trace is None:
-            return
-        its = self.trace.iterations[self.frames]
-        frame = int(np.argmin(np.abs(its - iteration)))
-        self.play.value = frame
-        self.slider.value = frame
-
     # -- internals ---------------------------------------------------------------------------
     def _redraw(self) -> None:
         trace = self.trace
         if trace is None:
             return
-        last = len(self.frames) - 1
         for target, source in ((self.simplex, simplex_figure(trace, self.equilibrium,
                                                              self.frames)),
                                (self.history, history_figure(trace,
@@ -223,13 +213,7 @@ class RegretMatchingExplorer(Panel):
                 target.data = []
                 target.layout = source.layout
                 target.add_traces(source.data)
-        self.play.max = last
-        self.slider.max = last
-        self.play.value = last  # the browser's jslink copies Play onto the slider when drawn
-        if self.slider.value == last:
-            self._on_frame()
-        else:
-            self.slider.value = last
+        self._reset_timeline()
 
     def _on_frame(self, change=None) -> None:
         try:
