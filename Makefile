@@ -116,4 +116,6 @@ screenshot: $(STAMP_TEST)
 # Side-by-side timings quoted in README (see benchmarks/).
 benchmark: $(STAMP_LAB)
 	$(PY) benchmarks/bench_regret_matching.py
+	$(PY) benchmarks/bench_explorer.py
+	$(PY) benchmarks/bench_views.py
 	$(PY) benchmarks/bench_solvers.py
