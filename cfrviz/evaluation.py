@@ -98,6 +98,9 @@ def best_response(game, policy: Policy, player: int) -> BestResponse:
 def nash_conv(game, policy: Policy) -> float:
     """Sum over players of what a best response gains over ``policy``."""
     v1, v2 = expected_values(game, policy)
+    if isinstance(game, GameTree):  # the values alone, without building per-set tables
+        gains = [tree_best_response(game, policy.probabilities, p)[0] for p in (0, 1)]
+        return (gains[0] - v1) + (gains[1] - v2)
     return (best_response(game, policy, 0).value - v1) + (best_response(game, policy, 1).value - v2)
 
 
