@@ -330,12 +330,28 @@ def _sample_child(child_ptr, child_ids, weights_of_children, rng):
 
 
 @njit(cache=True)
-def _chance_row(child_ptr, child_ids, chance_prob, h, out):
+def _sample_chance(child_ptr, child_ids, chance_prob, h, buf, rng):
+    """Index of the outcome drawn at chance node ``h`` (``buf``: scratch of the widest node)."""
     lo = child_ptr[h]
     k = child_ptr[h + 1] - lo
     for i in range(k):
-        out[i] = chance_prob[child_ids[lo + i]]
-    return out[:k]
+        buf[i] = chance_prob[child_ids[lo + i]]
+    return _sample_child(child_ptr, child_ids, buf[:k], rng)
+
+
+@njit(cache=True)
+def _scratch(child_ptr, width):
+    """A buffer as long as the widest node's list of children or actions."""
+    return np.empty(max(1, width, int(np.max(child_ptr[1:] - child_ptr[:-1]))))
+
+
+@njit(cache=True)
+def _record_instant(regret_sum, before, instant, owner, who):
+    """This iteration's regrets of ``who``'s sets: the change since ``before``."""
+    for info in range(regret_sum.shape[0]):
+        if owner[info] == who:
+            for a in range(regret_sum.shape[1]):
+                instant[info, a] = regret_sum[info, a] - before[info, a]
 
 
 @njit(cache=True)
@@ -356,7 +372,7 @@ def run_chance_sampling(player, infoset, child_ptr, child_ids, chance_prob, util
     reach_op = np.zeros(n)
     chosen = np.zeros(n, dtype=np.int64)
     stack = np.empty(2 * n + 2, dtype=np.int64)
-    buf = np.empty(max(1, width, int(np.max(child_ptr[1:] - child_ptr[:-1]))))
+    buf = _scratch(child_ptr, width)
     # A set's strategy is computed when a traversal first reaches it and then held for the
     # rest of that traversal (as if the whole table had been computed at its start).
     stamp = np.full(num, -1, dtype=np.int64)
@@ -390,9 +406,7 @@ def run_chance_sampling(player, infoset, child_ptr, child_ids, chance_prob, util
                     lo = child_ptr[h]
                     hi = child_ptr[h + 1]
                     if kind == -1:
-                        i = _sample_child(child_ptr, child_ids,
-                                          _chance_row(child_ptr, child_ids, chance_prob, h, buf),
-                                          rng)
+                        i = _sample_chance(child_ptr, child_ids, chance_prob, h, buf, rng)
                         c = child_ids[lo + i]
                         chosen[h] = c
                         reach_me[c] = reach_me[h]
@@ -433,10 +447,7 @@ def run_chance_sampling(player, infoset, child_ptr, child_ids, chance_prob, util
                             regret_sum[info, a] += reach_op[h] * (value[child_ids[lo + a]] - v)
                             strategy_sum[info, a] += reach_me[h] * strategy[info, a]
             if record:
-                for info in range(num):
-                    if owner[info] == who:
-                        for a in range(width):
-                            instant[info, a] = regret_sum[info, a] - before[info, a]
+                _record_instant(regret_sum, before, instant, owner, who)
     return touched
 
 
@@ -453,12 +464,12 @@ def run_external_sampling(player, infoset, child_ptr, child_ids, chance_prob, ut
     as in the pseudocode.  Returns the number of nodes touched.
     """
     n = player.shape[0]
-    num, width = regret_sum.shape
+    width = regret_sum.shape[1]
     value = np.zeros(n)
     chosen = np.zeros(n, dtype=np.int64)
     sigma = np.zeros((n, width))
     stack = np.empty(2 * n + 2, dtype=np.int64)
-    buf = np.empty(max(1, width, int(np.max(child_ptr[1:] - child_ptr[:-1]))))
+    buf = _scratch(child_ptr, width)
     touched = 0
     before = np.empty_like(regret_sum)
     for t in range(first, last + 1):
@@ -486,9 +497,7 @@ def run_external_sampling(player, infoset, child_ptr, child_ids, chance_prob, ut
                     lo = child_ptr[h]
                     hi = child_ptr[h + 1]
                     if kind == -1:
-                        i = _sample_child(child_ptr, child_ids,
-                                          _chance_row(child_ptr, child_ids, chance_prob, h, buf),
-                                          rng)
+                        i = _sample_chance(child_ptr, child_ids, chance_prob, h, buf, rng)
                         chosen[h] = child_ids[lo + i]
                         stack[top] = chosen[h]
                         top += 1
@@ -522,10 +531,7 @@ def run_external_sampling(player, infoset, child_ptr, child_ids, chance_prob, ut
                     for a in range(hi - lo):
                         regret_sum[info, a] += value[child_ids[lo + a]] - v
             if record:
-                for info in range(num):
-                    if owner[info] == who:
-                        for a in range(width):
-                            instant[info, a] = regret_sum[info, a] - before[info, a]
+                _record_instant(regret_sum, before, instant, owner, who)
     return touched
 
 
@@ -543,7 +549,7 @@ def run_outcome_sampling(player, infoset, child_ptr, child_ids, chance_prob, uti
     (stochastically-weighted averaging).  Returns the number of nodes touched.
     """
     n = player.shape[0]
-    num, width = regret_sum.shape
+    width = regret_sum.shape[1]
     depth_cap = n + 1
     path = np.empty(depth_cap, dtype=np.int64)
     pick = np.empty(depth_cap, dtype=np.int64)
@@ -552,7 +558,7 @@ def run_outcome_sampling(player, infoset, child_ptr, child_ids, chance_prob, uti
     sample_reach = np.empty(depth_cap)
     sig = np.zeros((depth_cap, width))
     q = np.zeros((depth_cap, width))
-    buf = np.empty(max(1, width, int(np.max(child_ptr[1:] - child_ptr[:-1]))))
+    buf = _scratch(child_ptr, width)
     touched = 0
     before = np.empty_like(regret_sum)
     for t in range(first, last + 1):
@@ -574,8 +580,7 @@ def run_outcome_sampling(player, infoset, child_ptr, child_ids, chance_prob, uti
                 op_reach[depth] = op
                 sample_reach[depth] = sr
                 if player[h] == -1:
-                    i = _sample_child(child_ptr, child_ids,
-                                      _chance_row(child_ptr, child_ids, chance_prob, h, buf), rng)
+                    i = _sample_chance(child_ptr, child_ids, chance_prob, h, buf, rng)
                 else:
                     info = infoset[h]
                     _match_row(regret_sum, mask, info, sig[depth], False)
@@ -617,10 +622,7 @@ def run_outcome_sampling(player, infoset, child_ptr, child_ids, chance_prob, uti
                         strategy_sum[info, a] += w * sig[d, a]
                 u = value
             if record:
-                for info in range(num):
-                    if owner[info] == who:
-                        for a in range(width):
-                            instant[info, a] = regret_sum[info, a] - before[info, a]
+                _record_instant(regret_sum, before, instant, owner, who)
     return touched
 
 
