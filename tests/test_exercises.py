@@ -1,20 +1,15 @@
 """Every checker accepts the right answer, reports unanswered ones, and explains typical mistakes."""
 
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from cfrviz.exercises import CORRECT, NOT_DONE, WRONG
 from cfrviz.exercises import lesson01 as ex
+from _solutions import run_solution
 
-SOLUTIONS = Path(__file__).resolve().parent.parent / "lessons" / "solutions"
 
 
-def run_solution(name: str) -> dict:
-    namespace = {"np": np}
-    exec((SOLUTIONS / name).read_text(), namespace)
-    return namespace
 
 
 def test_regret_vector():

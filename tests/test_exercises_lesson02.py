@@ -1,7 +1,6 @@
 """Lesson 02's checkers accept the right answers, explain typical mistakes and never raise on junk;
 its helpers agree with the package's own computations."""
 
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -11,16 +10,12 @@ from cfrviz.exercises import CORRECT, NOT_DONE, WRONG
 from cfrviz.exercises import lesson02 as ex
 from cfrviz.tree import TERMINAL
 from cfrviz.treeeval import reach_probabilities
+from _solutions import run_solution
 
-SOLUTIONS = Path(__file__).resolve().parent.parent / "lessons" / "solutions"
 JUNK = [None, ..., "", "   ", 3, 2.5, [], {}, ["Qb"], ("Qb",), b"Qb", object(), float("nan"),
         np.array([1.0, 2.0]), True]
 
 
-def run_solution(name: str) -> dict:
-    namespace = {"np": np}
-    exec((SOLUTIONS / name).read_text(), namespace)
-    return namespace
 
 
 @pytest.fixture(scope="module")

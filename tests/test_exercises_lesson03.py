@@ -1,7 +1,6 @@
 """Lesson 03's checkers accept the right answers, explain typical mistakes and never raise on junk;
 the CFR with a pluggable update is the reference CFR, and the helpers agree with the engine."""
 
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -10,16 +9,12 @@ import cfrviz
 from cfrviz.exercises import CORRECT, NOT_DONE, WRONG
 from cfrviz.exercises import lesson03 as ex
 from cfrviz.reference import vanilla_cfr
+from _solutions import run_solution
 
-SOLUTIONS = Path(__file__).resolve().parent.parent / "lessons" / "solutions"
 JUNK = [None, ..., "", "abc", 3, [], {}, [1.0], [1, 2, 3], {"p": 1}, {"x": 1, "y": 2}, object(),
         float("nan"), [np.nan, 0.0], np.zeros((2, 2)), b"ab", True]
 
 
-def run_solution(name: str) -> dict:
-    namespace = {"np": np}
-    exec((SOLUTIONS / name).read_text(), namespace)
-    return namespace
 
 
 @pytest.fixture(scope="module")

@@ -1,6 +1,5 @@
 """Lesson 04's checkers accept the right answers, explain typical mistakes and never raise."""
 
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -8,8 +7,8 @@ import pytest
 import cfrviz
 from cfrviz.exercises import CORRECT, NOT_DONE, WRONG
 from cfrviz.exercises import lesson04 as ex
+from _solutions import run_solution
 
-SOLUTIONS = Path(__file__).resolve().parent.parent / "lessons" / "solutions"
 JUNK = ["0.5", "abc", [0.5, 0.5], {"b": 0.5}, np.array([0.1, 0.2]), float("nan"), float("inf"),
         True, object(), -3, 7]
 
@@ -64,8 +63,7 @@ def test_average_at_set_accepts_the_average(run300):
 
 def test_average_at_set_solution_passes(run300):
     explorer = type("E", (), {"trace": run300})()
-    namespace = {"explorer": explorer}
-    exec((SOLUTIONS / "04_average_at_set.py").read_text(), namespace)
+    namespace = run_solution("04_average_at_set.py", explorer=explorer)
     assert ex.check_average_at_set(namespace["my_call_probability"]).correct
 
 
@@ -100,8 +98,7 @@ def test_alpha_accepts_each_reading(mystery, others):
     for key in ("bet J", "bet K / 3", "call Q - 1/3", "nearest"):
         assert ex.check_alpha(estimates[key], mystery, others).correct
     assert ex.check_alpha(round(estimates["nearest"], 2), mystery).correct
-    namespace = {"mystery": mystery}
-    exec((SOLUTIONS / "04_alpha.py").read_text(), namespace)
+    namespace = run_solution("04_alpha.py", mystery=mystery)
     assert ex.check_alpha(namespace["my_alpha"], mystery, others).correct
     assert ex.check_alpha(None, mystery).status == NOT_DONE
 

@@ -1,7 +1,6 @@
 """Lesson 05's checkers accept the right answers, explain typical mistakes and never raise."""
 
 from fractions import Fraction
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -9,8 +8,8 @@ import pytest
 import cfrviz
 from cfrviz.exercises import CORRECT, NOT_DONE, WRONG
 from cfrviz.exercises import lesson05 as ex
+from _solutions import run_solution
 
-SOLUTIONS = Path(__file__).resolve().parent.parent / "lessons" / "solutions"
 JUNK = ["abc", [1, 2, 3], {"x": 1}, np.array([0.1, 0.2]), float("nan"), float("inf"), True,
         object(), (1,)]
 
@@ -25,10 +24,6 @@ def trace(kuhn):
     return cfrviz.solve(kuhn, "cfr", 10_000, seed=0, progress=False)
 
 
-def run_solution(name: str, **namespace) -> dict:
-    namespace.setdefault("cfrviz", cfrviz)
-    exec((SOLUTIONS / name).read_text(), namespace)
-    return namespace
 
 
 # -- exercise 1: a best response by hand --------------------------------------------------------

@@ -1,29 +1,24 @@
 """Lesson 06 checkers: accept the right answers, explain the typical wrong ones, never raise."""
 
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from cfrviz.exercises import CORRECT, NOT_DONE, WRONG
 from cfrviz.exercises import lesson06 as ex
+from _solutions import run_solution
 
-SOLUTIONS = Path(__file__).resolve().parent.parent / "lessons" / "solutions"
 JUNK = ["", "cfr", 3, 2.5, {"a": 1}, object(), [None, None], np.zeros((2, 2)), [np.nan] * 3,
         ["cfr"] * 4, [1, 2, 3, 4]]
 
 
-def solution(name: str) -> dict:
-    namespace: dict = {}
-    exec((SOLUTIONS / name).read_text(), namespace)
-    return namespace
 
 
 def test_fewest_nodes_accepts_the_order_and_aliases():
     assert ex.check_fewest_nodes(None).status == NOT_DONE
     assert ex.check_fewest_nodes(list(ex.FEWEST_FIRST)).status == CORRECT
     assert ex.check_fewest_nodes(("Outcome", "external sampling", "chance-sampling", "CFR")).correct
-    assert ex.check_fewest_nodes(solution("06_fewest_nodes.py")["my_order"]).correct
+    assert ex.check_fewest_nodes(run_solution("06_fewest_nodes.py")["my_order"]).correct
 
 
 def test_the_checker_agrees_with_the_engine():
@@ -50,7 +45,7 @@ def test_importance_weights():
     assert ex.check_importance_weights(None).status == NOT_DONE
     assert ex.check_importance_weights([2 / 3, 4 / 3, 4 / 3]).correct
     assert ex.check_importance_weights(np.array([0.6667, 1.3333, 1.3333])).correct
-    assert ex.check_importance_weights(solution("06_importance_weights.py")["my_weights"]).correct
+    assert ex.check_importance_weights(run_solution("06_importance_weights.py")["my_weights"]).correct
 
 
 @pytest.mark.parametrize("answer, mistake", [

@@ -1,29 +1,24 @@
 """Lesson 07 checkers: accept the right answers, explain the typical wrong ones, never raise."""
 
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from cfrviz.exercises import CORRECT, NOT_DONE, WRONG
 from cfrviz.exercises import lesson07 as ex
+from _solutions import run_solution
 
-SOLUTIONS = Path(__file__).resolve().parent.parent / "lessons" / "solutions"
 JUNK = ["", "fast", 3, {"a": 1}, object(), [None] * 3, np.zeros((2, 2)), [np.nan] * 3,
         ["cfr"] * 4, [1, 2, 3, 4], [np.inf, 0, 0]]
 
 
-def solution(name: str) -> dict:
-    namespace: dict = {}
-    exec((SOLUTIONS / name).read_text(), namespace)
-    return namespace
 
 
 def test_dcfr_discounts():
     assert ex.check_dcfr_discounts(None).status == NOT_DONE
     assert ex.check_dcfr_discounts([8 / 9, 1 / 2, 16 / 25]).status == CORRECT
     assert ex.check_dcfr_discounts((0.889, 0.5, 0.64)).correct
-    assert ex.check_dcfr_discounts(solution("07_dcfr_discounts.py")["my_factors"]).correct
+    assert ex.check_dcfr_discounts(run_solution("07_dcfr_discounts.py")["my_factors"]).correct
 
 
 @pytest.mark.parametrize("answer, mistake", [
@@ -50,7 +45,7 @@ def test_variant_ranking_accepts_the_truth_in_any_spelling():
     assert ex.check_variant_ranking(["dcfr", "cfr+", "linear_cfr", "cfr"]).correct
     assert ex.check_variant_ranking(("DCFR", "CFR+", "linear", "vanilla")).correct
     assert ex.check_variant_ranking("discounted").correct  # a single name: the lowest
-    assert ex.check_variant_ranking(solution("07_variant_ranking.py")["my_ranking"]).correct
+    assert ex.check_variant_ranking(run_solution("07_variant_ranking.py")["my_ranking"]).correct
 
 
 @pytest.mark.parametrize("answer, mistake", [

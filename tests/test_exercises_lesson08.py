@@ -1,6 +1,5 @@
 """Lesson 08 checkers: accept the right answers, explain the typical wrong ones, never raise."""
 
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -8,15 +7,11 @@ import pytest
 import cfrviz
 from cfrviz.exercises import CORRECT, NOT_DONE, WRONG
 from cfrviz.exercises import lesson08 as ex
+from _solutions import run_solution
 
-SOLUTIONS = Path(__file__).resolve().parent.parent / "lessons" / "solutions"
 JUNK = ["", "288x", {"a": 1}, object(), [288], np.zeros(2), np.nan, np.inf, True, 3.5, -1]
 
 
-def solution(name: str) -> dict:
-    namespace: dict = {}
-    exec((SOLUTIONS / name).read_text(), namespace)
-    return namespace
 
 
 def test_the_count_is_the_tree_s():
@@ -28,7 +23,7 @@ def test_leduc_infosets():
     assert ex.check_leduc_infosets(288).status == CORRECT
     assert ex.check_leduc_infosets(288.0).correct
     assert ex.check_leduc_infosets(np.int64(288)).correct
-    assert ex.check_leduc_infosets(solution("08_leduc_infosets.py")["my_count"]).correct
+    assert ex.check_leduc_infosets(run_solution("08_leduc_infosets.py")["my_count"]).correct
 
 
 @pytest.mark.parametrize("answer, mistake", [
@@ -51,7 +46,7 @@ def test_most_exploited():
     assert ex.check_most_exploited(None).status == NOT_DONE
     assert ex.check_most_exploited("uniform_random").correct
     assert ex.check_most_exploited(" Uniform Random ").correct
-    assert ex.check_most_exploited(solution("08_most_exploited.py")["my_pick"]).correct
+    assert ex.check_most_exploited(run_solution("08_most_exploited.py")["my_pick"]).correct
 
 
 @pytest.mark.parametrize("answer, mistake", [

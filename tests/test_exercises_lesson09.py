@@ -1,23 +1,18 @@
 """Lesson 09 checkers: accept the right answers, explain the typical wrong ones, never raise."""
 
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from cfrviz.exercises import CORRECT, NOT_DONE, WRONG
 from cfrviz.exercises import lesson09 as ex
+from _solutions import run_solution
 
-SOLUTIONS = Path(__file__).resolve().parent.parent / "lessons" / "solutions"
 RIGHT = {"Cepheus": "A", "DeepStack": "B", "Libratus": "C", "Pluribus": "D", "Deep CFR": "E"}
 JUNK = ["", "A", 3, [1, 2], object(), np.zeros(3), np.nan, np.inf, -5, True,
         {"Cepheus": 1}, {"Nobody": "A"}, {"Cepheus": "Z"}]
 
 
-def solution(name: str) -> dict:
-    namespace: dict = {}
-    exec((SOLUTIONS / name).read_text(), namespace)
-    return namespace
 
 
 def test_milestones():
@@ -27,7 +22,7 @@ def test_milestones():
     assert ex.check_milestones(RIGHT).status == CORRECT
     assert ex.check_milestones({"cepheus": "a", "deepstack": "b", "LIBRATUS": "c",
                                 "pluribus": "d", "deep-cfr": "e"}).correct
-    assert ex.check_milestones(solution("09_milestones.py")["my_matches"]).correct
+    assert ex.check_milestones(run_solution("09_milestones.py")["my_matches"]).correct
 
 
 @pytest.mark.parametrize("changes, mistake", [
@@ -48,7 +43,7 @@ def test_hulhe_memory():
     assert ex.hulhe_terabytes() == pytest.approx(15_312)
     assert ex.check_hulhe_memory(15_312).correct
     assert ex.check_hulhe_memory(15_000).correct  # within 5%
-    assert ex.check_hulhe_memory(solution("09_hulhe_memory.py")["my_terabytes"]).correct
+    assert ex.check_hulhe_memory(run_solution("09_hulhe_memory.py")["my_terabytes"]).correct
 
 
 @pytest.mark.parametrize("answer, mistake", [
