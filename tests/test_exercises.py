@@ -1,6 +1,5 @@
 """Every checker accepts the right answer, reports unanswered ones, and explains typical mistakes."""
 
-
 import numpy as np
 import pytest
 

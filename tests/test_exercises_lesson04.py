@@ -1,6 +1,5 @@
 """Lesson 04's checkers accept the right answers, explain typical mistakes and never raise."""
 
-
 import numpy as np
 import pytest
 

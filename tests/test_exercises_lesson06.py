@@ -1,6 +1,5 @@
 """Lesson 06 checkers: accept the right answers, explain the typical wrong ones, never raise."""
 
-
 import numpy as np
 import pytest
 
