@@ -1,7 +1,7 @@
 """Save and load training traces: one ``.npz`` file, numpy arrays plus JSON, never pickle.
 
 A trace file is a compressed numpy archive (:func:`numpy.savez_compressed`).  It holds
-every array of the :class:`~cfrviz.trace.Trace` bit for bit (with its dtype and shape)
+every array of the :class:`~cfrviz.core.trace.Trace` bit for bit (with its dtype and shape)
 and one member, ``cfrviz_meta``, with UTF-8 JSON metadata: the format version, the
 cfrviz version, the game's name and :func:`game_fingerprint`, what is needed to rebuild
 the game, the algorithm, its parameters, and the scalar extras and solver state.  It
@@ -31,8 +31,8 @@ from pathlib import Path
 import numpy as np
 
 from .games.matrix import MatrixGame
-from .trace import Trace
-from .tree import GameTree
+from .core.trace import Trace
+from .core.tree import GameTree
 
 #: Version of the file layout this module writes; it reads this one and older.
 FORMAT_VERSION = 1
@@ -66,7 +66,7 @@ def game_fingerprint(game) -> str:
     Parameters
     ----------
     game : GameTree or MatrixGame
-        For a :class:`~cfrviz.tree.GameTree` the digest covers its name,
+        For a :class:`~cfrviz.core.tree.GameTree` the digest covers its name,
         information-set keys, action labels and the ``parent``, ``action``,
         ``player``, ``chance_prob``, ``utility`` and ``infoset`` arrays; for a
         :class:`~cfrviz.games.matrix.MatrixGame`, its name, action labels and

@@ -144,7 +144,7 @@ def test_matrix_games_run_as_trees():
 
 
 def test_bad_arguments(kuhn):
-    from cfrviz.tree import build_tree
+    from cfrviz.core.tree import build_tree
 
     with pytest.raises(ValueError, match="regret_matching solves matrix games"):
         cfrviz.solve(kuhn, "regret_matching", 10)

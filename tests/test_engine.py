@@ -6,8 +6,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cfrviz
-from cfrviz import engine, treeeval
-from cfrviz.tree import CHANCE, build_tree
+from cfrviz import engine
+from cfrviz.reference import evaluation as treeeval
+from cfrviz.core.tree import CHANCE, build_tree
 
 
 @pytest.fixture(scope="module", params=["kuhn_poker", "leduc_poker"])
@@ -128,7 +129,7 @@ def test_imperfect_recall_is_refused_by_best_response():
 
 def test_counterfactual_table_gives_the_regrets_cfr_adds():
     """Player 1's immediate counterfactual regrets under the played profile are the trace's."""
-    from cfrviz.regret import regret_matching
+    from cfrviz.core.regret import regret_matching
 
     leduc = cfrviz.load_game("leduc_poker")
     trace = cfrviz.solve(leduc, "cfr", 12)

@@ -5,7 +5,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 import cfrviz
-from cfrviz.evaluation import matrix_exploitability
+from cfrviz.analysis.evaluation import matrix_exploitability
 
 RPS = [[0, -1, 1], [1, 0, -1], [-1, 1, 0]]
 VARIANT = [[0, -1, 2], [1, 0, -2], [-2, 2, 0]]

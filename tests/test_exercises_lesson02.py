@@ -8,8 +8,8 @@ import pytest
 import cfrviz
 from cfrviz.exercises import CORRECT, NOT_DONE, WRONG
 from cfrviz.exercises import lesson02 as ex
-from cfrviz.tree import TERMINAL
-from cfrviz.treeeval import reach_probabilities
+from cfrviz.core.tree import TERMINAL
+from cfrviz.reference.evaluation import reach_probabilities
 from _solutions import run_solution
 
 JUNK = [None, ..., "", "   ", 3, 2.5, [], {}, ["Qb"], ("Qb",), b"Qb", object(), float("nan"),

@@ -9,7 +9,7 @@ import pytest
 
 import cfrviz
 from cfrviz.games.files import load_game_file
-from cfrviz.tree import CHANCE, TERMINAL, check_zero_sum, is_zero_sum
+from cfrviz.core.tree import CHANCE, TERMINAL, check_zero_sum, is_zero_sum
 
 GAMES = Path(__file__).resolve().parent.parent / "data" / "games"
 BLUFF = json.loads((GAMES / "high_low_bluff.json").read_text())

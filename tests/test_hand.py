@@ -1,4 +1,4 @@
-"""One hand against a bot, stepped through the game tree (cfrviz.hand)."""
+"""One hand against a bot, stepped through the game tree (cfrviz.play.hand)."""
 
 from types import SimpleNamespace
 
@@ -7,10 +7,10 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import cfrviz
-from cfrviz.bots import always_call, always_raise, hand_strength
-from cfrviz.hand import Hand, Table, TableCards, action_names, explain, score, table_cards
+from cfrviz.play.bots import always_call, always_raise, hand_strength
+from cfrviz.play.hand import Hand, Table, TableCards, action_names, explain, score, table_cards
 from cfrviz.play import Z95
-from cfrviz.tree import TERMINAL
+from cfrviz.core.tree import TERMINAL
 
 KUHN = cfrviz.load_game("kuhn_poker")
 LEDUC = cfrviz.load_game("leduc_poker")

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cfrviz
-from cfrviz.tree import CHANCE, TERMINAL
+from cfrviz.core.tree import CHANCE, TERMINAL
 
 
 @pytest.fixture(scope="module")

@@ -9,10 +9,11 @@ from hypothesis import strategies as st
 from test_kuhn import equilibrium
 
 import cfrviz
-from cfrviz import bots, play
+from cfrviz.play import bots
+from cfrviz.play import match as play
 from cfrviz.play import MatchResult, head_to_head, round_robin
-from cfrviz.tree import CHANCE, TERMINAL
-from cfrviz.treeeval import reach_probabilities
+from cfrviz.core.tree import CHANCE, TERMINAL
+from cfrviz.reference.evaluation import reach_probabilities
 
 
 @pytest.fixture(scope="module")

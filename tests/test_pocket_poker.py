@@ -7,8 +7,8 @@ import pytest
 
 import cfrviz
 from cfrviz.games.pocket import RANKS, hand_strength
-from cfrviz.tree import CHANCE, TERMINAL
-from cfrviz.treeeval import reach_probabilities
+from cfrviz.core.tree import CHANCE, TERMINAL
+from cfrviz.reference.evaluation import reach_probabilities
 
 
 @pytest.fixture(scope="module")

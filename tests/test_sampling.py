@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import cfrviz
-from cfrviz.sampling import first_iteration_regrets, nodes_per_iteration
+from cfrviz.analysis.sampling import first_iteration_regrets, nodes_per_iteration
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import cfrviz
-from cfrviz.scaling import (PUBLISHED_SIZES, game_size, lift_policy, measure_scaling,
+from cfrviz.analysis.scaling import (PUBLISHED_SIZES, game_size, lift_policy, measure_scaling,
                             seconds_per_iteration, solver_bytes, suit_free_key, tree_bytes)
 
 

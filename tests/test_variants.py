@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cfrviz
-from cfrviz.variants import dcfr_discounts, iteration_weights
+from cfrviz.analysis.variants import dcfr_discounts, iteration_weights
 
 
 def test_known_values():

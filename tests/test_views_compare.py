@@ -10,7 +10,7 @@ import cfrviz
 from cfrviz.views.compare import (comparison_figure, cost, exploitability_at, exploitation_figure,
                                   iteration_weights_figure, log_checkpoints, positive_or_gap,
                                   regret_estimates_figure)
-from cfrviz.variants import iteration_weights
+from cfrviz.analysis.variants import iteration_weights
 
 
 @pytest.fixture(scope="module")

@@ -3,7 +3,7 @@
 import numpy as np
 
 import cfrviz
-from cfrviz.scaling import PUBLISHED_SIZES, game_size, measure_scaling
+from cfrviz.analysis.scaling import PUBLISHED_SIZES, game_size, measure_scaling
 from cfrviz.views.sizes import game_sizes_figure, scaling_figure
 
 

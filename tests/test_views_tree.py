@@ -6,7 +6,7 @@ import pytest
 from plotly.callbacks import Points
 
 import cfrviz
-from cfrviz.tree import CHANCE, TERMINAL
+from cfrviz.core.tree import CHANCE, TERMINAL
 from cfrviz.views import TreeView, plot_tree, presenting, set_presenter, tree_graph
 from cfrviz.views.style import presenter_mode
 from cfrviz.views.tree import WIDTH_STEPS, edge_width, fraction_label, tidy_layout

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import cfrviz
-from cfrviz.variants import iteration_weights
+from cfrviz.analysis.variants import iteration_weights
 from cfrviz.widgets.compare import ComparisonView
 from cfrviz.widgets.discount import PRESETS, DiscountExplorer
 

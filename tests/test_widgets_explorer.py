@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import cfrviz
-from cfrviz.explain import infoset_snapshot, played_profile
+from cfrviz.analysis.explain import infoset_snapshot, played_profile
 from cfrviz.widgets.explorer import TrainingExplorer, explore
 
 
@@ -92,7 +92,7 @@ def test_controls_only_act_on_solve(kuhn):
 
 
 def test_errors_land_in_the_output_area():
-    from cfrviz.tree import build_tree
+    from cfrviz.core.tree import build_tree
     from _games import Coordination
 
     ex = TrainingExplorer(build_tree(Coordination()), iterations=10)

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import cfrviz
-from cfrviz.bots import always_raise
+from cfrviz.play.bots import always_raise
 from cfrviz.play import Z95
 from cfrviz.widgets.play import PlayTable, play_against
 

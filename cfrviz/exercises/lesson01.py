@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..equilibrium import matrix_equilibrium
+from ..analysis.equilibrium import matrix_equilibrium
 from ..games.matrix import RPS_PAYOFFS
 from . import Feedback, as_vector, correct, not_done, unanswered, wrong
 

@@ -15,7 +15,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..tree import CHANCE, TERMINAL
+from ..core.tree import CHANCE, TERMINAL
 from . import Feedback, correct, not_done, unanswered, wrong
 
 #: Exercise 1: a node of Kuhn poker (player 1 holds J, player 2 holds Q, player 1 bet).
@@ -199,12 +199,12 @@ def reach_breakdown(game, policy, history: str) -> ReachBreakdown:
     ----------
     game : GameTree
     policy : Policy or dict
-        A :class:`~cfrviz.policy.Policy`, or ``{key: {action: p}}`` (sets left
+        A :class:`~cfrviz.core.policy.Policy`, or ``{key: {action: p}}`` (sets left
         out are uniform).
     history : str
         A node's history as the tree writes it (``"QJ:pb"`` in Kuhn poker).
     """
-    from ..policy import Policy
+    from ..core.policy import Policy
 
     tree = getattr(game, "tree", game)
     if isinstance(policy, dict):

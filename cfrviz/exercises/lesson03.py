@@ -21,8 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..regret import regret_matching
-from ..tree import CHANCE, TERMINAL
+from ..core.regret import regret_matching
+from ..core.tree import CHANCE, TERMINAL
 from . import Feedback, correct, not_done, unanswered, wrong
 
 #: Exercise 1: player 1 bets K always, J one time in three, Q never (other sets uniform).
@@ -51,7 +51,7 @@ def counterfactual_values(game, policy, infoset) -> dict:
     Zinkevich et al., 2007).
     """
     from ..engine import counterfactual_table
-    from ..policy import Policy
+    from ..core.policy import Policy
 
     tree = getattr(game, "tree", game)
     if isinstance(policy, dict):
@@ -304,7 +304,7 @@ def check_regret_update(function, iterations: int = CHECK_ITERATIONS) -> Feedbac
     answered (own reach instead of the opponent's, a flipped sign, chance left
     out, ...).
     """
-    from ..reference import vanilla_cfr
+    from ..reference.cfr import vanilla_cfr
 
     if unanswered(function):
         return not_done("Write the body of `my_regret_update`, then run this cell again.")

@@ -14,7 +14,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..treeeval import reach_probabilities
+from ..reference.evaluation import reach_probabilities
 from ..views.equilibrium import KUHN_COORDINATES, nearest_alpha
 from . import Feedback, as_number, correct, not_done, unanswered, wrong
 

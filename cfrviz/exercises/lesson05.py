@@ -14,9 +14,9 @@ from functools import lru_cache
 import numpy as np
 
 from ..engine import tree_best_response
-from ..policy import Policy
-from ..tree import TERMINAL
-from ..treeeval import reach_probabilities
+from ..core.policy import Policy
+from ..core.tree import TERMINAL
+from ..reference.evaluation import reach_probabilities
 from . import Feedback, as_number, correct, not_done, unanswered, wrong
 from .lesson04 import describe_kuhn_set, strategy_table  # noqa: F401  (used by the lesson)
 
@@ -185,7 +185,7 @@ def check_best_response_by_hand(action, value) -> Feedback:
 
 @lru_cache(maxsize=1)
 def _exploit_targets() -> dict:
-    from ..evaluation import best_response, exploitability, expected_values
+    from ..analysis.evaluation import best_response, exploitability, expected_values
     from ..solvers import solve
 
     game = _kuhn()
@@ -271,7 +271,7 @@ def best_response_table(game, policy: Policy, player: int) -> str:
     action; ties and sets the opponent never lets play reach are marked.
     """
     from ..engine import counterfactual_table
-    from ..hand import action_names
+    from ..play.hand import action_names
 
     _, choice, values = tree_best_response(game, policy.probabilities, player)
     reach = counterfactual_table(game, policy.probabilities, player)["opponent_reach"]

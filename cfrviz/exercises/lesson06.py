@@ -33,7 +33,7 @@ def _name(item) -> str | None:
 def _measured() -> dict[str, float]:
     """Nodes per iteration on Leduc poker, measured (cached: the engine is deterministic)."""
     from ..games import load_game
-    from ..sampling import nodes_per_iteration
+    from ..analysis.sampling import nodes_per_iteration
 
     return nodes_per_iteration(load_game("leduc_poker"), FEWEST_FIRST[::-1], iterations=200)
 

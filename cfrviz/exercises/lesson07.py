@@ -6,7 +6,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..variants import dcfr_discounts
+from ..analysis.variants import dcfr_discounts
 from . import Feedback, as_vector, correct, not_done, unanswered, wrong
 
 #: Exercise 1: DCFR's multipliers after this iteration, with the paper's parameters.
@@ -69,7 +69,7 @@ def check_dcfr_discounts(answer) -> Feedback:
 @lru_cache(maxsize=1)
 def race() -> dict[str, float]:
     """Exploitability of each variant's average after :data:`RACE_ITERATIONS` on Leduc."""
-    from ..evaluation import exploitability
+    from ..analysis.evaluation import exploitability
     from ..games import load_game
     from ..solvers import solve
 

@@ -76,9 +76,9 @@ def check_leduc_infosets(answer) -> Feedback:
 @lru_cache(maxsize=1)
 def tournament_values() -> dict[str, float]:
     """Exact payoff per hand (both seats averaged) of a DCFR strategy against each archetype."""
-    from ..bots import bot
+    from ..play.bots import bot
     from ..games import load_game
-    from ..play import head_to_head
+    from ..play.match import head_to_head
     from ..solvers import solve
 
     game = load_game("leduc_poker")

@@ -7,7 +7,7 @@ from numbers import Real
 
 import numpy as np
 
-from ..scaling import PUBLISHED_SIZES
+from ..analysis.scaling import PUBLISHED_SIZES
 from . import Feedback, correct, not_done, unanswered, wrong
 
 #: The ideas of exercise 1, by letter.

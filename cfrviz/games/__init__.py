@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import inspect
 
-from ..tree import GameTree
+from ..core.tree import GameTree
 from .files import load_game_file
 from .kuhn import kuhn_poker
 from .leduc import leduc_poker

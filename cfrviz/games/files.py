@@ -1,7 +1,7 @@
 """Custom games from files: cfrviz's JSON tree format and Gambit's ``.efg`` format.
 
 Both formats are read into the same small node structure and walked by
-:func:`~cfrviz.tree.build_tree`, so they share its checks (chance
+:func:`~cfrviz.core.tree.build_tree`, so they share its checks (chance
 probabilities sum to 1, the nodes of an information set agree on player and
 actions).  Every error names the file and the node path at fault, e.g.
 ``root/deal:H/b``: the path lists the actions and chance outcomes from the
@@ -20,7 +20,7 @@ from fractions import Fraction
 from numbers import Real
 from pathlib import Path
 
-from ..tree import CHANCE, GameTree, build_tree
+from ..core.tree import CHANCE, GameTree, build_tree
 
 NODE_FIELDS = {
     "chance": ("type", "name", "outcomes", "comment"),
@@ -104,7 +104,7 @@ def load_game_file(path) -> GameTree:
     GameTree
         Named after the JSON ``"name"`` (for ``.efg``, the file name without
         its extension).  Games that are not zero-sum load;
-        :func:`~cfrviz.tree.check_zero_sum` is the check for algorithms that
+        :func:`~cfrviz.core.tree.check_zero_sum` is the check for algorithms that
         need zero-sum.
 
     Raises
@@ -145,7 +145,7 @@ def check_perfect_recall(tree: GameTree) -> None:
     With perfect recall, every node of an information set has the same
     sequence of the owner's earlier (information set, action) pairs.
     Counterfactual regret minimization and the best response of
-    :mod:`cfrviz.treeeval` assume it.
+    :mod:`cfrviz.reference.evaluation` assume it.
 
     Raises
     ------

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import permutations
 
-from ..tree import CHANCE, build_tree
+from ..core.tree import CHANCE, build_tree
 
 CARDS = "JQK"
 RANK = {c: i for i, c in enumerate(CARDS)}
@@ -73,5 +73,5 @@ class _KuhnState:
 
 
 def kuhn_poker():
-    """Kuhn poker as a :class:`~cfrviz.tree.GameTree` (see :class:`KuhnPoker` for the rules)."""
+    """Kuhn poker as a :class:`~cfrviz.core.tree.GameTree` (see :class:`KuhnPoker` for the rules)."""
     return build_tree(KuhnPoker())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..tree import CHANCE, build_tree
+from ..core.tree import CHANCE, build_tree
 
 RANKS = "JQK"
 SUITS = "sh"
@@ -203,7 +203,7 @@ class _LeducState:
 
 
 def leduc_poker(suits: bool = False):
-    """Leduc hold'em as a :class:`~cfrviz.tree.GameTree` (see :class:`LeducPoker` for the rules).
+    """Leduc hold'em as a :class:`~cfrviz.core.tree.GameTree` (see :class:`LeducPoker` for the rules).
 
     Parameters
     ----------

@@ -15,7 +15,7 @@ from numbers import Real
 
 import numpy as np
 
-from ..tree import GameTree, build_tree
+from ..core.tree import GameTree, build_tree
 
 RPS_ACTIONS = ("R", "P", "S")
 RPS_ACTION_NAMES = ("rock", "paper", "scissors")
@@ -108,7 +108,7 @@ class MatrixGame:
         set holding all of player 1's choices, which is how a tree says the
         moves are simultaneous.  The information-set keys (``"P1"``,
         ``"P2"``) and action labels are the matrix game's, so a
-        :class:`~cfrviz.policy.Policy`'s probability array means the same
+        :class:`~cfrviz.core.policy.Policy`'s probability array means the same
         in both.  Built on first use and cached.
         """
         return build_tree(_MatrixDefinition(self))
@@ -124,7 +124,7 @@ class MatrixGame:
 
 
 class _MatrixDefinition:
-    """A matrix game as a two-move game definition for :func:`~cfrviz.tree.build_tree`."""
+    """A matrix game as a two-move game definition for :func:`~cfrviz.core.tree.build_tree`."""
 
     def __init__(self, game: MatrixGame):
         self.game = game

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from ..tree import CHANCE, build_tree
+from ..core.tree import CHANCE, build_tree
 from .leduc import betting_round
 
 RANKS = "TJQKA"
@@ -132,5 +132,5 @@ class _PocketState:
 
 
 def pocket_poker():
-    """Pocket poker as a :class:`~cfrviz.tree.GameTree` (see :class:`PocketPoker` for the rules)."""
+    """Pocket poker as a :class:`~cfrviz.core.tree.GameTree` (see :class:`PocketPoker` for the rules)."""
     return build_tree(PocketPoker())

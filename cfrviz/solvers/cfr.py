@@ -12,7 +12,7 @@ from numbers import Real
 import numpy as np
 
 from .. import engine
-from ..tree import GameTree, check_zero_sum
+from ..core.tree import GameTree, check_zero_sum
 from .driver import average_strategy, default_checkpoints, run
 
 __all__ = ["average_strategy", "default_checkpoints", "tree_exploitability", "solve_cfr",

@@ -20,8 +20,8 @@ from contextlib import contextmanager
 import numpy as np
 
 from ..engine import plan, seed_state, tree_exploitability
-from ..trace import Trace
-from ..tree import GameTree
+from ..core.trace import Trace
+from ..core.tree import GameTree
 
 #: Checkpoint schedules record every iteration while the four recorded
 #: (information sets x actions) tables stay below this many numbers in all.

@@ -7,10 +7,10 @@ from operator import mul
 
 import numpy as np
 
-from ..evaluation import matrix_exploitability
+from ..analysis.evaluation import matrix_exploitability
 from ..games.matrix import MatrixGame
-from ..policy import as_distribution
-from ..trace import Trace
+from ..core.policy import as_distribution
+from ..core.trace import Trace
 
 UPDATES = ("expected", "sampled")
 
@@ -168,7 +168,7 @@ def _record(rows: dict, recorded: list, finished: tuple) -> None:
 
 
 def _match(regrets: list[float]) -> list[float]:
-    """Regret matching on one list (same rule as cfrviz.regret.regret_matching)."""
+    """Regret matching on one list (same rule as cfrviz.core.regret.regret_matching)."""
     positive = [r if r > 0.0 else 0.0 for r in regrets]
     total = sum(positive)
     if total > 0.0:

@@ -180,7 +180,7 @@ def iteration_weights_figure(weights: dict, title: str | None = None,
 
     ``weights`` maps a name (``"positive regrets"``, ...) to an array whose
     entry ``k`` is the factor by which iteration ``k + 1``'s contribution has
-    been multiplied by the end, as :func:`cfrviz.variants.iteration_weights`
+    been multiplied by the end, as :func:`cfrviz.analysis.variants.iteration_weights`
     returns.  Update it in place by assigning to ``fig.data[i].y``.
     """
     style = get_style(presenter)
@@ -207,7 +207,7 @@ def regret_estimates_figure(keys: Sequence[str], exact: np.ndarray, one_run: np.
     """Exact regrets beside one sampled estimate and the mean of many (grouped bars).
 
     The three arrays hold one number per information set in ``keys`` (the
-    regret of one action); see :func:`cfrviz.sampling.first_iteration_regrets`.
+    regret of one action); see :func:`cfrviz.analysis.sampling.first_iteration_regrets`.
     """
     style = get_style(presenter)
     keys = list(keys)

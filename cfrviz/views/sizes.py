@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from ..scaling import PUBLISHED_SIZES, GameSize, PublishedSize, ScalingTable
+from ..analysis.scaling import PUBLISHED_SIZES, GameSize, PublishedSize, ScalingTable
 from .style import OKABE_ITO, get_style
 
 #: Reference durations for the "one iteration" view, in seconds.
@@ -38,9 +38,9 @@ def game_sizes_figure(ours: Sequence[GameSize],
     Parameters
     ----------
     ours : sequence of GameSize
-        Counted from our trees (:func:`cfrviz.scaling.game_size`).
+        Counted from our trees (:func:`cfrviz.analysis.scaling.game_size`).
     published : sequence of PublishedSize
-        Sizes from the literature (default :data:`cfrviz.scaling.PUBLISHED_SIZES`).
+        Sizes from the literature (default :data:`cfrviz.analysis.scaling.PUBLISHED_SIZES`).
     seconds_per_infoset, bytes_per_infoset : float, optional
         Our engine's measured cost per information set (one CFR iteration)
         and table memory per set.  When given, buttons switch the bars to

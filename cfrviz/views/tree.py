@@ -9,7 +9,7 @@ another strategy in place (inside ``batch_update``), never rebuilding it::
     view.update(fig, trace.average_policy(i).probabilities,
                 best_response=1, selected_infoset="Kb")   # one slider step
 
-Rendering reads only the flat arrays of :class:`~cfrviz.tree.GameTree`; the
+Rendering reads only the flat arrays of :class:`~cfrviz.core.tree.GameTree`; the
 :func:`tree_graph` ``networkx.DiGraph`` is built from the same arrays, with the
 same node ids, for anyone who wants graph algorithms or another layout.
 
@@ -34,7 +34,7 @@ import plotly.graph_objects as go
 from plotly.basedatatypes import Undefined
 
 from ..engine import tree_best_response
-from ..tree import CHANCE, TERMINAL, GameTree
+from ..core.tree import CHANCE, TERMINAL, GameTree
 from .style import (BEST_RESPONSE_COLOUR, CHANCE_COLOUR, EDGE_COLOUR, PLAYER_COLOURS,
                     ROLE_SYMBOLS, SELECTED_COLOUR, TERMINAL_COLOUR, ZERO_EDGE_COLOUR, Style,
                     get_style)

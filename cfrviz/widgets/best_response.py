@@ -6,7 +6,7 @@ import ipywidgets as W
 import numpy as np
 
 from ..engine import tree_best_response
-from ..policy import Policy
+from ..core.policy import Policy
 from ..views.style import get_style
 from ..views.tree import TreeView
 from ._panel import Panel

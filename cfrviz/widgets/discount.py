@@ -9,7 +9,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..solvers import solve
-from ..variants import iteration_weights
+from ..analysis.variants import iteration_weights
 from ..views.compare import comparison_figure, iteration_weights_figure
 from ..views.style import OKABE_ITO
 
@@ -38,7 +38,7 @@ class DiscountExplorer(W.VBox):
     **Solve**).  The bottom chart follows the sliders at once, without
     solving: how much each iteration still counts at the end of the run in
     the positive regrets, the negative regrets and the average strategy
-    (:func:`cfrviz.variants.iteration_weights`).  Errors appear in the
+    (:func:`cfrviz.analysis.variants.iteration_weights`).  Errors appear in the
     widget's output area.
 
     Parameters

@@ -6,7 +6,7 @@ import ipywidgets as W
 import numpy as np
 import plotly.graph_objects as go
 
-from ..explain import infoset_snapshot, snapshot_html
+from ..analysis.explain import infoset_snapshot, snapshot_html
 from ..solvers import solve
 from ..views.matrix import display_frames
 from ..views.style import get_style

@@ -8,7 +8,7 @@ import ipywidgets as W
 import numpy as np
 import plotly.graph_objects as go
 
-from ..equilibrium import matrix_equilibrium
+from ..analysis.equilibrium import matrix_equilibrium
 from ..games.matrix import RPS_PAYOFFS, rock_paper_scissors
 from ..solvers import solve
 from ..views.matrix import (display_frames, exploitability_figure, history_figure,

@@ -1,4 +1,4 @@
-"""Play against the bot: a card table over :mod:`cfrviz.hand`."""
+"""Play against the bot: a card table over :mod:`cfrviz.play.hand`."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import html
 import ipywidgets as W
 import numpy as np
 
-from ..hand import Table, has_public_cards
-from ..policy import Policy
+from ..play.hand import Table, has_public_cards
+from ..core.policy import Policy
 from ..views.matrix import display_frames
 from ..views.style import NORMAL, get_style
 from ._panel import Panel

@@ -24,8 +24,8 @@ import numpy as np
 
 import cfrviz
 from cfrviz.exercises import lesson02 as check
-from cfrviz.tree import TERMINAL
-from cfrviz.treeeval import reach_probabilities
+from cfrviz.core.tree import TERMINAL
+from cfrviz.reference.evaluation import reach_probabilities
 
 # %%
 PRESENTER = False  # True enlarges fonts and figures for a projector

@@ -22,7 +22,7 @@ from IPython.display import HTML, display
 
 import cfrviz
 from cfrviz.exercises import lesson03 as check
-from cfrviz.explain import infoset_snapshot, snapshot_html
+from cfrviz.analysis.explain import infoset_snapshot, snapshot_html
 from cfrviz.reference import vanilla_cfr, walk
 
 # %%

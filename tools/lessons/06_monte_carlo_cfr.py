@@ -24,7 +24,7 @@ import numpy as np
 
 import cfrviz
 from cfrviz.exercises import lesson06 as check
-from cfrviz.sampling import first_iteration_regrets, nodes_per_iteration
+from cfrviz.analysis.sampling import first_iteration_regrets, nodes_per_iteration
 from cfrviz.views.compare import (comparison_figure, exploitability_at, log_checkpoints,
                                   regret_estimates_figure)
 from cfrviz.widgets.compare import ComparisonView

@@ -22,7 +22,7 @@
 # %%
 import cfrviz
 from cfrviz.exercises import lesson07 as check
-from cfrviz.variants import dcfr_discounts
+from cfrviz.analysis.variants import dcfr_discounts
 from cfrviz.views.compare import comparison_figure, exploitability_at, log_checkpoints
 from cfrviz.widgets.compare import ComparisonView
 from cfrviz.widgets.discount import DiscountExplorer
@@ -98,7 +98,7 @@ my_factors = None  # [positive regrets, negative regrets, strategy sum]
 check.check_dcfr_discounts(my_factors)
 
 # %% [markdown]
-# The same factors for the first few iterations, computed by `cfrviz.variants.dcfr_discounts`:
+# The same factors for the first few iterations, computed by `cfrviz.analysis.variants.dcfr_discounts`:
 
 # %%
 for t in (1, 2, 4, 10, 100):

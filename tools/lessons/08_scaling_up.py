@@ -27,7 +27,7 @@ import numpy as np
 
 import cfrviz
 from cfrviz.exercises import lesson08 as check
-from cfrviz.scaling import game_size, lift_policy, measure_scaling, solver_bytes
+from cfrviz.analysis.scaling import game_size, lift_policy, measure_scaling, solver_bytes
 from cfrviz.views.compare import exploitation_figure
 from cfrviz.views.sizes import scaling_figure
 
@@ -90,7 +90,7 @@ check.check_leduc_infosets(my_count)
 # solving the small game and playing its strategy in the big one loses nothing.
 #
 # Check it: solve the rank game, copy each rank set's strategy to all its suited sets
-# (`cfrviz.scaling.lift_policy`), and measure the copy in the suited game. Then solve the suited
+# (`cfrviz.analysis.scaling.lift_policy`), and measure the copy in the suited game. Then solve the suited
 # game directly for comparison.
 
 # %%

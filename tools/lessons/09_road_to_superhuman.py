@@ -20,7 +20,7 @@
 # %%
 import cfrviz
 from cfrviz.exercises import lesson09 as check
-from cfrviz.scaling import PUBLISHED_SIZES, game_size, seconds_per_iteration, solver_bytes
+from cfrviz.analysis.scaling import PUBLISHED_SIZES, game_size, seconds_per_iteration, solver_bytes
 from cfrviz.views.sizes import game_sizes_figure
 
 # %%
@@ -31,7 +31,7 @@ cfrviz.set_presenter(PRESENTER)
 # ## 1 · How big is poker?
 #
 # Our games are counted from their trees. Real poker is far too big for that; its size is known
-# from published counts, which `cfrviz.scaling.PUBLISHED_SIZES` keeps with their sources:
+# from published counts, which `cfrviz.analysis.scaling.PUBLISHED_SIZES` keeps with their sources:
 
 # %%
 ours = [game_size(cfrviz.load_game(name), label) for name, label in

@@ -6,10 +6,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .games.matrix import MatrixGame
-from .policy import Policy
-from .tree import GameTree
-from .engine import tree_best_response, tree_expected_values
+from ..games.matrix import MatrixGame
+from ..core.policy import Policy
+from ..core.tree import GameTree
+from ..engine import tree_best_response, tree_expected_values
 
 
 def _check(game, policy) -> None:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .tree import CHANCE, GameTree
+from ..core.tree import CHANCE, GameTree
 
 ROOT_EDGE = -1
 CHANCE_EDGE = 2
@@ -42,7 +42,7 @@ class Plan:
         ``ROOT_EDGE`` at the root); the flat (infoset, action) slot of a
         decision edge, -1 otherwise.
     player, infoset : int64 arrays
-        As in :class:`~cfrviz.tree.GameTree`.
+        As in :class:`~cfrviz.core.tree.GameTree`.
     child_ptr, child_ids : int64 arrays
         Children of node ``h`` are ``child_ids[child_ptr[h]:child_ptr[h + 1]]``,
         in action order.

@@ -19,12 +19,12 @@ from numbers import Integral
 import numpy as np
 
 from .bots import action_kinds, hand_strength
-from .games.matrix import MatrixGame
-from .play import Z95
-from .policy import Policy
-from .tree import CHANCE, TERMINAL, GameTree
+from ..games.matrix import MatrixGame
+from .match import Z95
+from ..core.policy import Policy
+from ..core.tree import CHANCE, TERMINAL, GameTree
 
-#: Readable names of the action kinds of :func:`cfrviz.bots.action_kinds`, without and with
+#: Readable names of the action kinds of :func:`cfrviz.play.bots.action_kinds`, without and with
 #: a bet to face (told apart by whether folding is legal).
 _NAMES = {False: {0: "fold", 1: "check", 2: "bet"}, True: {0: "fold", 1: "call", 2: "raise"}}
 
@@ -42,7 +42,7 @@ def action_names(game: GameTree) -> tuple[tuple[str, ...], ...]:
     """Readable names of every information set's actions.
 
     Poker actions are named by what they do, read from the tree by
-    :func:`cfrviz.bots.action_kinds`: ``fold``; ``check`` or ``call``;
+    :func:`cfrviz.play.bots.action_kinds`: ``fold``; ``check`` or ``call``;
     ``bet`` or ``raise`` (``call`` and ``raise`` where folding is legal,
     that is when facing a bet).  In Kuhn poker ``p``/``b`` become
     check/bet or fold/call, in Leduc ``f``/``c``/``r`` become fold,
@@ -373,14 +373,14 @@ def explain(hand: Hand, strength=None) -> list[str]:
     Example: ``"At 'Jp' the bot chose bet (probability 0.33; its strategy
     there: check 0.67, bet 0.33). A bluff: with this hand it loses more than
     it wins if nobody bets."``  The last sentence is added to a bet or raise
-    with a hand of negative strength (see :func:`cfrviz.bots.hand_strength`)
+    with a hand of negative strength (see :func:`cfrviz.play.bots.hand_strength`)
     when ``strength`` is given.
 
     Parameters
     ----------
     hand : Hand
     strength : array of float, optional
-        :func:`cfrviz.bots.hand_strength` of the game, per information set.
+        :func:`cfrviz.play.bots.hand_strength` of the game, per information set.
     """
     lines = []
     for d in hand.decisions:

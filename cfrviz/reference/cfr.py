@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .regret import regret_matching
-from .tree import CHANCE, TERMINAL
+from ..core.regret import regret_matching
+from ..core.tree import CHANCE, TERMINAL
 
 
 def self_play_regret_matching(payoffs, iterations: int, initial_regrets=None):

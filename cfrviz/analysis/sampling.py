@@ -14,8 +14,8 @@ from numbers import Integral
 
 import numpy as np
 
-from .reference import vanilla_cfr
-from .solvers import solve
+from ..reference.cfr import vanilla_cfr
+from ..solvers import solve
 
 SAMPLERS = ("chance_sampling", "external_sampling", "outcome_sampling")
 

@@ -17,11 +17,11 @@ from numbers import Integral
 
 import numpy as np
 
-from .evaluation import _check
-from .games.matrix import MatrixGame
-from .policy import Policy
-from .tree import CHANCE, TERMINAL, GameTree
-from .treeeval import levels, tree_expected_values
+from ..analysis.evaluation import _check
+from ..games.matrix import MatrixGame
+from ..core.policy import Policy
+from ..core.tree import CHANCE, TERMINAL, GameTree
+from ..reference.evaluation import levels, tree_expected_values
 
 #: The 0.975 quantile of the standard normal: a 95% two-sided interval is mean ± Z95 · SE.
 Z95 = 1.959963984540054
@@ -334,7 +334,7 @@ def round_robin(game, policies: dict[str, Policy], hands: int = 10_000,
     game : GameTree
     policies : dict of str to Policy
         At least two named policies, e.g. a trained policy and the
-        archetypes of :mod:`cfrviz.bots`.
+        archetypes of :mod:`cfrviz.play.bots`.
     hands : int
         As for :func:`head_to_head`.
     seed : int

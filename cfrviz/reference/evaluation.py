@@ -6,7 +6,7 @@ import sys
 
 import numpy as np
 
-from .tree import CHANCE, TERMINAL, GameTree
+from ..core.tree import CHANCE, TERMINAL, GameTree
 
 
 def levels(tree: GameTree) -> list[np.ndarray]:

@@ -15,9 +15,9 @@ from numbers import Integral
 
 import numpy as np
 
-from .policy import Policy
-from .solvers import solve
-from .tree import CHANCE, TERMINAL, GameTree
+from ..core.policy import Policy
+from ..solvers import solve
+from ..core.tree import CHANCE, TERMINAL, GameTree
 
 #: Bytes of one float64 entry of a solver table.
 FLOAT_BYTES = 8

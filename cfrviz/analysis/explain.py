@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .engine import counterfactual_table
-from .regret import regret_matching
+from ..engine import counterfactual_table
+from ..core.regret import regret_matching
 
 FULL_TREE = ("cfr", "cfr+", "linear_cfr", "dcfr")
 

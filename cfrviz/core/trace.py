@@ -90,7 +90,7 @@ class Trace:
 
     def save(self, path) -> Path:
         """Save this trace to one ``.npz`` file; see :func:`cfrviz.io.save_trace`."""
-        from .io import save_trace  # imported here: cfrviz.io imports this module
+        from ..io import save_trace  # imported here: cfrviz.io imports this module
 
         return save_trace(self, path)
 

@@ -3,7 +3,7 @@
 The source slides evaluate a trained player by letting it play "archetypes":
 an aggressive player, a calling station, a random player and a tight player
 who bets only strong hands.  Each bot here is a plain :class:`~cfrviz.Policy`
-for a :class:`~cfrviz.tree.GameTree`, so it can be evaluated exactly
+for a :class:`~cfrviz.core.tree.GameTree`, so it can be evaluated exactly
 (:func:`cfrviz.expected_values`, :func:`cfrviz.exploitability`) or played
 (:func:`cfrviz.play.head_to_head`).
 
@@ -20,9 +20,9 @@ import inspect
 
 import numpy as np
 
-from .policy import Policy
-from .tree import CHANCE, TERMINAL, GameTree
-from .treeeval import levels, reach_probabilities
+from ..core.policy import Policy
+from ..core.tree import CHANCE, TERMINAL, GameTree
+from ..reference.evaluation import levels, reach_probabilities
 
 #: Codes returned by :func:`action_kinds`.
 ILLEGAL, FOLD, PASSIVE, AGGRESSIVE = -1, 0, 1, 2

@@ -1,0 +1,1 @@
+"""What to compute about a game or a run: evaluation, exact equilibria, explanations, costs."""

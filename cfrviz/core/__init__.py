@@ -1,0 +1,1 @@
+"""The data everything shares: the game tree, policies, training traces, regret matching."""
