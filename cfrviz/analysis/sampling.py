@@ -16,6 +16,7 @@ import numpy as np
 
 from ..reference.cfr import vanilla_cfr
 from ..solvers import solve
+from ..core.tree import as_tree
 
 SAMPLERS = ("chance_sampling", "external_sampling", "outcome_sampling")
 
@@ -100,7 +101,7 @@ def first_iteration_regrets(game, algorithm: str = "external_sampling", runs: in
     if player != 0:
         raise ValueError("only player 1's (player=0) first regrets are comparable with "
                          "vanilla CFR's: player 2 is updated after player 1 has moved")
-    tree = getattr(game, "tree", game)
+    tree = as_tree(game, "first_iteration_regrets")
     mine = np.flatnonzero(tree.infoset_player == player)
     exact = next(iter(vanilla_cfr(tree, 1)))["regret"][mine]
     samples = np.array([solve(tree, algorithm, 1, seed=s, checkpoints=[], progress=False)

@@ -17,18 +17,10 @@ import numpy as np
 
 from ..core.policy import Policy
 from ..solvers import solve
-from ..core.tree import CHANCE, TERMINAL, GameTree
+from ..core.tree import CHANCE, TERMINAL, GameTree, as_tree
 
 #: Bytes of one float64 entry of a solver table.
 FLOAT_BYTES = 8
-
-
-def _tree(game) -> GameTree:
-    tree = getattr(game, "tree", game)
-    if not isinstance(tree, GameTree):
-        raise ValueError(f"expected a game tree such as cfrviz.load_game('leduc_poker'); "
-                         f"got {type(game).__name__}")
-    return tree
 
 
 @dataclass(frozen=True)
@@ -68,7 +60,7 @@ class GameSize:
 
 def game_size(game, name: str | None = None) -> GameSize:
     """Count the nodes, information sets and actions of a game tree."""
-    tree = _tree(game)
+    tree = as_tree(game)
     return GameSize(name=name or tree.name, nodes=tree.num_nodes,
                     decision_nodes=int(np.sum(tree.player >= 0)),
                     chance_nodes=int(np.sum(tree.player == CHANCE)),
@@ -85,13 +77,13 @@ def solver_bytes(game, tables: int = 2) -> int:
     """
     if isinstance(tables, bool) or not isinstance(tables, Integral) or tables < 1:
         raise ValueError(f"tables must be a whole number >= 1; got {tables!r}")
-    tree = _tree(game)
+    tree = as_tree(game)
     return int(tables) * tree.num_infosets * tree.max_actions * FLOAT_BYTES
 
 
 def tree_bytes(game) -> int:
     """Memory of the tree's numpy arrays (node arrays, children, the legal mask)."""
-    tree = _tree(game)
+    tree = as_tree(game)
     arrays = [tree.parent, tree.action, tree.player, tree.chance_prob, tree.utility,
               tree.infoset, tree.depth, tree.infoset_player, tree.legal_mask, *tree.children]
     return int(sum(a.nbytes for a in arrays))
@@ -107,7 +99,7 @@ def seconds_per_iteration(game, algorithm: str = "cfr", iterations: int = 200,
     for value, name, low in ((iterations, "iterations", 1), (repeats, "repeats", 1)):
         if isinstance(value, bool) or not isinstance(value, Integral) or value < low:
             raise ValueError(f"{name} must be a whole number >= {low}; got {value!r}")
-    tree = _tree(game)
+    tree = as_tree(game)
     best = float("inf")
     for _ in range(int(repeats)):
         trace = solve(tree, algorithm, int(iterations), checkpoints=[], progress=False, **params)
@@ -208,7 +200,7 @@ def lift_policy(policy: Policy, game, key_map: Callable[[str], str] = suit_free_
     ValueError
         When a full-game set maps to no abstract set, or the actions differ.
     """
-    full = _tree(game)
+    full = as_tree(game)
     abstract = policy.game
     probs = np.zeros(full.legal_mask.shape)
     for row, key in enumerate(full.infoset_keys):

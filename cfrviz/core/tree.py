@@ -9,13 +9,16 @@ all speak these node ids and information-set ids.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Protocol
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
 CHANCE = -1
 TERMINAL = -2
+
+T = TypeVar("T")
 
 
 class GameState(Protocol):
@@ -63,6 +66,16 @@ class GameTree:
         A readable history per node (for hover text and error messages).
     infoset_keys, infoset_player, infoset_actions, legal_mask
         The information-set table.
+    chance_labels : tuple of tuple of str
+        Outcome labels of each chance node (empty elsewhere).
+    description : str
+    params : dict or None
+        The parameters :func:`cfrviz.load_game` built the game with (so a
+        saved trace can rebuild it); ``None`` for a tree built otherwise.
+    memo : dict
+        Values derived from the tree and computed once (the compiled plan,
+        readable names of actions, ...), through :meth:`cached` only.  The
+        tree is immutable, so a derived value never goes stale.
     """
 
     name: str
@@ -81,6 +94,8 @@ class GameTree:
     legal_mask: np.ndarray
     chance_labels: tuple
     description: str = ""
+    params: Mapping[str, Any] | None = None
+    memo: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self):
         for name in ("parent", "action", "player", "chance_prob", "utility", "infoset", "depth",
@@ -113,12 +128,27 @@ class GameTree:
                              f"{self.num_infosets}, such as {sample}") from None
 
     @property
-    def _key_index(self) -> dict:
-        cache = self.__dict__.get("_key_cache")
-        if cache is None:
-            cache = {k: i for i, k in enumerate(self.infoset_keys)}
-            object.__setattr__(self, "_key_cache", cache)
-        return cache
+    def _key_index(self) -> dict[str, int]:
+        return self.cached("key_index", lambda tree: {k: i for i, k in
+                                                      enumerate(tree.infoset_keys)})
+
+    def cached(self, name: str, compute: Callable[["GameTree"], T]) -> T:
+        """``compute(tree)``, computed on first use and kept in :attr:`memo` under ``name``.
+
+        The one place where values derived from a tree are stored: modules
+        never attach attributes of their own to the (frozen) tree.
+        """
+        if name not in self.memo:
+            self.memo[name] = compute(self)
+        return self.memo[name]
+
+    def levels(self) -> list[np.ndarray]:
+        """Node ids grouped by depth, root first (computed once)."""
+        def compute(tree: GameTree) -> list[np.ndarray]:
+            order = np.argsort(tree.depth, kind="stable")
+            bounds = np.searchsorted(tree.depth[order], np.arange(tree.depth.max() + 2))
+            return [order[bounds[d]:bounds[d + 1]] for d in range(tree.depth.max() + 1)]
+        return self.cached("levels", compute)
 
     def infoset_members(self, infoset: int) -> np.ndarray:
         """Node ids of the members of one information set."""
@@ -127,6 +157,27 @@ class GameTree:
     def __repr__(self) -> str:
         return (f"GameTree({self.name!r}: {self.num_nodes} nodes, {self.num_infosets} "
                 f"information sets, {int(np.sum(self.player == TERMINAL))} terminals)")
+
+
+def as_tree(game, what: str = "this") -> GameTree:
+    """The game tree behind a game: a :class:`GameTree` itself, or a matrix game's two-move tree.
+
+    Parameters
+    ----------
+    game : GameTree or MatrixGame
+    what : str
+        Who asks, for the message (e.g. ``"the explorer"``).
+
+    Raises
+    ------
+    ValueError
+        For anything that is not a game from :func:`cfrviz.load_game`.
+    """
+    tree = getattr(game, "tree", game)  # a MatrixGame exposes its extensive form as .tree
+    if not isinstance(tree, GameTree):
+        raise ValueError(f"{what} needs a game from cfrviz.load_game (a game tree or a matrix "
+                         f"game); got {getattr(game, 'name', type(game).__name__)!r}")
+    return tree
 
 
 def build_tree(definition: GameDefinition) -> GameTree:

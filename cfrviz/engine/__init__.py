@@ -110,11 +110,7 @@ class Plan:
 
 def plan(tree: GameTree) -> Plan:
     """The cached :class:`Plan` of a tree."""
-    cached = tree.__dict__.get("_plan")
-    if cached is None:
-        cached = Plan(tree)
-        object.__setattr__(tree, "_plan", cached)
-    return cached
+    return tree.cached("plan", Plan)
 
 
 # ----------------------------------------------------------------------------- randomness
@@ -708,6 +704,19 @@ def best_response_values(parent, edge, slot, player, infoset, child_ptr, child_i
                 v += value[child_ids[i]]
             value[h] = v
     return value[0], best, totals
+
+
+def tree_reach_probabilities(tree: GameTree, probabilities: np.ndarray) -> np.ndarray:
+    """Each node's reach split by contributor, shape (3, nodes): player 1, player 2, chance.
+
+    The probability that play reaches a node is the product of the three rows.
+    """
+    p = plan(tree)
+    reach = np.empty((3, p.n))
+    prob = np.empty(p.n)
+    _reaches(p.parent, p.edge, p.slot, p.chance_prob,
+             np.ascontiguousarray(probabilities, dtype=np.float64), reach, prob)
+    return reach
 
 
 def tree_expected_values(tree: GameTree, probabilities: np.ndarray) -> tuple[float, float]:

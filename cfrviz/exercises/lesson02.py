@@ -15,7 +15,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..core.tree import CHANCE, TERMINAL
+from ..core.tree import CHANCE, TERMINAL, as_tree
 from . import Feedback, correct, not_done, unanswered, wrong
 
 #: Exercise 1: a node of Kuhn poker (player 1 holds J, player 2 holds Q, player 1 bet).
@@ -206,7 +206,7 @@ def reach_breakdown(game, policy, history: str) -> ReachBreakdown:
     """
     from ..core.policy import Policy
 
-    tree = getattr(game, "tree", game)
+    tree = as_tree(game)
     if isinstance(policy, dict):
         policy = Policy.from_dict(tree, policy)
     probs = np.asarray(getattr(policy, "probabilities", policy), dtype=float)
@@ -324,7 +324,7 @@ def infoset_picker(game, infoset=None, *, subtree=None, presenter: bool | None =
 
     from ..views.tree import TreeView
 
-    tree = getattr(game, "tree", game)
+    tree = as_tree(game)
     view = TreeView(tree, subtree=subtree, presenter=presenter)
     first = 0 if infoset is None else (tree.infoset_index(infoset) if isinstance(infoset, str)
                                        else int(infoset))

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core.regret import regret_matching
-from ..core.tree import CHANCE, TERMINAL
+from ..core.tree import CHANCE, TERMINAL, as_tree
 from . import Feedback, correct, not_done, unanswered, wrong
 
 #: Exercise 1: player 1 bets K always, J one time in three, Q never (other sets uniform).
@@ -53,7 +53,7 @@ def counterfactual_values(game, policy, infoset) -> dict:
     from ..engine import counterfactual_table
     from ..core.policy import Policy
 
-    tree = getattr(game, "tree", game)
+    tree = as_tree(game)
     if isinstance(policy, dict):
         policy = Policy.from_dict(tree, policy)
     probs = np.asarray(getattr(policy, "probabilities", policy), dtype=float)
@@ -405,7 +405,7 @@ def update_comparison(game, iterations: int = 1000, names=("cfr", "own-reach"),
     """
     from ..engine import tree_exploitability
 
-    tree = getattr(game, "tree", game)
+    tree = as_tree(game)
     unknown = [n for n in names if n not in UPDATES]
     if unknown:
         raise ValueError(f"unknown update {unknown[0]!r}; choose from {list(UPDATES)}")

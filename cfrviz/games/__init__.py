@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 
 from ..core.tree import GameTree
@@ -61,7 +62,7 @@ def load_game(name: str, **params):
     game = factory(**params)
     if isinstance(game, GameTree) and game.name == name:
         # Remember how it was built, so a saved trace can rebuild it (cfrviz.io).
-        object.__setattr__(game, "params", dict(params))
+        game = dataclasses.replace(game, params=dict(params))
     return game
 
 

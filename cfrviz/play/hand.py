@@ -29,15 +29,6 @@ from ..core.tree import CHANCE, TERMINAL, GameTree
 _NAMES = {False: {0: "fold", 1: "check", 2: "bet"}, True: {0: "fold", 1: "call", 2: "raise"}}
 
 
-def _cached(game: GameTree, name: str, compute):
-    """A value computed once per tree and kept on it (the tree itself is immutable)."""
-    value = game.__dict__.get(name)
-    if value is None:
-        value = compute(game)
-        object.__setattr__(game, name, value)
-    return value
-
-
 def action_names(game: GameTree) -> tuple[tuple[str, ...], ...]:
     """Readable names of every information set's actions.
 
@@ -50,7 +41,7 @@ def action_names(game: GameTree) -> tuple[tuple[str, ...], ...]:
     same name keep their labels in brackets (``bet (b1)``); games without
     chance, whose folds cannot be told from the payoffs, keep their labels.
     """
-    return _cached(game, "_action_names", _action_names)
+    return game.cached("action_names", _action_names)
 
 
 def _action_names(game: GameTree) -> tuple[tuple[str, ...], ...]:
@@ -472,7 +463,7 @@ class Table:
             self.rng = np.random.default_rng(int(seed))
         self.switch_seats = bool(switch_seats)
         self.names = action_names(self.game)
-        self.strength = _cached(self.game, "_hand_strength", _strength)
+        self.strength = self.game.cached("hand_strength", _strength)
         self.hand: Hand | None = None
         self.results: list[tuple[int, float]] = []
 

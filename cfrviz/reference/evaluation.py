@@ -10,14 +10,10 @@ from ..core.tree import CHANCE, TERMINAL, GameTree
 
 
 def levels(tree: GameTree) -> list[np.ndarray]:
-    """Node ids grouped by depth, root first (cached on the tree)."""
-    cache = tree.__dict__.get("_levels")
-    if cache is None:
-        order = np.argsort(tree.depth, kind="stable")
-        bounds = np.searchsorted(tree.depth[order], np.arange(tree.depth.max() + 2))
-        cache = [order[bounds[d]:bounds[d + 1]] for d in range(tree.depth.max() + 1)]
-        object.__setattr__(tree, "_levels", cache)
-    return cache
+    """Node ids grouped by depth, root first."""
+    order = np.argsort(tree.depth, kind="stable")
+    bounds = np.searchsorted(tree.depth[order], np.arange(tree.depth.max() + 2))
+    return [order[bounds[d]:bounds[d + 1]] for d in range(tree.depth.max() + 1)]
 
 
 def reach_probabilities(tree: GameTree, probabilities: np.ndarray) -> np.ndarray:

@@ -34,7 +34,7 @@ import plotly.graph_objects as go
 from plotly.basedatatypes import Undefined
 
 from ..engine import tree_best_response
-from ..core.tree import CHANCE, TERMINAL, GameTree
+from ..core.tree import CHANCE, TERMINAL, GameTree, as_tree
 from .style import (BEST_RESPONSE_COLOUR, CHANCE_COLOUR, EDGE_COLOUR, PLAYER_COLOURS,
                     ROLE_SYMBOLS, SELECTED_COLOUR, TERMINAL_COLOUR, ZERO_EDGE_COLOUR, Style,
                     get_style)
@@ -63,23 +63,13 @@ def edge_width(probability, style: Style | None = None):
 
 # --- inputs ----------------------------------------------------------------------------------
 
-def _as_tree(game) -> GameTree:
-    if isinstance(game, GameTree):
-        return game
-    tree = getattr(game, "tree", None)  # a MatrixGame draws as its two-move tree
-    if isinstance(tree, GameTree):
-        return tree
-    raise ValueError(f"plot_tree draws a GameTree or a MatrixGame (e.g. "
-                     f"cfrviz.load_game('kuhn_poker')); got {type(game).__name__}")
-
-
 def _probabilities(tree: GameTree, policy) -> np.ndarray | None:
     """The (information sets, actions) array of a Policy or an array, checked against ``tree``."""
     if policy is None:
         return None
     game = getattr(policy, "game", None)
     if game is not None:
-        if game is not tree and getattr(game, "tree", None) is not tree and (
+        if game is not tree and (
                 tuple(game.infoset_keys) != tree.infoset_keys
                 or tuple(map(tuple, game.infoset_actions)) != tree.infoset_actions):
             raise ValueError(f"this policy was made for {game.name}, not {tree.name}; make it "
@@ -138,7 +128,7 @@ def tree_graph(game, nodes=None) -> nx.DiGraph:
         (action or chance outcome) and ``probability`` (the chance probability,
         ``None`` below a decision node).  Graph attribute ``name``.
     """
-    tree = _as_tree(game)
+    tree = as_tree(game, "plot_tree")
     keep = np.arange(tree.num_nodes) if nodes is None else np.unique(np.asarray(list(nodes),
                                                                                 dtype=int))
     graph = nx.DiGraph(name=tree.name)
@@ -454,7 +444,7 @@ class TreeView:
     """
 
     def __init__(self, game, *, subtree=None, depth=None, presenter: bool | None = None):
-        tree = _as_tree(game)
+        tree = as_tree(game, "plot_tree")
         self.tree = tree
         self.style = get_style(presenter)
         sel = _select(tree, subtree, depth)

@@ -7,6 +7,7 @@ import numpy as np
 
 from ..engine import tree_best_response
 from ..core.policy import Policy
+from ..core.tree import as_tree
 from ..views.style import get_style
 from ..views.tree import TreeView
 from ._panel import Panel
@@ -16,18 +17,14 @@ MAX_ROWS = 12
 
 
 def game_value(game, iterations: int = 3000) -> float:
-    """Player 1's equilibrium value, from the bracket of a CFR+ solution (cached on the game)."""
-    cached = game.__dict__.get("_value_estimate")
-    if cached is None:
-        from ..solvers import solve
+    """Player 1's equilibrium value, from the bracket of a CFR+ solution."""
+    from ..solvers import solve
 
-        trace = solve(game, "cfr+", iterations, checkpoints=[], progress=False)
-        probs = trace.average_strategy[-1]
-        high = tree_best_response(game, probs, 0)[0]
-        low = -tree_best_response(game, probs, 1)[0]
-        cached = (low + high) / 2
-        object.__setattr__(game, "_value_estimate", cached)
-    return cached
+    trace = solve(game, "cfr+", iterations, checkpoints=[], progress=False)
+    probs = trace.average_strategy[-1]
+    high = tree_best_response(game, probs, 0)[0]
+    low = -tree_best_response(game, probs, 1)[0]
+    return (low + high) / 2
 
 
 class BestResponseExplorer(Panel):
@@ -53,7 +50,8 @@ class BestResponseExplorer(Panel):
     def __init__(self, game, player: int = 0, policy: Policy | None = None, *, subtree=None,
                  depth=None, presenter: bool | None = None):
         super().__init__()
-        self.game = getattr(game, "tree", game)
+        self.game = as_tree(game, "the best-response explorer")
+        self._game_value: float | None = None
         if player not in (0, 1):
             raise ValueError(f"player must be 0 (player 1) or 1 (player 2); got {player!r}")
         self.player = player
@@ -157,7 +155,9 @@ class BestResponseExplorer(Panel):
             opponent = 1 - self.player
             self.view.update(self.fig, self.probabilities, best_response=opponent)
             gain = self.best_response_value
-            value = game_value(self.game)
+            if self._game_value is None:  # solved once per explorer, on first use
+                self._game_value = game_value(self.game)
+            value = self._game_value
             guaranteed = -gain
             equilibrium = value if self.player == 0 else -value
             self.summary.value = (

@@ -11,6 +11,7 @@ import plotly.graph_objects as go
 from ..solvers import solve
 from ..analysis.variants import iteration_weights
 from ..views.compare import comparison_figure, iteration_weights_figure
+from ..core.tree import as_tree
 from ..views.style import OKABE_ITO
 
 #: Slider ranges.  Wider exponents add nothing visible: t^5 / (t^5 + 1) is already 1 to
@@ -55,7 +56,7 @@ class DiscountExplorer(W.VBox):
     def __init__(self, game, iterations: int = 1000, alpha: float = 1.5, beta: float = 0.0,
                  gamma: float = 2.0, presenter: bool | None = None):
         super().__init__()
-        self.game = getattr(game, "tree", game)
+        self.game = as_tree(game, "the DCFR explorer")
         self.presenter = presenter
         self.trace = None
         self.baselines: dict[str, object] = {}

@@ -12,6 +12,7 @@ from ..views.matrix import display_frames
 from ..views.style import get_style
 from ..views.training import (cost_curve_figure, set_history_figure, update_cost_curve,
                               update_set_history)
+from ..core.tree import as_tree
 from ..views.tree import TreeView
 from ._panel import TimelinePanel
 
@@ -54,7 +55,7 @@ class TrainingExplorer(TimelinePanel):
                  subtree=None, depth=None, presenter: bool | None = None, infoset=None,
                  show_controls: bool = True, **params):
         super().__init__()
-        self.game = getattr(game, "tree", game)
+        self.game = as_tree(game, "the training explorer")
         self.view = TreeView(self.game, subtree=subtree, depth=depth, presenter=presenter)
         self.style = get_style(presenter)
         self.presenter = presenter
