@@ -175,8 +175,8 @@ def as_tree(game, what: str = "this") -> GameTree:
     """
     tree = getattr(game, "tree", game)  # a MatrixGame exposes its extensive form as .tree
     if not isinstance(tree, GameTree):
-        raise ValueError(f"{what} needs a game from cfrviz.load_game (a game tree or a matrix "
-                         f"game); got {getattr(game, 'name', type(game).__name__)!r}")
+        raise ValueError(f"{what} needs a game from cfrviz.load_game (a GameTree or a MatrixGame, "
+                         f"e.g. kuhn_poker); got {getattr(game, 'name', type(game).__name__)!r}")
     return tree
 
 
