@@ -39,10 +39,16 @@ import numpy as np
 import _openspiel
 import cfrviz
 from cfrviz.reference import vanilla_cfr
+from cfrviz.solvers import tree_algorithms
 from cfrviz.solvers.driver import average_strategy
 
-ALGORITHMS = ["cfr", "cfr+", "linear_cfr", "dcfr", "chance_sampling", "external_sampling",
-              "outcome_sampling"]
+
+
+def algorithms() -> tuple[str, ...]:
+    """Every tree algorithm in cfrviz's registry (a newly registered one is measured too)."""
+    return tree_algorithms()
+
+
 REFERENCE = "cfrviz reference vanilla CFR (readable recursion)"
 
 
@@ -174,7 +180,7 @@ class Row:
 def measure_game(game: Game, tree, settings: Settings, quick: bool, openspiel: bool,
                  openspiel_expl: dict) -> list[Row]:
     """Time every solver on one game, interleaved, and add exploitability at the checkpoints."""
-    timers = [Timer(f"cfrviz {a}", cfrviz_run(tree, a)) for a in ALGORITHMS]
+    timers = [Timer(f"cfrviz {a}", cfrviz_run(tree, a)) for a in algorithms()]
     if not quick or game.reference_in_quick:
         timers.append(Timer(REFERENCE, reference_run(tree)))
     if openspiel and game.openspiel:
@@ -189,7 +195,7 @@ def measure_game(game: Game, tree, settings: Settings, quick: bool, openspiel: b
             timer.measure()
 
     exploitability = {}
-    for algorithm in ALGORITHMS:
+    for algorithm in algorithms():
         trace = cfrviz.solve(tree, algorithm, max(settings.checkpoints),
                              checkpoints=list(settings.checkpoints), progress=False)
         exploitability[f"cfrviz {algorithm}"] = dict(zip(trace.iterations.tolist(),

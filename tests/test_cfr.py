@@ -162,7 +162,7 @@ def test_bad_arguments(kuhn):
     with pytest.raises(ValueError, match="needs a two-player zero-sum game; coordination is not "
                                          "zero-sum at history 'a'"):
         cfrviz.solve(build_tree(Coordination()), "cfr", 10)
-    with pytest.raises(ValueError, match="cfr solves game trees"):
+    with pytest.raises(ValueError, match="cfr needs a game from cfrviz.load_game"):
         cfrviz.solve(object(), "cfr", 10)
 
 

@@ -78,11 +78,13 @@ def test_controls_only_act_on_solve(kuhn):
     ex.iterations.value = 150
     ex.slider.value = 3
     assert ex.trace is first  # scrubbing and editing never re-run the solver
-    assert ex.alpha.layout.display == "" and ex.epsilon.layout.display == "none"
+    assert ex.param_rows["dcfr"].layout.display == ""
+    assert ex.param_rows["outcome_sampling"].layout.display == "none"
+    assert ex.control("alpha").value == 1.5
     ex.solve()
     assert ex.trace.algorithm == "dcfr" and ex.trace.params["alpha"] == 1.5
     ex.algorithm.value = "outcome_sampling"
-    ex.epsilon.value = 0.3
+    ex.control("epsilon").value = 0.3
     ex.solve()
     assert ex.trace.params["epsilon"] == pytest.approx(0.3)
     before = list(ex.curve.data[1].x)

@@ -13,8 +13,8 @@ import numpy as np
 
 from ..engine import counterfactual_table
 from ..core.regret import regret_matching
+from ..solvers.registry import algorithm
 
-FULL_TREE = ("cfr", "cfr+", "linear_cfr", "dcfr")
 
 
 def played_profile(trace, index: int, player: int) -> np.ndarray:
@@ -27,7 +27,8 @@ def played_profile(trace, index: int, player: int) -> np.ndarray:
     """
     game = trace.game
     profile = np.array(trace.current_strategy[index])
-    if player == 1 and trace.params.get("alternating", True) and trace.algorithm in FULL_TREE:
+    if (player == 1 and trace.params.get("alternating", True)
+            and algorithm(trace.algorithm).alternates):
         first = game.infoset_player == 0
         profile[first] = regret_matching(trace.cumulative_regret[index], game.legal_mask)[first]
     return profile
@@ -96,7 +97,7 @@ def infoset_snapshot(trace, index: int, infoset) -> InfosetSnapshot:
         regret=trace.instantaneous_regret[index, info, :k], cumulative_regret=cumulative,
         current=trace.current_strategy[index, info, :k],
         next_strategy=regret_matching(cumulative), average=trace.average_strategy[index, info, :k],
-        exact=trace.algorithm in FULL_TREE)
+        exact=algorithm(trace.algorithm).exact_regrets)
 
 
 def snapshot_html(s: InfosetSnapshot, font_size: int = 13) -> str:

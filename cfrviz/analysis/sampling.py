@@ -16,9 +16,11 @@ import numpy as np
 
 from ..reference.cfr import vanilla_cfr
 from ..solvers import solve
+from ..solvers.registry import algorithms_in
 from ..core.tree import as_tree
 
-SAMPLERS = ("chance_sampling", "external_sampling", "outcome_sampling")
+#: The sampling algorithms of the registry, in registration order.
+SAMPLERS = algorithms_in("sampling")
 
 
 def nodes_per_iteration(game, algorithms=("cfr", *SAMPLERS), iterations: int = 200,

@@ -6,17 +6,12 @@ from functools import lru_cache
 
 import numpy as np
 
+from ..solvers.registry import ALGORITHMS
 from . import Feedback, correct, not_done, unanswered, wrong
 
-#: The four algorithms, fewest nodes touched per iteration first.
+#: The answer key: the four algorithms the exercise compares, fewest nodes touched per
+#: iteration first (a test checks it against the measurement).
 FEWEST_FIRST = ("outcome_sampling", "external_sampling", "chance_sampling", "cfr")
-_ALIASES = {
-    "outcome": "outcome_sampling", "outcome_sampling": "outcome_sampling", "os": "outcome_sampling",
-    "external": "external_sampling", "external_sampling": "external_sampling",
-    "es": "external_sampling",
-    "chance": "chance_sampling", "chance_sampling": "chance_sampling", "cs": "chance_sampling",
-    "cfr": "cfr", "vanilla": "cfr", "vanilla_cfr": "cfr", "full": "cfr",
-}
 
 #: Exercise 2: chance deals J, Q, K with probability 1/3 each; the sampler draws them with Q.
 DEAL_P = np.array([1 / 3, 1 / 3, 1 / 3])
@@ -24,9 +19,9 @@ SAMPLER_Q = np.array([1 / 2, 1 / 4, 1 / 4])
 
 
 def _name(item) -> str | None:
-    if not isinstance(item, str):
-        return None
-    return _ALIASES.get(item.strip().lower().replace("-", "_").replace(" ", "_"))
+    """The algorithm a student's name refers to (any registered alias), if the exercise has it."""
+    name = ALGORITHMS.resolve(item)
+    return name if name in FEWEST_FIRST else None
 
 
 @lru_cache(maxsize=1)

@@ -7,6 +7,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..analysis.variants import dcfr_discounts
+from ..solvers.registry import ALGORITHMS
 from . import Feedback, as_vector, correct, not_done, unanswered, wrong
 
 #: Exercise 1: DCFR's multipliers after this iteration, with the paper's parameters.
@@ -15,11 +16,8 @@ DISCOUNT_PARAMS = (1.5, 0.0, 2.0)
 #: Exercise 2: the race on Leduc poker.
 RACE_GAME = "leduc_poker"
 RACE_ITERATIONS = 500
+#: The variants the race compares (the answer key of exercise 2).
 VARIANTS = ("cfr", "cfr+", "linear_cfr", "dcfr")
-_ALIASES = {"cfr": "cfr", "vanilla": "cfr", "vanilla_cfr": "cfr",
-            "cfr+": "cfr+", "cfr_plus": "cfr+", "cfrplus": "cfr+",
-            "linear_cfr": "linear_cfr", "linear": "linear_cfr", "lcfr": "linear_cfr",
-            "dcfr": "dcfr", "discounted": "dcfr", "discounted_cfr": "dcfr"}
 
 
 def check_dcfr_discounts(answer) -> Feedback:
@@ -82,9 +80,9 @@ def race() -> dict[str, float]:
 
 
 def _name(item) -> str | None:
-    if not isinstance(item, str):
-        return None
-    return _ALIASES.get(item.strip().lower().replace("-", "_").replace(" ", "_"))
+    """The variant a student's name refers to (any registered alias), if the race has it."""
+    name = ALGORITHMS.resolve(item)
+    return name if name in VARIANTS else None
 
 
 def check_variant_ranking(answer) -> Feedback:

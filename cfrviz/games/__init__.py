@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import dataclasses
-import inspect
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
+from ..core.registry import Param, Registry, params_from_signature
 from ..core.tree import GameTree
 from .files import load_game_file
 from .kuhn import kuhn_poker
@@ -12,18 +13,57 @@ from .leduc import leduc_poker
 from .matrix import MatrixGame, rock_paper_scissors
 from .pocket import pocket_poker
 
-_GAMES = {
-    "file": load_game_file,
-    "kuhn_poker": kuhn_poker,
-    "leduc_poker": leduc_poker,
-    "pocket_poker": pocket_poker,
-    "rock_paper_scissors": rock_paper_scissors,
-}
+
+@dataclass(frozen=True)
+class Game:
+    """One game as :func:`load_game` knows it.
+
+    Attributes
+    ----------
+    name : str
+    factory : callable
+        Builds the game from its parameters (a :class:`GameTree` or a
+        :class:`MatrixGame`).
+    summary : str
+        One line for menus and docs.
+    aliases : tuple of str
+    params : tuple of Param
+        Read from the factory's signature unless given.
+    """
+
+    name: str
+    factory: Callable
+    summary: str = ""
+    aliases: tuple[str, ...] = ()
+    params: tuple[Param, ...] = ()
+
+    def __post_init__(self):
+        if not self.params:
+            object.__setattr__(self, "params", params_from_signature(self.factory))
+
+
+GAMES: Registry[Game] = Registry("game", "load_game")
+
+
+def register_game(game: Game) -> Game:
+    """Make a game available to :func:`load_game` by name."""
+    return GAMES.register(game)
+
+
+register_game(Game("rock_paper_scissors", rock_paper_scissors,
+                   "rock-paper-scissors, with editable payoffs", aliases=("rps",)))
+register_game(Game("kuhn_poker", kuhn_poker, "Kuhn poker: three cards, one bet", ("kuhn",)))
+register_game(Game("leduc_poker", leduc_poker, "Leduc hold'em: six cards, two rounds",
+                   ("leduc",)))
+register_game(Game("pocket_poker", pocket_poker, "pocket poker: twenty cards, two rounds",
+                   ("pocket",)))
+register_game(Game("file", load_game_file, "a custom game read from a .json or Gambit .efg "
+                                           "file"))
 
 
 def available_games() -> list[str]:
     """Names accepted by :func:`load_game`."""
-    return sorted(_GAMES)
+    return GAMES.names()
 
 
 def load_game(name: str, **params):
@@ -45,26 +85,14 @@ def load_game(name: str, **params):
     ValueError
         For an unknown name or a bad parameter, saying what is valid.
     """
-    if not isinstance(name, str) or name not in _GAMES:
-        raise ValueError(f"unknown game {name!r}; available games: {', '.join(available_games())}")
-    factory = _GAMES[name]
-    signature = inspect.signature(factory).parameters
-    accepted = set(signature)
-    unknown = sorted(set(params) - accepted)
-    if unknown:
-        raise ValueError(f"game {name!r} takes no parameter {', '.join(map(repr, unknown))}; "
-                         f"it accepts: {', '.join(sorted(accepted)) or 'none'}")
-    missing = [p for p, spec in signature.items()
-               if spec.default is inspect.Parameter.empty and p not in params]
-    if missing:
-        raise ValueError(f"game {name!r} needs the parameter {', '.join(map(repr, missing))}, "
-                         f"e.g. load_game({name!r}, {missing[0]}=...)")
-    game = factory(**params)
+    entry = GAMES.get(name)
+    GAMES.check_params(entry, params)
+    game = entry.factory(**params)
     if isinstance(game, GameTree) and game.name == name:
         # Remember how it was built, so a saved trace can rebuild it (cfrviz.io).
-        game = dataclasses.replace(game, params=dict(params))
+        game = replace(game, params=dict(params))
     return game
 
 
-__all__ = ["MatrixGame", "available_games", "kuhn_poker", "leduc_poker", "load_game",
-           "load_game_file", "pocket_poker", "rock_paper_scissors"]
+__all__ = ["GAMES", "Game", "MatrixGame", "available_games", "kuhn_poker", "leduc_poker",
+           "load_game", "load_game_file", "pocket_poker", "register_game", "rock_paper_scissors"]

@@ -2,30 +2,34 @@
 
 from __future__ import annotations
 
-import inspect
 from numbers import Integral
 
 import numpy as np
 
-from .cfr import (solve_cfr, solve_cfr_plus, solve_chance_sampling, solve_dcfr,
-                  solve_external_sampling, solve_linear_cfr, solve_outcome_sampling)
-from .regret_matching import solve_regret_matching
+from ..core.registry import Param
+from . import cfr  # noqa: F401  (registers the CFR family)
+from .regret_matching import UPDATES, solve_regret_matching
+from .registry import (ALGORITHMS, FAMILIES, RUN_OPTIONS, Algorithm, algorithm, algorithms_in,
+                       register_algorithm, tree_algorithms)
 
-_ALGORITHMS = {
-    "cfr": solve_cfr,
-    "cfr+": solve_cfr_plus,
-    "linear_cfr": solve_linear_cfr,
-    "dcfr": solve_dcfr,
-    "chance_sampling": solve_chance_sampling,
-    "external_sampling": solve_external_sampling,
-    "outcome_sampling": solve_outcome_sampling,
-    "regret_matching": solve_regret_matching,
-}
+register_algorithm(Algorithm(
+    "regret_matching", "regret matching", "matrix", solve_regret_matching,
+    (Param("opponent", None, help="a fixed strategy for player 2 (player 1 then learns a best "
+                                  "response)"),
+     Param("update", "expected", "choice", choices=UPDATES,
+           help="regrets against the opponent's whole mix, or against one sampled action"),
+     Param("initial_regrets", None, help="cumulative regrets before the first iteration")),
+    summary="both players play in proportion to their positive regrets",
+    paper="Hart and Mas-Colell (2000), A simple adaptive procedure leading to correlated "
+          "equilibrium, Econometrica", aliases=("rm",)))
+
+
+ITERATIONS = Param("iterations", 1, "int", 1, help="how many iterations to run")
 
 
 def available_algorithms() -> list[str]:
     """Names accepted by :func:`solve`."""
-    return sorted(_ALGORITHMS)
+    return ALGORITHMS.names()
 
 
 def solve(game, algorithm: str, iterations: int, seed: int = 0, checkpoints=None, **params):
@@ -48,10 +52,12 @@ def solve(game, algorithm: str, iterations: int, seed: int = 0, checkpoints=None
         log-spaced ones for large); ``[]`` records only the final state and
         evaluates nothing (what benchmarks time).
     **params
-        Algorithm parameters; see the algorithm's own function.  The tree
-        algorithms all take ``progress`` (show a progress bar: ``True``,
-        ``False``, or ``None`` for runs longer than two seconds) and
-        ``resume`` (a trace of the same run to continue to ``iterations``).
+        Algorithm parameters, as declared in the registry
+        (``cfrviz.solvers.algorithm(name).params``, each with its default,
+        range and help).  Every algorithm also takes ``progress`` (show a
+        progress bar: ``True``, ``False``, or ``None`` for runs longer than
+        two seconds) and ``resume`` (a trace of the same run to continue to
+        ``iterations``).
 
     Returns
     -------
@@ -62,24 +68,15 @@ def solve(game, algorithm: str, iterations: int, seed: int = 0, checkpoints=None
     ValueError
         For an unknown algorithm or parameter, or a value out of range.
     """
-    if not isinstance(algorithm, str) or algorithm not in _ALGORITHMS:
-        raise ValueError(f"unknown algorithm {algorithm!r}; available algorithms: "
-                         f"{', '.join(available_algorithms())}")
-    if isinstance(iterations, bool) or not isinstance(iterations, Integral) or iterations < 1:
-        raise ValueError(f"iterations must be a whole number >= 1; got {iterations!r}")
+    entry = ALGORITHMS.get(algorithm)
+    iterations = ITERATIONS.check(iterations)
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, Integral) or seed < 0):
         raise ValueError(f"seed must be a whole number >= 0; got {seed!r}")
-    record = _checkpoints(checkpoints, int(iterations))
-    runner = _ALGORITHMS[algorithm]
-    accepted = [p for p in inspect.signature(runner).parameters
-                if p not in ("game", "iterations", "rng", "record")]
-    unknown = sorted(set(params) - set(accepted))
-    if unknown:
-        raise ValueError(f"algorithm {algorithm!r} takes no parameter "
-                         f"{', '.join(map(repr, unknown))}; it accepts: {', '.join(accepted)}")
-    trace = runner(game, int(iterations), rng=np.random.default_rng(seed), record=record,
-                   **params)
-    trace.params.update(seed=seed, iterations=int(iterations))
+    record = _checkpoints(checkpoints, iterations)
+    values = ALGORITHMS.check_params(entry, params, extra=RUN_OPTIONS)
+    trace = entry.run(game, iterations, rng=np.random.default_rng(seed), record=record,
+                      **values)
+    trace.params.update(seed=seed, iterations=iterations)
     return trace
 
 
@@ -103,4 +100,5 @@ def _checkpoints(checkpoints, iterations: int):
     return points
 
 
-__all__ = ["available_algorithms", "solve"]
+__all__ = ["ALGORITHMS", "FAMILIES", "Algorithm", "Param", "algorithm", "algorithms_in",
+           "available_algorithms", "register_algorithm", "solve", "tree_algorithms"]

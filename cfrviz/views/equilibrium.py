@@ -32,6 +32,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from ..solvers.registry import algorithm
 from .matrix import EQUILIBRIUM_COLOUR, display_frames
 from .style import OKABE_ITO, get_style
 
@@ -160,8 +161,8 @@ def _as_traces(trace_or_traces) -> list:
 def run_label(trace) -> str:
     """A short name for a run: ``"cfr+"``, or ``"external_sampling seed 3"``."""
     seed = trace.params.get("seed")
-    deterministic = trace.algorithm in ("cfr", "cfr+", "linear_cfr", "dcfr")
-    return trace.algorithm if deterministic or seed is None else f"{trace.algorithm} seed {seed}"
+    random = algorithm(trace.algorithm).random
+    return f"{trace.algorithm} seed {seed}" if random and seed is not None else trace.algorithm
 
 
 def record_at(trace, iteration: int) -> int:

@@ -9,6 +9,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..solvers import solve
+from ..solvers.registry import algorithms_in
 from ..analysis.variants import iteration_weights
 from ..views.compare import comparison_figure, iteration_weights_figure
 from ..core.tree import as_tree
@@ -26,7 +27,8 @@ PRESETS = (
     ("close to CFR+ (5, −5, 1)", (5.0, -5.0, 1.0)),
     ("close to vanilla CFR (5, 5, 0)", (5.0, 5.0, 0.0)),
 )
-BASELINES = ("cfr", "cfr+", "linear_cfr")
+#: The other full-tree variants, drawn beside DCFR.
+BASELINES = tuple(name for name in algorithms_in("full_tree") if name != "dcfr")
 MAX_ITERATIONS = 20_000
 
 

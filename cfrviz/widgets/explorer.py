@@ -8,6 +8,8 @@ import plotly.graph_objects as go
 
 from ..analysis.explain import infoset_snapshot, snapshot_html
 from ..solvers import solve
+from ..solvers.registry import algorithm as registered
+from ..solvers.registry import tree_algorithms
 from ..views.matrix import display_frames
 from ..views.style import get_style
 from ..views.training import (cost_curve_figure, set_history_figure, update_cost_curve,
@@ -15,9 +17,8 @@ from ..views.training import (cost_curve_figure, set_history_figure, update_cost
 from ..core.tree import as_tree
 from ..views.tree import TreeView
 from ._panel import TimelinePanel
+from .controls import ParamControls
 
-TREE_ALGORITHMS = ("cfr", "cfr+", "linear_cfr", "dcfr", "chance_sampling", "external_sampling",
-                   "outcome_sampling")
 MAX_ITERATIONS = 1_000_000
 
 
@@ -47,8 +48,10 @@ class TrainingExplorer(TimelinePanel):
         The information set selected at first (default: the first one).
     show_controls : bool, default True
     **params
-        Algorithm parameters (``alternating``, ``alpha``, ``beta``, ``gamma``,
-        ``epsilon``).
+        Starting values of the algorithm's parameters (``alternating``,
+        ``alpha``, ...: whatever the registry declares for it).  Each tree
+        algorithm of the registry is in the menu, with a control per
+        parameter built from its declaration.
     """
 
     def __init__(self, game, algorithm: str = "cfr", iterations: int = 1000, seed: int = 0, *,
@@ -63,36 +66,30 @@ class TrainingExplorer(TimelinePanel):
         self.frames = np.arange(1)
         self.last_error = None
         self.infoset = 0 if infoset is None else self.game.infoset_index(infoset)
-        if algorithm not in TREE_ALGORITHMS:
-            raise ValueError(f"the explorer runs {', '.join(TREE_ALGORITHMS)}; got {algorithm!r}")
+        menu = tree_algorithms()
+        if algorithm not in menu:
+            raise ValueError(f"the explorer runs {', '.join(menu)}; got {algorithm!r}")
         self.output = W.Output()
         self.status = W.HTML()
         st = {"description_width": "initial"}
 
         # -- controls (nothing runs until Solve) ------------------------------------------------
-        self.algorithm = W.Dropdown(options=TREE_ALGORITHMS, value=algorithm,
-                                    description="algorithm", style=st)
+        self.algorithm = W.Dropdown(options=[(f"{registered(a).label} ({a})", a) for a in menu],
+                                    value=algorithm, description="algorithm", style=st)
         self.iterations = W.BoundedIntText(value=1, min=1, max=MAX_ITERATIONS,
                                            description="iterations", style=st,
                                            layout=W.Layout(width="200px"))
         self.seed = W.BoundedIntText(value=0, min=0, max=2**31 - 1, description="seed", style=st,
                                      layout=W.Layout(width="150px"))
-        self.alternating = W.Checkbox(value=params.get("alternating", True),
-                                      description="alternating updates", style=st)
-        self.alpha = W.BoundedFloatText(value=params.get("alpha", 1.5), min=0, max=10, step=0.1,
-                                        description="α", layout=W.Layout(width="130px"))
-        self.beta = W.BoundedFloatText(value=params.get("beta", 0.0), min=-10, max=10, step=0.1,
-                                       description="β", layout=W.Layout(width="130px"))
-        self.gamma = W.BoundedFloatText(value=params.get("gamma", 2.0), min=0, max=10, step=0.1,
-                                        description="γ", layout=W.Layout(width="130px"))
-        self.epsilon = W.FloatSlider(value=params.get("epsilon", 0.6), min=0.05, max=1.0,
-                                     step=0.05, description="exploration ε", style=st,
-                                     continuous_update=False)
+        # One row of controls per algorithm, from its declared parameters; the chosen
+        # algorithm's row is shown.  Starting values apply to the starting algorithm.
+        self.param_rows = {name: ParamControls(registered(name).params,
+                                               params if name == algorithm else None)
+                           for name in menu}
         self.solve_button = W.Button(description="Solve", button_style="primary", icon="play")
         self.solve_button.on_click(lambda _: self.solve())
         self.algorithm.observe(lambda _: self._show_params(), names="value")
-        self.params_box = W.HBox([self.alternating, self.alpha, self.beta, self.gamma,
-                                  self.epsilon])
+        self.params_box = W.VBox(list(self.param_rows.values()))
 
         # -- timeline and views ---------------------------------------------------------------
         self.play = W.Play(value=0, min=0, max=0, step=1, interval=120, show_repeat=False)
@@ -141,14 +138,7 @@ class TrainingExplorer(TimelinePanel):
         self.output.outputs = ()
         self.last_error = None
         name = self.algorithm.value
-        params = {}
-        if name in ("cfr", "cfr+", "linear_cfr", "dcfr"):
-            params["alternating"] = bool(self.alternating.value)
-        if name == "dcfr":
-            params.update(alpha=float(self.alpha.value), beta=float(self.beta.value),
-                          gamma=float(self.gamma.value))
-        if name == "outcome_sampling":
-            params["epsilon"] = float(self.epsilon.value)
+        params = self.param_rows[name].values()
         try:
             trace = solve(self.game, name, int(self.iterations.value), seed=int(self.seed.value),
                           progress=False, **params)
@@ -182,13 +172,17 @@ class TrainingExplorer(TimelinePanel):
         return int(self.frames[min(self.slider.value, len(self.frames) - 1)])
 
     # -- internals ----------------------------------------------------------------------------
+    def control(self, param: str) -> W.Widget:
+        """The control of one parameter of the algorithm chosen in the menu."""
+        controls = self.param_rows[self.algorithm.value].controls
+        if param not in controls:
+            raise ValueError(f"{self.algorithm.value} has no parameter {param!r}; its "
+                             f"parameters are {', '.join(controls) or 'none'}")
+        return controls[param]
+
     def _show_params(self) -> None:
-        name = self.algorithm.value
-        full = name in ("cfr", "cfr+", "linear_cfr", "dcfr")
-        self.alternating.layout.display = "" if full else "none"
-        for w in (self.alpha, self.beta, self.gamma):
-            w.layout.display = "" if name == "dcfr" else "none"
-        self.epsilon.layout.display = "" if name == "outcome_sampling" else "none"
+        for name, row in self.param_rows.items():
+            row.layout.display = "" if name == self.algorithm.value else "none"
 
     def _rebuild_charts(self) -> None:
         for target, source in ((self.history, set_history_figure(self.trace, self.infoset,

@@ -1,0 +1,206 @@
+"""Plug-in registries: every game and every algorithm is declared once, with its parameters.
+
+A :class:`Registry` maps names (and aliases) to entries; each entry declares its
+parameters as :class:`Param` objects.  ``cfrviz.load_game`` and ``cfrviz.solve``
+look names up and check parameters here; widgets build their controls from the
+same declarations; lessons' checkers read the aliases.  Writing a list of
+algorithm or game names anywhere else is the mistake this module exists to
+prevent.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from numbers import Integral, Real
+from typing import Any, Generic, Protocol, TypeVar
+
+#: ``Param.kind`` values: what a value must be.
+KINDS = ("bool", "int", "float", "choice", "any")
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of a game or an algorithm.
+
+    Attributes
+    ----------
+    name : str
+    default
+        The value used when the caller gives none (``inspect.Parameter.empty``
+        for a required parameter).
+    kind : {"bool", "int", "float", "choice", "any"}
+        What a value must be; ``"any"`` is checked by the plug-in itself
+        (e.g. a payoff matrix or a fixed opponent strategy).
+    low, high : float
+        Bounds of a number (inclusive unless ``low_open``).
+    low_open : bool
+        Whether ``low`` itself is excluded (e.g. epsilon > 0).
+    step : float
+        A sensible increment for a control in a widget.
+    choices : tuple
+        Allowed values of a ``"choice"`` parameter.
+    help : str
+        One line for a tooltip or an error message.
+    """
+
+    name: str
+    default: Any = inspect.Parameter.empty
+    kind: str = "any"
+    low: float = -math.inf
+    high: float = math.inf
+    low_open: bool = False
+    step: float = 0.1
+    choices: tuple = ()
+    help: str = ""
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise ValueError(f"parameter {self.name!r}: kind must be one of {KINDS}; "
+                             f"got {self.kind!r}")
+
+    @property
+    def required(self) -> bool:
+        return self.default is inspect.Parameter.empty
+
+    def check(self, value):
+        """``value`` converted to the parameter's kind, or a ``ValueError`` saying what is valid."""
+        if self.kind == "bool":
+            if not isinstance(value, bool):
+                raise ValueError(f"{self.name} must be True or False; got {value!r}")
+            return value
+        if self.kind == "choice":
+            if value not in self.choices:
+                raise ValueError(f"{self.name} must be one of {self.choices}; got {value!r}")
+            return value
+        if self.kind in ("int", "float"):
+            number = Integral if self.kind == "int" else Real
+            ok = (isinstance(value, number) and not isinstance(value, bool)
+                  and math.isfinite(value))
+            ok = ok and (value > self.low if self.low_open else value >= self.low)
+            ok = ok and value <= self.high
+            if not ok:
+                what = "a whole number" if self.kind == "int" else "a finite number"
+                raise ValueError(f"{self.name} must be {what}{self.bounds()}; got {value!r}")
+            return int(value) if self.kind == "int" else float(value)
+        return value
+
+    def bounds(self) -> str:
+        """`` >= 0 and <= 1``-style text for messages (empty when unbounded)."""
+        parts = []
+        if math.isfinite(self.low):
+            parts.append(f"{'>' if self.low_open else '>='} {self.low:g}")
+        if math.isfinite(self.high):
+            parts.append(f"<= {self.high:g}")
+        return (" " + " and ".join(parts)) if parts else ""
+
+
+class Entry(Protocol):
+    """What a registry holds: a name, aliases and declared parameters."""
+
+    name: str
+    aliases: tuple[str, ...]
+    params: tuple[Param, ...]
+
+
+E = TypeVar("E", bound=Entry)
+
+
+def normalise(name: str) -> str:
+    """How aliases are compared: case, spaces and hyphens do not matter."""
+    return name.strip().lower().replace("-", "_").replace(" ", "_")
+
+
+@dataclass
+class Registry(Generic[E]):
+    """Entries by name, in registration order.
+
+    Parameters
+    ----------
+    kind : str
+        What the entries are (``"game"``, ``"algorithm"``), for messages.
+    api : str
+        The function that takes these names, for the example in messages.
+    """
+
+    kind: str
+    api: str
+    _entries: dict[str, E] = field(default_factory=dict)
+    _aliases: dict[str, str] = field(default_factory=dict)
+
+    def register(self, entry: E) -> E:
+        """Add an entry; a name or alias already taken is an error."""
+        for label in (entry.name, *entry.aliases):
+            taken = self._aliases.get(normalise(label))
+            if taken is not None and taken != entry.name:
+                raise ValueError(f"{self.kind} name {label!r} is already taken by {taken!r}")
+        if entry.name in self._entries:
+            raise ValueError(f"a {self.kind} named {entry.name!r} is already registered")
+        self._entries[entry.name] = entry
+        for label in (entry.name, *entry.aliases):
+            self._aliases[normalise(label)] = entry.name
+        return entry
+
+    def unregister(self, name: str) -> None:
+        """Remove an entry (for tests and notebooks that register a toy plug-in)."""
+        entry = self._entries.pop(name)
+        for label in (entry.name, *entry.aliases):
+            self._aliases.pop(normalise(label), None)
+
+    def names(self) -> list[str]:
+        """Registered names, sorted."""
+        return sorted(self._entries)
+
+    def __iter__(self) -> Iterator[E]:
+        return iter(self._entries.values())
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and name in self._entries
+
+    def get(self, name) -> E:
+        """The entry registered under exactly ``name``, or a ``ValueError`` listing the names."""
+        if not isinstance(name, str) or name not in self._entries:
+            meant = self.resolve(name)
+            hint = f" (did you mean {meant!r}?)" if meant else ""
+            raise ValueError(f"unknown {self.kind} {name!r}{hint}; available {self.kind}s: "
+                             f"{', '.join(self.names())}")
+        return self._entries[name]
+
+    def resolve(self, text) -> str | None:
+        """The name ``text`` refers to, by name or alias, loosely spelled; ``None`` if none."""
+        if not isinstance(text, str):
+            return None
+        return self._aliases.get(normalise(text))
+
+    def check_params(self, entry: E, given: Mapping[str, Any],
+                     extra: tuple[Param, ...] = ()) -> dict[str, Any]:
+        """Every declared parameter's value: the given one checked, or the default.
+
+        Raises
+        ------
+        ValueError
+            For an unknown parameter (listing the accepted ones), a missing
+            required one, or a value out of range.
+        """
+        declared = {p.name: p for p in (*entry.params, *extra)}
+        unknown = sorted(set(given) - set(declared))
+        if unknown:
+            raise ValueError(f"{self.kind} {entry.name!r} takes no parameter "
+                             f"{', '.join(map(repr, unknown))}; it accepts: "
+                             f"{', '.join(declared) or 'none'}")
+        missing = [p.name for p in declared.values() if p.required and p.name not in given]
+        if missing:
+            raise ValueError(f"{self.kind} {entry.name!r} needs the parameter "
+                             f"{', '.join(map(repr, missing))}, e.g. "
+                             f"{self.api}({entry.name!r}, {missing[0]}=...)")
+        return {name: p.check(given[name]) if name in given else p.default
+                for name, p in declared.items() if name in given or not p.required}
+
+
+def params_from_signature(factory: Callable, skip: tuple[str, ...] = ()) -> tuple[Param, ...]:
+    """Parameters read from a function's signature (kind ``"any"``: the function checks them)."""
+    return tuple(Param(name, spec.default)
+                 for name, spec in inspect.signature(factory).parameters.items()
+                 if name not in skip)

@@ -1,0 +1,116 @@
+"""The algorithm registry: every learning algorithm declared once.
+
+An :class:`Algorithm` says what ``cfrviz.solve``, the explorer's menu and
+parameter controls, the explanations, the views, the exercise checkers and the
+benchmark need to know: its name and aliases, its family, its parameters with
+defaults, ranges and one-line help, whether its regrets are exact or sampled,
+and the paper it comes from.  To add an algorithm, write its runner in its own
+module and register it with :func:`register_algorithm`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..core.registry import Param, Registry
+
+#: Families, in the order menus list them.  "network" is for function-approximation
+#: methods such as Deep CFR.
+FAMILIES = ("matrix", "full_tree", "sampling", "network")
+
+#: Options every algorithm takes besides its own parameters (the training loop's).
+RUN_OPTIONS = (
+    Param("progress", None, help="show a progress bar: True, False, or None for runs "
+                                  "still going after two seconds"),
+    Param("resume", None, help="a trace of the same run to continue to `iterations`"),
+)
+
+
+@dataclass(frozen=True)
+class Algorithm:
+    """One learning algorithm, as the rest of the package sees it.
+
+    Attributes
+    ----------
+    name : str
+        What :func:`cfrviz.solve` takes, e.g. ``"cfr+"``.
+    label : str
+        How figures and menus write it, e.g. ``"CFR+"``.
+    family : {"matrix", "full_tree", "sampling", "network"}
+        ``"matrix"`` solves matrix games; ``"full_tree"`` sweeps the whole
+        tree every iteration; ``"sampling"`` walks a sampled part of it.
+    run : callable
+        ``run(game, iterations, rng, record, **params) -> Trace``, with every
+        declared parameter and run option passed by keyword, already checked.
+    params : tuple of Param
+        The algorithm's own parameters (``progress`` and ``resume`` are
+        :data:`RUN_OPTIONS`, common to all).
+    exact_regrets : bool
+        Whether the recorded regrets are the exact counterfactual regrets
+        (full-tree sweeps) or sampled estimates.
+    summary : str
+        One line for menus and docs.
+    paper : str
+        The reference to cite.
+    aliases : tuple of str
+        Other names students write (``"vanilla"``, ``"es"``); checkers accept them.
+    alternates : bool
+        Whether its ``alternating`` parameter (when True) updates player 2
+        against player 1's freshly updated strategy, as the full-tree sweeps do.
+    """
+
+    name: str
+    label: str
+    family: str
+    run: Callable
+    params: tuple[Param, ...] = ()
+    exact_regrets: bool = True
+    summary: str = ""
+    paper: str = ""
+    aliases: tuple[str, ...] = ()
+    alternates: bool = False
+
+    def __post_init__(self):
+        if self.family not in FAMILIES:
+            raise ValueError(f"algorithm {self.name!r}: family must be one of {FAMILIES}; "
+                             f"got {self.family!r}")
+
+    @property
+    def random(self) -> bool:
+        """Whether a run depends on the seed (the samplers; regret matching only when sampled)."""
+        return self.family == "sampling"
+
+    def param(self, name: str) -> Param:
+        """The declaration of one of its parameters."""
+        for p in self.params:
+            if p.name == name:
+                return p
+        raise ValueError(f"algorithm {self.name!r} has no parameter {name!r}; it has "
+                         f"{', '.join(p.name for p in self.params) or 'none'}")
+
+
+ALGORITHMS: Registry[Algorithm] = Registry("algorithm", "solve")
+
+
+def register_algorithm(algorithm: Algorithm) -> Algorithm:
+    """Make an algorithm available to :func:`cfrviz.solve`, the explorer and the benchmark."""
+    return ALGORITHMS.register(algorithm)
+
+
+def algorithm(name: str) -> Algorithm:
+    """The registered algorithm called ``name`` (a ``ValueError`` lists the valid names)."""
+    return ALGORITHMS.get(name)
+
+
+def algorithms_in(*families: str) -> tuple[str, ...]:
+    """Names of the registered algorithms of the given families, in registration order."""
+    for family in families:
+        if family not in FAMILIES:
+            raise ValueError(f"unknown family {family!r}; families are {FAMILIES}")
+    return tuple(a.name for a in ALGORITHMS if a.family in families)
+
+
+def tree_algorithms() -> tuple[str, ...]:
+    """Algorithms that solve game trees (what the training explorer offers)."""
+    return algorithms_in("full_tree", "sampling", "network")

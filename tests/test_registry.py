@@ -1,0 +1,144 @@
+"""One registration makes a game or an algorithm available everywhere (cfrviz.core.registry)."""
+
+import importlib.util
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import cfrviz
+from cfrviz.core.registry import Param, Registry
+from cfrviz.games import GAMES, Game, register_game
+from cfrviz.solvers import ALGORITHMS, Algorithm, register_algorithm
+from cfrviz.solvers.cfr import solve_cfr
+from cfrviz.widgets.explorer import explore
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _half_alternating_cfr(game, iterations, rng, record, *, alternating, damping, progress,
+                          resume):
+    """A toy plug-in: vanilla CFR that carries an extra, declared parameter."""
+    trace = solve_cfr(game, iterations, rng, record, alternating=alternating, progress=progress,
+                      resume=resume)
+    trace.params["damping"] = damping
+    return trace
+
+
+@pytest.fixture
+def toy_algorithm():
+    entry = register_algorithm(Algorithm(
+        "toy_cfr", "toy CFR", "full_tree", _half_alternating_cfr,
+        (Param("alternating", True, "bool"),
+         Param("damping", 0.25, "float", 0.0, 1.0, help="carried along, to test controls")),
+        summary="a test plug-in", aliases=("toy",)))
+    yield entry
+    ALGORITHMS.unregister("toy_cfr")
+
+
+def _bench_module():
+    """benchmarks/bench_solvers.py, imported as the benchmark runs it (its folder on the path)."""
+    folder = str(ROOT / "benchmarks")
+    sys.path.insert(0, folder)
+    try:
+        spec = importlib.util.spec_from_file_location("bench_solvers_under_test",
+                                                      ROOT / "benchmarks" / "bench_solvers.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module  # its dataclasses look their module up by name
+        spec.loader.exec_module(module)
+        return module
+    finally:
+        sys.path.remove(folder)
+
+
+def test_a_registered_algorithm_is_available_everywhere(toy_algorithm):
+    kuhn = cfrviz.load_game("kuhn_poker")
+    assert "toy_cfr" in cfrviz.available_algorithms()
+    trace = cfrviz.solve(kuhn, "toy_cfr", 20, damping=0.5)
+    assert trace.params["damping"] == 0.5
+    assert np.array_equal(trace.cumulative_regret,
+                          cfrviz.solve(kuhn, "cfr", 20).cumulative_regret)
+    with pytest.raises(ValueError, match="damping must be a finite number >= 0 and <= 1"):
+        cfrviz.solve(kuhn, "toy_cfr", 20, damping=2.0)
+    with pytest.raises(ValueError, match="takes no parameter 'alpha'; it accepts: alternating, "
+                                         "damping, progress, resume"):
+        cfrviz.solve(kuhn, "toy_cfr", 20, alpha=1.0)
+
+    ex = explore(kuhn, "toy_cfr", iterations=10, damping=0.75)
+    assert "toy_cfr" in [value for _, value in ex.algorithm.options]
+    assert ex.control("damping").value == 0.75 and ex.control("alternating").value is True
+    ex.control("damping").value = 0.5
+    ex.solve()
+    assert ex.last_error is None and ex.trace.params["damping"] == 0.5
+
+    assert "toy_cfr" in _bench_module().algorithms()
+
+
+def test_explain_and_checkers_read_the_registry(toy_algorithm):
+    from cfrviz.analysis.explain import infoset_snapshot
+    from cfrviz.exercises import lesson06
+
+    kuhn = cfrviz.load_game("kuhn_poker")
+    assert infoset_snapshot(cfrviz.solve(kuhn, "toy_cfr", 5), 3, "K").exact
+    assert not infoset_snapshot(cfrviz.solve(kuhn, "external_sampling", 5), 3, "K").exact
+    # aliases students write are the registry's
+    assert ALGORITHMS.resolve("ES") == "external_sampling"
+    assert ALGORITHMS.resolve("Vanilla CFR") == "cfr" and ALGORITHMS.resolve("toy") == "toy_cfr"
+    assert lesson06.check_fewest_nodes(["os", "es", "cs", "vanilla"]).status == "correct"
+
+
+def test_a_registered_game_loads_by_name():
+    def tiny_matrix(payoff: float = 1.0):
+        return cfrviz.MatrixGame("tiny_matrix", [[payoff, -payoff], [-payoff, payoff]],
+                                 ("H", "T"), ("H", "T"))
+
+    register_game(Game("tiny_matrix", tiny_matrix, "matching pennies, scaled"))
+    try:
+        assert "tiny_matrix" in cfrviz.available_games()
+        game = cfrviz.load_game("tiny_matrix", payoff=2.0)
+        assert game.payoffs[0, 0] == 2.0
+        with pytest.raises(ValueError, match="game 'tiny_matrix' takes no parameter 'size'"):
+            cfrviz.load_game("tiny_matrix", size=3)
+        trace = cfrviz.solve(game, "regret_matching", 2000)
+        assert trace.exploitability[-1] < 0.1
+    finally:
+        GAMES.unregister("tiny_matrix")
+    assert "tiny_matrix" not in cfrviz.available_games()
+
+
+def test_registry_refuses_clashes_and_explains_lookups():
+    registry = Registry("widget", "make")
+    registry.register(Game("one", lambda: None, aliases=("uno",)))
+    with pytest.raises(ValueError, match="already registered"):
+        registry.register(Game("one", lambda: None))
+    with pytest.raises(ValueError, match="'uno' is already taken by 'one'"):
+        registry.register(Game("two", lambda: None, aliases=("UNO",)))
+    with pytest.raises(ValueError, match=r"unknown widget 'uno' \(did you mean 'one'\?\); "
+                                         r"available widgets: one"):
+        registry.get("uno")
+    with pytest.raises(ValueError, match="make\\('needs', size=...\\)"):
+        registry.check_params(registry.register(Game("needs", lambda size: size)), {})
+
+
+@pytest.mark.parametrize("param, value, message", [
+    (Param("n", 1, "int", 1, 10), 0, "n must be a whole number >= 1 and <= 10; got 0"),
+    (Param("n", 1, "int", 1, 10), 2.5, "whole number"),
+    (Param("x", 0.5, "float", 0.0, 1.0, low_open=True), 0.0, "> 0 and <= 1"),
+    (Param("x", 0.5, "float"), math.nan, "finite number; got nan"),
+    (Param("x", 0.5, "float"), True, "finite number; got True"),
+    (Param("flag", True, "bool"), 1, "flag must be True or False"),
+    (Param("mode", "a", "choice", choices=("a", "b")), "c", r"mode must be one of \('a', 'b'\)"),
+])
+def test_param_checks_say_what_is_valid(param, value, message):
+    with pytest.raises(ValueError, match=message):
+        param.check(value)
+
+
+def test_every_registered_parameter_has_a_valid_default_and_help():
+    for entry in ALGORITHMS:
+        assert entry.summary and entry.paper, entry.name
+        for param in entry.params:
+            assert param.help, (entry.name, param.name)
+            assert param.check(param.default) == param.default or param.kind == "any"
