@@ -2,6 +2,8 @@ import numpy as np
 import pytest
 
 import cfrviz
+from cfrviz.analysis.evaluation import check_policy, reach_probabilities
+from cfrviz.reference import evaluation as oracle
 
 VARIANT = [[0, -1, 2], [1, 0, -2], [-2, 2, 0]]
 
@@ -70,3 +72,50 @@ def test_errors(game):
     assert cfrviz.exploitability(other, cfrviz.Policy.uniform(game)) > 0
     with pytest.raises(ValueError, match="player must be 0"):
         cfrviz.best_response(game, cfrviz.Policy.uniform(game), 2)
+
+
+@pytest.mark.parametrize("name", ["kuhn_poker", "leduc_poker"])
+def test_reach_probabilities_match_the_readable_level_by_level_oracle(name):
+    tree = cfrviz.load_game(name)
+    rng = np.random.default_rng(3)
+    for sparsity in (0.0, 0.4):
+        probs = rng.random(tree.legal_mask.shape) * tree.legal_mask
+        probs[rng.random(probs.shape) < sparsity] = 0.0  # some actions never played
+        empty = probs.sum(axis=1) == 0
+        probs[empty] = tree.legal_mask[empty]
+        policy = cfrviz.Policy(tree, probs / probs.sum(axis=1, keepdims=True))
+        fast = reach_probabilities(tree, policy)
+        # The same products in the same order: equal to the last bit.
+        np.testing.assert_array_equal(fast, oracle.reach_probabilities(tree, policy.probabilities))
+        np.testing.assert_array_equal(fast, reach_probabilities(tree, policy.probabilities))
+        leaves = tree.player == -2
+        assert fast[:, leaves].prod(axis=0).sum() == pytest.approx(1.0, abs=1e-12)
+
+
+def test_reach_probabilities_of_a_matrix_game_use_its_tree(game):
+    policy = profile(game, [0.5, 0.25, 0.25], [0.2, 0.3, 0.5])
+    reach = reach_probabilities(game, policy)
+    assert reach.shape == (3, game.tree.num_nodes)
+    leaves = game.tree.player == -2
+    np.testing.assert_allclose(reach[:, leaves].prod(axis=0).sum(), 1.0, rtol=0, atol=1e-15)
+
+
+def test_reach_probabilities_refuse_bad_input(game):
+    kuhn = cfrviz.load_game("kuhn_poker")
+    with pytest.raises(ValueError, match="this policy was made for rock_paper_scissors, not kuhn"):
+        reach_probabilities(kuhn, cfrviz.Policy.uniform(game))
+    with pytest.raises(ValueError, match=r"needs an array of shape \(12, 2\)"):
+        reach_probabilities(kuhn, np.ones((3, 2)) / 2)
+    with pytest.raises(ValueError, match="sum to 2, not 1"):
+        reach_probabilities(kuhn, np.ones((12, 2)))
+    with pytest.raises(ValueError, match="reach_probabilities needs a game from cfrviz.load_game"):
+        reach_probabilities("kuhn_poker", cfrviz.Policy.uniform(kuhn))
+
+
+def test_check_policy_names_the_argument(game):
+    check_policy(game, cfrviz.Policy.uniform(game))
+    with pytest.raises(ValueError, match="^policy_b: expected a cfrviz Policy"):
+        check_policy(game, "uniform", "policy_b")
+    kuhn = cfrviz.load_game("kuhn_poker")
+    with pytest.raises(ValueError, match="^the bot: this policy was made for kuhn_poker, not rock"):
+        check_policy(game, cfrviz.Policy.uniform(kuhn), "the bot")

@@ -13,7 +13,7 @@ from cfrviz.play import bots
 from cfrviz.play import match as play
 from cfrviz.play import MatchResult, head_to_head, round_robin
 from cfrviz.core.tree import CHANCE, TERMINAL
-from cfrviz.reference.evaluation import reach_probabilities
+from cfrviz.analysis.evaluation import reach_probabilities
 
 
 @pytest.fixture(scope="module")

@@ -8,19 +8,39 @@ import numpy as np
 
 from ..games.matrix import MatrixGame
 from ..core.policy import Policy
-from ..core.tree import GameTree
-from ..engine import tree_best_response, tree_expected_values
+from ..core.tree import GameTree, as_tree
+from ..engine import tree_best_response, tree_expected_values, tree_reach_probabilities
 
 
-def _check(game, policy) -> None:
+def check_policy(game, policy, what: str = "") -> None:
+    """Refuse anything but a :class:`~cfrviz.Policy` that fits ``game``.
+
+    A policy fits when it was made for ``game`` or for a game with the same
+    information sets and actions (a payoff variant, or a matrix game and its
+    two-move tree).
+
+    Parameters
+    ----------
+    game : GameTree or MatrixGame
+    policy : Policy
+    what : str, optional
+        Which argument is checked (e.g. ``"policy_a"``), put in front of the message.
+
+    Raises
+    ------
+    ValueError
+        For something that is not a Policy, a policy made for another game,
+        or a game evaluation does not cover.
+    """
+    prefix = f"{what}: " if what else ""
     if not isinstance(policy, Policy):
-        raise ValueError(f"expected a cfrviz Policy (e.g. trace.average_policy()); "
+        raise ValueError(f"{prefix}expected a cfrviz Policy (e.g. trace.average_policy()); "
                          f"got {type(policy).__name__}")
     if policy.game is not game and (policy.game.infoset_keys != game.infoset_keys
                                     or policy.game.infoset_actions != game.infoset_actions):
-        raise ValueError(f"this policy was made for {policy.game.name}, not {game.name}")
+        raise ValueError(f"{prefix}this policy was made for {policy.game.name}, not {game.name}")
     if not isinstance(game, (MatrixGame, GameTree)):
-        raise ValueError(f"evaluation of {type(game).__name__} is not supported")
+        raise ValueError(f"{prefix}evaluation of {type(game).__name__} is not supported")
 
 
 def _strategies(game: MatrixGame, policy: Policy) -> tuple[np.ndarray, np.ndarray]:
@@ -36,12 +56,48 @@ def expected_values(game, policy: Policy) -> tuple[float, float]:
     (float, float)
         The value for player 1 and for player 2 (they sum to 0).
     """
-    _check(game, policy)
+    check_policy(game, policy)
     if isinstance(game, GameTree):
         return tree_expected_values(game, policy.probabilities)
     x, y = _strategies(game, policy)
     v = float(x @ game.payoffs @ y)
     return v, -v
+
+
+def reach_probabilities(game, policy) -> np.ndarray:
+    """Each node's reach probability under a profile, split by contributor.
+
+    The probability that play reaches node :math:`h` is the product of every
+    probability on the path from the root; grouped by who chose each step it
+    is :math:`\\pi^\\sigma(h) = \\pi_1^\\sigma(h)\\, \\pi_2^\\sigma(h)\\, \\pi_c(h)`
+    (Zinkevich et al., 2007).  Leaving out player :math:`i`'s own factor
+    gives :math:`\\pi_{-i}^\\sigma(h)`, the weight of counterfactual values.
+
+    Parameters
+    ----------
+    game : GameTree or MatrixGame
+        A matrix game is read as its two-move tree (``game.tree``).
+    policy : Policy or array_like, shape (information sets, max actions)
+        An array is checked as :class:`~cfrviz.Policy` checks one.
+
+    Returns
+    -------
+    numpy.ndarray, shape (3, nodes)
+        Rows :math:`\\pi_1`, :math:`\\pi_2` and :math:`\\pi_c`; their product
+        over axis 0 is each node's reach probability.
+
+    Raises
+    ------
+    ValueError
+        For a game that is not a game tree or a matrix game, a policy made
+        for another game, or an array that is not a strategy profile.
+    """
+    tree = as_tree(game, "reach_probabilities")
+    if isinstance(policy, Policy):
+        check_policy(tree, policy)
+    else:
+        policy = Policy(tree, policy)
+    return tree_reach_probabilities(tree, policy.probabilities)
 
 
 @dataclass(frozen=True)
@@ -71,7 +127,7 @@ class BestResponse:
 
 def best_response(game, policy: Policy, player: int) -> BestResponse:
     """The best that ``player`` can do knowing the opponent's strategy in ``policy``."""
-    _check(game, policy)
+    check_policy(game, policy)
     if player not in (0, 1):
         raise ValueError(f"player must be 0 (player 1) or 1 (player 2); got {player!r}")
     if isinstance(game, GameTree):

@@ -14,7 +14,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..reference.evaluation import reach_probabilities
+from ..engine import tree_reach_probabilities
 from ..views.equilibrium import KUHN_COORDINATES, nearest_alpha
 from . import Feedback, as_number, correct, not_done, unanswered, wrong
 
@@ -63,7 +63,7 @@ def own_reach_history(trace, infoset, upto: int | None = None) -> np.ndarray:
     # Perfect recall: the owner's own reach is the same at every node of the set, so any node
     # tells it, whatever chance and the opponent do (even where they never lead there).
     node = int(np.flatnonzero(game.infoset == info)[0])
-    return np.array([reach_probabilities(game, trace.current_strategy[k])[player, node]
+    return np.array([tree_reach_probabilities(game, trace.current_strategy[k])[player, node]
                      for k in range(stop)])
 
 

@@ -13,10 +13,10 @@ from functools import lru_cache
 
 import numpy as np
 
+from ..analysis.evaluation import reach_probabilities
 from ..engine import tree_best_response
 from ..core.policy import Policy
 from ..core.tree import TERMINAL
-from ..reference.evaluation import reach_probabilities
 from . import Feedback, as_number, correct, not_done, unanswered, wrong
 from .lesson04 import describe_kuhn_set, strategy_table  # noqa: F401  (used by the lesson)
 
@@ -62,7 +62,7 @@ def spot_analysis(game, policy: Policy, infoset: str) -> dict:
     info = game.infoset_index(infoset)
     player = int(game.infoset_player[info])
     probs = policy.probabilities
-    reach = reach_probabilities(game, probs)
+    reach = reach_probabilities(game, policy)
     weight = reach[2] * reach[1 - player]
     nodes = [int(n) for n in np.flatnonzero(game.infoset == info)]
     actions = game.infoset_actions[info]

@@ -22,7 +22,7 @@ import numpy as np
 
 from ..core.policy import Policy
 from ..core.tree import CHANCE, TERMINAL, GameTree
-from ..reference.evaluation import levels, reach_probabilities
+from ..engine import tree_reach_probabilities
 
 #: Codes returned by :func:`action_kinds`.
 ILLEGAL, FOLD, PASSIVE, AGGRESSIVE = -1, 0, 1, 2
@@ -55,7 +55,7 @@ def _action_sequences(game: GameTree) -> np.ndarray:
     """
     seq = np.zeros(game.num_nodes, dtype=np.int64)
     used = 1
-    for nodes in levels(game)[1:]:
+    for nodes in game.levels()[1:]:
         par = game.parent[nodes]
         # A chance step keeps the sequence (code -1) whatever card it deals.
         step = np.where(game.player[par] == CHANCE, -1, game.action[nodes])
@@ -130,13 +130,13 @@ def _values_below(game: GameTree, probabilities: np.ndarray) -> np.ndarray:
     """Each node's expected payoffs (both players) when play continues under a profile."""
     value = np.array(game.utility)
     edge_weight = np.ones(game.num_nodes)
-    for nodes in levels(game)[1:]:
+    for nodes in game.levels()[1:]:
         par = game.parent[nodes]
         chance = game.player[par] == CHANCE
         edge_weight[nodes[chance]] = game.chance_prob[nodes[chance]]
         edge_weight[nodes[~chance]] = probabilities[game.infoset[par[~chance]],
                                                     game.action[nodes[~chance]]]
-    for nodes in reversed(levels(game)[1:]):
+    for nodes in reversed(game.levels()[1:]):
         np.add.at(value, game.parent[nodes], edge_weight[nodes, None] * value[nodes])
     return value
 
@@ -163,7 +163,8 @@ def hand_strength(game) -> np.ndarray:
     """
     game = _require_tree(game)
     value = _values_below(game, always_call(game).probabilities)
-    chance_reach = reach_probabilities(game, game.legal_mask.astype(float))[2]
+    # Only the chance row is used, and it does not depend on the players' probabilities.
+    chance_reach = tree_reach_probabilities(game, game.legal_mask.astype(float))[2]
     decisions = np.flatnonzero(game.player >= 0)
     sets = game.infoset[decisions]
     mine = value[decisions, game.player[decisions]]

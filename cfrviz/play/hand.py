@@ -18,6 +18,7 @@ from numbers import Integral
 
 import numpy as np
 
+from ..analysis.evaluation import check_policy
 from .bots import action_kinds, hand_strength
 from ..games.matrix import MatrixGame
 from .match import Z95
@@ -169,15 +170,6 @@ def _tree(game) -> GameTree:
     return game
 
 
-def _check_policy(game: GameTree, policy) -> None:
-    if not isinstance(policy, Policy):
-        raise ValueError(f"the bot needs a cfrviz Policy (e.g. trace.average_policy()); got "
-                         f"{type(policy).__name__}")
-    if (policy.game.infoset_keys != game.infoset_keys
-            or policy.game.infoset_actions != game.infoset_actions):
-        raise ValueError(f"this policy was made for {policy.game.name}, not {game.name}")
-
-
 def _check_seat(human) -> int:
     if isinstance(human, bool) or not isinstance(human, Integral) or human not in (0, 1):
         raise ValueError(f"human must be 0 (player 1) or 1 (player 2); got {human!r}")
@@ -225,7 +217,7 @@ class Hand:
     def __init__(self, game, bot: Policy, human: int = 0, rng: np.random.Generator | None = None,
                  names=None):
         self.game = _tree(game)
-        _check_policy(self.game, bot)
+        check_policy(self.game, bot, "the bot")
         self.bot = bot
         self.human = _check_seat(human)
         if rng is None:
@@ -451,7 +443,7 @@ class Table:
 
     def __init__(self, game, bot: Policy, human: int = 0, seed=0, switch_seats: bool = True):
         self.game = _tree(game)
-        _check_policy(self.game, bot)
+        check_policy(self.game, bot, "the bot")
         self.bot = bot
         self.seat = _check_seat(human)
         if isinstance(seed, np.random.Generator):
@@ -496,7 +488,7 @@ class Table:
 
         A hand already running finishes against the old bot and is not scored.
         """
-        _check_policy(self.game, bot)
+        check_policy(self.game, bot, "the bot")
         self.bot = bot
         self.results = []
 

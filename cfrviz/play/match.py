@@ -17,11 +17,11 @@ from numbers import Integral
 
 import numpy as np
 
-from ..analysis.evaluation import _check
+from ..analysis.evaluation import check_policy
 from ..games.matrix import MatrixGame
 from ..core.policy import Policy
 from ..core.tree import CHANCE, TERMINAL, GameTree
-from ..reference.evaluation import levels, tree_expected_values
+from ..engine import tree_expected_values
 
 #: The 0.975 quantile of the standard normal: a 95% two-sided interval is mean ± Z95 · SE.
 Z95 = 1.959963984540054
@@ -151,7 +151,7 @@ class _Sampler:
 def _chance_ordinals(game: GameTree) -> np.ndarray:
     """For each node, how many chance nodes lie above it (which chance event comes next)."""
     ordinal = np.zeros(game.num_nodes, dtype=np.int64)
-    for nodes in levels(game)[1:]:
+    for nodes in game.levels()[1:]:
         par = game.parent[nodes]
         ordinal[nodes] = ordinal[par] + (game.player[par] == CHANCE)
     return ordinal
@@ -186,11 +186,8 @@ def _validate(game, policy_a, policy_b, hands) -> GameTree:
     if not isinstance(game, GameTree):
         raise ValueError(f"head-to-head play needs a game such as cfrviz.load_game('kuhn_poker');"
                          f" got {type(game).__name__}")
-    for label, policy in (("policy_a", policy_a), ("policy_b", policy_b)):
-        try:
-            _check(game, policy)
-        except ValueError as err:
-            raise ValueError(f"{label}: {err}") from None
+    check_policy(game, policy_a, "policy_a")
+    check_policy(game, policy_b, "policy_b")
     if isinstance(hands, bool) or not isinstance(hands, Integral) or hands < 2:
         raise ValueError(f"hands must be a whole number of deals, at least 2 (each deal is "
                          f"played twice, once in each seat); got {hands!r}")

@@ -1,4 +1,10 @@
-"""Exact evaluation on game trees: reach probabilities, expected values, best responses."""
+"""Exact evaluation on game trees, written to be read: reach probabilities, expected values,
+best responses.
+
+The package evaluates with the compiled passes of :mod:`cfrviz.engine` (through
+:mod:`cfrviz.analysis.evaluation`); these numpy and recursive versions are the oracle
+the tests compare them with.
+"""
 
 from __future__ import annotations
 
@@ -9,13 +15,6 @@ import numpy as np
 from ..core.tree import CHANCE, TERMINAL, GameTree
 
 
-def levels(tree: GameTree) -> list[np.ndarray]:
-    """Node ids grouped by depth, root first."""
-    order = np.argsort(tree.depth, kind="stable")
-    bounds = np.searchsorted(tree.depth[order], np.arange(tree.depth.max() + 2))
-    return [order[bounds[d]:bounds[d + 1]] for d in range(tree.depth.max() + 1)]
-
-
 def reach_probabilities(tree: GameTree, probabilities: np.ndarray) -> np.ndarray:
     """Each node's reach split by contributor: rows player 1, player 2, chance.
 
@@ -23,7 +22,7 @@ def reach_probabilities(tree: GameTree, probabilities: np.ndarray) -> np.ndarray
     product of the three rows.
     """
     reach = np.ones((3, tree.num_nodes))
-    for nodes in levels(tree)[1:]:
+    for nodes in tree.levels()[1:]:
         par = tree.parent[nodes]
         reach[:, nodes] = reach[:, par]
         who = tree.player[par]
