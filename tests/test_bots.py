@@ -169,14 +169,14 @@ def test_threshold_extremes(kuhn):
 
 def test_bot_by_name(kuhn):
     assert set(bots.BOTS) == {"always_raise", "always_call", "uniform_random", "strong_hands"}
-    for name, factory in bots.BOTS.items():
-        assert bots.bot(kuhn, name).to_dict() == factory(kuhn).to_dict()
+    for name, entry in bots.BOTS.items():
+        assert bots.bot(kuhn, name).to_dict() == entry.factory(kuhn).to_dict()
     assert (bots.bot(kuhn, "strong_hands", threshold=-10).to_dict()
             == bots.always_raise(kuhn).to_dict())
 
 
 def test_bad_input(kuhn):
-    with pytest.raises(ValueError, match="unknown bot 'maniac'.*always_raise, always_call"):
+    with pytest.raises(ValueError, match="unknown bot 'maniac'.*always_call, always_raise"):
         bots.bot(kuhn, "maniac")
     with pytest.raises(ValueError, match="takes no parameter 'threshold'; it accepts: none"):
         bots.bot(kuhn, "always_call", threshold=1)

@@ -53,7 +53,8 @@ def _bench_module():
         sys.path.remove(folder)
 
 
-def test_a_registered_algorithm_is_available_everywhere(toy_algorithm):
+@pytest.mark.usefixtures("toy_algorithm")
+def test_a_registered_algorithm_is_available_everywhere():
     kuhn = cfrviz.load_game("kuhn_poker")
     assert "toy_cfr" in cfrviz.available_algorithms()
     trace = cfrviz.solve(kuhn, "toy_cfr", 20, damping=0.5)
@@ -76,7 +77,8 @@ def test_a_registered_algorithm_is_available_everywhere(toy_algorithm):
     assert "toy_cfr" in _bench_module().algorithms()
 
 
-def test_explain_and_checkers_read_the_registry(toy_algorithm):
+@pytest.mark.usefixtures("toy_algorithm")
+def test_explain_and_checkers_read_the_registry():
     from cfrviz.analysis.explain import infoset_snapshot
     from cfrviz.exercises import lesson06
 
@@ -113,11 +115,11 @@ def test_registry_refuses_clashes_and_explains_lookups():
     registry.register(Game("one", lambda: None, aliases=("uno",)))
     with pytest.raises(ValueError, match="already registered"):
         registry.register(Game("one", lambda: None))
-    with pytest.raises(ValueError, match="'uno' is already taken by 'one'"):
+    with pytest.raises(ValueError, match="widget name 'UNO' is already taken by 'one'"):
         registry.register(Game("two", lambda: None, aliases=("UNO",)))
     with pytest.raises(ValueError, match=r"unknown widget 'uno' \(did you mean 'one'\?\); "
                                          r"available widgets: one"):
-        registry.get("uno")
+        registry.lookup("uno")
     with pytest.raises(ValueError, match="make\\('needs', size=...\\)"):
         registry.check_params(registry.register(Game("needs", lambda size: size)), {})
 
@@ -137,7 +139,7 @@ def test_param_checks_say_what_is_valid(param, value, message):
 
 
 def test_every_registered_parameter_has_a_valid_default_and_help():
-    for entry in ALGORITHMS:
+    for entry in ALGORITHMS.values():
         assert entry.summary and entry.paper, entry.name
         for param in entry.params:
             assert param.help, (entry.name, param.name)

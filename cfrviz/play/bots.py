@@ -16,11 +16,13 @@ same way.
 
 from __future__ import annotations
 
-import inspect
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
 from ..core.policy import Policy
+from ..core.registry import Param, Registry, params_from_signature
 from ..core.tree import CHANCE, TERMINAL, GameTree
 from ..engine import tree_reach_probabilities
 
@@ -242,12 +244,27 @@ def strong_hands(game, threshold: float = 0.0) -> Policy:
     return Policy(game, probs)
 
 
-BOTS = {
-    "always_raise": always_raise,
-    "always_call": always_call,
-    "uniform_random": uniform_random,
-    "strong_hands": strong_hands,
-}
+@dataclass(frozen=True)
+class Bot:
+    """An archetype opponent as :func:`bot` knows it: ``factory(game, **params) -> Policy``."""
+
+    name: str
+    factory: Callable[..., Policy]
+    summary: str = ""
+    aliases: tuple[str, ...] = ()
+    params: tuple[Param, ...] = ()
+
+    def __post_init__(self):
+        if not self.params:
+            object.__setattr__(self, "params", params_from_signature(self.factory, ("game",)))
+
+
+#: The archetypes by name, in the order the slides introduce them.
+BOTS: Registry[Bot] = Registry("bot", "bot")
+BOTS.register(Bot("always_raise", always_raise, "bets or raises whenever it may"))
+BOTS.register(Bot("always_call", always_call, "checks or calls, never folds or raises"))
+BOTS.register(Bot("uniform_random", uniform_random, "every legal action equally likely"))
+BOTS.register(Bot("strong_hands", strong_hands, "bets strong hands, folds weak ones to a bet"))
 
 
 def bot(game, name: str, **params) -> Policy:
@@ -259,12 +276,6 @@ def bot(game, name: str, **params) -> Policy:
         For an unknown name or parameter (listing what is valid), or a game
         that is not a game tree.
     """
-    if not isinstance(name, str) or name not in BOTS:
-        raise ValueError(f"unknown bot {name!r}; available bots: {', '.join(BOTS)}")
-    factory = BOTS[name]
-    accepted = set(inspect.signature(factory).parameters) - {"game"}
-    unknown = sorted(set(params) - accepted)
-    if unknown:
-        raise ValueError(f"bot {name!r} takes no parameter {', '.join(map(repr, unknown))}; "
-                         f"it accepts: {', '.join(sorted(accepted)) or 'none'}")
-    return factory(game, **params)
+    entry = BOTS.lookup(name)
+    BOTS.check_params(entry, params)
+    return entry.factory(game, **params)
