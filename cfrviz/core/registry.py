@@ -15,7 +15,7 @@ import math
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from numbers import Integral, Real
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 #: ``Param.kind`` values: what a value must be.
 KINDS = ("bool", "int", "float", "choice", "any")
@@ -100,9 +100,12 @@ class Param:
 class Entry(Protocol):
     """What a registry holds: a name, aliases and declared parameters."""
 
-    name: str
-    aliases: tuple[str, ...]
-    params: tuple[Param, ...]
+    @property
+    def name(self) -> str: ...
+    @property
+    def aliases(self) -> tuple[str, ...]: ...
+    @property
+    def params(self) -> tuple[Param, ...]: ...
 
 
 E = TypeVar("E", bound=Entry)
@@ -114,8 +117,11 @@ def normalise(name: str) -> str:
 
 
 @dataclass
-class Registry(Generic[E]):
-    """Entries by name, in registration order.
+class Registry(Mapping[str, E]):
+    """Entries by name, in registration order: a read-only mapping from name to entry.
+
+    Iterating gives the names; ``registry[name]`` the entry (``KeyError`` if
+    absent); :meth:`lookup` the entry or a ``ValueError`` that lists the names.
 
     Parameters
     ----------
@@ -153,13 +159,16 @@ class Registry(Generic[E]):
         """Registered names, sorted."""
         return sorted(self._entries)
 
-    def __iter__(self) -> Iterator[E]:
-        return iter(self._entries.values())
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._entries)
 
-    def __contains__(self, name: object) -> bool:
-        return isinstance(name, str) and name in self._entries
+    def __getitem__(self, name: str) -> E:
+        return self._entries[name]
 
-    def get(self, name) -> E:
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def lookup(self, name) -> E:
         """The entry registered under exactly ``name``, or a ``ValueError`` listing the names."""
         if not isinstance(name, str) or name not in self._entries:
             meant = self.resolve(name)

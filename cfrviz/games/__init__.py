@@ -85,7 +85,7 @@ def load_game(name: str, **params):
     ValueError
         For an unknown name or a bad parameter, saying what is valid.
     """
-    entry = GAMES.get(name)
+    entry = GAMES.lookup(name)
     GAMES.check_params(entry, params)
     game = entry.factory(**params)
     if isinstance(game, GameTree) and game.name == name:

@@ -8,9 +8,17 @@ import numpy as np
 
 from ..core.registry import Param
 from . import cfr  # noqa: F401  (registers the CFR family)
+from .registry import (
+    ALGORITHMS,
+    FAMILIES,
+    RUN_OPTIONS,
+    Algorithm,
+    algorithm,
+    algorithms_in,
+    register_algorithm,
+    tree_algorithms,
+)
 from .regret_matching import UPDATES, solve_regret_matching
-from .registry import (ALGORITHMS, FAMILIES, RUN_OPTIONS, Algorithm, algorithm, algorithms_in,
-                       register_algorithm, tree_algorithms)
 
 register_algorithm(Algorithm(
     "regret_matching", "regret matching", "matrix", solve_regret_matching,
@@ -68,7 +76,7 @@ def solve(game, algorithm: str, iterations: int, seed: int = 0, checkpoints=None
     ValueError
         For an unknown algorithm or parameter, or a value out of range.
     """
-    entry = ALGORITHMS.get(algorithm)
+    entry = ALGORITHMS.lookup(algorithm)
     iterations = ITERATIONS.check(iterations)
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, Integral) or seed < 0):
         raise ValueError(f"seed must be a whole number >= 0; got {seed!r}")

@@ -100,7 +100,7 @@ def register_algorithm(algorithm: Algorithm) -> Algorithm:
 
 def algorithm(name: str) -> Algorithm:
     """The registered algorithm called ``name`` (a ``ValueError`` lists the valid names)."""
-    return ALGORITHMS.get(name)
+    return ALGORITHMS.lookup(name)
 
 
 def algorithms_in(*families: str) -> tuple[str, ...]:
@@ -108,7 +108,7 @@ def algorithms_in(*families: str) -> tuple[str, ...]:
     for family in families:
         if family not in FAMILIES:
             raise ValueError(f"unknown family {family!r}; families are {FAMILIES}")
-    return tuple(a.name for a in ALGORITHMS if a.family in families)
+    return tuple(a.name for a in ALGORITHMS.values() if a.family in families)
 
 
 def tree_algorithms() -> tuple[str, ...]:
