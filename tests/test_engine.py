@@ -1,4 +1,4 @@
-"""The compiled engine against independent computations: best response, expected values, randomness."""
+"""The compiled engine against independent computations: best response, values, randomness."""
 
 import numpy as np
 import pytest
@@ -7,8 +7,8 @@ from hypothesis import strategies as st
 
 import cfrviz
 from cfrviz import engine
-from cfrviz.reference import evaluation as treeeval
 from cfrviz.core.tree import CHANCE, build_tree
+from cfrviz.reference import evaluation as treeeval
 
 
 @pytest.fixture(scope="module", params=["kuhn_poker", "leduc_poker"])
@@ -25,13 +25,14 @@ def random_profile(game, rng, sparsity=0.0):
 
 def test_plan_lists_subtrees_contiguously(game):
     plan = engine.plan(game)
-    assert np.all(plan.parent[1:] < np.arange(1, game.num_nodes))
+    arrays = plan.arrays
+    assert np.all(arrays.parent[1:] < np.arange(1, game.num_nodes))
     # Preorder: a node's subtree is the id range up to the next node at its depth or above.
     for h in range(game.num_nodes):
-        kids = plan.child_ids[plan.child_ptr[h]:plan.child_ptr[h + 1]]
+        kids = arrays.child_ids[arrays.child_ptr[h]:arrays.child_ptr[h + 1]]
         assert kids.tolist() == game.children[h].tolist()
-    decision = plan.slot >= 0
-    assert np.all(plan.slot[decision] // plan.width == game.infoset[plan.parent[decision]])
+    decision = arrays.slot >= 0
+    assert np.all(arrays.slot[decision] // plan.width == game.infoset[arrays.parent[decision]])
 
 
 @settings(max_examples=15, deadline=None)

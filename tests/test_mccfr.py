@@ -62,7 +62,7 @@ def test_sampling_touches_fewer_nodes(kuhn):
             < per_iteration["chance_sampling"] < full.extras["nodes_touched"][-1] / 100)
 
 
-def test_leduc_external_sampling_improves(kuhn):
+def test_leduc_external_sampling_improves():
     leduc = cfrviz.load_game("leduc_poker")
     trace = cfrviz.solve(leduc, "external_sampling", 20_000, seed=0, checkpoints=[100, 20_000])
     assert trace.exploitability[-1] < 0.2 < trace.exploitability[0]

@@ -4,6 +4,8 @@ Nothing in the package's production path calls these; the tests check that
 the compiled engine agrees with them.
 """
 
-from .cfr import cfr_variant, self_play_regret_matching, vanilla_cfr, walk
+from .cfr import cfr_variant, counterfactual_regret, self_play_regret_matching, vanilla_cfr, walk
+from .mccfr import chance_sampling, external_sampling, outcome_sampling
 
-__all__ = ["cfr_variant", "self_play_regret_matching", "vanilla_cfr", "walk"]
+__all__ = ["cfr_variant", "chance_sampling", "counterfactual_regret", "external_sampling",
+           "outcome_sampling", "self_play_regret_matching", "vanilla_cfr", "walk"]

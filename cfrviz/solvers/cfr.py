@@ -37,10 +37,11 @@ def _full_tree(game, iterations, rng, record, algorithm, params, progress, resum
     p = engine.plan(tree)
 
     def step(state, first, last):
-        engine.run_full_tree(p.parent, p.edge, p.slot, p.player, p.chance_prob, p.utility,
-                             p.owner, p.mask, state["regret_sum"], state["strategy_sum"],
-                             state["current"], state["instant"], first, last, alternating,
-                             plus, discount, alpha, beta, gamma, linear_average)
+        tables = engine.Tables(state.regret_sum, state.strategy_sum, state.current, state.instant)
+        rule = engine.UpdateRule(alternating=alternating, plus=plus, discount=discount,
+                                 alpha=alpha, beta=beta, gamma=gamma,
+                                 linear_average=linear_average)
+        engine.run_full_tree(p.arrays, tables, first, last, rule)
         return 2 * p.n * (last - first + 1)
 
     return run(tree, algorithm, iterations, rng, record, params, step, progress=progress,
@@ -119,9 +120,8 @@ def _sampled(game, iterations, rng, record, algorithm, params, progress, resume,
     p = engine.plan(tree)
 
     def step(state, first, last):
-        return int(kernel(p.player, p.infoset, p.child_ptr, p.child_ids, p.chance_prob,
-                          p.utility, p.owner, p.mask, state["regret_sum"], state["strategy_sum"],
-                          state["current"], state["instant"], first, last, state["rng"], *extra))
+        tables = engine.Tables(state.regret_sum, state.strategy_sum, state.current, state.instant)
+        return int(kernel(p.arrays, tables, first, last, state.rng, *extra))
 
     return run(tree, algorithm, iterations, rng, record, params, step, progress=progress,
                resume=resume)

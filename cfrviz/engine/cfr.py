@@ -1,0 +1,246 @@
+"""Full-tree CFR in three straight loops over the nodes, and its variants as one update rule.
+
+One player's CFR pass computes reach probabilities top-down, values
+bottom-up, then counterfactual regrets over the edges (Zinkevich et al.
+2007); :func:`_apply` folds them into the running sums under the variant's
+rule (vanilla CFR, CFR+, linear CFR, DCFR).  The readable recursive version
+the tests compare this with is :func:`cfrviz.reference.cfr_variant`.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from ..core.tree import TERMINAL
+from .plan import CHANCE_EDGE
+
+__all__ = ["Tables", "UpdateRule", "regret_matching_table", "run_full_tree"]
+
+
+class Tables(NamedTuple):
+    """A solver's (information sets x actions) tables, updated in place by the kernels.
+
+    Attributes
+    ----------
+    regret_sum : float64 array
+        Cumulative regrets.
+    strategy_sum : float64 array
+        Cumulative (weighted) strategies; normalised, the average strategy.
+    current : float64 array
+        Output: the strategy played at the last iteration of a call.
+    instant : float64 array
+        Output: the last iteration's regrets.
+    """
+
+    regret_sum: np.ndarray
+    strategy_sum: np.ndarray
+    current: np.ndarray
+    instant: np.ndarray
+
+
+class UpdateRule(NamedTuple):
+    """How one iteration's regrets and strategies are folded into the running sums.
+
+    Attributes
+    ----------
+    alternating : bool
+        Update player 1, then player 2 against player 1's new strategy;
+        ``False`` updates both from the same strategies.
+    plus : bool
+        Floor cumulative regrets at zero after each update (CFR+, Tammelin 2014).
+    discount : bool
+        Discount the sums after iteration t by ``alpha``, ``beta``, ``gamma``
+        (DCFR, Brown and Sandholm 2019).
+    alpha, beta, gamma : float
+        DCFR's exponents for positive regrets, negative regrets and the strategy sum.
+    linear_average : bool
+        Iteration t's strategy weighs t in the average (CFR+).
+    """
+
+    alternating: bool = True
+    plus: bool = False
+    discount: bool = False
+    alpha: float = 1.0
+    beta: float = 1.0
+    gamma: float = 1.0
+    linear_average: bool = False
+
+
+# ----------------------------------------------------------------------------- regret matching
+
+@njit(cache=True)
+def _match_row(regret_sum, mask, info, out):
+    """Regret matching on one information set's row, written into ``out``."""
+    width = regret_sum.shape[1]
+    total = 0.0
+    legal = 0
+    for a in range(width):
+        if mask[info, a]:
+            legal += 1
+            r = regret_sum[info, a]
+            if r > 0.0:
+                total += r
+    for a in range(width):
+        if not mask[info, a]:
+            out[a] = 0.0
+        elif total > 0.0:
+            r = regret_sum[info, a]
+            out[a] = r / total if r > 0.0 else 0.0
+        else:
+            out[a] = 1.0 / legal
+
+
+@njit(cache=True)
+def regret_matching_table(regret_sum, mask, out):
+    """Regret matching on every row of a (information sets x actions) table."""
+    for info in range(regret_sum.shape[0]):
+        _match_row(regret_sum, mask, info, out[info])
+
+
+# ----------------------------------------------------------------------------- one CFR pass
+
+@njit(cache=True)
+def _reaches(arrays, strategy, reach, prob):
+    """Top-down: each node's reach split into rows (player 1, player 2, chance).
+
+    ``prob[h]`` is the probability of the edge into ``h``; the edge label is
+    the row it multiplies.
+    """
+    parent, edge, slot, chance_prob = arrays.parent, arrays.edge, arrays.slot, arrays.chance_prob
+    flat = strategy.ravel()
+    reach[0, 0] = 1.0
+    reach[1, 0] = 1.0
+    reach[2, 0] = 1.0
+    prob[0] = 1.0
+    for h in range(1, parent.shape[0]):
+        par = parent[h]
+        e = edge[h]
+        p = chance_prob[h] if e == CHANCE_EDGE else flat[slot[h]]
+        prob[h] = p
+        reach[0, h] = reach[0, par]
+        reach[1, h] = reach[1, par]
+        reach[2, h] = reach[2, par]
+        reach[e, h] *= p
+
+
+@njit(cache=True)
+def _values(arrays, prob, who, value):
+    """Bottom-up: each node's expected value for player ``who`` (preorder: one loop is enough)."""
+    parent, player, utility = arrays.parent, arrays.player, arrays.utility
+    n = parent.shape[0]
+    for h in range(n):
+        value[h] = utility[h, who] if player[h] == TERMINAL else 0.0
+    for h in range(n - 1, 0, -1):
+        value[parent[h]] += prob[h] * value[h]
+
+
+@njit(cache=True)
+def _cfr_pass(arrays, strategy, who, reach, prob, value, regret, weighted):
+    """One player's counterfactual regrets and own-reach-weighted strategy (Zinkevich et al. 2007).
+
+    ``regret`` and ``weighted`` are flat (infoset * width + action) and are
+    overwritten for the player's slots only; ``reach``, ``prob`` and
+    ``value`` are scratch.
+    """
+    parent, edge, slot = arrays.parent, arrays.edge, arrays.slot
+    _reaches(arrays, strategy, reach, prob)
+    _values(arrays, prob, who, value)
+    other = 1 - who
+    n = parent.shape[0]
+    for h in range(1, n):
+        if edge[h] == who:
+            s = slot[h]
+            regret[s] = 0.0
+            weighted[s] = 0.0
+    for h in range(1, n):
+        if edge[h] == who:
+            par = parent[h]
+            s = slot[h]
+            regret[s] += reach[CHANCE_EDGE, par] * reach[other, par] * (value[h] - value[par])
+            weighted[s] += reach[who, par] * prob[h]
+
+
+# ----------------------------------------------------------------------------- the CFR family
+
+@njit(cache=True)
+def _apply(arrays, tables, rule, who, t, regret, weighted):
+    """Fold one player's iteration-t regrets and strategy weights into the running sums.
+
+    - vanilla CFR: add; average weighted by own reach;
+    - CFR+ (Tammelin 2014): add, then floor regrets at 0; average weighted by t;
+    - DCFR (Brown and Sandholm 2019): add, then multiply positive regrets by
+      t^a / (t^a + 1), negative ones by t^b / (t^b + 1), and the strategy
+      sum by (t / (t + 1))^g — the order OpenSpiel uses.
+
+    ``tables.instant`` receives the player's regrets of this iteration.
+    """
+    owner, mask = arrays.owner, arrays.mask
+    regret_sum, strategy_sum, instant = tables.regret_sum, tables.strategy_sum, tables.instant
+    width = regret_sum.shape[1]
+    if rule.discount:
+        # t^a / (t^a + 1) written so that a large exponent cannot overflow to inf / inf
+        pos = 1.0 / (1.0 + float(t) ** -rule.alpha)
+        neg = 1.0 / (1.0 + float(t) ** -rule.beta)
+        keep = (t / (t + 1.0)) ** rule.gamma
+    avg_weight = float(t) if rule.linear_average else 1.0
+    for info in range(regret_sum.shape[0]):
+        if owner[info] != who:
+            continue
+        for a in range(width):
+            if not mask[info, a]:
+                continue
+            s = info * width + a
+            instant[info, a] = regret[s]
+            r = regret_sum[info, a] + regret[s]
+            if rule.plus and r < 0.0:
+                r = 0.0
+            strategy_sum[info, a] += avg_weight * weighted[s]
+            if rule.discount:
+                r *= pos if r > 0.0 else neg
+                strategy_sum[info, a] *= keep
+            regret_sum[info, a] = r
+
+
+@njit(cache=True)
+def run_full_tree(arrays, tables, first, last, rule):
+    """Iterations ``first..last`` (1-based) of the full-tree CFR family, in place.
+
+    Parameters
+    ----------
+    arrays : PlanArrays
+        The tree, from ``plan(tree).arrays``.
+    tables : Tables
+        The solver's tables.  On return ``current`` holds the strategy played
+        at iteration ``last`` and ``instant`` that iteration's regrets.
+    first, last : int
+    rule : UpdateRule
+        The variant: vanilla CFR (Zinkevich et al. 2007), CFR+ (Tammelin
+        2014), linear CFR or DCFR (Brown and Sandholm 2019).
+    """
+    n = arrays.parent.shape[0]
+    mask = arrays.mask
+    regret_sum = tables.regret_sum
+    num, width = regret_sum.shape
+    reach = np.empty((3, n))
+    prob = np.empty(n)
+    value = np.empty(n)
+    regret = np.zeros(num * width)
+    weighted = np.zeros(num * width)
+    strategy = np.empty((num, width))
+    for t in range(first, last + 1):
+        regret_matching_table(regret_sum, mask, strategy)
+        tables.current[:, :] = strategy
+        if rule.alternating:
+            for who in range(2):
+                _cfr_pass(arrays, strategy, who, reach, prob, value, regret, weighted)
+                _apply(arrays, tables, rule, who, t, regret, weighted)
+                regret_matching_table(regret_sum, mask, strategy)
+        else:
+            for who in range(2):
+                _cfr_pass(arrays, strategy, who, reach, prob, value, regret, weighted)
+            for who in range(2):
+                _apply(arrays, tables, rule, who, t, regret, weighted)
+

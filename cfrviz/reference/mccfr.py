@@ -1,0 +1,275 @@
+"""Monte Carlo CFR by plain recursion: chance, external and outcome sampling.
+
+Readable versions of the three sampling schemes of Lanctot, Waugh, Zinkevich
+and Bowling (2009), "Monte Carlo sampling for regret minimization in extensive
+games".  Each iteration updates player 1, then player 2; each player's update
+is one recursive walk of a *sampled* part of the tree, which adds to the
+cumulative regrets (at the player's own information sets) and to the strategy
+sums.
+
+They draw their random numbers from the same generator as the compiled
+kernels, SplitMix64, written out below in plain Python, in the same order
+(the kernels explore a node's actions from the last to the first, and so do
+these walks), so that at a fixed seed the tests can check that the compiled
+solvers compute exactly what these functions do.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.regret import regret_matching
+from ..core.tree import CHANCE, TERMINAL
+
+__all__ = ["SplitMix64", "chance_sampling", "external_sampling", "outcome_sampling"]
+
+_WORD = 2**64 - 1
+
+
+class SplitMix64:
+    """SplitMix64 (Steele, Lea and Flood, 2014), the generator the compiled kernels use.
+
+    Parameters
+    ----------
+    state : int
+        The 64-bit state, for example ``int(cfrviz.engine.seed_state(rng)[0])``.
+    """
+
+    def __init__(self, state: int):
+        self.state = int(state) & _WORD
+
+    @classmethod
+    def from_generator(cls, rng: np.random.Generator) -> SplitMix64:
+        """Seeded from a numpy generator the way :func:`cfrviz.solve` seeds the kernels."""
+        return cls(int(rng.integers(0, 2**63, dtype=np.uint64)))
+
+    def uniform(self) -> float:
+        """The next uniform number in [0, 1)."""
+        self.state = (self.state + 0x9E3779B97F4A7C15) & _WORD
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _WORD
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _WORD
+        z ^= z >> 31
+        return (z >> 11) / 2**53  # the top 53 bits: every float of this form in [0, 1)
+
+
+def sample(probabilities, u: float) -> int:
+    """The index that a uniform number ``u`` picks from a distribution, by its running total."""
+    total = 0.0
+    for i, p in enumerate(probabilities):
+        total += p
+        if u < total:
+            return i
+    # Rounding left the total just below u: take the last index that can be drawn.
+    return max(i for i, p in enumerate(probabilities) if p > 0)
+
+
+def chance_sampling(tree, iterations: int, rng):
+    """Chance-sampled CFR (Zinkevich et al., 2007; Lanctot et al., 2009), by plain recursion.
+
+    Vanilla CFR's walk (:func:`cfrviz.reference.walk`) with one change: at a
+    chance node it follows a single outcome, drawn with chance's
+    probabilities, instead of all of them.  Because an outcome is followed as
+    often as chance plays it, chance's probabilities drop out of the
+    weights: the regret of an action is weighted by the opponent's reach
+    only.  Both players' actions are all explored.  A player's strategy is
+    regret matching on the regrets at the start of the player's walk.
+
+    Parameters
+    ----------
+    tree : GameTree
+    iterations : int
+    rng : numpy.random.Generator or int
+        A generator seeds the stream as :func:`cfrviz.solve` does; an int is
+        the SplitMix64 state itself.
+
+    Yields
+    ------
+    dict
+        After each iteration: ``strategy`` (at its start), ``cumulative_regret``,
+        ``regret`` (this iteration's) and ``strategy_sum``, each of shape
+        (information sets, max actions).
+    """
+    stream = _stream(rng)
+
+    def update(player, regret_sum, strategy_sum):
+        strategy = regret_matching(regret_sum, tree.legal_mask)
+        _chance_sampled_walk(tree, 0, player, 1.0, 1.0, strategy, regret_sum, strategy_sum,
+                             stream)
+
+    yield from _alternating(tree, iterations, update)
+
+
+def _chance_sampled_walk(tree, node, player, own_reach, opponent_reach, strategy, regret_sum,
+                         strategy_sum, stream):
+    """One player's chance-sampled CFR pass below ``node``: returns the node's value."""
+    kind = tree.player[node]
+    if kind == TERMINAL:
+        return tree.utility[node, player]
+    children = tree.children[node]
+    if kind == CHANCE:
+        outcome = sample(tree.chance_prob[children], stream.uniform())
+        return _chance_sampled_walk(tree, children[outcome], player, own_reach, opponent_reach,
+                                    strategy, regret_sum, strategy_sum, stream)
+    info = tree.infoset[node]
+    sigma = strategy[info, : len(children)]
+    action_values = np.zeros(len(children))
+    for a in reversed(range(len(children))):  # last first, in the compiled kernel's order
+        if kind == player:
+            reaches = (own_reach * sigma[a], opponent_reach)
+        else:
+            reaches = (own_reach, opponent_reach * sigma[a])
+        action_values[a] = _chance_sampled_walk(tree, children[a], player, *reaches, strategy,
+                                                regret_sum, strategy_sum, stream)
+    value = sum(sigma[a] * action_values[a] for a in range(len(children)))
+    if kind == player:
+        regret_sum[info, : len(children)] += opponent_reach * (action_values - value)
+        strategy_sum[info, : len(children)] += own_reach * sigma
+    return value
+
+
+def external_sampling(tree, iterations: int, rng):
+    """External-sampling Monte Carlo CFR (Lanctot et al., 2009), by plain recursion.
+
+    The player being updated (the *traverser*) tries every action; everything
+    external to it, chance and the opponent, is sampled: one outcome, one
+    action drawn from the opponent's current strategy.  A history is sampled
+    with probability equal to its chance-and-opponent reach, the very weight
+    the counterfactual regret gives it, so the two cancel: the regret added
+    is simply ``value of the action - value of the strategy`` below the
+    sampled histories, an unbiased estimate of the counterfactual regret.
+
+    The average strategy is *stochastically weighted*: at each opponent node
+    reached, the opponent's current strategy is added to its strategy sum,
+    so each set is counted as often as it is sampled, that is in proportion
+    to its reach.  Current strategies are regret matching on the regrets at
+    the moment a set is reached, as in the paper's pseudocode.
+
+    Parameters and yields as :func:`chance_sampling`.
+    """
+    stream = _stream(rng)
+
+    def update(player, regret_sum, strategy_sum):
+        _external_sampled_walk(tree, 0, player, regret_sum, strategy_sum, stream)
+
+    yield from _alternating(tree, iterations, update)
+
+
+def _external_sampled_walk(tree, node, player, regret_sum, strategy_sum, stream):
+    """One player's external-sampling pass below ``node``: returns the node's sampled value."""
+    kind = tree.player[node]
+    if kind == TERMINAL:
+        return tree.utility[node, player]
+    children = tree.children[node]
+    if kind == CHANCE:
+        outcome = sample(tree.chance_prob[children], stream.uniform())
+        return _external_sampled_walk(tree, children[outcome], player, regret_sum,
+                                      strategy_sum, stream)
+    info = tree.infoset[node]
+    sigma = regret_matching(regret_sum[info], tree.legal_mask[info])[: len(children)]
+    if kind != player:
+        action = sample(sigma, stream.uniform())
+        strategy_sum[info, : len(children)] += sigma
+        return _external_sampled_walk(tree, children[action], player, regret_sum,
+                                      strategy_sum, stream)
+    action_values = np.zeros(len(children))
+    for a in reversed(range(len(children))):  # last first, in the compiled kernel's order
+        action_values[a] = _external_sampled_walk(tree, children[a], player, regret_sum,
+                                                  strategy_sum, stream)
+    value = sum(sigma[a] * action_values[a] for a in range(len(children)))
+    regret_sum[info, : len(children)] += action_values - value
+    return value
+
+
+def outcome_sampling(tree, iterations: int, rng, epsilon: float = 0.6):
+    """Outcome-sampling Monte Carlo CFR (Lanctot et al., 2009), by plain recursion.
+
+    Each player's update follows a single path from the root to a terminal
+    history z.  Chance and the opponent play on policy; the traverser
+    explores, drawing its action from ``epsilon * uniform + (1 - epsilon) *
+    sigma`` so that every action keeps a chance of being sampled.  On the way
+    back up, the terminal payoff divided by the probability of sampling the
+    path below gives an estimate of each node's value (0 for the actions not
+    taken), and at the traverser's nodes the regrets are
+
+        opponent reach / sample reach * (estimated action value - estimated node value).
+
+    At the opponent's nodes, the opponent's current strategy is added to its
+    strategy sum with the weight ``opponent reach / sample reach``
+    (stochastically-weighted averaging).  Chance's probabilities cancel
+    against its sampling and appear in neither reach.
+
+    Parameters
+    ----------
+    epsilon : float in (0, 1], default 0.6
+        Exploration of the traverser.
+
+    Other parameters and yields as :func:`chance_sampling`.
+    """
+    stream = _stream(rng)
+
+    def update(player, regret_sum, strategy_sum):
+        _outcome_sampled_walk(tree, 0, player, 1.0, 1.0, epsilon, regret_sum, strategy_sum,
+                              stream)
+
+    yield from _alternating(tree, iterations, update)
+
+
+def _outcome_sampled_walk(tree, node, player, opponent_reach, sample_reach, epsilon, regret_sum,
+                          strategy_sum, stream):
+    """One sampled path below ``node``: returns the node's estimated value for ``player``.
+
+    ``opponent_reach`` is the opponent's probability of playing to ``node``;
+    ``sample_reach`` the probability that this walk sampled the path to it
+    (without chance's, which cancel).
+    """
+    kind = tree.player[node]
+    if kind == TERMINAL:
+        return tree.utility[node, player]
+    children = tree.children[node]
+    if kind == CHANCE:
+        outcome = sample(tree.chance_prob[children], stream.uniform())
+        return _outcome_sampled_walk(tree, children[outcome], player, opponent_reach,
+                                     sample_reach, epsilon, regret_sum, strategy_sum, stream)
+    info = tree.infoset[node]
+    k = len(children)
+    sigma = regret_matching(regret_sum[info], tree.legal_mask[info])[:k]
+    explore = epsilon / k + (1.0 - epsilon) * sigma if kind == player else sigma
+    a = sample(explore, stream.uniform())
+    below = _outcome_sampled_walk(tree, children[a], player,
+                                  opponent_reach if kind == player else opponent_reach * sigma[a],
+                                  sample_reach * explore[a], epsilon, regret_sum, strategy_sum,
+                                  stream)
+    sampled = below / explore[a]  # the sampled action's value estimate; the others estimate 0
+    value = sigma[a] * sampled
+    weight = opponent_reach / sample_reach
+    if kind == player:
+        action_values = np.zeros(k)
+        action_values[a] = sampled
+        regret_sum[info, :k] += weight * (action_values - value)
+    else:
+        strategy_sum[info, :k] += weight * sigma
+    return value
+
+
+def _alternating(tree, iterations, update):
+    """Run ``update(player, regret_sum, strategy_sum)`` for player 1 then player 2, each iteration.
+
+    Yields the dicts described in :func:`chance_sampling`.
+    """
+    mask = tree.legal_mask
+    regret_sum = np.zeros(mask.shape)
+    strategy_sum = np.zeros(mask.shape)
+    for _ in range(iterations):
+        start = regret_matching(regret_sum, mask)
+        before = regret_sum.copy()
+        for player in (0, 1):
+            update(player, regret_sum, strategy_sum)
+        yield {"strategy": start, "cumulative_regret": regret_sum.copy(),
+               "regret": regret_sum - before, "strategy_sum": strategy_sum.copy()}
+
+
+def _stream(rng) -> SplitMix64:
+    if isinstance(rng, np.random.Generator):
+        return SplitMix64.from_generator(rng)
+    return SplitMix64(rng)

@@ -1,0 +1,86 @@
+"""The compiled Monte Carlo CFR kernels against the readable recursive references, draw for draw."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import cfrviz
+from cfrviz import engine
+from cfrviz.reference import chance_sampling, external_sampling, outcome_sampling
+from cfrviz.reference.mccfr import SplitMix64, sample
+
+ITERATIONS = 300
+SEEDS = [0, 1, 2]
+# name: (compiled kernel, readable reference, extra arguments of both)
+SAMPLERS = {
+    "chance_sampling": (engine.run_chance_sampling, chance_sampling, ()),
+    "external_sampling": (engine.run_external_sampling, external_sampling, ()),
+    "outcome_sampling": (engine.run_outcome_sampling, outcome_sampling, (0.6,)),
+}
+
+
+@pytest.fixture(scope="module", params=["kuhn_poker", "leduc_poker"])
+def game(request):
+    return cfrviz.load_game(request.param)
+
+
+def empty_tables(game):
+    return engine.Tables(*(np.zeros(game.legal_mask.shape) for _ in range(4)))
+
+
+def assert_close(fast, slow, what):
+    # 1e-12, relative once the numbers grow past 1 (Leduc's regrets reach the hundreds).
+    np.testing.assert_allclose(fast, slow, rtol=1e-12, atol=1e-12, err_msg=what)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("name", SAMPLERS)
+def test_kernel_matches_the_reference_after_every_iteration(game, name, seed):
+    kernel, reference, extra = SAMPLERS[name]
+    state = engine.seed_state(np.random.default_rng(seed))
+    arrays = engine.plan(game).arrays
+    stepwise, rng = empty_tables(game), state.copy()
+    for t, slow in enumerate(reference(game, ITERATIONS, int(state[0]), *extra), start=1):
+        kernel(arrays, stepwise, t, t, rng, *extra)
+        assert_close(stepwise.regret_sum, slow["cumulative_regret"], f"regrets, iteration {t}")
+        assert_close(stepwise.strategy_sum, slow["strategy_sum"], f"strategy sums, iteration {t}")
+        assert_close(stepwise.current, slow["strategy"], f"current strategy, iteration {t}")
+        assert_close(stepwise.instant, slow["regret"], f"iteration {t}'s regrets")
+    # The run really moved: both players' regrets grew.
+    owner = game.infoset_player
+    assert np.abs(stepwise.regret_sum[owner == 0]).max() > 1
+    assert np.abs(stepwise.regret_sum[owner == 1]).max() > 1
+    # One compiled call over all the iterations draws the same numbers and computes the same sums.
+    whole, rng_whole = empty_tables(game), state.copy()
+    kernel(arrays, whole, 1, ITERATIONS, rng_whole, *extra)
+    assert np.array_equal(whole.regret_sum, stepwise.regret_sum)
+    assert np.array_equal(whole.strategy_sum, stepwise.strategy_sum)
+    assert np.array_equal(rng_whole, rng)
+
+
+def test_different_seeds_give_different_runs(game):
+    runs = [list(external_sampling(game, 20, seed))[-1]["cumulative_regret"] for seed in (1, 2)]
+    assert not np.array_equal(*runs)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**63 - 1))
+def test_python_splitmix_draws_what_the_kernels_draw(seed):
+    stream = SplitMix64(seed)
+    compiled = engine.uniforms(np.array([seed], dtype=np.uint64), 200)
+    assert [stream.uniform() for _ in range(200)] == compiled.tolist()
+
+
+def test_a_generator_seeds_the_stream_as_the_solvers_do():
+    state = engine.seed_state(np.random.default_rng(11))
+    stream = SplitMix64.from_generator(np.random.default_rng(11))
+    assert stream.state == int(state[0])
+
+
+def test_sample_walks_the_running_total():
+    assert sample([0.25, 0.5, 0.25], 0.0) == 0
+    assert sample([0.25, 0.5, 0.25], 0.25) == 1
+    assert sample([0.25, 0.5, 0.25], 0.999) == 2
+    # A total rounded below u falls back on the last action that can be drawn, never a zero.
+    assert sample([0.5, 0.5, 0.0], 1.0) == 1
