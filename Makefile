@@ -3,7 +3,8 @@
 #   make lab    install (first time only) and open the course in JupyterLab
 #   make test   install the test tools (first time only) and run every test
 #
-# Also: `make test-fast` skips the slow notebook runs and the browser test.
+# Also: `make test-fast` skips the slow notebook runs and the browser test;
+# both run the lint and type gates first (`make lint`).
 # Options: PORT=8890 (default 8888), PYTHON=/path/to/python3.11 (the Python
 # used to create .venv), PYTEST_ARGS="-k simplex" (extra pytest arguments).
 
@@ -22,13 +23,14 @@ START := 00_start_here.ipynb
 STAMP_LAB := $(VENV)/.cfrviz-installed
 STAMP_TEST := $(VENV)/.cfrviz-installed-test
 
-.PHONY: help lab present test test-fast benchmark screenshot
+.PHONY: help lab present test test-fast lint benchmark screenshot
 
 help:
 	@echo "make lab        open the course in JupyterLab (installs into .venv the first time)"
 	@echo "make present    project one lesson as a Voila dashboard: make present LESSON=04_cfr_on_kuhn"
 	@echo "make test       run every test, browser test included"
-	@echo "make test-fast  run the quick tests only (no notebook runs, no browser)"
+	@echo "make test-fast  run the lint and type gates, then the quick tests (no notebooks, no browser)"
+	@echo "make lint       run only the lint (ruff) and type (mypy) gates"
 
 # Create .venv with python3.11, or python3 if that is 3.11 or newer.
 # A candidate must actually run: a pyenv shim can exist without its Python.
@@ -103,11 +105,16 @@ present: $(STAMP_LAB)
 	cd lessons && ../$(VENV)/bin/voila "$(LESSON).ipynb" --no-browser --port=$(PORT) \
 	  --Voila.ip=127.0.0.1 --token="$$token" --ServerApp.port_retries=0
 
-test: $(STAMP_TEST)
+test: lint
 	$(PY) -m pytest $(PYTEST_ARGS)
 
-test-fast: $(STAMP_TEST)
+test-fast: lint
 	$(PY) -m pytest -m "not slow and not browser" $(PYTEST_ARGS)
+
+# Zero findings, configured in pyproject.toml ([tool.ruff], [tool.mypy]).
+lint: $(STAMP_TEST)
+	$(PY) -m ruff check cfrviz tests benchmarks tools
+	$(PY) -m mypy
 
 # Refresh docs/training_explorer.png (README's picture) from the browser test.
 screenshot: $(STAMP_TEST)

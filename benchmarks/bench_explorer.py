@@ -13,8 +13,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import cfrviz  # noqa: E402
-from cfrviz.widgets.explorer import explore  # noqa: E402
+import cfrviz
+from cfrviz.widgets.explorer import explore
 
 TARGETS_MS = {"kuhn_poker": 30.0, "leduc_poker": 150.0}
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import time
 
-import cfrviz
 from _timing import best_of
+
+import cfrviz
 from cfrviz.reference import self_play_regret_matching
 
 ITERATIONS = 10_000

@@ -34,14 +34,13 @@ import sys
 import time
 from dataclasses import dataclass, field
 
+import _openspiel
 import numpy as np
 
-import _openspiel
 import cfrviz
 from cfrviz.reference import vanilla_cfr
 from cfrviz.solvers import tree_algorithms
 from cfrviz.solvers.driver import average_strategy
-
 
 
 def algorithms() -> tuple[str, ...]:

@@ -18,9 +18,9 @@ import time
 
 import numpy as np
 import plotly.graph_objects as go
+from _timing import best_of
 
 import cfrviz
-from _timing import best_of
 from cfrviz.views import TreeView
 
 REPEATS = 5
@@ -67,9 +67,10 @@ def main() -> None:
         build = (time.perf_counter() - start) * 1000
         assert isinstance(fig, go.FigureWidget)
         extra = dict(best_response=1, selected_infoset=selected)
-        plain = _per_step(lambda p: view.update(fig, p), records)
-        full = _per_step(lambda p: view.update(fig, p, **extra), records)
-        slow = _per_step(lambda p: _validated(view, fig, p, **extra), records)
+        # default arguments bind this case's view and figure (the lambdas run inside the loop)
+        plain = _per_step(lambda p, v=view, f=fig: v.update(f, p), records)
+        full = _per_step(lambda p, v=view, f=fig, x=extra: v.update(f, p, **x), records)
+        slow = _per_step(lambda p, v=view, f=fig, x=extra: _validated(v, f, p, **x), records)
         print(f"  {name:<28} build {build:5.0f}   update {plain:5.2f}   "
               f"+ best response and selected set {full:5.2f}   "
               f"(validated setters {slow:5.2f})")

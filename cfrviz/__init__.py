@@ -20,24 +20,24 @@ import importlib
 
 __version__ = "0.1.0"
 
-_EXPORTS = {
-    "MatrixEquilibrium": "analysis.equilibrium", "matrix_equilibrium": "analysis.equilibrium",
-    "BestResponse": "analysis.evaluation", "best_response": "analysis.evaluation",
-    "exploitability": "analysis.evaluation", "expected_values": "analysis.evaluation", "nash_conv": "analysis.evaluation",
-    "MatrixGame": "games", "available_games": "games", "load_game": "games",
-    "save_trace": "io", "load_trace": "io", "game_fingerprint": "io",
-    "head_to_head": "play.match", "round_robin": "play.match", "MatchResult": "play.match", "RoundRobin": "play.match",
-    "bot": "play.bots", "BOTS": "play.bots", "always_raise": "play.bots", "always_call": "play.bots",
-    "uniform_random": "play.bots", "strong_hands": "play.bots",
-    "Policy": "core.policy",
-    "regret_matching": "core.regret",
-    "available_algorithms": "solvers", "solve": "solvers",
-    "Trace": "core.trace",
-    "plot_tree": "views", "TreeView": "views", "tree_graph": "views", "set_presenter": "views",
-    "kuhn_equilibrium_figure": "views",
-    "explore": "widgets", "TrainingExplorer": "widgets", "BestResponseExplorer": "widgets",
-    "PlayTable": "widgets", "play_against": "widgets", "KuhnEquilibriumView": "widgets",
+#: Public names by the module that defines them.
+_MODULES = {
+    "analysis.equilibrium": ("MatrixEquilibrium", "matrix_equilibrium"),
+    "analysis.evaluation": ("BestResponse", "best_response", "exploitability", "expected_values",
+                            "nash_conv"),
+    "core.policy": ("Policy",),
+    "core.regret": ("regret_matching",),
+    "core.trace": ("Trace",),
+    "games": ("MatrixGame", "available_games", "load_game", "register_game"),
+    "io": ("save_trace", "load_trace", "game_fingerprint"),
+    "play.bots": ("bot", "BOTS", "always_raise", "always_call", "uniform_random", "strong_hands"),
+    "play.match": ("head_to_head", "round_robin", "MatchResult", "RoundRobin"),
+    "solvers": ("available_algorithms", "register_algorithm", "solve"),
+    "views": ("plot_tree", "TreeView", "tree_graph", "set_presenter", "kuhn_equilibrium_figure"),
+    "widgets": ("explore", "TrainingExplorer", "BestResponseExplorer", "PlayTable", "play_against",
+                "KuhnEquilibriumView"),
 }
+_EXPORTS = {name: module for module, names in _MODULES.items() for name in names}
 
 __all__ = sorted(_EXPORTS)
 

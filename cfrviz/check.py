@@ -92,7 +92,8 @@ class CheckReport(list):
         returned value shows only its one-line summary as a cell's output.
         """
         rows = "".join(
-            f'<li style="list-style:none"><span style="color:{"#1a7f37" if item.ok else "#cf222e"}">'
+            f'<li style="list-style:none">'
+            f'<span style="color:{"#1a7f37" if item.ok else "#cf222e"}">'
             f'{"✓" if item.ok else "✗"}</span> {_code_to_html(item.message)}</li>'
             for item in self
         )
@@ -207,7 +208,8 @@ def check_lab_extensions() -> Check:
     try:
         from jupyter_core.paths import jupyter_path
     except ImportError:
-        return Check(name, False, f"jupyter_core is missing, so JupyterLab cannot run; to fix it, {REINSTALL}")
+        return Check(name, False,
+                     f"jupyter_core is missing, so JupyterLab cannot run; to fix it, {REINSTALL}")
     folders = [Path(folder) for folder in jupyter_path("labextensions")]
     found, missing = [], []
     for extension, package in FRONT_END_EXTENSIONS.items():
@@ -232,7 +234,8 @@ def check_lab_extensions() -> Check:
             f"widgets or figures would not display; to fix it, {REINSTALL}, or run "
             f"`pip install --force-reinstall {packages}`",
         )
-    return Check(name, True, "JupyterLab has the extensions that draw widgets and figures (" + ", ".join(found) + ")")
+    return Check(name, True, "JupyterLab has the extensions that draw widgets and figures ("
+                 + ", ".join(found) + ")")
 
 
 def check_figure_widget() -> Check:
@@ -268,7 +271,8 @@ def check_kernel() -> Check:
     Informational: it passes either way.
     """
     if _kernel_shell() is not None:
-        return Check("kernel", True, f"running in a Jupyter kernel with the Python at {sys.executable}")
+        return Check("kernel", True,
+                     f"running in a Jupyter kernel with the Python at {sys.executable}")
     return Check(
         "kernel",
         True,

@@ -26,9 +26,10 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from contextlib import contextmanager
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Iterable, Iterator, NamedTuple
+from typing import NamedTuple
 
 REPO = Path(__file__).resolve().parent.parent
 LESSONS = REPO / "lessons"
@@ -140,7 +141,8 @@ def _kill_leftovers(marker: str) -> list[int]:
 
 
 @contextmanager
-def jupyterlab(extra_files: Iterable[Path] = (), startup_timeout: float = 60) -> Iterator[LabServer]:
+def jupyterlab(extra_files: Iterable[Path] = (),
+               startup_timeout: float = 60) -> Iterator[LabServer]:
     """Run JupyterLab on a temporary copy of the lessons; yield ``(base_url, token)``.
 
     Parameters
@@ -215,14 +217,10 @@ def _wait_until_up(server: LabServer, process, log_path: Path, timeout: float) -
 def _stop(server: LabServer, process) -> None:
     if process.poll() is None:
         request = urllib.request.Request(server.url("api/shutdown"), method="POST", data=b"")
-        try:
+        with suppress(urllib.error.URLError, OSError):
             urllib.request.urlopen(request, timeout=5).close()
-        except (urllib.error.URLError, OSError):
-            pass
-        try:
+        with suppress(subprocess.TimeoutExpired):
             process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            pass
     if process.poll() is None:
         try:
             os.killpg(process.pid, signal.SIGKILL)
@@ -257,10 +255,12 @@ def chromium_page(width: int = 1400, height: int = 1000):
             page.set_default_timeout(TIMEOUT_MS)
             errors = PageErrors()
             page.on("pageerror", lambda error: errors.append(f"page error: {error}"))
-            page.on(
-                "console",
-                lambda msg: errors.append(f"console error: {msg.text}") if msg.type == "error" else None,
-            )
+
+            def console_error(msg) -> None:
+                if msg.type == "error":
+                    errors.append(f"console error: {msg.text}")
+
+            page.on("console", console_error)
             page.errors = errors
             yield page
         finally:
@@ -275,11 +275,12 @@ _KERNEL_STATE = """(path) => {
     return {ready: false, dialog: dialog ? dialog.innerText : null, state: "notebook not open"};
   const sc = panel.sessionContext;
   const kernel = sc.session && sc.session.kernel;
+  const link = kernel ? kernel.connectionStatus + "/" + kernel.status : "none";
   return {
     ready: !!(sc.isReady && kernel && kernel.connectionStatus === "connected"
               && kernel.status === "idle"),
     dialog: dialog ? dialog.innerText : null,
-    state: `session ready: ${sc.isReady}, kernel: ${kernel ? kernel.connectionStatus + "/" + kernel.status : "none"}`,
+    state: `session ready: ${sc.isReady}, kernel: ${link}`,
   };
 }"""
 
@@ -303,7 +304,8 @@ def open_notebook(page, server: LabServer, path: str, timeout: float = 60) -> No
         if state["dialog"]:
             raise AssertionError(f"a dialog opened while opening {path}:\n{state['dialog']}")
         time.sleep(0.25)
-    raise AssertionError(f"the kernel of {path} was not idle within {timeout:.0f} s ({state['state']})")
+    raise AssertionError(f"the kernel of {path} was not idle within {timeout:.0f} s "
+                         f"({state['state']})")
 
 
 _RUN_STATE = r"""() => {
@@ -403,7 +405,8 @@ def widget_output_with_figures(page):
 def timeline_handle(scope):
     """The handle of the timeline slider in ``scope``: the slider beside a Play button, if
     there is one, else the first slider."""
-    beside_play = scope.locator(":is(.widget-hbox, .widget-box):has(> .widget-play) .widget-slider .noUi-handle")
+    beside_play = scope.locator(":is(.widget-hbox, .widget-box):has(> .widget-play) "
+                                ".widget-slider .noUi-handle")
     if beside_play.count():
         return beside_play.first
     return scope.locator(".widget-slider .noUi-handle").first
@@ -452,7 +455,9 @@ def slider_value(handle) -> int:
 
 
 def slider_range(handle) -> tuple[int, int]:
-    return int(float(handle.get_attribute("aria-valuemin"))), int(float(handle.get_attribute("aria-valuemax")))
+    low = int(float(handle.get_attribute("aria-valuemin")))
+    high = int(float(handle.get_attribute("aria-valuemax")))
+    return low, high
 
 
 @contextmanager

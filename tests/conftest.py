@@ -11,7 +11,7 @@ import pytest
 # Let tests import the helper modules beside them (tests/_browser.py).
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _browser import browser_unavailable  # noqa: E402
+from _browser import browser_unavailable
 
 
 def pytest_runtest_setup(item):

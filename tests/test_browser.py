@@ -9,7 +9,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from _browser import (
     chromium_page,
     jupyterlab,
@@ -19,9 +18,9 @@ from _browser import (
     slider_range,
     slider_value,
     timeline_handle,
+    voila,
     wait_for_figure_change,
     wait_for_figures_to_settle,
-    voila,
     widget_output_with_figures,
 )
 
@@ -95,19 +94,23 @@ def no_chromium(monkeypatch, tmp_path):
     monkeypatch.setattr(_browser, "CHROMIUM", tmp_path / "no-chromium")
 
 
-def test_browser_test_skips_without_chromium(no_chromium, monkeypatch):
+@pytest.mark.usefixtures("no_chromium")
+def test_browser_test_skips_without_chromium(monkeypatch):
     import conftest
 
     monkeypatch.delenv("CI", raising=False)
-    with pytest.raises(pytest.skip.Exception, match="no-chromium is missing.*apt-get install chromium"):
+    with pytest.raises(pytest.skip.Exception,
+                       match="no-chromium is missing.*apt-get install chromium"):
         conftest.pytest_runtest_setup(_FakeItem())
 
 
-def test_browser_test_fails_without_chromium_in_ci(no_chromium, monkeypatch):
+@pytest.mark.usefixtures("no_chromium")
+def test_browser_test_fails_without_chromium_in_ci(monkeypatch):
     import conftest
 
     monkeypatch.setenv("CI", "1")
-    with pytest.raises(pytest.fail.Exception, match="browser tests must run in CI: install chromium"):
+    with pytest.raises(pytest.fail.Exception,
+                       match="browser tests must run in CI: install chromium"):
         conftest.pytest_runtest_setup(_FakeItem())
 
 

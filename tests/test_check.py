@@ -40,7 +40,7 @@ def _pyproject_bounds() -> dict[str, str]:
 
 
 def test_bounds_agree_with_pyproject():
-    assert REQUIREMENTS == _pyproject_bounds()
+    assert _pyproject_bounds() == REQUIREMENTS
 
 
 def test_minimum_python_agrees_with_pyproject():
@@ -126,7 +126,7 @@ def test_too_old_package_is_reported(monkeypatch):
 
 
 def test_package_that_does_not_import_is_reported(monkeypatch):
-    def broken(name, *args):
+    def broken(_name, *_args):
         raise ImportError("libopenblas.so: cannot open shared object file")
 
     monkeypatch.setattr(importlib, "import_module", broken)

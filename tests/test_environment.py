@@ -72,7 +72,8 @@ def environment_requirements(text: str, where: str = "environment.yml") -> tuple
             continue
         if "=" in item.replace(">=", ""):
             raise ValueError(
-                f"{where}, line {number}: {item!r} pins a version; use 'name>=X.Y' as in pyproject.toml"
+                f"{where}, line {number}: {item!r} pins a version; "
+                "use 'name>=X.Y' as in pyproject.toml"
             )
         name, bound = parse_requirement(item, f"{where}, line {number}")
         requirements[name] = bound
@@ -91,7 +92,8 @@ def compare_requirements(pip: dict, conda: dict) -> list[str]:
     for name in sorted(pip.keys() & conda.keys()):
         if pip[name] != conda[name]:
             problems.append(
-                f"{name}: pyproject.toml asks for >={pip[name]}, environment.yml for >={conda[name]}"
+                f"{name}: pyproject.toml asks for >={pip[name]}, "
+                f"environment.yml for >={conda[name]}"
             )
     return problems
 
@@ -150,8 +152,8 @@ def test_parser_rejects_pins():
 def test_binder_environment_matches_pyproject():
     # Binder builds binder/environment.yml, then runs binder/postBuild in the copied repository.
     pip, _ = pyproject_requirements(ROOT / "pyproject.toml")
-    conda, python = environment_requirements((ROOT / "binder" / "environment.yml").read_text("utf-8"),
-                                             "binder/environment.yml")
+    environment = (ROOT / "binder" / "environment.yml").read_text("utf-8")
+    conda, python = environment_requirements(environment, "binder/environment.yml")
     assert not compare_requirements(pip, conda)
     assert python is not None
     assert "pip install --no-deps -e ." in (ROOT / "binder" / "postBuild").read_text("utf-8")

@@ -1,14 +1,11 @@
-"""Every checker accepts the right answer, reports unanswered ones, and explains typical mistakes."""
+"""Every checker accepts the right answer, reports unanswered ones, explains typical mistakes."""
 
 import numpy as np
 import pytest
+from _solutions import run_solution
 
 from cfrviz.exercises import CORRECT, NOT_DONE, WRONG
 from cfrviz.exercises import lesson01 as ex
-from _solutions import run_solution
-
-
-
 
 
 def test_regret_vector():
@@ -40,7 +37,8 @@ def good(regrets):
 def test_regret_matching_accepts_correct_implementations():
     assert ex.check_regret_matching(good).correct
     assert ex.check_regret_matching(lambda r: list(good(r))).correct
-    assert ex.check_regret_matching(run_solution("01_regret_matching.py")["my_regret_matching"]).correct
+    solution = run_solution("01_regret_matching.py")["my_regret_matching"]
+    assert ex.check_regret_matching(solution).correct
 
 
 def test_regret_matching_starter_is_not_done():
@@ -57,7 +55,7 @@ def test_regret_matching_starter_is_not_done():
     (lambda r: r["rock"], "crash"),
     (lambda r: np.zeros(len(r)) if np.all(r <= 0) else good(r), "zeros-not-uniform"),
     (lambda r: np.maximum(r, 0), "not-normalised"),
-    (lambda r: None, "no-return"),
+    (lambda _: None, "no-return"),
 ])
 def test_regret_matching_mistakes_are_explained(function, mistake):
     feedback = ex.check_regret_matching(function)
@@ -75,7 +73,8 @@ def test_variant_prediction():
     assert ex.check_variant_prediction(None).status == NOT_DONE
     assert ex.check_variant_prediction([0.4, 0.4, 0.2]).correct
     assert ex.check_variant_prediction([0.38, 0.42, 0.2]).correct
-    assert ex.check_variant_prediction(run_solution("01_variant_prediction.py")["my_prediction"]).correct
+    prediction = run_solution("01_variant_prediction.py")["my_prediction"]
+    assert ex.check_variant_prediction(prediction).correct
     assert ex.check_variant_prediction([0.25, 0.25, 0.5]).mistake == "more-scissors"
     assert ex.check_variant_prediction([1 / 3, 1 / 3, 1 / 3]).mistake == "off"
     assert ex.check_variant_prediction([0.5, 0.5, 0.5]).mistake == "not-a-distribution"

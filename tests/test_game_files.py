@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import cfrviz
-from cfrviz.games.files import load_game_file
 from cfrviz.core.tree import CHANCE, TERMINAL, check_zero_sum, is_zero_sum
+from cfrviz.games.files import load_game_file
 
 GAMES = Path(__file__).resolve().parent.parent / "data" / "games"
 BLUFF = json.loads((GAMES / "high_low_bluff.json").read_text())

@@ -17,7 +17,8 @@ def kuhn():
 def equilibrium(game, alpha):
     """Player 1's one-parameter equilibrium family with player 2's unique equilibrium."""
     return cfrviz.Policy.from_dict(game, {
-        "J": {"p": 1 - alpha, "b": alpha}, "Q": {"p": 1.0}, "K": {"p": 1 - 3 * alpha, "b": 3 * alpha},
+        "J": {"p": 1 - alpha, "b": alpha}, "Q": {"p": 1.0},
+        "K": {"p": 1 - 3 * alpha, "b": 3 * alpha},
         "Jpb": {"p": 1.0}, "Qpb": {"p": 2 / 3 - alpha, "b": alpha + 1 / 3}, "Kpb": {"b": 1.0},
         "Jp": {"p": 2 / 3, "b": 1 / 3}, "Qp": {"p": 1.0}, "Kp": {"b": 1.0},
         "Jb": {"p": 1.0}, "Qb": {"p": 2 / 3, "b": 1 / 3}, "Kb": {"b": 1.0},

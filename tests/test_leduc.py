@@ -84,7 +84,8 @@ def test_chance_probabilities(leduc, suited):
     assert children(leduc, "KK:cc") == pytest.approx({"J": 1 / 2, "Q": 1 / 2})
     deal = children(suited, "")
     assert len(deal) == 30 and all(p == pytest.approx(1 / 30) for p in deal.values())
-    assert children(suited, "JsQh:crc") == pytest.approx({c: 1 / 4 for c in ("Jh", "Qs", "Ks", "Kh")})
+    quarter_each = {c: 1 / 4 for c in ("Jh", "Qs", "Ks", "Kh")}
+    assert children(suited, "JsQh:crc") == pytest.approx(quarter_each)
 
 
 @pytest.mark.parametrize("history, payoffs", [

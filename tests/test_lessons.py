@@ -1,4 +1,4 @@
-"""Every lesson runs top to bottom in a fresh kernel: unanswered, and with the solutions filled in."""
+"""Every lesson runs top to bottom in a fresh kernel: unanswered, and with the solutions in."""
 
 import os
 import re
@@ -34,7 +34,8 @@ def outputs_text(nb) -> str:
 
 
 def solution_for(notebook: Path, tag: str) -> Path:
-    return LESSONS / "solutions" / f"{notebook.name[:2]}_{tag.removeprefix('exercise-').replace('-', '_')}.py"
+    slug = tag.removeprefix("exercise-").replace("-", "_")
+    return LESSONS / "solutions" / f"{notebook.name[:2]}_{slug}.py"
 
 
 def exercise_cells(nb):

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 import cfrviz
-from cfrviz.games.pocket import RANKS, hand_strength
 from cfrviz.core.tree import CHANCE, TERMINAL
+from cfrviz.games.pocket import RANKS, hand_strength
 from cfrviz.reference.evaluation import reach_probabilities
 
 
@@ -63,7 +63,8 @@ def test_chance_probabilities_match_the_labelled_deck(pocket):
     brute = deal_distribution_by_brute_force()
     assert tree.keys() == brute.keys()
     assert max(abs(tree[k] - brute[k]) for k in brute) < 1e-15
-    assert tree[("AK", "AA", "K")] == pytest.approx(2 * 4 * 4 / (20 * 19) * 3 * 2 / (18 * 17) * 3 / 16)
+    deal, board = 2 * 4 * 4 / (20 * 19) * 3 * 2 / (18 * 17), 3 / 16
+    assert tree[("AK", "AA", "K")] == pytest.approx(deal * board)
     # Every chance node's probabilities sum to 1 exactly enough for build_tree.
     for n in np.flatnonzero(pocket.player == CHANCE):
         assert pocket.chance_prob[pocket.children[n]].sum() == pytest.approx(1, abs=1e-12)

@@ -4,8 +4,16 @@ import numpy as np
 import pytest
 
 import cfrviz
-from cfrviz.analysis.scaling import (PUBLISHED_SIZES, game_size, lift_policy, measure_scaling,
-                            seconds_per_iteration, solver_bytes, suit_free_key, tree_bytes)
+from cfrviz.analysis.scaling import (
+    PUBLISHED_SIZES,
+    game_size,
+    lift_policy,
+    measure_scaling,
+    seconds_per_iteration,
+    solver_bytes,
+    suit_free_key,
+    tree_bytes,
+)
 
 
 @pytest.fixture(scope="module")

@@ -53,7 +53,10 @@ def test_bad_input():
 
 
 def test_the_engine_applies_these_factors():
-    """Leduc, DCFR (2.5, -0.5, 3): each recorded cumulative regret is (previous + instant) x factor."""
+    """Leduc under DCFR (2.5, -0.5, 3).
+
+    Each recorded cumulative regret is (previous + instant) x factor.
+    """
     game = cfrviz.load_game("leduc_poker")
     alpha, beta, gamma = 2.5, -0.5, 3.0
     trace = cfrviz.solve(game, "dcfr", 4, alpha=alpha, beta=beta, gamma=gamma,

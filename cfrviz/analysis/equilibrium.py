@@ -64,7 +64,7 @@ def _maximin(A: np.ndarray) -> tuple[np.ndarray, float]:
     G[m:, :m] = A.T
     G[m:, m] = -1.0
     equality = np.append(np.ones(m), 0.0)
-    vertices = []
+    feasible: list[np.ndarray] = []
     for tight in combinations(range(m + n), m):
         system = np.vstack([equality, G[list(tight)]])
         if abs(np.linalg.det(system)) < 1e-12:
@@ -73,8 +73,8 @@ def _maximin(A: np.ndarray) -> tuple[np.ndarray, float]:
         rhs[0] = 1.0
         z = np.linalg.solve(system, rhs)
         if np.all(G @ z >= -_TOL):
-            vertices.append(z)
-    vertices = np.array(vertices)
+            feasible.append(z)
+    vertices = np.array(feasible)
     best = vertices[:, m].max()
     optimal = vertices[vertices[:, m] >= best - _TOL]
     x = np.clip(optimal[:, :m].mean(axis=0), 0.0, None)

@@ -1,6 +1,7 @@
 """What CFR did at one information set in one iteration, computed from a trace.
 
 The training explorer's panel shows these numbers; the lessons quote them.
+:func:`counterfactual_values` gives the same numbers for any strategy profile.
 Everything here is recomputed exactly from the recorded strategies (never
 re-running the solver), so a student can check each step by hand.
 """
@@ -11,10 +12,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..engine import counterfactual_table
+from ..core.policy import Policy
 from ..core.regret import regret_matching
+from ..core.tree import as_tree
+from ..engine import counterfactual_table
 from ..solvers.registry import algorithm
-
 
 
 def played_profile(trace, index: int, player: int) -> np.ndarray:
@@ -98,6 +100,46 @@ def infoset_snapshot(trace, index: int, infoset) -> InfosetSnapshot:
         current=trace.current_strategy[index, info, :k],
         next_strategy=regret_matching(cumulative), average=trace.average_strategy[index, info, :k],
         exact=algorithm(trace.algorithm).exact_regrets)
+
+
+def counterfactual_values(game, policy, infoset) -> dict:
+    """The counterfactual quantities of one information set under a strategy profile.
+
+    A thin wrapper over :func:`cfrviz.engine.counterfactual_table` for one set.
+
+    Parameters
+    ----------
+    game : GameTree or MatrixGame
+    policy : Policy, dict or array_like
+        A :class:`~cfrviz.core.policy.Policy`, ``{key: {action: p}}`` (sets
+        left out are uniform) or a probability table.
+    infoset : str or int
+        The set's key or id.
+
+    Returns
+    -------
+    dict
+        ``key``, ``player``, ``actions``, ``opponent_reach`` (chance and
+        opponent, summed over the set's nodes), ``own_reach``,
+        ``action_values`` (one per action), ``value`` and ``regret``
+        (``action_values - value``, the immediate counterfactual regret of
+        Zinkevich et al., 2007).
+    """
+    tree = as_tree(game)
+    if isinstance(policy, dict):
+        policy = Policy.from_dict(tree, policy)
+    probs = np.asarray(getattr(policy, "probabilities", policy), dtype=float)
+    info = tree.infoset_index(infoset) if isinstance(infoset, str) else int(infoset)
+    player = int(tree.infoset_player[info])
+    k = len(tree.infoset_actions[info])
+    table = counterfactual_table(tree, probs, player)
+    values = table["action_values"][info, :k].copy()
+    value = float(table["value"][info])
+    return {"key": tree.infoset_keys[info], "player": player,
+            "actions": tree.infoset_actions[info],
+            "opponent_reach": float(table["opponent_reach"][info]),
+            "own_reach": float(table["own_reach"][info]),
+            "action_values": values, "value": value, "regret": values - value}
 
 
 def snapshot_html(s: InfosetSnapshot, font_size: int = 13) -> str:

@@ -14,10 +14,10 @@ from numbers import Integral
 
 import numpy as np
 
+from ..core.tree import as_tree
 from ..reference.cfr import vanilla_cfr
 from ..solvers import solve
 from ..solvers.registry import algorithms_in
-from ..core.tree import as_tree
 
 #: The sampling algorithms of the registry, in registration order.
 SAMPLERS = algorithms_in("sampling")

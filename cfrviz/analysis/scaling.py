@@ -16,8 +16,8 @@ from numbers import Integral
 import numpy as np
 
 from ..core.policy import Policy
+from ..core.tree import CHANCE, TERMINAL, as_tree
 from ..solvers import solve
-from ..core.tree import CHANCE, TERMINAL, GameTree, as_tree
 
 #: Bytes of one float64 entry of a solver table.
 FLOAT_BYTES = 8

@@ -11,13 +11,14 @@ for the lessons' sliders and exercises.
 
 from __future__ import annotations
 
+import math
 from numbers import Real
 
 import numpy as np
 
 
 def _exponent(value, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, Real) or not np.isfinite(value):
+    if isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(value):
         raise ValueError(f"{name} must be a finite number; got {value!r}")
     return float(value)
 

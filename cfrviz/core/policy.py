@@ -42,13 +42,13 @@ class Policy:
         self.probabilities = probs
 
     @classmethod
-    def uniform(cls, game) -> "Policy":
+    def uniform(cls, game) -> Policy:
         """Every legal action equally likely at every information set."""
         mask = game.legal_mask
         return cls(game, mask / mask.sum(axis=1, keepdims=True))
 
     @classmethod
-    def from_dict(cls, game, mapping: Mapping) -> "Policy":
+    def from_dict(cls, game, mapping: Mapping) -> Policy:
         """Build a policy from ``{infoset key: {action: probability}}``.
 
         Information sets left out are played uniformly; a key or an action

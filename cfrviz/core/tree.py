@@ -28,7 +28,7 @@ class GameState(Protocol):
     def current_player(self) -> int: ...            # 0, 1 or CHANCE
     def legal_actions(self) -> tuple[str, ...]: ...  # action labels at a decision
     def chance_outcomes(self) -> tuple[tuple[str, float], ...]: ...
-    def child(self, action: str) -> "GameState": ...
+    def child(self, action: str) -> GameState: ...
     def returns(self) -> tuple[float, float]: ...
     def infoset_key(self) -> str: ...
     def history(self) -> str: ...
@@ -132,7 +132,7 @@ class GameTree:
         return self.cached("key_index", lambda tree: {k: i for i, k in
                                                       enumerate(tree.infoset_keys)})
 
-    def cached(self, name: str, compute: Callable[["GameTree"], T]) -> T:
+    def cached(self, name: str, compute: Callable[[GameTree], T]) -> T:
         """``compute(tree)``, computed on first use and kept in :attr:`memo` under ``name``.
 
         The one place where values derived from a tree are stored: modules
@@ -190,10 +190,19 @@ def build_tree(definition: GameDefinition) -> GameTree:
         information set disagree on the player or the actions, naming the
         history at fault.
     """
-    parent, action, player, chance_prob, utility, infoset, depth = [], [], [], [], [], [], []
-    children, history = [], []
+    parent: list[int] = []
+    action: list[int] = []
+    player: list[int] = []
+    chance_prob: list[float] = []
+    utility: list[tuple[float, ...]] = []
+    infoset: list[int] = []
+    depth: list[int] = []
+    children: list[list[int]] = []
+    history: list[str] = []
     keys: dict[str, int] = {}
-    key_player, key_actions, chance_labels = [], [], []
+    key_player: list[int] = []
+    key_actions: list[tuple[str, ...]] = []
+    chance_labels: list[tuple[str, ...]] = []
 
     stack = [(definition.initial_state(), -1, -1, 1.0, 0)]
     while stack:

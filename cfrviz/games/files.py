@@ -75,7 +75,7 @@ class _FileState:
     def chance_outcomes(self):
         return tuple(zip(self.node.labels, self.node.probs))
 
-    def child(self, action: str) -> "_FileState":
+    def child(self, action: str) -> _FileState:
         return _FileState(self.node.children[self.node.labels.index(action)])
 
     def returns(self):
@@ -188,7 +188,7 @@ def _moves(tree: GameTree, sequence) -> str:
 class _Object(dict):
     """A JSON object that remembers keys written twice (json keeps only the last)."""
 
-    duplicates: tuple = ()
+    duplicates: tuple[str, ...] = ()
 
 
 def _object(pairs):
@@ -232,7 +232,7 @@ def _parse_json(text: str, file: str, stem: str):
 
 
 def _fields(obj: dict, allowed, where: str) -> None:
-    if getattr(obj, "duplicates", ()):
+    if isinstance(obj, _Object) and obj.duplicates:
         raise ValueError(f"{where} has the key {obj.duplicates[0]!r} twice")
     unknown = [k for k in obj if k not in allowed]
     if unknown:
@@ -272,7 +272,7 @@ def _read_node(raw, node: _Node, file: str) -> list:
     if not isinstance(branches, dict) or not branches:
         raise ValueError(f"{where} is a {kind} node and needs \"{key}\": a non-empty object "
                          f"{{label: ...}}; got {json.dumps(branches)[:60]}")
-    if getattr(branches, "duplicates", ()):
+    if isinstance(branches, _Object) and branches.duplicates:
         raise ValueError(f"{where} has the {key[:-1]} {branches.duplicates[0]!r} twice")
     if "" in branches:
         raise ValueError(f"{where} has an empty {key[:-1]} label")
@@ -372,6 +372,9 @@ class _EfgReader:
         self.infosets: dict[tuple[int, int], tuple[str, tuple]] = {}
         self.events: dict[int, tuple[str, tuple, tuple]] = {}
         self.outcomes: dict[int, tuple[str, tuple]] = {}
+        # Decision nodes with their (player, information set number), keyed by
+        # name_infosets once every information set's name is known.
+        self.decisions: list[tuple[_Node, tuple[int, int]]] = []
 
     # token helpers
     def error(self, message: str, token: _Token | None = None, path: str = "") -> ValueError:
@@ -439,7 +442,7 @@ class _EfgReader:
         root = self.node("root", (Fraction(0), Fraction(0)))
         if (token := self.peek()) is not None:
             raise self.error(f"unexpected {token.text!r} after the last node of the tree", token)
-        self.name_infosets(root)
+        self.name_infosets()
         description = "\n\n".join(part for part in (title, comment) if part)
         return stem, description, root
 
@@ -490,8 +493,8 @@ class _EfgReader:
                 pairs = self.braced(lambda: (self.take("string", "an outcome label", path).text,
                                              self.number("a probability", path)),
                                     "chance outcomes", path)
-                declared = (label, tuple(a for a, _ in pairs), tuple(p for _, p in pairs))
-                if self.events.setdefault(number, declared) != declared:
+                event = (label, tuple(a for a, _ in pairs), tuple(p for _, p in pairs))
+                if self.events.setdefault(number, event) != event:
                     raise self.error(f"chance event {number} is declared again differently",
                                      token, path)
             elif number not in self.events:
@@ -513,8 +516,8 @@ class _EfgReader:
                 label = self.take("string", "the information set's name", path).text
                 actions = tuple(self.braced(lambda: self.take("string", "an action label",
                                                               path).text, "actions", path))
-                declared = (label, actions)
-                if self.infosets.setdefault((player, number), declared) != declared:
+                infoset = (label, actions)
+                if self.infosets.setdefault((player, number), infoset) != infoset:
                     raise self.error(f"information set {number} of player {player} is "
                                      f"declared again with a different name or actions", token,
                                      path)
@@ -522,7 +525,7 @@ class _EfgReader:
                 raise self.error(f"information set {number} of player {player} is used before "
                                  f"its actions are given", token, path)
             node.player = player - 1
-            node.infoset = (player, number)
+            self.decisions.append((node, (player, number)))
             node.labels = self.infosets[(player, number)][1]
         if not node.labels:
             raise self.error("a node needs at least one action", token, path)
@@ -534,20 +537,15 @@ class _EfgReader:
         node.children = [self.node(node.step(label), paid) for label in node.labels]
         return node
 
-    def name_infosets(self, root: _Node) -> None:
+    def name_infosets(self) -> None:
         """Key each information set by its name when unique and not empty, else ``P1.3``."""
         owners: dict[str, set] = {}
         for (player, number), (label, _) in self.infosets.items():
             owners.setdefault(label, set()).add((player, number))
-        stack = [root]
-        while stack:
-            node = stack.pop()
-            stack.extend(node.children)
-            if node.kind == "decision":
-                player, number = node.infoset
-                label = self.infosets[node.infoset][0]
-                node.infoset = label if label and len(owners[label]) == 1 \
-                    else f"P{player}.{number}"
+        for node, (player, number) in self.decisions:
+            label = self.infosets[(player, number)][0]
+            node.infoset = label if label and len(owners[label]) == 1 \
+                else f"P{player}.{number}"
 
 
 def _parse_efg(text: str, file: str, stem: str):

@@ -50,13 +50,19 @@ class _KuhnState:
     def chance_outcomes(self):
         return tuple(("".join(pair), 1 / 6) for pair in permutations(CARDS, 2))
 
-    def child(self, action: str) -> "_KuhnState":
+    def child(self, action: str) -> _KuhnState:
         if self.cards is None:
             return _KuhnState(action, "")
         return _KuhnState(self.cards, self.moves + action)
 
+    def _dealt(self) -> str:
+        """Both players' cards; payoffs and information sets come after the deal at the root."""
+        assert self.cards is not None, "Kuhn poker deals the cards at the root, before any move"
+        return self.cards
+
     def returns(self):
-        winner = 0 if RANK[self.cards[0]] > RANK[self.cards[1]] else 1
+        cards = self._dealt()
+        winner = 0 if RANK[cards[0]] > RANK[cards[1]] else 1
         if self.moves == "bp":
             winner, stake = 0, 1
         elif self.moves == "pbp":
@@ -66,12 +72,12 @@ class _KuhnState:
         return (stake, -stake) if winner == 0 else (-stake, stake)
 
     def infoset_key(self) -> str:
-        return self.cards[self.current_player()] + self.moves
+        return self._dealt()[self.current_player()] + self.moves
 
     def history(self) -> str:
         return "" if self.cards is None else f"{self.cards}:{self.moves}"
 
 
 def kuhn_poker():
-    """Kuhn poker as a :class:`~cfrviz.core.tree.GameTree` (see :class:`KuhnPoker` for the rules)."""
+    """Kuhn poker as a :class:`~cfrviz.core.tree.GameTree` (rules: :class:`KuhnPoker`)."""
     return build_tree(KuhnPoker())

@@ -52,13 +52,13 @@ def betting_round(moves: str) -> RoundState:
         elif move == "c":
             units[to_act] = units[1 - to_act]
             if i > 0:
-                return RoundState(1 - to_act, tuple(units), raises, None, True)
+                return RoundState(1 - to_act, (units[0], units[1]), raises, None, True)
         elif move == "f":
-            return RoundState(1 - to_act, tuple(units), raises, to_act, True)
+            return RoundState(1 - to_act, (units[0], units[1]), raises, to_act, True)
         else:
             raise ValueError(f"betting move {move!r} in {moves!r}; moves are 'f', 'c' and 'r'")
         to_act = 1 - to_act
-    return RoundState(to_act, tuple(units), raises, None, False)
+    return RoundState(to_act, (units[0], units[1]), raises, None, False)
 
 
 class LeducPoker:
@@ -122,6 +122,11 @@ class _LeducState:
     def _round(self) -> RoundState:
         return betting_round(self.rounds[-1])
 
+    def _dealt(self) -> tuple[str, str]:
+        """The private cards; every decision and payoff comes after the deal at the root."""
+        assert self.private is not None, "Leduc deals the private cards at the root"
+        return self.private
+
     def _dealing_public(self) -> bool:
         return len(self.rounds) == 1 and self._round.closed and self._round.folder is None
 
@@ -158,7 +163,7 @@ class _LeducState:
             return tuple(out)
         return tuple((card, rest.count(card) / len(rest)) for card in dict.fromkeys(rest))
 
-    def child(self, action: str) -> "_LeducState":
+    def child(self, action: str) -> _LeducState:
         if self.private is None:
             width = len(action) // 2
             return _LeducState(self.game, (action[:width], action[width:]), None, self.rounds)
@@ -180,7 +185,7 @@ class _LeducState:
         if folder is not None:
             winner = 1 - folder
         else:
-            strength = [self._strength(card) for card in self.private]
+            strength = [self._strength(card) for card in self._dealt()]
             if strength[0] == strength[1]:
                 return (0.0, 0.0)
             winner = 0 if strength[0] > strength[1] else 1
@@ -188,11 +193,12 @@ class _LeducState:
         return (won, -won) if winner == 0 else (-won, won)
 
     def _strength(self, card: str) -> int:
+        assert self.public is not None, "a showdown comes after the public card is dealt"
         pair = card[0] == self.public[0]
         return (len(RANKS) if pair else 0) + _rank(card)
 
     def infoset_key(self) -> str:
-        own = self.private[self._round.to_act]
+        own = self._dealt()[self._round.to_act]
         return f"{own}{self.public or ''}:{'/'.join(self.rounds)}"
 
     def history(self) -> str:
@@ -203,7 +209,7 @@ class _LeducState:
 
 
 def leduc_poker(suits: bool = False):
-    """Leduc hold'em as a :class:`~cfrviz.core.tree.GameTree` (see :class:`LeducPoker` for the rules).
+    """Leduc hold'em as a :class:`~cfrviz.core.tree.GameTree` (rules: :class:`LeducPoker`).
 
     Parameters
     ----------

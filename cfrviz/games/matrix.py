@@ -9,11 +9,12 @@ knows what the other chose.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from numbers import Real
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ..core.tree import GameTree, build_tree
 
@@ -23,7 +24,7 @@ RPS_ACTION_NAMES = ("rock", "paper", "scissors")
 RPS_PAYOFFS = ((0, -1, 1), (1, 0, -1), (-1, 1, 0))
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, init=False)
 class MatrixGame:
     """A two-player zero-sum game given by the row player's payoff matrix.
 
@@ -50,13 +51,20 @@ class MatrixGame:
     payoffs: np.ndarray
     row_actions: tuple[str, ...]
     col_actions: tuple[str, ...]
-    action_names: tuple[str, ...] = field(default=())
+    action_names: tuple[str, ...] = ()
 
-    def __post_init__(self):
-        matrix = validate_payoffs(self.payoffs, (len(self.row_actions), len(self.col_actions)),
-                                  self.row_actions, self.col_actions)
+    def __init__(self, name: str, payoffs: ArrayLike, row_actions: tuple[str, ...],
+                 col_actions: tuple[str, ...], action_names: tuple[str, ...] = ()) -> None:
+        # Written out because the constructor takes any array_like while the
+        # field holds the validated, read-only float matrix.
+        matrix = validate_payoffs(payoffs, (len(row_actions), len(col_actions)),
+                                  row_actions, col_actions)
         matrix.setflags(write=False)
+        object.__setattr__(self, "name", name)
         object.__setattr__(self, "payoffs", matrix)
+        object.__setattr__(self, "row_actions", row_actions)
+        object.__setattr__(self, "col_actions", col_actions)
+        object.__setattr__(self, "action_names", action_names)
 
     # --- the information-set table shared with extensive-form games -------------------
     @property
@@ -113,7 +121,7 @@ class MatrixGame:
         """
         return build_tree(_MatrixDefinition(self))
 
-    def with_payoffs(self, payoffs) -> "MatrixGame":
+    def with_payoffs(self, payoffs) -> MatrixGame:
         """A copy of this game with another payoff matrix (same actions)."""
         return MatrixGame(self.name, payoffs, self.row_actions, self.col_actions,
                           self.action_names)
@@ -153,7 +161,7 @@ class _MatrixState:
     def chance_outcomes(self):
         return ()
 
-    def child(self, action: str) -> "_MatrixState":
+    def child(self, action: str) -> _MatrixState:
         return _MatrixState(self.game, self.moves + (action,))
 
     def returns(self):
@@ -203,9 +211,10 @@ def validate_payoffs(payoffs, shape: tuple[int, int], row_labels: Sequence[str],
             cell = f"payoff cell [{i}][{j}] (P1 {row_labels[i]} vs P2 {col_labels[j]})"
             if isinstance(value, bool) or not isinstance(value, (Real, np.number)):
                 raise ValueError(f"{cell} is {value!r}; payoffs must be real numbers")
-            if not np.isfinite(value):
+            number = float(value)
+            if not np.isfinite(number):
                 raise ValueError(f"{cell} is {value}; payoffs must be finite numbers")
-            out[i, j] = float(value)
+            out[i, j] = number
     return out
 
 

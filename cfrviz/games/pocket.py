@@ -104,7 +104,7 @@ class _PocketState:
                     out.append((high + low, ways / pairs))
         return tuple(out)
 
-    def child(self, action: str) -> "_PocketState":
+    def child(self, action: str) -> _PocketState:
         if len(self.dealt) < 3:
             return _PocketState(self.dealt + (action,), "")
         return _PocketState(self.dealt, self.moves + action)
@@ -132,5 +132,5 @@ class _PocketState:
 
 
 def pocket_poker():
-    """Pocket poker as a :class:`~cfrviz.core.tree.GameTree` (see :class:`PocketPoker` for the rules)."""
+    """Pocket poker as a :class:`~cfrviz.core.tree.GameTree` (rules: :class:`PocketPoker`)."""
     return build_tree(PocketPoker())
