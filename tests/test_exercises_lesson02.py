@@ -4,13 +4,13 @@ its helpers agree with the package's own computations."""
 
 import numpy as np
 import pytest
+from _solutions import run_solution
 
 import cfrviz
+from cfrviz.analysis.evaluation import reach_probabilities
+from cfrviz.core.tree import TERMINAL
 from cfrviz.exercises import CORRECT, NOT_DONE, WRONG
 from cfrviz.exercises import lesson02 as ex
-from cfrviz.core.tree import TERMINAL
-from cfrviz.reference.evaluation import reach_probabilities
-from _solutions import run_solution
 
 JUNK = [None, ..., "", "   ", 3, 2.5, [], {}, ["Qb"], ("Qb",), b"Qb", object(), float("nan"),
         np.array([1.0, 2.0]), True]
@@ -158,22 +158,3 @@ def test_reach_breakdown_refuses_bad_input(kuhn):
         ex.reach_breakdown(kuhn, ex.REACH_POLICY, "QQ:pb")
     with pytest.raises(ValueError, match="shape"):
         ex.reach_breakdown(kuhn, np.ones((3, 2)), "QJ:pb")
-
-
-def test_infoset_picker_rings_the_chosen_set(kuhn):
-    box = ex.infoset_picker(kuhn, "Kp")
-    ring = box.figure.data[box.view.traces["selected"]]
-    assert len(ring.x) == 2 and "Kp" in box.caption.value
-    box.picker.value = kuhn.infoset_index("Qb")
-    ring = box.figure.data[box.view.traces["selected"]]
-    members = kuhn.infoset_members(kuhn.infoset_index("Qb"))
-    assert sorted(np.asarray(ring.x)) == sorted(box.view.x[members])
-    assert "JQ:b" in box.caption.value and "KQ:b" in box.caption.value
-
-
-def test_infoset_picker_on_rock_paper_scissors():
-    rps = cfrviz.load_game("rock_paper_scissors")
-    box = ex.infoset_picker(rps, "P2")
-    assert "3 nodes" in box.caption.value
-    box.picker.value = 0
-    assert "one node" in box.caption.value

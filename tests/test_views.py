@@ -3,8 +3,15 @@ import plotly.graph_objects as go
 import pytest
 
 import cfrviz
-from cfrviz.views import (display_frames, exploitability_figure, history_figure, simplex_figure,
-                          update_exploitability, update_history, update_simplex)
+from cfrviz.views import (
+    display_frames,
+    exploitability_figure,
+    history_figure,
+    simplex_figure,
+    update_exploitability,
+    update_history,
+    update_simplex,
+)
 
 VARIANT = [[0, -1, 2], [1, 0, -2], [-2, 2, 0]]
 

@@ -7,10 +7,19 @@ import plotly.graph_objects as go
 import pytest
 
 import cfrviz
-from cfrviz.views.compare import (comparison_figure, cost, exploitability_at, exploitation_figure,
-                                  iteration_weights_figure, log_checkpoints, positive_or_gap,
-                                  regret_estimates_figure)
 from cfrviz.analysis.variants import iteration_weights
+from cfrviz.views.compare import (
+    UPDATE_LABELS,
+    comparison_figure,
+    cost,
+    exploitability_at,
+    exploitation_figure,
+    iteration_weights_figure,
+    log_checkpoints,
+    positive_or_gap,
+    regret_estimates_figure,
+    update_comparison_figure,
+)
 
 
 @pytest.fixture(scope="module")
@@ -82,3 +91,12 @@ def test_small_figures():
     assert list(fig.data[1].y) == [1.0, 2.0]
     with pytest.raises(ValueError):
         exploitation_figure(["a"], [0.1, 0.2], [1.0])
+
+
+def test_update_comparison_figure_draws_one_log_log_line_per_update():
+    comparison = {"iterations": np.array([1, 10, 100]), "cfr": np.array([0.5, 0.05, 0.0]),
+                  "own-reach": np.array([0.5, 0.2, 0.15])}
+    fig = update_comparison_figure(comparison)
+    assert [t.name for t in fig.data] == [UPDATE_LABELS["cfr"], UPDATE_LABELS["own-reach"]]
+    assert fig.layout.xaxis.type == "log" and fig.layout.yaxis.type == "log"
+    assert min(fig.data[0].y) > 0                        # a zero cannot sit on a log axis

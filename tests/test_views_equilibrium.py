@@ -3,12 +3,20 @@
 import numpy as np
 import plotly.graph_objects as go
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import cfrviz
-from cfrviz.views.equilibrium import (SEGMENT_TRACES, TRACES_PER_RUN, kuhn_equilibrium_figure,
-                                      kuhn_equilibrium_point, kuhn_strategy_path, nearest_alpha,
-                                      record_at, update_kuhn_equilibrium)
+from cfrviz.views.equilibrium import (
+    SEGMENT_TRACES,
+    TRACES_PER_RUN,
+    kuhn_equilibrium_figure,
+    kuhn_equilibrium_point,
+    kuhn_strategy_path,
+    nearest_alpha,
+    record_at,
+    update_kuhn_equilibrium,
+)
 from cfrviz.widgets.equilibrium import KuhnEquilibriumView
 
 KUHN = cfrviz.load_game("kuhn_poker")

@@ -258,7 +258,7 @@ def test_layout_has_no_overlaps_in_a_leduc_deal(leduc):
             assert np.min(np.diff(xs)) > 0.99
 
 
-def test_rps_tree_groups_player_two(kuhn):
+def test_rps_tree_groups_player_two():
     game = cfrviz.load_game("rock_paper_scissors")
     fig = plot_tree(game, cfrviz.Policy.uniform(game))
     groups = group_traces(fig)

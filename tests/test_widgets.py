@@ -26,13 +26,14 @@ def test_slider_moves_every_figure(explorer):
     assert after[2] == explorer.trace.iterations[index] != before[2]
     assert after[3] == explorer.trace.iterations[index]
     assert after[4] != before[4]
-    assert f"iteration <b>{explorer.trace.iterations[index]:,}</b>" in explorer.iteration_label.value
+    label = explorer.iteration_label.value
+    assert f"iteration <b>{explorer.trace.iterations[index]:,}</b>" in label
 
 
 def test_scrubbing_never_resolves(explorer, monkeypatch):
     import cfrviz.widgets.matrix as module
 
-    monkeypatch.setattr(module, "solve", lambda *a, **k: pytest.fail("solver re-run"))
+    monkeypatch.setattr(module, "solve", lambda *_, **__: pytest.fail("solver re-run"))
     for value in (0, 10, explorer.slider.max):
         explorer.slider.value = value
 

@@ -33,7 +33,8 @@ def test_sliders_move_the_weights_at_once(kuhn):
     assert np.allclose(w.weights.data[2].y, 1.0)  # a plain average
     w.iterations.value = 80
     assert len(w.weights.data[0].y) == 80
-    assert np.allclose(w.weights.data[1].y, iteration_weights(80, 1.5, 0.0, 0.0)["negative regrets"])
+    negative = iteration_weights(80, 1.5, 0.0, 0.0)["negative regrets"]
+    assert np.allclose(w.weights.data[1].y, negative)
 
 
 def test_presets(kuhn):

@@ -94,8 +94,9 @@ def test_controls_only_act_on_solve(kuhn):
 
 
 def test_errors_land_in_the_output_area():
-    from cfrviz.core.tree import build_tree
     from _games import Coordination
+
+    from cfrviz.core.tree import build_tree
 
     ex = TrainingExplorer(build_tree(Coordination()), iterations=10)
     assert ex.trace is None and "needs a two-player zero-sum game" in ex.last_error
@@ -104,7 +105,7 @@ def test_errors_land_in_the_output_area():
         explore(cfrviz.load_game("kuhn_poker"), "regret_matching")
 
 
-def test_leduc_subtree(kuhn):
+def test_leduc_subtree():
     leduc = cfrviz.load_game("leduc_poker")
     ex = explore(leduc, "cfr+", iterations=200, subtree="KQ")
     assert ex.last_error is None

@@ -1,9 +1,18 @@
-"""Widgets show complete figures to a page that connects after the notebook ran (Voila)."""
+"""Widgets show complete figures to a page that connects after the notebook ran (Voila), and
+report errors in their own output area instead of dying."""
+
+import importlib
+import inspect
+import pkgutil
+
+import ipywidgets as W
+import pytest
 
 import cfrviz
-from cfrviz.widgets._panel import figure_widgets
+import cfrviz.widgets
 from cfrviz.widgets.explorer import explore
 from cfrviz.widgets.matrix import RegretMatchingExplorer
+from cfrviz.widgets.panel import Panel, figure_widgets
 
 
 def test_displaying_a_panel_syncs_its_figures():
@@ -50,3 +59,39 @@ def test_widget_state_is_valid_json():
         for fig in figure_widgets(widget):
             state, _, _ = _remove_buffers(fig.get_state())
             assert _non_finite(state) == []
+
+
+def test_reporting_turns_an_exception_into_a_message():
+    panel = Panel()
+    assert panel.last_error is None and panel.output.outputs == ()
+    with panel.reporting("Could not draw"):
+        raise ValueError("the policy sums to 0.9 at 'Qb'")
+    assert panel.last_error == "Could not draw: the policy sums to 0.9 at 'Qb'"
+    assert panel.output.outputs[0]["text"] == panel.last_error + "\n"
+    with panel.reporting("Could not draw"):
+        raise KeyError("x")           # not written for people: its type is shown too
+    assert panel.last_error == "Could not draw: KeyError('x')"
+    assert len(panel.output.outputs) == 2
+    panel.clear_report()
+    assert panel.last_error is None and panel.output.outputs == ()
+
+
+def test_reporting_lets_the_rest_of_a_callback_run():
+    panel, after = Panel(), []
+    with panel.reporting("Could not draw"):
+        pass
+    after.append(1)
+    assert panel.last_error is None and after == [1]
+    with pytest.raises(KeyboardInterrupt), panel.reporting("Could not draw"):
+        raise KeyboardInterrupt                     # only errors are caught, not an interrupt
+
+
+def test_every_widget_is_a_panel():
+    """Every box the package shows on its own (the rows of controls.py are parts of one)."""
+    modules = [importlib.import_module(f"cfrviz.widgets.{m.name}")
+               for m in pkgutil.iter_modules(cfrviz.widgets.__path__)]
+    boxes = {cls for module in modules for _, cls in inspect.getmembers(module, inspect.isclass)
+             if issubclass(cls, W.Box) and cls.__module__.startswith("cfrviz.widgets")
+             and cls.__module__ != "cfrviz.widgets.controls"}
+    assert len(boxes) >= 9
+    assert all(issubclass(cls, Panel) for cls in boxes), boxes

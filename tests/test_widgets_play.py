@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 import cfrviz
-from cfrviz.play.bots import always_raise
 from cfrviz.play import Z95
+from cfrviz.play.bots import always_raise
 from cfrviz.widgets.play import PlayTable, play_against
 
 KUHN = cfrviz.load_game("kuhn_poker")
@@ -53,7 +53,7 @@ def test_kuhn_hands_score_and_explanations(kuhn_trace):
         hand = widget.table.hand
         assert hand.human == (hand_number + 1) % 2  # seats switch every hand, from player 1
         assert "?" in widget.cards.value or hand.over
-        play_out(widget, pick=lambda names: names[hand_number % 2])
+        play_out(widget, pick=lambda names, n=hand_number: names[n % 2])
         assert hand.over and "?" not in widget.cards.value  # the reveal
         mine, theirs = hand.cards().private[hand.human][0], hand.cards().private[1 - hand.human][0]
         assert f">{mine}</span>" in widget.cards.value and f">{theirs}</span>" in widget.cards.value
@@ -162,7 +162,7 @@ def test_errors_go_to_the_output_area(kuhn_trace):
 def test_unexpected_errors_never_kill_the_widget(kuhn_trace, monkeypatch):
     widget = PlayTable(KUHN, kuhn_trace, seed=0)
 
-    def broken(action):
+    def broken(_action):
         raise RuntimeError("boom")
 
     monkeypatch.setattr(widget.table, "act", broken)

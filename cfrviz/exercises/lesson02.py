@@ -2,9 +2,9 @@
 
 The lesson asks two things of a student: which information set a Kuhn node belongs
 to (and which other node shares it), and the reach probability of a node worked out
-by hand.  The helpers show the same ideas on screen: :func:`reach_breakdown` splits
-a node's reach into its three factors, and :func:`infoset_picker` rings the members
-of a chosen information set on the tree.
+by hand.  :func:`reach_breakdown` splits a node's reach into its three factors, as
+the checker's explanations do.  The widget that rings the members of a chosen
+information set on the tree is :func:`cfrviz.widgets.infoset.infoset_picker`.
 """
 
 from __future__ import annotations
@@ -308,50 +308,3 @@ def check_reach(answer) -> Feedback:
     return wrong(f"Not quite ({value:.4g}). Follow the path root -> QJ -> p -> b and multiply "
                  "the probability of each step: the deal, player 1's check with Q, player 2's "
                  "bet with J after a check.")
-
-
-# --- a small widget: ring the members of an information set ---------------------------------
-
-def infoset_picker(game, infoset=None, *, subtree=None, presenter: bool | None = None):
-    """A tree with a drop-down of information sets; the chosen set's members are ringed.
-
-    Below the tree a line lists the members' histories and says what the
-    acting player can and cannot see.  Returns an ``ipywidgets.VBox`` whose
-    ``picker`` (the drop-down), ``figure`` and ``caption`` are attributes, so
-    that tests can drive it.
-    """
-    import ipywidgets as W
-
-    from ..views.tree import TreeView
-
-    tree = as_tree(game)
-    view = TreeView(tree, subtree=subtree, presenter=presenter)
-    first = 0 if infoset is None else (tree.infoset_index(infoset) if isinstance(infoset, str)
-                                       else int(infoset))
-    fig = view.figure(widget=True, selected_infoset=first)
-    picker = W.Dropdown(options=[(k, i) for i, k in enumerate(tree.infoset_keys)], value=first,
-                        description="information set", style={"description_width": "initial"})
-    caption = W.HTML()
-    ring = view.traces["selected"]
-
-    def show(change=None):
-        info = int(picker.value)
-        # Only the ring moves: restyle that one trace.
-        changes, _ = view.changes(selected_infoset=info)
-        with fig.batch_update():
-            fig.data[ring].update(changes[ring])
-        members = tree.infoset_members(info)
-        who = int(tree.infoset_player[info])
-        names = ", ".join(html.escape(tree.history[m]) for m in members)
-        if len(members) == 1:
-            text = f"one node, {names}: player {who + 1} knows exactly where it is."
-        else:
-            text = (f"{len(members)} nodes, {names}. Player {who + 1} knows it is at one of "
-                    "them but not which: they differ only in what it cannot see.")
-        caption.value = f"<b>{html.escape(tree.infoset_keys[info])}</b> (player {who + 1}): {text}"
-
-    picker.observe(show, names="value")
-    show()
-    box = W.VBox([picker, caption, fig])
-    box.picker, box.figure, box.caption, box.view = picker, fig, caption, view
-    return box

@@ -53,7 +53,19 @@ def self_play_regret_matching(payoffs, iterations: int, initial_regrets=None):
         }
 
 
-def vanilla_cfr(tree, iterations: int, alternating: bool = True):
+def counterfactual_regret(reach, player, action_values, value):
+    """CFR's regret at one node of ``player`` (Zinkevich et al., 2007).
+
+    The node's weight, chance's reach times the opponent's (``reach`` is
+    ``[player 1, player 2, chance]``; the player's own reach is left out),
+    times how much better each action did than the strategy.
+    """
+    others = reach[2] * reach[1 - player]
+    return others * (action_values - value)
+
+
+def vanilla_cfr(tree, iterations: int, alternating: bool = True,
+                update=counterfactual_regret):
     """Vanilla CFR (Zinkevich et al., 2007) by plain recursion over a :class:`GameTree`.
 
     The version the lessons walk through.  Each iteration, for the player
@@ -68,6 +80,10 @@ def vanilla_cfr(tree, iterations: int, alternating: bool = True):
     With ``alternating=True`` player 1 is updated first and player 2 then
     plays against player 1's new strategy; otherwise both are updated from
     the same strategies.
+
+    ``update(reach, player, action_values, value)`` is what a node adds to
+    its set's regrets: :func:`counterfactual_regret` unless another rule is
+    being tried (lesson 03's exercise passes the student's).
 
     Yields
     ------
@@ -86,12 +102,12 @@ def vanilla_cfr(tree, iterations: int, alternating: bool = True):
         regret = np.zeros(mask.shape)
         if alternating:
             for player in (0, 1):
-                walk(tree, 0, player, np.ones(3), strategy, regret, strategy_sum)
+                walk(tree, 0, player, np.ones(3), strategy, regret, strategy_sum, update)
                 regret_sum[tree.infoset_player == player] += regret[tree.infoset_player == player]
                 strategy = regret_matching(regret_sum, mask)
         else:
             for player in (0, 1):
-                walk(tree, 0, player, np.ones(3), strategy, regret, strategy_sum)
+                walk(tree, 0, player, np.ones(3), strategy, regret, strategy_sum, update)
             regret_sum += regret
         yield {"strategy": start, "cumulative_regret": regret_sum.copy(), "regret": regret,
                "strategy_sum": strategy_sum.copy()}
@@ -155,12 +171,13 @@ def cfr_variant(tree, iterations: int, alternating: bool = True, regret_floor: b
 
 
 
-def walk(tree, node, player, reach, strategy, regret, sums):
+def walk(tree, node, player, reach, strategy, regret, sums, update=counterfactual_regret):
     """One player's CFR pass below ``node``: returns the node's value for ``player``.
 
     ``reach`` is the node's reach split three ways, ``[player 1, player 2,
-    chance]``.  At ``player``'s own nodes it adds the counterfactual regret of
-    each action to ``regret`` and the own-reach-weighted strategy to ``sums``.
+    chance]``.  At ``player``'s own nodes it adds ``update(reach, player,
+    action_values, value)``, the counterfactual regret of each action by
+    default, to ``regret`` and the own-reach-weighted strategy to ``sums``.
     """
     kind = tree.player[node]
     if kind == TERMINAL:
@@ -171,17 +188,17 @@ def walk(tree, node, player, reach, strategy, regret, sums):
         for child in children:
             p = tree.chance_prob[child]
             value += p * walk(tree, child, player, reach * np.array([1, 1, p]), strategy,
-                              regret, sums)
+                              regret, sums, update)
         return value
     info = tree.infoset[node]
     action_values = np.zeros(len(children))
     for a, child in enumerate(children):
         step = np.ones(3)
         step[kind] = strategy[info, a]
-        action_values[a] = walk(tree, child, player, reach * step, strategy, regret, sums)
+        action_values[a] = walk(tree, child, player, reach * step, strategy, regret, sums,
+                                update)
     value = float(strategy[info, : len(children)] @ action_values)
     if kind == player:
-        others = reach[2] * reach[1 - player]
-        regret[info, : len(children)] += others * (action_values - value)
+        regret[info, : len(children)] += update(reach, player, action_values, value)
         sums[info, : len(children)] += reach[player] * strategy[info, : len(children)]
     return value

@@ -1,9 +1,21 @@
 """Pure functions from games and traces to plotly figures."""
 
-from .equilibrium import (kuhn_equilibrium_figure, kuhn_equilibrium_point, kuhn_strategy_path,
-                          nearest_alpha, update_kuhn_equilibrium)
-from .matrix import (display_frames, exploitability_figure, history_figure, simplex_figure,
-                     update_exploitability, update_history, update_simplex)
+from .equilibrium import (
+    kuhn_equilibrium_figure,
+    kuhn_equilibrium_point,
+    kuhn_strategy_path,
+    nearest_alpha,
+    update_kuhn_equilibrium,
+)
+from .matrix import (
+    display_frames,
+    exploitability_figure,
+    history_figure,
+    simplex_figure,
+    update_exploitability,
+    update_history,
+    update_simplex,
+)
 from .style import get_style, presenter_mode, presenting, set_presenter
 from .tree import TreeView, plot_tree, tidy_layout, tree_graph
 

@@ -174,6 +174,41 @@ def comparison_figure(traces: Sequence, labels: Sequence[str] | None = None,
     return fig
 
 
+#: Legend names of the regret updates of :data:`cfrviz.reference.updates.REGRET_UPDATES`.
+UPDATE_LABELS = {"cfr": "opponent and chance reach (CFR)", "own-reach": "own reach instead",
+                 "sign": "sign flipped", "no-chance": "chance left out",
+                 "all-reach": "all three reaches", "unweighted": "no weight"}
+
+
+def update_comparison_figure(comparison: dict, presenter: bool | None = None) -> go.Figure:
+    """Log-log exploitability curves, one line per regret update.
+
+    ``comparison`` is what :func:`cfrviz.reference.updates.update_comparison`
+    returns: ``{"iterations": array, name: exploitability array, ...}``.
+    """
+    style = get_style(presenter)
+    fig = go.Figure()
+    its = comparison["iterations"]
+    for n, name in enumerate(k for k in comparison if k != "iterations"):
+        fig.add_trace(go.Scatter(x=its, y=np.maximum(comparison[name], 1e-12),
+                                 name=UPDATE_LABELS.get(name, name), mode="lines+markers",
+                                 line=dict(color=RUN_COLOURS[n % len(RUN_COLOURS)],
+                                           dash=RUN_DASHES[n % len(RUN_DASHES)],
+                                           width=2.5 * style.line_scale),
+                                 marker=dict(size=5 * style.line_scale)))
+    fig.update_layout(
+        title=dict(text="Kuhn poker: exploitability of the average strategy",
+                   font=style.font(style.title_size)),
+        font=style.font(), height=int(380 * style.figure_scale),
+        width=int(720 * style.figure_scale), plot_bgcolor="white",
+        xaxis=dict(type="log", title="iteration", gridcolor="#e5e5e5"),
+        yaxis=dict(type="log", title="exploitability", gridcolor="#e5e5e5"),
+        legend=dict(x=0.02, y=0.02, xanchor="left", yanchor="bottom",
+                    bgcolor="rgba(255,255,255,0.8)"),
+        margin=dict(l=70, r=20, t=60, b=60))
+    return fig
+
+
 def iteration_weights_figure(weights: dict, title: str | None = None,
                              presenter: bool | None = None) -> go.Figure:
     """How much each iteration still counts at the end of a run (one line per kind of sum).
@@ -250,7 +285,8 @@ def exploitation_figure(names: Sequence[str], trained: Sequence[float], best: Se
         fig.add_trace(go.Bar(x=names, y=values, name=label, marker_color=colour,
                              marker_pattern_shape=pattern, text=[f"{v:+.2f}" for v in values],
                              textposition="outside",
-                             hovertemplate=f"{label} vs %{{x}}: %{{y:+.3f}} per hand<extra></extra>"))
+                             hovertemplate=(f"{label} vs %{{x}}: %{{y:+.3f}} per hand"
+                                            "<extra></extra>")))
     fig.update_layout(
         barmode="group", height=int(360 * style.figure_scale), font=style.font(),
         title=dict(text=title or "Winnings per hand against each opponent (exact)",

@@ -26,15 +26,13 @@ in place.  Nothing here runs a solver.
 
 from __future__ import annotations
 
-from contextlib import nullcontext
-
 import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ..solvers.registry import algorithm
 from .matrix import EQUILIBRIUM_COLOUR, display_frames
-from .style import OKABE_ITO, get_style
+from .style import OKABE_ITO, batch, get_style
 
 #: The three coordinates, as (information-set key, action label): player 1 bets a jack,
 #: bets a king, calls with a queen after check-bet.
@@ -146,7 +144,14 @@ def kuhn_strategy_path(trace) -> np.ndarray:
     return np.array(trace.average_strategy[:, rows, cols])
 
 
-def _as_traces(trace_or_traces) -> list:
+def as_traces(trace_or_traces) -> list:
+    """One trace or several as a list, refusing anything that is not a trace (or no trace).
+
+    Raises
+    ------
+    ValueError
+        For an empty list or something other than a :class:`~cfrviz.core.trace.Trace`.
+    """
     traces = list(trace_or_traces) if isinstance(trace_or_traces, (list, tuple)) \
         else [trace_or_traces]
     if not traces:
@@ -168,10 +173,6 @@ def run_label(trace) -> str:
 def record_at(trace, iteration: int) -> int:
     """Index of the last record of ``trace`` taken at or before ``iteration`` (0 if none)."""
     return max(int(np.searchsorted(trace.iterations, iteration, side="right")) - 1, 0)
-
-
-def _batch(fig):
-    return fig.batch_update() if isinstance(fig, go.FigureWidget) else nullcontext()
 
 
 def kuhn_equilibrium_figure(trace_or_traces, labels=None, iteration: int | None = None,
@@ -218,7 +219,7 @@ def kuhn_equilibrium_figure(trace_or_traces, labels=None, iteration: int | None 
     ValueError
         For a trace of another game or a wrong number of labels.
     """
-    traces = _as_traces(trace_or_traces)
+    traces = as_traces(trace_or_traces)
     labels = [run_label(t) for t in traces] if labels is None else [str(x) for x in labels]
     if len(labels) != len(traces):
         raise ValueError(f"give one label per run: {len(traces)} runs, {len(labels)} labels")
@@ -315,12 +316,12 @@ def update_kuhn_equilibrium(fig, trace_or_traces, iteration: int | None = None) 
     ``iteration`` and its "now" markers sit there (a run not yet recorded
     shows its first record).  ``None`` means each run's last record.
     """
-    traces = _as_traces(trace_or_traces)
+    traces = as_traces(trace_or_traces)
     if len(fig.data) != SEGMENT_TRACES + TRACES_PER_RUN * len(traces):
         raise ValueError(f"this figure was drawn for "
                          f"{(len(fig.data) - SEGMENT_TRACES) // TRACES_PER_RUN} runs; "
                          f"got {len(traces)}")
-    with _batch(fig):
+    with batch(fig):
         for k, trace in enumerate(traces):
             path = kuhn_strategy_path(trace)
             index = len(trace) - 1 if iteration is None else record_at(trace, iteration)

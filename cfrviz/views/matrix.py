@@ -8,13 +8,11 @@ runs a solver.
 
 from __future__ import annotations
 
-from contextlib import nullcontext
-
 import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .style import get_style
+from .style import batch, get_style
 
 # Okabe-Ito colours: distinguishable with the common colour-vision deficiencies.
 ACTION_COLOURS = ("#D55E00", "#0072B2", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")
@@ -41,10 +39,6 @@ def display_frames(trace, max_frames: int = 300) -> np.ndarray:
     logs = np.geomspace(1, count, half).astype(int) - 1
     lins = np.linspace(0, count - 1, max_frames - half).astype(int)
     return np.unique(np.concatenate([logs, lins, [0, count - 1]]))
-
-
-def _batch(fig):
-    return fig.batch_update() if isinstance(fig, go.FigureWidget) else nullcontext()
 
 
 def _ternary(points: np.ndarray) -> dict:
@@ -133,7 +127,7 @@ def update_simplex(fig, trace, index: int, frames=None) -> None:
     if len(shown) == 0 or shown[-1] != index:
         shown = np.append(shown, index)
     recent = slice(max(0, index - CURRENT_TRAIL + 1), index + 1)
-    with _batch(fig):
+    with batch(fig):
         for p in (0, 1):
             base = 5 * p
             avg_path = trace.average_strategy[shown, p, :3]
@@ -201,7 +195,7 @@ def history_figure(trace, player: int = 0, height: int = 420) -> go.Figure:
 def update_history(fig, trace, index: int) -> None:
     """Move the iteration marker of :func:`history_figure` to record ``index``."""
     x = int(trace.iterations[index])
-    with _batch(fig):
+    with batch(fig):
         for shape in fig.layout.shapes:
             if shape.type == "line" and shape.x0 == shape.x1:
                 shape.x0 = shape.x1 = x
@@ -251,5 +245,5 @@ def exploitability_figure(trace, height: int = 340, width: int | None = None) ->
 def update_exploitability(fig, trace, index: int) -> None:
     """Move the marker of :func:`exploitability_figure` to record ``index``."""
     value = float(trace.exploitability[index])
-    with _batch(fig):
+    with batch(fig):
         fig.data[3].update(x=[int(trace.iterations[index])], y=[value if value > 0 else None])

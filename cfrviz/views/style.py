@@ -14,8 +14,10 @@ on colour alone (player nodes also differ in shape and carry the player number).
 from __future__ import annotations
 
 import os
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
+
+import plotly.graph_objects as go
 
 #: Okabe-Ito colours by name.
 OKABE_ITO = {
@@ -120,6 +122,12 @@ def presenting(on: bool = True):
         yield
     finally:
         _presenter[0] = before
+
+
+def batch(fig):
+    """``fig.batch_update()`` for a ``FigureWidget`` (one message to the browser), a no-op
+    context for a plain ``Figure``: the ``update_*`` functions of the views take either."""
+    return fig.batch_update() if isinstance(fig, go.FigureWidget) else nullcontext()
 
 
 def get_style(presenter: bool | None = None) -> Style:

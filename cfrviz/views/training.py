@@ -6,21 +6,15 @@ iteration marker in place (inside ``batch_update`` for a ``FigureWidget``).
 
 from __future__ import annotations
 
-from contextlib import nullcontext
-
 import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .style import OKABE_ITO, get_style
+from .style import OKABE_ITO, batch, get_style
 
 ACTION_COLOURS = (OKABE_ITO["vermillion"], OKABE_ITO["blue"], OKABE_ITO["bluish green"],
                   OKABE_ITO["reddish purple"], OKABE_ITO["orange"], OKABE_ITO["sky blue"])
 AXES = {"iterations": "iteration", "nodes": "nodes touched"}
-
-
-def _batch(fig):
-    return fig.batch_update() if isinstance(fig, go.FigureWidget) else nullcontext()
 
 
 def _x(trace, axis: str) -> np.ndarray:
@@ -82,7 +76,7 @@ def update_set_history(fig, trace, index: int, infoset: int) -> None:
     it = float(trace.iterations[index])
     regrets = trace.cumulative_regret[:, infoset]
     low, high = float(regrets.min()), float(regrets.max())
-    with _batch(fig):
+    with batch(fig):
         fig.data[-2].update(x=[it, it], y=[min(low, 0.0), max(high, 0.0)])
         fig.data[-1].update(x=[it, it], y=[0, 1])
 
@@ -121,7 +115,7 @@ def update_cost_curve(fig, trace, index: int, axis: str = "iterations") -> None:
     """Move the marker to record ``index`` (and switch the x axis when ``axis`` changed)."""
     x = _x(trace, axis)
     value = float(trace.exploitability[index])
-    with _batch(fig):
+    with batch(fig):
         if fig.layout.xaxis.title.text != AXES[axis]:
             fig.data[0].x = x
             fig.data[1].x = x

@@ -23,21 +23,30 @@ leaves, so no two nodes of a level overlap and children keep their action order.
 
 from __future__ import annotations
 
-from contextlib import nullcontext
+import html
 from dataclasses import dataclass
 from fractions import Fraction
-import html
 
 import networkx as nx
 import numpy as np
 import plotly.graph_objects as go
 from plotly.basedatatypes import Undefined
 
-from ..engine import tree_best_response
 from ..core.tree import CHANCE, TERMINAL, GameTree, as_tree
-from .style import (BEST_RESPONSE_COLOUR, CHANCE_COLOUR, EDGE_COLOUR, PLAYER_COLOURS,
-                    ROLE_SYMBOLS, SELECTED_COLOUR, TERMINAL_COLOUR, ZERO_EDGE_COLOUR, Style,
-                    get_style)
+from ..engine import tree_best_response
+from .style import (
+    BEST_RESPONSE_COLOUR,
+    CHANCE_COLOUR,
+    EDGE_COLOUR,
+    PLAYER_COLOURS,
+    ROLE_SYMBOLS,
+    SELECTED_COLOUR,
+    TERMINAL_COLOUR,
+    ZERO_EDGE_COLOUR,
+    Style,
+    batch,
+    get_style,
+)
 
 #: Trees with more nodes are drawn for one deal unless a subtree or depth is chosen.
 MAX_NODES = 300
@@ -378,10 +387,6 @@ def tidy_layout(tree: GameTree, drawn: np.ndarray | None = None) -> tuple[np.nda
 
 
 # --- the view --------------------------------------------------------------------------------
-
-def _batch(fig):
-    return fig.batch_update() if isinstance(fig, go.FigureWidget) else nullcontext()
-
 
 def _payoff_text(u) -> str:
     def one(v):
@@ -799,7 +804,7 @@ class TreeView:
         indexes = sorted(changes)
         keys = sorted({k for c in changes.values() for k in c})
         restyle = {k: [changes[i].get(k, Undefined) for i in indexes] for k in keys}
-        with _batch(fig):
+        with batch(fig):
             fig.plotly_update(restyle_data=restyle,
                               relayout_data={"annotations[1].text": note},
                               trace_indexes=indexes)

@@ -1,10 +1,17 @@
-"""Interactive views for JupyterLab (ipywidgets + plotly FigureWidget)."""
+"""Interactive views for JupyterLab (ipywidgets + plotly FigureWidget).
+
+Every widget is a :class:`~cfrviz.widgets.panel.Panel`: its figures are complete
+when first shown, and its callbacks report errors in its own output area.
+"""
 
 from .best_response import BestResponseExplorer
+from .bluff import BluffExplorer, bluff_explorer
 from .equilibrium import KuhnEquilibriumView
 from .explorer import TrainingExplorer, explore
+from .infoset import InfosetPicker, infoset_picker
 from .matrix import RegretMatchingExplorer
 from .play import PlayTable, play_against
 
-__all__ = ["BestResponseExplorer", "KuhnEquilibriumView", "PlayTable", "RegretMatchingExplorer",
-           "TrainingExplorer", "explore", "play_against"]
+__all__ = ["BestResponseExplorer", "BluffExplorer", "InfosetPicker", "KuhnEquilibriumView",
+           "PlayTable", "RegretMatchingExplorer", "TrainingExplorer", "bluff_explorer",
+           "explore", "infoset_picker", "play_against"]

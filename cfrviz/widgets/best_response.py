@@ -1,16 +1,16 @@
-"""The best-response explorer: set one player's strategy, watch the opponent's best reply light up."""
+"""The best-response explorer: set one player's strategy, see the opponent's best reply light up."""
 
 from __future__ import annotations
 
 import ipywidgets as W
 import numpy as np
 
-from ..engine import tree_best_response
 from ..core.policy import Policy
 from ..core.tree import as_tree
+from ..engine import tree_best_response
 from ..views.style import get_style
 from ..views.tree import TreeView
-from ._panel import Panel
+from .panel import Panel
 
 #: Show one row of sliders per information set up to this many sets; beyond, a set picker.
 MAX_ROWS = 12
@@ -61,8 +61,6 @@ class BestResponseExplorer(Panel):
         self.probabilities = np.array(start.probabilities)
         self.style = get_style(presenter)
         self.view = TreeView(self.game, subtree=subtree, depth=depth, presenter=presenter)
-        self.last_error = None
-        self.output = W.Output()
         self.summary = W.HTML()
         self.sets = [int(i) for i in np.flatnonzero(self.game.infoset_player == player)]
         self.sliders: dict[int, list[W.FloatSlider]] = {}
@@ -75,7 +73,7 @@ class BestResponseExplorer(Panel):
                                      layout=W.Layout(width="260px"))
                        for a in range(len(actions))]
             for s in sliders:
-                s.observe(lambda change, i=info: self._on_slider(i), names="value")
+                s.observe(lambda _change, i=info: self._on_slider(i), names="value")
             self.sliders[info] = sliders
             rows.append(W.HBox([W.HTML(f"<b>{self.game.infoset_keys[info]}</b>",
                                        layout=W.Layout(width="90px")), *sliders]))
@@ -98,10 +96,13 @@ class BestResponseExplorer(Panel):
 
     # -- public (also for tests) --------------------------------------------------------------
     def set_strategy(self, key: str, distribution) -> None:
-        """Set one information set's action weights, e.g. ``set_strategy("J", {"b": 1/3, "p": 2/3})``."""
+        """Set one information set's action weights.
+
+        E.g. ``set_strategy("J", {"b": 1/3, "p": 2/3})``; the weights are normalised.
+        """
         info = self.game.infoset_index(key)
         if info not in self.sliders:
-            self._report(f"{key!r} belongs to player {self.game.infoset_player[info] + 1}; "
+            self.report(f"{key!r} belongs to player {self.game.infoset_player[info] + 1}; "
                          f"this explorer sets player {self.player + 1}'s strategy")
             return
         actions = self.game.infoset_actions[info]
@@ -109,7 +110,7 @@ class BestResponseExplorer(Panel):
             else list(distribution)
         if len(values) != len(actions) or not all(np.isfinite(values)) or min(values) < 0 \
                 or sum(values) <= 0:
-            self._report(f"{key!r} needs {len(actions)} non-negative weights over "
+            self.report(f"{key!r} needs {len(actions)} non-negative weights over "
                          f"{list(actions)} with a positive sum; got {distribution!r}")
             return
         self._quiet = True
@@ -144,14 +145,14 @@ class BestResponseExplorer(Panel):
         weights = np.array([s.value for s in self.sliders[info]])
         k = len(weights)
         if weights.sum() <= 0:
-            self._report(f"{self.game.infoset_keys[info]!r}: at least one action needs a "
+            self.report(f"{self.game.infoset_keys[info]!r}: at least one action needs a "
                          "positive weight; playing uniformly there until one has")
             weights = np.ones(k)
         self.probabilities[info, :k] = weights / weights.sum()
         self._redraw()
 
     def _redraw(self) -> None:
-        try:
+        with self.reporting("Could not evaluate this strategy"):
             opponent = 1 - self.player
             self.view.update(self.fig, self.probabilities, best_response=opponent)
             gain = self.best_response_value
@@ -165,12 +166,7 @@ class BestResponseExplorer(Panel):
                 f"response wins <b>{gain:+.4f}</b> per game against this strategy, so it "
                 f"guarantees player {self.player + 1} only <b>{guaranteed:+.4f}</b>; at "
                 f"equilibrium player {self.player + 1} is guaranteed {equilibrium:+.4f}. "
-                f"This strategy gives away <b>{round(equilibrium - guaranteed, 4) + 0.0:.4f}</b> per game "
+                f"This strategy gives away "
+                f"<b>{round(equilibrium - guaranteed, 4) + 0.0:.4f}</b> per game "
                 f"(its exploitability as a strategy of player {self.player + 1}; 0 at an "
                 f"equilibrium strategy).</div>")
-        except Exception as error:  # never a dead widget
-            self._report(f"Could not evaluate this strategy: {error!r}")
-
-    def _report(self, message: str) -> None:
-        self.last_error = message
-        self.output.append_stdout(message + "\n")

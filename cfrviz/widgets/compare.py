@@ -6,9 +6,10 @@ import ipywidgets as W
 import plotly.graph_objects as go
 
 from ..views.compare import COST_AXES, comparison_figure, cost
+from .panel import Panel
 
 
-class ComparisonView(W.VBox):
+class ComparisonView(Panel):
     """Exploitability of several runs; toggle the x axis between iterations, nodes and seconds.
 
     The figure is built once; switching the axis rewrites the x values of
@@ -35,16 +36,13 @@ class ComparisonView(W.VBox):
                                     value=axis, description="x axis",
                                     style={"description_width": "initial"})
         self.axis.observe(self._on_axis, names="value")
-        self.output = W.Output()
         self.children = [self.axis, self.output, self.figure]
 
     def _on_axis(self, change) -> None:
-        try:
+        with self.reporting("Could not switch the axis"):
             before, after = COST_AXES[change["old"]], COST_AXES[change["new"]]
             with self.figure.batch_update():
                 for line, trace in zip(self.figure.data, self.traces):
                     line.x = cost(trace, change["new"])
                     line.hovertemplate = line.hovertemplate.replace(before, after)
                 self.figure.layout.xaxis.title.text = after
-        except Exception as error:  # a callback must never leave a dead widget behind
-            self.output.append_stdout(f"Could not switch the axis: {error!r}\n")

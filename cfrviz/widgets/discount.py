@@ -8,12 +8,13 @@ import ipywidgets as W
 import numpy as np
 import plotly.graph_objects as go
 
+from ..analysis.variants import iteration_weights
+from ..core.tree import as_tree
 from ..solvers import solve
 from ..solvers.registry import algorithms_in
-from ..analysis.variants import iteration_weights
 from ..views.compare import comparison_figure, iteration_weights_figure
-from ..core.tree import as_tree
 from ..views.style import OKABE_ITO
+from .panel import Panel
 
 #: Slider ranges.  Wider exponents add nothing visible: t^5 / (t^5 + 1) is already 1 to
 #: four decimals from t = 7 on.
@@ -32,7 +33,7 @@ BASELINES = tuple(name for name in algorithms_in("full_tree") if name != "dcfr")
 MAX_ITERATIONS = 20_000
 
 
-class DiscountExplorer(W.VBox):
+class DiscountExplorer(Panel):
     """Sliders for DCFR's α, β, γ; **Solve** runs it and draws it beside the other variants.
 
     The top chart shows exploitability against iterations for CFR, CFR+ and
@@ -63,8 +64,6 @@ class DiscountExplorer(W.VBox):
         self.trace = None
         self.baselines: dict[str, object] = {}
         self._baseline_iterations = None
-        self.last_error = None
-        self.output = W.Output()
         self.status = W.HTML()
         st = {"description_width": "initial"}
         lay = W.Layout(width="360px")
@@ -110,8 +109,7 @@ class DiscountExplorer(W.VBox):
 
     def solve(self) -> None:
         """Run DCFR with the sliders' setting (and the baselines when the budget changed)."""
-        self.output.outputs = ()
-        self.last_error = None
+        self.clear_report()
         iterations = int(self.iterations.value)
         alpha, beta, gamma = self.parameters
         try:
@@ -122,7 +120,7 @@ class DiscountExplorer(W.VBox):
             trace = solve(self.game, "dcfr", iterations, alpha=alpha, beta=beta, gamma=gamma,
                           progress=False)
         except Exception as error:  # shown to the student, never a dead widget
-            self._report(f"Could not solve: {error}")
+            self.report("Could not solve", error)
             return
         self.trace = trace
         label = f"DCFR ({alpha:g}, {beta:g}, {gamma:g})"
@@ -162,25 +160,19 @@ class DiscountExplorer(W.VBox):
         alpha, beta, gamma = self.parameters
         return iteration_weights(int(self.iterations.value), alpha, beta, gamma)
 
-    def _on_slider(self, change=None) -> None:
-        try:
+    def _on_slider(self, _change=None) -> None:
+        with self.reporting("Could not update the weights"):
             weights = self._weights()
             with self.weights.batch_update():
                 for line, values in zip(self.weights.data, weights.values()):
                     line.x = np.arange(1, len(values) + 1)
                     line.y = values
-        except Exception as error:  # a callback must never leave a dead widget behind
-            self._report(f"Could not update the weights: {error!r}")
 
     def _on_preset(self, change) -> None:
         if change["new"] < 0:
             return
         self.set_parameters(*PRESETS[change["new"]][1])
         self.preset.value = -1
-
-    def _report(self, message: str) -> None:
-        self.last_error = message
-        self.output.append_stdout(message + "\n")
 
 
 def discount_explorer(game, iterations: int = 1000, **options) -> DiscountExplorer:

@@ -6,8 +6,8 @@ import ipywidgets as W
 import numpy as np
 import plotly.graph_objects as go
 
-from ..views.equilibrium import _as_traces, kuhn_equilibrium_figure, update_kuhn_equilibrium
-from ._panel import Panel
+from ..views.equilibrium import as_traces, kuhn_equilibrium_figure, update_kuhn_equilibrium
+from .panel import Panel
 
 #: At most this many timeline stops (log-spaced: the first iterations move fastest).
 MAX_FRAMES = 200
@@ -32,11 +32,9 @@ class KuhnEquilibriumView(Panel):
 
     def __init__(self, trace_or_traces, labels=None, **figure_options):
         super().__init__()
-        self.traces = _as_traces(trace_or_traces)
+        self.traces = as_traces(trace_or_traces)
         self.figure = go.FigureWidget(kuhn_equilibrium_figure(self.traces, labels,
                                                               **figure_options))
-        self.last_error = None
-        self.output = W.Output(layout=W.Layout(min_height="0"))
         recorded = np.unique(np.concatenate([t.iterations for t in self.traces]))
         self.frames = _frames(recorded, MAX_FRAMES)
         last = len(self.frames) - 1
@@ -61,14 +59,11 @@ class KuhnEquilibriumView(Panel):
         self.play.value = frame
         self.slider.value = frame
 
-    def _on_frame(self, change=None) -> None:
-        try:
+    def _on_frame(self, _change=None) -> None:
+        with self.reporting(f"Could not show iteration {self.iteration}"):
             update_kuhn_equilibrium(self.figure, self.traces, self.iteration)
             self.label.value = (f"iteration <b>{self.iteration:,}</b> of "
                                 f"{int(self.frames[-1]):,}")
-        except Exception as error:  # a callback must never leave a dead widget behind
-            self.last_error = f"Could not show iteration {self.iteration}: {error!r}"
-            self.output.append_stdout(self.last_error + "\n")
 
 
 def _frames(iterations: np.ndarray, count: int) -> np.ndarray:

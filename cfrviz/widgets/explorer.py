@@ -16,7 +16,7 @@ from ..views.training import (cost_curve_figure, set_history_figure, update_cost
                               update_set_history)
 from ..core.tree import as_tree
 from ..views.tree import TreeView
-from ._panel import TimelinePanel
+from .panel import TimelinePanel
 from .controls import ParamControls
 
 MAX_ITERATIONS = 1_000_000
@@ -64,12 +64,10 @@ class TrainingExplorer(TimelinePanel):
         self.presenter = presenter
         self.trace = None
         self.frames = np.arange(1)
-        self.last_error = None
         self.infoset = 0 if infoset is None else self.game.infoset_index(infoset)
         menu = tree_algorithms()
         if algorithm not in menu:
             raise ValueError(f"the explorer runs {', '.join(menu)}; got {algorithm!r}")
-        self.output = W.Output()
         self.status = W.HTML()
         st = {"description_width": "initial"}
 
@@ -135,15 +133,14 @@ class TrainingExplorer(TimelinePanel):
     # -- public actions (also used by tests) ----------------------------------------------------
     def solve(self) -> None:
         """Run the chosen algorithm once and show the new trace (errors go to the output area)."""
-        self.output.outputs = ()
-        self.last_error = None
+        self.clear_report()
         name = self.algorithm.value
         params = self.param_rows[name].values()
         try:
             trace = solve(self.game, name, int(self.iterations.value), seed=int(self.seed.value),
                           progress=False, **params)
         except ValueError as error:
-            self._report(f"Could not solve: {error}")
+            self.report("Could not solve", error)
             self.status.value = "<span style='color:#b00'>not solved — see the message</span>"
             return
         self.trace = trace
@@ -162,7 +159,7 @@ class TrainingExplorer(TimelinePanel):
             if not 0 <= info < self.game.num_infosets:
                 raise ValueError(f"{self.game.name} has no information set {infoset!r}")
         except ValueError as error:
-            self._report(str(error))
+            self.report(str(error))
             return
         self.picker.value = info
 
@@ -201,7 +198,7 @@ class TrainingExplorer(TimelinePanel):
                 self._rebuild_charts()
             self._on_frame()
         except Exception as error:  # a callback must never leave a dead widget behind
-            self._report(f"Could not show that information set: {error!r}")
+            self.report("Could not show that information set", error)
 
     def _on_node_click(self, node: int, infoset: int) -> None:
         if infoset >= 0:
@@ -224,11 +221,7 @@ class TrainingExplorer(TimelinePanel):
                                           f"{trace.iterations[-1]:,} — exploitability "
                                           f"{trace.exploitability[k]:.3e}")
         except Exception as error:  # a callback must never leave a dead widget behind
-            self._report(f"Could not show this frame: {error!r}")
-
-    def _report(self, message: str) -> None:
-        self.last_error = message
-        self.output.append_stdout(message + "\n")
+            self.report("Could not show this frame", error)
 
 
 def explore(game, algorithm: str = "cfr", iterations: int = 1000, seed: int = 0,

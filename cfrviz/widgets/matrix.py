@@ -11,10 +11,16 @@ import plotly.graph_objects as go
 from ..analysis.equilibrium import matrix_equilibrium
 from ..games.matrix import RPS_PAYOFFS, rock_paper_scissors
 from ..solvers import solve
-from ..views.matrix import (display_frames, exploitability_figure, history_figure,
-                            simplex_figure, update_exploitability, update_history,
-                            update_simplex)
-from ._panel import TimelinePanel
+from ..views.matrix import (
+    display_frames,
+    exploitability_figure,
+    history_figure,
+    simplex_figure,
+    update_exploitability,
+    update_history,
+    update_simplex,
+)
+from .panel import TimelinePanel
 
 PRESETS = {
     "standard (win 1, lose 1)": RPS_PAYOFFS,
@@ -65,10 +71,8 @@ class RegretMatchingExplorer(TimelinePanel):
         if start not in STARTS.values():
             raise ValueError(f"start must be one of {list(STARTS.values())}; got {start!r}")
         self.trace = None
-        self.last_error = None
         self.equilibrium = None
         self.frames = np.arange(1)
-        self.output = W.Output(layout=W.Layout(min_height="0"))
         self.status = W.HTML()
 
         # -- controls ---------------------------------------------------------------------
@@ -173,8 +177,7 @@ class RegretMatchingExplorer(TimelinePanel):
         Errors (a non-finite payoff, an opponent with no weight) are shown in
         the widget's output area; the previous run stays on screen.
         """
-        self.output.outputs = ()
-        self.last_error = None
+        self.clear_report()
         try:
             game = rock_paper_scissors(self.payoffs())
             opponent = None
@@ -189,8 +192,8 @@ class RegretMatchingExplorer(TimelinePanel):
             trace = solve(game, "regret_matching", iterations=int(self.iterations.value),
                           seed=int(self.seed.value), update=self.update_rule.value,
                           opponent=opponent, initial_regrets=initial)
-        except ValueError as error:
-            self._report(f"Could not solve: {error}")
+        except Exception as error:  # shown to the student, never a dead widget
+            self.report("Could not solve", error)
             self.status.value = "<span style='color:#b00'>not solved — see the message</span>"
             return
         self.trace = trace
@@ -215,10 +218,10 @@ class RegretMatchingExplorer(TimelinePanel):
                 target.add_traces(source.data)
         self._reset_timeline()
 
-    def _on_frame(self, change=None) -> None:
-        try:
-            if self.trace is None:
-                return
+    def _on_frame(self, _change=None) -> None:
+        if self.trace is None:
+            return
+        with self.reporting("Could not show this frame"):
             index = int(self.frames[min(self.slider.value, len(self.frames) - 1)])
             update_simplex(self.simplex, self.trace, index, self.frames)
             update_history(self.history, self.trace, index)
@@ -226,18 +229,11 @@ class RegretMatchingExplorer(TimelinePanel):
             self.iteration_label.value = (f"iteration <b>{self.trace.iterations[index]:,}</b> "
                                           f"of {self.trace.iterations[-1]:,}")
             self.numbers.value = numbers_table(self.trace, index, self.equilibrium)
-        except Exception as error:  # a callback must never leave a dead widget behind
-            self._report(f"Could not show this frame: {error!r}")
-
-    def _report(self, message: str) -> None:
-        """Show an error in the widget's own output area (never as a traceback)."""
-        self.last_error = message
-        self.output.append_stdout(message + "\n")
 
     def _on_preset(self, change) -> None:
         self.set_payoffs(PRESETS[change["new"]])
 
-    def _on_mode(self, change=None) -> None:
+    def _on_mode(self, _change=None) -> None:
         self.opponent_box.layout.display = "" if self.mode.value == "fixed" else "none"
 
 
@@ -245,7 +241,7 @@ def numbers_table(trace, index: int, equilibrium=None) -> str:
     """HTML table of one record: strategies, regrets and what a best response would win."""
     game = trace.game
     rows = []
-    for p, key in enumerate(game.infoset_keys):
+    for p in range(len(game.infoset_keys)):
         actions = game.infoset_actions[p]
         k = len(actions)
         cells = {

@@ -7,11 +7,11 @@ import html
 import ipywidgets as W
 import numpy as np
 
-from ..play.hand import Table, has_public_cards
 from ..core.policy import Policy
+from ..play.hand import Table, has_public_cards
 from ..views.matrix import display_frames
 from ..views.style import NORMAL, get_style
-from ._panel import Panel
+from .panel import Panel
 
 #: At most this many iterations on the bot's slider (any recorded one can be set in code).
 MAX_CHOICES = 80
@@ -70,8 +70,6 @@ class PlayTable(Panel):
         bot = policy_or_trace if self.trace is None else self.trace.average_policy(iteration)
         self.table = Table(game, bot, human=human, seed=seed, switch_seats=switch_seats)
         self.game = self.table.game
-        self.last_error = None
-        self.output = W.Output(layout=W.Layout(min_height="0"))
 
         style = {"description_width": "initial"}
         self.iteration = W.SelectionSlider(options=[("-", -1)], description="bot trained for",
@@ -136,29 +134,17 @@ class PlayTable(Panel):
     # -- internals ----------------------------------------------------------------------------
     def _safely(self, step, what: str) -> None:
         """Run a user's step; show any error in the output area and keep the table alive."""
-        self.output.outputs = ()
-        self.last_error = None
-        try:
+        self.clear_report()
+        with self.reporting(what):
             step()
-        except ValueError as error:
-            self._report(f"{what}: {error}")
-        except Exception as error:  # a callback must never leave a dead widget behind
-            self._report(f"{what}: {error!r}")
-        try:
+        with self.reporting("Could not draw the table"):
             self._render()
-        except Exception as error:
-            self._report(f"Could not draw the table: {error!r}")
 
     def _px(self, size: int) -> str:
         return f"{round(size * self._scale)}px"
 
     def _div(self, size: int, content: str, css: str = "") -> str:
         return f"<div style='font-size:{self._px(size)};{css}'>{content}</div>"
-
-    def _report(self, message: str) -> None:
-        """Show an error in the widget's own output area (never as a traceback)."""
-        self.last_error = message
-        self.output.append_stdout(message + "\n")
 
     def _set_options(self, chosen: int) -> None:
         its = self.trace.iterations[display_frames(self.trace, MAX_CHOICES)]

@@ -25,7 +25,8 @@ import numpy as np
 import cfrviz
 from cfrviz.exercises import lesson02 as check
 from cfrviz.core.tree import TERMINAL
-from cfrviz.reference.evaluation import reach_probabilities
+from cfrviz.analysis.evaluation import reach_probabilities
+from cfrviz.widgets import infoset_picker
 
 # %%
 PRESENTER = False  # True enlarges fonts and figures for a projector
@@ -112,7 +113,7 @@ cfrviz.plot_tree(kuhn)
 # acting player cannot see. Pick a set in the list below; its members are ringed on the tree.
 
 # %%
-check.infoset_picker(kuhn, "Kp")
+infoset_picker(kuhn, "Kp")
 
 # %% [markdown]
 # Notice one more thing: the nodes of a set agree on everything the acting player itself did and saw (its
@@ -208,7 +209,7 @@ check.reach_breakdown(kuhn, policy, "QJ:pb")
 # products at the leaves and checks the sum against `cfrviz.expected_values`:
 
 # %%
-reach = reach_probabilities(kuhn, policy.probabilities)
+reach = reach_probabilities(kuhn, policy)
 leaves = np.flatnonzero(kuhn.player == TERMINAL)
 leaf_reach = reach[:, leaves].prod(axis=0)
 print(f"the {len(leaves)} leaves' reach probabilities sum to {leaf_reach.sum():.6f}")

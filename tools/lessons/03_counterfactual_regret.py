@@ -22,8 +22,12 @@ from IPython.display import HTML, display
 
 import cfrviz
 from cfrviz.exercises import lesson03 as check
-from cfrviz.analysis.explain import infoset_snapshot, snapshot_html
-from cfrviz.reference import vanilla_cfr, walk
+from cfrviz.analysis.explain import counterfactual_values, infoset_snapshot, snapshot_html
+from cfrviz.reference import counterfactual_regret, vanilla_cfr, walk
+from cfrviz.reference.updates import update_comparison
+from cfrviz.views.compare import UPDATE_LABELS, update_comparison_figure
+from cfrviz.views.listing import listing
+from cfrviz.widgets import bluff_explorer
 
 # %%
 PRESENTER = False  # True enlarges fonts and figures for a projector
@@ -86,7 +90,7 @@ check.check_counterfactual_values(my_values)
 # at `Qb`, uniform here:
 
 # %%
-qb = check.counterfactual_values(kuhn, bluffer, "Qb")
+qb = counterfactual_values(kuhn, bluffer, "Qb")
 for name in ("opponent_reach", "own_reach", "action_values", "value", "regret"):
     print(f"{name:<15}", np.round(qb[name], 4))
 
@@ -96,7 +100,7 @@ for name in ("opponent_reach", "own_reach", "action_values", "value", "regret"):
 # bluffs make calling better; fewer bets with K make calling better too.
 
 # %%
-check.bluff_explorer()
+bluff_explorer()
 
 # %% [markdown]
 # ### Why the opponent's and chance's reach, and not the player's own?
@@ -116,7 +120,7 @@ check.bluff_explorer()
 # already know what to do.
 
 # %%
-kpb = check.counterfactual_values(kuhn, bluffer, "Kpb")
+kpb = counterfactual_values(kuhn, bluffer, "Kpb")
 print(f"Kpb  own reach {kpb['own_reach']}, opponent-and-chance reach {kpb['opponent_reach']:.4f}")
 print("     counterfactual values (fold, call):", np.round(kpb["action_values"], 4))
 
@@ -152,7 +156,7 @@ print("     counterfactual values (fold, call):", np.round(kpb["action_values"],
 # returning the node's value for that player. First, the two easy kinds of node:
 
 # %%
-check.listing(walk, "def walk", "return value")
+listing(walk, "def walk", "return value")
 
 # %% [markdown]
 # - A **leaf** returns its payoff for `player`.
@@ -162,23 +166,31 @@ check.listing(walk, "def walk", "return value")
 # Then the decision nodes, where the work happens:
 
 # %%
-check.listing(walk, "info = tree.infoset[node]", "return value")
+listing(walk, "info = tree.infoset[node]", "return value")
 
 # %% [markdown]
 # - For each action, the acting player's entry of the reach (`step[kind]`) is multiplied by that action's
 #   probability, and the walk goes down. `action_values[a]` is $u_i(\sigma, ha)$: the value for `player`
 #   *from* the child on, not yet weighted.
 # - `value` mixes them with the strategy: $u_i(\sigma, h)$.
-# - At the updated player's own nodes (`kind == player`), `others` is $\pi_{-i}(h)$, chance's reach times
-#   the opponent's. `others * (action_values - value)` is this node's share of the counterfactual regret of
-#   its set. Every node of a set adds into the same row `regret[info]`, so the sum over $h \in I$ happens
-#   by itself.
+# - At the updated player's own nodes (`kind == player`), the node adds `update(reach, player,
+#   action_values, value)` to the row of its set, `regret[info]`. Every node of a set adds into the same
+#   row, so the sum over $h \in I$ happens by itself.
 # - The strategy sum grows by the player's **own** reach times its strategy, for the average.
+#
+# By default `update` is `counterfactual_regret`, CFR's own rule; a caller may pass another (exercise 2 will):
+
+# %%
+listing(counterfactual_regret)
+
+# %% [markdown]
+# `others` is $\pi_{-i}(h)$, chance's reach times the opponent's, and `others * (action_values - value)` is
+# this node's share of the counterfactual regret of its set.
 #
 # Finally the loop over iterations:
 
 # %%
-check.listing(vanilla_cfr, "for _ in range(iterations)", "yield")
+listing(vanilla_cfr, "for _ in range(iterations)", "yield")
 
 # %% [markdown]
 # Each iteration computes the current strategy by regret matching, walks the tree for player 1 and adds
@@ -200,8 +212,8 @@ display(HTML(snapshot_html(infoset_snapshot(trace, 0, "Qb"))))
 # Write the line that CFR adds to the regrets at one node of the player being updated. Your function gets
 # the node's `reach` (a numpy array `[player 1, player 2, chance]`), the acting `player` (0 or 1),
 # `action_values` (a numpy array, one value per action) and the node's `value`. It must return one number
-# per action. The checker plugs it into a copy of `vanilla_cfr`, runs both on Kuhn poker and compares
-# the cumulative regrets after every iteration.
+# per action. The checker passes it to `vanilla_cfr` as its `update`, runs it beside the unchanged
+# `vanilla_cfr` on Kuhn poker and compares the cumulative regrets after every iteration.
 # (Solution: `%load solutions/03_regret_update.py`.)
 
 # %% tags=["exercise-regret-update"]
@@ -223,10 +235,10 @@ check.check_regret_update(my_regret_update)
 # exploitability of the average strategy:
 
 # %%
-comparison = check.update_comparison(kuhn, iterations=1000, names=("cfr", "own-reach"))
+comparison = update_comparison(kuhn, iterations=1000, names=("cfr", "own-reach"))
 for name in ("cfr", "own-reach"):
-    print(f"{check.LABELS[name]:<32} exploitability after 1,000 iterations: {comparison[name][-1]:.5f}")
-check.update_comparison_figure(comparison)
+    print(f"{UPDATE_LABELS[name]:<32} exploitability after 1,000 iterations: {comparison[name][-1]:.5f}")
+update_comparison_figure(comparison)
 
 # %% [markdown]
 # With the right weights, exploitability keeps falling. With the player's own reach it levels off and stays

@@ -1,4 +1,5 @@
-"""The base of every cfrviz widget: a ``VBox`` whose figures are complete when first shown.
+"""The base of every cfrviz widget: a ``VBox`` whose figures are complete when first shown,
+with one output area where its errors appear.
 
 A plotly ``FigureWidget`` sends later changes to the browser as messages, and
 writes its full state into its synced traits only when it is itself displayed.
@@ -6,10 +7,18 @@ Inside a box it never is, so a view that connects *after* the changes — Voila
 runs the whole notebook before the page connects — would see the figure as it
 was first created (often empty).  Showing a :class:`Panel` first copies every
 contained figure's current state into those traits.
+
+An exception raised in a widget callback is logged by ipywidgets where a
+student never looks, and the widget seems dead.  So every callback of a
+:class:`Panel` reports its errors in the panel's own ``output`` area instead
+(:meth:`Panel.reporting`), and the last message stays in ``last_error``
+for tests.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from copy import deepcopy
 
 import ipywidgets as W
@@ -35,8 +44,58 @@ def sync_figure(fig: go.FigureWidget) -> None:
     fig._widget_data = deepcopy(fig._data)
 
 
+def describe(error: Exception) -> str:
+    """An error in words for a student: a ``ValueError``'s message as it is (cfrviz writes
+    those for people), anything else with its type, which says more than its text alone."""
+    return str(error) if isinstance(error, ValueError) else repr(error)
+
+
 class Panel(W.VBox):
-    """``VBox`` whose ``FigureWidget`` children are synced whenever it is displayed."""
+    """``VBox`` whose ``FigureWidget`` children are synced whenever it is displayed, and
+    whose callbacks report errors in its ``output`` area instead of dying.
+
+    Subclasses put ``self.output`` among their children where messages should
+    appear.
+
+    Attributes
+    ----------
+    output : ipywidgets.Output
+        Where :meth:`report` writes.
+    last_error : str or None
+        The last message reported since :meth:`clear_report`.
+    """
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.output = W.Output(layout=W.Layout(min_height="0"))
+        self.last_error: str | None = None
+
+    def report(self, message: str, error: Exception | None = None) -> None:
+        """Show ``message`` (followed by ``error`` in words, if given) in the output area."""
+        if error is not None:
+            message = f"{message}: {describe(error)}"
+        self.last_error = message
+        self.output.append_stdout(message + "\n")
+
+    def clear_report(self) -> None:
+        """Empty the output area (before a new action, so old messages do not linger)."""
+        self.output.outputs = ()
+        self.last_error = None
+
+    @contextmanager
+    def reporting(self, what: str) -> Iterator[None]:
+        """Run a callback's body; any exception becomes ``"{what}: {error}"`` in the output area.
+
+        Example::
+
+            def _on_frame(self, change=None):
+                with self.reporting("Could not show this frame"):
+                    ...
+        """
+        try:
+            yield
+        except Exception as error:  # a callback must never leave a dead widget behind
+            self.report(what, error)
 
     def _repr_mimebundle_(self, **kwargs):
         for fig in figure_widgets(self):
