@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 
 import cfrviz
+from cfrviz.core.tree import CHANCE, TERMINAL
 from cfrviz.play import bots
 from cfrviz.play.bots import AGGRESSIVE, FOLD, ILLEGAL, PASSIVE
-from cfrviz.core.tree import CHANCE, TERMINAL
 
 POKER = ["kuhn_poker", "leduc_poker", "pocket_poker"]
 

@@ -2,11 +2,11 @@
 
 import numpy as np
 import pytest
+from _solutions import run_solution
 
 import cfrviz
 from cfrviz.exercises import CORRECT, NOT_DONE, WRONG
 from cfrviz.exercises import lesson04 as ex
-from _solutions import run_solution
 
 JUNK = ["0.5", "abc", [0.5, 0.5], {"b": 0.5}, np.array([0.1, 0.2]), float("nan"), float("inf"),
         True, object(), -3, 7]

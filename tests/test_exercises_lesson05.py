@@ -4,11 +4,11 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from _solutions import run_solution
 
 import cfrviz
 from cfrviz.exercises import CORRECT, NOT_DONE, WRONG
 from cfrviz.exercises import lesson05 as ex
-from _solutions import run_solution
 
 JUNK = ["abc", [1, 2, 3], {"x": 1}, np.array([0.1, 0.2]), float("nan"), float("inf"), True,
         object(), (1,)]

@@ -2,10 +2,10 @@
 
 import numpy as np
 import pytest
+from _solutions import run_solution
 
 from cfrviz.exercises import CORRECT, NOT_DONE, WRONG
 from cfrviz.exercises import lesson06 as ex
-from _solutions import run_solution
 
 JUNK = ["", "cfr", 3, 2.5, {"a": 1}, object(), [None, None], np.zeros((2, 2)), [np.nan] * 3,
         ["cfr"] * 4, [1, 2, 3, 4]]
@@ -44,7 +44,8 @@ def test_importance_weights():
     assert ex.check_importance_weights(None).status == NOT_DONE
     assert ex.check_importance_weights([2 / 3, 4 / 3, 4 / 3]).correct
     assert ex.check_importance_weights(np.array([0.6667, 1.3333, 1.3333])).correct
-    assert ex.check_importance_weights(run_solution("06_importance_weights.py")["my_weights"]).correct
+    solution = run_solution("06_importance_weights.py")
+    assert ex.check_importance_weights(solution["my_weights"]).correct
 
 
 @pytest.mark.parametrize("answer, mistake", [

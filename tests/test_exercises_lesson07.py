@@ -2,10 +2,10 @@
 
 import numpy as np
 import pytest
+from _solutions import run_solution
 
 from cfrviz.exercises import CORRECT, NOT_DONE, WRONG
 from cfrviz.exercises import lesson07 as ex
-from _solutions import run_solution
 
 JUNK = ["", "fast", 3, {"a": 1}, object(), [None] * 3, np.zeros((2, 2)), [np.nan] * 3,
         ["cfr"] * 4, [1, 2, 3, 4], [np.inf, 0, 0]]

@@ -2,11 +2,11 @@
 
 import numpy as np
 import pytest
+from _solutions import run_solution
 
 import cfrviz
 from cfrviz.exercises import CORRECT, NOT_DONE, WRONG
 from cfrviz.exercises import lesson08 as ex
-from _solutions import run_solution
 
 JUNK = ["", "288x", {"a": 1}, object(), [288], np.zeros(2), np.nan, np.inf, True, 3.5, -1]
 

@@ -2,10 +2,10 @@
 
 import numpy as np
 import pytest
+from _solutions import run_solution
 
 from cfrviz.exercises import CORRECT, NOT_DONE, WRONG
 from cfrviz.exercises import lesson09 as ex
-from _solutions import run_solution
 
 RIGHT = {"Cepheus": "A", "DeepStack": "B", "Libratus": "C", "Pluribus": "D", "Deep CFR": "E"}
 JUNK = ["", "A", 3, [1, 2], object(), np.zeros(3), np.nan, np.inf, -5, True,

@@ -4,13 +4,14 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import cfrviz
+from cfrviz.core.tree import TERMINAL
+from cfrviz.play import Z95
 from cfrviz.play.bots import always_call, always_raise, hand_strength
 from cfrviz.play.hand import Hand, Table, TableCards, action_names, explain, score, table_cards
-from cfrviz.play import Z95
-from cfrviz.core.tree import TERMINAL
 
 KUHN = cfrviz.load_game("kuhn_poker")
 LEDUC = cfrviz.load_game("leduc_poker")

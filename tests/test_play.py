@@ -1,5 +1,6 @@
 """Head-to-head play: the sampler against exact reach, confidence intervals, duplicate seating."""
 
+import math
 import re
 
 import numpy as np
@@ -9,11 +10,10 @@ from hypothesis import strategies as st
 from test_kuhn import equilibrium
 
 import cfrviz
-from cfrviz.play import bots
-from cfrviz.play import match as play
-from cfrviz.play import MatchResult, head_to_head, round_robin
-from cfrviz.core.tree import CHANCE, TERMINAL
 from cfrviz.analysis.evaluation import reach_probabilities
+from cfrviz.core.tree import CHANCE, TERMINAL
+from cfrviz.play import MatchResult, bots, head_to_head, round_robin
+from cfrviz.play import match as play
 
 
 @pytest.fixture(scope="module")
@@ -104,7 +104,7 @@ def test_mean_is_within_its_interval_of_the_exact_value(name, pair):
     result = head_to_head(game, bots.bot(game, pair[0]), bots.bot(game, pair[1]), 20_000,
                           seed=0)
     assert result.ci[0] <= result.exact <= result.ci[1]
-    assert play.Z95 == pytest.approx(1.96, abs=1e-4)
+    assert math.isclose(play.Z95, 1.96, abs_tol=1e-4)
     assert result.ci == pytest.approx((result.mean - play.Z95 * result.std_error,
                                        result.mean + play.Z95 * result.std_error), abs=1e-15)
     assert result.exact == pytest.approx(sum(result.exact_seats) / 2)

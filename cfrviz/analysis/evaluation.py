@@ -6,10 +6,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..games.matrix import MatrixGame
 from ..core.policy import Policy
 from ..core.tree import GameTree, as_tree
 from ..engine import tree_best_response, tree_expected_values, tree_reach_probabilities
+from ..games.matrix import MatrixGame
 
 
 def check_policy(game, policy, what: str = "") -> None:
@@ -121,7 +121,7 @@ class BestResponse:
 
     player: int
     value: float
-    action_values: dict[str, float]
+    action_values: dict[str, float] | dict[str, dict[str, float]]
     policy: Policy
 
 
@@ -133,7 +133,7 @@ def best_response(game, policy: Policy, player: int) -> BestResponse:
     if isinstance(game, GameTree):
         value, choice, values = tree_best_response(game, policy.probabilities, player)
         probs = np.array(policy.probabilities)
-        action_values = {}
+        action_values: dict[str, dict[str, float]] = {}
         for info in np.flatnonzero(game.infoset_player == player):
             probs[info] = 0.0
             probs[info, choice[info]] = 1.0

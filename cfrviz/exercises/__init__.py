@@ -78,8 +78,9 @@ def as_number(answer) -> float | None:
     Booleans, strings and other objects are not numbers here, so ``True`` never
     passes for 1 and a checker can say "expected a number" instead of raising.
     """
-    import numpy as np
     from numbers import Real
+
+    import numpy as np
 
     if isinstance(answer, np.ndarray) and answer.size == 1:
         answer = answer.item()

@@ -15,7 +15,7 @@ VARIANT = ((0, -1, 2), (1, 0, -2), (-2, 2, 0))
 
 
 def round_regrets(mine: str = "R", theirs: str = "P", payoffs=RPS_PAYOFFS) -> np.ndarray:
-    """Player 1's regret for each action after one round: what it would have won minus what it won."""
+    """Player 1's regret per action after one round: what it would have won minus what it won."""
     A = np.asarray(payoffs, dtype=float)
     i, j = ACTIONS.index(mine), ACTIONS.index(theirs)
     return A[:, j] - A[i, j]

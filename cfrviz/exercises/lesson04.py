@@ -239,7 +239,7 @@ def check_alpha(answer, trace, others=()) -> Feedback:
     if not 0 <= value <= 1 / 3 + 1e-9:
         return wrong(f"alpha lies between 0 and 1/3; {value:.3f} does not. Read P(bet | J) from "
                      "the run's average strategy (that is alpha).", "out-of-range")
-    return wrong(f"Not quite. At an equilibrium alpha = P(bet | J) = P(bet | K)/3 = "
+    return wrong("Not quite. At an equilibrium alpha = P(bet | J) = P(bet | K)/3 = "
                  "P(call | Q, check–bet) − 1/3: read any of the three from the run's "
                  "average strategy.")
 

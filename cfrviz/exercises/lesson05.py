@@ -14,9 +14,9 @@ from functools import lru_cache
 import numpy as np
 
 from ..analysis.evaluation import reach_probabilities
-from ..engine import tree_best_response
 from ..core.policy import Policy
 from ..core.tree import TERMINAL
+from ..engine import tree_best_response
 from . import Feedback, as_number, correct, not_done, unanswered, wrong
 from .lesson04 import describe_kuhn_set, strategy_table  # noqa: F401  (used by the lesson)
 
@@ -185,7 +185,7 @@ def check_best_response_by_hand(action, value) -> Feedback:
 
 @lru_cache(maxsize=1)
 def _exploit_targets() -> dict:
-    from ..analysis.evaluation import best_response, exploitability, expected_values
+    from ..analysis.evaluation import best_response, expected_values, exploitability
     from ..solvers import solve
 
     game = _kuhn()

@@ -27,8 +27,8 @@ def _name(item) -> str | None:
 @lru_cache(maxsize=1)
 def _measured() -> dict[str, float]:
     """Nodes per iteration on Leduc poker, measured (cached: the engine is deterministic)."""
-    from ..games import load_game
     from ..analysis.sampling import nodes_per_iteration
+    from ..games import load_game
 
     return nodes_per_iteration(load_game("leduc_poker"), FEWEST_FIRST[::-1], iterations=200)
 
@@ -53,11 +53,11 @@ def check_fewest_nodes(answer) -> Feedback:
         return wrong(f"Give a list of four names such as ['cfr', 'outcome_sampling', ...]; got "
                      f"{answer!r}.", "shape")
     items = list(answer)
-    names = [_name(item) for item in items]
-    if len(items) != 4 or None in names or sorted(names) != sorted(FEWEST_FIRST):
+    # the names the exercise has, in the given order (an unknown one leaves fewer than four)
+    names = tuple(n for n in map(_name, items) if n is not None)
+    if len(items) != 4 or len(names) != 4 or sorted(names) != sorted(FEWEST_FIRST):
         return wrong("List each of 'cfr', 'chance_sampling', 'external_sampling' and "
                      f"'outcome_sampling' exactly once; got {items!r}.", "names")
-    names = tuple(names)
     measured = f"Measured on Leduc, nodes per iteration: {_numbers()}."
     if names == FEWEST_FIRST:
         return correct("Right. Outcome sampling follows a single path per player update; "

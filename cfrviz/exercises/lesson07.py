@@ -96,7 +96,7 @@ def check_variant_ranking(answer) -> Feedback:
         return not_done("Set `my_ranking` to the four names, lowest exploitability first, "
                         "e.g. ['cfr', 'linear_cfr', 'cfr+', 'dcfr'].")
     results = race()
-    truth = tuple(sorted(results, key=results.get))
+    truth = tuple(sorted(results, key=results.__getitem__))
     numbers = ", ".join(f"{n} {results[n]:.1e}" for n in truth)
     if isinstance(answer, str):
         name = _name(answer)
@@ -105,14 +105,15 @@ def check_variant_ranking(answer) -> Feedback:
         if name == truth[0]:
             return correct(f"Yes, {name} is lowest after {RACE_ITERATIONS} iterations "
                            f"({numbers}).")
-        names = (name,)
+        names: tuple[str, ...] = (name,)
     else:
         try:
             items = list(answer)
         except TypeError:
             return wrong(f"Give a list of the four names; got {answer!r}.", "shape")
-        names = tuple(_name(i) for i in items)
-        if len(names) != 4 or None in names or sorted(names) != sorted(VARIANTS):
+        # the names the race has, in the given order (an unknown one leaves fewer than four)
+        names = tuple(n for n in map(_name, items) if n is not None)
+        if len(items) != 4 or len(names) != 4 or sorted(names) != sorted(VARIANTS):
             return wrong(f"List each of {', '.join(VARIANTS)} exactly once; got {items!r}.",
                          "names")
         if names == truth:

@@ -68,16 +68,16 @@ def check_leduc_infosets(answer) -> Feedback:
     if value * 2 == total:
         return wrong(f"That is one player's share. Both players' sets count: {total} in all "
                      "(each player has 144).", "one-player")
-    return wrong(f"Not quite. Count round one (private rank × decision points) and round two "
-                 f"(private rank × public rank × ways into round two × decision points) and "
-                 f"add them.")
+    return wrong("Not quite. Count round one (private rank × decision points) and round two "
+                 "(private rank × public rank × ways into round two × decision points) and "
+                 "add them.")
 
 
 @lru_cache(maxsize=1)
 def tournament_values() -> dict[str, float]:
     """Exact payoff per hand (both seats averaged) of a DCFR strategy against each archetype."""
-    from ..play.bots import bot
     from ..games import load_game
+    from ..play.bots import bot
     from ..play.match import head_to_head
     from ..solvers import solve
 
@@ -101,8 +101,8 @@ def check_most_exploited(answer) -> Feedback:
     if name not in BOT_NAMES:
         return wrong(f"Pick one of {', '.join(map(repr, BOT_NAMES))}; got {answer!r}.", "names")
     values = tournament_values()
-    best = max(values, key=values.get)
-    numbers = ", ".join(f"{n} {values[n]:+.3f}" for n in sorted(values, key=values.get,
+    best = max(values, key=values.__getitem__)
+    numbers = ", ".join(f"{n} {values[n]:+.3f}" for n in sorted(values, key=values.__getitem__,
                                                                  reverse=True))
     if name == best:
         return correct(f"Yes. Exact winnings per hand: {numbers}. The random bot folds good "

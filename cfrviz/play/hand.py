@@ -19,11 +19,11 @@ from numbers import Integral
 import numpy as np
 
 from ..analysis.evaluation import check_policy
-from .bots import action_kinds, hand_strength
-from ..games.matrix import MatrixGame
-from .match import Z95
 from ..core.policy import Policy
 from ..core.tree import CHANCE, TERMINAL, GameTree
+from ..games.matrix import MatrixGame
+from .bots import action_kinds, hand_strength
+from .match import Z95
 
 #: Readable names of the action kinds of :func:`cfrviz.play.bots.action_kinds`, without and with
 #: a bet to face (told apart by whether folding is legal).
@@ -346,7 +346,8 @@ class Hand:
             self._move(pick, by_bot=True)
 
     def __repr__(self) -> str:
-        state = "over" if self.over else f"player {self.to_act + 1} to act"
+        player = self.to_act
+        state = "over" if player is None else f"player {player + 1} to act"
         return f"Hand({self.game.name}: {self.game.history[self.node]!r}, {state})"
 
 
@@ -471,16 +472,17 @@ class Table:
         """
         if self.hand is not None and self.switch_seats:
             self.seat = 1 - self.seat
-        self.hand = Hand(self.game, self.bot, self.seat, self.rng, self.names)
-        self._record()
-        return self.hand
+        hand = Hand(self.game, self.bot, self.seat, self.rng, self.names)
+        self.hand = hand
+        self._record(hand)
+        return hand
 
     def act(self, action: str) -> Hand:
         """Play the human's action in the current hand (see :meth:`Hand.act`)."""
         if self.hand is None:
             raise ValueError("no hand is running: deal first")
         self.hand.act(action)
-        self._record()
+        self._record(self.hand)
         return self.hand
 
     def set_bot(self, bot: Policy) -> None:
@@ -499,9 +501,9 @@ class Table:
         """:func:`explain` for the current hand."""
         return [] if self.hand is None else explain(self.hand, self.strength)
 
-    def _record(self) -> None:
-        if self.hand.over and self.hand.bot is self.bot:
-            self.results.append((self.hand.human, self.hand.payoff))
+    def _record(self, hand: Hand) -> None:
+        if hand.over and hand.bot is self.bot:
+            self.results.append((hand.human, hand.payoff))
 
 
 def _strength(game: GameTree):

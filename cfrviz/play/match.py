@@ -18,10 +18,10 @@ from numbers import Integral
 import numpy as np
 
 from ..analysis.evaluation import check_policy
-from ..games.matrix import MatrixGame
 from ..core.policy import Policy
 from ..core.tree import CHANCE, TERMINAL, GameTree
 from ..engine import tree_expected_values
+from ..games.matrix import MatrixGame
 
 #: The 0.975 quantile of the standard normal: a 95% two-sided interval is mean ± Z95 · SE.
 Z95 = 1.959963984540054

@@ -273,15 +273,16 @@ def exploitation_figure(names: Sequence[str], trained: Sequence[float], best: Se
     the table by not adapting.
     """
     names = [str(n) for n in names]
-    trained = np.asarray(trained, dtype=float)
-    best = np.asarray(best, dtype=float)
-    if not len(names) == len(trained) == len(best):
-        raise ValueError(f"give one value per opponent: {len(names)} names, {len(trained)} and "
-                         f"{len(best)} values")
+    trained_values = np.asarray(trained, dtype=float)
+    best_values = np.asarray(best, dtype=float)
+    if not len(names) == len(trained_values) == len(best_values):
+        raise ValueError(f"give one value per opponent: {len(names)} names, "
+                         f"{len(trained_values)} and {len(best_values)} values")
     style = get_style(presenter)
     fig = go.Figure()
-    for label, values, colour, pattern in ((labels[0], trained, OKABE_ITO["blue"], ""),
-                                           (labels[1], best, OKABE_ITO["bluish green"], "/")):
+    for label, values, colour, pattern in (
+            (labels[0], trained_values, OKABE_ITO["blue"], ""),
+            (labels[1], best_values, OKABE_ITO["bluish green"], "/")):
         fig.add_trace(go.Bar(x=names, y=values, name=label, marker_color=colour,
                              marker_pattern_shape=pattern, text=[f"{v:+.2f}" for v in values],
                              textposition="outside",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import plotly.graph_objects as go
+from numpy.typing import ArrayLike
 from plotly.subplots import make_subplots
 
 from .style import batch, get_style
@@ -41,10 +42,10 @@ def display_frames(trace, max_frames: int = 300) -> np.ndarray:
     return np.unique(np.concatenate([logs, lins, [0, count - 1]]))
 
 
-def _ternary(points: np.ndarray) -> dict:
+def _ternary(points: ArrayLike) -> dict:
     """Ternary coordinates (a, b, c) of 3-action strategies."""
-    points = np.atleast_2d(points)
-    return {"a": points[:, 0], "b": points[:, 1], "c": points[:, 2]}
+    rows = np.atleast_2d(points)
+    return {"a": rows[:, 0], "b": rows[:, 1], "c": rows[:, 2]}
 
 
 # --- the strategy simplex -----------------------------------------------------------------

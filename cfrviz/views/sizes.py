@@ -80,7 +80,9 @@ def game_sizes_figure(ours: Sequence[GameSize],
         yaxis=dict(categoryorder="array", categoryarray=order),
         barmode="overlay", margin=dict(l=10, r=20, t=110, b=50),
         legend=dict(orientation="h", y=-0.25, x=0))
-    views = [("information sets", "information sets", sets_ours, sets_pub, [])]
+    # One button each: (label, axis title, our x, published x, reference marks (name, value)).
+    views: list[tuple[str, str, np.ndarray, np.ndarray, tuple[tuple[str, float], ...]]] = [
+        ("information sets", "information sets", sets_ours, sets_pub, ())]
     if seconds_per_infoset is not None:
         views.append(("one CFR iteration at our speed", "seconds (extrapolated)",
                       sets_ours * seconds_per_infoset, sets_pub * seconds_per_infoset,

@@ -199,7 +199,8 @@ class _Selection:
 
 def _walk_labels(tree: GameTree, parts) -> tuple[list[int], str] | None:
     """Follow chance outcomes from the root; ``parts`` is a string or a sequence of labels."""
-    node, path = 0, []
+    node = 0
+    path: list[str] = []
     if isinstance(parts, str):
         rest = parts
         while True:
@@ -231,7 +232,7 @@ def _walk_labels(tree: GameTree, parts) -> tuple[list[int], str] | None:
     return [node], ",".join(path)
 
 
-def _resolve_subtree(tree: GameTree, subtree) -> tuple[list[int], str]:
+def _resolve_subtree(tree: GameTree, subtree) -> tuple[list[int], str | None]:
     if isinstance(subtree, (int, np.integer)) and not isinstance(subtree, bool):
         node = int(subtree)
         if not 0 <= node < tree.num_nodes:
@@ -301,7 +302,7 @@ def _select(tree: GameTree, subtree, depth) -> _Selection:
     limit_depth = None if depth is None else base + int(depth)
 
     frontier = list(tops)
-    cut = []
+    cut_nodes = []
     while frontier:
         drawn[frontier] = True
         nxt = []
@@ -310,11 +311,11 @@ def _select(tree: GameTree, subtree, depth) -> _Selection:
             if len(kids) == 0:
                 continue
             if limit_depth is not None and tree.depth[n] >= limit_depth:
-                cut.append(n)
+                cut_nodes.append(n)
             else:
                 nxt.extend(kids.tolist())
         frontier = nxt
-    cut = np.array(sorted(cut), dtype=np.int64)
+    cut = np.array(sorted(cut_nodes), dtype=np.int64)
 
     cut_hidden = int(sum(int(sizes[c]) - 1 for c in cut))
     hidden_elsewhere = tree.num_nodes - int(drawn.sum()) - cut_hidden
@@ -849,6 +850,7 @@ class TreeView:
             changes[t["best response"]] = dict(x=_EMPTY, y=_EMPTY, showlegend=False)
             br_note = ""
         else:
+            assert probs is not None, "a best response without a strategy is refused above"
             value, best, _ = tree_best_response(tree, probs, player)
             chosen = (self._edge_player == player) & \
                 (best[self._edge_infoset] == self._edge_action)

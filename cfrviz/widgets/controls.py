@@ -40,7 +40,7 @@ def param_control(param: Param, value=None) -> W.Widget | None:
         if param.kind == "int":
             return W.BoundedIntText(value=int(value), min=int(low), max=int(high), **common,
                                     layout=W.Layout(width="160px"))
-        if 0.0 <= low and high <= 1.0:
+        if low >= 0.0 and high <= 1.0:
             return W.FloatSlider(value=float(value), min=low, max=high, step=param.step,
                                  continuous_update=False, **common)
         return W.BoundedFloatText(value=float(value), min=low, max=high, step=param.step,

@@ -9,6 +9,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..analysis.variants import iteration_weights
+from ..core.trace import Trace
 from ..core.tree import as_tree
 from ..solvers import solve
 from ..solvers.registry import algorithms_in
@@ -61,9 +62,9 @@ class DiscountExplorer(Panel):
         super().__init__()
         self.game = as_tree(game, "the DCFR explorer")
         self.presenter = presenter
-        self.trace = None
-        self.baselines: dict[str, object] = {}
-        self._baseline_iterations = None
+        self.trace: Trace | None = None
+        self.baselines: dict[str, Trace] = {}
+        self._baseline_iterations: int | None = None
         self.status = W.HTML()
         st = {"description_width": "initial"}
         lay = W.Layout(width="360px")
@@ -140,9 +141,9 @@ class DiscountExplorer(Panel):
                     old.update(x=new.x, y=new.y, name=new.name, line=new.line,
                                hovertemplate=new.hovertemplate)
             self.curves.layout = source.layout
-        finals = {name: t.exploitability[-1] for name, t in self.baselines.items()}
-        finals[label] = trace.exploitability[-1]
-        best = min(finals, key=finals.get)
+        finals = {name: float(t.exploitability[-1]) for name, t in self.baselines.items()}
+        finals[label] = float(trace.exploitability[-1])
+        best = min(finals, key=finals.__getitem__)
         cells = " · ".join(
             (f"<b>{html.escape(n)} {v:.2e}</b>" if n == best else f"{html.escape(n)} {v:.2e}")
             for n, v in finals.items())

@@ -3,21 +3,24 @@
 from __future__ import annotations
 
 import ipywidgets as W
-import numpy as np
 import plotly.graph_objects as go
 
 from ..analysis.explain import infoset_snapshot, snapshot_html
+from ..core.tree import as_tree
 from ..solvers import solve
 from ..solvers.registry import algorithm as registered
 from ..solvers.registry import tree_algorithms
 from ..views.matrix import display_frames
 from ..views.style import get_style
-from ..views.training import (cost_curve_figure, set_history_figure, update_cost_curve,
-                              update_set_history)
-from ..core.tree import as_tree
+from ..views.training import (
+    cost_curve_figure,
+    set_history_figure,
+    update_cost_curve,
+    update_set_history,
+)
 from ..views.tree import TreeView
-from .panel import TimelinePanel
 from .controls import ParamControls
+from .panel import TimelinePanel
 
 MAX_ITERATIONS = 1_000_000
 
@@ -62,8 +65,6 @@ class TrainingExplorer(TimelinePanel):
         self.view = TreeView(self.game, subtree=subtree, depth=depth, presenter=presenter)
         self.style = get_style(presenter)
         self.presenter = presenter
-        self.trace = None
-        self.frames = np.arange(1)
         self.infoset = 0 if infoset is None else self.game.infoset_index(infoset)
         menu = tree_algorithms()
         if algorithm not in menu:
@@ -200,11 +201,11 @@ class TrainingExplorer(TimelinePanel):
         except Exception as error:  # a callback must never leave a dead widget behind
             self.report("Could not show that information set", error)
 
-    def _on_node_click(self, node: int, infoset: int) -> None:
+    def _on_node_click(self, _node: int, infoset: int) -> None:
         if infoset >= 0:
             self.select(infoset)
 
-    def _on_frame(self, change=None) -> None:
+    def _on_frame(self, _change=None) -> None:
         try:
             trace = self.trace
             if trace is None:

@@ -8,7 +8,7 @@ import ipywidgets as W
 import numpy as np
 import plotly.graph_objects as go
 
-from ..analysis.equilibrium import matrix_equilibrium
+from ..analysis.equilibrium import MatrixEquilibrium, matrix_equilibrium
 from ..games.matrix import RPS_PAYOFFS, rock_paper_scissors
 from ..solvers import solve
 from ..views.matrix import (
@@ -70,9 +70,7 @@ class RegretMatchingExplorer(TimelinePanel):
             raise ValueError(f"update must be 'expected' or 'sampled'; got {update!r}")
         if start not in STARTS.values():
             raise ValueError(f"start must be one of {list(STARTS.values())}; got {start!r}")
-        self.trace = None
-        self.equilibrium = None
-        self.frames = np.arange(1)
+        self.equilibrium: MatrixEquilibrium | None = None
         self.status = W.HTML()
 
         # -- controls ---------------------------------------------------------------------

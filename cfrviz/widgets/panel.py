@@ -25,6 +25,8 @@ import ipywidgets as W
 import numpy as np
 import plotly.graph_objects as go
 
+from ..core.trace import Trace
+
 
 def figure_widgets(widget) -> list[go.FigureWidget]:
     """Every ``FigureWidget`` inside ``widget`` (depth first)."""
@@ -108,10 +110,19 @@ class TimelinePanel(Panel):
 
     Subclasses create ``self.play`` and ``self.slider`` (linked in the browser)
     and redraw in ``_on_frame``.
+
+    Attributes
+    ----------
+    trace : Trace or None
+        The run on screen; ``None`` until the first successful solve.
+    frames : numpy.ndarray of int
+        The records of ``trace`` the timeline steps through, one per slider position.
     """
 
-    trace = None
-    frames = None
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.trace: Trace | None = None
+        self.frames: np.ndarray = np.arange(1)
 
     def show_iteration(self, iteration: int) -> None:
         """Move the timeline to the recorded frame closest to ``iteration``."""

@@ -8,6 +8,7 @@ import ipywidgets as W
 import numpy as np
 
 from ..core.policy import Policy
+from ..core.trace import Trace
 from ..play.hand import Table, has_public_cards
 from ..views.matrix import display_frames
 from ..views.style import NORMAL, get_style
@@ -63,7 +64,8 @@ class PlayTable(Panel):
                  seed: int = 0, switch_seats: bool = True, presenter: bool | None = None):
         super().__init__()
         self._scale = get_style(presenter).font_size / NORMAL.font_size
-        self.trace = None if isinstance(policy_or_trace, Policy) else policy_or_trace
+        self.trace: Trace | None = (None if isinstance(policy_or_trace, Policy)
+                                    else policy_or_trace)
         if self.trace is not None and not hasattr(self.trace, "average_policy"):
             raise ValueError(f"the bot must be a Policy or a Trace; got "
                              f"{type(policy_or_trace).__name__}")
@@ -77,7 +79,7 @@ class PlayTable(Panel):
                                            layout=W.Layout(width="430px"))
         if self.trace is not None:
             chosen = int(self.trace.iterations[self.trace.index(iteration)])
-            self._set_options(chosen)
+            self._set_options(self.trace, chosen)
         else:
             self.iteration.layout.display = "none"
         self.iteration.observe(self._on_iteration, names="value")
@@ -117,8 +119,8 @@ class PlayTable(Panel):
                                  "iteration to choose")
             chosen = int(self.trace.iterations[self.trace.index(iteration)])
             if chosen not in [value for _, value in self.iteration.options]:
-                self._set_options(chosen)
-                self._use_iteration(chosen)
+                self._set_options(self.trace, chosen)
+                self._use_iteration(self.trace, chosen)
             else:
                 self.iteration.value = chosen  # the observer switches the bot
         self._safely(choose, "Could not switch the bot")
@@ -146,8 +148,8 @@ class PlayTable(Panel):
     def _div(self, size: int, content: str, css: str = "") -> str:
         return f"<div style='font-size:{self._px(size)};{css}'>{content}</div>"
 
-    def _set_options(self, chosen: int) -> None:
-        its = self.trace.iterations[display_frames(self.trace, MAX_CHOICES)]
+    def _set_options(self, trace: Trace, chosen: int) -> None:
+        its = trace.iterations[display_frames(trace, MAX_CHOICES)]
         values = sorted({int(i) for i in its} | {chosen})
         self._quiet = True
         try:
@@ -157,12 +159,14 @@ class PlayTable(Panel):
             self._quiet = False
 
     def _on_iteration(self, change) -> None:
-        if getattr(self, "_quiet", False) or change["new"] is None:
+        trace = self.trace
+        if getattr(self, "_quiet", False) or change["new"] is None or trace is None:
             return
-        self._safely(lambda: self._use_iteration(int(change["new"])), "Could not switch the bot")
+        self._safely(lambda: self._use_iteration(trace, int(change["new"])),
+                     "Could not switch the bot")
 
-    def _use_iteration(self, iteration: int) -> None:
-        self.table.set_bot(self.trace.average_policy(iteration))
+    def _use_iteration(self, trace: Trace, iteration: int) -> None:
+        self.table.set_bot(trace.average_policy(iteration))
 
     def _on_switch(self, change) -> None:
         self.table.switch_seats = bool(change["new"])
@@ -171,8 +175,9 @@ class PlayTable(Panel):
         if self.trace is None:
             return "The bot plays a fixed policy."
         iteration = self.iteration.value
-        later = " from the next hand" if self.table.playing and \
-            self.table.hand.bot is not self.table.bot else ""
+        hand = self.table.hand
+        switched = hand is not None and not hand.over and hand.bot is not self.table.bot
+        later = " from the next hand" if switched else ""
         return (f"The bot plays the <b>average strategy</b> of {html.escape(self.trace.algorithm)} "
                 f"after <b>{iteration:,}</b> iterations{later} (exploitability "
                 f"{self.trace.exploitability[self.trace.index(iteration)]:.4f}).")
@@ -253,7 +258,8 @@ class PlayTable(Panel):
         while game.parent[node] >= 0:
             path.append(node)
             node = int(game.parent[node])
-        steps, moves = [], iter(hand.moves)
+        steps: list[str] = []
+        moves = iter(hand.moves)
         for node in reversed(path):
             parent = int(game.parent[node])
             if game.player[parent] < 0:  # a chance step
