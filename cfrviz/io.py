@@ -17,10 +17,15 @@ kept exactly, as an array, when it is a value at the top level of ``extras`` or
 ``state``.  Anything else (an array inside ``params`` or inside a nested dict, an
 object array, any other object) is refused with a ``ValueError`` naming the key, so
 nothing is lost without a word.
+
+A solver's ``state`` is the plain dict of :meth:`cfrviz.core.trace.SolverState.as_dict`
+(its tables and SplitMix64 word as arrays; its counts, time and numpy generator state as
+JSON), so it is saved like any other and checked on resume, not here.
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import hashlib
 import json
@@ -30,29 +35,15 @@ from pathlib import Path
 
 import numpy as np
 
-from .games.matrix import MatrixGame
-from .core.trace import Trace
+from .core.trace import RECORD_ARRAYS, SolverState, Trace
 from .core.tree import GameTree
+from .games.matrix import MatrixGame
 
 #: Version of the file layout this module writes; it reads this one and older.
 FORMAT_VERSION = 1
 FORMAT_NAME = "cfrviz-trace"
 META = "cfrviz_meta"
 
-#: Per-record arrays of a trace and whether NaN is a legal value in them.
-_TRACE_ARRAYS = {
-    "iterations": False,
-    "cumulative_regret": False,
-    "instantaneous_regret": False,
-    "current_strategy": False,
-    "average_strategy": False,
-    "exploitability": True,          # NaN when the run evaluated nothing
-    "current_exploitability": True,
-}
-_STRATEGY_LIKE = ("cumulative_regret", "instantaneous_regret", "current_strategy",
-                  "average_strategy")
-#: State arrays that must be finite when present.
-_FINITE_STATE = ("regret_sum", "strategy_sum")
 
 
 # --- fingerprint ---------------------------------------------------------------------
@@ -173,10 +164,8 @@ def save_trace(trace: Trace, path) -> Path:
             os.fsync(handle.fileno())
         os.replace(temp, path)
     except BaseException:
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(temp)
-        except FileNotFoundError:
-            pass
         raise
     _fsync_directory(folder)
     return path
@@ -202,8 +191,8 @@ def _pack(trace: Trace) -> tuple[dict, dict]:
         raise ValueError(f"save_trace needs a Trace (what cfrviz.solve returns); "
                          f"got {type(trace).__name__}")
     arrays = {}
-    for name in _TRACE_ARRAYS:
-        arrays[f"trace.{name}"] = _plain_array(getattr(trace, name), name)
+    for spec in RECORD_ARRAYS:
+        arrays[f"trace.{spec.name}"] = _plain_array(getattr(trace, spec.name), spec.name)
     extras, extra_arrays = _pack_mapping(trace.extras, "extras")
     arrays.update(extra_arrays)
     if trace.state is None:
@@ -350,14 +339,14 @@ def load_trace(path, game=None) -> Trace:
         _check_game(path, game_meta, game)
 
     arrays = {}
-    for name in _TRACE_ARRAYS:
-        arrays[name] = _member(path, members, f"trace.{name}", name)
+    for spec in RECORD_ARRAYS:
+        arrays[spec.name] = _member(path, members, f"trace.{spec.name}", spec.name)
     _check_arrays(path, arrays, game)
     extras = _unpack_mapping(path, meta["extras"], members, "extras")
     state = None if meta["state"] is None else _unpack_mapping(path, meta["state"], members,
                                                                "state")
     if state is not None:
-        for name in _FINITE_STATE:
+        for name in SolverState.TABLES:  # the tables a state holds must be finite
             value = state.get(name)
             if isinstance(value, np.ndarray) and value.dtype.kind in "fc" \
                     and not np.all(np.isfinite(value)):
@@ -435,19 +424,19 @@ def _check_arrays(path: Path, arrays: dict, game) -> None:
     if records and (iterations[0] < 1 or np.any(np.diff(iterations) <= 0)):
         raise _bad(path, "'iterations' must be increasing whole numbers from 1 on")
     shape = (records, game.num_infosets, game.max_actions)
-    for name, nan_ok in _TRACE_ARRAYS.items():
-        value = arrays[name]
-        expected = shape if name in _STRATEGY_LIKE else (records,)
+    for spec in RECORD_ARRAYS:
+        name, value = spec.name, arrays[spec.name]
+        expected = shape if spec.table else (records,)
         if value.shape != expected:
             raise _bad(path, f"{name!r} has shape {value.shape}; {records} records of "
                              f"{game.name} need {expected}")
-        if name != "iterations":
+        if spec.dtype.kind == "f":
             if value.dtype.kind != "f":
                 raise _bad(path, f"{name!r} must hold floats; it holds {value.dtype}")
-            bad = np.isinf(value) if nan_ok else ~np.isfinite(value)
+            bad = np.isinf(value) if spec.nan_ok else ~np.isfinite(value)
             if np.any(bad):
                 record = int(np.argwhere(bad)[0][0])
-                kind = "infinite values" if nan_ok else "NaN or infinite values"
+                kind = "infinite values" if spec.nan_ok else "NaN or infinite values"
                 raise _bad(path, f"{name!r} holds {kind} (first at record {record}, iteration "
                                  f"{iterations[record]})")
 

@@ -1,5 +1,6 @@
-"""The shared training loop: interrupts keep everything finished, runs resume bit for bit, progress."""
+"""The shared training loop: interrupts keep what finished, runs resume bit for bit, progress."""
 
+import dataclasses
 import signal
 
 import numpy as np
@@ -7,6 +8,7 @@ import pytest
 
 import cfrviz
 from cfrviz import engine
+from cfrviz.core.trace import RECORD_ARRAYS, Recorder, SolverState, Trace
 from cfrviz.solvers import driver
 
 
@@ -74,7 +76,7 @@ def test_resume_refuses_what_does_not_fit(kuhn):
     with pytest.raises(ValueError, match="recorded on kuhn_poker, not leduc_poker"):
         cfrviz.solve(cfrviz.load_game("leduc_poker"), "cfr", 40, resume=trace)
     rps = cfrviz.load_game("rock_paper_scissors")
-    with pytest.raises(ValueError, match="takes no parameter 'resume'"):
+    with pytest.raises(ValueError, match="cannot resume a cfr run as regret_matching"):
         cfrviz.solve(rps, "regret_matching", 40, resume=trace)
     with pytest.raises(ValueError, match="has no solver state"):
         cfrviz.solve(kuhn, "cfr", 40, resume="trace.npz")
@@ -98,10 +100,93 @@ def test_chunks_follow_the_time_budget(kuhn, monkeypatch):
     original = engine.run_full_tree
 
     def spy(*args):
-        sizes.append(args[-8] - args[-9] + 1)  # last - first + 1
+        sizes.append(args[3] - args[2] + 1)  # (arrays, tables, first, last, rule)
         return original(*args)
 
     monkeypatch.setattr(engine, "run_full_tree", spy)
     cfrviz.solve(kuhn, "cfr", 50_000, checkpoints=[])
     assert sizes[0] == 0 and sizes[1] == 1  # warm-up, then one timed iteration
     assert max(sizes) > 1000 and sum(sizes) == 50_000
+
+
+# --- the solver state and the recorder ---------------------------------------------------
+
+@pytest.mark.parametrize("field, value, message", [
+    ("regret_sum", np.zeros((3, 2)), r"'regret_sum' has shape \(3, 2\); kuhn_poker needs "
+                                     r"\(12, 2\)"),
+    ("regret_sum", "many", "'regret_sum' cannot be read as float64 numbers"),
+    ("strategy_sum", np.full((12, 2), np.inf), "'strategy_sum' holds NaN or infinite values"),
+    ("rng", np.zeros(2, dtype=np.uint64), r"'rng' must be one SplitMix64 word, a uint64 "
+                                          r"array of shape \(1,\); it is uint64 of shape \(2,\)"),
+    ("iteration", 2.5, "'iteration' must be a whole number >= 0; it is 2.5"),
+    ("iteration", -1, "'iteration' must be a whole number >= 0"),
+    ("nodes_touched", True, "'nodes_touched' must be a whole number"),
+    ("elapsed", float("nan"), "'elapsed' must be a finite number of seconds"),
+    ("generator", {"bit_generator": "NoSuchGenerator"}, "'generator' must be None or a numpy "
+                                                        "bit generator's state"),
+    ("strategy_sum", None, "'strategy_sum' is missing"),
+])
+def test_resume_names_the_state_field_at_fault(kuhn, field, value, message):
+    trace = cfrviz.solve(kuhn, "cfr", 20)
+    state = dict(trace.state)
+    if value is None:
+        del state[field]
+    else:
+        state[field] = value
+    with pytest.raises(ValueError, match=f"solver state field {message}"):
+        cfrviz.solve(kuhn, "cfr", 40, resume=dataclasses.replace(trace, state=state))
+
+
+def test_solver_state_fresh_copy_and_validate(kuhn):
+    state = SolverState.fresh(kuhn, rng=[7])
+    assert state.validate(kuhn) is state
+    assert state.regret_sum.shape == kuhn.legal_mask.shape and state.rng.tolist() == [7]
+    twin = state.copy()
+    twin.regret_sum[0, 0] = 1.0
+    twin.rng[0] = 8
+    assert state.regret_sum[0, 0] == 0.0 and state.rng[0] == 7
+    state.current = np.zeros((12, 2), dtype=np.float32)
+    with pytest.raises(ValueError, match="solver state field 'current' must hold float64"):
+        state.validate(kuhn)
+    with pytest.raises(ValueError, match="'instant' has shape"):
+        dataclasses.replace(twin, instant=np.zeros(3)).validate(kuhn)
+    saved = twin.as_dict()
+    assert list(saved) == list(SolverState.SAVED)
+    back = SolverState.from_dict(saved, kuhn)
+    assert back.regret_sum[0, 0] == 1.0 and back.rng[0] == 8 and back.iteration == 0
+    assert not np.shares_memory(back.regret_sum, twin.regret_sum)
+
+
+def test_recorder_keeps_copies_never_views(kuhn):
+    state = SolverState.fresh(kuhn)
+    recorder = Recorder(kuhn, average=lambda total: driver.average_strategy(total, kuhn.legal_mask))
+    state.iteration, state.elapsed, state.nodes_touched = 1, 0.5, 55
+    state.regret_sum[0, 0] = 1.0
+    state.strategy_sum[0] = [1.0, 3.0]
+    recorder.snapshot(state)
+    state.regret_sum[0, 0] = 99.0
+    state.strategy_sum[0] = [3.0, 1.0]
+    trace = recorder.trace("cfr", {"alternating": True}, state)
+    assert isinstance(trace, Trace) and trace.iterations.tolist() == [1]
+    assert trace.cumulative_regret[0, 0, 0] == 1.0
+    assert trace.average_strategy[0, 0].tolist() == [0.25, 0.75]
+    assert np.all(np.isnan(trace.exploitability))  # no evaluation asked for
+    assert trace.extras["nodes_touched"].tolist() == [55] and trace.extras["total_time"] == 0.5
+    assert trace.params == {"alternating": True, "interrupted": False}
+    state.regret_sum[0, 0] = 5.0
+    assert trace.state["regret_sum"][0, 0] == 99.0  # the final state is a copy too
+    for spec in RECORD_ARRAYS:
+        assert getattr(trace, spec.name).dtype == spec.dtype
+        assert not getattr(trace, spec.name).flags.writeable
+
+
+def test_the_record_arrays_are_the_trace_fields():
+    fields = [f.name for f in dataclasses.fields(Trace)]
+    assert [spec.name for spec in RECORD_ARRAYS] == fields[3:10]
+    assert {spec.evaluates for spec in RECORD_ARRAYS if spec.evaluates} \
+        <= {spec.name for spec in RECORD_ARRAYS if spec.table}
+
+
+def test_nothing_recorded_and_nothing_resumed_is_an_interrupt(kuhn):
+    with pytest.raises(KeyboardInterrupt, match="before its first iteration finished"):
+        Recorder(kuhn).trace("cfr", {}, SolverState.fresh(kuhn))

@@ -13,10 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cfrviz
+from cfrviz.core.trace import RECORD_ARRAYS
 from cfrviz.io import FORMAT_VERSION, META, game_fingerprint, load_trace, save_trace
 
-ARRAYS = ("iterations", "cumulative_regret", "instantaneous_regret", "current_strategy",
-          "average_strategy", "exploitability", "current_exploitability")
+ARRAYS = tuple(spec.name for spec in RECORD_ARRAYS)
 VARIANT = [[0, -1, 2], [1, 0, -2], [-2, 2, 0]]  # scissors wins and loses 2
 
 
@@ -129,8 +129,45 @@ def test_state_and_general_extras_round_trip(kuhn_trace, tmp_path):
         ("hello", True, None)
 
 
+@pytest.mark.parametrize("update", ["expected", "sampled"])
+def test_regret_matching_trace_resumes_after_saving_and_loading(tmp_path, update):
+    game = cfrviz.load_game("rock_paper_scissors", payoffs=VARIANT)
+    first = cfrviz.solve(game, "regret_matching", 300, seed=5, update=update)
+    loaded = load_trace(first.save(tmp_path / "rm"))
+    assert_same(loaded, first)
+    assert list(loaded.state) == list(first.state)
+    for key in ("regret_sum", "strategy_sum", "rng"):
+        got = loaded.state[key]
+        assert got.dtype == first.state[key].dtype and got.tobytes() == first.state[key].tobytes()
+    assert loaded.state.get("generator") == first.state.get("generator")  # 128-bit ints kept
+    resumed = cfrviz.solve(game, "regret_matching", 700, seed=5, update=update, resume=loaded)
+    whole = cfrviz.solve(game, "regret_matching", 700, seed=5, update=update)
+    for name in ARRAYS:
+        assert getattr(resumed, name).tobytes() == getattr(whole, name).tobytes(), name
+    assert resumed.state["strategy_sum"].tobytes() == whole.state["strategy_sum"].tobytes()
+
+
+def test_a_file_holds_the_record_arrays_of_the_schema(kuhn_trace, tmp_path):
+    path = save_trace(kuhn_trace, tmp_path / "k.npz")
+    with np.load(path, allow_pickle=False) as archive:
+        members = set(archive.files)
+    assert {name for name in members if name.startswith("trace.")} == \
+        {f"trace.{spec.name}" for spec in RECORD_ARRAYS}
+    for spec in RECORD_ARRAYS:
+        assert getattr(kuhn_trace, spec.name).dtype == spec.dtype, spec.name
+
+
+def test_a_loaded_state_that_does_not_fit_is_named_on_resume(kuhn_trace, tmp_path):
+    path = save_trace(kuhn_trace, tmp_path / "k.npz")
+    rewrite_array(path, "state.3", np.zeros(3, dtype=np.uint64))  # the rng word
+    loaded = load_trace(path)
+    with pytest.raises(ValueError, match="solver state field 'rng' must be one SplitMix64 word"):
+        cfrviz.solve(loaded.game, "cfr", 80, resume=loaded)
+
+
 def test_trace_without_state_loads_none(rps_trace, tmp_path):
-    assert load_trace(save_trace(rps_trace, tmp_path / "a.npz")).state is None
+    stateless = dataclasses.replace(rps_trace, state=None)
+    assert load_trace(save_trace(stateless, tmp_path / "a.npz")).state is None
 
 
 def test_empty_checkpoints_trace_keeps_nan_exploitability(tmp_path):
@@ -378,7 +415,7 @@ def test_failed_save_keeps_previous_file(rps_trace, kuhn_trace, tmp_path, monkey
     path = save_trace(rps_trace, tmp_path / "run.npz")
     before = path.read_bytes()
 
-    def crash(file, **arrays):
+    def crash(file, **_arrays):
         file.write(b"PK\x03\x04 half a file")
         raise KeyboardInterrupt  # as if the student pressed Ctrl-C mid-save
 

@@ -1,3 +1,4 @@
+import signal
 import warnings
 
 import numpy as np
@@ -6,7 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cfrviz
+from cfrviz.core.trace import RECORD_ARRAYS
 from cfrviz.reference import self_play_regret_matching
+from cfrviz.solvers import driver
 from cfrviz.solvers import regret_matching as rm_module
 
 VARIANT = [[0, -1, 2], [1, 0, -2], [-2, 2, 0]]
@@ -183,3 +186,117 @@ def test_interrupted_run_keeps_its_last_finished_iteration_between_checkpoints(g
     monkeypatch.setattr(rm_module, "_match", original)
     full = cfrviz.solve(game, "regret_matching", 37, initial_regrets={"P1": [1, 0, 0]})
     assert np.array_equal(trace.average_strategy[-1], full.average_strategy[-1])
+
+
+# --- resume, deferred Ctrl-C, progress ------------------------------------------------
+
+def assert_same_run(got, expected):
+    """Every recorded array and the final solver state equal bit for bit."""
+    for spec in RECORD_ARRAYS:
+        a, b = getattr(got, spec.name), getattr(expected, spec.name)
+        assert a.dtype == b.dtype and a.tobytes() == b.tobytes(), spec.name
+    assert got.state.keys() == expected.state.keys()
+    for key in ("regret_sum", "strategy_sum", "rng"):
+        assert got.state[key].tobytes() == expected.state[key].tobytes(), key
+    assert got.state["iteration"] == expected.state["iteration"]
+    assert got.state.get("generator") == expected.state.get("generator")
+
+
+@pytest.mark.parametrize("kwargs", [
+    {},
+    {"update": "sampled", "seed": 4},
+    {"update": "sampled", "seed": 9, "opponent": [0.5, 0.3, 0.2]},
+    {"initial_regrets": {"P1": [1, 0, 0], "P2": [0, 0, 2]}},
+])
+@pytest.mark.parametrize("checkpoints", [None, [3, 150, 200, 400]])
+def test_regret_matching_resumes_bit_for_bit(game, monkeypatch, kwargs, checkpoints):
+    variant = game.with_payoffs(VARIANT)
+    whole = cfrviz.solve(variant, "regret_matching", 400, checkpoints=checkpoints, **kwargs)
+    first = cfrviz.solve(variant, "regret_matching", 200,
+                         checkpoints=checkpoints and [3, 150], **kwargs)
+    assert first.state["iteration"] == 200
+    assert ("generator" in first.state) == (kwargs.get("update") == "sampled")
+    # The resumed half runs one iteration per chunk: draws must not depend on the chunking.
+    monkeypatch.setattr(driver, "CHUNK_SECONDS", 1e-9)
+    again = {k: v for k, v in kwargs.items() if k != "initial_regrets"}  # the state has them
+    resumed = cfrviz.solve(variant, "regret_matching", 400, checkpoints=checkpoints and [400],
+                           resume=first, **again)
+    assert_same_run(resumed, whole)
+    assert resumed.params == dict(whole.params, resumed_from=200)
+
+
+def test_regret_matching_resume_refuses_what_does_not_fit(game):
+    first = cfrviz.solve(game, "regret_matching", 20, initial_regrets={"P1": [1, 0, 0]})
+    with pytest.raises(ValueError, match="leave initial_regrets out"):
+        cfrviz.solve(game, "regret_matching", 40, initial_regrets={"P1": [1, 0, 0]},
+                     resume=first)
+    with pytest.raises(ValueError, match="resume with the run's own parameters"):
+        cfrviz.solve(game, "regret_matching", 40, update="sampled", resume=first)
+    with pytest.raises(ValueError, match="already has 20 iterations"):
+        cfrviz.solve(game, "regret_matching", 20, resume=first)
+    with pytest.raises(ValueError, match="another version of rock_paper_scissors"):
+        cfrviz.solve(game.with_payoffs(VARIANT), "regret_matching", 40, resume=first)
+    with pytest.raises(ValueError, match="cannot resume a regret_matching run as cfr"):
+        cfrviz.solve(game, "cfr", 40, resume=first)
+
+
+@pytest.mark.parametrize("update", ["expected", "sampled"])
+def test_ctrl_c_ends_regret_matching_between_chunks_and_the_run_resumes(game, monkeypatch,
+                                                                         update):
+    variant = game.with_payoffs(VARIANT)
+    monkeypatch.setattr(driver, "CHUNK_SECONDS", 1e-9)  # one iteration per chunk
+    calls = {"n": 0}
+    original = rm_module._match
+
+    def sigint_during_iteration_21(regrets):
+        calls["n"] += 1
+        if calls["n"] == 41:  # two calls per iteration
+            signal.raise_signal(signal.SIGINT)  # what Ctrl-C or a kernel interrupt delivers
+        return original(regrets)
+
+    monkeypatch.setattr(rm_module, "_match", sigint_during_iteration_21)
+    with pytest.warns(RuntimeWarning,
+                      match="regret_matching interrupted after iteration 21 of 1000"):
+        cut = cfrviz.solve(variant, "regret_matching", 1000, seed=2, update=update,
+                           checkpoints=[10, 20, 500])
+    # Iteration 21 was under way: it finishes, and the run stops at the chunk boundary.
+    assert cut.iterations.tolist() == [10, 20, 21] and cut.params["interrupted"]
+    assert cut.state["iteration"] == 21
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    monkeypatch.undo()
+    whole = cfrviz.solve(variant, "regret_matching", 1000, seed=2, update=update,
+                         checkpoints=[10, 20, 21, 500])
+    resumed = cfrviz.solve(variant, "regret_matching", 1000, seed=2, update=update,
+                           checkpoints=[500], resume=cut)
+    assert resumed.iterations.tolist() == [10, 20, 21, 500, 1000]
+    assert resumed.params["resumed_from"] == 21 and not resumed.params["interrupted"]
+    assert_same_run(resumed, whole)
+
+
+def test_keyboard_interrupt_inside_a_chunk_gives_back_the_unused_draws(game, monkeypatch):
+    variant = game.with_payoffs(VARIANT)
+    calls = {"n": 0}
+    original = rm_module._match
+
+    def interrupt_during_iteration_38(regrets):
+        calls["n"] += 1
+        if calls["n"] == 75:
+            raise KeyboardInterrupt
+        return original(regrets)
+
+    monkeypatch.setattr(rm_module, "_match", interrupt_during_iteration_38)
+    with pytest.warns(RuntimeWarning, match="at iteration 38, after iteration 37 of 300"):
+        cut = cfrviz.solve(variant, "regret_matching", 300, seed=6, update="sampled")
+    monkeypatch.undo()
+    assert cut.iterations[-1] == 37 and cut.state["iteration"] == 37
+    whole = cfrviz.solve(variant, "regret_matching", 300, seed=6, update="sampled")
+    assert_same_run(cfrviz.solve(variant, "regret_matching", 300, seed=6, update="sampled",
+                                 resume=cut), whole)
+
+
+def test_regret_matching_progress_bar_on_request(game, capsys):
+    cfrviz.solve(game, "regret_matching", 50, progress=True)
+    assert "regret_matching on rock_paper_scissors" in capsys.readouterr().err
+    cfrviz.solve(game, "regret_matching", 50, progress=False)
+    cfrviz.solve(game, "regret_matching", 50)  # short: the default stays quiet
+    assert capsys.readouterr().err == ""

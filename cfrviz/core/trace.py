@@ -1,13 +1,79 @@
-"""Training traces: what a solver recorded, for views to index into."""
+"""Training traces: what a solver recorded, for views to index into.
+
+The schema of a run is spelled here, once:
+
+- :data:`RECORD_ARRAYS`: the per-record arrays every :class:`Trace` holds (name,
+  dtype, whether NaN is allowed, whether one record is an (information sets,
+  actions) table).  The trace, :mod:`cfrviz.io`'s checks, resuming and the
+  :class:`Recorder` all read this list.
+- :class:`SolverState`: what a solver carries from one iteration to the next,
+  enough to resume a run bit for bit.  A trace keeps it as the plain dict of
+  :meth:`SolverState.as_dict`, which :mod:`cfrviz.io` saves like any other.
+- :class:`Recorder`: takes copies of a state at the checkpoints and builds the
+  trace at the end (stacking, evaluating, joining a resumed run's records).
+  It lives here, beside the schema, because it is the one place traces are
+  made; it knows nothing of any solver (the average strategy and the
+  exploitability are functions it is given).
+"""
 
 from __future__ import annotations
 
+import copy
+import dataclasses
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from numbers import Integral, Real
 from pathlib import Path
+from typing import Any, ClassVar
 
 import numpy as np
 
 from .policy import Policy
+
+
+@dataclass(frozen=True)
+class RecordArray:
+    """One per-record array of a trace.
+
+    Attributes
+    ----------
+    name : str
+        The :class:`Trace` attribute (and the array's name in a saved file).
+    dtype : numpy.dtype
+        What the solvers record: ``int64`` iterations, ``float64`` otherwise.
+    nan_ok : bool
+        Whether NaN is a legal value (the exploitability of a run that
+        evaluated nothing).
+    table : bool
+        Whether one record is an (information sets, actions) table, so the
+        array has shape ``(records, I, A)``; otherwise ``(records,)``.
+    evaluates : str or None
+        For an exploitability, the table whose strategies it evaluates.
+    """
+
+    name: str
+    dtype: np.dtype
+    nan_ok: bool = False
+    table: bool = False
+    evaluates: str | None = None
+
+
+#: The per-record arrays of every trace, in the order traces and files list them.
+RECORD_ARRAYS: tuple[RecordArray, ...] = (
+    RecordArray("iterations", np.dtype(np.int64)),
+    RecordArray("cumulative_regret", np.dtype(np.float64), table=True),
+    RecordArray("instantaneous_regret", np.dtype(np.float64), table=True),
+    RecordArray("current_strategy", np.dtype(np.float64), table=True),
+    RecordArray("average_strategy", np.dtype(np.float64), table=True),
+    RecordArray("exploitability", np.dtype(np.float64), nan_ok=True,
+                evaluates="average_strategy"),
+    RecordArray("current_exploitability", np.dtype(np.float64), nan_ok=True,
+                evaluates="current_strategy"),
+)
+#: Per-record extras of a timed run (the tree solvers): seconds spent solving, and nodes
+#: touched, up to each record.  Such a trace also keeps ``extras["total_time"]``.
+TIMING_EXTRAS: tuple[tuple[str, np.dtype], ...] = (("elapsed", np.dtype(np.float64)),
+                                                   ("nodes_touched", np.dtype(np.int64)))
 
 
 @dataclass(frozen=True, eq=False)
@@ -16,9 +82,9 @@ class Trace:
 
     Every array's first axis follows ``iterations``; strategy and regret
     arrays then have shape ``(information sets, max actions)`` in the order of
-    the game's information-set table.  Arrays are copies, never live views of
-    the solver, and are read-only: scrubbing a slider reads them and never
-    re-runs anything.
+    the game's information-set table (:data:`RECORD_ARRAYS` lists them all).
+    Arrays are copies, never live views of the solver, and are read-only:
+    scrubbing a slider reads them and never re-runs anything.
 
     Attributes
     ----------
@@ -44,12 +110,13 @@ class Trace:
     extras : dict
         Further per-run records of a solver (arrays or JSON-safe values).
     state : dict or None
-        The solver's state after the last recorded iteration (cumulative
-        regrets, strategy sums, iteration, random-generator state), enough to
-        resume the run; ``None`` when not kept.
+        The solver's state after the last recorded iteration, as
+        :meth:`SolverState.as_dict` writes it (iteration, cumulative regrets,
+        strategy sums, random-generator state, nodes touched, time spent),
+        enough to resume the run; ``None`` when not kept.
     """
 
-    game: object
+    game: Any
     algorithm: str
     params: dict
     iterations: np.ndarray
@@ -63,10 +130,8 @@ class Trace:
     state: dict | None = None
 
     def __post_init__(self):
-        for name in ("iterations", "cumulative_regret", "instantaneous_regret",
-                     "current_strategy", "average_strategy", "exploitability",
-                     "current_exploitability"):
-            getattr(self, name).setflags(write=False)
+        for spec in RECORD_ARRAYS:
+            getattr(self, spec.name).setflags(write=False)
 
     def __len__(self) -> int:
         return len(self.iterations)
@@ -106,3 +171,335 @@ class Trace:
         return (f"Trace({self.algorithm} on {self.game.name}: {len(self)} records, "
                 f"iterations {self.iterations[0]}..{self.iterations[-1]}, "
                 f"final exploitability {self.exploitability[-1]:.3g})")
+
+
+# --- solver state ----------------------------------------------------------------------
+
+@dataclass(eq=False)
+class SolverState:
+    """What a solver carries between iterations: enough to resume a run bit for bit.
+
+    The four tables have the shape of the game's ``legal_mask``, (information
+    sets, max actions), and are updated in place by the solvers.
+
+    Attributes
+    ----------
+    regret_sum : numpy.ndarray of float64
+        Cumulative regrets.
+    strategy_sum : numpy.ndarray of float64
+        Cumulative (weighted) strategies, whose normalisation is the average strategy.
+    current : numpy.ndarray of float64
+        The strategy played at the last iteration.
+    instant : numpy.ndarray of float64
+        The regrets incurred at the last iteration.
+    rng : numpy.ndarray of uint64, shape (1,)
+        The SplitMix64 state of the compiled engine's generator (zero for
+        regret matching, which draws from numpy: see ``generator``).
+    iteration : int
+        Iterations done.
+    nodes_touched : int
+        Game-tree nodes visited so far.
+    elapsed : float
+        Seconds spent solving so far (compilation and evaluation excluded).
+    generator : dict or None
+        The state of a ``numpy.random`` bit generator
+        (``Generator.bit_generator.state``, JSON-safe) for a solver whose draws
+        come from numpy (sampled regret matching); ``None`` otherwise.
+    """
+
+    regret_sum: np.ndarray
+    strategy_sum: np.ndarray
+    current: np.ndarray
+    instant: np.ndarray
+    rng: np.ndarray
+    iteration: int = 0
+    nodes_touched: int = 0
+    elapsed: float = 0.0
+    generator: dict | None = None
+
+    #: The (information sets, actions) tables.
+    TABLES: ClassVar[tuple[str, ...]] = ("regret_sum", "strategy_sum", "current", "instant")
+    #: What a trace keeps (``current`` and ``instant`` are recomputed by the next
+    #: iteration); ``generator`` is kept too when it is not None.
+    SAVED: ClassVar[tuple[str, ...]] = ("iteration", "regret_sum", "strategy_sum", "rng",
+                                        "nodes_touched", "elapsed")
+
+    @classmethod
+    def fresh(cls, game, rng=None, regret_sum=None, generator: dict | None = None) -> SolverState:
+        """The state before the first iteration on ``game``.
+
+        Parameters
+        ----------
+        game
+            Anything with a ``legal_mask`` (a game tree or a matrix game).
+        rng : array_like of uint64, optional
+            The SplitMix64 state (:func:`cfrviz.engine.seed_state`); zero when
+            omitted.
+        regret_sum : array_like, optional
+            Cumulative regrets to start from (zeros when omitted).
+        generator : dict, optional
+            A numpy bit generator's state, for solvers that draw from numpy.
+        """
+        shape = game.legal_mask.shape
+        return cls(
+            regret_sum=np.zeros(shape) if regret_sum is None else np.array(regret_sum,
+                                                                           dtype=np.float64),
+            strategy_sum=np.zeros(shape), current=np.zeros(shape), instant=np.zeros(shape),
+            rng=(np.zeros(1, dtype=np.uint64) if rng is None
+                 else np.array(rng, dtype=np.uint64).reshape(1)),
+            generator=copy.deepcopy(generator))
+
+    def copy(self) -> SolverState:
+        """A deep copy: no array or dict shared with this state."""
+        return dataclasses.replace(
+            self, **{name: getattr(self, name).copy() for name in (*self.TABLES, "rng")},
+            generator=copy.deepcopy(self.generator))
+
+    def validate(self, game) -> SolverState:
+        """Check the state fits ``game``; return it.
+
+        Raises
+        ------
+        ValueError
+            Naming the field at fault and what it should be: a table of the
+            wrong type, dtype or shape or holding NaN or infinities, an ``rng``
+            that is not one uint64 word, a negative or non-integer count, a
+            negative or non-finite time, or a ``generator`` that does not name
+            a numpy bit generator.
+        """
+        shape = game.legal_mask.shape
+        for name in self.TABLES:
+            value = getattr(self, name)
+            if not isinstance(value, np.ndarray):
+                raise _state_error(name, f"must be a numpy array; it is a {type(value).__name__}")
+            if value.dtype != np.float64:
+                raise _state_error(name, f"must hold float64 numbers; it holds {value.dtype}")
+            if value.shape != shape:
+                raise _state_error(name, f"has shape {value.shape}; "
+                                         f"{getattr(game, 'name', 'the game')} needs {shape} "
+                                         "(information sets x actions)")
+            if not np.all(np.isfinite(value)):
+                raise _state_error(name, "holds NaN or infinite values")
+        rng = self.rng
+        if not isinstance(rng, np.ndarray) or rng.dtype != np.uint64 or rng.shape != (1,):
+            got = (f"{rng.dtype} of shape {rng.shape}" if isinstance(rng, np.ndarray)
+                   else type(rng).__name__)
+            raise _state_error("rng", f"must be one SplitMix64 word, a uint64 array of shape "
+                                      f"(1,); it is {got}")
+        for name in ("iteration", "nodes_touched"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, Integral) or value < 0:
+                raise _state_error(name, f"must be a whole number >= 0; it is {value!r}")
+        elapsed = self.elapsed
+        if isinstance(elapsed, bool) or not isinstance(elapsed, Real) \
+                or not np.isfinite(elapsed) or elapsed < 0:
+            raise _state_error("elapsed", f"must be a finite number of seconds >= 0; it is "
+                                          f"{elapsed!r}")
+        generator = self.generator
+        if generator is not None:
+            kind = generator.get("bit_generator") if isinstance(generator, dict) else None
+            known = isinstance(kind, str) and isinstance(getattr(np.random, kind, None), type) \
+                and issubclass(getattr(np.random, kind), np.random.BitGenerator)
+            if not known:
+                raise _state_error("generator", "must be None or a numpy bit generator's state "
+                                                "(Generator.bit_generator.state); it is "
+                                                f"{generator!r:.80}")
+        return self
+
+    def as_dict(self) -> dict:
+        """What a :class:`Trace` keeps as its ``state``: copies of the :attr:`SAVED` fields."""
+        out = {}
+        for name in self.SAVED:
+            value = getattr(self, name)
+            out[name] = value.copy() if isinstance(value, np.ndarray) else value
+        out["iteration"] = int(self.iteration)
+        out["nodes_touched"] = int(self.nodes_touched)
+        out["elapsed"] = float(self.elapsed)
+        if self.generator is not None:
+            out["generator"] = copy.deepcopy(self.generator)
+        return out
+
+    @classmethod
+    def from_dict(cls, saved: Mapping, game) -> SolverState:
+        """A fresh, validated state from a trace's ``state`` (the inverse of :meth:`as_dict`).
+
+        Arrays are copied (a loaded trace's are read-only); ``current`` and
+        ``instant`` start at zero.  ``nodes_touched``, ``elapsed`` and
+        ``generator`` may be missing (0, 0.0, None).
+
+        Raises
+        ------
+        ValueError
+            When a required field is missing or a value does not fit ``game``;
+            the message names the field.
+        """
+        if not isinstance(saved, Mapping):
+            raise ValueError(f"a solver state must be a dict as Trace.state holds; got "
+                             f"{type(saved).__name__}")
+        for name in ("iteration", "regret_sum", "strategy_sum", "rng"):
+            if name not in saved:
+                raise _state_error(name, "is missing; a resumable state holds "
+                                         f"{', '.join(cls.SAVED)}")
+        shape = game.legal_mask.shape
+        rng = _converted(saved["rng"], np.uint64, "rng")
+        state = cls(regret_sum=_converted(saved["regret_sum"], np.float64, "regret_sum"),
+                    strategy_sum=_converted(saved["strategy_sum"], np.float64, "strategy_sum"),
+                    current=np.zeros(shape), instant=np.zeros(shape),
+                    rng=rng.reshape(1) if rng.ndim == 0 else rng,
+                    iteration=saved["iteration"],
+                    nodes_touched=saved.get("nodes_touched", 0),
+                    elapsed=saved.get("elapsed", 0.0),
+                    generator=copy.deepcopy(saved.get("generator")))
+        state.validate(game)
+        state.iteration = int(state.iteration)
+        state.nodes_touched = int(state.nodes_touched)
+        state.elapsed = float(state.elapsed)
+        return state
+
+
+def _state_error(name: str, what: str) -> ValueError:
+    return ValueError(f"solver state field {name!r} {what}")
+
+
+def _converted(value, dtype, name: str) -> np.ndarray:
+    try:
+        return np.array(value, dtype=dtype)
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise _state_error(name, f"cannot be read as {np.dtype(dtype)} numbers ({exc})") \
+            from None
+
+
+# --- recorder --------------------------------------------------------------------------
+
+#: The tables in the order :meth:`Recorder.add` takes them.
+_ADD_ORDER = ("cumulative_regret", "instantaneous_regret", "current_strategy", "average_strategy")
+
+class Recorder:
+    """Collects a run's records and builds its :class:`Trace`: the one place traces are made.
+
+    Parameters
+    ----------
+    game
+        The game being solved (its ``legal_mask`` gives the tables' shape).
+    average : callable, optional
+        ``average(strategy_sum) -> table``, the average strategy of a state,
+        for :meth:`snapshot`.
+    stack : callable, optional
+        ``stack(rows) -> array of shape (records, I, A)`` for one table's rows;
+        by default numpy stacks them.  A solver that records rows of another
+        form (regret matching's per-player lists) passes its own.
+    timed : bool, default True
+        Keep :data:`TIMING_EXTRAS` for every record, from the state's
+        ``elapsed`` and ``nodes_touched``.
+    """
+
+    def __init__(self, game, average: Callable | None = None, stack: Callable | None = None,
+                 timed: bool = True):
+        self.game = game
+        self.shape = game.legal_mask.shape
+        self._average = average
+        self._stack = stack if stack is not None else self._stack_arrays
+        self.timed = timed
+        self.iterations: list[int] = []
+        self.tables: dict[str, list] = {spec.name: [] for spec in RECORD_ARRAYS if spec.table}
+        self.timing: dict[str, list] = {name: [] for name, _ in TIMING_EXTRAS}
+        # Bound appends in the order add() takes its arguments: regret matching records
+        # every iteration from a plain-Python loop, where lookups per call show.
+        self._appends = tuple(rows.append for rows in (
+            self.iterations, *(self.tables[name] for name in _ADD_ORDER)))
+        self._timing_appends = tuple(self.timing[name].append for name, _ in TIMING_EXTRAS)
+
+    def __len__(self) -> int:
+        return len(self.iterations)
+
+    @property
+    def last(self) -> int | None:
+        """The last iteration recorded, or None."""
+        return self.iterations[-1] if self.iterations else None
+
+    def snapshot(self, state: SolverState) -> None:
+        """Record ``state`` as it stands after its iteration: copies, never views."""
+        if self._average is None:
+            raise TypeError("Recorder.snapshot needs the average= function given to the "
+                            "recorder")
+        self.add(state.iteration, state.regret_sum.copy(), state.instant.copy(),
+                 state.current.copy(), self._average(state.strategy_sum),
+                 elapsed=state.elapsed, nodes_touched=state.nodes_touched)
+
+    def add(self, iteration: int, cumulative_regret, instantaneous_regret, current_strategy,
+            average_strategy, elapsed: float = 0.0, nodes_touched: int = 0) -> None:
+        """Record one row whose values the caller will never change (copies, or fresh lists)."""
+        it, cum, inst, cur, avg = self._appends
+        it(iteration)
+        cum(cumulative_regret)
+        inst(instantaneous_regret)
+        cur(current_strategy)
+        avg(average_strategy)
+        if self.timed:
+            spent, touched = self._timing_appends
+            spent(elapsed)
+            touched(nodes_touched)
+
+    def trace(self, algorithm: str, params: dict, state: SolverState, *,
+              exploitability: Callable | None = None, interrupted: bool = False,
+              resume: Trace | None = None) -> Trace:
+        """The trace of the run: records stacked, evaluated, and joined after ``resume``'s.
+
+        Parameters
+        ----------
+        algorithm : str
+        params : dict
+            The run's settings; ``interrupted`` (and ``resumed_from``) are added.
+        state : SolverState
+            The final state, kept as the trace's ``state``.
+        exploitability : callable, optional
+            ``exploitability(tables of shape (records, I, A)) -> (records,)``;
+            when omitted the exploitabilities are NaN (a run that asked for no
+            evaluation).
+        interrupted : bool
+        resume : Trace, optional
+            The trace this run continued: its records come first.
+
+        Raises
+        ------
+        KeyboardInterrupt
+            When nothing was recorded and nothing is resumed (interrupted
+            before the first iteration finished).
+        """
+        if not self.iterations and resume is None:
+            raise KeyboardInterrupt(f"{algorithm} was interrupted before its first iteration "
+                                    "finished")
+        arrays = {}
+        for spec in RECORD_ARRAYS:
+            if spec.table:
+                arrays[spec.name] = self._stack(self.tables[spec.name])
+            elif spec.evaluates is None:
+                arrays[spec.name] = np.array(self.iterations, dtype=spec.dtype)
+        records = len(self.iterations)
+        for spec in RECORD_ARRAYS:
+            if spec.evaluates is not None:
+                arrays[spec.name] = (np.full(records, np.nan) if exploitability is None
+                                     else exploitability(arrays[spec.evaluates]))
+        extras: dict[str, Any] = {}
+        if self.timed:
+            extras = {name: np.array(self.timing[name], dtype=dtype)
+                      for name, dtype in TIMING_EXTRAS}
+        if resume is not None:
+            arrays = {spec.name: np.concatenate([getattr(resume, spec.name),
+                                                 arrays[spec.name]])
+                      for spec in RECORD_ARRAYS}
+            for name in extras:
+                extras[name] = np.concatenate([resume.extras[name], extras[name]])
+        if self.timed:
+            extras["total_time"] = float(state.elapsed)
+        run_params = dict(params, interrupted=interrupted)
+        if resume is not None and resume.state is not None:
+            run_params["resumed_from"] = int(resume.state["iteration"])
+        return Trace(game=self.game, algorithm=algorithm, params=run_params, extras=extras,
+                     state=state.as_dict(), **arrays)
+
+    def _stack_arrays(self, rows) -> np.ndarray:
+        return np.array(rows) if rows else np.zeros((0, *self.shape))
+
+
+__all__ = ["RECORD_ARRAYS", "TIMING_EXTRAS", "RecordArray", "Recorder", "SolverState", "Trace"]

@@ -1,11 +1,16 @@
 """The training loop every tree algorithm shares: chunks, checkpoints, progress, interrupts, resume.
 
 An algorithm supplies a *step*: a function that advances the solver state
-from iteration ``first`` to ``last`` in compiled code and returns the number
-of nodes it touched.  The driver decides how many iterations go into each
-call (about a tenth of a second's worth, so a progress bar moves and an
-interrupt is honoured quickly), takes snapshots at the checkpoints, and
-evaluates them once the run is over.
+(a :class:`~cfrviz.core.trace.SolverState`) from iteration ``first`` to
+``last`` in compiled code and returns the number of nodes it touched.  The
+driver decides how many iterations go into each call (about a tenth of a
+second's worth, so a progress bar moves and an interrupt is honoured
+quickly), has a :class:`~cfrviz.core.trace.Recorder` take snapshots at the
+checkpoints, and evaluates them once the run is over.
+
+Regret matching runs its own plain-Python loop but shares the pieces: the
+chunk size, the deferred Ctrl-C, the progress bar, the resume checks and the
+recorder.
 """
 
 from __future__ import annotations
@@ -19,14 +24,14 @@ from contextlib import contextmanager
 
 import numpy as np
 
-from ..engine import plan, seed_state, tree_exploitability
-from ..core.trace import Trace
+from ..core.trace import Recorder, SolverState, Trace
 from ..core.tree import GameTree
+from ..engine import seed_state, tree_exploitability
 
 #: Checkpoint schedules record every iteration while the four recorded
 #: (information sets x actions) tables stay below this many numbers in all.
 EVERY_ITERATION_BUDGET = 2_000_000
-#: Target wall time of one compiled call, in seconds.
+#: Target wall time of one compiled call (one chunk of iterations), in seconds.
 CHUNK_SECONDS = 0.1
 
 
@@ -55,9 +60,16 @@ def average_strategy(strategy_sum: np.ndarray, mask: np.ndarray) -> np.ndarray:
         return np.where(totals > 0, strategy_sum / np.where(totals > 0, totals, 1), uniform)
 
 
+def chunk_size(per_iteration: float | None, remaining: int) -> int:
+    """Iterations in the next chunk: one to time the first, then about :data:`CHUNK_SECONDS`."""
+    if per_iteration is None:
+        return 1
+    return int(max(1, min(remaining, CHUNK_SECONDS / max(per_iteration, 1e-9))))
+
+
 @contextmanager
-def _deferred_interrupt():
-    """Turn Ctrl-C / a kernel interrupt into a flag the loop checks between compiled calls.
+def deferred_interrupt():
+    """Turn Ctrl-C / a kernel interrupt into a flag the loop checks between chunks.
 
     Compiled code cannot be stopped half-way; with the flag the run ends at
     the next chunk boundary, with a consistent state.  Off the main thread
@@ -68,7 +80,7 @@ def _deferred_interrupt():
         yield flag
         return
 
-    def handler(signum, frame):
+    def handler(_signum, _frame):
         flag["hit"] = True
 
     previous = signal.signal(signal.SIGINT, handler)
@@ -78,7 +90,7 @@ def _deferred_interrupt():
         signal.signal(signal.SIGINT, previous)
 
 
-def _progress_bar(total: int, initial: int, algorithm: str, game: str, progress):
+def progress_bar(total: int, initial: int, algorithm: str, game: str, progress):
     """A tqdm bar (notebook widget or terminal line), or None.
 
     ``progress=None`` shows a bar only for runs still going after two seconds.
@@ -91,17 +103,26 @@ def _progress_bar(total: int, initial: int, algorithm: str, game: str, progress)
                 delay=0 if progress else 2.0, leave=bool(progress), mininterval=0.2)
 
 
+def warn_interrupted(algorithm: str, done: int, iterations: int, during: int | None = None,
+                     stacklevel: int = 2) -> None:
+    """The RuntimeWarning of an interrupted run (``during``: the iteration cut short, if any)."""
+    cut = "" if during is None else f"at iteration {during}, "
+    warnings.warn(f"{algorithm} interrupted {cut}after iteration {done} of {iterations}; the "
+                  f"trace holds what was done and can be resumed with "
+                  f"cfrviz.solve(..., resume=trace)", RuntimeWarning, stacklevel=stacklevel + 1)
+
+
 def run(game: GameTree, algorithm: str, iterations: int, rng: np.random.Generator, record,
-        params: dict, step: Callable, arrays: tuple[str, ...] = (), progress=None,
-        resume: Trace | None = None, touched_per_iteration: int | None = None) -> Trace:
+        params: dict, step: Callable, progress=None, resume: Trace | None = None) -> Trace:
     """Run ``step`` from iteration 1 (or the resumed one) to ``iterations`` and build the trace.
 
     Parameters
     ----------
     step : callable
-        ``step(state, first, last) -> nodes touched`` advancing ``state``
-        (a dict with ``regret_sum``, ``strategy_sum``, ``current``,
-        ``instant`` and ``rng``) in place through iterations ``first..last``.
+        ``step(state, first, last) -> nodes touched`` advancing ``state`` (a
+        :class:`~cfrviz.core.trace.SolverState`: it reads and updates
+        ``state.regret_sum``, ``strategy_sum``, ``current``, ``instant`` and
+        ``rng`` in place) through iterations ``first..last``.
     record : list of int or None
         From :func:`cfrviz.solve`: ``None`` for :func:`default_checkpoints`,
         ``[]`` for the final state only with no evaluation.
@@ -110,43 +131,36 @@ def run(game: GameTree, algorithm: str, iterations: int, rng: np.random.Generato
         the run continues; its records are kept in front of the new ones.
     """
     mask = game.legal_mask
-    table = mask.size
     if resume is not None:
-        state, done = _resume_state(game, algorithm, iterations, params, resume)
+        state = resume_state(game, algorithm, iterations, params, resume)
     else:
-        state = {"regret_sum": np.zeros(mask.shape), "strategy_sum": np.zeros(mask.shape),
-                 "rng": seed_state(rng), "iteration": 0, "nodes_touched": 0, "elapsed": 0.0}
-        done = 0
-    state["current"] = np.zeros(mask.shape)
-    state["instant"] = np.zeros(mask.shape)
+        state = SolverState.fresh(game, rng=seed_state(rng))
+    start = state.iteration
     evaluate = record is None or bool(record)
     if record is None:
-        record = default_checkpoints(iterations, table)
-    wanted = [t for t in (record or [iterations]) if t > done]
-    rows = {key: [] for key in ("it", "cum", "inst", "cur", "avg", "time", "touched")}
+        record = default_checkpoints(iterations, mask.size)
+    wanted = [t for t in (record or [iterations]) if t > start]
+    recorder = Recorder(game, average=lambda strategy_sum: average_strategy(strategy_sum, mask))
     interrupted = False
-    elapsed = state["elapsed"]
-    touched = state["nodes_touched"]
-    step(state, done + 1, done)  # compiles on first use, outside the timed loop and the bar
-    bar = _progress_bar(iterations, done, algorithm, game.name, progress)
+    step(state, start + 1, start)  # compiles on first use, outside the timed loop and the bar
+    bar = progress_bar(iterations, start, algorithm, game.name, progress)
     per_iteration = None
     try:
-        with _deferred_interrupt() as flag:
+        with deferred_interrupt() as flag:
             for target in wanted:
-                while done < target and not flag["hit"]:
-                    size = 1 if per_iteration is None else int(
-                        max(1, min(target - done, CHUNK_SECONDS / max(per_iteration, 1e-9))))
-                    size = min(size, target - done)
+                while state.iteration < target and not flag["hit"]:
+                    first = state.iteration + 1
+                    size = chunk_size(per_iteration, target - state.iteration)
                     tick = time.perf_counter()
-                    touched += step(state, done + 1, done + size)
+                    state.nodes_touched += step(state, first, first + size - 1)
                     spent = time.perf_counter() - tick
-                    elapsed += spent
-                    done += size
+                    state.elapsed += spent
+                    state.iteration += size
                     per_iteration = spent / size
                     if bar is not None:
                         bar.update(size)
-                if done == target:
-                    _snapshot(rows, state, done, elapsed, touched, mask)
+                if state.iteration == target:
+                    recorder.snapshot(state)
                 if flag["hit"]:
                     interrupted = True
                     break
@@ -154,104 +168,58 @@ def run(game: GameTree, algorithm: str, iterations: int, rng: np.random.Generato
         if bar is not None:
             bar.close()
     if interrupted:
-        if done > 0 and (not rows["it"] or rows["it"][-1] != done):
-            _snapshot(rows, state, done, elapsed, touched, mask)  # nothing finished is lost
-        warnings.warn(f"{algorithm} interrupted after iteration {done} of {iterations}; the "
-                      f"trace holds what was done and can be resumed with "
-                      f"cfrviz.solve(..., resume=trace)", RuntimeWarning, stacklevel=3)
-    if not rows["it"] and resume is None:
-        raise KeyboardInterrupt(f"{algorithm} was interrupted before its first iteration finished")
-    new = {
-        "it": np.array(rows["it"], dtype=np.int64),
-        "cum": _stack(rows["cum"], mask.shape), "inst": _stack(rows["inst"], mask.shape),
-        "cur": _stack(rows["cur"], mask.shape), "avg": _stack(rows["avg"], mask.shape),
-        "time": np.array(rows["time"], dtype=float),
-        "touched": np.array(rows["touched"], dtype=np.int64),
-    }
-    if evaluate:
-        new["expl"] = np.array([tree_exploitability(game, a) for a in new["avg"]])
-        new["cur_expl"] = np.array([tree_exploitability(game, c) for c in new["cur"]])
-    else:
-        new["expl"] = np.full(len(new["it"]), np.nan)
-        new["cur_expl"] = np.full(len(new["it"]), np.nan)
-    if resume is not None:
-        new = _join(resume, new)
-    final_state = {"iteration": done, "regret_sum": state["regret_sum"].copy(),
-                   "strategy_sum": state["strategy_sum"].copy(), "rng": state["rng"].copy(),
-                   "nodes_touched": int(touched), "elapsed": float(elapsed)}
-    run_params = dict(params, interrupted=interrupted)
-    if resume is not None:
-        run_params["resumed_from"] = int(resume.state["iteration"])
-    return Trace(
-        game=game, algorithm=algorithm, params=run_params,
-        iterations=new["it"], cumulative_regret=new["cum"], instantaneous_regret=new["inst"],
-        current_strategy=new["cur"], average_strategy=new["avg"],
-        exploitability=new["expl"], current_exploitability=new["cur_expl"],
-        extras={"elapsed": new["time"], "nodes_touched": new["touched"],
-                "total_time": float(elapsed)},
-        state=final_state,
-    )
+        if state.iteration > start and recorder.last != state.iteration:
+            recorder.snapshot(state)  # nothing finished is lost
+        warn_interrupted(algorithm, state.iteration, iterations, stacklevel=3)
+
+    def exploitability(tables):
+        return np.array([tree_exploitability(game, table) for table in tables])
+
+    return recorder.trace(algorithm, params, state,
+                          exploitability=exploitability if evaluate else None,
+                          interrupted=interrupted, resume=resume)
 
 
-def _snapshot(rows, state, done, elapsed, touched, mask) -> None:
-    rows["it"].append(done)
-    rows["cum"].append(state["regret_sum"].copy())
-    rows["inst"].append(state["instant"].copy())
-    rows["cur"].append(state["current"].copy())
-    rows["avg"].append(average_strategy(state["strategy_sum"], mask))
-    rows["time"].append(elapsed)
-    rows["touched"].append(touched)
+def resume_state(game, algorithm: str, iterations: int, params: dict, trace) -> SolverState:
+    """The state to continue ``trace`` from, after checking it is a run of the same kind.
 
-
-def _stack(items, shape) -> np.ndarray:
-    return np.array(items) if items else np.zeros((0, *shape))
-
-
-def _join(old: Trace, new: dict) -> dict:
-    return {
-        "it": np.concatenate([old.iterations, new["it"]]),
-        "cum": np.concatenate([old.cumulative_regret, new["cum"]]),
-        "inst": np.concatenate([old.instantaneous_regret, new["inst"]]),
-        "cur": np.concatenate([old.current_strategy, new["cur"]]),
-        "avg": np.concatenate([old.average_strategy, new["avg"]]),
-        "time": np.concatenate([old.extras["elapsed"], new["time"]]),
-        "touched": np.concatenate([old.extras["nodes_touched"], new["touched"]]),
-        "expl": np.concatenate([old.exploitability, new["expl"]]),
-        "cur_expl": np.concatenate([old.current_exploitability, new["cur_expl"]]),
-    }
-
-
-def _resume_state(game, algorithm, iterations, params, trace) -> tuple[dict, int]:
+    Raises
+    ------
+    ValueError
+        When ``trace`` is not a trace with a solver state, was recorded by
+        another algorithm, on another game or with other parameters, already
+        has ``iterations`` iterations, or holds a state that does not fit the
+        game (the message names the field).
+    """
     if not isinstance(trace, Trace) or trace.state is None:
-        raise ValueError("resume= takes a Trace returned by cfrviz.solve for a tree algorithm "
-                         "(or loaded with cfrviz.load_trace); this one has no solver state")
+        raise ValueError("resume= takes a Trace returned by cfrviz.solve (or loaded with "
+                         "cfrviz.load_trace); this one has no solver state")
     if trace.algorithm != algorithm:
         raise ValueError(f"cannot resume a {trace.algorithm} run as {algorithm}")
-    same_game = trace.game is game or (
-        trace.game.infoset_keys == game.infoset_keys
-        and trace.game.infoset_actions == game.infoset_actions
-        and np.array_equal(trace.game.utility, game.utility)
-        and np.array_equal(trace.game.chance_prob, game.chance_prob))
-    if not same_game:
+    if not _same_game(trace.game, game):
+        if trace.game.name == game.name:
+            raise ValueError(f"this trace was recorded on another version of {game.name}: its "
+                             "information sets or payoffs differ")
         raise ValueError(f"this trace was recorded on {trace.game.name}, not {game.name}")
     old = {k: v for k, v in trace.params.items()
            if k not in ("interrupted", "seed", "iterations", "resumed_from")}
     if old != params:
         raise ValueError(f"resume with the run's own parameters {old}; got {params}")
-    done = int(trace.state["iteration"])
-    if iterations <= done:
-        raise ValueError(f"the trace already has {done} iterations; ask for more than that "
-                         f"to resume (got iterations={iterations})")
-    state = {"regret_sum": np.array(trace.state["regret_sum"], dtype=float),
-             "strategy_sum": np.array(trace.state["strategy_sum"], dtype=float),
-             "rng": np.array(trace.state["rng"], dtype=np.uint64).reshape(1),
-             "iteration": done, "nodes_touched": int(trace.state.get("nodes_touched", 0)),
-             "elapsed": float(trace.state.get("elapsed", 0.0))}
-    if state["regret_sum"].shape != game.legal_mask.shape:
-        raise ValueError("the trace's solver state does not fit this game's information sets")
-    return state, done
+    state = SolverState.from_dict(trace.state, game)
+    if iterations <= state.iteration:
+        raise ValueError(f"the trace already has {state.iteration} iterations; ask for more "
+                         f"than that to resume (got iterations={iterations})")
+    return state
 
 
-def tree_plan(game):
-    """The compiled plan of a tree (re-exported for the algorithm modules)."""
-    return plan(game)
+def _same_game(a, b) -> bool:
+    """Whether two games have the same information sets and payoffs (trees or matrices)."""
+    if a is b:
+        return True
+    if a.infoset_keys != b.infoset_keys or a.infoset_actions != b.infoset_actions:
+        return False
+    if isinstance(a, GameTree) and isinstance(b, GameTree):
+        return (np.array_equal(a.utility, b.utility)
+                and np.array_equal(a.chance_prob, b.chance_prob))
+    mine, theirs = getattr(a, "payoffs", None), getattr(b, "payoffs", None)
+    return mine is not None and theirs is not None and np.array_equal(mine, theirs)

@@ -78,7 +78,8 @@ class Algorithm:
 
     @property
     def random(self) -> bool:
-        """Whether a run depends on the seed (the samplers; regret matching only when sampled)."""
+        """Whether every run depends on the seed (the samplers; regret matching only when
+        ``update="sampled"``, which this property does not see)."""
         return self.family == "sampling"
 
     def param(self, name: str) -> Param:

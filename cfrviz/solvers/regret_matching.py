@@ -1,23 +1,33 @@
-"""Regret matching in matrix games, in self-play or against a fixed opponent."""
+"""Regret matching in matrix games, in self-play or against a fixed opponent.
+
+The loop is plain Python on lists of floats: for a handful of actions that beats
+numpy's per-call overhead several times over in this strictly sequential loop.
+It shares the tree solvers' machinery (:mod:`cfrviz.solvers.driver`): chunks of
+about a tenth of a second, a deferred Ctrl-C checked between them, a progress
+bar, resume from a trace's :class:`~cfrviz.core.trace.SolverState`, and the
+:class:`~cfrviz.core.trace.Recorder` that builds the trace.
+"""
 
 from __future__ import annotations
 
-import warnings
+import time
 from operator import mul
 
 import numpy as np
 
 from ..analysis.evaluation import matrix_exploitability
-from ..games.matrix import MatrixGame
 from ..core.policy import as_distribution
-from ..core.trace import Trace
+from ..core.trace import Recorder, SolverState, Trace
+from ..games.matrix import MatrixGame
+from .driver import chunk_size, deferred_interrupt, progress_bar, resume_state, warn_interrupted
 
 UPDATES = ("expected", "sampled")
+ALGORITHM = "regret_matching"
 
 
 def solve_regret_matching(game, iterations: int, rng: np.random.Generator, record,
-                          opponent=None, update: str = "expected",
-                          initial_regrets=None) -> Trace:
+                          opponent=None, update: str = "expected", initial_regrets=None,
+                          progress=None, resume: Trace | None = None) -> Trace:
     """Regret matching (Hart and Mas-Colell, 2000) on a two-player matrix game.
 
     Each iteration both players play the strategy that regret matching
@@ -32,7 +42,10 @@ def solve_regret_matching(game, iterations: int, rng: np.random.Generator, recor
     game : MatrixGame
     iterations : int
     rng : numpy.random.Generator
-        Used only by ``update="sampled"``.
+        Used only by ``update="sampled"``, which draws from a copy of it (two
+        uniform numbers per iteration); the copy's state is kept in the
+        trace's ``state["generator"]``, so a resumed run draws exactly what an
+        uninterrupted one would.
     record : list of int or None
         Iterations to snapshot; ``None`` for every iteration.
     opponent : array_like or dict, optional
@@ -49,7 +62,22 @@ def solve_regret_matching(game, iterations: int, rng: np.random.Generator, recor
         Cumulative regrets before the first iteration, e.g.
         ``{"P1": [1, 0, 0]}`` for a player 1 who starts out favouring rock.
         With none, both players start uniform -- already the equilibrium of
-        standard rock-paper-scissors, so nothing would move.
+        standard rock-paper-scissors, so nothing would move.  Not with
+        ``resume``, which starts from the trace's state.
+    progress : bool or None
+        Show a progress bar: always, never, or (``None``) once a run has
+        taken two seconds.
+    resume : Trace, optional
+        Continue a run of the same game and parameters from its final state;
+        its records are kept in front of the new ones, and the result equals
+        an uninterrupted run bit for bit.
+
+    Returns
+    -------
+    Trace
+        With ``state`` set, so it can be saved and resumed.  Ctrl-C (or a
+        kernel interrupt) ends the run between two chunks with a
+        ``RuntimeWarning``; the trace then holds every finished iteration.
     """
     if not isinstance(game, MatrixGame):
         raise ValueError("regret_matching solves matrix games such as rock_paper_scissors; "
@@ -60,73 +88,142 @@ def solve_regret_matching(game, iterations: int, rng: np.random.Generator, recor
     m, n = A.shape
     fixed = None if opponent is None else as_distribution(opponent, game.col_actions,
                                                            "opponent strategy")
-    mask = game.legal_mask
-    width = mask.shape[1]
+    params = {"opponent": None if fixed is None else fixed.tolist(), "update": update}
+    if resume is not None:
+        if initial_regrets is not None:
+            raise ValueError("initial_regrets sets where a run starts; a resumed run continues "
+                             "from the trace's state, so leave initial_regrets out")
+        state = resume_state(game, ALGORITHM, iterations, params, resume)
+        if (update == "sampled") != (state.generator is not None):
+            raise ValueError("solver state field 'generator' must hold the numpy generator's "
+                             "state for sampled updates, and only for them")
+    else:
+        state = SolverState.fresh(
+            game, regret_sum=_initial_regrets(game, initial_regrets),
+            generator=_plain(rng.bit_generator.state) if update == "sampled" else None)
+    generator = None if state.generator is None else _numpy_generator(state.generator)
+    width = game.legal_mask.shape[1]
     wanted = None if record is None else (set(record) or {iterations})
-    start = _initial_regrets(game, initial_regrets)
-    # Plain Python floats: for a handful of actions they beat numpy's per-call overhead
-    # several times over in this strictly sequential loop.
+    recorder = Recorder(game, stack=lambda rows: _stack(rows, m, n, width), timed=False)
+    add = recorder.add
     payoff = A.tolist()
     columns = A.T.tolist()
-    cum = [start[0, :m].tolist(), start[1, :n].tolist()]
-    strategy_sum = [[0.0] * m, [0.0] * n]
+    cum = [state.regret_sum[0, :m].tolist(), state.regret_sum[1, :n].tolist()]
+    strategy_sum = [state.strategy_sum[0, :m].tolist(), state.strategy_sum[1, :n].tolist()]
     fixed_list = None if fixed is None else fixed.tolist()
-    draws = rng.random((iterations, 2)) if update == "sampled" else None
-    rows = {"cum": [], "inst": [], "cur": [], "avg": []}
-    recorded = []
+    done = state.iteration
+    finished = None  # (t, cum, strategy_sum, regrets, strategies) of the last finished iteration
+    rewind = None  # (first iteration of the chunk, generator state before its draws)
+    draws = None
     interrupted = False
-    finished = None
-    t = 0
+    during = None
+    per_iteration = None
+    tick = time.perf_counter()
+    bar = progress_bar(iterations, done, ALGORITHM, game.name, progress)
     try:
-        for t in range(1, iterations + 1):
-            x = _match(cum[0])
-            y = fixed_list if fixed_list is not None else _match(cum[1])
-            if draws is None:
-                u1 = [sum(map(mul, row, y)) for row in payoff]
-                u2 = [-sum(map(mul, col, x)) for col in columns]
-                v1 = sum(map(mul, x, u1))
-                v2 = sum(map(mul, y, u2))
-                r1 = [u - v1 for u in u1]
-                r2 = [u - v2 for u in u2]
-            else:
-                a = _sample(x, draws[t - 1, 0])
-                b = _sample(y, draws[t - 1, 1])
-                r1 = [payoff[i][b] - payoff[a][b] for i in range(m)]
-                r2 = [payoff[a][b] - payoff[a][j] for j in range(n)]
-            c0, c1 = cum
-            cum = [[c + r for c, r in zip(c0, r1)], [c + r for c, r in zip(c1, r2)]]
-            strategy_sum = [[s + p for s, p in zip(strategy_sum[0], x)],
-                            [s + p for s, p in zip(strategy_sum[1], y)]]
-            finished = (t, cum, strategy_sum, (r1, r2), (x, y))  # one atomic rebinding
-            if wanted is None or t in wanted:
-                _record(rows, recorded, finished)
+        with deferred_interrupt() as flag:
+            while done < iterations:
+                size = chunk_size(per_iteration, iterations - done)
+                first = done + 1
+                if generator is not None:
+                    rewind = (first, generator.bit_generator.state)
+                    draws = generator.random((size, 2)).tolist()
+                tick = time.perf_counter()
+                for t in range(first, first + size):
+                    x = _match(cum[0])
+                    y = fixed_list if fixed_list is not None else _match(cum[1])
+                    if draws is None:
+                        u1 = [sum(map(mul, row, y)) for row in payoff]
+                        u2 = [-sum(map(mul, col, x)) for col in columns]
+                        v1 = sum(map(mul, x, u1))
+                        v2 = sum(map(mul, y, u2))
+                        r1 = [u - v1 for u in u1]
+                        r2 = [u - v2 for u in u2]
+                    else:
+                        draw = draws[t - first]
+                        a = _sample(x, draw[0])
+                        b = _sample(y, draw[1])
+                        r1 = [payoff[i][b] - payoff[a][b] for i in range(m)]
+                        r2 = [payoff[a][b] - payoff[a][j] for j in range(n)]
+                    c0, c1 = cum
+                    cum = [[c + r for c, r in zip(c0, r1)], [c + r for c, r in zip(c1, r2)]]
+                    strategy_sum = [[s + p for s, p in zip(strategy_sum[0], x)],
+                                    [s + p for s, p in zip(strategy_sum[1], y)]]
+                    finished = (t, cum, strategy_sum, (r1, r2), (x, y))  # one atomic rebinding
+                    if wanted is None or t in wanted:
+                        _record(add, finished)
+                spent = time.perf_counter() - tick
+                state.elapsed += spent
+                done += size
+                per_iteration = spent / size
+                if bar is not None:
+                    bar.update(size)
+                if flag["hit"]:
+                    interrupted = True
+                    break
     except KeyboardInterrupt:
-        # Records are appended whole at the end of an iteration, so every one kept is complete;
-        # the last finished iteration is kept too, checkpoint or not, so nothing is lost.
+        # Raised by code rather than by the signal (which only sets the flag): the state is
+        # that of the last finished iteration, and the draws of the rest of the chunk go back.
         interrupted = True
-        if finished is not None and (not recorded or recorded[-1] != finished[0]):
-            _record(rows, recorded, finished)
-        warnings.warn(f"regret matching interrupted at iteration {t}; returning the "
-                      f"{len(recorded)} records taken so far", RuntimeWarning, stacklevel=3)
-    k = len(recorded)
-    if k == 0:
-        raise KeyboardInterrupt("interrupted before the first recorded iteration")
-    out_cum, out_inst, out_cur, out_avg = (_stack(rows[name][:k], m, n, width)
-                                           for name in ("cum", "inst", "cur", "avg"))
-    avg, cur = out_avg, out_cur
-    return Trace(
-        game=game,
-        algorithm="regret_matching",
-        params={"opponent": None if fixed is None else fixed.tolist(), "update": update,
-                "interrupted": interrupted},
-        iterations=np.array(recorded),
-        cumulative_regret=out_cum,
-        instantaneous_regret=out_inst,
-        current_strategy=cur,
-        average_strategy=avg,
-        exploitability=matrix_exploitability(A, avg[:, 0, :m], avg[:, 1, :n]),
-        current_exploitability=matrix_exploitability(A, cur[:, 0, :m], cur[:, 1, :n]),
-    )
+        done = state.iteration if finished is None else finished[0]
+        during = done + 1
+        state.elapsed += time.perf_counter() - tick
+        if generator is not None and rewind is not None:
+            generator.bit_generator.state = rewind[1]
+            generator.random((max(0, done - rewind[0] + 1), 2))
+    finally:
+        if bar is not None:
+            bar.close()
+    if finished is not None:
+        _store(state, finished, m, n)
+        if generator is not None:
+            state.generator = _plain(generator.bit_generator.state)
+    if interrupted:
+        if finished is not None and recorder.last != finished[0]:
+            _record(add, finished)  # the last finished iteration is kept, checkpoint or not
+        warn_interrupted(ALGORITHM, state.iteration, iterations, during=during, stacklevel=3)
+    return recorder.trace(
+        ALGORITHM, params, state, interrupted=interrupted, resume=resume,
+        exploitability=lambda tables: matrix_exploitability(A, tables[:, 0, :m],
+                                                            tables[:, 1, :n]))
+
+
+def _record(add, finished: tuple) -> None:
+    t, cum, strategy_sum, regrets, strategies = finished
+    add(t, cum, regrets, strategies,
+        [[s / t for s in strategy_sum[0]], [s / t for s in strategy_sum[1]]])
+
+
+def _store(state: SolverState, finished: tuple, m: int, n: int) -> None:
+    """Write the loop's lists back into the state's tables (padding stays zero)."""
+    t, cum, strategy_sum, regrets, strategies = finished
+    for table, values in ((state.regret_sum, cum), (state.strategy_sum, strategy_sum),
+                          (state.instant, regrets), (state.current, strategies)):
+        table[0, :m] = values[0]
+        table[1, :n] = values[1]
+    state.iteration = t
+
+
+def _plain(value):
+    """A numpy bit generator's state as JSON values (arrays become lists), for saving."""
+    if isinstance(value, dict):
+        return {key: _plain(v) for key, v in value.items()}
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def _numpy_generator(saved: dict) -> np.random.Generator:
+    """A numpy generator in the state ``saved`` (validated by SolverState to name one)."""
+    bit_generator = getattr(np.random, saved["bit_generator"])()
+    try:
+        bit_generator.state = saved
+    except (TypeError, ValueError, KeyError) as exc:
+        raise ValueError(f"solver state field 'generator' is not a valid "
+                         f"{saved['bit_generator']} state ({exc})") from None
+    return np.random.Generator(bit_generator)
 
 
 def _initial_regrets(game: MatrixGame, value) -> np.ndarray:
@@ -156,15 +253,6 @@ def _numeric(value) -> bool:
         return True
     except (TypeError, ValueError):
         return False
-
-
-def _record(rows: dict, recorded: list, finished: tuple) -> None:
-    t, cum, strategy_sum, regrets, strategies = finished
-    rows["cum"].append(cum)
-    rows["inst"].append(regrets)
-    rows["cur"].append(strategies)
-    rows["avg"].append([[s / t for s in strategy_sum[0]], [s / t for s in strategy_sum[1]]])
-    recorded.append(t)
 
 
 def _match(regrets: list[float]) -> list[float]:
