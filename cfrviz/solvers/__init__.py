@@ -7,7 +7,9 @@ from numbers import Integral
 import numpy as np
 
 from ..core.registry import Param
-from . import cfr  # noqa: F401  (registers the CFR family)
+
+# Importing an algorithm module registers its algorithms.
+from . import cfr, regret_matching  # noqa: F401
 from .registry import (
     ALGORITHMS,
     FAMILIES,
@@ -18,19 +20,6 @@ from .registry import (
     register_algorithm,
     tree_algorithms,
 )
-from .regret_matching import UPDATES, solve_regret_matching
-
-register_algorithm(Algorithm(
-    "regret_matching", "regret matching", "matrix", solve_regret_matching,
-    (Param("opponent", None, help="a fixed strategy for player 2 (player 1 then learns a best "
-                                  "response)"),
-     Param("update", "expected", "choice", choices=UPDATES,
-           help="regrets against the opponent's whole mix, or against one sampled action"),
-     Param("initial_regrets", None, help="cumulative regrets before the first iteration")),
-    summary="both players play in proportion to their positive regrets",
-    paper="Hart and Mas-Colell (2000), A simple adaptive procedure leading to correlated "
-          "equilibrium, Econometrica", aliases=("rm",)))
-
 
 ITERATIONS = Param("iterations", 1, "int", 1, help="how many iterations to run")
 

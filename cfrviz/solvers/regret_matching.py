@@ -17,17 +17,19 @@ import numpy as np
 
 from ..analysis.evaluation import matrix_exploitability
 from ..core.policy import as_distribution
+from ..core.registry import Param
 from ..core.trace import Recorder, SolverState, Trace
 from ..games.matrix import MatrixGame
 from .driver import chunk_size, deferred_interrupt, progress_bar, resume_state, warn_interrupted
+from .registry import Algorithm, register_algorithm
 
 UPDATES = ("expected", "sampled")
 ALGORITHM = "regret_matching"
 
 
-def solve_regret_matching(game, iterations: int, rng: np.random.Generator, record,
-                          opponent=None, update: str = "expected", initial_regrets=None,
-                          progress=None, resume: Trace | None = None) -> Trace:
+def solve_regret_matching(game, iterations: int, rng: np.random.Generator, record, *,
+                          opponent, update: str, initial_regrets, progress,
+                          resume: Trace | None) -> Trace:
     """Regret matching (Hart and Mas-Colell, 2000) on a two-player matrix game.
 
     Each iteration both players play the strategy that regret matching
@@ -283,3 +285,15 @@ def _stack(rows, m: int, n: int, width: int) -> np.ndarray:
         out[:, 0, :m] = [r[0] for r in rows]
         out[:, 1, :n] = [r[1] for r in rows]
     return out
+
+
+register_algorithm(Algorithm(
+    "regret_matching", "regret matching", "matrix", solve_regret_matching,
+    (Param("opponent", None, help="a fixed strategy for player 2 (player 1 then learns a best "
+                                  "response)"),
+     Param("update", "expected", "choice", choices=UPDATES,
+           help="regrets against the opponent's whole mix, or against one sampled action"),
+     Param("initial_regrets", None, help="cumulative regrets before the first iteration")),
+    summary="both players play in proportion to their positive regrets",
+    paper="Hart and Mas-Colell (2000), A simple adaptive procedure leading to correlated "
+          "equilibrium, Econometrica", aliases=("rm",)))
