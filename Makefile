@@ -6,7 +6,8 @@
 # Also: `make test-fast` skips the slow notebook runs and the browser test;
 # both run the lint and type gates first (`make lint`).
 # Options: PORT=8890 (default 8888), PYTHON=/path/to/python3.11 (the Python
-# used to create .venv), PYTEST_ARGS="-k simplex" (extra pytest arguments).
+# used to create .venv), PYTEST_ARGS="-k simplex" (extra pytest arguments),
+# LESSON=04_cfr_on_kuhn (the lesson `make present` shows).
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
@@ -15,6 +16,20 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8888
 PYTEST_ARGS ?=
+LESSON ?= 04_cfr_on_kuhn
+
+# The options reach the shell only through the environment, as CFRVIZ_<NAME>, and are never
+# pasted into a command as text: make would paste LESSON='x"; touch /tmp/pwned; echo "' into
+# a command, which the shell would then run.  $(value ...) takes each value as typed (make
+# does not run a $(shell ...) inside it), and unexport keeps make from expanding the
+# originals to pass them on.  check-port and check-lesson refuse a bad value, saying what
+# would be valid, before anything is installed or started; PYTHON is checked where it is used.
+export CFRVIZ_PORT := $(value PORT)
+export CFRVIZ_LESSON := $(value LESSON)
+export CFRVIZ_PYTHON := $(value PYTHON)
+export CFRVIZ_PYTEST_ARGS := $(value PYTEST_ARGS)
+unexport PORT LESSON PYTHON PYTEST_ARGS
+
 # First notebook JupyterLab opens, relative to lessons/.
 START := 00_start_here.ipynb
 
@@ -23,7 +38,7 @@ START := 00_start_here.ipynb
 STAMP_LAB := $(VENV)/.cfrviz-installed
 STAMP_TEST := $(VENV)/.cfrviz-installed-test
 
-.PHONY: help lab present test test-fast lint benchmark screenshot
+.PHONY: help lab present test test-fast lint benchmark screenshot check-port check-lesson
 
 help:
 	@echo "make lab        open the course in JupyterLab (installs into .venv the first time)"
@@ -32,11 +47,36 @@ help:
 	@echo "make test-fast  run the lint and type gates, then the quick tests (no notebooks, no browser)"
 	@echo "make lint       run only the lint (ruff) and type (mypy) gates"
 
+# A whole number from 1 to 65535.  The pattern is tested before the arithmetic: bash
+# arithmetic on an unchecked string can run commands.
+check-port:
+	@if ! [[ "$$CFRVIZ_PORT" =~ ^[0-9]{1,5}$$ ]] || (( 10#$$CFRVIZ_PORT < 1 || 10#$$CFRVIZ_PORT > 65535 )); then \
+	  printf 'error: PORT must be a whole number from 1 to 65535, e.g. make lab PORT=8890; got %q\n' "$$CFRVIZ_PORT" >&2; \
+	  exit 1; \
+	fi
+
+# The name of a notebook in lessons/, without .ipynb (no path: lessons/solutions stays out).
+check-lesson:
+	@if ! [[ "$$CFRVIZ_LESSON" =~ ^[A-Za-z0-9_-]+$$ && -f "lessons/$$CFRVIZ_LESSON.ipynb" ]]; then \
+	  printf 'error: no lesson %q in lessons/; choose one of:\n' "$$CFRVIZ_LESSON" >&2; \
+	  for f in lessons/*.ipynb; do [ -f "$$f" ] && f="$${f#lessons/}" && echo "  $${f%.ipynb}" >&2; done; \
+	  echo "e.g. make present LESSON=04_cfr_on_kuhn" >&2; \
+	  exit 1; \
+	fi
+
 # Create .venv with python3.11, or python3 if that is 3.11 or newer.
 # A candidate must actually run: a pyenv shim can exist without its Python.
+# PYTHON must look like a path or a command name: a typo with quotes or a semicolon gets
+# a clear message (the value is never parsed by the shell either way).
 $(PY):
 	@set -e; \
-	if [ -n "$(PYTHON)" ]; then candidates="$(PYTHON)"; else candidates="python3.11 python3"; fi; \
+	if [ -n "$$CFRVIZ_PYTHON" ]; then \
+	  if ! [[ "$$CFRVIZ_PYTHON" =~ ^[A-Za-z0-9_./+@:-]+$$ ]]; then \
+	    printf 'error: PYTHON must be a path or command name (letters, digits and _ . / + @ : -), e.g. PYTHON=/usr/bin/python3.11; got %q\n' "$$CFRVIZ_PYTHON" >&2; \
+	    exit 1; \
+	  fi; \
+	  candidates="$$CFRVIZ_PYTHON"; \
+	else candidates="python3.11 python3"; fi; \
 	chosen=""; \
 	for c in $$candidates; do \
 	  if command -v "$$c" >/dev/null 2>&1 && "$$c" -c 'import sys' >/dev/null 2>&1; then \
@@ -46,7 +86,7 @@ $(PY):
 	done; \
 	if [ -z "$$chosen" ]; then \
 	  echo "error: cfrviz needs Python 3.11 or newer, and none was found (tried: $$candidates)." >&2; \
-	  echo "       Install Python 3.11, then run make again, or point to it: make $(MAKECMDGOALS) PYTHON=/path/to/python3.11" >&2; \
+	  echo "       Install Python 3.11, then run make again, or point to it: make lab PYTHON=/path/to/python3.11" >&2; \
 	  exit 1; \
 	fi; \
 	echo "Creating $(VENV) with $$chosen (Python $$("$$chosen" -c 'import platform; print(platform.python_version())'))"; \
@@ -60,20 +100,24 @@ $(STAMP_TEST): pyproject.toml | $(PY)
 	$(PY) -m pip install --disable-pip-version-check -e '.[test]'
 	@touch $@
 
+# Whether the server on CFRVIZ_PORT answers, asked with the token in a header read from the
+# environment: a command line (readable by every local user with ps) never holds the token.
+READY := import os, urllib.request as u; u.urlopen(u.Request("http://127.0.0.1:%s/api/status" % os.environ["CFRVIZ_PORT"], headers={"Authorization": "token " + os.environ["JUPYTER_TOKEN"]}), timeout=1)
+
 # Token authentication stays on: the token comes from JUPYTER_TOKEN if set,
-# else a fresh random one. Once the server answers, print the link to open.
+# else a fresh random one, and reaches the server through that environment variable only.
+# Once the server answers, print the link to open.
 # port_retries=0: if PORT is taken, fail instead of moving to a port the
 # printed link does not name.
-lab: $(STAMP_LAB)
+lab: check-port $(STAMP_LAB)
 	@export JUPYTER_PREFER_ENV_PATH=1; \
 	export JUPYTER_TOKEN="$${JUPYTER_TOKEN:-$$($(PY) -c 'import secrets; print(secrets.token_hex(24))')}"; \
 	if [ -f "lessons/$(START)" ]; then page="lab/tree/$(START)"; else page="lab"; fi; \
-	url="http://127.0.0.1:$(PORT)/$$page?token=$$JUPYTER_TOKEN"; \
+	url="http://127.0.0.1:$$CFRVIZ_PORT/$$page?token=$$JUPYTER_TOKEN"; \
 	server_pid=$$$$; \
 	( for i in $$(seq 120); do \
 	    kill -0 $$server_pid 2>/dev/null || exit 0; \
-	    if $(PY) -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=1)' \
-	         "http://127.0.0.1:$(PORT)/api/status?token=$$JUPYTER_TOKEN" >/dev/null 2>&1; then \
+	    if $(PY) -c '$(READY)' >/dev/null 2>&1; then \
 	      printf '\n==================================================================\n'; \
 	      printf ' cfrviz is ready. Open this link in your browser:\n\n   %s\n\n' "$$url"; \
 	      printf ' Stop the server with Ctrl-C (twice).\n'; \
@@ -83,33 +127,34 @@ lab: $(STAMP_LAB)
 	    sleep 1; \
 	  done ) & \
 	status=0; \
-	$(VENV)/bin/jupyter lab --no-browser --ip=127.0.0.1 --port=$(PORT) \
+	$(VENV)/bin/jupyter lab --no-browser --ip=127.0.0.1 --port="$$CFRVIZ_PORT" \
 	  --ServerApp.port_retries=0 --ServerApp.root_dir=lessons \
 	  $(if $(filter 0,$(shell id -u)),--allow-root) || status=$$?; \
 	if [ $$status -ne 0 ] && [ $$status -ne 130 ]; then \
-	  echo "JupyterLab stopped with an error (see above). If port $(PORT) is taken, perhaps by another" >&2; \
+	  echo "JupyterLab stopped with an error (see above). If port $$CFRVIZ_PORT is taken, perhaps by another" >&2; \
 	  echo "make lab still running, choose another port: make lab PORT=8890" >&2; \
 	fi; \
 	exit $$status
 
 # Classroom mode: one lesson as a Voila dashboard (code hidden, widgets live), presenter sizes on,
 # on 127.0.0.1 with a token. Example: make present LESSON=04_cfr_on_kuhn
-LESSON ?= 04_cfr_on_kuhn
-present: $(STAMP_LAB)
-	@if [ ! -f "lessons/$(LESSON).ipynb" ]; then \
-	  echo "error: no lesson lessons/$(LESSON).ipynb; choose one of:" >&2; \
-	  ls lessons/*.ipynb | sed 's|lessons/||; s|\.ipynb||; s|^|  |' >&2; exit 1; fi
+# The token reaches Voila as JUPYTER_TOKEN, never as --token=... on its command line:
+# auto_token switches authentication on and jupyter_server's identity provider reads the
+# token from JUPYTER_TOKEN (without auto_token or a token, Voila serves without one).
+present: check-port check-lesson $(STAMP_LAB)
 	@export JUPYTER_PREFER_ENV_PATH=1 CFRVIZ_PRESENTER=1; \
-	token="$${JUPYTER_TOKEN:-$$($(PY) -c 'import secrets; print(secrets.token_hex(24))')}"; \
-	printf '\n Serving lessons/%s.ipynb as a dashboard. Open:\n\n   http://127.0.0.1:%s/?token=%s\n\n Stop with Ctrl-C.\n\n' "$(LESSON)" "$(PORT)" "$$token"; \
-	cd lessons && ../$(VENV)/bin/voila "$(LESSON).ipynb" --no-browser --port=$(PORT) \
-	  --Voila.ip=127.0.0.1 --token="$$token" --ServerApp.port_retries=0
+	export JUPYTER_TOKEN="$${JUPYTER_TOKEN:-$$($(PY) -c 'import secrets; print(secrets.token_hex(24))')}"; \
+	printf '\n Serving lessons/%s.ipynb as a dashboard. Open:\n\n   http://127.0.0.1:%s/?token=%s\n\n Stop with Ctrl-C.\n\n' "$$CFRVIZ_LESSON" "$$CFRVIZ_PORT" "$$JUPYTER_TOKEN"; \
+	cd lessons && ../$(VENV)/bin/voila "$$CFRVIZ_LESSON.ipynb" --no-browser --port="$$CFRVIZ_PORT" \
+	  --Voila.ip=127.0.0.1 --Voila.auto_token=True --ServerApp.port_retries=0
 
+# PYTEST_ARGS reaches pytest as PYTEST_ADDOPTS, which pytest splits like a shell (quotes
+# work) without running anything in it.
 test: lint
-	$(PY) -m pytest $(PYTEST_ARGS)
+	PYTEST_ADDOPTS="$${PYTEST_ADDOPTS:+$$PYTEST_ADDOPTS }$$CFRVIZ_PYTEST_ARGS" $(PY) -m pytest
 
 test-fast: lint
-	$(PY) -m pytest -m "not slow and not browser" $(PYTEST_ARGS)
+	PYTEST_ADDOPTS="$${PYTEST_ADDOPTS:+$$PYTEST_ADDOPTS }$$CFRVIZ_PYTEST_ARGS" $(PY) -m pytest -m "not slow and not browser"
 
 # Zero findings, configured in pyproject.toml ([tool.ruff], [tool.mypy]).
 lint: $(STAMP_TEST)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..core.markup import escape
 from ..core.policy import Policy
 from ..core.regret import regret_matching
 from ..core.tree import as_tree
@@ -143,13 +144,17 @@ def counterfactual_values(game, policy, infoset) -> dict:
 
 
 def snapshot_html(s: InfosetSnapshot, font_size: int = 13) -> str:
-    """The panel: reach, counterfactual values, regrets and the regret-matching step."""
+    """The panel: reach, counterfactual values, regrets and the regret-matching step, as HTML.
+
+    The set's key and action labels come from the game (perhaps a shared file) and are
+    escaped (:func:`cfrviz.core.markup.escape`).
+    """
     def row(name, values, fmt="{:+.4f}"):
         cells = "".join(f"<td style='padding:2px 10px;text-align:right'>"
                         f"{fmt.format(float(v) + 0.0)}</td>" for v in values)
         return f"<tr><td style='padding:2px 10px'>{name}</td>{cells}</tr>"
 
-    head = "".join(f"<th style='padding:2px 10px'>{a}</th>" for a in s.actions)
+    head = "".join(f"<th style='padding:2px 10px'>{escape(a)}</th>" for a in s.actions)
     positive = np.maximum(s.cumulative_regret, 0)
     total = positive.sum()
     if total > 0:
@@ -161,7 +166,7 @@ def snapshot_html(s: InfosetSnapshot, font_size: int = 13) -> str:
     kind = "" if s.exact else " (a sampled estimate: this algorithm samples)"
     return (
         f"<div style='font-size:{font_size}px'>"
-        f"<b>{s.key}</b> — player {s.player + 1}, iteration {s.iteration:,}<br>"
+        f"<b>{escape(s.key)}</b> — player {s.player + 1}, iteration {s.iteration:,}<br>"
         f"opponent-and-chance reach <b>{s.opponent_reach:.4f}</b>; own reach "
         f"{s.own_reach:.4f}<br>counterfactual value of the strategy played "
         f"<b>{s.value + 0.0:+.4f}</b>"

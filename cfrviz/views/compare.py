@@ -5,6 +5,11 @@ sampling walks one path.  Comparing them per iteration flatters the full-tree
 method, so these figures also put *nodes touched* (what a traversal costs,
 whatever the machine) or *seconds* (what it cost on this machine) on the
 x axis.  Pure functions of traces; nothing here runs a solver.
+
+Names and labels given to these functions are text: they are escaped
+(:func:`cfrviz.core.markup.escape`) where they become plotly markup, since a
+label may be a game's name or key.  A ``title`` argument is markup written by the
+caller and is used as it is.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
+from ..core.markup import escape
 from .style import OKABE_ITO, get_style
 
 #: What each x axis reads from a trace, and its title.
@@ -96,9 +102,10 @@ def positive_or_gap(values) -> list:
 
 
 def _labels(traces, labels) -> list[str]:
+    """One label per trace, escaped for plotly (legend names and hover templates)."""
     if labels is None:
-        return [t.algorithm for t in traces]
-    labels = [str(label) for label in labels]
+        return [escape(t.algorithm) for t in traces]
+    labels = [escape(label) for label in labels]
     if len(labels) != len(traces):
         raise ValueError(f"give one label per trace: {len(traces)} traces, {len(labels)} labels")
     return labels
@@ -162,7 +169,7 @@ def comparison_figure(traces: Sequence, labels: Sequence[str] | None = None,
                            "exploitability %{y:.3~e}<extra></extra>")))
         shown.add(label)
     which = "current" if current else "average"
-    game = traces[0].game.name
+    game = escape(traces[0].game.name)
     fig.update_layout(
         height=int(400 * style.figure_scale), font=style.font(),
         title=dict(text=title or f"{game}: exploitability of the {which} strategy",
@@ -191,7 +198,8 @@ def update_comparison_figure(comparison: dict, presenter: bool | None = None) ->
     its = comparison["iterations"]
     for n, name in enumerate(k for k in comparison if k != "iterations"):
         fig.add_trace(go.Scatter(x=its, y=np.maximum(comparison[name], 1e-12),
-                                 name=UPDATE_LABELS.get(name, name), mode="lines+markers",
+                                 name=escape(UPDATE_LABELS.get(name, name)),
+                                 mode="lines+markers",
                                  line=dict(color=RUN_COLOURS[n % len(RUN_COLOURS)],
                                            dash=RUN_DASHES[n % len(RUN_DASHES)],
                                            width=2.5 * style.line_scale),
@@ -223,7 +231,7 @@ def iteration_weights_figure(weights: dict, title: str | None = None,
     for k, (name, values) in enumerate(weights.items()):
         values = np.asarray(values, dtype=float)
         fig.add_trace(go.Scatter(
-            x=np.arange(1, len(values) + 1), y=values, mode="lines", name=name,
+            x=np.arange(1, len(values) + 1), y=values, mode="lines", name=escape(name),
             line=dict(color=RUN_COLOURS[k % len(RUN_COLOURS)],
                       dash=RUN_DASHES[k % len(RUN_DASHES)], width=2.2 * style.line_scale)))
     fig.update_layout(
@@ -245,7 +253,7 @@ def regret_estimates_figure(keys: Sequence[str], exact: np.ndarray, one_run: np.
     regret of one action); see :func:`cfrviz.analysis.sampling.first_iteration_regrets`.
     """
     style = get_style(presenter)
-    keys = list(keys)
+    keys = [escape(key) for key in keys]  # category labels are markup
     fig = go.Figure()
     for name, values, colour in (("exact (full tree)", exact, OKABE_ITO["black"]),
                                  ("one sampled run", one_run, OKABE_ITO["orange"]),
@@ -272,7 +280,7 @@ def exploitation_figure(names: Sequence[str], trained: Sequence[float], best: Se
     (the bot's exploitability): the gap is what the equilibrium leaves on
     the table by not adapting.
     """
-    names = [str(n) for n in names]
+    names = [escape(n) for n in names]
     trained_values = np.asarray(trained, dtype=float)
     best_values = np.asarray(best, dtype=float)
     if not len(names) == len(trained_values) == len(best_values):
@@ -281,8 +289,8 @@ def exploitation_figure(names: Sequence[str], trained: Sequence[float], best: Se
     style = get_style(presenter)
     fig = go.Figure()
     for label, values, colour, pattern in (
-            (labels[0], trained_values, OKABE_ITO["blue"], ""),
-            (labels[1], best_values, OKABE_ITO["bluish green"], "/")):
+            (escape(labels[0]), trained_values, OKABE_ITO["blue"], ""),
+            (escape(labels[1]), best_values, OKABE_ITO["bluish green"], "/")):
         fig.add_trace(go.Bar(x=names, y=values, name=label, marker_color=colour,
                              marker_pattern_shape=pattern, text=[f"{v:+.2f}" for v in values],
                              textposition="outside",

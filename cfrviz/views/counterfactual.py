@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 import plotly.graph_objects as go
 
+from ..core.markup import escape
 from .style import batch, get_style
 from .training import ACTION_COLOURS
 
@@ -29,13 +30,16 @@ def counterfactual_values_figure(actions: Sequence[str], values: Sequence[float]
         One counterfactual value per action (see
         :func:`cfrviz.analysis.explain.counterfactual_values`).
     title : str
+        Plotly markup written by the caller (game strings in it must be escaped with
+        :func:`cfrviz.core.markup.escape`).
     value_range : (float, float)
         The y axis, fixed so that bars move against a still scale.
     presenter : bool, optional
         Larger fonts and figures (default: the global switch).
     """
     style = get_style(presenter)
-    fig = go.Figure(go.Bar(x=list(actions), y=[0.0] * len(actions),
+    # Category labels are plotly markup: action labels from a game file are escaped.
+    fig = go.Figure(go.Bar(x=[escape(a) for a in actions], y=[0.0] * len(actions),
                            marker_color=[ACTION_COLOURS[a % len(ACTION_COLOURS)]
                                          for a in range(len(actions))],
                            text=[""] * len(actions), textposition="outside",

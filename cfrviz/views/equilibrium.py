@@ -30,6 +30,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from ..core.markup import escape
 from ..solvers.registry import algorithm
 from .matrix import EQUILIBRIUM_COLOUR, display_frames
 from .style import OKABE_ITO, batch, get_style
@@ -220,9 +221,10 @@ def kuhn_equilibrium_figure(trace_or_traces, labels=None, iteration: int | None 
         For a trace of another game or a wrong number of labels.
     """
     traces = as_traces(trace_or_traces)
-    labels = [run_label(t) for t in traces] if labels is None else [str(x) for x in labels]
+    labels = [run_label(t) for t in traces] if labels is None else list(labels)
     if len(labels) != len(traces):
         raise ValueError(f"give one label per run: {len(traces)} runs, {len(labels)} labels")
+    labels = [escape(label) for label in labels]  # legend names and hover templates: markup
     paths = [kuhn_strategy_path(t) for t in traces]
     style = get_style(presenter)
     lines = style.line_scale

@@ -8,9 +8,10 @@ and the code cannot drift apart.
 
 from __future__ import annotations
 
-import html
 import inspect
 from dataclasses import dataclass
+
+from ..core.markup import escape
 
 _PRE = ("font-family: var(--jp-code-font-family, monospace); font-size: 0.95em; "
         "line-height: 1.35; margin: 0")
@@ -41,8 +42,8 @@ class Listing:
                              HtmlFormatter(noclasses=True, linenos="inline", prestyles=_PRE,
                                            linenostart=self.first, nobackground=True))
         except ImportError:  # pygments comes with IPython; plain text if it is missing
-            body = f"<pre style='{_PRE}'>{html.escape(str(self))}</pre>"
-        return (f"<div style='font-size:90%'><i>{html.escape(self.name)}</i>, lines "
+            body = f"<pre style='{_PRE}'>{escape(str(self))}</pre>"
+        return (f"<div style='font-size:90%'><i>{escape(self.name)}</i>, lines "
                 f"{self.first}-{self.first + len(self.lines) - 1}{body}</div>")
 
 

@@ -13,6 +13,7 @@ import plotly.graph_objects as go
 from numpy.typing import ArrayLike
 from plotly.subplots import make_subplots
 
+from ..core.markup import escape
 from .style import batch, get_style
 
 # Okabe-Ito colours: distinguishable with the common colour-vision deficiencies.
@@ -70,7 +71,8 @@ def simplex_figure(trace, equilibrium=None, frames=None, height: int = 430) -> g
     game = trace.game
     if any(len(a) != 3 for a in game.infoset_actions):
         raise ValueError("the strategy simplex needs exactly three actions per player")
-    names = game.action_names or game.row_actions
+    # Axis titles and hover templates are plotly markup: escape the game's action names.
+    names = [escape(name) for name in game.action_names or game.row_actions]
     fig = make_subplots(rows=1, cols=2, specs=[[{"type": "ternary"}] * 2],
                         subplot_titles=("Player 1", "Player 2"), horizontal_spacing=0.22)
     for p in (0, 1):
@@ -157,7 +159,7 @@ def history_figure(trace, player: int = 0, height: int = 420) -> go.Figure:
     style = get_style()
     game = trace.game
     actions = game.infoset_actions[player]
-    names = game.action_names or actions
+    names = [escape(name) for name in game.action_names or actions]  # legend names: markup
     keep = _thin(len(trace))
     its = trace.iterations[keep]
     fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.08,

@@ -7,7 +7,6 @@ in Voila and in JupyterLab alike, without a kernel round trip.
 
 from __future__ import annotations
 
-import html
 import textwrap
 from collections.abc import Sequence
 
@@ -15,6 +14,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..analysis.scaling import PUBLISHED_SIZES, GameSize, PublishedSize, ScalingTable
+from ..core.markup import escape
 from .style import OKABE_ITO, get_style
 
 #: Reference durations for the "one iteration" view, in seconds.
@@ -25,7 +25,7 @@ MEMORIES = (("a laptop's 16 GB", 16e9), ("a petabyte", 1e15))
 
 
 def _wrap(text: str, width: int = 60) -> str:
-    return "<br>".join(textwrap.wrap(html.escape(text), width))
+    return "<br>".join(textwrap.wrap(escape(text), width))
 
 
 def game_sizes_figure(ours: Sequence[GameSize],
@@ -55,13 +55,14 @@ def game_sizes_figure(ours: Sequence[GameSize],
     style = get_style(presenter)
     ours = list(ours)
     published = list(published)
-    labels_ours = [s.name for s in ours]
-    labels_pub = [p.game for p in published]
+    # Category labels are plotly markup: a game's name may come from a shared file.
+    labels_ours = [escape(s.name) for s in ours]
+    labels_pub = [escape(p.game) for p in published]
     sets_ours = np.array([s.infosets for s in ours], dtype=float)
     sets_pub = np.array([p.infosets for p in published], dtype=float)
-    hover_ours = [f"<b>{html.escape(s.name)}</b><br>{s.infosets:,} information sets, "
+    hover_ours = [f"<b>{escape(s.name)}</b><br>{s.infosets:,} information sets, "
                   f"{s.nodes:,} nodes<br>counted from cfrviz's game tree" for s in ours]
-    hover_pub = [f"<b>{html.escape(p.game)}</b><br>{_wrap(p.note)}<br><i>source:</i> "
+    hover_pub = [f"<b>{escape(p.game)}</b><br>{_wrap(p.note)}<br><i>source:</i> "
                  f"{_wrap(p.source)}" for p in published]
     fig = go.Figure()
     fig.add_trace(go.Bar(y=labels_ours, x=sets_ours, orientation="h", name="counted by cfrviz",
@@ -116,7 +117,7 @@ def scaling_figure(table: ScalingTable, presenter: bool | None = None) -> go.Fig
     style = get_style(presenter)
     nodes = np.array([r.size.nodes for r in table.rows], dtype=float)
     micro = np.array([1e6 * r.seconds_per_iteration for r in table.rows])
-    names = [r.size.name for r in table.rows]
+    names = [escape(r.size.name) for r in table.rows]
     fig = go.Figure(go.Scatter(
         x=nodes, y=micro, mode="markers+text", text=names, textposition="top center",
         marker=dict(size=14 * style.line_scale, color=OKABE_ITO["blue"], symbol="diamond"),
@@ -129,7 +130,7 @@ def scaling_figure(table: ScalingTable, presenter: bool | None = None) -> go.Fig
                              line=dict(color="#777", dash="dash")))
     fig.update_layout(
         height=int(360 * style.figure_scale), font=style.font(),
-        title=dict(text=f"{table.algorithm}: time per iteration against tree size",
+        title=dict(text=f"{escape(table.algorithm)}: time per iteration against tree size",
                    font=style.font(style.title_size)),
         xaxis=dict(type="log", title="nodes"),
         yaxis=dict(type="log", title="µs per iteration"),

@@ -10,6 +10,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from ..core.markup import escape
 from .style import OKABE_ITO, batch, get_style
 
 ACTION_COLOURS = (OKABE_ITO["vermillion"], OKABE_ITO["blue"], OKABE_ITO["bluish green"],
@@ -33,7 +34,7 @@ def set_history_figure(trace, infoset, presenter: bool | None = None) -> go.Figu
     """
     game = trace.game
     info = game.infoset_index(infoset) if isinstance(infoset, str) else int(infoset)
-    actions = game.infoset_actions[info]
+    actions = [escape(a) for a in game.infoset_actions[info]]  # trace names are markup
     style = get_style(presenter)
     its = trace.iterations
     fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.08,
@@ -60,7 +61,7 @@ def set_history_figure(trace, infoset, presenter: bool | None = None) -> go.Figu
                                            dash="dot")), row=row, col=1)
     fig.update_layout(height=int(420 * style.figure_scale), width=int(480 * style.figure_scale),
                       font=style.font(),
-                      title=dict(text=f"Information set {game.infoset_keys[info]!r}",
+                      title=dict(text=f"Information set '{escape(game.infoset_keys[info])}'",
                                  font=style.font(style.title_size)),
                       margin=dict(l=60, r=20, t=70, b=40), uirevision="keep",
                       legend=dict(orientation="h", y=1.12, x=1, xanchor="right"))

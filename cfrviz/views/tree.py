@@ -23,7 +23,6 @@ leaves, so no two nodes of a level overlap and children keep their action order.
 
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -32,6 +31,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.basedatatypes import Undefined
 
+from ..core.markup import escape
 from ..core.tree import CHANCE, TERMINAL, GameTree, as_tree
 from ..engine import tree_best_response
 from .style import (
@@ -502,8 +502,10 @@ class TreeView:
         self._edge_infoset = tree.infoset[tree.parent[d]]
         self._edge_action = tree.action[d]
         self._edge_player = tree.player[tree.parent[d]]
-        self._edge_labels = [_edge_label(tree, int(c)) for c in d]
-        self._edge_where = [f"{tree.infoset_keys[i]} (history {tree.history[tree.parent[c]]!r})"
+        # Labels and hover texts as plotly markup: game strings escaped once, here.
+        self._edge_labels = [escape(_edge_label(tree, int(c))) for c in d]
+        self._edge_where = [escape(f"{tree.infoset_keys[i]} (history "
+                                   f"{tree.history[tree.parent[c]]!r})")
                             for c, i in zip(d.tolist(), self._edge_infoset.tolist())]
         px, py, cx, cy = self.x[tree.parent[d]], self.y[tree.parent[d]], self.x[d], self.y[d]
         self._seg_x = np.column_stack([px, cx, np.full(len(d), np.nan)])
@@ -587,9 +589,9 @@ class TreeView:
         # and, with a policy, its probability on decision edges (updated).
         add("chance labels", self._edge_text(
             self.chance_edges,
-            [f"{_edge_label(tree, c)} {fraction_label(tree.chance_prob[c])}"
+            [f"{escape(_edge_label(tree, c))} {fraction_label(tree.chance_prob[c])}"
              for c in self.chance_edges.tolist()],
-            [f"chance deals {_edge_label(tree, c)} with probability "
+            [f"chance deals {escape(_edge_label(tree, c))} with probability "
              f"{fraction_label(tree.chance_prob[c])}" for c in self.chance_edges.tolist()],
             CHANCE_COLOUR))
         add("edge labels", self._edge_text(self.decision_edges, self._edge_labels,
@@ -652,8 +654,8 @@ class TreeView:
             level_y = float(self.y[members[0]])
             colour = PLAYER_COLOURS[int(tree.infoset_player[info])]
             key = tree.infoset_keys[info]
-            hover = (f"information set <b>{html.escape(key)}</b>: "
-                     + ", ".join(html.escape(tree.history[m]) for m in members))
+            hover = (f"information set <b>{escape(key)}</b>: "
+                     + ", ".join(escape(tree.history[m]) for m in members))
             meta = {"infoset": int(info), "key": key, "members": [int(m) for m in members]}
             lane = self._lanes[info]
             if lane < 0:
@@ -663,7 +665,7 @@ class TreeView:
                     x=[x0, x1, x1, x0, x0], y=[y0, y0, y1, y1, y0], mode="lines",
                     fill="toself", fillcolor=_alpha(colour, 0.16),
                     line=dict(color=_alpha(colour, 0.6), width=1.2 * s.line_scale, dash="dash"),
-                    name=key, meta=meta, legendgroup="infosets", showlegend=False,
+                    name=escape(key), meta=meta, legendgroup="infosets", showlegend=False,
                     hoveron="fills", hoverinfo="text", text=hover))
                 label_x.append(x0 - 0.05)
                 label_y.append(level_y)
@@ -676,13 +678,13 @@ class TreeView:
                     xs_line += [m, m, None]
                     ys_line += [ly, level_y + 0.12, None]
                 add(f"set {info}", go.Scatter(
-                    x=xs_line, y=ys_line, mode="lines", name=key, meta=meta,
+                    x=xs_line, y=ys_line, mode="lines", name=escape(key), meta=meta,
                     line=dict(color=colour, width=1.3 * s.line_scale, dash="dash"),
                     opacity=0.85, legendgroup="infosets", showlegend=False,
                     hoverinfo="text", text=hover))
                 label_x.append(lo - 0.06)
                 label_y.append(ly)
-            label_text.append(key)
+            label_text.append(escape(key))
         add("infoset legend", go.Scatter(
             x=[None], y=[None], mode="lines", name="information set (dashed / shaded)",
             legendgroup="infosets", line=dict(color="#555555", dash="dash",
@@ -718,23 +720,23 @@ class TreeView:
         tree = self.tree
         who = tree.player[n]
         history = tree.history[n] or "(start)"
-        lines = [f"<b>{_role(tree, n)}</b> · node {n}", f"history: {html.escape(history)}"]
+        lines = [f"<b>{_role(tree, n)}</b> · node {n}", f"history: {escape(history)}"]
         if who >= 0:
             info = int(tree.infoset[n])
             members = tree.infoset_members(info)
             others = [m for m in members.tolist() if m != n]
-            lines.append(f"information set: <b>{html.escape(tree.infoset_keys[info])}</b> "
+            lines.append(f"information set: <b>{escape(tree.infoset_keys[info])}</b> "
                          f"({len(members)} node{'s' if len(members) > 1 else ''})")
             if others:
-                shown = [html.escape(tree.history[m]) + ("" if self.selection.drawn[m]
-                                                         else " (not drawn)")
+                shown = [escape(tree.history[m]) + ("" if self.selection.drawn[m]
+                                                    else " (not drawn)")
                          for m in others[:HOVER_MEMBERS]]
                 more = len(others) - HOVER_MEMBERS
                 lines.append("other members: " + ", ".join(shown)
                              + (f", and {more} more" if more > 0 else ""))
-            lines.append("actions: " + " ".join(tree.infoset_actions[info]))
+            lines.append("actions: " + " ".join(map(escape, tree.infoset_actions[info])))
         elif who == CHANCE:
-            outcomes = [f"{lab} {fraction_label(tree.chance_prob[c])}"
+            outcomes = [f"{escape(lab)} {fraction_label(tree.chance_prob[c])}"
                         for lab, c in zip(tree.chance_labels[n], tree.children[n].tolist())]
             lines.append("outcomes: " + ", ".join(outcomes[:12])
                          + (", ..." if len(outcomes) > 12 else ""))
@@ -754,10 +756,11 @@ class TreeView:
         xs, ys = self.x[self.nodes], self.y[self.nodes]
         span = float(xs.max() - xs.min()) + 1.0
         levels = float(ys.max() - ys.min()) + 1.0
-        title = tree.name.replace("_", " ")
+        # The title and the notes name the game, deals and histories: escaped as plotly markup.
+        title = escape(tree.name.replace("_", " "))
         if self.selection.what:
-            title += f" — {self.selection.what}"
-        notes = list(self.notes)
+            title += f" — {escape(self.selection.what)}"
+        notes = [escape(note) for note in self.notes]
         top = 60 + 22 * len(notes) * (1.5 if s.presenter else 1.0)
         fig.update_layout(
             title=dict(text=title, font=s.font(s.title_size), x=0.01, xanchor="left"),
@@ -866,7 +869,7 @@ class TreeView:
             members = tree.infoset_members(selected)
             members = members[self.selection.drawn[members]]
             changes[t["selected"]] = dict(x=self.x[members], y=self.y[members], showlegend=True,
-                                          name=f"selected: {tree.infoset_keys[selected]}")
+                                          name=f"selected: {escape(tree.infoset_keys[selected])}")
 
         return changes, br_note
 

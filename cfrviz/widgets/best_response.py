@@ -5,6 +5,7 @@ from __future__ import annotations
 import ipywidgets as W
 import numpy as np
 
+from ..core.markup import escape
 from ..core.policy import Policy
 from ..core.tree import as_tree
 from ..engine import tree_best_response
@@ -75,7 +76,7 @@ class BestResponseExplorer(Panel):
             for s in sliders:
                 s.observe(lambda _change, i=info: self._on_slider(i), names="value")
             self.sliders[info] = sliders
-            rows.append(W.HBox([W.HTML(f"<b>{self.game.infoset_keys[info]}</b>",
+            rows.append(W.HBox([W.HTML(f"<b>{escape(self.game.infoset_keys[info])}</b>",
                                        layout=W.Layout(width="90px")), *sliders]))
         self.rows = dict(zip(self.sets, rows))
         self.picker = W.Dropdown(options=[(self.game.infoset_keys[i], i) for i in self.sets],

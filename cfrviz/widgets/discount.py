@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import html
-
 import ipywidgets as W
 import numpy as np
 import plotly.graph_objects as go
 
 from ..analysis.variants import iteration_weights
+from ..core.markup import escape
 from ..core.trace import Trace
 from ..core.tree import as_tree
 from ..solvers import solve
@@ -126,9 +125,9 @@ class DiscountExplorer(Panel):
         self.trace = trace
         label = f"DCFR ({alpha:g}, {beta:g}, {gamma:g})"
         runs = [*self.baselines.values(), trace]
+        title = f"{escape(self.game.name)}: {iterations:,} iterations each"  # a title is markup
         source = comparison_figure(runs, labels=[*self.baselines, label], axis="iterations",
-                                   title=f"{self.game.name}: {iterations:,} iterations each",
-                                   presenter=self.presenter)
+                                   title=title, presenter=self.presenter)
         for line in source.data[:-1]:
             line.line.width = 1.5
         source.data[-1].line.update(width=4, color=OKABE_ITO["black"], dash="solid")
@@ -145,7 +144,7 @@ class DiscountExplorer(Panel):
         finals[label] = float(trace.exploitability[-1])
         best = min(finals, key=finals.__getitem__)
         cells = " · ".join(
-            (f"<b>{html.escape(n)} {v:.2e}</b>" if n == best else f"{html.escape(n)} {v:.2e}")
+            (f"<b>{escape(n)} {v:.2e}</b>" if n == best else f"{escape(n)} {v:.2e}")
             for n, v in finals.items())
         self.status.value = f"exploitability after {iterations:,} iterations: {cells}"
 

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import html
-
 import ipywidgets as W
 
+from ..core.markup import escape
 from ..core.tree import as_tree
 from ..views.tree import TreeView
 from .panel import Panel
@@ -59,13 +58,13 @@ class InfosetPicker(Panel):
                 self.figure.data[ring].update(changes[ring])
             members = tree.infoset_members(info)
             who = int(tree.infoset_player[info])
-            names = ", ".join(html.escape(tree.history[m]) for m in members)
+            names = ", ".join(escape(tree.history[m]) for m in members)
             if len(members) == 1:
                 text = f"one node, {names}: player {who + 1} knows exactly where it is."
             else:
                 text = (f"{len(members)} nodes, {names}. Player {who + 1} knows it is at one "
                         "of them but not which: they differ only in what it cannot see.")
-            self.caption.value = (f"<b>{html.escape(tree.infoset_keys[info])}</b> "
+            self.caption.value = (f"<b>{escape(tree.infoset_keys[info])}</b> "
                                   f"(player {who + 1}): {text}")
 
 

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import html
-
 import ipywidgets as W
 import numpy as np
 import plotly.graph_objects as go
 
 from ..analysis.equilibrium import MatrixEquilibrium, matrix_equilibrium
+from ..core.markup import escape
 from ..games.matrix import RPS_PAYOFFS, rock_paper_scissors
 from ..solvers import solve
 from ..views.matrix import (
@@ -250,7 +249,7 @@ def numbers_table(trace, index: int, equilibrium=None) -> str:
         }
         if equilibrium is not None:
             cells["equilibrium"] = equilibrium.row if p == 0 else equilibrium.col
-        head = "".join(f"<th style='padding:2px 8px'>{html.escape(a)}</th>" for a in actions)
+        head = "".join(f"<th style='padding:2px 8px'>{escape(a)}</th>" for a in actions)
         body = "".join(
             f"<tr><td style='padding:2px 8px'>{name}</td>"
             + "".join(f"<td style='padding:2px 8px;text-align:right'>{round(v, 3) + 0.0:.3f}</td>"

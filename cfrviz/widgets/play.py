@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import html
-
 import ipywidgets as W
 import numpy as np
 
+from ..core.markup import escape
 from ..core.policy import Policy
 from ..core.trace import Trace
 from ..play.hand import Table, has_public_cards
@@ -178,7 +177,7 @@ class PlayTable(Panel):
         hand = self.table.hand
         switched = hand is not None and not hand.over and hand.bot is not self.table.bot
         later = " from the next hand" if switched else ""
-        return (f"The bot plays the <b>average strategy</b> of {html.escape(self.trace.algorithm)} "
+        return (f"The bot plays the <b>average strategy</b> of {escape(self.trace.algorithm)} "
                 f"after <b>{iteration:,}</b> iterations{later} (exploitability "
                 f"{self.trace.exploitability[self.trace.index(iteration)]:.4f}).")
 
@@ -189,7 +188,7 @@ class PlayTable(Panel):
         if hand is None:
             self.cards.value = ""
             self.betting.value = ""
-            self.status.value = self._div(16, "Press <b>Deal</b> to play " + html.escape(
+            self.status.value = self._div(16, "Press <b>Deal</b> to play " + escape(
                 self.game.name.replace("_", " ")) + ".")
             self.explanation.value = ""
             self._set_buttons((), ())
@@ -202,7 +201,7 @@ class PlayTable(Panel):
             lines = table.explain()
             self.explanation.value = self._div(14, (
                 "<b>What the bot's strategy said</b><ul>"
-                + "".join(f"<li>{html.escape(line)}</li>" for line in lines) + "</ul>")
+                + "".join(f"<li>{escape(line)}</li>" for line in lines) + "</ul>")
                 if lines else "The bot made no decision this hand.")
         else:
             self._set_buttons(hand.legal_actions(), hand.legal_names())
@@ -228,7 +227,7 @@ class PlayTable(Panel):
         you, bot = hand.human, 1 - hand.human
         cards = hand.cards()
         if cards is None:  # a game whose deal cannot be split into cards: show what you know
-            known = html.escape(hand.known_to(you)) or "nothing yet"
+            known = escape(hand.known_to(you)) or "nothing yet"
             return self._div(16, f"You are player {you + 1}. What you know: <code style="
                                  f"'font-size:{self._px(20)}'>{known}</code>", "margin:6px 0")
 
@@ -238,7 +237,7 @@ class PlayTable(Panel):
             if not items:
                 return f"<span style='{HIDDEN};{size}'>&nbsp;</span>"
             return "".join(f"<span style='{HIDDEN if hidden else CARD};{size}'>"
-                           f"{'?' if hidden else html.escape(c)}</span>" for c in items)
+                           f"{'?' if hidden else escape(c)}</span>" for c in items)
 
         parts = [f"<td style='padding-right:28px'>You (player {you + 1})<br>"
                  f"{show(cards.private[you])}</td>"]
@@ -268,7 +267,7 @@ class PlayTable(Panel):
                 continue
             move = next(moves)
             who = "Bot" if move.by_bot else "You"
-            steps.append(f"{who}: <b>{html.escape(move.name)}</b>")
+            steps.append(f"{who}: <b>{escape(move.name)}</b>")
         while steps and steps[-1] == "|":
             steps.pop()
         text = " · ".join(steps).replace(" · | · ", " &nbsp;│ new card │&nbsp; ")
@@ -288,7 +287,7 @@ class PlayTable(Panel):
         elif hand.cards() is not None:
             how = "Showdown."
         else:
-            how = f"The hand is over: {html.escape(self.game.history[hand.node])}."
+            how = f"The hand is over: {escape(self.game.history[hand.node])}."
         if not hand.moves or all(m.by_bot for m in hand.moves):
             how += " The hand ended before you had to act."
         return self._div(18, f"{how} {outcome}", "margin:4px 0")

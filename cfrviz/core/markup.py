@@ -1,0 +1,43 @@
+"""Text from a game, made safe to put into markup: the one escaping rule of cfrviz.
+
+A game file is shared between people, so its information-set keys, action and
+chance-outcome labels, name, description and node histories are text written by
+someone else.  Wherever such text is pasted into markup it goes through
+:func:`escape` first:
+
+- the HTML of ``ipywidgets.HTML`` values and of ``_repr_html_`` (the browser
+  runs any ``<script>`` or ``onerror=`` it finds there), and
+- plotly's text properties (``text``, ``hovertext``, ``hovertemplate``, trace
+  names, titles, annotations, category tick labels), which plotly.js reads as a
+  subset of HTML (``<b>``, ``<a href=...>``, ``<br>``).
+
+Text that is only ever shown as text (dropdown labels, button descriptions,
+``ValueError`` messages, ``Output`` areas) is left as it is.  Markup that
+cfrviz writes itself (``<b>``, ``<br>``) is pasted around the escaped text.
+
+This module lives in ``core``, the bottom layer, so that every layer that
+writes markup (analysis, play, views, widgets) can use the same rule.
+"""
+
+from __future__ import annotations
+
+# Quotes as numeric references: plotly.js decodes numeric references, ``&amp;``, ``&lt;``
+# and ``&gt;``, but would show ``&quot;`` literally.  Escaping quotes keeps the text safe
+# inside a quoted HTML attribute as well.
+_ENTITIES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&#34;", "'": "&#39;"})
+
+
+def escape(text) -> str:
+    """``text`` (anything, through ``str``) with ``& < > " '`` replaced by character references.
+
+    The browser and plotly both show the result exactly as the original text:
+    ``escape("<b>K&Q</b>")`` displays ``<b>K&Q</b>``, not a bold ``K&Q``.
+
+    Examples
+    --------
+    >>> escape("<img src=x onerror=alert(1)>")
+    '&lt;img src=x onerror=alert(1)&gt;'
+    >>> escape("Q'b & \\"K\\"")
+    'Q&#39;b &amp; &#34;K&#34;'
+    """
+    return str(text).translate(_ENTITIES)

@@ -1,0 +1,238 @@
+"""The Makefile's options cannot run commands, bad ones stop make with a message, and the
+server tokens stay off command lines (readable by every local user with ``ps``)."""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+MAKE = shutil.which("make")
+
+pytestmark = pytest.mark.skipif(MAKE is None, reason="GNU make is not installed")
+
+
+def hostile(marker: Path) -> list[str]:
+    """Values that would create ``marker`` if the shell or make ran them."""
+    return [f'x"; touch {marker}; echo "', f"x'; touch {marker}; echo '", f"1; touch {marker}",
+            f"$(touch {marker})", f"`touch {marker}`", f"$(shell touch {marker})",
+            f"a[$(touch {marker})]", "8888\nx"]
+
+
+@pytest.fixture
+def project(tmp_path):
+    """A copy of the Makefile beside one lesson, with no .venv: nothing real to install."""
+    shutil.copy(ROOT / "Makefile", tmp_path / "Makefile")
+    (tmp_path / "lessons").mkdir()
+    (tmp_path / "lessons" / "04_cfr_on_kuhn.ipynb").write_text("{}")
+    return tmp_path
+
+
+def make(directory: Path, *args: str, dry: bool = False) -> subprocess.CompletedProcess:
+    # -o: never install (a check that wrongly passed must not start pip or a server).
+    never = ["-o", ".venv/.cfrviz-installed", "-o", ".venv/.cfrviz-installed-test"]
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PORT", "LESSON", "PYTHON", "PYTEST_ARGS", "MAKEFLAGS")}
+    return subprocess.run([MAKE, "-s", *(["-n"] if dry else []), *never, *args],
+                          cwd=directory, env=env, capture_output=True, text=True, timeout=120)
+
+
+# --- bad values are refused, and run nothing ---------------------------------------------
+
+@pytest.mark.parametrize("target", ["lab", "present"])
+def test_bad_port_is_refused(project, tmp_path, target):
+    marker = tmp_path / "pwned"
+    for value in [*hostile(marker), "0", "65536", "99999999999999999999", "", "80.5", "-1"]:
+        result = make(project, target, f"PORT={value}", "-o", ".venv/bin/python")
+        assert result.returncode != 0, value
+        assert "PORT must be a whole number from 1 to 65535" in result.stderr, result.stderr
+        assert not marker.exists(), f"PORT={value!r} ran a command"
+        assert not (project / ".venv").exists()
+
+
+def test_bad_lesson_is_refused_with_the_choices(project, tmp_path):
+    marker = tmp_path / "pwned"
+    for value in [*hostile(marker), "../Makefile", "solutions/04_cfr_on_kuhn", "nonsense", ""]:
+        result = make(project, "present", f"LESSON={value}", "-o", ".venv/bin/python")
+        assert result.returncode != 0, value
+        assert "error: no lesson" in result.stderr and "04_cfr_on_kuhn" in result.stderr
+        assert not marker.exists(), f"LESSON={value!r} ran a command"
+
+
+def test_bad_python_is_refused(project, tmp_path):
+    marker = tmp_path / "pwned"
+    for value in [v for v in hostile(marker) if v != "8888\nx"] + ["python3 -c 1"]:
+        result = make(project, ".venv/bin/python", f"PYTHON={value}")  # what lab makes first
+        assert result.returncode != 0, value
+        assert "PYTHON must be a path or command name" in result.stderr, result.stderr
+        assert not marker.exists(), f"PYTHON={value!r} ran a command"
+        assert not (project / ".venv").exists()
+
+
+def test_good_values_pass_the_checks(project):
+    assert make(project, "check-port", "PORT=8890").returncode == 0
+    assert make(project, "check-port", "PORT=65535").returncode == 0
+    assert make(project, "check-lesson", "LESSON=04_cfr_on_kuhn").returncode == 0
+
+
+def test_values_never_reach_a_command_as_text(project, tmp_path):
+    """``make -n`` prints the commands make would hand to the shell (after make's own
+    expansion, which would run a ``$(shell ...)``): no option's value is among them."""
+    marker = tmp_path / "pwned"
+    for value in hostile(marker):
+        for option, target in (("PORT", "lab"), ("PORT", "present"), ("LESSON", "present"),
+                               ("PYTHON", "lab"), ("PYTEST_ARGS", "test"),
+                               ("PYTEST_ARGS", "test-fast")):
+            result = make(project, target, f"{option}={value}", dry=True)
+            assert str(marker) not in result.stdout, (option, value, result.stdout)
+            assert not marker.exists(), f"make -n {target} {option}={value!r} ran a command"
+
+
+# --- tokens stay off command lines --------------------------------------------------------
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _descendants(pid: int) -> list[int]:
+    """``pid`` and every process below it, from ``/proc/<pid>/stat``'s parent ids."""
+    parents = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+    found, frontier = [pid], [pid]
+    while frontier:
+        frontier = [p for p, parent in parents.items() if parent in frontier]
+        found += frontier
+    return found
+
+
+def _command_lines(pids) -> dict[int, str]:
+    lines = {}
+    for pid in pids:
+        with contextlib.suppress(OSError):  # the process ended meanwhile
+            raw = (Path("/proc") / str(pid) / "cmdline").read_bytes()
+            lines[pid] = raw.replace(b"\0", b" ").decode(errors="replace")
+    return lines
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *_args, **_kwargs):
+        return None  # a redirect to the login page is the answer, not a page to follow
+
+
+def _status(url: str) -> int:
+    """The HTTP status of ``url``, redirects not followed."""
+    try:
+        with urllib.request.build_opener(_NoRedirect).open(url, timeout=60) as response:
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+class _Server:
+    """``make <target>`` in its own process group, with every command line seen while it runs."""
+
+    def __init__(self, *args: str):
+        self.port = _free_port()
+        env = {k: v for k, v in os.environ.items()
+               if k not in ("JUPYTER_TOKEN", "JUPYTER_TOKEN_FILE", "PORT", "LESSON", "MAKEFLAGS")}
+        # The stamps are treated as current: the test must not reinstall the package.
+        self.process = subprocess.Popen(
+            [MAKE, "-o", ".venv/.cfrviz-installed", *args, f"PORT={self.port}"], cwd=ROOT,
+            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            start_new_session=True)
+        self.lines: list[str] = []
+        self.seen: dict[int, str] = {}
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.lines.append(line)
+
+    @property
+    def output(self) -> str:
+        return "".join(self.lines)
+
+    def wait_for(self, pattern: str, seconds: float = 120) -> re.Match:
+        """Wait for ``pattern`` in make's output, noting every command line meanwhile."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            self.seen.update(_command_lines(_descendants(self.process.pid)))
+            found = re.search(pattern, self.output, re.DOTALL)
+            if found:
+                return found
+            if self.process.poll() is not None:
+                break
+            time.sleep(0.1)
+        raise AssertionError(f"no {pattern!r} from make; it printed:\n{self.output}")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)  # the group this test started
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(timeout=20)
+
+
+def _needs(tool: str, module: str):
+    if not Path("/proc/self/cmdline").exists():
+        pytest.skip("reading command lines needs /proc (Linux)")
+    if importlib.util.find_spec(module) is None or not (ROOT / ".venv" / "bin" / tool).exists():
+        pytest.skip(f"{tool} is not installed in .venv (make lab installs it)")
+
+
+@pytest.mark.slow
+def test_present_passes_its_token_by_environment_only():
+    _needs("voila", "voila")
+    server = _Server("present", "LESSON=00_start_here")
+    try:
+        token = server.wait_for(r"\?token=([0-9a-f]{48})").group(1)
+        server.wait_for(r"Voil[aà] is running at")
+        voila = [line for line in server.seen.values() if "voila" in line]
+        assert voila, f"never saw the voila process: {server.seen}"
+        leaked = [line for line in server.seen.values() if token in line]
+        assert not leaked, f"the token is on a command line: {leaked}"
+        base = f"http://127.0.0.1:{server.port}/"
+        assert _status(base) != 200          # authentication stays on
+        assert _status(f"{base}?token={token}") == 200
+    finally:
+        server.stop()
+
+
+@pytest.mark.slow
+def test_lab_passes_its_token_by_environment_only():
+    _needs("jupyter-lab", "jupyterlab")
+    server = _Server("lab")
+    try:
+        # Printed only once the readiness check, which sends the token, got an answer.
+        token = server.wait_for(r"cfrviz is ready.*?\?token=([0-9a-f]{48})").group(1)
+        assert any("jupyter" in line and "lab" in line for line in server.seen.values())
+        leaked = [line for line in server.seen.values() if token in line]
+        assert not leaked, f"the token is on a command line: {leaked}"
+        status = f"http://127.0.0.1:{server.port}/api/status"
+        assert _status(status) == 403 and _status(f"{status}?token={token}") == 200
+    finally:
+        server.stop()
