@@ -2,14 +2,26 @@
 
 import copy
 import json
+import time
+import tracemalloc
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import cfrviz
-from cfrviz.core.tree import CHANCE, TERMINAL, check_zero_sum, is_zero_sum
-from cfrviz.games.files import load_game_file
+from cfrviz.core.tree import CHANCE, TERMINAL, build_tree, check_zero_sum, is_zero_sum
+from cfrviz.games.files import (
+    MAX_DEPTH,
+    MAX_PATH_TEXT,
+    _read_deep_json,
+    _read_json,
+    check_perfect_recall,
+    load_game_file,
+)
 
 GAMES = Path(__file__).resolve().parent.parent / "data" / "games"
 BLUFF = json.loads((GAMES / "high_low_bluff.json").read_text())
@@ -219,3 +231,352 @@ def test_non_zero_sum_loads_but_is_flagged(tmp_path):
         check_zero_sum(game, "CFR")
     assert is_zero_sum(cfrviz.load_game("rock_paper_scissors"))
     assert int(np.sum(game.player == TERMINAL)) == 6
+
+
+# --- size and depth: linear time, no recursion ------------------------------------------
+
+def _wide(n: int, suffix: str) -> str:
+    """A chance node with ``n`` equally likely outcomes, each ending the game."""
+    if suffix == "json":
+        outcomes = {f"o{i}": {"probability": f"1/{n}", "node": {
+            "type": "terminal", "payoffs": [i % 3 - 1, 1 - i % 3]}} for i in range(n)}
+        return json.dumps({"root": {"type": "chance", "name": "deal", "outcomes": outcomes}})
+    pairs = " ".join(f'"o{i}" 1/{n}' for i in range(n))
+    leaves = "\n".join(f't "" {i + 1} "" {{ {i % 3 - 1} {1 - i % 3} }}' for i in range(n))
+    return f'EFG 2 R "wide" {{ "A" "B" }}\nc "deal" 1 "" {{ {pairs} }} 0\n{leaves}\n'
+
+
+def _chain(depth: int, suffix: str, go: str = "go") -> str:
+    """Players take turns to stop (ending the game) or ``go`` on, ``depth`` times."""
+    if suffix == "json":  # written as text: json.dumps recurses too
+        step = ('{{"type": "decision", "player": {p}, "infoset": "i{i}", "actions": {{'
+                '"stop": {{"type": "terminal", "payoffs": [{u}, {v}]}}, "' + go + '": ')
+        head = "".join(step.format(p=1 + i % 2, i=i, u=1 - 2 * (i % 2), v=2 * (i % 2) - 1)
+                       for i in range(depth))
+        return ('{"root": ' + head + '{"type": "terminal", "payoffs": [0, 0]}' + "}}" * depth
+                + "}")
+    lines = ['EFG 2 R "chain" { "A" "B" }']
+    for i in range(depth):
+        lines.append(f'p "" {1 + i % 2} {i // 2 + 1} "i{i}" {{ "stop" "{go}" }} 0')
+        lines.append(f't "" {i + 1} "" {{ {1 - 2 * (i % 2)} {2 * (i % 2) - 1} }}')
+    return "\n".join([*lines, f't "" {depth + 1} "" {{ 0 0 }}']) + "\n"
+
+
+def _check_wide(tmp_path, suffix, n, seconds):
+    path = tmp_path / f"wide.{suffix}"
+    path.write_text(_wide(n, suffix))
+    start = time.perf_counter()
+    game = load_game_file(path)
+    elapsed = time.perf_counter() - start
+    assert game.num_nodes == n + 1 and game.chance_labels[0][-1] == f"o{n - 1}"
+    assert game.children[0].tolist() == list(range(1, n + 1))
+    assert game.history[n] == f"root/deal:o{n - 1}"
+    assert np.all(game.chance_prob[1:] == 1 / n)
+    assert elapsed < seconds, f"{elapsed:.1f} s to load {n} outcomes"
+
+
+@pytest.mark.parametrize("suffix", ["json", "efg"])
+def test_a_wide_chance_node_loads_in_linear_time(tmp_path, suffix):
+    # Finding: each child was found by a linear search of its parent's labels, so a wide
+    # node took time quadratic in its width: 30,000 outcomes took about 17 s (JSON), 100,000
+    # took 185 s; now about 1 s and 5 s.
+    _check_wide(tmp_path, suffix, 30_000, seconds=8)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("suffix", ["json", "efg"])
+def test_a_chance_node_with_100000_outcomes_loads_in_seconds(tmp_path, suffix):
+    _check_wide(tmp_path, suffix, 100_000, seconds=20)
+
+
+@pytest.mark.parametrize("suffix", ["json", "efg"])
+def test_a_chain_5000_levels_deep_loads(tmp_path, suffix):
+    # Finding: reading and walking recursed, ending in a bare RecursionError.
+    depth = 5_000
+    path = tmp_path / f"chain.{suffix}"
+    path.write_text(_chain(depth, suffix))
+    game = load_game_file(path)
+    assert game.num_nodes == 2 * depth + 1 and int(game.depth.max()) == depth
+    assert game.history[-1] == "root" + "/go" * depth  # preorder: the last go ends last
+    assert game.utility[game.history.index("root/go/stop")].tolist() == [-1, 1]
+    assert game.num_infosets == depth
+
+
+@pytest.mark.parametrize("suffix", ["json", "efg"])
+def test_a_tree_deeper_than_the_limit_is_refused_clearly(tmp_path, suffix):
+    path = tmp_path / f"chain.{suffix}"
+    path.write_text(_chain(MAX_DEPTH + 1, suffix))
+    with pytest.raises(ValueError) as error:
+        load_game_file(path)
+    message = str(error.value)
+    assert message.startswith(str(path)), message
+    assert f"at most {MAX_DEPTH:,} levels deep" in message and "root/go/go/" in message
+    assert len(message) < 500  # the path of so deep a node is shortened
+
+
+@pytest.mark.parametrize("suffix", ["json", "efg"])
+def test_a_deep_tree_with_long_labels_is_refused_before_it_fills_memory(tmp_path, suffix):
+    # Every node keeps its path as text: 600 levels of 500-letter labels would need 180 MB.
+    path = tmp_path / f"chain.{suffix}"
+    path.write_text(_chain(600, suffix, go="g" * 500))
+    with pytest.raises(ValueError) as error:
+        load_game_file(path)
+    message = str(error.value)
+    assert message.startswith(str(path)), message
+    assert f"more than {MAX_PATH_TEXT:,} characters" in message, message
+    assert "shorten the labels" in message and len(message) < 600
+
+
+def test_imperfect_recall_deep_down_is_told_briefly(tmp_path):
+    # Player 1 (who moves at every other level) meets their first information set again
+    # 3,000 moves down, having forgotten 1,500 moves: the message gives the first and last.
+    body = _chain(3_000, "efg").rsplit("\n", 2)[0] + '\np "" 1 1 0\nt "" 1\nt "" 1\n'
+    path = tmp_path / "forget.efg"
+    path.write_text(body)
+    with pytest.raises(ValueError) as error:
+        load_game_file(path)
+    message = str(error.value)
+    assert message.startswith(str(path)) and "breaks perfect recall" in message
+    assert ("played 'go' at 'i0', then 'go' at 'i2', then 'go' at 'i4', then 1494 more moves, "
+            "then 'go' at 'i2994'") in message, message
+    assert len(message) < 700
+
+
+class _Chain:
+    """A game definition: players take turns to stop or go on, ``depth`` times."""
+
+    name = "chain"
+
+    def __init__(self, depth: int):
+        self.depth = depth
+
+    def initial_state(self):
+        return _ChainState(self.depth, 0, False)
+
+
+@dataclass(frozen=True)
+class _ChainState:
+    depth: int
+    level: int
+    stopped: bool
+
+    def is_terminal(self):
+        return self.stopped or self.level == self.depth
+
+    def current_player(self):
+        return self.level % 2
+
+    def legal_actions(self):
+        return ("stop", "go")
+
+    def chance_outcomes(self):
+        return ()
+
+    def child(self, action):
+        return _ChainState(self.depth, self.level + 1, action == "stop")
+
+    def returns(self):
+        return (0.0, 0.0)
+
+    def infoset_key(self):
+        return f"i{self.level}"
+
+    def history(self):  # short, unlike a file's paths, to measure the check alone
+        return f"{self.level}{'s' if self.stopped else ''}"
+
+
+def test_perfect_recall_check_is_linear_in_depth():
+    # Each node's sequence of own moves used to be a tuple copied from its parent:
+    # memory grew as depth times nodes (about 100 MB here).
+    tree = build_tree(_Chain(5_000))
+    assert int(tree.depth.max()) == 5_000
+    tracemalloc.start()
+    try:
+        check_perfect_recall(tree)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 10_000_000, f"{peak / 1e6:.0f} MB"
+
+
+# --- numbers, types and files that used to escape as other errors ------------------------
+
+_LEAF = '{"type": "terminal", "payoffs": [0, 0]}'
+
+
+def _terminal(payoffs: str) -> str:
+    return '{"root": {"type": "terminal", "payoffs": ' + payoffs + "}}"
+
+
+BAD_JSON = {
+    "payoff 1e400": (_terminal("[1e400, 0]"), ["node root", "payoff of player 1", "1e400"]),
+    "payoff '1e400'": (_terminal('["1e400", 0]'), ["node root", "payoff of player 1",
+                                                     "'1e400'", "too large"]),
+    "payoff of 400 digits": (_terminal("[" + "9" * 400 + ", 0]"), ["node root", "payoff of "
+                                                                   "player 1", "too large"]),
+    "payoff of 5000 digits": (_terminal("[" + "9" * 5000 + ", 0]"), ["node root", "too large"]),
+    "probability '1e400'": ('{"root": {"type": "chance", "outcomes": {"a": {"probability": '
+                            '"1e400", "node": ' + _LEAF + '}}}}',
+                            ["node root, outcome 'a': probability", "too large"]),
+    "probability '1e999999999'": ('{"root": {"type": "chance", "outcomes": {"a": {'
+                                  '"probability": "1e999999999", "node": '
+                                  + _LEAF + '}}}}',
+                                  ["node root, outcome 'a': probability", "too large"]),
+    "NaN literal": (_terminal("[NaN, 0]"), ["node root", "payoff of player 1 is NaN", "finite"]),
+    "Infinity literal": (_terminal("[0, -Infinity]"), ["node root", "player 2 is -Infinity"]),
+    "Infinity probability": ('{"root": {"type": "chance", "outcomes": {"a": {"probability": '
+                             'Infinity, "node": ' + _LEAF + '}}}}',
+                             ["node root, outcome 'a': probability is Infinity"]),
+    "deep list as payoff": (_terminal("[" + "[" * 3000 + "]" * 3000 + ", 0]"),
+                            ["node root", "payoff of player 1", "[[[", "must be a number"]),
+    "deep list as node": ('{"root": ' + "[" * 3000 + "]" * 3000 + "}",
+                          ["node root must be an object", "[[[["]),
+    "deep object as name": ('{"name": ' + '{"a": ' * 3000 + "1" + "}" * 3000 + ', "root": '
+                            + _LEAF + "}",
+                            ["\"name\" must be a string", '{"a": {"a":']),
+    "list as outcome": ('{"root": {"type": "chance", "outcomes": {"a": [1]}}}',
+                        ["node root, outcome 'a'", "got [1]"]),
+    "object as payoffs": (_terminal('{"p1": 1, "p2": -1}'),
+                          ["node root", '"payoffs" must be [player', '{"p1": 1, "p2": -1}']),
+    "list as type": ('{"root": {"type": ["terminal"], "payoffs": [0, 0]}}',
+                     ["node root", 'has unknown type ["terminal"]', "valid types"]),
+    "list as player": ('{"root": {"type": "decision", "player": [1], "infoset": "x", "actions": '
+                       '{"a": ' + _LEAF + '}}}',
+                       ["node root", "\"player\" must be 1 or 2; got [1]"]),
+    "deep json error": ('{"root": ' + "[" * 3000 + "]" * 2999 + "}",
+                        ["not valid JSON", "line 1, column 6009", "Expecting ',' delimiter"]),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD_JSON))
+def test_bad_json_values_say_file_and_node(tmp_path, case):
+    text, words = BAD_JSON[case]
+    path = tmp_path / "bad.json"
+    path.write_text(text)
+    start = time.perf_counter()
+    with pytest.raises(ValueError) as error:
+        load_game_file(path)
+    message = str(error.value)
+    assert message.startswith(str(path)), message
+    for word in words:
+        assert word in message, (word, message)
+    assert len(message) < 400, message
+    assert time.perf_counter() - start < 2
+
+
+BAD_EFG = {
+    "payoff 1e400": ('t "" 1 "" { 1e400 0 }', ["line 2", "node root", "1e400", "too large"]),
+    "payoff 1e999999999": ('t "" 1 "" { 1e999999999 0 }', ["node root", "too large"]),
+    "a sum too large": ('p "" 1 1 "x" { "a" } 1 "o" { 1.5e308 0 }\nt "" 2 "" { 1.5e308 0 }',
+                        ["node root/a", "payoff of player 1", "too large"]),
+    "outcome number of 5000 digits": ('t "" ' + "9" * 5000 + ' "" { 1 0 }',
+                                      ["line 2, column 6", "outcome number", "'99999"]),
+    "payoff of 5000 digits": ('t "" 1 "" { ' + "9" * 5000 + " 0 }",
+                              ["line 2, column 13", "node root", "payoff"]),
+    "nan": ('t "" 1 "" { nan 0 }', ["line 2", "node root", "a payoff", "'nan'"]),
+    "a brace for a name": ('t { 1 "" { 1 0 }', ["line 2, column 3", "node root", "name"]),
+    "a stray quote": ('t "" 1 "" { 1 0 } "', ["line 2, column 19", "unterminated"]),
+    "a deep tree truncated": ('p "" 1 1 "x" { "a" } 0\n' * 3000,
+                              ["end of file", "node root" + "/a" * 3000]),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD_EFG))
+def test_bad_efg_tokens_say_file_line_and_node(tmp_path, case):
+    body, words = BAD_EFG[case]
+    path = tmp_path / "bad.efg"
+    path.write_text(f'EFG 2 R "bad" {{ "A" "B" }}\n{body}\n')
+    start = time.perf_counter()
+    with pytest.raises(ValueError) as error:
+        load_game_file(path)
+    message = str(error.value)
+    assert message.startswith(str(path)), message
+    for word in words:
+        assert word.replace("/a" * 3000, "/a/a/") in message, (word, message)
+    assert len(message) < 400, message
+    assert time.perf_counter() - start < 2
+
+
+def test_efg_labels_may_be_any_text(tmp_path):
+    # A quoted "}" is a label, not the brace closing the list.
+    path = tmp_path / "braces.efg"
+    path.write_text('EFG 2 R "braces" { "A" "B" }\np "" 1 1 "x" { "}" "{" } 0\n'
+                    't "" 1 "" { 1 -1 }\nt "" 2 "" { -1 1 }\n')
+    assert load_game_file(path).infoset_actions == (("}", "{"),)
+
+
+def test_bad_paths_and_files_say_which(tmp_path):
+    with pytest.raises(ValueError, match=r"path must be a str or pathlib\.Path .*; got None"):
+        load_game_file(None)
+    with pytest.raises(ValueError, match=r"path must be a str or pathlib\.Path .*; got 3"):
+        cfrviz.load_game("file", path=3)
+    (tmp_path / "folder.json").mkdir()
+    with pytest.raises(ValueError, match=r"game file '.*folder\.json' is a folder, not a file"):
+        load_game_file(tmp_path / "folder.json")
+    latin = tmp_path / "latin.json"
+    latin.write_bytes(b'{"name": "caf\xe9",\n "root": {}}')
+    with pytest.raises(ValueError, match=r"game file '.*latin\.json' is not UTF-8 text: byte "
+                                         r"0xe9 at line 1, column 14"):
+        load_game_file(latin)
+    with pytest.raises(ValueError, match=r"game file '.*missing\.efg' not found"):
+        load_game_file(str(tmp_path / "missing.efg"))
+
+
+def test_a_utf8_byte_order_mark_is_allowed(tmp_path):
+    # Notepad writes one; it is not part of the JSON text.
+    path = tmp_path / "bom.json"
+    path.write_text("\ufeff" + json.dumps(BLUFF), encoding="utf-8")
+    assert load_game_file(path).num_nodes == 11
+    efg = tmp_path / "bom.efg"
+    efg.write_text("\ufeff" + BLUFF_EFG, encoding="utf-8")
+    assert load_game_file(efg).num_nodes == 11
+
+
+# --- the reader for deeply nested JSON agrees with json.loads -------------------------
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner,
+                                                                max_size=4),
+    max_leaves=20)
+
+
+@settings(max_examples=200, deadline=None)
+@given(value=json_values, indent=st.sampled_from([None, 0, 2]), ascii=st.booleans())
+def test_deep_json_reader_agrees_with_json_loads(value, indent, ascii):
+    text = json.dumps(value, indent=indent, ensure_ascii=ascii)
+    assert _read_deep_json(text) == _read_json(text)
+
+
+@pytest.mark.parametrize("text", [
+    '{"a": 1', '{"a" 1}', '{"a": }', '[1,]', "{,}", "[1 2]", "", "  ", '{"a":1,}', '"abc',
+    '["a\\x"]', "nul", "[-]", "1 2", "[1.]", '{"a":1}}', "-", '"\x01"', "[", "{", '{"a"',
+    '{"a":', "[1,", "tru", "[NaN, -Infinity, Infinity, 1e400, 1E5, -0, 0.5e-3, 12]",
+    '{"a": 1, "a": 2, "b": {"c": [], "c": {}}}', '"\\ud800\\u00e9"'])
+def test_deep_json_reader_matches_json_loads_on_edge_cases(text):
+    def outcome(read):
+        try:
+            value = read(text)
+        except json.JSONDecodeError as error:
+            return ("error", error.msg, error.pos)
+        return ("value", repr(value), _duplicates(value))
+    assert outcome(_read_deep_json) == outcome(_read_json)
+
+
+def _duplicates(value):
+    if isinstance(value, dict):
+        return [getattr(value, "duplicates", ()), *(_duplicates(v) for v in value.values())]
+    return [_duplicates(v) for v in value] if isinstance(value, list) else []
+
+
+def test_json_deeper_than_json_loads_allows_is_read():
+    depth = 20_000  # json.loads stops near 1,000
+    value = _read_json("[" * depth + "]" * depth)
+    for _ in range(depth - 1):
+        (value,) = value
+    assert value == []
+    value = _read_json('{"a": ' * depth + "1" + "}" * depth)
+    for _ in range(depth):
+        value = value["a"]
+    assert value == 1

@@ -9,6 +9,7 @@ all speak these node ids and information-set ids.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
@@ -183,6 +184,9 @@ def as_tree(game, what: str = "this") -> GameTree:
 def build_tree(definition: GameDefinition) -> GameTree:
     """Walk a game definition once into a :class:`GameTree`.
 
+    Iterative (a stack, no recursion, so any depth), with work per node linear in
+    its number of children.
+
     Raises
     ------
     ValueError
@@ -216,15 +220,14 @@ def build_tree(definition: GameDefinition) -> GameTree:
         children.append([])
         if par >= 0:
             children[par].append(node)
-        where = f"{definition.name}, history {state.history()!r}"
         if state.is_terminal():
             player.append(TERMINAL)
             infoset.append(-1)
             chance_labels.append(())
             returns = tuple(float(r) for r in state.returns())
-            if len(returns) != 2 or not all(np.isfinite(returns)):
-                raise ValueError(f"{where}: terminal payoffs must be two finite numbers; "
-                                 f"got {returns}")
+            if len(returns) != 2 or not all(map(math.isfinite, returns)):  # not numpy: 3 us each
+                raise ValueError(f"{_where(definition, history)}: terminal payoffs must be two "
+                                 f"finite numbers; got {returns}")
             utility.append(returns)
             continue
         utility.append((0.0, 0.0))
@@ -233,8 +236,8 @@ def build_tree(definition: GameDefinition) -> GameTree:
             outcomes = tuple(state.chance_outcomes())
             total = sum(p for _, p in outcomes)
             if not outcomes or abs(total - 1.0) > 1e-9 or any(p < 0 for _, p in outcomes):
-                raise ValueError(f"{where}: chance probabilities must be >= 0 and sum to 1; "
-                                 f"they sum to {total}")
+                raise ValueError(f"{_where(definition, history)}: chance probabilities must be "
+                                 f">= 0 and sum to 1; they sum to {total}")
             player.append(CHANCE)
             infoset.append(-1)
             chance_labels.append(tuple(label for label, _ in outcomes))
@@ -243,7 +246,8 @@ def build_tree(definition: GameDefinition) -> GameTree:
                 stack.append((state.child(label), node, i, float(p), d + 1))
             continue
         if who not in (0, 1):
-            raise ValueError(f"{where}: current player must be 0, 1 or chance; got {who!r}")
+            raise ValueError(f"{_where(definition, history)}: current player must be 0, 1 or "
+                             f"chance; got {who!r}")
         actions = tuple(state.legal_actions())
         key = state.infoset_key()
         if key not in keys:
@@ -251,8 +255,8 @@ def build_tree(definition: GameDefinition) -> GameTree:
             key_player.append(who)
             key_actions.append(actions)
         elif key_player[keys[key]] != who or key_actions[keys[key]] != actions:
-            raise ValueError(f"{where}: information set {key!r} mixes nodes that disagree "
-                             f"(player {key_player[keys[key]] + 1} with actions "
+            raise ValueError(f"{_where(definition, history)}: information set {key!r} mixes nodes "
+                             f"that disagree (player {key_player[keys[key]] + 1} with actions "
                              f"{list(key_actions[keys[key]])} elsewhere, player {who + 1} with "
                              f"{list(actions)} here)")
         player.append(who)
@@ -284,6 +288,13 @@ def build_tree(definition: GameDefinition) -> GameTree:
         chance_labels=tuple(chance_labels),
         description=(definition.__doc__ or "").strip(),
     )
+
+
+def _where(definition: GameDefinition, history: list[str]) -> str:
+    """The node being built, for a message: built only then, as a deep node's history is long
+    (and its middle is left out past 160 characters)."""
+    text = history[-1] if len(history[-1]) <= 160 else f"{history[-1][:80]}...{history[-1][-80:]}"
+    return f"{definition.name}, history {text!r}"
 
 
 def _zero_sum_violation(game) -> int | None:

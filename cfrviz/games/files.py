@@ -7,17 +7,25 @@ actions).  Every error names the file and the node path at fault, e.g.
 ``root/deal:H/b``: the path lists the actions and chance outcomes from the
 root, each written ``name:label`` when the node it leaves has a name.
 The JSON format is documented in ``data/games/FORMAT.md``.
+
+Reading takes time linear in the size of the file (and of the paths it makes)
+and never recurses, so a node
+with a hundred thousand outcomes or a chain thousands of moves long loads; a tree
+deeper than :data:`MAX_DEPTH` moves, or whose node paths add up to more than
+:data:`MAX_PATH_TEXT` characters, is refused (each node keeps its path as text,
+so memory grows with depth times the number of nodes).
 """
 
 from __future__ import annotations
 
+import codecs
 import json
 import math
 import re
-import sys
+import reprlib
 from dataclasses import dataclass, field
 from fractions import Fraction
-from numbers import Real
+from itertools import islice
 from pathlib import Path
 
 from ..core.tree import CHANCE, GameTree, build_tree
@@ -28,9 +36,20 @@ NODE_FIELDS = {
     "terminal": ("type", "name", "payoffs", "comment"),
 }
 TOP_FIELDS = ("name", "description", "root", "comment")
+OUTCOME_FIELDS = ("probability", "node", "comment")
+MAX_DEPTH = 5_000
+"""The most moves from the root to a node that a game file may have."""
+MAX_PATH_TEXT = 100_000_000
+"""The most characters that the paths of all the nodes of a game file may add up to.
+
+Each node keeps its path as text (its ``history``), so memory grows with depth
+times the number of nodes: a chain 5,000 moves deep with two-letter labels
+holds about 75 million characters, and without a limit a file of a few
+megabytes, with long labels on a deep chain, would need gigabytes.
+"""
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class _Node:
     path: str
     kind: str
@@ -39,7 +58,7 @@ class _Node:
     infoset: str = ""
     labels: tuple = ()
     probs: tuple = ()
-    children: list = field(default_factory=list)
+    children: dict[str, _Node] = field(default_factory=dict)  # by label, in label order
     payoffs: tuple = (0.0, 0.0)
 
     def step(self, label: str) -> str:
@@ -59,7 +78,7 @@ class _FileGame:
         return _FileState(self.root)
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, slots=True)
 class _FileState:
     node: _Node
 
@@ -76,7 +95,7 @@ class _FileState:
         return tuple(zip(self.node.labels, self.node.probs))
 
     def child(self, action: str) -> _FileState:
-        return _FileState(self.node.children[self.node.labels.index(action)])
+        return _FileState(self.node.children[action])  # by key: a wide node stays linear
 
     def returns(self):
         return self.node.payoffs
@@ -91,13 +110,15 @@ class _FileState:
 def load_game_file(path) -> GameTree:
     """Read a custom game from a JSON file (cfrviz's format) or a Gambit ``.efg`` file.
 
-    Also reachable as ``cfrviz.load_game("file", path=...)``.
+    Also reachable as ``cfrviz.load_game("file", path=...)``.  Reading is
+    iterative and linear in the size of the file.
 
     Parameters
     ----------
     path : str or pathlib.Path
         A ``.json`` file in the format of ``data/games/FORMAT.md`` or a
-        two-player Gambit extensive-form file (``.efg``, "EFG 2 R").
+        two-player Gambit extensive-form file (``.efg``, "EFG 2 R"), in
+        UTF-8 (a byte-order mark is allowed).
 
     Returns
     -------
@@ -110,25 +131,26 @@ def load_game_file(path) -> GameTree:
     Raises
     ------
     ValueError
-        When the file cannot be read or is malformed, naming the file and the
-        node path (or the line and column) at fault: bad JSON, an unknown
-        node type or field, chance probabilities that are negative or do not
-        sum to 1, an information set whose nodes disagree on the player or
-        the actions, missing or non-finite payoffs, or a player who forgets
-        their own earlier moves (imperfect recall).
+        When ``path`` is not a path, or the file is missing, a folder, not
+        UTF-8 text or malformed, naming the file and the node path (or the
+        line and column) at fault: bad JSON, an unknown node type or field, a
+        value of the wrong type, chance probabilities that are negative or do
+        not sum to 1, an information set whose nodes disagree on the player or
+        the actions, missing payoffs or numbers that are not finite (``NaN``,
+        ``Infinity``, ``1e400``), a tree deeper than :data:`MAX_DEPTH` moves or
+        whose paths add up to more than :data:`MAX_PATH_TEXT` characters,
+        or a player who forgets their own earlier moves (imperfect recall).
     """
-    file = Path(path)
+    try:
+        file = Path(path)
+    except TypeError:
+        raise ValueError(f"path must be a str or pathlib.Path naming a .json or .efg game "
+                         f"file; got {reprlib.repr(path)}") from None
     suffix = file.suffix.lower()
     if suffix not in (".json", ".efg"):
         raise ValueError(f"game file {str(path)!r} must end in .json (cfrviz's format, see "
                          f"data/games/FORMAT.md) or .efg (Gambit's format)")
-    try:
-        text = file.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ValueError(f"game file {str(path)!r} not found (looked for {file.resolve()})") \
-            from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise ValueError(f"game file {str(path)!r} cannot be read: {error}") from None
+    text = _read_text(file, f"game file {str(path)!r}")
     parse = _parse_json if suffix == ".json" else _parse_efg
     name, description, root = parse(text, str(path), file.stem)
     try:
@@ -139,30 +161,64 @@ def load_game_file(path) -> GameTree:
     return tree
 
 
+def _read_text(file: Path, what: str) -> str:
+    """The UTF-8 text of ``file`` without a byte-order mark, or a ValueError saying why not."""
+    try:
+        data = file.read_bytes()
+    except FileNotFoundError:
+        raise ValueError(f"{what} not found (looked for {file.resolve()})") from None
+    except IsADirectoryError:
+        raise ValueError(f"{what} is a folder, not a file") from None
+    except OSError as error:
+        raise ValueError(f"{what} cannot be read: {error.strerror or error}") from None
+    if data.startswith(codecs.BOM_UTF8):  # Notepad writes one; it is not part of the text
+        data = data[len(codecs.BOM_UTF8):]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        column = error.start - data.rfind(b"\n", 0, error.start)
+        raise ValueError(f"{what} is not UTF-8 text: byte 0x{data[error.start]:02x} at line "
+                         f"{line}, column {column} cannot be decoded; save the file as UTF-8"
+                         ) from None
+
+
 def check_perfect_recall(tree: GameTree) -> None:
     """Refuse a tree in which a player forgets their own earlier moves or information.
 
     With perfect recall, every node of an information set has the same
     sequence of the owner's earlier (information set, action) pairs.
     Counterfactual regret minimization and the best response of
-    :mod:`cfrviz.reference.evaluation` assume it.
+    :mod:`cfrviz.reference.evaluation` assume it.  Time and memory are linear
+    in the number of nodes, however deep the tree.
 
     Raises
     ------
     ValueError
         Naming the information set and two of its nodes whose sequences differ.
     """
-    sequences: list[tuple] = [((), ())]
-    first: dict[int, int] = {}
+    # A sequence is interned as an id: 0 for "no move yet", and one id per distinct
+    # (previous id, information set, action).  Equal sequences get equal ids, so a node
+    # costs O(1) rather than a copy of its parent's sequence.
+    ids: dict[tuple[int, int, int], int] = {}
+    steps: list[tuple[int, int, int]] = [(0, -1, -1)]  # id -> (previous id, set, action)
+    sequences: list[tuple[int, int]] = [(0, 0)]
+    parents, players = tree.parent.tolist(), tree.player.tolist()
+    infosets, actions = tree.infoset.tolist(), tree.action.tolist()
     for node in range(1, tree.num_nodes):
-        parent = int(tree.parent[node])
-        own = list(sequences[parent])
-        who = int(tree.player[parent])
+        parent = parents[node]
+        own = sequences[parent]
+        who = players[parent]
         if who in (0, 1):
-            own[who] += ((int(tree.infoset[parent]), int(tree.action[node])),)
-        sequences.append(tuple(own))
+            step = (own[who], infosets[parent], actions[node])
+            if step not in ids:
+                ids[step] = len(steps)
+                steps.append(step)
+            own = (ids[step], own[1]) if who == 0 else (own[0], ids[step])
+        sequences.append(own)
+    first: dict[int, int] = {}
     for node in range(tree.num_nodes):
-        who, info = int(tree.player[node]), int(tree.infoset[node])
+        who, info = players[node], infosets[node]
         if who not in (0, 1):
             continue
         if info not in first:
@@ -172,15 +228,92 @@ def check_perfect_recall(tree: GameTree) -> None:
         if sequences[node][who] != sequences[other][who]:
             raise ValueError(
                 f"information set {tree.infoset_keys[info]!r} of player {who + 1} breaks "
-                f"perfect recall: at {tree.history[other]!r} the player has "
-                f"{_moves(tree, sequences[other][who])}, but at {tree.history[node]!r} has "
-                f"{_moves(tree, sequences[node][who])}; a player must remember their own moves "
-                f"and what they saw, which CFR and best responses rely on")
+                f"perfect recall: at {_at(tree.history[other])!r} the player has "
+                f"{_moves(tree, steps, sequences[other][who])}, but at "
+                f"{_at(tree.history[node])!r} has {_moves(tree, steps, sequences[node][who])}; "
+                f"a player must remember their own moves and what they saw, which CFR and best "
+                f"responses rely on")
 
 
-def _moves(tree: GameTree, sequence) -> str:
-    moves = [f"{tree.infoset_actions[i][a]!r} at {tree.infoset_keys[i]!r}" for i, a in sequence]
+def _moves(tree: GameTree, steps: list[tuple[int, int, int]], sequence: int) -> str:
+    moves = []
+    while sequence:
+        sequence, i, a = steps[sequence]
+        moves.append(f"{tree.infoset_actions[i][a]!r} at {tree.infoset_keys[i]!r}")
+    moves.reverse()
+    if len(moves) > 6:  # a deep node: its first and last moves say enough
+        moves[3:-3] = [f"{len(moves) - 6} more moves"]
     return "played " + ", then ".join(moves) if moves else "not moved yet"
+
+
+def _short(text: str, limit: int = 60) -> str:
+    """``text`` cut to about ``limit`` characters for a message."""
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _at(path: str, limit: int = 160) -> str:
+    """A node path for a message; the middle of a very deep node's path is left out."""
+    return path if len(path) <= limit else f"{path[:limit // 2]}...{path[-limit // 2:]}"
+
+
+class _Paths:
+    """Makes the paths of a file's nodes, refusing one past :data:`MAX_DEPTH` moves or the
+    one that takes the text of all paths past :data:`MAX_PATH_TEXT` characters."""
+
+    def __init__(self, file: str):
+        self.file = file
+        self.size = len("root")
+
+    def step(self, parent: _Node, label: str, depth: int) -> str:
+        """The path of the child of ``parent`` reached by ``label``, ``depth`` moves deep."""
+        path = parent.step(label)
+        if depth > MAX_DEPTH:
+            raise ValueError(f"{self.file}: node {_at(path)} is {depth:,} moves from the root; "
+                             f"cfrviz reads trees at most {MAX_DEPTH:,} levels deep")
+        self.size += len(path)
+        if self.size > MAX_PATH_TEXT:
+            raise ValueError(f"{self.file}: at node {_at(path)} the paths of the nodes add up "
+                             f"to more than {MAX_PATH_TEXT:,} characters; cfrviz keeps each "
+                             f"node's path as text, and this tree is too deep for labels this "
+                             f"long: shorten the labels or the tree")
+        return path
+
+
+# --- numbers ---------------------------------------------------------------------------------
+
+_NUMBER = re.compile(r"\s*(?:([-+]?\d+)/(\d+)|[-+]?(\d*)(\.\d*)?(?:[eE]([-+]?\d+))?)\s*")
+_TOO_LARGE = "too large; numbers must lie between about -1.8e308 and 1.8e308"
+
+
+def _fraction(text: str) -> Fraction | int:
+    """The exact value of an integer, a decimal or a fraction ``a/b`` written in ``text``.
+
+    Raises
+    ------
+    ValueError
+        For other text.
+    OverflowError
+        For a number far beyond the range of a float (``float()`` of the result
+        raises it for the others).
+    """
+    match = _NUMBER.fullmatch(text)
+    if match is None:
+        raise ValueError(text)
+    numerator, denominator, whole, decimals, exponent = match.groups()
+    if numerator is not None:
+        if int(denominator) == 0:
+            raise ValueError(text)
+        return Fraction(int(numerator), int(denominator))
+    if not (whole or decimals and len(decimals) > 1):
+        raise ValueError(text)  # no digits: "", ".", "e5"
+    if len(text) > 400 or exponent and abs(int(exponent)) > 400:
+        # Fraction("1e999999999") would compute a power of ten with a billion digits;
+        # beyond these sizes a float holds all there is (or overflows).
+        number = float(text)
+        if math.isinf(number):
+            raise OverflowError(text)
+        return Fraction(number)
+    return int(text) if decimals is None and exponent is None else Fraction(text)
 
 
 # --- cfrviz's JSON format ------------------------------------------------------------------
@@ -203,16 +336,128 @@ def _object(pairs):
     return obj
 
 
+@dataclass(frozen=True)
+class _NotFinite:
+    """A JSON number no float holds (``1e400``) or a ``NaN``/``Infinity`` literal, as written."""
+
+    text: str
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def _json_float(text: str):
+    number = float(text)
+    return number if math.isfinite(number) else _NotFinite(text)
+
+
+def _json_int(text: str):
+    # float() of digits is quick at any length; int() refuses more than 4300 digits.
+    return int(text) if math.isfinite(float(text)) else _NotFinite(text)
+
+
+_DECODER = json.JSONDecoder(object_pairs_hook=_object, parse_float=_json_float,
+                            parse_int=_json_int, parse_constant=_NotFinite)
+
+
+def _read_json(text: str):
+    """``json.loads`` with cfrviz's hooks, or :func:`_read_deep_json` past json's nesting limit.
+
+    Raises
+    ------
+    json.JSONDecodeError
+    """
+    try:
+        return _DECODER.decode(text)
+    except RecursionError:  # json's scanner recurses once per level of nesting
+        return _read_deep_json(text)
+
+
+_SPACE = re.compile(r"[ \t\n\r]*")  # what json skips
+
+
+def _skip(text: str, pos: int) -> int:
+    match = _SPACE.match(text, pos)
+    return match.end() if match else pos
+
+
+def _read_deep_json(text: str):
+    """JSON text to Python values, as :func:`_read_json` gives them, without recursion.
+
+    A stack of the open arrays and objects replaces the call stack of
+    ``json.loads``, so nesting is limited by memory only.  Scalars and keys are
+    read by json itself, so values, hooks and error messages (with their
+    positions) are json's; the tests compare the two readers.
+
+    Raises
+    ------
+    json.JSONDecodeError
+    """
+    def key(at: int) -> tuple[str, int]:
+        """The object key starting at ``at`` and the position after its colon and spaces."""
+        if text[at:at + 1] != '"':
+            raise json.JSONDecodeError("Expecting property name enclosed in double quotes",
+                                       text, at)
+        name, at = _DECODER.raw_decode(text, at)
+        at = _skip(text, at)
+        if text[at:at + 1] != ":":
+            raise json.JSONDecodeError("Expecting ':' delimiter", text, at)
+        return name, _skip(text, at + 1)
+
+    # Each open container is [items, key]: key is None for an array, else the key of the
+    # value being read into an object's list of (key, value) pairs.
+    stack: list[list] = []
+    pos = _skip(text, 0)
+    while True:
+        # Read one value: a scalar, or open a container and go on to its first item.
+        char = text[pos:pos + 1]
+        if char in ("{", "["):
+            pos = _skip(text, pos + 1)
+            if text[pos:pos + 1] == ("}" if char == "{" else "]"):
+                value = _object([]) if char == "{" else []
+                pos += 1
+            elif char == "{":
+                name, pos = key(pos)
+                stack.append([[], name])
+                continue
+            else:
+                stack.append([[], None])
+                continue
+        else:
+            value, pos = _DECODER.raw_decode(text, pos)
+        # Put the value in its container, closing every container that ends here.
+        while True:
+            pos = _skip(text, pos)
+            if not stack:
+                if pos != len(text):
+                    raise json.JSONDecodeError("Extra data", text, pos)
+                return value
+            items, name = stack[-1]
+            items.append(value if name is None else (name, value))
+            char = text[pos:pos + 1]
+            if char == ",":
+                pos = _skip(text, pos + 1)
+                if name is not None:
+                    stack[-1][1], pos = key(pos)
+                break
+            if char != ("]" if name is None else "}"):
+                raise json.JSONDecodeError("Expecting ',' delimiter", text, pos)
+            stack.pop()
+            value = items if name is None else _object(items)
+            pos += 1
+
+
 def _parse_json(text: str, file: str, stem: str):
     try:
-        data = json.loads(text, object_pairs_hook=_object)
+        data = _read_json(text)
     except json.JSONDecodeError as error:
         raise ValueError(f"{file}: not valid JSON at line {error.lineno}, column {error.colno}: "
                          f"{error.msg}") from None
     if not isinstance(data, dict):
         raise ValueError(f"{file}: the file must hold one JSON object with a \"root\" node; "
-                         f"got {type(data).__name__}")
-    _fields(data, TOP_FIELDS, f"{file}: the top level")
+                         f"got {_preview(data)}")
+    if problem := _fields(data, TOP_FIELDS):
+        raise ValueError(f"{file}: the top level {problem}")
     if "root" not in data:
         raise ValueError(f"{file}: the top level has no \"root\" node; it needs "
                          f"{{\"root\": {{\"type\": ...}}}}")
@@ -220,322 +465,427 @@ def _parse_json(text: str, file: str, stem: str):
     description = data.get("description", "")
     for key, value in (("name", name), ("description", description)):
         if not isinstance(value, str):
-            raise ValueError(f"{file}: \"{key}\" must be a string; got {value!r}")
+            raise ValueError(f"{file}: \"{key}\" must be a string; got {_preview(value)}")
     if not name:
         raise ValueError(f"{file}: \"name\" must not be empty")
+    paths = _Paths(file)
     root = _Node("root", "")
-    stack = [(data["root"], root)]
+    stack = [(data["root"], root, 0)]
     while stack:
-        raw, node = stack.pop()
-        stack.extend(_read_node(raw, node, file))
+        raw, node, depth = stack.pop()
+        for label, below in _read_node(raw, node, file):
+            child = node.children[label] = _Node(paths.step(node, label, depth + 1), "")
+            stack.append((below, child, depth + 1))
     return name, description, root
 
 
-def _fields(obj: dict, allowed, where: str) -> None:
+def _preview(value, limit: int = 60) -> str:
+    """``value`` written as JSON for a message, cut after about ``limit`` characters.
+
+    Iterative and bounded: a value nested thousands deep or holding a hundred
+    thousand items costs no more than a small one.
+    """
+    parts: list[str] = []
+    size = 0
+    stack: list = [value]
+    while stack and size <= limit:
+        item = stack.pop()
+        if isinstance(item, _Punctuation):
+            text = str(item)
+        elif isinstance(item, (dict, list)):
+            text, close = ("{", "}") if isinstance(item, dict) else ("[", "]")
+            entries = list(islice(item.items() if isinstance(item, dict) else item, limit))
+            stack.append(_Punctuation(close if len(entries) == len(item) else ", ..." + close))
+            for i in reversed(range(len(entries))):
+                if isinstance(item, dict):
+                    stack.extend((entries[i][1], _Punctuation(json.dumps(entries[i][0]) + ": ")))
+                else:
+                    stack.append(entries[i])
+                if i:
+                    stack.append(_Punctuation(", "))
+        elif item is None or isinstance(item, (bool, int, float, str)):
+            text = json.dumps(item)
+        else:
+            text = repr(item)
+        parts.append(text)
+        size += len(text)
+    return _short("".join(parts) + ("..." if stack else ""), limit)
+
+
+class _Punctuation(str):
+    """Text that :func:`_preview` writes as it is (a bracket, a comma, a key)."""
+
+
+def _fields(obj: dict, allowed) -> str:
+    """What is wrong with the keys of a JSON object ("" when nothing is)."""
     if isinstance(obj, _Object) and obj.duplicates:
-        raise ValueError(f"{where} has the key {obj.duplicates[0]!r} twice")
+        return f"has the key {_shown(obj.duplicates[0])} twice"
     unknown = [k for k in obj if k not in allowed]
     if unknown:
-        raise ValueError(f"{where} has an unknown field {unknown[0]!r}; valid fields: "
-                         f"{', '.join(allowed)}")
+        return f"has an unknown field {_shown(unknown[0])}; valid fields: {', '.join(allowed)}"
+    return ""
 
 
 def _read_node(raw, node: _Node, file: str) -> list:
-    """Fill ``node`` from its JSON object; return (child object, child node) pairs."""
-    where = f"{file}: node {node.path}"
+    """Fill ``node`` from its JSON object; return its (label, child object) pairs."""
+    def where() -> str:  # built only for a message: a deep node's path is long
+        return f"{file}: node {_at(node.path)}"
+
     if not isinstance(raw, dict):
-        raise ValueError(f"{where} must be an object with a \"type\" of "
-                         f"{', '.join(map(repr, NODE_FIELDS))}; got {json.dumps(raw)[:60]}")
+        raise ValueError(f"{where()} must be an object with a \"type\" of "
+                         f"{', '.join(map(repr, NODE_FIELDS))}; got {_preview(raw)}")
     kind = raw.get("type")
-    if kind not in NODE_FIELDS:
-        what = "has no \"type\"" if "type" not in raw else f"has unknown type {kind!r}"
-        raise ValueError(f"{where} {what}; valid types: {', '.join(map(repr, NODE_FIELDS))}")
-    _fields(raw, NODE_FIELDS[kind], where)
+    if not isinstance(kind, str) or kind not in NODE_FIELDS:  # a list is not even hashable
+        what = "has no \"type\"" if "type" not in raw else f"has unknown type {_shown(kind)}"
+        raise ValueError(f"{where()} {what}; valid types: {', '.join(map(repr, NODE_FIELDS))}")
+    if problem := _fields(raw, NODE_FIELDS[kind]):
+        raise ValueError(f"{where()} {problem}")
     node.kind = kind
     name = raw.get("name", "")
     if not isinstance(name, str):
-        raise ValueError(f"{where}: \"name\" must be a string; got {name!r}")
+        raise ValueError(f"{where()}: \"name\" must be a string; got {_preview(name)}")
     node.name = name
     if kind == "terminal":
         if "payoffs" not in raw:
-            raise ValueError(f"{where} is terminal but has no \"payoffs\"; give "
+            raise ValueError(f"{where()} is terminal but has no \"payoffs\"; give "
                              f"[player 1's payoff, player 2's payoff]")
         payoffs = raw["payoffs"]
         if not isinstance(payoffs, list) or len(payoffs) != 2:
-            raise ValueError(f"{where}: \"payoffs\" must be [player 1's payoff, player 2's "
-                             f"payoff]; got {json.dumps(payoffs)}")
-        node.payoffs = tuple(_number(v, f"{where}: payoff of player {i + 1}")
-                             for i, v in enumerate(payoffs))
+            raise ValueError(f"{where()}: \"payoffs\" must be [player 1's payoff, player 2's "
+                             f"payoff]; got {_preview(payoffs)}")
+        values = []
+        for i, value in enumerate(payoffs):
+            try:
+                values.append(_number(value))
+            except ValueError as error:
+                raise ValueError(f"{where()}: payoff of player {i + 1} {error}") from None
+        node.payoffs = tuple(values)
         return []
     key = "actions" if kind == "decision" else "outcomes"
     branches = raw.get(key)
     if not isinstance(branches, dict) or not branches:
-        raise ValueError(f"{where} is a {kind} node and needs \"{key}\": a non-empty object "
-                         f"{{label: ...}}; got {json.dumps(branches)[:60]}")
+        raise ValueError(f"{where()} is a {kind} node and needs \"{key}\": a non-empty object "
+                         f"{{label: ...}}; got {_preview(branches)}")
     if isinstance(branches, _Object) and branches.duplicates:
-        raise ValueError(f"{where} has the {key[:-1]} {branches.duplicates[0]!r} twice")
+        raise ValueError(f"{where()} has the {key[:-1]} {_shown(branches.duplicates[0])} twice")
     if "" in branches:
-        raise ValueError(f"{where} has an empty {key[:-1]} label")
+        raise ValueError(f"{where()} has an empty {key[:-1]} label")
     node.labels = tuple(branches)
     if kind == "decision":
         player = raw.get("player")
         if isinstance(player, bool) or player not in (1, 2):
-            raise ValueError(f"{where}: \"player\" must be 1 or 2; got {json.dumps(player)}")
+            raise ValueError(f"{where()}: \"player\" must be 1 or 2; got {_preview(player)}")
         node.player = player - 1
         infoset = raw.get("infoset")
         if not isinstance(infoset, str) or not infoset:
-            raise ValueError(f"{where}: \"infoset\" must be a non-empty string naming the "
-                             f"information set; got {json.dumps(infoset)}")
+            raise ValueError(f"{where()}: \"infoset\" must be a non-empty string naming the "
+                             f"information set; got {_preview(infoset)}")
         node.infoset = infoset
-        node.children = [_Node(node.step(label), "") for label in node.labels]
-        return list(zip(branches.values(), node.children))
+        return list(branches.items())
     probs, pending = [], []
     for label, outcome in branches.items():
-        child = _Node(node.step(label), "")
-        at = f"{where}, outcome {label!r}"
         if not isinstance(outcome, dict):
-            raise ValueError(f"{at} must be {{\"probability\": ..., \"node\": {{...}}}}; "
-                             f"got {json.dumps(outcome)[:60]}")
-        _fields(outcome, ("probability", "node", "comment"), at)
+            raise ValueError(f"{_outcome(where(), label)} must be {{\"probability\": ..., "
+                             f"\"node\": {{...}}}}; got {_preview(outcome)}")
+        if problem := _fields(outcome, OUTCOME_FIELDS):
+            raise ValueError(f"{_outcome(where(), label)} {problem}")
         if "probability" not in outcome or "node" not in outcome:
-            raise ValueError(f"{at} needs both \"probability\" and \"node\"")
-        p = _number(outcome["probability"], f"{at}: probability")
+            raise ValueError(f"{_outcome(where(), label)} needs both \"probability\" and "
+                             f"\"node\"")
+        try:
+            p = _number(outcome["probability"])
+        except ValueError as error:
+            raise ValueError(f"{_outcome(where(), label)}: probability {error}") from None
         if p < 0:
-            raise ValueError(f"{at}: probability {p:g} is negative; probabilities must be >= 0")
+            raise ValueError(f"{_outcome(where(), label)}: probability {p:g} is negative; "
+                             f"probabilities must be >= 0")
         probs.append(p)
-        node.children.append(child)
-        pending.append((outcome["node"], child))
+        pending.append((label, outcome["node"]))
     node.probs = tuple(probs)
     return pending
 
 
-def _number(value, where: str) -> float:
-    """A finite number from a JSON number or a string such as ``"1/3"`` or ``"0.25"``."""
+def _outcome(where: str, label: str) -> str:
+    return f"{where}, outcome {_shown(label)}"
+
+
+def _shown(value) -> str:
+    """A JSON value for a message: a string as Python writes it ('leaf'), else as JSON."""
+    return repr(_short(value)) if isinstance(value, str) else _preview(value)
+
+
+def _number(value) -> float:
+    """A finite number from a JSON number or a string such as ``"1/3"`` or ``"0.25"``.
+
+    Raises
+    ------
+    ValueError
+        Whose message continues "<the value at fault> ...", e.g. ``is NaN; it must
+        be a finite number``.
+    """
+    if type(value) is float or type(value) is int:  # JSON numbers (not bool), first
+        return float(value)  # finite: the JSON hooks turn other numbers into _NotFinite
+    if isinstance(value, _NotFinite):
+        if value.text in ("NaN", "Infinity", "-Infinity"):
+            raise ValueError(f"is {value.text}; it must be a finite number")
+        raise ValueError(f"is {_short(value.text)}, {_TOO_LARGE}")
     if isinstance(value, str):
         try:
-            value = Fraction(value.strip())
-        except (ValueError, ZeroDivisionError):
-            raise ValueError(f"{where} is {value!r}; write a number or a fraction such as "
+            return float(_fraction(value))
+        except ValueError:
+            raise ValueError(f"is {_short(value)!r}; write a number or a fraction such as "
                              f"\"1/3\"") from None
-    if isinstance(value, bool) or not isinstance(value, (Real, Fraction)):
-        raise ValueError(f"{where} is {json.dumps(value) if value is None else value!r}; "
-                         f"it must be a number")
-    number = float(value)
-    if not math.isfinite(number):
-        raise ValueError(f"{where} is {value}; it must be a finite number")
-    return number
+        except OverflowError:
+            raise ValueError(f"is {_short(value)!r}, {_TOO_LARGE}") from None
+    raise ValueError(f"is {_preview(value)}; it must be a number")
 
 
 # --- Gambit's .efg format ------------------------------------------------------------------
 
-_TOKEN = re.compile(r'"((?:[^"\\]|\\.)*)"|([{}])|(,)|([^\s{}",]+)|(\S)', re.S)
+# One token per match, after the spaces and commas before it (Gambit allows commas between
+# payoffs); its kind is the group that matched: a quoted string, a brace, a word, or a stray
+# quote that starts no string.
+_TOKEN = re.compile(r'[\s,]*(?:("[^"\\]*(?:\\.[^"\\]*)*")|([{}])|([^\s{}",]+)|(\S))')
+_STRING, _BRACE, _WORD, _STRAY = range(4)
+_END = ("", "", "", "")  # after the last token
 
 
-@dataclass(frozen=True)
-class _Token:
-    kind: str  # "string", "brace", "word"
-    text: str
-    line: int
-    column: int
-
-
-def _tokens(text: str, file: str) -> list[_Token]:
-    out = []
-    line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
-    line = 0
-    for match in _TOKEN.finditer(text):
-        while line + 1 < len(line_starts) and line_starts[line + 1] <= match.start():
-            line += 1
-        column = match.start() - line_starts[line] + 1
-        string, brace, comma, word, stray = match.groups()
-        if stray is not None:
-            raise ValueError(f"{file}, line {line + 1}, column {column}: unterminated quoted "
-                             f"string")
-        if comma is not None:
-            continue  # Gambit allows commas between payoffs
-        if string is not None:
-            out.append(_Token("string", re.sub(r"\\(.)", r"\1", string), line + 1, column))
-        elif brace is not None:
-            out.append(_Token("brace", brace, line + 1, column))
-        else:
-            out.append(_Token("word", word, line + 1, column))
-    return out
+def _line_column(text: str, offset: int) -> str:
+    line = text.count("\n", 0, offset) + 1
+    return f"line {line}, column {offset - text.rfind(chr(10), 0, offset)}"
 
 
 class _EfgReader:
-    """Recursive-descent reader of a two-player "EFG 2 R" file."""
+    """Reader of a two-player "EFG 2 R" file: nodes in prefix order, read with a stack.
+
+    The tokens come from one ``findall``; where a token stands in the file is
+    worked out again for an error message only.
+    """
 
     def __init__(self, text: str, file: str):
         self.file = file
-        self.tokens = _tokens(text, file)
+        self.text = text
+        self.tokens: list[tuple[str, str, str, str]] = _TOKEN.findall(text)
+        self.tokens.append(_END)
         self.pos = 0
+        self.paths = _Paths(file)
         self.infosets: dict[tuple[int, int], tuple[str, tuple]] = {}
         self.events: dict[int, tuple[str, tuple, tuple]] = {}
         self.outcomes: dict[int, tuple[str, tuple]] = {}
         # Decision nodes with their (player, information set number), keyed by
         # name_infosets once every information set's name is known.
         self.decisions: list[tuple[_Node, tuple[int, int]]] = []
+        stray = next((i for i, token in enumerate(self.tokens) if token[_STRAY]), None)
+        if stray is not None:
+            raise ValueError(f"{file}, {_line_column(text, self.offset(stray))}: unterminated "
+                             f"quoted string")
 
     # token helpers
-    def error(self, message: str, token: _Token | None = None, path: str = "") -> ValueError:
-        token = token or (self.tokens[self.pos] if self.pos < len(self.tokens) else None)
-        where = f"line {token.line}, column {token.column}" if token else "end of file"
-        node = f" (node {path})" if path else ""
+    def offset(self, at: int) -> int:
+        """Where token ``at`` starts in the text (-1 for the end of the file)."""
+        if at < len(self.tokens) - 1:
+            for i, match in enumerate(_TOKEN.finditer(self.text)):
+                if i == at:
+                    return match.start(match.lastindex or 0)
+        return -1
+
+    def error(self, message: str, at: int | None = None, path: str = "") -> ValueError:
+        """An error at token ``at`` (the next token by default) and node ``path``."""
+        offset = self.offset(self.pos if at is None else at)
+        where = _line_column(self.text, offset) if offset >= 0 else "end of file"
+        node = f" (node {_at(path)})" if path else ""
         return ValueError(f"{self.file}, {where}{node}: {message}")
 
-    def peek(self) -> _Token | None:
-        return self.tokens[self.pos] if self.pos < len(self.tokens) else None
-
-    def take(self, kind: str, what: str, path: str = "") -> _Token:
-        token = self.peek()
-        if token is None or token.kind != kind:
-            got = "the end of the file" if token is None else repr(token.text)
-            raise self.error(f"expected {what}; got {got}", token, path)
+    def take(self, kind: int, what: str, path: str = "") -> str:
+        token = self.tokens[self.pos]
+        text = token[kind]
+        if not text:
+            got = repr(_short("".join(token))) if token != _END else "the end of the file"
+            raise self.error(f"expected {what}; got {got}", path=path)
         self.pos += 1
-        return token
+        if kind == _STRING:
+            text = text[1:-1]
+            if "\\" in text:
+                text = re.sub(r"\\(.)", r"\1", text)
+        return text
 
     def integer(self, what: str, path: str, minimum: int) -> int:
-        token = self.take("word", what, path)
-        if not re.fullmatch(r"\d+", token.text) or int(token.text) < minimum:
+        text = self.take(_WORD, what, path)
+        # At most 18 digits: int() refuses more than 4300, and no count is that large.
+        if not re.fullmatch(r"\d{1,18}", text) or int(text) < minimum:
             raise self.error(f"expected {what} (a whole number >= {minimum}); got "
-                             f"{token.text!r}", token, path)
-        return int(token.text)
+                             f"{_short(text)!r}", self.pos - 1, path)
+        return int(text)
 
-    def number(self, what: str, path: str) -> Fraction:
-        token = self.take("word", what, path)
+    def number(self, what: str, path: str) -> Fraction | int:
+        text = self.take(_WORD, what, path)
         try:
-            return Fraction(token.text)
-        except (ValueError, ZeroDivisionError):
+            value = _fraction(text)
+            float(value)
+        except ValueError:
             raise self.error(f"expected {what} (a number such as 2, -1.5 or 1/3); got "
-                             f"{token.text!r}", token, path) from None
+                             f"{_short(text)!r}", self.pos - 1, path) from None
+        except OverflowError:
+            raise self.error(f"{what} {_short(text)} is {_TOO_LARGE}", self.pos - 1,
+                             path) from None
+        return value
+
+    def next_is(self, kind: int, text: str | None = None) -> bool:
+        found = self.tokens[self.pos][kind]
+        return bool(found) and (text is None or found == text)
 
     def braced(self, item, what: str, path: str) -> list:
-        self.take("brace", f"'{{' opening the {what}", path)
+        self.take(_BRACE, f"'{{' opening the {what}", path)
         items = []
-        while (token := self.peek()) is not None and token.text != "}":
+        while not self.next_is(_BRACE, "}") and self.tokens[self.pos] != _END:
             items.append(item())
-        self.take("brace", f"'}}' closing the {what}", path)
+        self.take(_BRACE, f"'}}' closing the {what}", path)
         return items
 
     # grammar
     def read(self, stem: str):
-        magic = self.take("word", "'EFG' at the start of a Gambit extensive-form file")
-        if magic.text != "EFG":
+        magic = self.take(_WORD, "'EFG' at the start of a Gambit extensive-form file")
+        if magic != "EFG":
             raise self.error(f"a Gambit extensive-form file starts with 'EFG'; got "
-                             f"{magic.text!r}", magic)
-        version = self.take("word", "the version '2'")
-        if version.text != "2":
-            raise self.error(f"only version 2 files are read; got {version.text!r}", version)
-        kind = self.take("word", "'R'")
-        if kind.text not in ("R", "D"):
-            raise self.error(f"expected 'R' after the version; got {kind.text!r}", kind)
-        title = self.take("string", "the game's title in double quotes").text
-        start = self.peek()
-        players = self.braced(lambda: self.take("string", "a player name").text, "player list",
-                              "")
+                             f"{_short(magic)!r}", self.pos - 1)
+        version = self.take(_WORD, "the version '2'")
+        if version != "2":
+            raise self.error(f"only version 2 files are read; got {_short(version)!r}",
+                             self.pos - 1)
+        kind = self.take(_WORD, "'R'")
+        if kind not in ("R", "D"):
+            raise self.error(f"expected 'R' after the version; got {_short(kind)!r}",
+                             self.pos - 1)
+        title = self.take(_STRING, "the game's title in double quotes")
+        start = self.pos
+        players = self.braced(lambda: self.take(_STRING, "a player name"), "player list", "")
         if len(players) != 2:
             raise self.error(f"cfrviz reads two-player games; this one has {len(players)} "
                              f"players", start)
-        comment = ""
-        if (token := self.peek()) is not None and token.kind == "string":
-            comment = self.take("string", "a comment").text
-        root = self.node("root", (Fraction(0), Fraction(0)))
-        if (token := self.peek()) is not None:
-            raise self.error(f"unexpected {token.text!r} after the last node of the tree", token)
+        comment = self.take(_STRING, "a comment") if self.next_is(_STRING) else ""
+        root = self.tree()
+        if self.tokens[self.pos] != _END:
+            raise self.error(f"unexpected {_short(''.join(self.tokens[self.pos]))!r} after the "
+                             f"last node of the tree")
         self.name_infosets()
         description = "\n\n".join(part for part in (title, comment) if part)
         return stem, description, root
 
-    def outcome(self, path: str) -> tuple[Fraction, Fraction]:
-        token = self.peek()
+    def tree(self) -> _Node:
+        """Read every node in prefix order, keeping the nodes still owed children on a stack."""
+        root, paid = self.node("root", (0, 0))
+        stack = [(root, paid, iter(root.labels))] if root.kind != "terminal" else []
+        while stack:
+            parent, paid, labels = stack[-1]
+            label = next(labels, None)
+            if label is None:
+                stack.pop()
+                continue
+            path = self.paths.step(parent, label, len(stack))  # the child's depth
+            child, below = self.node(path, paid)
+            parent.children[label] = child
+            if child.kind != "terminal":
+                stack.append((child, below, iter(child.labels)))
+        return root
+
+    def outcome(self, path: str) -> tuple[Fraction | int, Fraction | int]:
+        start = self.pos
         number = self.integer("an outcome number (0 for none)", path, 0)
         declared = None
-        if (nxt := self.peek()) is not None and nxt.kind == "string":
-            name = self.take("string", "an outcome name", path).text
+        if self.next_is(_STRING):
+            name = self.take(_STRING, "an outcome name", path)
             payoffs = tuple(self.braced(lambda: self.number("a payoff", path), "payoffs", path))
             if number == 0:
-                raise self.error("outcome 0 means 'no outcome' and cannot have payoffs", token,
+                raise self.error("outcome 0 means 'no outcome' and cannot have payoffs", start,
                                  path)
             if len(payoffs) != 2:
                 raise self.error(f"outcome {number} has {len(payoffs)} payoffs; a two-player "
-                                 f"game needs 2", token, path)
+                                 f"game needs 2", start, path)
             declared = (name, payoffs)
         if number == 0:
-            return (Fraction(0), Fraction(0))
+            return (0, 0)
         if declared is None:
             if number not in self.outcomes:
                 raise self.error(f"outcome {number} is used before its name and payoffs are "
-                                 f"given", token, path)
+                                 f"given", start, path)
             return self.outcomes[number][1]
         if self.outcomes.setdefault(number, declared) != declared:
             raise self.error(f"outcome {number} is declared again with a different name or "
-                             f"payoffs than before", token, path)
+                             f"payoffs than before", start, path)
         return declared[1]
 
-    def node(self, path: str, paid: tuple) -> _Node:
-        token = self.peek()
-        kind = self.take("word", "a node: 'c' (chance), 'p' (player) or 't' (terminal)", path)
-        if kind.text not in ("c", "p", "t"):
-            raise self.error(f"unknown node type {kind.text!r}; valid types: 'c' (chance), "
-                             f"'p' (player), 't' (terminal)", kind, path)
-        name = self.take("string", "the node's name in double quotes (may be \"\")", path).text
+    def node(self, path: str, paid: tuple) -> tuple[_Node, tuple]:
+        """Read one node (not its children); return it and the payoffs paid down to it."""
+        start = self.pos
+        kind = self.take(_WORD, "a node: 'c' (chance), 'p' (player) or 't' (terminal)", path)
+        if kind not in ("c", "p", "t"):
+            raise self.error(f"unknown node type {_short(kind)!r}; valid types: 'c' "
+                             f"(chance), 'p' (player), 't' (terminal)", start, path)
+        name = self.take(_STRING, "the node's name in double quotes (may be \"\")", path)
         node = _Node(path, "", name=name)
-        if kind.text == "t":
+        if kind == "t":
             node.kind = "terminal"
             own = self.outcome(path)
-            node.payoffs = tuple(float(a + b) for a, b in zip(paid, own))
-            return node
-        if kind.text == "c":
+            payoffs = []
+            for i in (0, 1):
+                try:
+                    payoffs.append(float(paid[i] + own[i]))
+                except OverflowError:
+                    raise self.error(f"the payoff of player {i + 1} adds up to a number "
+                                     f"{_TOO_LARGE}", start, path) from None
+            node.payoffs = tuple(payoffs)
+            return node, paid
+        if kind == "c":
             node.kind = "chance"
             number = self.integer("a chance event number", path, 1)
-            if (nxt := self.peek()) is not None and nxt.kind == "string":
-                label = self.take("string", "the event's name", path).text
-                pairs = self.braced(lambda: (self.take("string", "an outcome label", path).text,
+            if self.next_is(_STRING):
+                label = self.take(_STRING, "the event's name", path)
+                pairs = self.braced(lambda: (self.take(_STRING, "an outcome label", path),
                                              self.number("a probability", path)),
                                     "chance outcomes", path)
                 event = (label, tuple(a for a, _ in pairs), tuple(p for _, p in pairs))
                 if self.events.setdefault(number, event) != event:
                     raise self.error(f"chance event {number} is declared again differently",
-                                     token, path)
+                                     start, path)
             elif number not in self.events:
                 raise self.error(f"chance event {number} is used before its outcomes and "
-                                 f"probabilities are given", token, path)
+                                 f"probabilities are given", start, path)
             _, node.labels, probs = self.events[number]
             if any(p < 0 for p in probs):
                 raise self.error("a chance probability is negative; probabilities must be >= 0",
-                                 token, path)
-            node.probs = tuple(float(p) for p in probs)
+                                 start, path)
+            node.probs = tuple(map(float, probs))  # each fits: number() checked it
         else:
             node.kind = "decision"
             player = self.integer("the player number (1 or 2)", path, 1)
             if player > 2:
-                raise self.error(f"player {player} does not exist; players are 1 and 2", token,
+                raise self.error(f"player {player} does not exist; players are 1 and 2", start,
                                  path)
             number = self.integer("an information-set number", path, 1)
-            if (nxt := self.peek()) is not None and nxt.kind == "string":
-                label = self.take("string", "the information set's name", path).text
-                actions = tuple(self.braced(lambda: self.take("string", "an action label",
-                                                              path).text, "actions", path))
+            if self.next_is(_STRING):
+                label = self.take(_STRING, "the information set's name", path)
+                actions = tuple(self.braced(lambda: self.take(_STRING, "an action label", path),
+                                            "actions", path))
                 infoset = (label, actions)
                 if self.infosets.setdefault((player, number), infoset) != infoset:
                     raise self.error(f"information set {number} of player {player} is "
-                                     f"declared again with a different name or actions", token,
+                                     f"declared again with a different name or actions", start,
                                      path)
             elif (player, number) not in self.infosets:
                 raise self.error(f"information set {number} of player {player} is used before "
-                                 f"its actions are given", token, path)
+                                 f"its actions are given", start, path)
             node.player = player - 1
             self.decisions.append((node, (player, number)))
             node.labels = self.infosets[(player, number)][1]
         if not node.labels:
-            raise self.error("a node needs at least one action", token, path)
+            raise self.error("a node needs at least one action", start, path)
         if len(set(node.labels)) < len(node.labels):
-            raise self.error(f"the labels {list(node.labels)} repeat one; each must be distinct",
-                             token, path)
+            raise self.error(f"the labels {_short(str(list(node.labels)))} repeat one; each "
+                             f"must be distinct", start, path)
         own = self.outcome(path)
-        paid = (paid[0] + own[0], paid[1] + own[1])
-        node.children = [self.node(node.step(label), paid) for label in node.labels]
-        return node
+        if own[0] or own[1]:
+            paid = (paid[0] + own[0], paid[1] + own[1])
+        return node, paid
 
     def name_infosets(self) -> None:
         """Key each information set by its name when unique and not empty, else ``P1.3``."""
@@ -549,9 +899,4 @@ class _EfgReader:
 
 
 def _parse_efg(text: str, file: str, stem: str):
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 10_000))
-    try:
-        return _EfgReader(text, file).read(stem)
-    finally:
-        sys.setrecursionlimit(limit)
+    return _EfgReader(text, file).read(stem)
