@@ -180,7 +180,7 @@ def test_bad_input(kuhn):
         bots.bot(kuhn, "maniac")
     with pytest.raises(ValueError, match="takes no parameter 'threshold'; it accepts: none"):
         bots.bot(kuhn, "always_call", threshold=1)
-    with pytest.raises(ValueError, match="threshold must be a number"):
+    with pytest.raises(ValueError, match="threshold must be a finite number; got 'high'"):
         bots.strong_hands(kuhn, threshold="high")
     with pytest.raises(ValueError, match="finite"):
         bots.strong_hands(kuhn, threshold=float("nan"))

@@ -97,11 +97,41 @@ def test_controls_feed_the_solver():
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    (dict(iterations=0), "between 1 and"),
+    (dict(iterations=0), r"iterations must be a whole number >= 1 and <= 200000; got 0"),
     (dict(update="often"), "update must be"),
     (dict(start="X"), "start must be"),
-    (dict(opponent=[1, -1, 1]), "non-negative"),
+    (dict(opponent=[1, -1, 1]), "player 2's weight on P must be a finite number >= 0; got -1"),
 ])
 def test_bad_constructor_arguments(kwargs, message):
     with pytest.raises(ValueError, match=message):
         RegretMatchingExplorer(**kwargs)
+
+
+def test_typed_numbers_are_checked_on_solve_never_clamped():
+    widget = RegretMatchingExplorer(iterations=50)
+    first = widget.trace
+    widget.iterations.value = 0
+    widget.solve()
+    assert widget.last_error == ("Could not solve: iterations must be a whole number >= 1 and "
+                                 "<= 200000; got 0")
+    assert widget.trace is first and widget.iterations.value == 0
+    widget.iterations.value = 50
+    widget.seed.value = -1
+    widget.solve()
+    assert "seed must be a whole number >= 0" in widget.last_error and "got -1" in widget.last_error
+    widget.seed.value = 0
+    widget.mode.value = "fixed"
+    widget.opponent_fields[1].value = -2.0
+    widget.solve()
+    assert widget.last_error == ("Could not solve: player 2's weight on P must be a finite number "
+                                 ">= 0; got -2.0")
+
+
+def test_opponent_weights_beyond_the_sliders_are_kept():
+    """Weights are normalised, so [2, 1, 1] means 1/2, 1/4, 1/4: never clamped to [1, 1, 1]."""
+    widget = RegretMatchingExplorer(iterations=20, opponent=[2, 1, 1])
+    assert widget.trace.params["opponent"] == [0.5, 0.25, 0.25]
+    assert [s.value for s in widget.opponent_mix] == [1.0, 1.0, 1.0]  # the sliders rest at 1
+    widget.opponent_fields[2].value = 5.0
+    widget.solve()
+    assert widget.trace.params["opponent"] == [0.25, 0.125, 0.625]

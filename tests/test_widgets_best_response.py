@@ -64,3 +64,21 @@ def test_player_two_and_a_large_game():
     assert ex.best_response_value == pytest.approx(expected, abs=1e-9)
     shown = [info for info, row in ex.rows.items() if row.layout.display != "none"]
     assert shown == [ex.picker.value]
+
+
+def test_typed_weights_are_kept_beyond_the_sliders_and_checked(kuhn):
+    """Weights are normalised, so 3 means three times as likely, not 1 (the slider's end)."""
+    ex = BestResponseExplorer(kuhn)
+    J = kuhn.infoset_index("J")
+    field_p, field_b = ex.fields[J]
+    field_p.value = 1.0
+    field_b.value = 3.0
+    slider_p, slider_b = ex.sliders[J]
+    assert slider_b.value == 1.0 and ex.last_error is None  # the slider rests at its end
+    assert ex.probabilities[J, :2].tolist() == [0.25, 0.75]
+    field_p.value = -1.0
+    assert ex.last_error == ("'J', action 'p': weight must be a finite number >= 0; got -1.0; "
+                             "the strategy there is unchanged")
+    assert ex.probabilities[J, :2].tolist() == [0.25, 0.75]
+    slider_p.value = 0.5  # dragging a slider sets its field
+    assert field_p.value == 0.5 and ex.probabilities[J, :2].tolist() == [0.5 / 3.5, 3 / 3.5]

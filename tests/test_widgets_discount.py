@@ -63,3 +63,30 @@ def test_comparison_view_switches_axis(kuhn):
     assert "nodes touched" in view.figure.data[0].hovertemplate
     view.axis.value = "seconds"
     assert view.figure.layout.xaxis.title.text == "solver seconds"
+
+
+def test_values_beyond_the_sliders_are_kept_and_bad_ones_explained(kuhn):
+    """The sliders span 0..5; DCFR takes 0..100.  A typed value is never clamped to a slider."""
+    w = DiscountExplorer(kuhn, iterations=20, alpha=7.0)
+    assert w.parameters == (7.0, 0.0, 2.0) and w.alpha.value == 5.0  # the slider rests at its end
+    assert w.trace.params["alpha"] == 7.0 and w.last_error is None
+    w.set_parameters(1.5, 0.0, 200.0)
+    assert w.parameters == (1.5, 0.0, 200.0)
+    assert w.last_error == ("Could not update the weights: gamma must be a finite number >= 0 "
+                            "and <= 100; got 200.0")
+    w.solve()
+    assert w.last_error == ("Could not solve: gamma must be a finite number >= 0 and <= 100; "
+                            "got 200.0")
+    assert w.trace.params["gamma"] == 2.0  # the last run stays
+    w.fields["gamma"].value = 9.0  # typed in the field beside the slider
+    assert w.gamma.value == 5.0 and w.parameters[2] == 9.0
+    average = iteration_weights(20, 1.5, 0.0, 9.0)["average strategy"]
+    assert np.allclose(w.weights.data[2].y, average)
+    w.iterations.value = 5
+    w.solve()
+    assert w.last_error == ("Could not solve: iterations must be a whole number >= 10 and "
+                            "<= 20000; got 5")
+    with pytest.raises(ValueError, match="alpha must be a finite number >= 0 and <= 100; got -1"):
+        DiscountExplorer(kuhn, iterations=20, alpha=-1.0)
+    with pytest.raises(ValueError, match="iterations must be a whole number >= 10"):
+        DiscountExplorer(kuhn, iterations=2.5)

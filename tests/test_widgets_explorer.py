@@ -112,3 +112,26 @@ def test_leduc_subtree():
     ex.slider.value = 10
     ex.select("KQ:rc/r")
     assert ex.last_error is None and "KQ:rc/r" in ex.panel.value
+
+
+def test_typed_numbers_are_checked_on_solve_never_clamped(kuhn):
+    """A browser clamps a bounded field's typed value silently; these fields pass it on and
+    Solve explains what is wrong, leaving the last run on screen."""
+    ex = explore(kuhn, iterations=30)
+    first = ex.trace
+    for control, value, message in (
+            (ex.iterations, 0, "iterations must be a whole number >= 1 and <= 1000000; got 0"),
+            (ex.seed, -5, "seed must be a whole number >= 0 and <= 2147483647; got -5")):
+        before = control.value
+        control.value = value
+        ex.solve()
+        assert ex.last_error == f"Could not solve: {message}" and ex.trace is first
+        assert control.value == value  # kept as typed, for the student to correct
+        control.value = before
+    ex.algorithm.value = "outcome_sampling"
+    ex.control("epsilon").value = 1.5
+    ex.solve()
+    assert ex.last_error == "Could not solve: epsilon must be a finite number > 0 and <= 1; got 1.5"
+    ex.control("epsilon").value = 1.0
+    ex.solve()
+    assert ex.last_error is None and ex.trace.params["epsilon"] == 1.0

@@ -196,3 +196,16 @@ def test_presenter_text_is_larger(kuhn_trace):
         w.deal()
     size = [int(re.search(r"font-size:(\d+)px", w.status.value).group(1)) for w in (normal, large)]
     assert size[1] > size[0]
+
+
+def test_an_iteration_must_be_a_whole_number(kuhn_trace):
+    """True is not iteration 1, nor 37.0 iteration 37: the bot stays, and the table says so."""
+    widget = PlayTable(KUHN, kuhn_trace, seed=0)
+    before = widget.table.bot
+    for bad in (True, 37.0, "37"):
+        widget.set_iteration(bad)
+        assert widget.last_error == (f"Could not switch the bot: iteration must be a whole number, "
+                                     f"a recorded iteration between 1 and 300; got {bad!r}")
+        assert widget.table.bot is before and widget.iteration.value == 300
+    with pytest.raises(ValueError, match="switch_seats must be True or False; got 1"):
+        PlayTable(KUHN, kuhn_trace, switch_seats=1)

@@ -45,14 +45,41 @@ def matrix_equilibrium(payoffs) -> MatrixEquilibrium:
     Parameters
     ----------
     payoffs : array_like, shape (m, n)
-        Player 1's payoffs, at most 8 rows and 8 columns.
+        Player 1's payoffs, finite numbers, from 1 row and 1 column up to 8
+        rows and 8 columns.
+
+    Raises
+    ------
+    ValueError
+        For something that is not a matrix of finite numbers (bools and
+        strings included) or a matrix of another size, naming the first bad cell.
     """
-    A = np.asarray(payoffs, dtype=float)
-    if A.ndim != 2 or A.shape[0] > 8 or A.shape[1] > 8:
-        raise ValueError(f"matrix_equilibrium solves matrices up to 8x8; got shape {A.shape}")
+    A = _payoff_matrix(payoffs)
     x, v = _maximin(A)
     y, w = _maximin(-A.T)
     return MatrixEquilibrium(x, y, float((v - w) / 2))
+
+
+def _payoff_matrix(payoffs) -> np.ndarray:
+    """``payoffs`` as a float matrix of 1x1 up to 8x8 finite numbers, or a ValueError."""
+    try:
+        raw = np.asarray(payoffs)
+    except ValueError:  # a ragged nested list
+        raw = np.asarray(None)
+    if raw.dtype.kind == "b":
+        raise ValueError("matrix_equilibrium needs a payoff matrix of numbers, not bools")
+    if raw.dtype.kind not in "iuf":
+        raise ValueError(f"matrix_equilibrium needs a payoff matrix (a list of rows of numbers); "
+                         f"got {payoffs!r:.80}")
+    if raw.ndim != 2 or not (1 <= raw.shape[0] <= 8 and 1 <= raw.shape[1] <= 8):
+        raise ValueError(f"matrix_equilibrium solves payoff matrices from 1x1 up to 8x8; got "
+                         f"shape {raw.shape}")
+    A = raw.astype(float)
+    bad = np.argwhere(~np.isfinite(A))
+    if len(bad):
+        i, j = bad[0]
+        raise ValueError(f"payoffs must be finite numbers; cell [{i}][{j}] is {A[i, j]}")
+    return A
 
 
 def _maximin(A: np.ndarray) -> tuple[np.ndarray, float]:

@@ -6,8 +6,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..core.checks import check_game, check_player
 from ..core.policy import Policy
-from ..core.tree import GameTree, as_tree
+from ..core.tree import GameTree, as_tree, check_zero_sum
 from ..engine import tree_best_response, tree_expected_values, tree_reach_probabilities
 from ..games.matrix import MatrixGame
 
@@ -33,14 +34,21 @@ def check_policy(game, policy, what: str = "") -> None:
         or a game evaluation does not cover.
     """
     prefix = f"{what}: " if what else ""
+    if not isinstance(game, (MatrixGame, GameTree)):
+        raise ValueError(f"{prefix}evaluation needs a game from cfrviz.load_game (a GameTree or "
+                         f"a MatrixGame); got {type(game).__name__}")
     if not isinstance(policy, Policy):
         raise ValueError(f"{prefix}expected a cfrviz Policy (e.g. trace.average_policy()); "
                          f"got {type(policy).__name__}")
     if policy.game is not game and (policy.game.infoset_keys != game.infoset_keys
                                     or policy.game.infoset_actions != game.infoset_actions):
         raise ValueError(f"{prefix}this policy was made for {policy.game.name}, not {game.name}")
-    if not isinstance(game, (MatrixGame, GameTree)):
-        raise ValueError(f"{prefix}evaluation of {type(game).__name__} is not supported")
+
+
+def _checked(game, policy, what: str) -> None:
+    """The public functions' checks: the game first (``None`` is named as such), then the policy."""
+    check_game(game, what)
+    check_policy(game, policy)
 
 
 def _strategies(game: MatrixGame, policy: Policy) -> tuple[np.ndarray, np.ndarray]:
@@ -51,12 +59,21 @@ def _strategies(game: MatrixGame, policy: Policy) -> tuple[np.ndarray, np.ndarra
 def expected_values(game, policy: Policy) -> tuple[float, float]:
     """Expected payoff of each player when both play ``policy``.
 
+    Defined in any game, zero-sum or not: each player's value is read from
+    their own payoffs, so a general-sum game (e.g. one loaded from a file)
+    gets both players' true values.
+
     Returns
     -------
     (float, float)
-        The value for player 1 and for player 2 (they sum to 0).
+        The value for player 1 and for player 2 (they sum to 0 in a zero-sum game).
+
+    Raises
+    ------
+    ValueError
+        For something that is not a game or not a Policy for it.
     """
-    check_policy(game, policy)
+    _checked(game, policy, "expected_values")
     if isinstance(game, GameTree):
         return tree_expected_values(game, policy.probabilities)
     x, y = _strategies(game, policy)
@@ -126,10 +143,27 @@ class BestResponse:
 
 
 def best_response(game, policy: Policy, player: int) -> BestResponse:
-    """The best that ``player`` can do knowing the opponent's strategy in ``policy``."""
-    check_policy(game, policy)
-    if player not in (0, 1):
-        raise ValueError(f"player must be 0 (player 1) or 1 (player 2); got {player!r}")
+    """The best that ``player`` can do knowing the opponent's strategy in ``policy``.
+
+    Meaningful in any game, zero-sum or not: a best response maximises
+    ``player``'s own payoffs against a fixed opponent, so general-sum games
+    are accepted (only :func:`exploitability` reads the gain as the
+    opponent's loss).
+
+    Parameters
+    ----------
+    game : GameTree or MatrixGame
+    policy : Policy
+    player : int
+        0 (player 1) or 1 (player 2); a bool or a float is refused.
+
+    Raises
+    ------
+    ValueError
+        For something that is not a game, not a Policy for it, or not a player.
+    """
+    _checked(game, policy, "best_response")
+    player = check_player(player)
     if isinstance(game, GameTree):
         value, choice, values = tree_best_response(game, policy.probabilities, player)
         probs = np.array(policy.probabilities)
@@ -152,7 +186,20 @@ def best_response(game, policy: Policy, player: int) -> BestResponse:
 
 
 def nash_conv(game, policy: Policy) -> float:
-    """Sum over players of what a best response gains over ``policy``."""
+    """NashConv: the sum over players of what a best response gains over ``policy``.
+
+    Zero exactly at a Nash equilibrium, in any game: each player's gain is
+    measured in their own payoffs, so NashConv is accepted for general-sum
+    games too (as OpenSpiel computes it), where it is the total incentive to
+    deviate.  What it is *not* there is a loss to the other player; that
+    reading belongs to :func:`exploitability`, which needs zero-sum.
+
+    Raises
+    ------
+    ValueError
+        For something that is not a game or not a Policy for it.
+    """
+    _checked(game, policy, "nash_conv")
     v1, v2 = expected_values(game, policy)
     if isinstance(game, GameTree):  # the values alone, without building per-set tables
         gains = [tree_best_response(game, policy.probabilities, p)[0] for p in (0, 1)]
@@ -166,7 +213,21 @@ def exploitability(game, policy: Policy) -> float:
     Zero exactly at a Nash equilibrium.  The convention (half of NashConv,
     as in OpenSpiel) makes the number read as "how much an opponent who
     knows your strategy wins per game".
+
+    That reading needs a two-player zero-sum game, where what a best
+    response wins is what the other player loses and the game value makes
+    the number a distance to equilibrium.  In a general-sum game neither
+    holds, so the number would mislead and is refused; :func:`nash_conv`
+    still measures the incentive to deviate there.
+
+    Raises
+    ------
+    ValueError
+        For something that is not a game, not a Policy for it, or a game that
+        is not zero-sum (naming the first terminal history at fault).
     """
+    _checked(game, policy, "exploitability")
+    check_zero_sum(game, "exploitability")
     return nash_conv(game, policy) / 2
 
 

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from numbers import Real
 
 import numpy as np
+
+from .checks import check_game
 
 #: How far a distribution may be from summing to 1 before it is rejected.
 SUM_TOLERANCE = 1e-6
@@ -19,16 +22,24 @@ class Policy:
 
     Parameters
     ----------
-    game
-        The game the policy plays (anything with the information-set table:
-        ``infoset_keys``, ``infoset_actions``, ``legal_mask``).
+    game : GameTree or MatrixGame
+        The game the policy plays, from :func:`cfrviz.load_game`.
     probabilities : array_like, shape (information sets, max actions)
-        Must be non-negative, zero on illegal actions and sum to 1 per row.
+        Numbers (not bools or strings); must be non-negative, zero on
+        illegal actions and sum to 1 per row.
+
+    Raises
+    ------
+    ValueError
+        For something that is not a game, an array that is not numbers of
+        the right shape, or a row that is not a distribution over its legal
+        actions (naming the information set).
     """
 
     def __init__(self, game, probabilities):
-        probs = np.array(probabilities, dtype=float)
+        check_game(game, "Policy")
         mask = game.legal_mask
+        probs = _as_table(probabilities, game)
         if probs.shape != mask.shape:
             raise ValueError(f"a policy for {game.name} needs an array of shape {mask.shape} "
                              f"(information sets x actions); got {probs.shape}")
@@ -44,7 +55,7 @@ class Policy:
     @classmethod
     def uniform(cls, game) -> Policy:
         """Every legal action equally likely at every information set."""
-        mask = game.legal_mask
+        mask = check_game(game, "Policy").legal_mask
         return cls(game, mask / mask.sum(axis=1, keepdims=True))
 
     @classmethod
@@ -54,6 +65,7 @@ class Policy:
         Information sets left out are played uniformly; a key or an action
         the game does not have is an error, so typos cannot pass silently.
         """
+        check_game(game, "Policy")
         if not isinstance(mapping, Mapping):
             raise ValueError("a policy dict maps information-set keys to {action: probability}; "
                              f"got {type(mapping).__name__}")
@@ -91,12 +103,28 @@ class Policy:
         return f"Policy({self.game.name}; " + "; ".join(parts) + ")"
 
 
-def _as_probability(value, key, action) -> float:
+def _as_table(probabilities, game) -> np.ndarray:
+    """A private float copy of a table of numbers, or a ValueError saying what was given."""
+    want = (f"a policy for {game.name} needs an array of shape {game.legal_mask.shape} "
+            "(information sets x actions) holding numbers")
     try:
-        return float(value)
-    except (TypeError, ValueError):
+        raw = np.asarray(probabilities)
+    except ValueError:  # a ragged nested list
+        raise ValueError(f"{want}; got rows of different lengths") from None
+    if raw.dtype.kind == "b":
+        raise ValueError(f"{want}; its probabilities must be numbers, not bools")
+    numbers = raw.dtype.kind in "iuf" or raw.dtype.kind == "O" and raw.ndim > 0 and all(
+        isinstance(v, Real) and not isinstance(v, (bool, np.bool_)) for v in raw.ravel())
+    if not numbers:
+        raise ValueError(f"{want}; got {probabilities!r:.80}")
+    return np.array(raw, dtype=float)
+
+
+def _as_probability(value, key, action) -> float:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Real):
         raise ValueError(f"information set {key!r}, action {action!r}: probability {value!r} "
-                         "is not a number") from None
+                         "is not a number")
+    return float(value)
 
 
 def _check_distribution(values: np.ndarray, where: str, actions) -> None:

@@ -89,11 +89,14 @@ class Param:
 
     def bounds(self) -> str:
         """`` >= 0 and <= 1``-style text for messages (empty when unbounded)."""
+        def text(bound: float) -> str:  # 2147483647, not 2.14748e+09
+            return str(int(bound)) if float(bound).is_integer() else f"{bound:g}"
+
         parts = []
         if math.isfinite(self.low):
-            parts.append(f"{'>' if self.low_open else '>='} {self.low:g}")
+            parts.append(f"{'>' if self.low_open else '>='} {text(self.low)}")
         if math.isfinite(self.high):
-            parts.append(f"<= {self.high:g}")
+            parts.append(f"<= {text(self.high)}")
         return (" " + " and ".join(parts)) if parts else ""
 
 

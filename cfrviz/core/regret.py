@@ -25,6 +25,12 @@ def regret_matching(regrets, mask=None) -> np.ndarray:
     numpy.ndarray
         Probabilities over the last axis, each row summing to 1.
 
+    Raises
+    ------
+    ValueError
+        For regrets that are not finite numbers (bools and strings included),
+        or a mask of another shape.
+
     Examples
     --------
     >>> regret_matching([2.0, -1.0, 1.0]).tolist()
@@ -32,8 +38,17 @@ def regret_matching(regrets, mask=None) -> np.ndarray:
     >>> regret_matching([-1.0, 0.0, -3.0]).tolist()
     [0.3333333333333333, 0.3333333333333333, 0.3333333333333333]
     """
-    regrets = np.asarray(regrets, dtype=float)
+    raw = np.asarray(regrets)
+    if raw.dtype.kind not in "iuf" or raw.ndim == 0:
+        raise ValueError(f"regrets must be an array of numbers, one per action (the last axis); "
+                         f"got {regrets!r:.80}")
+    regrets = raw.astype(float)
+    if not np.all(np.isfinite(regrets)):
+        raise ValueError(f"regrets must be finite numbers; got {regrets.tolist()!r:.80}")
     mask = np.ones(regrets.shape, dtype=bool) if mask is None else np.asarray(mask, dtype=bool)
+    if mask.shape != regrets.shape:
+        raise ValueError(f"mask must have the regrets' shape {regrets.shape}; got shape "
+                         f"{mask.shape}")
     positive = np.where(mask, np.maximum(regrets, 0.0), 0.0)
     total = positive.sum(axis=-1, keepdims=True)
     legal = mask.sum(axis=-1, keepdims=True)

@@ -47,6 +47,9 @@ GAMES: Registry[Game] = Registry("game", "load_game")
 
 def register_game(game: Game) -> Game:
     """Make a game available to :func:`load_game` by name."""
+    if not isinstance(game, Game):
+        raise ValueError(f"register_game takes a cfrviz.games.Game(name, factory, summary); got "
+                         f"{type(game).__name__}")
     return GAMES.register(game)
 
 

@@ -57,6 +57,15 @@ class MatrixGame:
                  col_actions: tuple[str, ...], action_names: tuple[str, ...] = ()) -> None:
         # Written out because the constructor takes any array_like while the
         # field holds the validated, read-only float matrix.
+        if not isinstance(name, str):
+            raise ValueError(f"a matrix game's name must be a string; got {name!r}")
+        for what, labels in (("row_actions", row_actions), ("col_actions", col_actions)):
+            if not (isinstance(labels, (tuple, list)) and labels
+                    and all(isinstance(a, str) for a in labels)
+                    and len(set(labels)) == len(labels)):
+                raise ValueError(f"{what} must be a tuple of action labels (distinct strings, at "
+                                 f"least one), e.g. ('R', 'P', 'S'); got {labels!r}")
+        row_actions, col_actions = tuple(row_actions), tuple(col_actions)
         matrix = validate_payoffs(payoffs, (len(row_actions), len(col_actions)),
                                   row_actions, col_actions)
         matrix.setflags(write=False)

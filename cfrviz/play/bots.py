@@ -33,6 +33,9 @@ KIND_NAMES = {ILLEGAL: "illegal", FOLD: "fold", PASSIVE: "check/call", AGGRESSIV
 #: Strengths this close to the threshold count as "not strong", so that a hand worth
 #: exactly 0 (Kuhn's queen) is not made strong or weak by rounding in the last bit.
 STRENGTH_TOLERANCE = 1e-9
+#: :func:`strong_hands`'s one parameter, declared once for the function and the registry.
+THRESHOLD = Param("threshold", 0.0, "float",
+                  help="expected payoff under always-call play a hand must beat to be strong")
 
 
 def _require_tree(game) -> GameTree:
@@ -231,12 +234,7 @@ def strong_hands(game, threshold: float = 0.0) -> Policy:
         as strong.
     """
     game = _require_tree(game)
-    try:
-        threshold = float(threshold)
-    except (TypeError, ValueError):
-        raise ValueError(f"threshold must be a number; got {threshold!r}") from None
-    if not np.isfinite(threshold):
-        raise ValueError(f"threshold must be a finite number; got {threshold!r}")
+    threshold = THRESHOLD.check(threshold)  # a finite number; a bool or a string is refused
     kinds = action_kinds(game)
     strong = hand_strength(game) > threshold + STRENGTH_TOLERANCE
     probs = np.where(strong[:, None], _pick(kinds, AGGRESSIVE, PASSIVE),
@@ -264,7 +262,8 @@ BOTS: Registry[Bot] = Registry("bot", "bot")
 BOTS.register(Bot("always_raise", always_raise, "bets or raises whenever it may"))
 BOTS.register(Bot("always_call", always_call, "checks or calls, never folds or raises"))
 BOTS.register(Bot("uniform_random", uniform_random, "every legal action equally likely"))
-BOTS.register(Bot("strong_hands", strong_hands, "bets strong hands, folds weak ones to a bet"))
+BOTS.register(Bot("strong_hands", strong_hands, "bets strong hands, folds weak ones to a bet",
+                  params=(THRESHOLD,)))
 
 
 def bot(game, name: str, **params) -> Policy:

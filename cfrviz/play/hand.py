@@ -19,6 +19,7 @@ from numbers import Integral
 import numpy as np
 
 from ..analysis.evaluation import check_policy
+from ..core.checks import check_flag
 from ..core.policy import Policy
 from ..core.tree import CHANCE, TERMINAL, GameTree
 from ..games.matrix import MatrixGame
@@ -454,7 +455,7 @@ class Table:
                              f"got {seed!r}")
         else:
             self.rng = np.random.default_rng(int(seed))
-        self.switch_seats = bool(switch_seats)
+        self.switch_seats = check_flag(switch_seats, "switch_seats")
         self.names = action_names(self.game)
         self.strength = self.game.cached("hand_strength", _strength)
         self.hand: Hand | None = None

@@ -180,7 +180,7 @@ def _play_batch(game, sampler, ordinal, rng, deals: int) -> np.ndarray:
     return node
 
 
-def _validate(game, policy_a, policy_b, hands) -> GameTree:
+def _validate(game, policy_a, policy_b, hands, names) -> GameTree:
     if isinstance(game, MatrixGame):
         game = game.tree  # same keys and actions, so the policies carry over
     if not isinstance(game, GameTree):
@@ -191,6 +191,10 @@ def _validate(game, policy_a, policy_b, hands) -> GameTree:
     if isinstance(hands, bool) or not isinstance(hands, Integral) or hands < 2:
         raise ValueError(f"hands must be a whole number of deals, at least 2 (each deal is "
                          f"played twice, once in each seat); got {hands!r}")
+    if not (isinstance(names, (tuple, list)) and len(names) == 2
+            and all(isinstance(n, str) for n in names)):
+        raise ValueError(f"names must be two strings, what A and B are called (e.g. "
+                         f"('cfr', 'always_raise')); got {names!r}")
     return game
 
 
@@ -227,7 +231,7 @@ def head_to_head(game, policy_a: Policy, policy_b: Policy, hands: int = 10_000,
     seed : int or numpy.random.Generator
         Seeds every random choice, chance and players alike.
     names : (str, str)
-        How A and B are called in the printed result.
+        How A and B are called in the printed result (a tuple or list of two strings).
 
     Returns
     -------
@@ -239,9 +243,9 @@ def head_to_head(game, policy_a: Policy, policy_b: Policy, hands: int = 10_000,
     ------
     ValueError
         For a game that is not a game tree, a policy made for another game,
-        a bad number of hands or a bad seed.
+        a bad number of hands, a bad seed or bad names.
     """
-    game = _validate(game, policy_a, policy_b, hands)
+    game = _validate(game, policy_a, policy_b, hands, names)
     rng, seed_used = _generator(seed)
     mine = game.infoset_player[:, None] == 0
     a_first = np.where(mine, policy_a.probabilities, policy_b.probabilities)
@@ -270,7 +274,7 @@ def head_to_head(game, policy_a: Policy, policy_b: Policy, hands: int = 10_000,
     std_error = float(np.sqrt(m2 / (count - 1) / count))
     mean = float(mean)
     return MatchResult(
-        game=game.name, names=(str(names[0]), str(names[1])), deals=count, hands=2 * count,
+        game=game.name, names=(names[0], names[1]), deals=count, hands=2 * count,
         mean=mean, std_error=std_error,
         ci=(mean - Z95 * std_error, mean + Z95 * std_error),
         seat_means=(float(seat_sums[0] / count), float(seat_sums[1] / count)),

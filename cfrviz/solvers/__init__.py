@@ -6,6 +6,7 @@ from numbers import Integral
 
 import numpy as np
 
+from ..core.checks import check_game
 from ..core.registry import Param
 
 # Importing an algorithm module registers its algorithms.
@@ -22,6 +23,7 @@ from .registry import (
 )
 
 ITERATIONS = Param("iterations", 1, "int", 1, help="how many iterations to run")
+SEED = Param("seed", 0, "int", 0, help="seed of the numpy.random.Generator behind every draw")
 
 
 def available_algorithms() -> list[str]:
@@ -41,10 +43,12 @@ def solve(game, algorithm: str, iterations: int, seed: int = 0, checkpoints=None
     iterations : int
         Number of iterations, at least 1.
     seed : int, default 0
-        Seed of the ``numpy.random.Generator`` behind every random choice;
-        the same seed gives the same trace.
+        Seed of the ``numpy.random.Generator`` behind every random choice,
+        a whole number >= 0 (``None`` is refused: a run is always
+        reproducible); the same seed gives the same trace.
     checkpoints : sequence of int, optional
-        Iterations (1-based) after which to record a snapshot.  ``None``
+        Iterations (1-based, whole numbers: a float, a string or a bool is
+        refused, never rounded) after which to record a snapshot.  ``None``
         picks the default schedule (every iteration for small games, about 200
         log-spaced ones for large); ``[]`` records only the final state and
         evaluates nothing (what benchmarks time).
@@ -63,14 +67,18 @@ def solve(game, algorithm: str, iterations: int, seed: int = 0, checkpoints=None
     Raises
     ------
     ValueError
-        For an unknown algorithm or parameter, or a value out of range.
+        For something that is not a game, an unknown algorithm or parameter,
+        or a value of the wrong type or out of range.
     """
     entry = ALGORITHMS.lookup(algorithm)
+    check_game(game, entry.name)
     iterations = ITERATIONS.check(iterations)
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, Integral) or seed < 0):
-        raise ValueError(f"seed must be a whole number >= 0; got {seed!r}")
+    seed = SEED.check(seed)
     record = _checkpoints(checkpoints, iterations)
     values = ALGORITHMS.check_params(entry, params, extra=RUN_OPTIONS)
+    if values["progress"] is not None and not isinstance(values["progress"], bool):
+        raise ValueError(f"progress must be True, False or None (a bar for runs longer than two "
+                         f"seconds); got {values['progress']!r}")
     trace = entry.run(game, iterations, rng=np.random.default_rng(seed), record=record,
                       **values)
     trace.params.update(seed=seed, iterations=iterations)
@@ -81,11 +89,13 @@ def _checkpoints(checkpoints, iterations: int):
     """The sorted iterations to record, ``None`` for the solver's default, ``[]`` for final only."""
     if checkpoints is None:
         return None
-    try:
-        points = sorted({int(c) for c in checkpoints})
-    except (TypeError, ValueError):
-        raise ValueError(f"checkpoints must be a list of iteration numbers; got {checkpoints!r}") \
-            from None
+    if isinstance(checkpoints, (str, bytes)) or not np.iterable(checkpoints):
+        raise ValueError(f"checkpoints must be a list of iteration numbers; got {checkpoints!r}")
+    for c in checkpoints:
+        if isinstance(c, (bool, np.bool_)) or not isinstance(c, Integral):
+            raise ValueError(f"checkpoints must be iteration numbers, whole numbers in "
+                             f"1..{iterations}; got {c!r}")
+    points = sorted({int(c) for c in checkpoints})
     bad = [c for c in points if not 1 <= c <= iterations]
     if bad:
         raise ValueError(f"checkpoint {bad[0]} is outside the run; checkpoints must lie in "

@@ -96,6 +96,9 @@ ALGORITHMS: Registry[Algorithm] = Registry("algorithm", "solve")
 
 def register_algorithm(algorithm: Algorithm) -> Algorithm:
     """Make an algorithm available to :func:`cfrviz.solve`, the explorer and the benchmark."""
+    if not isinstance(algorithm, Algorithm):
+        raise ValueError(f"register_algorithm takes a cfrviz.solvers.Algorithm(name, label, "
+                         f"family, run, ...); got {type(algorithm).__name__}")
     return ALGORITHMS.register(algorithm)
 
 

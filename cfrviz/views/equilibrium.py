@@ -30,6 +30,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from ..core.checks import whole_number
 from ..core.markup import escape
 from ..solvers.registry import algorithm
 from .matrix import EQUILIBRIUM_COLOUR, display_frames
@@ -218,9 +219,13 @@ def kuhn_equilibrium_figure(trace_or_traces, labels=None, iteration: int | None 
     Raises
     ------
     ValueError
-        For a trace of another game or a wrong number of labels.
+        For a trace of another game, labels that are not one string per run,
+        or an iteration that is not a whole number >= 1.
     """
     traces = as_traces(trace_or_traces)
+    if labels is not None and not (isinstance(labels, (list, tuple))
+                                   and all(isinstance(label, str) for label in labels)):
+        raise ValueError(f"labels must be a list of strings, one per run; got {labels!r}")
     labels = [run_label(t) for t in traces] if labels is None else list(labels)
     if len(labels) != len(traces):
         raise ValueError(f"give one label per run: {len(traces)} runs, {len(labels)} labels")
@@ -316,8 +321,11 @@ def update_kuhn_equilibrium(fig, trace_or_traces, iteration: int | None = None) 
 
     Each run's path is drawn up to its last record at or before
     ``iteration`` and its "now" markers sit there (a run not yet recorded
-    shows its first record).  ``None`` means each run's last record.
+    shows its first record).  ``None`` means each run's last record; any
+    other value must be a whole number >= 1.
     """
+    if iteration is not None:
+        iteration = whole_number(iteration, "iteration", low=1)
     traces = as_traces(trace_or_traces)
     if len(fig.data) != SEGMENT_TRACES + TRACES_PER_RUN * len(traces):
         raise ValueError(f"this figure was drawn for "

@@ -25,12 +25,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from numbers import Integral
 
 import networkx as nx
 import numpy as np
 import plotly.graph_objects as go
 from plotly.basedatatypes import Undefined
 
+from ..core.checks import check_flag
 from ..core.markup import escape
 from ..core.tree import CHANCE, TERMINAL, GameTree, as_tree
 from ..engine import tree_best_response
@@ -84,11 +86,14 @@ def _probabilities(tree: GameTree, policy) -> np.ndarray | None:
             raise ValueError(f"this policy was made for {game.name}, not {tree.name}; make it "
                              f"from the game drawn (e.g. cfrviz.Policy.uniform(game))")
         policy = policy.probabilities
-    probs = np.asarray(policy, dtype=float)
+    try:
+        probs = np.asarray(policy, dtype=float)
+    except (TypeError, ValueError):
+        probs = np.asarray(None)  # reported below with what was given
     if probs.shape != tree.legal_mask.shape:
         raise ValueError(f"a strategy for {tree.name} is a Policy or an array of shape "
                          f"{tree.legal_mask.shape} (information sets x actions); "
-                         f"got shape {probs.shape}")
+                         f"got {f'shape {probs.shape}' if probs.ndim else repr(policy)[:80]}")
     return probs
 
 
@@ -138,8 +143,7 @@ def tree_graph(game, nodes=None) -> nx.DiGraph:
         ``None`` below a decision node).  Graph attribute ``name``.
     """
     tree = as_tree(game, "plot_tree")
-    keep = np.arange(tree.num_nodes) if nodes is None else np.unique(np.asarray(list(nodes),
-                                                                                dtype=int))
+    keep = np.arange(tree.num_nodes) if nodes is None else _node_ids(tree, nodes)
     graph = nx.DiGraph(name=tree.name)
     for n in keep.tolist():
         info = int(tree.infoset[n])
@@ -155,6 +159,23 @@ def tree_graph(game, nodes=None) -> nx.DiGraph:
             graph.add_edge(parent, n, action=int(tree.action[n]), label=_edge_label(tree, n),
                            probability=float(tree.chance_prob[n]) if chance else None)
     return graph
+
+
+def _node_ids(tree: GameTree, nodes) -> np.ndarray:
+    """``nodes`` as sorted unique node ids, or a ValueError naming the first that is not one."""
+    valid = f"nodes must be a list of node ids, whole numbers in 0..{tree.num_nodes - 1}"
+    if isinstance(nodes, (str, bytes)) or not np.iterable(nodes):
+        raise ValueError(f"{valid}; got {nodes!r}")
+    items = nodes if isinstance(nodes, np.ndarray) and nodes.dtype.kind in "iu" else list(nodes)
+    if not isinstance(items, np.ndarray):
+        for n in items:
+            if isinstance(n, (bool, np.bool_)) or not isinstance(n, Integral):
+                raise ValueError(f"{valid}; got {n!r}")
+    ids = np.asarray(items, dtype=np.int64)
+    outside = ids[(ids < 0) | (ids >= tree.num_nodes)]
+    if len(outside):
+        raise ValueError(f"{valid}; got {int(outside[0])}")
+    return np.unique(ids)
 
 
 def _role(tree: GameTree, node: int) -> str:
@@ -552,6 +573,7 @@ class TreeView:
     def figure(self, policy=None, *, widget: bool = False, best_response=None,
                selected_infoset=None) -> go.Figure:
         """Build the figure (a ``FigureWidget`` with ``widget=True``) and draw ``policy``."""
+        widget = check_flag(widget, "widget")
         probs = _probabilities(self.tree, policy)
         s, tree = self.style, self.tree
         fig = go.FigureWidget() if widget else go.Figure()

@@ -5,16 +5,23 @@ from __future__ import annotations
 import ipywidgets as W
 import numpy as np
 
+from ..analysis.evaluation import check_policy
+from ..core.checks import check_player
 from ..core.markup import escape
 from ..core.policy import Policy
+from ..core.registry import Param
 from ..core.tree import as_tree
 from ..engine import tree_best_response
 from ..views.style import get_style
 from ..views.tree import TreeView
+from .controls import typed_slider
 from .panel import Panel
 
 #: Show one row of sliders per information set up to this many sets; beyond, a set picker.
 MAX_ROWS = 12
+#: One action's weight; a set's weights are normalised, so any non-negative number will do.
+WEIGHT = Param("weight", 0.0, "float", 0.0, help="the action's weight (a set's weights are "
+                                                 "normalised to probabilities)")
 
 
 def game_value(game, iterations: int = 3000) -> float:
@@ -53,31 +60,31 @@ class BestResponseExplorer(Panel):
         super().__init__()
         self.game = as_tree(game, "the best-response explorer")
         self._game_value: float | None = None
-        if player not in (0, 1):
-            raise ValueError(f"player must be 0 (player 1) or 1 (player 2); got {player!r}")
-        self.player = player
+        self.player = player = check_player(player)
         start = Policy.uniform(self.game) if policy is None else policy
-        if start.game.infoset_keys != self.game.infoset_keys:
-            raise ValueError(f"this policy was made for {start.game.name}, not {self.game.name}")
+        check_policy(self.game, start, "policy")
         self.probabilities = np.array(start.probabilities)
         self.style = get_style(presenter)
         self.view = TreeView(self.game, subtree=subtree, depth=depth, presenter=presenter)
         self.summary = W.HTML()
         self.sets = [int(i) for i in np.flatnonzero(self.game.infoset_player == player)]
         self.sliders: dict[int, list[W.FloatSlider]] = {}
+        #: The weights as typed (any number >= 0, beyond the slider's 0..1 too), per set.
+        self.fields: dict[int, list[W.FloatText]] = {}
         rows = []
         for info in self.sets:
             actions = self.game.infoset_actions[info]
             sliders = [W.FloatSlider(value=float(self.probabilities[info, a]), min=0.0, max=1.0,
                                      step=0.01, description=f"{actions[a]}",
-                                     continuous_update=False, readout_format=".2f",
-                                     layout=W.Layout(width="260px"))
+                                     continuous_update=False, layout=W.Layout(width="200px"))
                        for a in range(len(actions))]
-            for s in sliders:
-                s.observe(lambda _change, i=info: self._on_slider(i), names="value")
-            self.sliders[info] = sliders
+            fields = [typed_slider(s, WEIGHT, width="70px") for s in sliders]
+            for f in fields:
+                f.observe(lambda _change, i=info: self._on_slider(i), names="value")
+            self.sliders[info], self.fields[info] = sliders, fields
             rows.append(W.HBox([W.HTML(f"<b>{escape(self.game.infoset_keys[info])}</b>",
-                                       layout=W.Layout(width="90px")), *sliders]))
+                                       layout=W.Layout(width="90px")),
+                                *[W.HBox([s, f]) for s, f in zip(sliders, fields)]]))
         self.rows = dict(zip(self.sets, rows))
         self.picker = W.Dropdown(options=[(self.game.infoset_keys[i], i) for i in self.sets],
                                  description="edit set", style={"description_width": "initial"})
@@ -116,14 +123,15 @@ class BestResponseExplorer(Panel):
             return
         self._quiet = True
         try:
-            for slider, v in zip(self.sliders[info], values):
-                slider.value = float(v) / float(sum(values))
+            for field, v in zip(self.fields[info], values):
+                field.value = float(v) / float(sum(values))
         finally:
             self._quiet = False
         self._on_slider(info)
 
     def set_policy(self, policy: Policy) -> None:
         """Move every slider to ``policy``'s strategy for the player."""
+        check_policy(self.game, policy, "policy")
         for info in self.sets:
             k = len(self.game.infoset_actions[info])
             self.set_strategy(self.game.infoset_keys[info], policy.probabilities[info, :k])
@@ -143,11 +151,20 @@ class BestResponseExplorer(Panel):
     def _on_slider(self, info: int) -> None:
         if self._quiet:
             return
-        weights = np.array([s.value for s in self.sliders[info]])
+        key, actions = self.game.infoset_keys[info], self.game.infoset_actions[info]
+        checked = []
+        for action, field in zip(actions, self.fields[info]):
+            try:  # a typed weight is checked, never clamped to the slider's range
+                checked.append(WEIGHT.check(field.value))
+            except ValueError as error:
+                self.report(f"{key!r}, action {action!r}: {error}; the strategy there is "
+                            "unchanged")
+                return
+        weights = np.array(checked)
         k = len(weights)
         if weights.sum() <= 0:
-            self.report(f"{self.game.infoset_keys[info]!r}: at least one action needs a "
-                         "positive weight; playing uniformly there until one has")
+            self.report(f"{key!r}: at least one action needs a positive weight; playing "
+                        "uniformly there until one has")
             weights = np.ones(k)
         self.probabilities[info, :k] = weights / weights.sum()
         self._redraw()

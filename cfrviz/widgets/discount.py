@@ -8,12 +8,14 @@ import plotly.graph_objects as go
 
 from ..analysis.variants import iteration_weights
 from ..core.markup import escape
+from ..core.registry import Param
 from ..core.trace import Trace
 from ..core.tree import as_tree
 from ..solvers import solve
-from ..solvers.registry import algorithms_in
+from ..solvers.registry import algorithm, algorithms_in
 from ..views.compare import comparison_figure, iteration_weights_figure
 from ..views.style import OKABE_ITO
+from .controls import number_field, typed_slider
 from .panel import Panel
 
 #: Slider ranges.  Wider exponents add nothing visible: t^5 / (t^5 + 1) is already 1 to
@@ -31,6 +33,10 @@ PRESETS = (
 #: The other full-tree variants, drawn beside DCFR.
 BASELINES = tuple(name for name in algorithms_in("full_tree") if name != "dcfr")
 MAX_ITERATIONS = 20_000
+ITERATIONS = Param("iterations", 1000, "int", 10, MAX_ITERATIONS,
+                   help="iterations of each run (every variant gets the same budget)")
+#: The order of DCFR's parameters in this widget.
+DCFR_PARAMS = ("alpha", "beta", "gamma")
 
 
 class DiscountExplorer(Panel):
@@ -50,16 +56,30 @@ class DiscountExplorer(Panel):
     game
         A game tree, e.g. ``cfrviz.load_game("leduc_poker")``.
     iterations : int, default 1000
+        A whole number from 10 to ``MAX_ITERATIONS``.
     alpha, beta, gamma : float
-        Starting values of the sliders (default: the paper's 1.5, 0, 2).
+        Starting values (default: the paper's 1.5, 0, 2), anywhere in the
+        ranges DCFR declares (wider than the sliders': a value beyond a slider
+        stays in the field beside it, the slider resting at its end).
     presenter : bool, optional
         Larger fonts and figures (default: the global switch).
+
+    Raises
+    ------
+    ValueError
+        For an argument of the wrong type or out of range.  Values typed into
+        the fields later are checked when used, and a bad one is explained in
+        the output area (nothing is clamped silently).
     """
 
     def __init__(self, game, iterations: int = 1000, alpha: float = 1.5, beta: float = 0.0,
                  gamma: float = 2.0, presenter: bool | None = None):
         super().__init__()
         self.game = as_tree(game, "the DCFR explorer")
+        self.params = {name: algorithm("dcfr").param(name) for name in DCFR_PARAMS}
+        iterations = ITERATIONS.check(iterations)
+        alpha, beta, gamma = (self.params[n].check(v) for n, v in zip(DCFR_PARAMS,
+                                                                       (alpha, beta, gamma)))
         self.presenter = presenter
         self.trace: Trace | None = None
         self.baselines: dict[str, Trace] = {}
@@ -74,9 +94,11 @@ class DiscountExplorer(Panel):
                                   description="β (negative regrets)", style=wide, layout=lay)
         self.gamma = W.FloatSlider(value=gamma, min=GAMMA_RANGE[0], max=GAMMA_RANGE[1], step=0.1,
                                    description="γ (average)", style=wide, layout=lay)
-        self.iterations = W.BoundedIntText(value=int(iterations), min=10, max=MAX_ITERATIONS,
-                                           description="iterations", style=st,
-                                           layout=W.Layout(width="190px"))
+        #: The values as typed, per parameter (the sliders follow them within their range).
+        sliders = (self.alpha, self.beta, self.gamma)
+        self.fields = {name: typed_slider(slider, self.params[name], value)
+                       for name, slider, value in zip(DCFR_PARAMS, sliders, (alpha, beta, gamma))}
+        self.iterations = number_field(ITERATIONS, iterations, width="190px")
         self.preset = W.Dropdown(options=[("— choose a preset —", -1)]
                                  + [(label, i) for i, (label, _) in enumerate(PRESETS)],
                                  value=-1, description="preset", style=st,
@@ -84,14 +106,15 @@ class DiscountExplorer(Panel):
         self.solve_button = W.Button(description="Solve", button_style="primary", icon="play")
         self.solve_button.on_click(lambda _: self.solve())
         self.preset.observe(self._on_preset, names="value")
-        for slider in (self.alpha, self.beta, self.gamma):
-            slider.observe(self._on_slider, names="value")
+        for field in self.fields.values():
+            field.observe(self._on_slider, names="value")
         self.iterations.observe(self._on_slider, names="value")
         self.curves = go.FigureWidget()
         self.weights = go.FigureWidget(iteration_weights_figure(self._weights(),
                                                                 presenter=presenter))
         self.children = [
-            W.HBox([W.VBox([self.alpha, self.beta, self.gamma]),
+            W.HBox([W.VBox([W.HBox([slider, self.fields[name]])
+                            for name, slider in zip(DCFR_PARAMS, sliders)]),
                     W.VBox([self.preset, self.iterations, W.HBox([self.solve_button])])]),
             self.status, self.output, self.curves, self.weights]
         self.solve()
@@ -99,20 +122,21 @@ class DiscountExplorer(Panel):
     # -- public actions (also used by tests) ----------------------------------------------------
     @property
     def parameters(self) -> tuple[float, float, float]:
-        """The sliders' (α, β, γ)."""
-        return float(self.alpha.value), float(self.beta.value), float(self.gamma.value)
+        """(α, β, γ) as set, which may lie beyond the sliders' range."""
+        alpha, beta, gamma = (float(self.fields[name].value) for name in DCFR_PARAMS)
+        return alpha, beta, gamma
 
     def set_parameters(self, alpha: float, beta: float, gamma: float) -> None:
-        """Move the sliders (nothing is solved until :meth:`solve`)."""
-        self.alpha.value, self.beta.value, self.gamma.value = alpha, beta, gamma
+        """Set (α, β, γ) as given; the sliders follow (nothing is solved until :meth:`solve`)."""
+        for name, value in zip(DCFR_PARAMS, (alpha, beta, gamma)):
+            self.fields[name].value = value
         self._on_slider()
 
     def solve(self) -> None:
         """Run DCFR with the sliders' setting (and the baselines when the budget changed)."""
         self.clear_report()
-        iterations = int(self.iterations.value)
-        alpha, beta, gamma = self.parameters
-        try:
+        try:  # typed values are checked here, never clamped: a bad one is explained below
+            iterations, alpha, beta, gamma = self._setting()
             if self._baseline_iterations != iterations:
                 self.baselines = {name: solve(self.game, name, iterations, progress=False)
                                   for name in BASELINES}
@@ -156,9 +180,14 @@ class DiscountExplorer(Panel):
         return out
 
     # -- internals ----------------------------------------------------------------------------
+    def _setting(self) -> tuple[int, float, float, float]:
+        """(iterations, α, β, γ), each checked against its declaration (a ValueError if not)."""
+        alpha, beta, gamma = (self.params[name].check(self.fields[name].value)
+                              for name in DCFR_PARAMS)
+        return ITERATIONS.check(self.iterations.value), alpha, beta, gamma
+
     def _weights(self) -> dict:
-        alpha, beta, gamma = self.parameters
-        return iteration_weights(int(self.iterations.value), alpha, beta, gamma)
+        return iteration_weights(*self._setting())
 
     def _on_slider(self, _change=None) -> None:
         with self.reporting("Could not update the weights"):

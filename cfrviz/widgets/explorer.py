@@ -6,10 +6,11 @@ import ipywidgets as W
 import plotly.graph_objects as go
 
 from ..analysis.explain import infoset_snapshot, snapshot_html
+from ..core.registry import Param
 from ..core.tree import as_tree
 from ..solvers import solve
+from ..solvers.registry import ALGORITHMS, tree_algorithms
 from ..solvers.registry import algorithm as registered
-from ..solvers.registry import tree_algorithms
 from ..views.matrix import display_frames
 from ..views.style import get_style
 from ..views.training import (
@@ -19,10 +20,11 @@ from ..views.training import (
     update_set_history,
 )
 from ..views.tree import TreeView
-from .controls import ParamControls
+from .controls import SEED, ParamControls, number_field
 from .panel import TimelinePanel
 
 MAX_ITERATIONS = 1_000_000
+ITERATIONS = Param("iterations", 1000, "int", 1, MAX_ITERATIONS, help="how many iterations to run")
 
 
 class TrainingExplorer(TimelinePanel):
@@ -42,7 +44,9 @@ class TrainingExplorer(TimelinePanel):
         A game tree (or a matrix game, explored as its tree).
     algorithm : str, default "cfr"
     iterations : int, default 1000
+        A whole number from 1 to ``MAX_ITERATIONS``.
     seed : int, default 0
+        A whole number from 0 to 2**31 - 1.
     subtree, depth
         What part of a large tree to draw (see :class:`cfrviz.views.tree.TreeView`).
     presenter : bool, optional
@@ -55,6 +59,14 @@ class TrainingExplorer(TimelinePanel):
         ``alpha``, ...: whatever the registry declares for it).  Each tree
         algorithm of the registry is in the menu, with a control per
         parameter built from its declaration.
+
+    Raises
+    ------
+    ValueError
+        For something that is not a game, an algorithm not in the menu, or a
+        number or parameter of the wrong type or out of range.  Values typed
+        into the controls later are checked on **Solve**, and a bad one is
+        explained in the output area (nothing is clamped silently).
     """
 
     def __init__(self, game, algorithm: str = "cfr", iterations: int = 1000, seed: int = 0, *,
@@ -69,17 +81,16 @@ class TrainingExplorer(TimelinePanel):
         menu = tree_algorithms()
         if algorithm not in menu:
             raise ValueError(f"the explorer runs {', '.join(menu)}; got {algorithm!r}")
+        iterations, seed = ITERATIONS.check(iterations), SEED.check(seed)
+        ALGORITHMS.check_params(registered(algorithm), params)
         self.status = W.HTML()
         st = {"description_width": "initial"}
 
         # -- controls (nothing runs until Solve) ------------------------------------------------
         self.algorithm = W.Dropdown(options=[(f"{registered(a).label} ({a})", a) for a in menu],
                                     value=algorithm, description="algorithm", style=st)
-        self.iterations = W.BoundedIntText(value=1, min=1, max=MAX_ITERATIONS,
-                                           description="iterations", style=st,
-                                           layout=W.Layout(width="200px"))
-        self.seed = W.BoundedIntText(value=0, min=0, max=2**31 - 1, description="seed", style=st,
-                                     layout=W.Layout(width="150px"))
+        self.iterations = number_field(ITERATIONS, iterations, width="200px")
+        self.seed = number_field(SEED, seed, width="150px")
         # One row of controls per algorithm, from its declared parameters; the chosen
         # algorithm's row is shown.  Starting values apply to the starting algorithm.
         self.param_rows = {name: ParamControls(registered(name).params,
@@ -126,8 +137,6 @@ class TrainingExplorer(TimelinePanel):
                     W.Box([self.history], layout=W.Layout(flex="1 1 auto"))],
                    layout=W.Layout(align_items="flex-start", flex_flow="row wrap")),
             self.axis, self.curve]
-        self.iterations.value = int(iterations)
-        self.seed.value = int(seed)
         self._show_params()
         self.solve()
 
@@ -137,9 +146,9 @@ class TrainingExplorer(TimelinePanel):
         self.clear_report()
         name = self.algorithm.value
         params = self.param_rows[name].values()
-        try:
-            trace = solve(self.game, name, int(self.iterations.value), seed=int(self.seed.value),
-                          progress=False, **params)
+        try:  # typed values are checked here, never clamped: a bad one is explained below
+            trace = solve(self.game, name, ITERATIONS.check(self.iterations.value),
+                          seed=SEED.check(self.seed.value), progress=False, **params)
         except ValueError as error:
             self.report("Could not solve", error)
             self.status.value = "<span style='color:#b00'>not solved — see the message</span>"

@@ -8,6 +8,7 @@ import plotly.graph_objects as go
 
 from ..analysis.equilibrium import MatrixEquilibrium, matrix_equilibrium
 from ..core.markup import escape
+from ..core.registry import Param
 from ..games.matrix import RPS_PAYOFFS, rock_paper_scissors
 from ..solvers import solve
 from ..views.matrix import (
@@ -19,6 +20,7 @@ from ..views.matrix import (
     update_history,
     update_simplex,
 )
+from .controls import SEED, number_field, typed_slider
 from .panel import TimelinePanel
 
 PRESETS = {
@@ -32,6 +34,10 @@ STARTS = {
     "both uniform": None,
 }
 MAX_ITERATIONS = 200_000
+ITERATIONS = Param("iterations", 1000, "int", 1, MAX_ITERATIONS, help="how many iterations to run")
+#: A weight of the fixed opponent; the three are normalised, so any number >= 0 will do.
+WEIGHT = Param("weight", 1.0, "float", 0.0, help="player 2's weight on the action (the three "
+                                                 "weights are normalised)")
 
 
 class RegretMatchingExplorer(TimelinePanel):
@@ -49,16 +55,25 @@ class RegretMatchingExplorer(TimelinePanel):
     payoffs : array_like, shape (3, 3), optional
         Player 1's payoffs (rows P1's action R, P, S; columns P2's).
     iterations : int, default 1000
+        A whole number from 1 to ``MAX_ITERATIONS``.
     seed : int, default 0
     update : {"expected", "sampled"}
     opponent : sequence of 3 floats, optional
-        A fixed mix for player 2; ``None`` for self-play.
+        A fixed mix for player 2, as weights >= 0 with a positive sum
+        (normalised); ``None`` for self-play.
     start : {"R", "P", "S", None}, default "R"
         The action player 1 leans towards before any regret is collected.
         With ``None`` both start uniform, which in standard
         rock-paper-scissors is already the equilibrium.
     show_controls : bool, default True
         ``False`` shows only the timeline and figures (for a projected demo).
+
+    Raises
+    ------
+    ValueError
+        For an argument of the wrong type or out of range.  Values typed into
+        the controls later are checked on **Solve**, and a bad one is
+        explained in the output area (nothing is clamped silently).
     """
 
     def __init__(self, payoffs=None, iterations: int = 1000, seed: int = 0,
@@ -69,6 +84,9 @@ class RegretMatchingExplorer(TimelinePanel):
             raise ValueError(f"update must be 'expected' or 'sampled'; got {update!r}")
         if start not in STARTS.values():
             raise ValueError(f"start must be one of {list(STARTS.values())}; got {start!r}")
+        iterations, seed = ITERATIONS.check(iterations), SEED.check(seed)
+        if opponent is not None:
+            opponent = _weights(opponent)
         self.equilibrium: MatrixEquilibrium | None = None
         self.status = W.HTML()
 
@@ -79,11 +97,8 @@ class RegretMatchingExplorer(TimelinePanel):
         self.preset = W.Dropdown(options=list(PRESETS), description="preset", style=style,
                                  layout=W.Layout(width="280px"))
         self.preset.observe(self._on_preset, names="value")
-        self.iterations = W.BoundedIntText(value=1, min=1, max=MAX_ITERATIONS,
-                                           description="iterations", style=style,
-                                           layout=W.Layout(width="190px"))
-        self.seed = W.BoundedIntText(value=0, min=0, max=2**31 - 1, description="seed",
-                                     style=style, layout=W.Layout(width="150px"))
+        self.iterations = number_field(ITERATIONS, iterations, width="190px")
+        self.seed = number_field(SEED, seed, width="150px")
         self.update_rule = W.ToggleButtons(options=[("expected payoffs", "expected"),
                                                     ("sample one action", "sampled")],
                                            description="regret update", style=style)
@@ -93,8 +108,10 @@ class RegretMatchingExplorer(TimelinePanel):
         self.opponent_mix = [W.FloatSlider(value=1.0, min=0.0, max=1.0, step=0.05,
                                            description=f"P2 weight {a}",
                                            continuous_update=False, style=style,
-                                           layout=W.Layout(width="300px"))
+                                           layout=W.Layout(width="240px"))
                              for a in ("R", "P", "S")]
+        #: The weights as typed (any number >= 0, beyond the sliders' 0..1 too).
+        self.opponent_fields = [typed_slider(s, WEIGHT, width="70px") for s in self.opponent_mix]
         self.start = W.Dropdown(options=list(STARTS.items()), description="start",
                                 style=style, layout=W.Layout(width="280px"))
         self.solve_button = W.Button(description="Solve", button_style="primary",
@@ -128,7 +145,9 @@ class RegretMatchingExplorer(TimelinePanel):
         payoff_box = W.VBox([W.HTML("<b>Player 1's payoffs</b> (player 2 gets the negative)"),
                              self.preset, grid])
         run_box = W.VBox([self.iterations, self.seed, self.start, self.update_rule, self.mode,
-                          W.VBox(self.opponent_mix), W.HBox([self.solve_button, self.status])])
+                          W.VBox([W.HBox(pair) for pair in zip(self.opponent_mix,
+                                                               self.opponent_fields)]),
+                          W.HBox([self.solve_button, self.status])])
         self.controls = W.HBox([payoff_box, run_box], layout=W.Layout(grid_gap="24px"))
         self.opponent_box = run_box.children[-2]
         timeline = W.HBox([self.play, self.slider, self.iteration_label])
@@ -138,14 +157,9 @@ class RegretMatchingExplorer(TimelinePanel):
             self.history_player, self.history]
 
         self.set_payoffs(rock_paper_scissors().payoffs if payoffs is None else payoffs)
-        self.iterations.value = _checked_int(iterations, 1, MAX_ITERATIONS)
-        self.seed.value = _checked_int(seed, 0, 2**31 - 1)
         self.update_rule.value = update
         self.start.value = start
         if opponent is not None:
-            if len(opponent) != 3 or min(opponent) < 0 or sum(opponent) <= 0:
-                raise ValueError("opponent must be three non-negative weights for R, P, S "
-                                 f"with a positive sum; got {opponent!r}")
             self.set_opponent(opponent)
             self.mode.value = "fixed"
         self._on_mode()
@@ -160,9 +174,13 @@ class RegretMatchingExplorer(TimelinePanel):
                 self.payoff_cells[i][j].value = float(matrix[i, j])
 
     def set_opponent(self, mix) -> None:
-        """Set the fixed opponent's weights (normalised when solving)."""
-        for slider, value in zip(self.opponent_mix, mix):
-            slider.value = float(value)
+        """Set the fixed opponent's weights, as given (normalised when solving).
+
+        Weights above the sliders' range stay as given in the fields beside
+        them (the sliders rest at their end), so ``[2, 1, 1]`` means 1/2, 1/4, 1/4.
+        """
+        for field, value in zip(self.opponent_fields, mix):
+            field.value = float(value)
 
     def payoffs(self) -> list[list[float]]:
         """The matrix currently in the editor."""
@@ -175,19 +193,17 @@ class RegretMatchingExplorer(TimelinePanel):
         the widget's output area; the previous run stays on screen.
         """
         self.clear_report()
-        try:
+        try:  # typed values are checked here, never clamped: a bad one is explained below
             game = rock_paper_scissors(self.payoffs())
             opponent = None
             if self.mode.value == "fixed":
-                weights = np.array([s.value for s in self.opponent_mix])
-                if weights.sum() <= 0:
-                    raise ValueError("the fixed opponent needs a positive weight on at least "
-                                     "one action; move one of the P2 weight sliders above 0")
+                weights = _weights([f.value for f in self.opponent_fields])
                 opponent = weights / weights.sum()
             lean = self.start.value
             initial = None if lean is None else {"P1": [float(a == lean) for a in "RPS"]}
-            trace = solve(game, "regret_matching", iterations=int(self.iterations.value),
-                          seed=int(self.seed.value), update=self.update_rule.value,
+            trace = solve(game, "regret_matching",
+                          iterations=ITERATIONS.check(self.iterations.value),
+                          seed=SEED.check(self.seed.value), update=self.update_rule.value,
                           opponent=opponent, initial_regrets=initial)
         except Exception as error:  # shown to the student, never a dead widget
             self.report("Could not solve", error)
@@ -268,12 +284,13 @@ def numbers_table(trace, index: int, equilibrium=None) -> str:
             f"{summary}</div>")
 
 
-def _checked_int(value, low: int, high: int) -> int:
-    try:
-        value = int(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"expected a whole number between {low} and {high}; got {value!r}") \
-            from None
-    if not low <= value <= high:
-        raise ValueError(f"expected a whole number between {low} and {high}; got {value}")
-    return value
+def _weights(mix) -> np.ndarray:
+    """The fixed opponent's three weights (R, P, S), checked: numbers >= 0 with a positive sum."""
+    if not isinstance(mix, (list, tuple, np.ndarray)) or len(mix) != 3:
+        raise ValueError(f"the fixed opponent needs three weights >= 0 for R, P, S; got {mix!r}")
+    weights = np.array([Param(f"player 2's weight on {a}", kind="float", low=0.0).check(w)
+                        for a, w in zip("RPS", mix)])
+    if weights.sum() <= 0:
+        raise ValueError("the fixed opponent needs a positive weight on at least one action; "
+                         "move one of the P2 weights above 0")
+    return weights
