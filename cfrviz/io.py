@@ -20,7 +20,27 @@ nothing is lost without a word.
 
 A solver's ``state`` is the plain dict of :meth:`cfrviz.core.trace.SolverState.as_dict`
 (its tables and SplitMix64 word as arrays; its counts, time and numpy generator state as
-JSON), so it is saved like any other and checked on resume, not here.
+JSON), and must be a valid one for the trace's game: a trace can always be resumed.
+
+The game
+--------
+A matrix game is kept as its payoffs and labels; a game of :func:`cfrviz.load_game` as
+its name and load parameters; a custom game (one read from a file, or built from a
+definition) as its content, the tree's fields as JSON, which :func:`load_trace` walks
+again with :func:`~cfrviz.core.tree.build_tree`.  A trace never keeps the path of a game
+file, and loading one never opens any file but itself: a path in a trace would let a
+file someone sends you choose what your machine reads.
+
+Loading checks everything
+-------------------------
+Nothing in a file is trusted: :func:`load_trace` reads only the members the metadata
+names, each after checking its size (against a bound derived from the game and the number
+of records; the metadata's against :data:`MAX_META_BYTES`) and its header's dtype and
+shape against the schema (:data:`~cfrviz.core.trace.RECORD_ARRAYS`,
+:meth:`~cfrviz.core.trace.SolverState.array_fields`), then checks the values
+(:func:`~cfrviz.core.trace.check_records`, :meth:`SolverState.from_dict
+<cfrviz.core.trace.SolverState.from_dict>`).  A doctored file gives a ``ValueError``
+naming the file and the array at fault, and never reaches compiled code.
 """
 
 from __future__ import annotations
@@ -31,16 +51,29 @@ import hashlib
 import json
 import os
 import secrets
+import zipfile
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from .core.trace import RECORD_ARRAYS, SolverState, Trace
-from .core.tree import GameTree
+from .core.trace import (
+    MAX_TRACE_BYTES,
+    RECORD_ARRAYS,
+    TIMING_EXTRAS,
+    SolverState,
+    Trace,
+    check_records,
+    record_nbytes,
+    record_shape,
+)
+from .core.tree import CHANCE, TERMINAL, GameTree, build_tree
 from .games.matrix import MatrixGame
 
 #: Version of the file layout this module writes; it reads this one and older.
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 FORMAT_NAME = "cfrviz-trace"
 META = "cfrviz_meta"
 
@@ -200,6 +233,8 @@ def _pack(trace: Trace) -> tuple[dict, dict]:
     else:
         state, state_arrays = _pack_mapping(trace.state, "state")
         arrays.update(state_arrays)
+        # What load_trace would refuse is refused here, before any file is touched.
+        SolverState.from_dict(trace.state, trace.game)
     from . import __version__
 
     meta = {
@@ -282,22 +317,67 @@ def _game_meta(game) -> dict:
         meta.update(kind="matrix", payoffs=game.payoffs.tolist(),
                     row_actions=list(game.row_actions), col_actions=list(game.col_actions),
                     action_names=list(game.action_names))
-    else:
+    elif _rebuildable(game.name) and getattr(game, "params", None) is not None:
+        # Built by load_game from its name: the name and parameters rebuild it.  The
+        # fingerprint guards the rebuild, so parameters that cannot be written are not kept.
         meta["kind"] = "tree"
-        # Load parameters, when the game records them; the fingerprint guards a rebuild
-        # either way, so parameters that cannot be written are simply not kept.
-        params = getattr(game, "params", None)
         try:
-            meta["params"] = None if params is None else _jsonable(dict(params), "game params")
+            meta["params"] = _jsonable(dict(game.params), "game params")
         except (TypeError, ValueError):
             meta["params"] = None
+    else:
+        # A custom game (read from a file, or built from a definition): its content is kept,
+        # never the path it came from, which a loaded trace must not be able to name.
+        content = _tree_content(game)
+        meta.update(kind="stored", tree=content if len(json.dumps(content)) <= MAX_GAME_BYTES
+                    else None)
     return meta
+
+
+def _rebuildable(name: str) -> bool:
+    """Whether ``load_game(name, **params)`` builds a game without reading a file."""
+    from .games import GAMES, load_game_file
+
+    return name in GAMES.names() and GAMES.lookup(name).factory is not load_game_file
+
+
+#: The GameTree fields a stored game keeps, per node and per information set.
+_NODE_FIELDS = ("parent", "player", "chance_prob", "utility", "infoset", "chance_labels",
+                "history")
+_TREE_FIELDS = (*_NODE_FIELDS, "infoset_keys", "infoset_actions", "description")
+
+
+def _tree_content(tree: GameTree) -> dict:
+    """A custom game tree as plain JSON values, enough for :func:`build_tree` to walk it again."""
+    return {
+        "parent": tree.parent.tolist(), "player": tree.player.tolist(),
+        "chance_prob": tree.chance_prob.tolist(), "utility": tree.utility.tolist(),
+        "infoset": tree.infoset.tolist(),
+        "chance_labels": [list(labels) for labels in tree.chance_labels],
+        "history": list(tree.history), "infoset_keys": list(tree.infoset_keys),
+        "infoset_actions": [list(actions) for actions in tree.infoset_actions],
+        "description": tree.description,
+    }
 
 
 # --- loading -------------------------------------------------------------------------
 
 def load_trace(path, game=None) -> Trace:
-    """Load a trace saved by :func:`save_trace`.
+    """Load a trace saved by :func:`save_trace`, checking all of it before use.
+
+    The file is read member by member with ``allow_pickle=False``; nothing in
+    it is trusted.  Before a member is read into memory its size (from the zip
+    directory) is checked against a bound derived from the game and the number
+    of records, and its dtype and shape (from its ``.npy`` header) against the
+    schema: :data:`~cfrviz.core.trace.RECORD_ARRAYS` for the records,
+    :meth:`~cfrviz.core.trace.SolverState.array_fields` for the solver state.
+    Only the members the metadata names are read, and a file with any other
+    member, or without one it names, is refused.  After reading, values are
+    checked too: finite (NaN only in an exploitability), records consistent
+    with each other (as many in every array, iterations strictly increasing
+    within 1..the state's iteration), and the state valid for the game
+    (:meth:`~cfrviz.core.trace.SolverState.from_dict`).  So a loaded trace can
+    be resumed without compiled code ever seeing an array of the wrong shape.
 
     Parameters
     ----------
@@ -307,8 +387,11 @@ def load_trace(path, game=None) -> Trace:
     game : optional
         The game the trace was recorded on.  Checked against the file's
         :func:`game_fingerprint`.  When omitted the game is rebuilt: a matrix
-        game from the payoffs and labels in the file, any other game with
-        :func:`cfrviz.load_game` from its name and load parameters.
+        game from the payoffs and labels in the file, a game of
+        :func:`cfrviz.load_game` from its name and load parameters, a custom
+        game (one read from a file, or built from a definition) from the
+        content the file keeps.  No file other than ``path`` is ever opened:
+        a trace never names a game file to read.
 
     Returns
     -------
@@ -323,44 +406,80 @@ def load_trace(path, game=None) -> Trace:
         When the file does not exist.
     ValueError
         When the file is not a cfrviz trace, is corrupt or truncated, was
-        written by a newer format version, holds NaN where none is allowed,
-        or was recorded on another game than ``game``; or when ``game`` is
-        omitted and the game cannot be rebuilt.  The message names the file.
+        written by a newer format version, holds a member it does not name or
+        lacks one it does, holds a member or metadata larger than its bound,
+        an array of another dtype or shape than the schema, NaN or infinities
+        where none are allowed, records inconsistent with each other or with
+        the state, or was recorded on another game than ``game``; or when
+        ``game`` is omitted and the game cannot be rebuilt.  The message names
+        the file and the array at fault.
     """
     path = Path(os.fspath(path))
     if not path.exists() and path.suffix != ".npz" and path.with_name(path.name + ".npz").exists():
         path = path.with_name(path.name + ".npz")
-    members = _read_members(path)
-    meta = _read_meta(path, members)
-    game_meta = meta["game"]
-    if game is None:
-        game = _rebuild_game(path, game_meta)
-    else:
-        _check_game(path, game_meta, game)
+    with _open_archive(path) as archive:
+        members = _member_names(path, archive)
+        meta = _read_meta(path, archive, members)
+        game_meta = meta["game"]
+        if game is None:
+            game = _rebuild_game(path, game_meta)
+        else:
+            _check_game(path, game_meta, game)
+        extras_entries = _entries(path, meta["extras"], "extras")
+        state_entries = None if meta["state"] is None else _entries(path, meta["state"], "state")
+        named = {f"trace.{spec.name}" for spec in RECORD_ARRAYS}
+        for entries in (extras_entries, state_entries or []):
+            named.update(str(entry["array"]) for entry in entries if "array" in entry)
+        missing, unnamed = sorted(named - members), sorted(members - named - {META})
+        if missing:
+            raise _bad(path, f"the array {_what(missing[0], extras_entries, state_entries)!r} "
+                             f"is missing (no member {missing[0]!r})")
+        if unnamed:
+            raise _bad(path, f"it holds a member {unnamed[0]!r} its metadata does not name; a "
+                             "cfrviz trace holds only the arrays its metadata lists")
 
-    arrays = {}
-    for spec in RECORD_ARRAYS:
-        arrays[spec.name] = _member(path, members, f"trace.{spec.name}", spec.name)
-    _check_arrays(path, arrays, game)
-    extras = _unpack_mapping(path, meta["extras"], members, "extras")
-    state = None if meta["state"] is None else _unpack_mapping(path, meta["state"], members,
-                                                               "state")
-    if state is not None:
-        for name in SolverState.TABLES:  # the tables a state holds must be finite
-            value = state.get(name)
-            if isinstance(value, np.ndarray) and value.dtype.kind in "fc" \
-                    and not np.all(np.isfinite(value)):
-                raise _bad(path, f"state array {name!r} holds NaN or infinite values")
+        records = _record_count(path, archive, game)
+        state = None
+        if state_entries is not None:
+            state = _read_state(path, archive, state_entries, game)
+        arrays = {}
+        for spec in RECORD_ARRAYS:
+            arrays[spec.name] = _read_array(
+                path, archive, f"trace.{spec.name}", f"record array {spec.name!r}",
+                expect=(spec.dtype, record_shape(spec, records, game)))
+        extras = _read_extras(path, archive, extras_entries, game, records)
+    try:
+        check_records(arrays, game, last_iteration=None if state is None
+                      else int(state["iteration"]), extras=extras)
+    except ValueError as exc:
+        raise _bad(path, str(exc)) from None
     return Trace(game=game, algorithm=meta["algorithm"], params=meta["params"],
                  extras=extras, state=state, **arrays)
+
+
+#: Largest JSON metadata read, in bytes (params, extras and state scalars, a matrix game's
+#: payoffs, a custom game's content).
+MAX_META_BYTES = 64 * 2**20
+#: Largest custom game kept in a trace, as JSON bytes; a larger one is not stored and the
+#: trace then loads only with ``game=``.
+MAX_GAME_BYTES = MAX_META_BYTES // 2
+#: Room for an ``.npy`` header beyond an array's data (numpy refuses larger headers).
+_HEADER_BYTES = 10_000 + 16
+#: Largest extras array that is not one of the schema's (user data kept with a run).
+_MIN_EXTRA_BYTES = 2**20
 
 
 def _bad(path: Path, what: str) -> ValueError:
     return ValueError(f"{path} is not a valid cfrviz trace file: {what}")
 
 
-def _read_members(path: Path) -> dict:
-    """Every member of the archive, read eagerly so the file is closed on return."""
+def _corrupt(path: Path, exc: BaseException) -> ValueError:
+    return ValueError(f"{path} is corrupt or truncated and cannot be read "
+                      f"({type(exc).__name__}: {exc})")
+
+
+@contextlib.contextmanager
+def _open_archive(path: Path) -> Iterator[zipfile.ZipFile]:
     if not path.exists():
         raise FileNotFoundError(errno.ENOENT, "no such trace file", str(path))
     with open(path, "rb") as handle:
@@ -368,24 +487,97 @@ def _read_members(path: Path) -> dict:
     if head[:2] != b"PK":
         raise _bad(path, "it is not an .npz (zip) archive")
     try:
-        with np.load(path, allow_pickle=False) as archive:
-            return {name: archive[name] for name in archive.files}
-    except Exception as exc:  # zipfile, zlib and numpy each raise their own kinds
-        raise ValueError(f"{path} is corrupt or truncated and cannot be read "
-                         f"({type(exc).__name__}: {exc})") from None
+        archive = zipfile.ZipFile(path)
+    except Exception as exc:  # BadZipFile, but also struct, OS and value errors on damage
+        raise _corrupt(path, exc) from None
+    with archive:
+        yield archive
 
 
-def _read_meta(path: Path, members: dict) -> dict:
-    raw = members.get(META)
-    if raw is None:
+def _member_names(path: Path, archive: zipfile.ZipFile) -> set[str]:
+    """The arrays in the archive (``name`` for ``name.npy``); anything else is refused."""
+    names = [info.filename for info in archive.infolist()]
+    if len(set(names)) != len(names):
+        twice = sorted({name for name in names if names.count(name) > 1})
+        raise _bad(path, f"it holds the member {twice[0]!r} more than once")
+    for name in names:
+        if not name.endswith(".npy"):
+            raise _bad(path, f"it holds a member {name!r} that is not a numpy array")
+    return {name[:-len(".npy")] for name in names}
+
+
+def _read_array(path: Path, archive: zipfile.ZipFile, member: str, what: str,
+                expect: tuple[np.dtype, tuple[int, ...]] | None = None,
+                limit: int | None = None) -> np.ndarray:
+    """One member, read only after its size and its header's dtype and shape are checked.
+
+    ``expect`` is the (dtype, shape) the schema gives; without it ``limit``
+    bounds the data's bytes.
+    """
+    info = archive.getinfo(member + ".npy")
+    if expect is not None:
+        limit = expect[0].itemsize * int(np.prod(expect[1], dtype=np.int64))
+    assert limit is not None
+    if info.file_size > limit + _HEADER_BYTES:
+        raise _bad(path, f"{what} takes {info.file_size:,} bytes, more than the "
+                         f"{limit + _HEADER_BYTES:,} it may take; it was not read")
+    headers = {(1, 0): np.lib.format.read_array_header_1_0,
+               (2, 0): np.lib.format.read_array_header_2_0}
+    try:
+        with archive.open(info) as handle:
+            version = np.lib.format.read_magic(handle)
+            header = headers.get(version)
+            if header is not None:
+                shape, _, dtype = header(handle)
+    except Exception as exc:  # zipfile, zlib and numpy's header parser raise their own kinds
+        raise _corrupt(path, exc) from None
+    if header is None:
+        raise _bad(path, f"{what} is stored in .npy format version {version}, which cfrviz "
+                         "does not write")
+    if dtype.hasobject:
+        raise _bad(path, f"{what} is an array of Python objects, which cfrviz never writes")
+    if expect is not None:
+        if dtype != expect[0]:
+            raise _bad(path, f"{what} must hold {expect[0]} numbers; it holds {dtype}")
+        if tuple(shape) != expect[1]:
+            raise _bad(path, f"{what} has shape {tuple(shape)}; {_for_game(what)} "
+                             f"{expect[1]}")
+    elif dtype.itemsize * int(np.prod(shape, dtype=np.int64)) > limit:
+        raise _bad(path, f"{what} of shape {tuple(shape)} and dtype {dtype} would take more "
+                         f"than the {limit:,} bytes it may take; it was not read")
+    try:
+        with archive.open(info) as handle:
+            value = np.lib.format.read_array(handle, allow_pickle=False)
+            trailing = handle.read(1)
+    except Exception as exc:  # as above: a damaged member raises whatever its reader raises
+        raise _corrupt(path, exc) from None
+    if trailing:
+        raise _bad(path, f"{what} is followed by bytes that are not part of it")
+    value.setflags(write=False)
+    return value
+
+
+def _for_game(what: str) -> str:
+    return "the solver state of this game needs" if what.startswith("solver state") \
+        else "the records of this game need"
+
+
+def _read_meta(path: Path, archive: zipfile.ZipFile, members: set[str]) -> dict:
+    if META not in members:
         raise _bad(path, f"it has no {META!r} metadata (an .npz file, but not one that "
                          "cfrviz.save_trace wrote)")
-    if not isinstance(raw, np.ndarray) or raw.dtype != np.uint8 or raw.ndim != 1:
+    info = archive.getinfo(META + ".npy")
+    if info.file_size > MAX_META_BYTES + _HEADER_BYTES:
+        raise _bad(path, f"its {META!r} metadata takes {info.file_size:,} bytes, more than the "
+                         f"{MAX_META_BYTES:,} metadata may take; it was not read")
+    raw = _read_array(path, archive, META, f"its {META!r} metadata", limit=MAX_META_BYTES)
+    if raw.dtype != np.uint8 or raw.ndim != 1:
         raise _bad(path, f"its {META!r} member is not UTF-8 JSON bytes")
     try:
         meta = json.loads(raw.tobytes().decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise _bad(path, f"its metadata is not valid JSON ({exc})") from None
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        raise _bad(path, f"its metadata is not valid JSON ({type(exc).__name__}: "
+                         f"{str(exc):.200})") from None
     if not isinstance(meta, dict) or meta.get("format") != FORMAT_NAME:
         raise _bad(path, f"its metadata does not say format {FORMAT_NAME!r}")
     version = meta.get("format_version")
@@ -407,54 +599,84 @@ def _read_meta(path: Path, members: dict) -> dict:
     return meta
 
 
-def _member(path: Path, members: dict, member: str, what: str) -> np.ndarray:
-    value = members.get(member)
-    if not isinstance(value, np.ndarray):
-        raise _bad(path, f"the array {what!r} is missing (no member {member!r})")
-    value.setflags(write=False)
-    return value
-
-
-def _check_arrays(path: Path, arrays: dict, game) -> None:
-    iterations = arrays["iterations"]
-    if iterations.ndim != 1 or iterations.dtype.kind not in "iu":
-        raise _bad(path, f"'iterations' must be a 1-D integer array; it is {iterations.dtype} "
-                         f"of shape {iterations.shape}")
-    records = len(iterations)
-    if records and (iterations[0] < 1 or np.any(np.diff(iterations) <= 0)):
-        raise _bad(path, "'iterations' must be increasing whole numbers from 1 on")
-    shape = (records, game.num_infosets, game.max_actions)
-    for spec in RECORD_ARRAYS:
-        name, value = spec.name, arrays[spec.name]
-        expected = shape if spec.table else (records,)
-        if value.shape != expected:
-            raise _bad(path, f"{name!r} has shape {value.shape}; {records} records of "
-                             f"{game.name} need {expected}")
-        if spec.dtype.kind == "f":
-            if value.dtype.kind != "f":
-                raise _bad(path, f"{name!r} must hold floats; it holds {value.dtype}")
-            bad = np.isinf(value) if spec.nan_ok else ~np.isfinite(value)
-            if np.any(bad):
-                record = int(np.argwhere(bad)[0][0])
-                kind = "infinite values" if spec.nan_ok else "NaN or infinite values"
-                raise _bad(path, f"{name!r} holds {kind} (first at record {record}, iteration "
-                                 f"{iterations[record]})")
-
-
-def _unpack_mapping(path: Path, entries, members: dict, where: str) -> dict:
+def _entries(path: Path, entries, where: str) -> list[dict]:
+    """The ``{"key", "array"}`` / ``{"key", "value"}`` entries of ``extras`` or ``state``."""
     if not isinstance(entries, list):
         raise _bad(path, f"its {where} metadata is not a list of entries")
-    out = {}
+    keys = set()
     for entry in entries:
         if not isinstance(entry, dict) or not isinstance(entry.get("key"), str) \
-                or ("array" in entry) == ("value" in entry):
-            raise _bad(path, f"its {where} metadata holds a malformed entry {entry!r}")
+                or ("array" in entry) == ("value" in entry) \
+                or ("array" in entry and not isinstance(entry["array"], str)):
+            raise _bad(path, f"its {where} metadata holds a malformed entry {entry!r:.200}")
+        if entry["key"] in keys:
+            raise _bad(path, f"its {where} metadata names {entry['key']!r} twice")
+        keys.add(entry["key"])
+    return entries
+
+
+def _what(member: str, extras_entries: list[dict], state_entries: list[dict] | None) -> str:
+    """How errors call a member: the trace field, extras key or state field it holds."""
+    if member.startswith("trace."):
+        return member[len("trace."):]
+    for where, entries in (("extras", extras_entries), ("state", state_entries or [])):
+        for entry in entries:
+            if entry.get("array") == member:
+                return f"{where}[{entry['key']!r}]"
+    return member
+
+
+def _record_count(path: Path, archive: zipfile.ZipFile, game) -> int:
+    """Records in the file (from the iterations' header), refused beyond MAX_TRACE_BYTES."""
+    per_record = record_nbytes(game.legal_mask.size)
+    most = MAX_TRACE_BYTES // per_record
+    iterations = _read_array(path, archive, "trace.iterations", "record array 'iterations'",
+                             limit=most * np.dtype(np.int64).itemsize)
+    if iterations.ndim != 1:
+        raise _bad(path, f"record array 'iterations' must be one-dimensional; it has shape "
+                         f"{iterations.shape}")
+    return len(iterations)
+
+
+def _read_state(path: Path, archive: zipfile.ZipFile, entries: list[dict], game) -> dict:
+    fields = SolverState.array_fields(game)
+    state: dict[str, Any] = {}
+    for entry in entries:
+        key = entry["key"]
+        if key not in SolverState.KEYS:
+            raise _bad(path, f"solver state field {key!r} is not part of a solver state, which "
+                             f"holds {', '.join(SolverState.KEYS)}")
+        if (key in fields) != ("array" in entry):
+            raise _bad(path, f"solver state field {key!r} must be stored "
+                             f"{'as an array' if key in fields else 'as a JSON value'}")
         if "array" in entry:
-            out[entry["key"]] = _member(path, members, str(entry["array"]),
-                                        f"{where}[{entry['key']!r}]")
+            state[key] = _read_array(path, archive, entry["array"],
+                                     f"solver state field {key!r}", expect=fields[key])
         else:
-            out[entry["key"]] = entry["value"]
-    return out
+            state[key] = entry["value"]
+    try:
+        SolverState.from_dict(state, game)
+    except ValueError as exc:
+        raise _bad(path, str(exc)) from None
+    return state
+
+
+def _read_extras(path: Path, archive: zipfile.ZipFile, entries: list[dict], game,
+                 records: int) -> dict:
+    timing = dict(TIMING_EXTRAS)
+    limit = max(_MIN_EXTRA_BYTES, records * game.legal_mask.size * 8)
+    extras: dict[str, Any] = {}
+    for entry in entries:
+        key = entry["key"]
+        if "array" not in entry:
+            extras[key] = entry["value"]
+        elif key in timing:
+            extras[key] = _read_array(path, archive, entry["array"], f"extras array {key!r}",
+                                      expect=(timing[key], (records,)))
+        else:
+            extras[key] = _read_array(path, archive, entry["array"], f"extras array {key!r}",
+                                      limit=limit)
+    return extras
 
 
 def _short(fingerprint: str) -> str:
@@ -477,22 +699,38 @@ def _check_game(path: Path, game_meta: dict, game) -> None:
                      f"not {getattr(game, 'name', game)!r}; pass the game it was recorded on")
 
 
-def _rebuild_game(path: Path, game_meta: dict):
-    name = game_meta["name"]
-    if game_meta["kind"] == "matrix":
+def _rebuild_game(path: Path, game_meta: dict) -> GameTree | MatrixGame:
+    name, kind = game_meta["name"], game_meta["kind"]
+    game: GameTree | MatrixGame
+    if kind == "matrix":
         try:
             game = MatrixGame(name, game_meta["payoffs"], tuple(game_meta["row_actions"]),
                               tuple(game_meta["col_actions"]),
                               tuple(game_meta.get("action_names", ())))
         except (KeyError, TypeError, ValueError) as exc:
             raise _bad(path, f"its matrix game {name!r} cannot be rebuilt ({exc})") from None
-    else:
+    elif kind == "stored":
+        content = game_meta.get("tree")
+        if content is None:
+            raise ValueError(f"{path} was recorded on {name!r}, a custom game too large to be "
+                             f"kept in the file; pass the game: load_trace(path, game=...)")
+        try:
+            game = _stored_tree(name, content)
+        except ValueError as exc:
+            raise _bad(path, f"its stored game {name!r} cannot be rebuilt ({exc})") from None
+    elif kind == "tree":
         from .games import available_games, load_game
 
         if name not in available_games():
             raise ValueError(f"{path} was recorded on {name!r}, which is not a game "
                              f"cfrviz.load_game knows; pass the game: "
                              f"load_trace(path, game=...)")
+        if not _rebuildable(name):
+            # The parameters would name a file to read: a trace never chooses what is opened.
+            raise ValueError(f"{path} asks for the game to be read with load_game({name!r}, ...)"
+                             f"; a trace keeps a custom game's content and never names a file to "
+                             f"read, so this one was not written by cfrviz.save_trace; pass the "
+                             f"game: load_trace(path, game=...)")
         params = game_meta.get("params") or {}
         if not isinstance(params, dict):
             raise _bad(path, "its game parameters are not a dict")
@@ -501,8 +739,10 @@ def _rebuild_game(path: Path, game_meta: dict):
         except ValueError as exc:
             raise ValueError(f"{path}: cannot rebuild {name} with parameters {params} ({exc}); "
                              f"pass the game: load_trace(path, game=...)") from None
+    else:
+        raise _bad(path, f"its game is of an unknown kind {kind!r} (matrix, tree or stored)")
     if game_fingerprint(game) != game_meta["fingerprint"]:
-        if game_meta["kind"] != "matrix" and game_meta.get("params") is None:
+        if kind == "tree" and game_meta.get("params") is None:
             raise ValueError(f"{path} does not record the parameters {name} was built with, "
                              f"and load_game({name!r}) builds a different game; pass the game "
                              f"it was recorded on: load_trace(path, game=...)")
@@ -512,4 +752,141 @@ def _rebuild_game(path: Path, game_meta: dict):
     return game
 
 
-__all__ = ["FORMAT_VERSION", "game_fingerprint", "load_trace", "save_trace"]
+# --- a custom game kept in a trace -----------------------------------------------------
+
+def _stored_tree(name: str, content) -> GameTree:
+    """Walk a stored game's content again with :func:`build_tree`, checking every field.
+
+    The walk rebuilds every array, so the tree is consistent by construction
+    (parents before children, chance probabilities summing to 1, information
+    sets that agree), whatever the content held.
+    """
+    from .games.files import check_perfect_recall
+
+    if not isinstance(content, dict) or set(content) != set(_TREE_FIELDS):
+        raise ValueError(f"its content must hold exactly {', '.join(_TREE_FIELDS)}")
+    nodes = content["parent"]
+    if not isinstance(nodes, list) or not nodes:
+        raise ValueError("'parent' must be a non-empty list")
+    n = len(nodes)
+    for key in _NODE_FIELDS:
+        if not isinstance(content[key], list) or len(content[key]) != n:
+            raise ValueError(f"{key!r} must be a list of {n} entries, one per node")
+    parent = _whole_numbers(content["parent"], "parent")
+    player = _whole_numbers(content["player"], "player")
+    infoset = _whole_numbers(content["infoset"], "infoset")
+    keys = _strings(content["infoset_keys"], "infoset_keys")
+    actions = [_strings(row, "infoset_actions") for row in _list(content["infoset_actions"],
+                                                                 "infoset_actions")]
+    labels = [_strings(row, "chance_labels") for row in content["chance_labels"]]
+    history = _strings(content["history"], "history")
+    if len(actions) != len(keys):
+        raise ValueError(f"'infoset_actions' must have one entry per key ({len(keys)})")
+    if not isinstance(content["description"], str):
+        raise ValueError("'description' must be a string")
+    try:
+        chance_prob = np.array(content["chance_prob"], dtype=np.float64)
+        utility = np.array(content["utility"], dtype=np.float64)
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise ValueError(f"'chance_prob' and 'utility' must be numbers ({exc})") from None
+    if chance_prob.shape != (n,) or utility.shape != (n, 2):
+        raise ValueError(f"'chance_prob' must be {n} numbers and 'utility' {n} pairs")
+    if parent[0] != -1 or any(not 0 <= parent[c] < c for c in range(1, n)):
+        raise ValueError("'parent' must be -1 at the root and an earlier node elsewhere")
+    children: list[list[int]] = [[] for _ in range(n)]
+    for c in range(1, n):
+        children[parent[c]].append(c)
+    for h in range(n):
+        if player[h] in (0, 1):
+            if not 0 <= infoset[h] < len(keys):
+                raise ValueError(f"node {h}'s 'infoset' {infoset[h]} is not an information set")
+            width = len(actions[infoset[h]])
+        elif player[h] == CHANCE:
+            width = len(labels[h])
+        elif player[h] == TERMINAL:
+            width = 0
+        else:
+            raise ValueError(f"node {h}'s 'player' {player[h]} is not 0, 1, chance or terminal")
+        if len(children[h]) != width:
+            raise ValueError(f"node {h} has {len(children[h])} children for {width} actions")
+    definition = _StoredGame(name, content["description"], player, chance_prob, utility,
+                             infoset, keys, actions, labels, history, children)
+    tree = build_tree(definition)
+    check_perfect_recall(tree)
+    return tree
+
+
+def _list(value, what: str) -> list:
+    if not isinstance(value, list):
+        raise ValueError(f"{what!r} must be a list")
+    return value
+
+
+def _whole_numbers(values: list, what: str) -> list[int]:
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+        raise ValueError(f"{what!r} must hold whole numbers")
+    return values
+
+
+def _strings(values, what: str) -> list[str]:
+    if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+        raise ValueError(f"{what!r} must hold lists of strings")
+    if len(set(values)) != len(values) and what != "history":
+        raise ValueError(f"{what!r} repeats a label")
+    return values
+
+
+class _StoredGame:
+    """A stored game's content as a game definition for :func:`build_tree`."""
+
+    def __init__(self, name: str, description: str, player, chance_prob, utility, infoset,
+                 keys, actions, labels, history, children):
+        self.name = name
+        self.__doc__ = description
+        self.player, self.chance_prob, self.utility = player, chance_prob, utility
+        self.infoset, self.keys, self.actions, self.labels = infoset, keys, actions, labels
+        self.histories, self.children = history, children
+
+    def initial_state(self) -> _StoredState:
+        return _StoredState(self, 0)
+
+
+@dataclass(frozen=True, eq=False)
+class _StoredState:
+    game: _StoredGame
+    node: int
+
+    def is_terminal(self) -> bool:
+        return self.game.player[self.node] == TERMINAL
+
+    def current_player(self) -> int:
+        return self.game.player[self.node]
+
+    def legal_actions(self) -> tuple[str, ...]:
+        return tuple(self.game.actions[self.game.infoset[self.node]])
+
+    def chance_outcomes(self) -> tuple[tuple[str, float], ...]:
+        return tuple(zip(self.game.labels[self.node],
+                         (float(self.game.chance_prob[c]) for c in self.game.children[self.node])))
+
+    def _labels(self) -> list[str]:
+        if self.game.player[self.node] == CHANCE:
+            return self.game.labels[self.node]
+        return self.game.actions[self.game.infoset[self.node]]
+
+    def child(self, action: str) -> _StoredState:
+        return _StoredState(self.game, self.game.children[self.node][
+            self._labels().index(action)])
+
+    def returns(self) -> tuple[float, float]:
+        u = self.game.utility[self.node]
+        return float(u[0]), float(u[1])
+
+    def infoset_key(self) -> str:
+        return self.game.keys[self.game.infoset[self.node]]
+
+    def history(self) -> str:
+        return self.game.histories[self.node]
+
+
+__all__ = ["FORMAT_VERSION", "MAX_META_BYTES", "game_fingerprint", "load_trace", "save_trace"]

@@ -1,6 +1,7 @@
 """The shared training loop: interrupts keep what finished, runs resume bit for bit, progress."""
 
 import dataclasses
+import json
 import signal
 
 import numpy as np
@@ -8,7 +9,16 @@ import pytest
 
 import cfrviz
 from cfrviz import engine
-from cfrviz.core.trace import RECORD_ARRAYS, Recorder, SolverState, Trace
+from cfrviz.core.trace import (
+    DEFAULT_TRACE_BYTES,
+    MAX_TRACE_BYTES,
+    RECORD_ARRAYS,
+    Recorder,
+    SolverState,
+    Trace,
+    record_nbytes,
+)
+from cfrviz.core.tree import build_tree
 from cfrviz.solvers import driver
 
 
@@ -190,3 +200,205 @@ def test_the_record_arrays_are_the_trace_fields():
 def test_nothing_recorded_and_nothing_resumed_is_an_interrupt(kuhn):
     with pytest.raises(KeyboardInterrupt, match="before its first iteration finished"):
         Recorder(kuhn).trace("cfr", {}, SolverState.fresh(kuhn))
+
+
+# --- guards: non-finite values, bounded traces -------------------------------------------
+
+@pytest.fixture
+def no_compiled_code(monkeypatch):
+    """Every compiled kernel a run calls raises: reaching one fails the test."""
+    def explode(*_args):
+        raise AssertionError("compiled code was reached")
+
+    for name in ("run_full_tree", "run_chance_sampling", "run_external_sampling",
+                 "run_outcome_sampling"):
+        monkeypatch.setattr(engine, name, explode)
+    monkeypatch.setattr(driver, "tree_exploitability", explode)
+
+
+def huge_payoff_game(tmp_path, payoff: float):
+    """Matching pennies whose payoffs are +-``payoff``, read from a custom game file."""
+    def leaf(sign):
+        return {"type": "terminal", "payoffs": [sign * payoff, -sign * payoff]}
+
+    def p2(first):
+        return {"type": "decision", "player": 2, "infoset": "P2",
+                "actions": {"H": leaf(1 if first == "H" else -1),
+                            "T": leaf(-1 if first == "H" else 1)}}
+
+    game = {"name": "huge_pennies", "root": {"type": "decision", "player": 1, "infoset": "P1",
+                                             "actions": {"H": p2("H"), "T": p2("T")}}}
+    path = tmp_path / "huge.json"
+    path.write_text(json.dumps(game))
+    return cfrviz.load_game("file", path=str(path))
+
+
+@pytest.mark.usefixtures("no_compiled_code")
+@pytest.mark.parametrize("algorithm", ["cfr", "linear_cfr", "external_sampling"])
+def test_payoffs_that_could_overflow_are_refused_before_running(tmp_path, algorithm):
+    # Before: payoffs this large gave infinite regrets and a trace that looked solved.
+    game = huge_payoff_game(tmp_path, 1e307)
+    with pytest.raises(ValueError, match=rf"{algorithm} on huge_pennies: payoffs as large as "
+                                         r"1e\+307 are too large for 10 iterations.*scale the "
+                                         r"payoffs down"):
+        cfrviz.solve(game, algorithm, 10)
+
+
+def test_the_payoff_bound_grows_with_the_iterations(tmp_path):
+    game = huge_payoff_game(tmp_path, 1e300)
+    assert len(cfrviz.solve(game, "cfr", 100)) == 100  # 1e300 * 100 * 101 * 2 fits
+    with pytest.raises(ValueError, match="too large for 100000 iterations"):
+        cfrviz.solve(game, "cfr", 100_000)
+
+
+@pytest.mark.parametrize("algorithm, kernel, table, name", [
+    ("cfr", "run_full_tree", 0, "cumulative regrets \\(regret_sum\\)"),
+    ("outcome_sampling", "run_outcome_sampling", 1, "strategy sums \\(strategy_sum\\)"),
+])
+def test_a_state_going_non_finite_stops_the_run_naming_the_table(kuhn, monkeypatch, algorithm,
+                                                                 kernel, table, name):
+    monkeypatch.setattr(driver, "CHUNK_SECONDS", 1e-9)  # one iteration per compiled call
+    original = getattr(engine, kernel)
+
+    def overflowing(arrays, tables, first, last, *rest):
+        result = original(arrays, tables, first, last, *rest)
+        if last >= 7:
+            tables[table][3, 1] = np.inf  # what an overflowing sum leaves
+        return result
+
+    monkeypatch.setattr(engine, kernel, overflowing)
+    with pytest.raises(ValueError, match=rf"{algorithm} on kuhn_poker: the {name} became "
+                                         r"infinite or NaN during iteration 7: the payoffs "
+                                         r"\(up to 2 in absolute value\)"):
+        cfrviz.solve(kuhn, algorithm, 20)
+
+
+def test_default_checkpoints_fit_the_byte_budget_whatever_the_game():
+    for iterations in (1, 7, 100, 101, 5000, 400_000, 10**9):
+        for table_size in (1, 6, 24, 864, 12_000, 200_000, 10**6, 10**8):
+            points = driver.default_checkpoints(iterations, table_size)
+            assert points == sorted(set(points)) and points[-1] == iterations and points[0] >= 1
+            assert len(points) == 1 or \
+                len(points) * record_nbytes(table_size) <= DEFAULT_TRACE_BYTES
+            if 4 * iterations * table_size <= driver.EVERY_ITERATION_BUDGET:
+                assert points == list(range(1, iterations + 1))  # small runs: unchanged
+
+
+class WideGame:
+    """Chance deals one of ``cards`` cards to player 1, who then picks one of three actions.
+
+    A one-move game with a large (information sets x actions) table.
+    """
+
+    name = "wide"
+
+    def __init__(self, cards: int):
+        self.cards = cards
+
+    def initial_state(self):
+        return WideState(self, ())
+
+
+@dataclasses.dataclass(frozen=True)
+class WideState:
+    game: WideGame
+    moves: tuple
+
+    def is_terminal(self):
+        return len(self.moves) == 2
+
+    def current_player(self):
+        return -1 if not self.moves else 0
+
+    def legal_actions(self):
+        return ("a", "b", "c")
+
+    def chance_outcomes(self):
+        return tuple((str(c), 1 / self.game.cards) for c in range(self.game.cards))
+
+    def child(self, action):
+        return WideState(self.game, (*self.moves, action))
+
+    def returns(self):
+        card, action = int(self.moves[0]), "abc".index(self.moves[1])
+        value = float((card * 7 + action * 3) % 5 - 2)
+        return value, -value
+
+    def infoset_key(self):
+        return self.moves[0]
+
+    def history(self):
+        return "/".join(self.moves)
+
+
+def trace_bytes(trace) -> int:
+    arrays = [getattr(trace, spec.name) for spec in RECORD_ARRAYS]
+    arrays += [v for v in trace.extras.values() if isinstance(v, np.ndarray)]
+    return sum(a.nbytes for a in arrays)
+
+
+@pytest.fixture(scope="module")
+def wide():
+    return build_tree(WideGame(4000))
+
+
+def test_a_large_game_default_trace_stays_under_50_mb(wide, tmp_path):
+    # Before: 199 records of 12,000-entry tables, 76 MB.
+    assert wide.legal_mask.size == 12_000
+    trace = cfrviz.solve(wide, "cfr", 1000)
+    assert trace_bytes(trace) <= DEFAULT_TRACE_BYTES
+    assert trace.iterations.tolist() == driver.default_checkpoints(1000, 12_000)
+    assert len(trace) == 130 and trace.iterations[-1] == 1000
+    assert "thinned from 199 to 130 records" in trace.extras["schedule_note"]
+    assert np.all(np.isfinite(trace.exploitability))
+    loaded = cfrviz.load_trace(trace.save(tmp_path / "wide"))
+    assert loaded.extras["schedule_note"] == trace.extras["schedule_note"]
+
+
+@pytest.mark.usefixtures("no_compiled_code")
+def test_explicit_checkpoints_are_honoured_up_to_the_hard_limit(wide):
+    per_record = record_nbytes(wide.legal_mask.size)
+    too_many = MAX_TRACE_BYTES // per_record + 1
+    with pytest.raises(ValueError, match=rf"checkpoints: {too_many:,} records of "
+                                         rf"{per_record:,} bytes would make a trace of 2.0 GB, "
+                                         r"more than the 2 GB a trace may take"):
+        cfrviz.solve(wide, "cfr", too_many, checkpoints=range(1, too_many + 1))
+
+
+def test_explicit_checkpoints_beyond_the_default_budget_are_kept(kuhn):
+    trace = cfrviz.solve(kuhn, "cfr", 5, checkpoints=[1, 2, 3, 4, 5])
+    assert "schedule_note" not in trace.extras and len(trace) == 5
+
+
+@pytest.fixture(scope="module")
+def kuhn_run(kuhn):
+    return cfrviz.solve(kuhn, "cfr", 20)
+
+
+def shorter(trace, name):
+    return {name: getattr(trace, name)[:-1]}
+
+
+@pytest.mark.parametrize("change, match", [
+    (lambda t: shorter(t, "cumulative_regret"),
+     r"record array 'cumulative_regret' has shape \(19, 12, 2\); 20 records of kuhn_poker "
+     r"need \(20, 12, 2\)"),
+    (lambda t: {"iterations": t.iterations[::-1].copy()},
+     "record array 'iterations' must be strictly increasing"),
+    (lambda t: {"state": {**t.state, "iteration": 10}},
+     "record array 'iterations' goes up to 20, past the solver state's iteration 10"),
+    (lambda t: {"state": {**t.state, "regret_sum": np.zeros((12, 3))}},
+     r"solver state field 'regret_sum' has shape \(12, 3\)"),
+    (lambda t: {"extras": {"nodes_touched": t.extras["nodes_touched"]}},
+     "extras array 'elapsed' is missing"),
+    (lambda t: {"exploitability": t.exploitability.astype(np.float32)},
+     "record array 'exploitability' must hold float64 numbers; it holds float32"),
+    (lambda t: {"average_strategy": np.where(t.average_strategy > 0.9, np.nan,
+                                             t.average_strategy)},
+     "record array 'average_strategy' holds NaN or infinite values"),
+])
+@pytest.mark.usefixtures("no_compiled_code")
+def test_resuming_checks_the_whole_trace_before_compiled_code(kuhn, kuhn_run, change, match):
+    doctored = dataclasses.replace(kuhn_run, **change(kuhn_run))
+    with pytest.raises(ValueError, match=match):
+        cfrviz.solve(kuhn, "cfr", 40, resume=doctored)

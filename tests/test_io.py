@@ -98,35 +98,49 @@ def test_custom_payoff_variant_is_rebuilt(tmp_path):
 
 
 def test_state_and_general_extras_round_trip(kuhn_trace, tmp_path):
+    # The state must be a solver state (load_trace checks it against the game); anything
+    # else a run wants to keep goes to extras, arrays at the top level kept exactly.
     rng = np.random.default_rng(7)
-    state = {
-        "iteration": 50,
-        "regret_sum": rng.normal(size=(12, 2)),
-        "strategy_sum": rng.random((12, 2)),
-        "rng": rng.integers(0, 2**64, size=4, dtype=np.uint64),
-        "weights": np.arange(6, dtype=np.float32).reshape(2, 3)[:, ::2],  # not contiguous
-        "discount": np.float64(0.5),
-        "bit_generator": rng.bit_generator.state,  # a dict holding 128-bit ints
-    }
     extras = {**kuhn_trace.extras, "note": "hello", "flag": True, "none": None,
-              "nested": {"a": [1, 2.5, "x"], "b": {"c": False}}, "nan": float("nan")}
+              "nested": {"a": [1, 2.5, "x"], "b": {"c": False}}, "nan": float("nan"),
+              "weights": np.arange(6, dtype=np.float32).reshape(2, 3)[:, ::2],  # not contiguous
+              "fortran": np.asfortranarray(np.arange(6.0).reshape(2, 3)),
+              "words": rng.integers(0, 2**64, size=4, dtype=np.uint64)}
+    state = {**kuhn_trace.state, "regret_sum": rng.normal(size=(12, 2)),
+             "strategy_sum": rng.random((12, 2)),
+             "generator": rng.bit_generator.state}  # a dict holding 128-bit ints
     trace = dataclasses.replace(kuhn_trace, state=state, extras=extras)
     loaded = load_trace(save_trace(trace, tmp_path / "state.npz"), game=kuhn_trace.game)
     assert list(loaded.state) == list(state)
-    for key in ("regret_sum", "strategy_sum", "rng", "weights"):
+    for key in ("regret_sum", "strategy_sum", "rng"):
         got = loaded.state[key]
         assert got.dtype == state[key].dtype and got.shape == state[key].shape
         assert np.array_equal(got, state[key]) and not got.flags.writeable
     assert loaded.state["iteration"] == 50
-    assert loaded.state["discount"] == 0.5 and type(loaded.state["discount"]) is float
-    assert loaded.state["bit_generator"] == state["bit_generator"]
+    assert loaded.state["generator"] == state["generator"]
     restored = np.random.default_rng()
-    restored.bit_generator.state = loaded.state["bit_generator"]
+    restored.bit_generator.state = loaded.state["generator"]
     assert restored.random() == rng.random()
+    for key in ("weights", "fortran", "words"):
+        got = loaded.extras[key]
+        assert got.dtype == extras[key].dtype and np.array_equal(got, extras[key]), key
+        assert not got.flags.writeable
     assert loaded.extras["nested"] == extras["nested"]
     assert np.isnan(loaded.extras["nan"])
     assert (loaded.extras["note"], loaded.extras["flag"], loaded.extras["none"]) == \
         ("hello", True, None)
+
+
+def test_a_state_that_is_not_a_solver_state_is_refused_before_saving(kuhn_trace, tmp_path):
+    for state, match in [({"iteration": 50, "regret_sum": np.zeros((12, 2))},
+                          "'strategy_sum' is missing"),
+                         ({**kuhn_trace.state, "weights": np.zeros(3)},
+                          "'weights' is not part of a solver state"),
+                         ({**kuhn_trace.state, "rng": np.zeros(4, dtype=np.uint64)},
+                          "'rng' must be one SplitMix64 word")]:
+        with pytest.raises(ValueError, match=match):
+            save_trace(dataclasses.replace(kuhn_trace, state=state), tmp_path / "s.npz")
+    assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.parametrize("update", ["expected", "sampled"])
@@ -157,12 +171,12 @@ def test_a_file_holds_the_record_arrays_of_the_schema(kuhn_trace, tmp_path):
         assert getattr(kuhn_trace, spec.name).dtype == spec.dtype, spec.name
 
 
-def test_a_loaded_state_that_does_not_fit_is_named_on_resume(kuhn_trace, tmp_path):
+def test_a_state_that_does_not_fit_is_named_on_load(kuhn_trace, tmp_path):
+    # Before: this file loaded, and only resuming it found the rng word at fault.
     path = save_trace(kuhn_trace, tmp_path / "k.npz")
-    rewrite_array(path, "state.3", np.zeros(3, dtype=np.uint64))  # the rng word
-    loaded = load_trace(path)
-    with pytest.raises(ValueError, match="solver state field 'rng' must be one SplitMix64 word"):
-        cfrviz.solve(loaded.game, "cfr", 80, resume=loaded)
+    rewrite_array(path, member_of(path, "state", "rng"), np.zeros(3, dtype=np.uint64))
+    with pytest.raises(ValueError, match=r"solver state field 'rng' has shape \(3,\)"):
+        load_trace(path)
 
 
 def test_trace_without_state_loads_none(rps_trace, tmp_path):
@@ -396,13 +410,6 @@ def test_wrong_shape(rps_trace, tmp_path):
         load_trace(path)
 
 
-def test_nan_state_regrets(kuhn_trace, tmp_path):
-    state = {"iteration": 50, "regret_sum": np.full((12, 2), np.nan)}
-    path = save_trace(dataclasses.replace(kuhn_trace, state=state), tmp_path / "s.npz")
-    with pytest.raises(ValueError, match="state array 'regret_sum' holds NaN"):
-        load_trace(path)
-
-
 # --- atomic saves ------------------------------------------------------------------
 
 def test_save_leaves_no_temporary_file(rps_trace, tmp_path):
@@ -438,3 +445,297 @@ def test_a_game_built_with_parameters_is_rebuilt_from_the_file(tmp_path):
     path = cfrviz.solve(game, "cfr", 3).save(tmp_path / "suited")
     loaded = cfrviz.load_trace(path)
     assert loaded.game.num_infosets == 936 and loaded.game.params == {"suits": True}
+
+
+# --- doctored files: every array checked before use -------------------------------------
+
+def read_members(path) -> tuple[dict, dict]:
+    with np.load(path, allow_pickle=False) as archive:
+        members = {name: archive[name] for name in archive.files}
+    return members, json.loads(members[META].tobytes())
+
+
+def member_of(path, where: str, key: str) -> str:
+    """The archive member holding ``state[key]`` or ``extras[key]``."""
+    _, meta = read_members(path)
+    return next(entry["array"] for entry in meta[where] if entry["key"] == key)
+
+
+def doctor(path, change):
+    """Rewrite a saved file after ``change(members, meta)`` (members by name, meta as JSON)."""
+    members, meta = read_members(path)
+    change(members, meta)
+    members[META] = np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)
+    np.savez_compressed(path, **members)
+
+
+def in_state(key, make):
+    def change(members, meta):
+        member = next(e["array"] for e in meta["state"] if e["key"] == key)
+        members[member] = make(members[member])
+    return change
+
+
+def in_records(name, make):
+    def change(members, _meta):
+        members[f"trace.{name}"] = make(members[f"trace.{name}"])
+    return change
+
+
+def in_timing(key, make):
+    def change(members, meta):
+        member = next(e["array"] for e in meta["extras"] if e["key"] == key)
+        members[member] = make(members[member])
+    return change
+
+
+def state_value(key, value):
+    def change(members, meta):
+        for entry in meta["state"]:
+            if entry["key"] == key and "array" in entry:
+                del members[entry["array"]]
+        entries = [e for e in meta["state"] if e["key"] != key]
+        meta["state"] = [*entries, {"key": key, "value": value}]
+    return change
+
+
+def with_value(array, index, value):
+    array = np.array(array)
+    array[index] = value
+    return array
+
+
+def swap_first(array):
+    array = np.array(array)
+    array[[3, 4]] = array[[4, 3]]
+    return array
+
+
+def add_member(members, _meta):
+    members["payload"] = np.zeros(3)
+
+
+def drop_member(key):
+    def change(members, meta):
+        del members[next(e["array"] for e in meta["state"] if e["key"] == key)]
+    return change
+
+
+TABLES = [spec.name for spec in RECORD_ARRAYS if spec.table]
+DOCTORED = [
+    # the solver state's tables and rng word: shape, dtype, finiteness
+    ("state regret_sum shape", in_state("regret_sum", lambda _a: np.zeros((3, 2))),
+     r"solver state field 'regret_sum' has shape \(3, 2\)"),
+    ("state strategy_sum shape", in_state("strategy_sum", lambda _a: np.zeros((12, 3))),
+     r"solver state field 'strategy_sum' has shape \(12, 3\)"),
+    ("state rng shape", in_state("rng", lambda _a: np.zeros(2, dtype=np.uint64)),
+     r"solver state field 'rng' has shape \(2,\)"),
+    ("state regret_sum dtype", in_state("regret_sum", lambda a: a.astype(np.float32)),
+     "solver state field 'regret_sum' must hold float64 numbers; it holds float32"),
+    ("state rng dtype", in_state("rng", lambda a: a.astype(np.int64)),
+     "solver state field 'rng' must hold uint64 numbers; it holds int64"),
+    ("state NaN regrets", in_state("regret_sum", lambda a: with_value(a, (4, 1), np.nan)),
+     "solver state field 'regret_sum' holds NaN or infinite values"),
+    ("state inf strategy sums", in_state("strategy_sum", lambda a: with_value(a, 0, np.inf)),
+     "solver state field 'strategy_sum' holds NaN or infinite values"),
+    ("state iteration before the records", state_value("iteration", 10),
+     r"record array 'iterations' goes up to 50, past the solver state's iteration 10"),
+    ("state negative iteration", state_value("iteration", -3),
+     "solver state field 'iteration' must be a whole number >= 0"),
+    ("state unknown field", state_value("weights", [1, 2]),
+     "solver state field 'weights' is not part of a solver state"),
+    ("state table as JSON", state_value("regret_sum", [[0.0, 0.0]] * 12),
+     "solver state field 'regret_sum' must be stored as an array"),
+    # the records: shape, dtype, finiteness, consistency
+    *[(f"records {name} shape", in_records(name, lambda _a: np.zeros((50, 12, 3))),
+       rf"record array '{name}' has shape \(50, 12, 3\); the records of this game need "
+       r"\(50, 12, 2\)") for name in TABLES],
+    ("records iterations dtype", in_records("iterations", lambda a: a.astype(np.float64)),
+     "record array 'iterations' must hold int64 numbers; it holds float64"),
+    ("records current_strategy dtype",
+     in_records("current_strategy", lambda a: a.astype(np.float32)),
+     "record array 'current_strategy' must hold float64 numbers; it holds float32"),
+    ("records NaN regrets", in_records("cumulative_regret", lambda a: with_value(a, 5, np.nan)),
+     r"record array 'cumulative_regret' holds NaN or infinite values \(first at record 5, "
+     r"iteration 6\)"),
+    ("records inf strategy",
+     in_records("average_strategy", lambda a: with_value(a, (7, 0, 1), np.inf)),
+     "record array 'average_strategy' holds NaN or infinite values"),
+    ("records inf exploitability", in_records("exploitability", lambda a: with_value(a, 2, np.inf)),
+     "record array 'exploitability' holds infinite values"),
+    ("records of different lengths", in_records("exploitability", lambda a: a[:-1]),
+     r"record array 'exploitability' has shape \(49,\); the records of this game need \(50,\)"),
+    ("records one table short", in_records("current_strategy", lambda a: a[:-1]),
+     r"record array 'current_strategy' has shape \(49, 12, 2\)"),
+    ("decreasing iterations", in_records("iterations", swap_first),
+     r"record array 'iterations' must be strictly increasing; record 4 \(iteration 4\) follows "
+     r"iteration 5"),
+    ("iterations from 0", in_records("iterations", lambda a: a - 1),
+     "record array 'iterations' must start at 1 or later; it starts at 0"),
+    ("timing extras short", in_timing("elapsed", lambda a: a[:-1]),
+     r"extras array 'elapsed' has shape \(49,\)"),
+    ("timing extras dtype", in_timing("nodes_touched", lambda a: a.astype(np.float64)),
+     "extras array 'nodes_touched' must hold int64 numbers"),
+    # the members: exactly those the metadata names
+    ("an extra member", add_member, "it holds a member 'payload' its metadata does not name"),
+    ("a missing state member", drop_member("regret_sum"),
+     r"the array \"state\['regret_sum'\]\" is missing"),
+    ("a missing record member", lambda members, _: members.pop("trace.average_strategy"),
+     "the array 'average_strategy' is missing"),
+]
+
+
+@pytest.fixture
+def no_compiled_code(monkeypatch):
+    """Every compiled kernel a run calls raises: reaching one fails the test."""
+    from cfrviz import engine
+    from cfrviz.solvers import driver
+
+    def explode(*_args):
+        raise AssertionError("compiled code was reached")
+
+    for name in ("run_full_tree", "run_chance_sampling", "run_external_sampling",
+                 "run_outcome_sampling"):
+        monkeypatch.setattr(engine, name, explode)
+    monkeypatch.setattr(driver, "tree_exploitability", explode)
+
+
+@pytest.mark.usefixtures("no_compiled_code")
+@pytest.mark.parametrize("label, change, match", DOCTORED, ids=[d[0] for d in DOCTORED])
+def test_a_doctored_file_is_refused_naming_the_array(kuhn_trace, tmp_path, label, change, match):
+    path = save_trace(kuhn_trace, tmp_path / "doctored.npz")
+    doctor(path, change)
+    for game in (None, kuhn_trace.game):
+        with pytest.raises(ValueError, match=match) as info:
+            cfrviz.solve(kuhn_trace.game, "cfr", 80, resume=load_trace(path, game=game))
+        assert str(path) in str(info.value), label
+
+
+def opened_members(monkeypatch) -> list[str]:
+    """Record the archive members opened from now on."""
+    import zipfile
+
+    seen: list[str] = []
+    original = zipfile.ZipFile.open
+
+    def spy(self, name, *args, **kwargs):
+        seen.append(getattr(name, "filename", name))
+        return original(self, name, *args, **kwargs)
+
+    monkeypatch.setattr(zipfile.ZipFile, "open", spy)
+    return seen
+
+
+def test_oversized_metadata_is_refused_unread(rps_trace, tmp_path, monkeypatch):
+    from cfrviz.io import MAX_META_BYTES
+
+    path = save_trace(rps_trace, tmp_path / "big.npz")
+    # Valid JSON, padded past the bound; it compresses to a few kilobytes.
+    doctor(path, lambda _members, meta: meta.update(padding=" " * (MAX_META_BYTES + 20_000)))
+    assert path.stat().st_size < 1_000_000
+    seen = opened_members(monkeypatch)
+    with pytest.raises(ValueError, match=r"big\.npz is not a valid cfrviz trace file: its "
+                                         r"'cfrviz_meta' metadata takes [\d,]+ bytes, more than "
+                                         r"the [\d,]+ metadata may take; it was not read"):
+        load_trace(path)
+    assert f"{META}.npy" not in seen
+
+
+@pytest.mark.parametrize("where, make, match", [
+    ("trace.cumulative_regret", lambda: np.zeros(2_000_000),
+     "record array 'cumulative_regret' takes 16,000,128 bytes, more than the 19,616"),
+    ("extras.elapsed", lambda: np.zeros(2_000_000), "extras array 'elapsed' takes 16,000,128"),
+    ("extras.other", lambda: np.zeros(2_000_000), "extras array 'other' takes 16,000,128"),
+])
+def test_an_oversized_member_is_refused_unread(kuhn_trace, tmp_path, monkeypatch, where, make,
+                                               match):
+    trace = dataclasses.replace(kuhn_trace, extras={**kuhn_trace.extras, "other": np.zeros(3)})
+    path = save_trace(trace, tmp_path / "big.npz")
+    kind, key = where.split(".")
+    member = f"trace.{key}" if kind == "trace" else member_of(path, "extras", key)
+    doctor(path, lambda members, _meta: members.update({member: make()}))
+    seen = opened_members(monkeypatch)
+    with pytest.raises(ValueError, match=match):
+        load_trace(path)
+    assert f"{member}.npy" not in seen
+
+
+def test_a_path_in_the_metadata_is_never_opened(kuhn_trace, tmp_path, monkeypatch):
+    # A trace naming load_game("file", path=...) would make loading read any file the trace
+    # chose: before this change it did.  The trap is a valid game file, so reading it would
+    # have worked; the guard fails the test if it is opened at all.
+    import builtins
+    import io
+    import os
+
+    trap = tmp_path / "trap.json"
+    trap.write_text(Path("data/games/matching_pennies.json").read_text())
+    path = save_trace(kuhn_trace, tmp_path / "k.npz")
+    doctor(path, lambda _members, meta: meta["game"].update(name="file", kind="tree",
+                                                            params={"path": str(trap)}))
+    real_open = io.open
+
+    def guarded(file, *args, **kwargs):
+        if isinstance(file, (str, os.PathLike)) and Path(file).resolve() == trap.resolve():
+            raise AssertionError(f"{trap} was opened")
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr(io, "open", guarded)
+    monkeypatch.setattr(builtins, "open", guarded)
+    with pytest.raises(ValueError, match=r"never names a file to read.*pass the game"):
+        load_trace(path)
+
+
+@pytest.fixture(scope="module")
+def bluff():
+    return cfrviz.load_game("file", path="data/games/high_low_bluff.json")
+
+
+def test_a_custom_game_is_kept_by_content_and_its_file_never_reopened(bluff, tmp_path,
+                                                                      monkeypatch):
+    import builtins
+    import io
+
+    first = cfrviz.solve(bluff, "external_sampling", 300, seed=2)
+    path = first.save(tmp_path / "bluff")
+    _, meta = read_members(path)
+    assert meta["game"]["kind"] == "stored" and "high_low_bluff.json" not in json.dumps(meta)
+    real_open = io.open
+
+    def guarded(file, *args, **kwargs):
+        if str(file).endswith(".json"):
+            raise AssertionError(f"{file} was opened")
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr(io, "open", guarded)
+    monkeypatch.setattr(builtins, "open", guarded)
+    loaded = load_trace(path)
+    monkeypatch.undo()
+    assert_same(loaded, first)
+    assert loaded.game.history == bluff.history and loaded.game.description == bluff.description
+    resumed = cfrviz.solve(loaded.game, "external_sampling", 700, seed=2, resume=loaded)
+    whole = cfrviz.solve(bluff, "external_sampling", 700, seed=2)
+    for name in ARRAYS:
+        assert getattr(resumed, name).tobytes() == getattr(whole, name).tobytes(), name
+
+
+@pytest.mark.parametrize("change, match", [
+    (lambda tree: tree.update(parent=[-1, *tree["parent"][2:], 0]), "'parent' must be -1 at"),
+    (lambda tree: tree["chance_prob"].__setitem__(1, 0.9), "chance probabilities must be >= 0 "
+                                                           "and sum to 1"),
+    (lambda tree: tree["player"].__setitem__(0, 7), "node 0's 'player' 7 is not 0, 1, chance"),
+    (lambda tree: tree["utility"].__setitem__(-1, ["x", 1]), "'utility' must be numbers"),
+    (lambda tree: tree.pop("history"), "its content must hold exactly"),
+])
+def test_a_doctored_stored_game_is_refused(bluff, tmp_path, change, match):
+    path = cfrviz.solve(bluff, "cfr", 3).save(tmp_path / "bluff")
+    doctor(path, lambda _members, meta: change(meta["game"]["tree"]))
+    with pytest.raises(ValueError, match=rf"its stored game .* cannot be rebuilt .*{match}"):
+        load_trace(path)
+
+
+def test_a_game_built_from_a_definition_is_stored_too(tmp_path):
+    tree = cfrviz.games.kuhn_poker()  # no load parameters recorded: kept by content
+    trace = cfrviz.solve(tree, "cfr", 5)
+    loaded = load_trace(save_trace(trace, tmp_path / "k.npz"))
+    assert_same(loaded, trace)

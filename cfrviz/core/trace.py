@@ -9,6 +9,10 @@ The schema of a run is spelled here, once:
 - :class:`SolverState`: what a solver carries from one iteration to the next,
   enough to resume a run bit for bit.  A trace keeps it as the plain dict of
   :meth:`SolverState.as_dict`, which :mod:`cfrviz.io` saves like any other.
+- :func:`check_records`: the one check of a trace's records against the schema
+  and a game (dtype, shape, finiteness, iterations), used by :mod:`cfrviz.io`
+  on load and by resuming; :func:`record_nbytes` the size of one record, which
+  bounds traces (:data:`DEFAULT_TRACE_BYTES`, :data:`MAX_TRACE_BYTES`).
 - :class:`Recorder`: takes copies of a state at the checkpoints and builds the
   trace at the end (stacking, evaluating, joining a resumed run's records).
   It lives here, beside the schema, because it is the one place traces are
@@ -20,6 +24,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from numbers import Integral, Real
@@ -75,6 +80,107 @@ RECORD_ARRAYS: tuple[RecordArray, ...] = (
 TIMING_EXTRAS: tuple[tuple[str, np.dtype], ...] = (("elapsed", np.dtype(np.float64)),
                                                    ("nodes_touched", np.dtype(np.int64)))
 
+#: Bytes a trace recorded on the default schedule may take (its record and timing
+#: arrays): the schedule is thinned to fit, whatever the game.
+DEFAULT_TRACE_BYTES = 50_000_000
+#: Bytes any trace may take: an explicit schedule beyond this is refused before the run,
+#: and a file claiming more is refused before it is read.
+MAX_TRACE_BYTES = 2_000_000_000
+
+
+def record_shape(spec: RecordArray, records: int, game) -> tuple[int, ...]:
+    """The shape ``spec``'s array has in a trace of ``records`` records on ``game``."""
+    return (records, *game.legal_mask.shape) if spec.table else (records,)
+
+
+def record_nbytes(table_size: int, timed: bool = True) -> int:
+    """Bytes one record takes: every :data:`RECORD_ARRAYS` entry (and the timing extras).
+
+    Parameters
+    ----------
+    table_size : int
+        Entries of one (information sets x actions) table, ``game.legal_mask.size``.
+    timed : bool
+        Whether the run keeps :data:`TIMING_EXTRAS` (the tree solvers do).
+    """
+    size = sum(spec.dtype.itemsize * (table_size if spec.table else 1) for spec in RECORD_ARRAYS)
+    if timed:
+        size += sum(dtype.itemsize for _, dtype in TIMING_EXTRAS)
+    return size
+
+
+def check_records(arrays: Mapping[str, Any], game, last_iteration: int | None = None,
+                  extras: Mapping[str, Any] | None = None) -> int:
+    """Check a trace's per-record arrays against :data:`RECORD_ARRAYS` and ``game``.
+
+    Parameters
+    ----------
+    arrays : mapping
+        Every :data:`RECORD_ARRAYS` name to its array.
+    game
+        The game recorded on (its ``legal_mask`` gives the tables' shape).
+    last_iteration : int, optional
+        The solver state's iteration: no record may come after it.
+    extras : mapping, optional
+        The trace's extras; those of :data:`TIMING_EXTRAS` it holds are checked too.
+
+    Returns
+    -------
+    int
+        The number of records.
+
+    Raises
+    ------
+    ValueError
+        Naming the array at fault: missing, not an array, of another dtype or
+        shape than the schema and the game give, holding NaN (where not
+        allowed) or infinities, records in number unlike the others, or
+        iterations that are not strictly increasing within 1..``last_iteration``.
+    """
+    iterations = arrays.get("iterations")
+    if not isinstance(iterations, np.ndarray) or iterations.ndim != 1:
+        got = ("missing" if iterations is None else
+               f"of shape {iterations.shape}" if isinstance(iterations, np.ndarray)
+               else f"a {type(iterations).__name__}")
+        raise ValueError(f"record array 'iterations' must be a one-dimensional array; it is "
+                         f"{got}")
+    records = len(iterations)
+    checks = [(f"record array {spec.name!r}", arrays.get(spec.name), spec.dtype,
+               record_shape(spec, records, game), spec.nan_ok) for spec in RECORD_ARRAYS]
+    checks += [(f"extras array {name!r}", extras[name], dtype, (records,), False)
+               for name, dtype in TIMING_EXTRAS if extras is not None and name in extras]
+    for what, value, dtype, expected, nan_ok in checks:
+        if not isinstance(value, np.ndarray):
+            got = "missing" if value is None else f"a {type(value).__name__}, not an array"
+            raise ValueError(f"{what} is {got}")
+        if value.dtype != dtype:
+            raise ValueError(f"{what} must hold {dtype} numbers; it holds {value.dtype}")
+        if value.shape != expected:
+            raise ValueError(f"{what} has shape {value.shape}; {records} records of "
+                             f"{getattr(game, 'name', 'the game')} need {expected} (every "
+                             "record array holds one entry per recorded iteration)")
+        if dtype.kind == "f":
+            bad = np.isinf(value) if nan_ok else ~np.isfinite(value)
+            if np.any(bad):
+                record = int(np.argwhere(bad)[0][0])
+                kind = "infinite values" if nan_ok else "NaN or infinite values"
+                raise ValueError(f"{what} holds {kind} (first at record {record}, iteration "
+                                 f"{iterations[record]})")
+    if records:
+        steps = np.flatnonzero(np.diff(iterations) <= 0)
+        if len(steps):
+            k = int(steps[0])
+            raise ValueError(f"record array 'iterations' must be strictly increasing; record "
+                             f"{k + 1} (iteration {iterations[k + 1]}) follows iteration "
+                             f"{iterations[k]}")
+        if iterations[0] < 1:
+            raise ValueError(f"record array 'iterations' must start at 1 or later; it starts at "
+                             f"{iterations[0]}")
+        if last_iteration is not None and iterations[-1] > last_iteration:
+            raise ValueError(f"record array 'iterations' goes up to {iterations[-1]}, past the "
+                             f"solver state's iteration {last_iteration}")
+    return records
+
 
 @dataclass(frozen=True, eq=False)
 class Trace:
@@ -104,7 +210,8 @@ class Trace:
         The average of the strategies played so far.
     exploitability : numpy.ndarray, shape (records,)
         Exploitability of the average strategy (NaN when the run asked for no
-        evaluation, `checkpoints=[]`).
+        evaluation, `checkpoints=[]`, and for the last records of a run whose
+        evaluation a Ctrl-C cut short).
     current_exploitability : numpy.ndarray, shape (records,)
         Exploitability of the current strategy.
     extras : dict
@@ -142,10 +249,15 @@ class Trace:
         Raises
         ------
         ValueError
-            If that iteration was not recorded; the message lists the range.
+            If ``iteration`` is not a whole number (a bool, a float or a string
+            is refused, never converted) or was not recorded; the message lists
+            the range.
         """
         if iteration is None:
             return len(self.iterations) - 1
+        if isinstance(iteration, (bool, np.bool_)) or not isinstance(iteration, Integral):
+            raise ValueError(f"iteration must be a whole number, a recorded iteration between "
+                             f"{self.iterations[0]} and {self.iterations[-1]}; got {iteration!r}")
         hits = np.flatnonzero(self.iterations == iteration)
         if len(hits) == 0:
             raise ValueError(f"iteration {iteration!r} is not in this trace; it recorded "
@@ -223,6 +335,16 @@ class SolverState:
     #: iteration); ``generator`` is kept too when it is not None.
     SAVED: ClassVar[tuple[str, ...]] = ("iteration", "regret_sum", "strategy_sum", "rng",
                                         "nodes_touched", "elapsed")
+    #: What a trace's ``state`` may hold: :attr:`SAVED` and the optional ``generator``.
+    KEYS: ClassVar[tuple[str, ...]] = (*SAVED, "generator")
+
+    @classmethod
+    def array_fields(cls, game) -> dict[str, tuple[np.dtype, tuple[int, ...]]]:
+        """The dtype and shape of every array field on ``game``: the four tables and ``rng``."""
+        fields: dict[str, tuple[np.dtype, tuple[int, ...]]] = {
+            name: (np.dtype(np.float64), tuple(game.legal_mask.shape)) for name in cls.TABLES}
+        fields["rng"] = (np.dtype(np.uint64), (1,))
+        return fields
 
     @classmethod
     def fresh(cls, game, rng=None, regret_sum=None, generator: dict | None = None) -> SolverState:
@@ -267,25 +389,25 @@ class SolverState:
             negative or non-finite time, or a ``generator`` that does not name
             a numpy bit generator.
         """
-        shape = game.legal_mask.shape
-        for name in self.TABLES:
+        fields = self.array_fields(game)
+        rng = self.rng
+        if not isinstance(rng, np.ndarray) or (rng.dtype, rng.shape) != fields.pop("rng"):
+            got = (f"{rng.dtype} of shape {rng.shape}" if isinstance(rng, np.ndarray)
+                   else type(rng).__name__)
+            raise _state_error("rng", f"must be one SplitMix64 word, a uint64 array of shape "
+                                      f"(1,); it is {got}")
+        for name, (dtype, shape) in fields.items():
             value = getattr(self, name)
             if not isinstance(value, np.ndarray):
                 raise _state_error(name, f"must be a numpy array; it is a {type(value).__name__}")
-            if value.dtype != np.float64:
-                raise _state_error(name, f"must hold float64 numbers; it holds {value.dtype}")
+            if value.dtype != dtype:
+                raise _state_error(name, f"must hold {dtype} numbers; it holds {value.dtype}")
             if value.shape != shape:
                 raise _state_error(name, f"has shape {value.shape}; "
                                          f"{getattr(game, 'name', 'the game')} needs {shape} "
                                          "(information sets x actions)")
             if not np.all(np.isfinite(value)):
                 raise _state_error(name, "holds NaN or infinite values")
-        rng = self.rng
-        if not isinstance(rng, np.ndarray) or rng.dtype != np.uint64 or rng.shape != (1,):
-            got = (f"{rng.dtype} of shape {rng.shape}" if isinstance(rng, np.ndarray)
-                   else type(rng).__name__)
-            raise _state_error("rng", f"must be one SplitMix64 word, a uint64 array of shape "
-                                      f"(1,); it is {got}")
         for name in ("iteration", "nodes_touched"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, Integral) or value < 0:
@@ -330,8 +452,9 @@ class SolverState:
         Raises
         ------
         ValueError
-            When a required field is missing or a value does not fit ``game``;
-            the message names the field.
+            When a required field is missing, a field is not one of
+            :attr:`KEYS`, or a value does not fit ``game``; the message names
+            the field.
         """
         if not isinstance(saved, Mapping):
             raise ValueError(f"a solver state must be a dict as Trace.state holds; got "
@@ -340,6 +463,10 @@ class SolverState:
             if name not in saved:
                 raise _state_error(name, "is missing; a resumable state holds "
                                          f"{', '.join(cls.SAVED)}")
+        unknown = [str(name) for name in saved if name not in cls.KEYS]
+        if unknown:
+            raise _state_error(unknown[0], f"is not part of a solver state, which holds "
+                                           f"{', '.join(cls.KEYS)}")
         shape = game.legal_mask.shape
         rng = _converted(saved["rng"], np.uint64, "rng")
         state = cls(regret_sum=_converted(saved["regret_sum"], np.float64, "regret_sum"),
@@ -442,7 +569,8 @@ class Recorder:
 
     def trace(self, algorithm: str, params: dict, state: SolverState, *,
               exploitability: Callable | None = None, interrupted: bool = False,
-              resume: Trace | None = None) -> Trace:
+              resume: Trace | None = None, stop: Callable[[], bool] | None = None,
+              block: int = 1, notes: Mapping[str, str] | None = None) -> Trace:
         """The trace of the run: records stacked, evaluated, and joined after ``resume``'s.
 
         Parameters
@@ -453,12 +581,20 @@ class Recorder:
         state : SolverState
             The final state, kept as the trace's ``state``.
         exploitability : callable, optional
-            ``exploitability(tables of shape (records, I, A)) -> (records,)``;
-            when omitted the exploitabilities are NaN (a run that asked for no
-            evaluation).
+            ``exploitability(tables of shape (k, I, A)) -> (k,)``, called on
+            ``block`` records at a time; when omitted the exploitabilities are
+            NaN (a run that asked for no evaluation).
         interrupted : bool
         resume : Trace, optional
             The trace this run continued: its records come first.
+        stop : callable, optional
+            Asked before each block: when it returns True (a second Ctrl-C),
+            evaluation ends there, the records not evaluated keep NaN, and a
+            ``RuntimeWarning`` says from which iteration on.
+        block : int, default 1
+            Records per call of ``exploitability``.
+        notes : mapping, optional
+            Strings kept in the trace's ``extras`` (e.g. how the schedule was chosen).
 
         Raises
         ------
@@ -476,10 +612,22 @@ class Recorder:
             elif spec.evaluates is None:
                 arrays[spec.name] = np.array(self.iterations, dtype=spec.dtype)
         records = len(self.iterations)
-        for spec in RECORD_ARRAYS:
-            if spec.evaluates is not None:
-                arrays[spec.name] = (np.full(records, np.nan) if exploitability is None
-                                     else exploitability(arrays[spec.evaluates]))
+        evaluated = [spec for spec in RECORD_ARRAYS if spec.evaluates is not None]
+        for spec in evaluated:
+            arrays[spec.name] = np.full(records, np.nan)
+        done = 0
+        while exploitability is not None and done < records:
+            if stop is not None and stop():
+                warnings.warn(f"{algorithm}: evaluation interrupted; the exploitability of the "
+                              f"{records - done} records from iteration {self.iterations[done]} "
+                              f"on is NaN (cfrviz.exploitability(trace.game, "
+                              f"trace.average_policy(iteration)) evaluates one)",
+                              RuntimeWarning, stacklevel=3)
+                break
+            end = min(records, done + max(1, block))
+            for spec in evaluated:
+                arrays[spec.name][done:end] = exploitability(arrays[str(spec.evaluates)][done:end])
+            done = end
         extras: dict[str, Any] = {}
         if self.timed:
             extras = {name: np.array(self.timing[name], dtype=dtype)
@@ -492,6 +640,7 @@ class Recorder:
                 extras[name] = np.concatenate([resume.extras[name], extras[name]])
         if self.timed:
             extras["total_time"] = float(state.elapsed)
+        extras.update(notes or {})
         run_params = dict(params, interrupted=interrupted)
         if resume is not None and resume.state is not None:
             run_params["resumed_from"] = int(resume.state["iteration"])
@@ -502,4 +651,6 @@ class Recorder:
         return np.array(rows) if rows else np.zeros((0, *self.shape))
 
 
-__all__ = ["RECORD_ARRAYS", "TIMING_EXTRAS", "RecordArray", "Recorder", "SolverState", "Trace"]
+__all__ = ["DEFAULT_TRACE_BYTES", "MAX_TRACE_BYTES", "RECORD_ARRAYS", "TIMING_EXTRAS",
+           "RecordArray", "Recorder", "SolverState", "Trace", "check_records", "record_nbytes",
+           "record_shape"]

@@ -6,11 +6,15 @@ An algorithm supplies a *step*: a function that advances the solver state
 driver decides how many iterations go into each call (about a tenth of a
 second's worth, so a progress bar moves and an interrupt is honoured
 quickly), has a :class:`~cfrviz.core.trace.Recorder` take snapshots at the
-checkpoints, and evaluates them once the run is over.
+checkpoints, and evaluates them once the run is over.  Around that loop it
+keeps the guards every run needs: a bounded schedule (:func:`schedule`), a
+payoff scale that cannot overflow (:func:`check_payoff_scale`), a finite state
+after every chunk (:func:`check_finite`), and Ctrl-C deferred until the trace
+is built (:func:`deferred_interrupt`).
 
 Regret matching runs its own plain-Python loop but shares the pieces: the
-chunk size, the deferred Ctrl-C, the progress bar, the resume checks and the
-recorder.
+schedule, the guards, the chunk size, the deferred Ctrl-C, the progress bar,
+the resume checks and the recorder.
 """
 
 from __future__ import annotations
@@ -19,12 +23,23 @@ import signal
 import threading
 import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 import numpy as np
 
-from ..core.trace import Recorder, SolverState, Trace
+from ..core.trace import (
+    DEFAULT_TRACE_BYTES,
+    MAX_TRACE_BYTES,
+    RECORD_ARRAYS,
+    TIMING_EXTRAS,
+    Recorder,
+    SolverState,
+    Trace,
+    check_records,
+    record_nbytes,
+)
 from ..core.tree import GameTree
 from ..engine import seed_state, tree_exploitability
 
@@ -33,16 +48,42 @@ from ..engine import seed_state, tree_exploitability
 EVERY_ITERATION_BUDGET = 2_000_000
 #: Target wall time of one compiled call (one chunk of iterations), in seconds.
 CHUNK_SECONDS = 0.1
+#: Where the default schedule's note goes in ``trace.extras`` when it was thinned.
+SCHEDULE_NOTE = "schedule_note"
 
 
-def default_checkpoints(iterations: int, table_size: int = 1) -> list[int]:
+def default_checkpoints(iterations: int, table_size: int = 1, timed: bool = True) -> list[int]:
     """The iterations a run records when the caller does not say.
 
     Every iteration when the trace stays small (``4 * iterations *
     table_size`` numbers within :data:`EVERY_ITERATION_BUDGET`: small games);
     otherwise every iteration up to 100, then about 100 log-spaced ones up to
-    the last.
+    the last.  That schedule is then thinned (evenly along it) when its
+    trace would take more than :data:`~cfrviz.core.trace.DEFAULT_TRACE_BYTES`,
+    whatever the game: down to the last iteration alone for a game one record
+    of which is larger than that.
+
+    Parameters
+    ----------
+    iterations : int
+    table_size : int
+        Entries of one (information sets x actions) table, ``game.legal_mask.size``.
+    timed : bool
+        Whether the run keeps the timing extras (the tree solvers do), which
+        count towards the budget.
     """
+    points = _unthinned_checkpoints(iterations, table_size)
+    fits = max(1, DEFAULT_TRACE_BYTES // record_nbytes(table_size, timed))
+    if len(points) <= fits:
+        return points
+    if fits == 1:
+        return [iterations]
+    # Every k-th point of the schedule, evenly: its shape (dense early, sparse later) stays.
+    keep = np.round(np.linspace(0, len(points) - 1, fits)).astype(np.int64)
+    return [points[k] for k in keep.tolist()]
+
+
+def _unthinned_checkpoints(iterations: int, table_size: int) -> list[int]:
     if 4 * iterations * table_size <= EVERY_ITERATION_BUDGET:
         return list(range(1, iterations + 1))
     points = set(range(1, min(iterations, 100) + 1))
@@ -50,6 +91,50 @@ def default_checkpoints(iterations: int, table_size: int = 1) -> list[int]:
         points.update(np.unique(np.geomspace(100, iterations, 100).astype(int)).tolist())
     points.add(iterations)
     return sorted(points)
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """What a run records: the checkpoints, whether to evaluate them, and notes for the trace."""
+
+    points: list[int]
+    evaluate: bool
+    notes: dict[str, str]
+
+
+def schedule(record, iterations: int, table_size: int, timed: bool = True) -> Schedule:
+    """The checkpoints of a run, from :func:`cfrviz.solve`'s ``record``.
+
+    ``None`` gives :func:`default_checkpoints`, with a note in the trace's
+    ``extras["schedule_note"]`` when it had to be thinned to fit
+    :data:`~cfrviz.core.trace.DEFAULT_TRACE_BYTES`; ``[]`` the final state
+    only, not evaluated; a list is honoured as it is.
+
+    Raises
+    ------
+    ValueError
+        For an explicit schedule whose trace would take more than
+        :data:`~cfrviz.core.trace.MAX_TRACE_BYTES`, saying how much it would take.
+    """
+    per_record = record_nbytes(table_size, timed)
+    if record is None:
+        points = default_checkpoints(iterations, table_size, timed)
+        full = len(_unthinned_checkpoints(iterations, table_size))
+        notes = {}
+        if len(points) < full:
+            notes[SCHEDULE_NOTE] = (
+                f"the default schedule was thinned from {full} to {len(points)} records "
+                f"({per_record:,} bytes each) to keep the trace under "
+                f"{DEFAULT_TRACE_BYTES / 1e6:g} MB; pass checkpoints= to choose them")
+        return Schedule(points, True, notes)
+    points = list(record) or [iterations]
+    size = len(points) * per_record
+    if size > MAX_TRACE_BYTES:
+        raise ValueError(f"checkpoints: {len(points):,} records of {per_record:,} bytes would "
+                         f"make a trace of {size / 1e9:.1f} GB, more than the "
+                         f"{MAX_TRACE_BYTES / 1e9:g} GB a trace may take; record fewer "
+                         "iterations (checkpoints=None picks a schedule that fits)")
+    return Schedule(points, bool(record), {})
 
 
 def average_strategy(strategy_sum: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -67,27 +152,100 @@ def chunk_size(per_iteration: float | None, remaining: int) -> int:
     return int(max(1, min(remaining, CHUNK_SECONDS / max(per_iteration, 1e-9))))
 
 
-@contextmanager
-def deferred_interrupt():
-    """Turn Ctrl-C / a kernel interrupt into a flag the loop checks between chunks.
+class InterruptFlag:
+    """Counts the Ctrl-Cs (kernel interrupts) a run has received since it last looked."""
 
-    Compiled code cannot be stopped half-way; with the flag the run ends at
-    the next chunk boundary, with a consistent state.  Off the main thread
-    (where Python delivers no signals) this does nothing.
+    def __init__(self) -> None:
+        self.count = 0
+
+    @property
+    def hit(self) -> bool:
+        """Whether an interrupt arrived since the last :meth:`clear`."""
+        return self.count > 0
+
+    def clear(self) -> None:
+        """Forget the interrupts so far (the next one asks for something else)."""
+        self.count = 0
+
+
+@contextmanager
+def deferred_interrupt() -> Iterator[InterruptFlag]:
+    """Turn Ctrl-C / a kernel interrupt into a flag the run checks between steps.
+
+    Compiled code cannot be stopped half-way, and a ``KeyboardInterrupt``
+    raised while a numba function is being called or returns surfaces as a
+    ``SystemError``; with the flag the run ends at the next chunk boundary,
+    with a consistent state.  Runners keep it installed until their trace is
+    built (snapshots and evaluation included), so no interrupt is ever raised
+    inside a compiled call.  Off the main thread (where Python delivers no
+    signals) this does nothing.
     """
-    flag = {"hit": False}
+    flag = InterruptFlag()
     if threading.current_thread() is not threading.main_thread():
         yield flag
         return
 
     def handler(_signum, _frame):
-        flag["hit"] = True
+        flag.count += 1
 
     previous = signal.signal(signal.SIGINT, handler)
     try:
         yield flag
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+def check_payoff_scale(game, iterations: int, algorithm: str) -> None:
+    """Refuse a game whose payoffs could overflow float64 sums over ``iterations`` iterations.
+
+    Counterfactual values are bounded by the largest payoff ``U`` (reach
+    probabilities are at most 1), an iteration's regrets by ``2 U``, and
+    their weighted sum over ``T`` iterations by ``U T (T + 1)`` (linear
+    weights ``t`` included); regret matching adds up to (actions) of them.
+    Sampling algorithms also divide by sampling probabilities, which this
+    bound does not cover: :func:`check_finite` catches those after each chunk.
+
+    Raises
+    ------
+    ValueError
+        Naming the largest payoff and the bound it would reach.
+    """
+    payoffs = game.utility if isinstance(game, GameTree) else np.asarray(game.payoffs)
+    largest = float(np.max(np.abs(payoffs))) if payoffs.size else 0.0
+    with np.errstate(over="ignore"):
+        bound = np.float64(largest) * iterations * (iterations + 1) * game.legal_mask.shape[1]
+    if not np.isfinite(bound) or bound > np.finfo(np.float64).max:
+        raise ValueError(f"{algorithm} on {game.name}: payoffs as large as {largest:.3g} are too "
+                         f"large for {iterations} iterations: regret sums could reach "
+                         f"{largest:.3g} x {iterations} x {iterations + 1} x "
+                         f"{game.legal_mask.shape[1]} actions, beyond the largest float64 "
+                         f"({np.finfo(np.float64).max:.3g}); scale the payoffs down (the "
+                         "strategies do not change when every payoff is divided by the same "
+                         "number)")
+
+
+#: Readable names of the solver state's tables, for errors.
+_TABLE_NAMES = {"regret_sum": "cumulative regrets", "strategy_sum": "strategy sums",
+                "current": "current strategy", "instant": "instantaneous regrets"}
+
+
+def check_finite(state: SolverState, first: int, last: int, algorithm: str, game) -> None:
+    """Stop a run whose state went infinite or NaN during iterations ``first..last``.
+
+    Raises
+    ------
+    ValueError
+        Naming the table, the iterations and the likely cause.
+    """
+    for name in SolverState.TABLES:
+        if not np.isfinite(getattr(state, name)).all():
+            payoffs = game.utility if isinstance(game, GameTree) else np.asarray(game.payoffs)
+            largest = float(np.max(np.abs(payoffs))) if payoffs.size else 0.0
+            span = f"iteration {last}" if first == last else f"iterations {first}..{last}"
+            raise ValueError(f"{algorithm} on {game.name}: the {_TABLE_NAMES[name]} ({name}) "
+                             f"became infinite or NaN during {span}: the payoffs (up to "
+                             f"{largest:.3g} in absolute value) or the sampling weights are "
+                             "too large for float64 sums; scale the payoffs down")
 
 
 def progress_bar(total: int, initial: int, algorithm: str, game: str, progress):
@@ -129,26 +287,40 @@ def run(game: GameTree, algorithm: str, iterations: int, rng: np.random.Generato
     resume : Trace, optional
         A trace of the same game, algorithm and parameters whose ``state``
         the run continues; its records are kept in front of the new ones.
+
+    Notes
+    -----
+    Ctrl-C is deferred from before the first compiled call until the trace is
+    built: a first one ends the run at the next chunk boundary (the last
+    finished iteration is recorded), a further one ends the evaluation of the
+    records (those not evaluated keep a NaN exploitability); either way the
+    trace comes back, with a ``RuntimeWarning``.
+
+    Raises
+    ------
+    ValueError
+        For payoffs that could overflow float64 sums (before running), or a
+        state that went infinite or NaN (after the chunk where it did); for an
+        explicit schedule too large to keep; for a ``resume`` that does not fit.
     """
     mask = game.legal_mask
+    check_payoff_scale(game, iterations, algorithm)
     if resume is not None:
         state = resume_state(game, algorithm, iterations, params, resume)
     else:
         state = SolverState.fresh(game, rng=seed_state(rng))
     start = state.iteration
-    evaluate = record is None or bool(record)
-    if record is None:
-        record = default_checkpoints(iterations, mask.size)
-    wanted = [t for t in (record or [iterations]) if t > start]
+    plan = schedule(record, iterations, mask.size)
+    wanted = [t for t in plan.points if t > start]
     recorder = Recorder(game, average=lambda strategy_sum: average_strategy(strategy_sum, mask))
     interrupted = False
-    step(state, start + 1, start)  # compiles on first use, outside the timed loop and the bar
-    bar = progress_bar(iterations, start, algorithm, game.name, progress)
-    per_iteration = None
-    try:
-        with deferred_interrupt() as flag:
+    with deferred_interrupt() as flag:
+        step(state, start + 1, start)  # compiles on first use, outside the timed loop and the bar
+        bar = progress_bar(iterations, start, algorithm, game.name, progress)
+        per_iteration = None
+        try:
             for target in wanted:
-                while state.iteration < target and not flag["hit"]:
+                while state.iteration < target and not flag.hit:
                     first = state.iteration + 1
                     size = chunk_size(per_iteration, target - state.iteration)
                     tick = time.perf_counter()
@@ -157,39 +329,48 @@ def run(game: GameTree, algorithm: str, iterations: int, rng: np.random.Generato
                     state.elapsed += spent
                     state.iteration += size
                     per_iteration = spent / size
+                    check_finite(state, first, state.iteration, algorithm, game)
                     if bar is not None:
                         bar.update(size)
                 if state.iteration == target:
                     recorder.snapshot(state)
-                if flag["hit"]:
+                if flag.hit:
                     interrupted = True
                     break
-    finally:
-        if bar is not None:
-            bar.close()
-    if interrupted:
-        if state.iteration > start and recorder.last != state.iteration:
-            recorder.snapshot(state)  # nothing finished is lost
-        warn_interrupted(algorithm, state.iteration, iterations, stacklevel=3)
+        finally:
+            if bar is not None:
+                bar.close()
+        if interrupted:
+            if state.iteration > start and recorder.last != state.iteration:
+                recorder.snapshot(state)  # nothing finished is lost
+            warn_interrupted(algorithm, state.iteration, iterations, stacklevel=3)
+        flag.clear()  # from here on a Ctrl-C ends the evaluation
 
-    def exploitability(tables):
-        return np.array([tree_exploitability(game, table) for table in tables])
+        def exploitability(tables):
+            return np.array([tree_exploitability(game, table) for table in tables])
 
-    return recorder.trace(algorithm, params, state,
-                          exploitability=exploitability if evaluate else None,
-                          interrupted=interrupted, resume=resume)
+        return recorder.trace(algorithm, params, state,
+                              exploitability=exploitability if plan.evaluate else None,
+                              interrupted=interrupted, resume=resume,
+                              stop=lambda: flag.hit, notes=plan.notes)
 
 
-def resume_state(game, algorithm: str, iterations: int, params: dict, trace) -> SolverState:
+def resume_state(game, algorithm: str, iterations: int, params: dict, trace,
+                 timed: bool = True) -> SolverState:
     """The state to continue ``trace`` from, after checking it is a run of the same kind.
+
+    Everything is checked before any compiled code runs: the state against
+    :meth:`~cfrviz.core.trace.SolverState.validate`, the records against
+    :func:`~cfrviz.core.trace.check_records` (and, for a ``timed`` run, the
+    timing extras the new records are joined to).
 
     Raises
     ------
     ValueError
         When ``trace`` is not a trace with a solver state, was recorded by
         another algorithm, on another game or with other parameters, already
-        has ``iterations`` iterations, or holds a state that does not fit the
-        game (the message names the field).
+        has ``iterations`` iterations, or holds a state or records that do
+        not fit the game (the message names the field or array).
     """
     if not isinstance(trace, Trace) or trace.state is None:
         raise ValueError("resume= takes a Trace returned by cfrviz.solve (or loaded with "
@@ -206,6 +387,12 @@ def resume_state(game, algorithm: str, iterations: int, params: dict, trace) -> 
     if old != params:
         raise ValueError(f"resume with the run's own parameters {old}; got {params}")
     state = SolverState.from_dict(trace.state, game)
+    missing = [name for name, _ in TIMING_EXTRAS if timed and name not in trace.extras]
+    if missing:
+        raise ValueError(f"extras array {missing[0]!r} is missing; a {algorithm} trace keeps "
+                         f"{', '.join(name for name, _ in TIMING_EXTRAS)} for every record")
+    check_records({spec.name: getattr(trace, spec.name) for spec in RECORD_ARRAYS}, game,
+                  last_iteration=state.iteration, extras=trace.extras)
     if iterations <= state.iteration:
         raise ValueError(f"the trace already has {state.iteration} iterations; ask for more "
                          f"than that to resume (got iterations={iterations})")

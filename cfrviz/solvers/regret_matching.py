@@ -20,11 +20,22 @@ from ..core.policy import as_distribution
 from ..core.registry import Param
 from ..core.trace import Recorder, SolverState, Trace
 from ..games.matrix import MatrixGame
-from .driver import chunk_size, deferred_interrupt, progress_bar, resume_state, warn_interrupted
+from .driver import (
+    check_finite,
+    check_payoff_scale,
+    chunk_size,
+    deferred_interrupt,
+    progress_bar,
+    resume_state,
+    schedule,
+    warn_interrupted,
+)
 from .registry import Algorithm, register_algorithm
 
 UPDATES = ("expected", "sampled")
 ALGORITHM = "regret_matching"
+#: Records evaluated per (vectorized) call between two looks at the Ctrl-C flag.
+EVALUATION_BLOCK = 4096
 
 
 def solve_regret_matching(game, iterations: int, rng: np.random.Generator, record, *,
@@ -49,7 +60,9 @@ def solve_regret_matching(game, iterations: int, rng: np.random.Generator, recor
         trace's ``state["generator"]``, so a resumed run draws exactly what an
         uninterrupted one would.
     record : list of int or None
-        Iterations to snapshot; ``None`` for every iteration.
+        Iterations to snapshot; ``None`` for the tree solvers' default
+        schedule (:func:`~cfrviz.solvers.driver.default_checkpoints`: every
+        iteration for short runs, about 200 log-spaced ones for long runs).
     opponent : array_like or dict, optional
         A fixed strategy for player 2 (e.g. ``[0.4, 0.3, 0.3]`` or
         ``{"R": 0.5, "P": 0.5}``).  Player 1 then learns a best response to
@@ -79,7 +92,15 @@ def solve_regret_matching(game, iterations: int, rng: np.random.Generator, recor
     Trace
         With ``state`` set, so it can be saved and resumed.  Ctrl-C (or a
         kernel interrupt) ends the run between two chunks with a
-        ``RuntimeWarning``; the trace then holds every finished iteration.
+        ``RuntimeWarning``; the trace then holds every finished iteration.  A
+        further Ctrl-C during the evaluation of the records leaves the
+        exploitability of those not yet evaluated NaN, with a warning.
+
+    Raises
+    ------
+    ValueError
+        For payoffs so large that regret sums could overflow (before running),
+        or regrets that went infinite anyway (after the chunk where they did).
     """
     if not isinstance(game, MatrixGame):
         raise ValueError("regret_matching solves matrix games such as rock_paper_scissors; "
@@ -91,11 +112,12 @@ def solve_regret_matching(game, iterations: int, rng: np.random.Generator, recor
     fixed = None if opponent is None else as_distribution(opponent, game.col_actions,
                                                            "opponent strategy")
     params = {"opponent": None if fixed is None else fixed.tolist(), "update": update}
+    check_payoff_scale(game, iterations, ALGORITHM)
     if resume is not None:
         if initial_regrets is not None:
             raise ValueError("initial_regrets sets where a run starts; a resumed run continues "
                              "from the trace's state, so leave initial_regrets out")
-        state = resume_state(game, ALGORITHM, iterations, params, resume)
+        state = resume_state(game, ALGORITHM, iterations, params, resume, timed=False)
         if (update == "sampled") != (state.generator is not None):
             raise ValueError("solver state field 'generator' must hold the numpy generator's "
                              "state for sampled updates, and only for them")
@@ -105,7 +127,8 @@ def solve_regret_matching(game, iterations: int, rng: np.random.Generator, recor
             generator=_plain(rng.bit_generator.state) if update == "sampled" else None)
     generator = None if state.generator is None else _numpy_generator(state.generator)
     width = game.legal_mask.shape[1]
-    wanted = None if record is None else (set(record) or {iterations})
+    plan = schedule(record, iterations, game.legal_mask.size, timed=False)
+    wanted = set(plan.points)
     recorder = Recorder(game, stack=lambda rows: _stack(rows, m, n, width), timed=False)
     add = recorder.add
     payoff = A.tolist()
@@ -121,9 +144,9 @@ def solve_regret_matching(game, iterations: int, rng: np.random.Generator, recor
     during = None
     per_iteration = None
     tick = time.perf_counter()
-    bar = progress_bar(iterations, done, ALGORITHM, game.name, progress)
-    try:
-        with deferred_interrupt() as flag:
+    with deferred_interrupt() as flag:
+        bar = progress_bar(iterations, done, ALGORITHM, game.name, progress)
+        try:
             while done < iterations:
                 size = chunk_size(per_iteration, iterations - done)
                 first = done + 1
@@ -152,42 +175,48 @@ def solve_regret_matching(game, iterations: int, rng: np.random.Generator, recor
                     strategy_sum = [[s + p for s, p in zip(strategy_sum[0], x)],
                                     [s + p for s, p in zip(strategy_sum[1], y)]]
                     finished = (t, cum, strategy_sum, (r1, r2), (x, y))  # one atomic rebinding
-                    if wanted is None or t in wanted:
+                    if t in wanted:
                         _record(add, finished)
                 spent = time.perf_counter() - tick
                 state.elapsed += spent
                 done += size
                 per_iteration = spent / size
+                assert finished is not None  # the chunk ran at least one iteration
+                _store(state, finished, m, n)
+                check_finite(state, first, done, ALGORITHM, game)
                 if bar is not None:
                     bar.update(size)
-                if flag["hit"]:
+                if flag.hit:
                     interrupted = True
                     break
-    except KeyboardInterrupt:
-        # Raised by code rather than by the signal (which only sets the flag): the state is
-        # that of the last finished iteration, and the draws of the rest of the chunk go back.
-        interrupted = True
-        done = state.iteration if finished is None else finished[0]
-        during = done + 1
-        state.elapsed += time.perf_counter() - tick
-        if generator is not None and rewind is not None:
-            generator.bit_generator.state = rewind[1]
-            generator.random((max(0, done - rewind[0] + 1), 2))
-    finally:
-        if bar is not None:
-            bar.close()
-    if finished is not None:
-        _store(state, finished, m, n)
-        if generator is not None:
-            state.generator = _plain(generator.bit_generator.state)
-    if interrupted:
-        if finished is not None and recorder.last != finished[0]:
-            _record(add, finished)  # the last finished iteration is kept, checkpoint or not
-        warn_interrupted(ALGORITHM, state.iteration, iterations, during=during, stacklevel=3)
-    return recorder.trace(
-        ALGORITHM, params, state, interrupted=interrupted, resume=resume,
-        exploitability=lambda tables: matrix_exploitability(A, tables[:, 0, :m],
-                                                            tables[:, 1, :n]))
+        except KeyboardInterrupt:
+            # Raised by code rather than by the signal (which only sets the flag): the state
+            # is that of the last finished iteration, and the draws of the rest of the chunk
+            # go back.
+            interrupted = True
+            done = state.iteration if finished is None else finished[0]
+            during = done + 1
+            state.elapsed += time.perf_counter() - tick
+            if generator is not None and rewind is not None:
+                generator.bit_generator.state = rewind[1]
+                generator.random((max(0, done - rewind[0] + 1), 2))
+        finally:
+            if bar is not None:
+                bar.close()
+        if finished is not None:
+            _store(state, finished, m, n)
+            if generator is not None:
+                state.generator = _plain(generator.bit_generator.state)
+        if interrupted:
+            if finished is not None and recorder.last != finished[0]:
+                _record(add, finished)  # the last finished iteration is kept, checkpoint or not
+            warn_interrupted(ALGORITHM, state.iteration, iterations, during=during, stacklevel=3)
+        flag.clear()  # from here on a Ctrl-C ends the evaluation
+        return recorder.trace(
+            ALGORITHM, params, state, interrupted=interrupted, resume=resume,
+            exploitability=lambda tables: matrix_exploitability(A, tables[:, 0, :m],
+                                                                tables[:, 1, :n]),
+            stop=lambda: flag.hit, block=EVALUATION_BLOCK, notes=plan.notes)
 
 
 def _record(add, finished: tuple) -> None:
@@ -273,7 +302,9 @@ def _sample(dist: list[float], u: float) -> int:
         acc += p
         if u < acc and p > 0.0:
             return i
-    return max(i for i, p in enumerate(dist) if p > 0.0)
+    # Rounding left u past the total; a distribution with no positive entry (NaN after an
+    # overflow, which the check after the chunk reports) draws 0 rather than failing here.
+    return max((i for i, p in enumerate(dist) if p > 0.0), default=0)
 
 
 def _stack(rows, m: int, n: int, width: int) -> np.ndarray:
