@@ -54,6 +54,9 @@ class RecordArray:
         array has shape ``(records, I, A)``; otherwise ``(records,)``.
     evaluates : str or None
         For an exploitability, the table whose strategies it evaluates.
+    strategy : bool
+        Whether each record is a strategy: a distribution over the legal
+        actions of every information set.
     """
 
     name: str
@@ -61,6 +64,7 @@ class RecordArray:
     nan_ok: bool = False
     table: bool = False
     evaluates: str | None = None
+    strategy: bool = False
 
 
 #: The per-record arrays of every trace, in the order traces and files list them.
@@ -68,8 +72,8 @@ RECORD_ARRAYS: tuple[RecordArray, ...] = (
     RecordArray("iterations", np.dtype(np.int64)),
     RecordArray("cumulative_regret", np.dtype(np.float64), table=True),
     RecordArray("instantaneous_regret", np.dtype(np.float64), table=True),
-    RecordArray("current_strategy", np.dtype(np.float64), table=True),
-    RecordArray("average_strategy", np.dtype(np.float64), table=True),
+    RecordArray("current_strategy", np.dtype(np.float64), table=True, strategy=True),
+    RecordArray("average_strategy", np.dtype(np.float64), table=True, strategy=True),
     RecordArray("exploitability", np.dtype(np.float64), nan_ok=True,
                 evaluates="average_strategy"),
     RecordArray("current_exploitability", np.dtype(np.float64), nan_ok=True,
@@ -166,6 +170,10 @@ def check_records(arrays: Mapping[str, Any], game, last_iteration: int | None = 
                 kind = "infinite values" if nan_ok else "NaN or infinite values"
                 raise ValueError(f"{what} holds {kind} (first at record {record}, iteration "
                                  f"{iterations[record]})")
+    for spec in RECORD_ARRAYS:
+        if spec.strategy and records:
+            _check_distributions(arrays[spec.name], game, f"record array {spec.name!r}",
+                                 iterations)
     if records:
         steps = np.flatnonzero(np.diff(iterations) <= 0)
         if len(steps):
@@ -180,6 +188,25 @@ def check_records(arrays: Mapping[str, Any], game, last_iteration: int | None = 
             raise ValueError(f"record array 'iterations' goes up to {iterations[-1]}, past the "
                              f"solver state's iteration {last_iteration}")
     return records
+
+
+#: How far a recorded strategy's row may be from summing to 1 (rounding in long sums).
+DISTRIBUTION_TOLERANCE = 1e-6
+
+
+def _check_distributions(table: np.ndarray, game, what: str, iterations: np.ndarray) -> None:
+    """Each record of ``table`` must be a distribution over every set's legal actions."""
+    mask = np.asarray(game.legal_mask, dtype=bool)
+    illegal = (table < 0) | (~mask & (table != 0))
+    off = np.abs(np.where(mask, table, 0.0).sum(axis=-1) - 1.0) > DISTRIBUTION_TOLERANCE
+    for bad, why in ((illegal.any(axis=-1), "a negative probability or one on an illegal action"),
+                     (off, "probabilities that do not sum to 1")):
+        if np.any(bad):
+            record, info = (int(k) for k in np.argwhere(bad)[0])
+            raise ValueError(f"{what} holds {why} (record {record}, iteration "
+                             f"{iterations[record]}, information set "
+                             f"{game.infoset_keys[info]!r}): a strategy must be a "
+                             "distribution over the legal actions")
 
 
 @dataclass(frozen=True, eq=False)
