@@ -216,3 +216,35 @@ def params_from_signature(factory: Callable, skip: tuple[str, ...] = ()) -> tupl
     return tuple(Param(name, spec.default)
                  for name, spec in inspect.signature(factory).parameters.items()
                  if name not in skip)
+
+
+@dataclass(frozen=True)
+class Factory:
+    """A plug-in that is a function building something from its parameters (a game, a bot).
+
+    Attributes
+    ----------
+    name : str
+    factory : callable
+        ``factory(*given, **params)``: what the registry's user calls.
+    summary : str
+        One line for menus and docs.
+    aliases : tuple of str
+    params : tuple of Param
+        Read from the factory's signature unless given, leaving out ``given``.
+    given : tuple of str
+        Leading arguments the caller always supplies (a bot is built for a
+        ``game``), which are not parameters.
+    """
+
+    name: str
+    factory: Callable
+    summary: str = ""
+    aliases: tuple[str, ...] = ()
+    params: tuple[Param, ...] = ()
+    given: tuple[str, ...] = ()
+
+    def __post_init__(self):
+        if not self.params:
+            object.__setattr__(self, "params", params_from_signature(self.factory, self.given))
+

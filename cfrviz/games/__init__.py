@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
-from ..core.registry import Param, Registry, params_from_signature
+from ..core.registry import Factory, Registry
 from ..core.tree import GameTree
 from .files import load_game_file
 from .kuhn import kuhn_poker
@@ -13,33 +12,9 @@ from .leduc import leduc_poker
 from .matrix import MatrixGame, rock_paper_scissors
 from .pocket import pocket_poker
 
-
-@dataclass(frozen=True)
-class Game:
-    """One game as :func:`load_game` knows it.
-
-    Attributes
-    ----------
-    name : str
-    factory : callable
-        Builds the game from its parameters (a :class:`GameTree` or a
-        :class:`MatrixGame`).
-    summary : str
-        One line for menus and docs.
-    aliases : tuple of str
-    params : tuple of Param
-        Read from the factory's signature unless given.
-    """
-
-    name: str
-    factory: Callable
-    summary: str = ""
-    aliases: tuple[str, ...] = ()
-    params: tuple[Param, ...] = ()
-
-    def __post_init__(self):
-        if not self.params:
-            object.__setattr__(self, "params", params_from_signature(self.factory))
+#: One game as :func:`load_game` knows it: ``Game(name, factory, summary, aliases)``, where
+#: ``factory(**params)`` builds a :class:`GameTree` or a :class:`MatrixGame`.
+Game = Factory
 
 
 GAMES: Registry[Game] = Registry("game", "load_game")

@@ -16,13 +16,12 @@ same way.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..core.policy import Policy
-from ..core.registry import Param, Registry, params_from_signature
+from ..core.registry import Factory, Param, Registry
 from ..core.tree import CHANCE, TERMINAL, GameTree
 from ..engine import tree_reach_probabilities
 
@@ -243,18 +242,10 @@ def strong_hands(game, threshold: float = 0.0) -> Policy:
 
 
 @dataclass(frozen=True)
-class Bot:
+class Bot(Factory):
     """An archetype opponent as :func:`bot` knows it: ``factory(game, **params) -> Policy``."""
 
-    name: str
-    factory: Callable[..., Policy]
-    summary: str = ""
-    aliases: tuple[str, ...] = ()
-    params: tuple[Param, ...] = ()
-
-    def __post_init__(self):
-        if not self.params:
-            object.__setattr__(self, "params", params_from_signature(self.factory, ("game",)))
+    given: tuple[str, ...] = ("game",)
 
 
 #: The archetypes by name, in the order the slides introduce them.
