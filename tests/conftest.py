@@ -23,3 +23,19 @@ def pytest_runtest_setup(item):
     if os.environ.get("CI"):
         pytest.fail(f"browser tests must run in CI: install chromium ({reason})", pytrace=False)
     pytest.skip(f"browser test skipped: {reason}")
+
+
+@pytest.fixture
+def no_compiled_code(monkeypatch):
+    """Every compiled kernel a run calls raises: reaching one fails the test (used to show that
+    a bad trace or game is refused before any compiled code runs)."""
+    from cfrviz import engine
+    from cfrviz.solvers import driver
+
+    def explode(*_args):
+        raise AssertionError("compiled code was reached")
+
+    for name in ("run_full_tree", "run_chance_sampling", "run_external_sampling",
+                 "run_outcome_sampling"):
+        monkeypatch.setattr(engine, name, explode)
+    monkeypatch.setattr(driver, "tree_exploitability", explode)

@@ -204,18 +204,6 @@ def test_nothing_recorded_and_nothing_resumed_is_an_interrupt(kuhn):
 
 # --- guards: non-finite values, bounded traces -------------------------------------------
 
-@pytest.fixture
-def no_compiled_code(monkeypatch):
-    """Every compiled kernel a run calls raises: reaching one fails the test."""
-    def explode(*_args):
-        raise AssertionError("compiled code was reached")
-
-    for name in ("run_full_tree", "run_chance_sampling", "run_external_sampling",
-                 "run_outcome_sampling"):
-        monkeypatch.setattr(engine, name, explode)
-    monkeypatch.setattr(driver, "tree_exploitability", explode)
-
-
 def huge_payoff_game(tmp_path, payoff: float):
     """Matching pennies whose payoffs are +-``payoff``, read from a custom game file."""
     def leaf(sign):

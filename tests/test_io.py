@@ -591,21 +591,6 @@ DOCTORED = [
 ]
 
 
-@pytest.fixture
-def no_compiled_code(monkeypatch):
-    """Every compiled kernel a run calls raises: reaching one fails the test."""
-    from cfrviz import engine
-    from cfrviz.solvers import driver
-
-    def explode(*_args):
-        raise AssertionError("compiled code was reached")
-
-    for name in ("run_full_tree", "run_chance_sampling", "run_external_sampling",
-                 "run_outcome_sampling"):
-        monkeypatch.setattr(engine, name, explode)
-    monkeypatch.setattr(driver, "tree_exploitability", explode)
-
-
 @pytest.mark.usefixtures("no_compiled_code")
 @pytest.mark.parametrize("label, change, match", DOCTORED, ids=[d[0] for d in DOCTORED])
 def test_a_doctored_file_is_refused_naming_the_array(kuhn_trace, tmp_path, label, change, match):

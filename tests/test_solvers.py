@@ -147,17 +147,33 @@ def test_unknown_algorithm(game):
         cfrviz.solve(game, "cfr++", iterations=10)
 
 
-def test_interrupted_run_returns_what_it_recorded(game, monkeypatch):
+def _keyboard_interrupt():
+    raise KeyboardInterrupt
+
+
+def _ctrl_c():
+    signal.raise_signal(signal.SIGINT)  # what Ctrl-C or a kernel interrupt delivers
+
+
+def interrupt_at_match_call(monkeypatch, call: int, interrupt):
+    """Run ``interrupt()`` at regret matching's ``call``-th strategy update (two per iteration);
+    returns the original update, to put back."""
     calls = {"n": 0}
     original = rm_module._match
 
-    def interrupt_on_call_41(regrets):
+    def counting(regrets):
         calls["n"] += 1
-        if calls["n"] == 41:  # two calls per iteration: stops during iteration 21
-            raise KeyboardInterrupt
+        if calls["n"] == call:
+            interrupt()
         return original(regrets)
 
-    monkeypatch.setattr(rm_module, "_match", interrupt_on_call_41)
+    monkeypatch.setattr(rm_module, "_match", counting)
+    return original
+
+
+def test_interrupted_run_returns_what_it_recorded(game, monkeypatch):
+    # two calls per iteration: stops during iteration 21
+    original = interrupt_at_match_call(monkeypatch, 41, _keyboard_interrupt)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         trace = cfrviz.solve(game, "regret_matching", 1000, initial_regrets={"P1": [1, 0, 0]})
@@ -169,16 +185,7 @@ def test_interrupted_run_returns_what_it_recorded(game, monkeypatch):
 
 
 def test_interrupted_run_keeps_its_last_finished_iteration_between_checkpoints(game, monkeypatch):
-    calls = {"n": 0}
-    original = rm_module._match
-
-    def interrupt_during_iteration_38(regrets):
-        calls["n"] += 1
-        if calls["n"] == 75:
-            raise KeyboardInterrupt
-        return original(regrets)
-
-    monkeypatch.setattr(rm_module, "_match", interrupt_during_iteration_38)
+    original = interrupt_at_match_call(monkeypatch, 75, _keyboard_interrupt)
     with pytest.warns(RuntimeWarning, match="interrupted"):
         trace = cfrviz.solve(game, "regret_matching", 1000, checkpoints=[10, 20, 30, 500],
                              initial_regrets={"P1": [1, 0, 0]})
@@ -245,16 +252,7 @@ def test_ctrl_c_ends_regret_matching_between_chunks_and_the_run_resumes(game, mo
                                                                          update):
     variant = game.with_payoffs(VARIANT)
     monkeypatch.setattr(driver, "CHUNK_SECONDS", 1e-9)  # one iteration per chunk
-    calls = {"n": 0}
-    original = rm_module._match
-
-    def sigint_during_iteration_21(regrets):
-        calls["n"] += 1
-        if calls["n"] == 41:  # two calls per iteration
-            signal.raise_signal(signal.SIGINT)  # what Ctrl-C or a kernel interrupt delivers
-        return original(regrets)
-
-    monkeypatch.setattr(rm_module, "_match", sigint_during_iteration_21)
+    interrupt_at_match_call(monkeypatch, 41, _ctrl_c)  # two calls per iteration
     with pytest.warns(RuntimeWarning,
                       match="regret_matching interrupted after iteration 21 of 1000"):
         cut = cfrviz.solve(variant, "regret_matching", 1000, seed=2, update=update,
@@ -275,16 +273,7 @@ def test_ctrl_c_ends_regret_matching_between_chunks_and_the_run_resumes(game, mo
 
 def test_keyboard_interrupt_inside_a_chunk_gives_back_the_unused_draws(game, monkeypatch):
     variant = game.with_payoffs(VARIANT)
-    calls = {"n": 0}
-    original = rm_module._match
-
-    def interrupt_during_iteration_38(regrets):
-        calls["n"] += 1
-        if calls["n"] == 75:
-            raise KeyboardInterrupt
-        return original(regrets)
-
-    monkeypatch.setattr(rm_module, "_match", interrupt_during_iteration_38)
+    interrupt_at_match_call(monkeypatch, 75, _keyboard_interrupt)
     with pytest.warns(RuntimeWarning, match="at iteration 38, after iteration 37 of 300"):
         cut = cfrviz.solve(variant, "regret_matching", 300, seed=6, update="sampled")
     monkeypatch.undo()
