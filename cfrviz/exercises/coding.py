@@ -1,0 +1,102 @@
+"""Running a student's code for a coding exercise, and saying kindly what went wrong.
+
+Every coding checker calls the student's functions through :func:`run_student`.
+It returns what the code returned, or a :class:`~cfrviz.exercises.Feedback` that
+says "not done yet" for the starter's ``raise NotImplementedError`` and, for any
+other exception, names the error, the line of the student's cell that raised it
+(found in the traceback, never in the checker's own frames) and a hint the
+checker chose for that kind of error.  A checker never re-raises.
+"""
+
+from __future__ import annotations
+
+import linecache
+import traceback
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from . import Feedback, not_done, wrong
+
+_PACKAGE = Path(__file__).resolve().parent.parent
+_SKIPPED = ("site-packages", "dist-packages", "/lib/python3")
+
+
+def _is_student_frame(filename: str) -> bool:
+    """True for a frame of the student's code: a notebook cell or a file outside cfrviz.
+
+    The checker's frames (cfrviz), numpy's and the standard library's are skipped,
+    so an error raised deep inside ``np.dot`` is reported at the student's line
+    that called it.
+    """
+    if filename.startswith("<") and filename != "<string>":
+        return False  # <frozen ...>, <__array_function__ internals>
+    try:
+        path = Path(filename).resolve()
+    except (OSError, ValueError):
+        return True
+    if path.is_relative_to(_PACKAGE):
+        return False
+    return not any(part in filename for part in _SKIPPED)
+
+
+def where(error: BaseException) -> str:
+    """Where in the student's code ``error`` was raised, as words; empty if nowhere.
+
+    For example ``" at line 7 of your cell, in my_cfr: `total += p * walk(child)`"``.
+    Line numbers are the cell's own (IPython compiles each cell as its own file).
+    """
+    frames = [frame for frame, _ in traceback.walk_tb(error.__traceback__)]
+    lines = [lineno for _, lineno in traceback.walk_tb(error.__traceback__)]
+    for frame, lineno in reversed(list(zip(frames, lines))):
+        filename = frame.f_code.co_filename
+        if not _is_student_frame(filename):
+            continue
+        source = linecache.getline(filename, lineno).strip()
+        shown = f": `{source}`" if source else ""
+        return f" at line {lineno} of your cell, in {frame.f_code.co_name}{shown}"
+    return ""
+
+
+def run_student(call: Callable[[], Any], *, name: str,
+                hints: Mapping[type[BaseException], str] | None = None
+                ) -> tuple[Any, Feedback | None]:
+    """Run ``call()`` (which calls the student's code): ``(result, None)`` or ``(None, feedback)``.
+
+    Parameters
+    ----------
+    call : callable
+        No arguments; calls the student's function(s) with the checker's inputs.
+    name : str
+        What to call the student's code in messages, e.g. ``"`my_cfr`"``.
+    hints : mapping of exception type to str, optional
+        A sentence added when the error is an instance of that type (the first
+        match in the mapping's order), e.g. what the arguments look like for an
+        ``IndexError``.
+
+    Returns
+    -------
+    (object, None) or (None, Feedback)
+        The feedback is "not done yet" for ``NotImplementedError`` (the starter
+        cell's placeholder) and "wrong" with mistake ``"crash"`` for any other
+        exception, naming the line of the student's cell that raised it.
+        ``KeyboardInterrupt`` is not caught: the student stopped the cell.
+    """
+    try:
+        return call(), None
+    except NotImplementedError:
+        return None, not_done(f"{name} still raises NotImplementedError: replace that line with "
+                              "your code, then run this cell again.")
+    except RecursionError as error:
+        return None, wrong(f"{name} recursed without end{where(error)}. A walk of the tree must "
+                           "stop at terminal nodes and call itself only on a node's children.",
+                           "crash")
+    except Exception as error:  # the student's code crashed: explain, never re-raise
+        hint = ""
+        for kind, sentence in (hints or {}).items():
+            if isinstance(error, kind):
+                hint = " " + sentence
+                break
+        detail = str(error) or "(no message)"
+        return None, wrong(f"{name} raised {type(error).__name__}: {detail}{where(error)}.{hint}",
+                           "crash")
