@@ -4,7 +4,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from _solutions import run_solution
+from _solutions import SOLUTIONS, run_solution
 
 import cfrviz
 from cfrviz.exercises import CORRECT, NOT_DONE, WRONG
@@ -116,6 +116,21 @@ def test_exploitability_mistakes(kuhn, trace):
     assert ex.check_exploitability(br0).mistake == "one-sided"
 
 
+@pytest.mark.parametrize("t", [10, 50, 1000, 10_000])
+def test_exploitability_at_another_iteration_is_named(kuhn, trace, t):
+    feedback = ex.check_exploitability(cfrviz.exploitability(kuhn, trace.average_policy(t)))
+    assert feedback.status == WRONG and feedback.mistake == "wrong-iteration", feedback
+    assert f"average_policy({t})" in feedback.message
+
+
+def test_exploitability_as_a_percentage_is_named(kuhn, trace):
+    exact = cfrviz.exploitability(kuhn, trace.average_policy(ex.EXPLOIT_ITERATION))
+    for answer in (100 * exact, round(100 * exact, 3)):
+        feedback = ex.check_exploitability(answer)
+        assert feedback.status == WRONG and feedback.mistake == "percentage", feedback
+        assert f"{exact:.5f}" in feedback.message
+
+
 @pytest.mark.parametrize("junk", JUNK)
 def test_exploitability_never_raises(junk):
     assert ex.check_exploitability(junk).status == WRONG
@@ -144,3 +159,128 @@ def test_best_response_table_marks_ties_and_unreached_sets(kuhn):
     assert set(rows) == {"Jp", "Qp", "Kp", "Jb", "Qb", "Kb"}
     assert rows["Jp"].endswith("-> bet") and rows["Qb"].endswith("-> fold")
     assert "never reached" in rows["Kb"] and "tie" in rows["Qp"]
+
+
+# -- exercise 2: a best response, as code -------------------------------------------------------
+
+SOLUTION = "05_best_response_code.py"
+
+
+def student(*changes):
+    """The reference solution with some lines changed: what a student might write instead."""
+    source = (SOLUTIONS / SOLUTION).read_text()
+    for old, new in changes:
+        assert old in source, old
+        source = source.replace(old, new)
+    return run_solution_text(source)["my_best_response"]
+
+
+def run_solution_text(source: str) -> dict:
+    namespace = {"np": np, "cfrviz": cfrviz}
+    exec(compile(source, "<string>", "exec"), namespace)
+    return namespace
+
+
+WEIGHT = "weight = reach[2] * reach[1 - player]"
+TERMINAL_LINE = "return weight[node] * tree.utility[node, player]"
+CHOICE = "choice[info] = int(np.argmax(totals))"
+
+
+def test_best_response_code_solution_passes():
+    feedback = ex.check_best_response_code(run_solution(SOLUTION)["my_best_response"])
+    assert feedback.status == CORRECT, feedback
+    assert "16 cases" in feedback.message and "Leduc" in feedback.message
+
+
+def test_variants_default_to_the_exact_best_response():
+    for game, _, probs, player in ex.code_cases():
+        exact = cfrviz.best_response(game, cfrviz.Policy(game, probs), player).value
+        assert ex.variant_best_response(game, probs, player) == pytest.approx(exact, abs=1e-12)
+
+
+def test_every_mistake_differs_from_the_truth_and_from_the_others():
+    exact, mistakes = ex._code_targets()
+    firsts = {name: values[0] for name, values in mistakes.items()}
+    for name, values in firsts.items():
+        assert not np.allclose(values, exact, rtol=1e-9, atol=1e-12), name
+        for other, theirs in firsts.items():
+            if other != name:
+                assert not np.allclose(values, theirs, rtol=1e-9, atol=1e-12), (name, other)
+
+
+def test_a_differently_written_best_response_passes():
+    # bottom-up over information sets, deepest first, instead of memoised recursion
+    def by_levels(tree, policy, player):
+        from cfrviz.analysis.evaluation import reach_probabilities
+        weight = (lambda r: r[2] * r[1 - player])(reach_probabilities(tree, policy))
+        value = np.zeros(tree.num_nodes)
+        for node in np.argsort(-tree.depth, kind="stable"):
+            kids = tree.children[node]
+            if tree.player[node] == -2:
+                value[node] = weight[node] * tree.utility[node, player]
+            elif tree.player[node] != player:
+                value[node] = value[kids].sum()
+            else:
+                info = tree.infoset[node]
+                members = tree.infoset_members(info)
+                totals = sum(value[tree.children[h]] for h in members)
+                value[node] = value[kids[int(np.argmax(totals))]]
+        return value[0]
+
+    assert ex.check_best_response_code(by_levels).correct
+
+
+@pytest.mark.parametrize("changes, mistake", [
+    ([("return value(tree.children[node][best(tree.infoset[node])])",
+       "return max(value(child) for child in tree.children[node])")], "clairvoyant"),
+    ([(WEIGHT, "weight = reach[1 - player]")], "no-chance"),
+    ([(WEIGHT, "weight = reach[2] * reach[player]")], "own-reach"),
+    ([(WEIGHT, "weight = reach.prod(axis=0)")], "own-reach"),
+    ([(WEIGHT, "weight = reach[2]")], "no-opponent"),
+    ([(TERMINAL_LINE, "return tree.utility[node, player]")], "unweighted"),
+    ([(CHOICE, "choice[info] = int(np.argmax(totals) if player == 0 else np.argmin(totals))")],
+     "minimise"),
+    ([(TERMINAL_LINE, "return weight[node] * tree.utility[node, 0]")], "sign"),
+    ([("return value(0)", "return -value(0)")], "opponent-value"),
+    ([(TERMINAL_LINE, "return weight[node] * tree.utility[node, 0]"),
+      (CHOICE, "choice[info] = int(np.argmax(totals) if player == 0 else np.argmin(totals))")],
+     "opponent-value"),
+])
+def test_best_response_code_mistakes_are_named(changes, mistake):
+    feedback = ex.check_best_response_code(student(*changes))
+    assert feedback.status == WRONG and feedback.mistake == mistake, feedback
+    assert len(feedback.message) > 80
+
+
+def test_clairvoyant_feedback_gives_both_values():
+    feedback = ex.check_best_response_code(student(
+        ("return value(tree.children[node][best(tree.infoset[node])])",
+         "return max(value(child) for child in tree.children[node])")))
+    assert "information set" in feedback.message and feedback.message.count("+0.") >= 2
+
+
+def test_best_response_code_unknown_mistake_names_the_first_case():
+    feedback = ex.check_best_response_code(lambda *_: 0.25)
+    assert feedback.status == WRONG and feedback.mistake is None
+    assert "uniform strategy" in feedback.message and "player 1" in feedback.message
+
+
+def test_best_response_code_crash_reports_the_line():
+    feedback = ex.check_best_response_code(student((WEIGHT, "weight = reach[3]")))
+    assert feedback.status == WRONG and feedback.mistake == "crash"
+    lines = (SOLUTIONS / SOLUTION).read_text().splitlines()
+    line = next(i for i, text in enumerate(lines, start=1) if WEIGHT in text)
+    assert "IndexError" in feedback.message and f"line {line} of your cell" in feedback.message
+    assert "reach_probabilities(tree, policy) has shape (3, nodes)" in feedback.message
+
+
+def test_best_response_code_not_done_and_junk():
+    def starter(tree, policy, player):
+        raise NotImplementedError
+
+    assert ex.check_best_response_code(starter).status == NOT_DONE
+    assert ex.check_best_response_code(None).status == NOT_DONE
+    assert ex.check_best_response_code(3).mistake == "not-callable"
+    assert ex.check_best_response_code(lambda *_: None).mistake == "not-a-number"
+    assert ex.check_best_response_code(lambda *_: (1.0, {})).mistake == "not-a-number"
+    assert ex.check_best_response_code(lambda: 1.0).mistake == "crash"

@@ -2,8 +2,9 @@
 
 import numpy as np
 import pytest
-from _solutions import run_solution
+from _solutions import SOLUTIONS, run_solution
 
+import cfrviz
 from cfrviz.exercises import CORRECT, NOT_DONE, WRONG
 from cfrviz.exercises import lesson07 as ex
 
@@ -70,3 +71,130 @@ def test_junk_never_raises(junk):
         feedback = checker(junk)
         assert feedback.status in (WRONG, NOT_DONE)
         assert feedback.message
+
+
+@pytest.mark.parametrize("answer", [[88.89, 50, 64], (100 * 8 / 9, 50.0, 64.0)])
+def test_dcfr_discounts_as_percentages_are_named(answer):
+    feedback = ex.check_dcfr_discounts(answer)
+    assert feedback.status == WRONG and feedback.mistake == "percentage", feedback
+
+
+@pytest.mark.parametrize("t", [1, 2, 3, 8, 10])
+def test_dcfr_discounts_at_another_iteration_are_named(t):
+    feedback = ex.check_dcfr_discounts(list(ex.dcfr_discounts(t, 1.5, 0.0, 2.0)))
+    assert feedback.status == WRONG and feedback.mistake == "wrong-iteration", feedback
+    assert f"t = {t}" in feedback.message
+
+
+# -- section 1: one change at a time ------------------------------------------------------------
+
+def test_one_change_at_a_time_ends_where_the_solvers_end():
+    kuhn = cfrviz.load_game("kuhn_poker")
+    curves = ex.one_change_at_a_time(kuhn, [10, 50])
+    assert set(curves) == {"cfr", "linear average", "regret floor", "cfr+"}
+    for name in ("cfr", "cfr+"):
+        trace = cfrviz.solve(kuhn, name, 50, checkpoints=[10, 50], progress=False)
+        np.testing.assert_allclose([curves[name][10], curves[name][50]], trace.exploitability,
+                                   rtol=1e-12)
+    # each change alone gives a different run from both ends
+    for name in ("linear average", "regret floor"):
+        assert curves[name][50] not in (curves["cfr"][50], curves["cfr+"][50])
+
+
+# -- exercise 1: CFR+ as code -------------------------------------------------------------------
+
+PLUS = "07_cfr_plus_iteration.py"
+FLOOR = "regret_sum = np.maximum(regret_sum + regret, 0)"
+AVERAGE = "strategy_sum = strategy_sum + t * weights"
+LOOP = ("    for player in (0, 1):  # alternating: player 2 plays against player 1's updated "
+        "strategy\n        strategy = regret_matching(regret_sum, tree.legal_mask)\n")
+
+
+def plus_student(*changes):
+    """The reference CFR+ iteration with some lines changed, as a student might."""
+    source = (SOLUTIONS / PLUS).read_text()
+    for old, new in changes:
+        assert old in source, old
+        source = source.replace(old, new)
+    namespace = {}
+    exec(compile(source, "<string>", "exec"), namespace)
+    return namespace["my_cfr_plus_iteration"]
+
+
+def test_cfr_plus_solution_passes():
+    feedback = ex.check_cfr_plus_iteration(run_solution(PLUS)["my_cfr_plus_iteration"])
+    assert feedback.status == CORRECT, feedback
+    assert f"{ex.PLUS_ITERATIONS} iterations" in feedback.message
+
+
+def test_plus_iteration_is_cfrviz_cfr_plus():
+    kuhn = cfrviz.load_game("kuhn_poker")
+    trace = cfrviz.solve(kuhn, "cfr+", 5, checkpoints=[1, 2, 3, 4, 5], progress=False)
+    for t, (regret_sum, strategy_sum) in enumerate(ex._run(kuhn, 5), start=1):
+        np.testing.assert_allclose(regret_sum, trace.cumulative_regret[t - 1], atol=1e-12)
+        np.testing.assert_allclose(ex._average(kuhn, strategy_sum),
+                                   trace.average_strategy[t - 1], atol=1e-12)
+
+
+def test_other_correct_writings_pass():
+    # in place, a scaled strategy sum, and a floor also inside regret matching
+    feedback = ex.check_cfr_plus_iteration(plus_student(
+        (FLOOR, "regret_sum += regret\n        np.maximum(regret_sum, 0, out=regret_sum)"),
+        (AVERAGE, "strategy_sum = strategy_sum + 0.5 * t * weights"),
+        ("strategy = regret_matching(regret_sum, tree.legal_mask)",
+         "strategy = regret_matching(np.maximum(regret_sum, 0), tree.legal_mask)")))
+    assert feedback.correct, feedback
+
+
+@pytest.mark.parametrize("changes, mistake", [
+    ([(FLOOR, "regret_sum = regret_sum + regret"),
+      (AVERAGE, "strategy_sum = strategy_sum + weights")], "vanilla"),
+    ([(FLOOR, "regret_sum = regret_sum + regret"),
+      ("strategy = regret_matching(regret_sum, tree.legal_mask)",
+       "strategy = regret_matching(np.maximum(regret_sum, 0), tree.legal_mask)")], "no-floor"),
+    ([(FLOOR, "regret_sum = np.maximum(regret_sum, 0) + regret")], "floor-before"),
+    ([(FLOOR, "regret_sum = regret_sum + np.maximum(regret, 0)")], "floor-increment"),
+    ([(FLOOR, "regret_sum = np.maximum(regret_sum + t * regret, 0)")], "linear-regrets"),
+    ([(LOOP, "    strategy = regret_matching(regret_sum, tree.legal_mask)\n"
+             "    for player in (0, 1):\n")], "simultaneous"),
+    ([(AVERAGE, "strategy_sum = strategy_sum + weights")], "uniform-average"),
+    ([(AVERAGE, "strategy_sum = strategy_sum + t**2 * weights")], "squared-average"),
+    ([(AVERAGE, "strategy_sum = strategy_sum + (t - 1) * weights")], "delayed-average"),
+    ([(AVERAGE, "strategy_sum = strategy_sum + (t + 1) * weights")], "shifted-average"),
+    ([(FLOOR, "regret_sum = np.maximum(regret_sum, 0) + regret"),
+      (AVERAGE, "strategy_sum = strategy_sum + weights")], "floor-before"),
+])
+def test_cfr_plus_mistakes_are_named(changes, mistake):
+    feedback = ex.check_cfr_plus_iteration(plus_student(*changes))
+    assert feedback.status == WRONG and feedback.mistake == mistake, feedback
+    assert feedback.message == ex.PLUS_MESSAGES[mistake]
+
+
+def test_cfr_plus_unknown_mistake_says_where_it_went_wrong():
+    feedback = ex.check_cfr_plus_iteration(plus_student((FLOOR, "regret_sum = regret_sum * 0")))
+    assert feedback.status == WRONG and feedback.mistake is None
+    assert "After iteration 1 your cumulative regrets" in feedback.message
+
+
+def test_cfr_plus_crash_reports_the_line():
+    feedback = ex.check_cfr_plus_iteration(plus_student(
+        ("regret, weights = cfr_pass(tree, strategy, player)",
+         "regret, weights, extra = cfr_pass(tree, strategy, player)")))
+    lines = (SOLUTIONS / PLUS).read_text().splitlines()
+    line = next(i for i, text in enumerate(lines, start=1) if "cfr_pass(tree, strategy" in text)
+    assert feedback.status == WRONG and feedback.mistake == "crash"
+    assert "ValueError" in feedback.message and f"line {line} of your cell" in feedback.message
+
+
+def test_cfr_plus_not_done_and_junk():
+    def starter(tree, regret_sum, strategy_sum, t):
+        raise NotImplementedError
+
+    assert ex.check_cfr_plus_iteration(starter).status == NOT_DONE
+    assert ex.check_cfr_plus_iteration(None).status == NOT_DONE
+    assert ex.check_cfr_plus_iteration("cfr+").mistake == "not-callable"
+    for returned in (None, 3, (np.zeros(2), np.zeros(2)), ("a", "b"),
+                     (np.full((12, 2), np.nan), np.zeros((12, 2)))):
+        feedback = ex.check_cfr_plus_iteration(lambda *_, r=returned: r)
+        assert feedback.status == WRONG and feedback.mistake == "shape", (returned, feedback)
+    assert ex.check_cfr_plus_iteration(lambda: None).mistake == "crash"

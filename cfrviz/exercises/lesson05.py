@@ -3,8 +3,12 @@
 Exercise 1 is a best response by hand: player 2 holds a queen and faces a bet
 from :data:`BLUFFER`, a player 1 who bets every king and bluffs one jack in
 five.  Its checker recognises the classic slip of a best response that peeks
-at player 1's card.  Exercise 2 computes an exploitability from two best
-responses.
+at player 1's card.  Exercise 2 writes a best response as code
+(:func:`check_best_response_code`): the checker calls the student's function
+on Kuhn and Leduc poker against several fixed strategies, compares with
+cfrviz's exact best response, and names the mistake when one of the wrong
+versions of :data:`CODE_MISTAKES` reproduces every value.  Exercise 3 computes
+an exploitability from two best responses.
 """
 
 from __future__ import annotations
@@ -18,14 +22,17 @@ from ..core.policy import Policy
 from ..core.tree import TERMINAL
 from ..engine import tree_best_response
 from . import Feedback, as_number, correct, not_done, unanswered, wrong
+from .coding import run_student
 from .lesson04 import describe_kuhn_set, strategy_table  # noqa: F401  (used by the lesson)
 
 #: Exercise 1: player 1's first move (the other sets do not matter for the spot).
 BLUFFER = {"J": {"p": 0.8, "b": 0.2}, "Q": {"p": 1.0, "b": 0.0}, "K": {"p": 0.0, "b": 1.0}}
 #: Exercise 1: the information set where player 2 must choose (holds Q, player 1 bet).
 SPOT = "Qb"
-#: Exercise 2: the CFR run and iteration whose average strategy is measured.
+#: Exercise 3: the CFR run and iteration whose average strategy is measured.
 EXPLOIT_ITERATION = 100
+#: Exercise 3: other iterations whose average a student might measure by mistake.
+OTHER_ITERATIONS = (1, 10, 50, 200, 500, 1000, 2000, 5000, 10_000)
 #: Answers read off printed numbers (four decimals) count.
 TOLERANCE = 1e-4
 #: Exercise 1 values are simple fractions; two decimals (-1.33) count.
@@ -183,25 +190,259 @@ def check_best_response_by_hand(action, value) -> Feedback:
                  "calling (win 2 against J, lose 2 against K) with folding (lose the ante).")
 
 
+# --- exercise 2: a best response, as code ---------------------------------------------------
+
+#: Seed of the random strategies the code checker plays against.
+CODE_SEED = 5
+
+
+def _random_strategy(game, rng: np.random.Generator, zeros: bool) -> np.ndarray:
+    """A random profile: each set's legal actions drawn from a Dirichlet(1) distribution.
+
+    With ``zeros`` about a third of the sets put all weight on one action, so
+    that some of the opponent's actions are never taken and some sets are
+    never reached (a best response must cope with zero weights).
+    """
+    probs = np.zeros(game.legal_mask.shape)
+    for info in range(game.num_infosets):
+        k = int(game.legal_mask[info].sum())
+        row = rng.dirichlet(np.ones(k))
+        if zeros and rng.random() < 1 / 3:
+            row = np.eye(k)[rng.integers(k)]
+        probs[info, :k] = row
+    return probs
+
+
+@lru_cache(maxsize=1)
+def code_cases() -> tuple:
+    """The (game, name, strategy, player) cases the code checker tries, in order.
+
+    Kuhn poker against the uniform strategy, the lesson's honest and bluffing
+    player 1 (other sets uniform) and three random strategies, in both seats;
+    then Leduc poker against two random strategies.  The responder's own rows
+    are random too, so that a best response that reads them is caught.
+    """
+    from ..games import load_game
+
+    kuhn, leduc = _kuhn(), load_game("leduc_poker")
+    rng = np.random.default_rng(CODE_SEED)
+    honest = {"J": {"p": 1, "b": 0}, "Q": {"p": 1, "b": 0}, "K": {"p": 0, "b": 1},
+              "Jpb": {"p": 1, "b": 0}, "Qpb": {"p": 1, "b": 0}, "Kpb": {"p": 0, "b": 1}}
+    named = [("the uniform strategy", Policy.uniform(kuhn).probabilities),
+             ("the honest player 1", Policy.from_dict(kuhn, honest).probabilities),
+             ("the bluffer", Policy.from_dict(kuhn, BLUFFER).probabilities)]
+    named += [(f"random strategy {i}", _random_strategy(kuhn, rng, zeros=i > 1))
+              for i in (1, 2, 3)]
+    cases = [(kuhn, name, probs, player) for name, probs in named for player in (0, 1)]
+    cases += [(leduc, f"random strategy {i}", _random_strategy(leduc, rng, zeros=i == 2), player)
+              for i in (1, 2) for player in (0, 1)]
+    for _, _, probs, _ in cases:
+        probs.setflags(write=False)
+    return tuple(cases)
+
+
+def variant_best_response(game, probs: np.ndarray, player: int, *, weight: str = "others",
+                          per_node: bool = False, minimise: bool = False,
+                          utility_of: str = "player", negate: bool = False) -> float:
+    """A best response's value computed right, or with one of the typical mistakes.
+
+    The right computation (the defaults) is that of
+    :func:`cfrviz.reference.evaluation.tree_best_response`: each terminal
+    counts its payoff for ``player`` times the reach of chance and the
+    opponent; at ``player``'s sets one action is chosen for all nodes of the
+    set, the one with the largest sum.  The keywords switch on mistakes:
+
+    weight : str
+        Each node's weight: ``"others"`` (chance times the opponent, right),
+        ``"opponent"`` (no chance), ``"own"`` (chance times ``player``'s own
+        reach), ``"all"`` (all three), ``"chance"`` (no opponent), ``"none"``.
+    per_node : bool
+        Choose the best action at each node: a player who sees the cards.
+    minimise : bool
+        Player 2 takes the *smallest* sum (player 1 still the largest).
+    utility_of : str
+        Whose payoffs are counted: ``"player"`` (right) or ``"first"``
+        (always player 1's).
+    negate : bool
+        Return minus the value (the opponent's payoff).
+    """
+    reach = reach_probabilities(game, probs)
+    weights = {"others": reach[2] * reach[1 - player], "opponent": reach[1 - player],
+               "own": reach[2] * reach[player], "all": reach.prod(axis=0),
+               "chance": reach[2], "none": np.ones(game.num_nodes)}[weight]
+    payoff = game.utility[:, player if utility_of == "player" else 0]
+    pick = np.argmin if minimise and player == 1 else np.argmax
+    memo: dict[int, float] = {}
+    choice: dict[int, int] = {}
+
+    def value(node: int) -> float:
+        if node not in memo:
+            kids = game.children[node]
+            if game.player[node] == TERMINAL:
+                memo[node] = float(weights[node] * payoff[node])
+            elif game.player[node] == player:
+                if per_node:
+                    options = [value(int(c)) for c in kids]
+                    memo[node] = options[int(pick(options))]
+                else:
+                    memo[node] = value(int(kids[best(int(game.infoset[node]))]))
+            else:
+                memo[node] = sum(value(int(c)) for c in kids)
+        return memo[node]
+
+    def best(info: int) -> int:
+        if info not in choice:
+            nodes = np.flatnonzero(game.infoset == info)
+            k = len(game.infoset_actions[info])
+            totals = [sum(value(int(game.children[h][a])) for h in nodes) for a in range(k)]
+            choice[info] = int(pick(totals))
+        return choice[info]
+
+    total = value(0)
+    return -total if negate else total
+
+
+#: The typical mistakes of a best response written as code: name, the wrong versions
+#: (keywords of :func:`variant_best_response`) and what to say.
+CODE_MISTAKES = (
+    ("clairvoyant", ({"per_node": True},),
+     "Your function picks the best action at each *node*: it sees the opponent's cards. "
+     "Player {who} sees only its own card and the betting, so all the nodes of one "
+     "information set must get the same action: the one whose values, summed over the set's "
+     "nodes (each weighted by chance's and the opponent's reach), are largest. Your value, "
+     "{got:+.5f}, is more than any real strategy can win ({want:+.5f})."),
+    ("no-chance", ({"weight": "opponent"},),
+     "You left out chance: weight each node by chance's reach times the opponent's, "
+     "reach[2] * reach[1 - player]. Without it every deal counts as if it were certain "
+     "(in Kuhn poker your values are 6 times too large)."),
+    ("own-reach", ({"weight": "own"}, {"weight": "all"}),
+     "You weighted by the best responder's own reach, reach[player]. The responder's moves "
+     "are not given: it is choosing them now, so only chance's and the opponent's reach "
+     "weigh a node: reach[2] * reach[1 - player]."),
+    ("no-opponent", ({"weight": "chance"},),
+     "You weighted each node by chance alone. The opponent's strategy is what the best "
+     "response answers: multiply by the opponent's reach too, reach[2] * reach[1 - player]."),
+    ("unweighted", ({"weight": "none"},),
+     "You added the payoffs without weights. Each terminal counts with how likely chance and "
+     "the opponent make it: reach[2] * reach[1 - player]."),
+    ("minimise", ({"minimise": True},),
+     "For player 2 your function takes the action with the *smallest* value: that is the "
+     "worst response. Every player maximises its own payoff; with player 2's payoffs, "
+     "tree.utility[node, 1], the best response of player 2 takes the largest value too."),
+    ("sign", ({"utility_of": "first"},),
+     "For player 2 you counted player 1's payoffs, tree.utility[node, 0]: your best "
+     "response helps player 1. Use the responder's own column, tree.utility[node, player]."),
+    ("opponent-value", ({"negate": True}, {"utility_of": "first", "minimise": True}),
+     "Your function returns the opponent's payoff: the best response is right, but report "
+     "what the responder wins, not what the other player gets (in a zero-sum game, minus "
+     "it). With tree.utility[node, player] and the largest value the number comes out "
+     "right for both players."),
+)
+
+
+@lru_cache(maxsize=1)
+def _code_targets() -> tuple:
+    """The exact value of each case of :func:`code_cases`, and each mistake's values."""
+    cases = code_cases()
+    exact = [tree_best_response(game, probs, player)[0] for game, _, probs, player in cases]
+    mistakes = {name: [[variant_best_response(game, probs, player, **kw)
+                        for game, _, probs, player in cases] for kw in versions]
+                for name, versions, _ in CODE_MISTAKES}
+    return exact, mistakes
+
+
+def _same(a: float, b: float) -> bool:
+    return abs(a - b) <= 1e-9 * max(1.0, abs(b))
+
+
+_CODE_HINTS = {
+    IndexError: "The arguments: `tree` is a GameTree (tree.player[node], tree.children[node], "
+                "tree.infoset[node], tree.utility[node, player]), `policy` a numpy array with "
+                "one row per information set and one column per action, `player` is 0 or 1; "
+                "reach_probabilities(tree, policy) has shape (3, nodes).",
+    TypeError: "`tree.children[node]` is an array of node ids; `policy[info, a]` a "
+               "probability; `player` the int 0 or 1.",
+    KeyError: "Information sets are numbered: tree.infoset[node] is an int, and the choice "
+              "of a set is made once, before it is read.",
+}
+
+
+def check_best_response_code(function) -> Feedback:
+    """Exercise 2: ``function(tree, policy, player)`` returns what ``player``'s best response wins.
+
+    The checker calls it on Kuhn poker against six strategies in both seats
+    (the uniform one, the lesson's honest player and bluffer, three random
+    ones) and on Leduc poker against two random strategies, and compares each
+    value with :func:`cfrviz.best_response`'s to 1e-9.  Any correct method
+    passes.  When values differ, it names the mistake if a wrong version of
+    :data:`CODE_MISTAKES` reproduces every value (choosing per node, chance
+    left out, the responder's own reach, player 2 minimising, the opponent's
+    payoff); a crash is reported with the line of the student's cell.
+    """
+    if unanswered(function):
+        return not_done("Write `my_best_response`, then run this cell again.")
+    if not callable(function):
+        return wrong(f"Pass the function itself, check_best_response_code(my_best_response); "
+                     f"got {function!r}.", "not-callable")
+    cases = code_cases()
+    exact, mistakes = _code_targets()
+    got: list[float] = []
+    for game, name, probs, player in cases:
+        out, problem = run_student(lambda g=game, p=probs, i=player: function(g, p.copy(), i),
+                                   name="`my_best_response`", hints=_CODE_HINTS)
+        if problem is not None:
+            return problem
+        value = as_number(out)
+        if value is None:
+            shown = "None (a missing `return`?)" if out is None else repr(out)
+            return wrong(f"`my_best_response` should return one number, what the best "
+                         f"response wins; against {name} in {game.name} as player "
+                         f"{player + 1} it returned {shown}.", "not-a-number")
+        got.append(value)
+    if all(_same(a, b) for a, b in zip(got, exact)):
+        kuhn_cases = sum(1 for c in cases if c[0].name == "kuhn_poker")
+        return correct(f"Your best response wins exactly what cfrviz.best_response finds in "
+                       f"all {len(cases)} cases: {kuhn_cases} in Kuhn poker (six strategies, "
+                       f"both seats) and {len(cases) - kuhn_cases} in Leduc poker "
+                       f"({cases[-1][0].num_infosets} information sets). One action per set, "
+                       "chosen by values weighted by chance and the opponent: that is all a "
+                       "best response is.")
+    first = next(i for i, (a, b) in enumerate(zip(got, exact)) if not _same(a, b))
+    game, name, _, player = cases[first]
+    for mistake, _, message in CODE_MISTAKES:
+        if any(all(_same(a, b) for a, b in zip(got, values)) for values in mistakes[mistake]):
+            return wrong(message.format(who=player + 1, got=got[first], want=exact[first]),
+                         mistake)
+    return wrong(f"Against {name} in {game.name}, as player {player + 1}, your function "
+                 f"returned {got[first]:+.6f}; the best response wins {exact[first]:+.6f}. "
+                 "Check the three parts: each terminal's payoff for `player` times "
+                 "reach[2] * reach[1 - player]; chance and opponent nodes add up their "
+                 "children; at the player's sets one action for the whole set, the one with "
+                 "the largest sum over the set's nodes.")
+
+
 @lru_cache(maxsize=1)
 def _exploit_targets() -> dict:
     from ..analysis.evaluation import best_response, expected_values, exploitability
     from ..solvers import solve
 
     game = _kuhn()
-    trace = solve(game, "cfr", EXPLOIT_ITERATION, seed=0, progress=False)
-    average, current = trace.average_policy(), trace.current_policy()
+    marks = sorted({EXPLOIT_ITERATION, *OTHER_ITERATIONS})
+    trace = solve(game, "cfr", max(marks), seed=0, checkpoints=marks, progress=False)
+    average = trace.average_policy(EXPLOIT_ITERATION)
+    current = trace.current_policy(EXPLOIT_ITERATION)
+    others = {t: float(trace.exploitability[trace.index(t)]) for t in OTHER_ITERATIONS}
     br0 = best_response(game, average, 0).value
     br1 = best_response(game, average, 1).value
     v1, v2 = expected_values(game, average)
     return {"answer": exploitability(game, average), "nash_conv": br0 + br1,
             "br0": br0, "br1": br1, "gain0": br0 - v1, "gain1": br1 - v2,
             "current": exploitability(game, current),
-            "uniform": exploitability(game, Policy.uniform(game))}
+            "uniform": exploitability(game, Policy.uniform(game)), "others": others}
 
 
 def check_exploitability(answer) -> Feedback:
-    """Exercise 2: exploitability of vanilla CFR's average strategy after 100 iterations."""
+    """Exercise 3: exploitability of vanilla CFR's average strategy after 100 iterations."""
     if unanswered(answer):
         return not_done("Set `my_exploitability` to one number computed with "
                         "cfrviz.best_response.")
@@ -238,6 +479,17 @@ def check_exploitability(answer) -> Feedback:
     if near(t["uniform"]):
         return wrong("That is the exploitability of the uniform strategy (11/24). Measure CFR's "
                      "average strategy after 100 iterations.", "uniform")
+    if near(100 * t["answer"]):
+        return wrong(f"{value:g} looks like a percentage: the exploitability is in chips per "
+                     f"hand, {value / 100:.5f}, not a fraction of anything. Give the number "
+                     "itself.", "percentage")
+    wrong_t = [it for it, x in t["others"].items() if near(x)]
+    if wrong_t:
+        it = min(wrong_t, key=lambda it: abs(t["others"][it] - value))
+        return wrong(f"{value:.5f} is the exploitability of the average strategy after "
+                     f"{it:,} iterations (trace.average_policy({it})). The exercise asks "
+                     f"after {EXPLOIT_ITERATION}: trace.average_policy({EXPLOIT_ITERATION}).",
+                     "wrong-iteration")
     if near((t["br0"] - t["br1"]) / 2) or near(t["br0"] - t["br1"]):
         return wrong("Check the signs: each best response's value is already what that "
                      "player wins, so add them (then halve).", "sign")

@@ -1,4 +1,14 @@
-"""Checkers for lesson 07, faster CFR: CFR+, linear CFR and discounted CFR."""
+"""Checkers and helpers for lesson 07, faster CFR: CFR+, linear CFR and discounted CFR.
+
+Exercise 1 turns one iteration of CFR into CFR+ as code
+(:func:`check_cfr_plus_iteration`): the checker runs the student's iteration
+on Kuhn poker, compares the running sums with ``cfrviz.solve(kuhn, "cfr+")``
+after every iteration, and names the mistake when a wrong version
+(:data:`REGRET_RULES`, :data:`AVERAGE_WEIGHTS`, simultaneous updates)
+reproduces them.  Exercise 2 is DCFR's discounts by hand, exercise 3 the race
+between the variants.  :func:`one_change_at_a_time` is the lesson's
+comparison of vanilla CFR with each of CFR+'s two changes alone.
+"""
 
 from __future__ import annotations
 
@@ -7,21 +17,294 @@ from functools import lru_cache
 import numpy as np
 
 from ..analysis.variants import dcfr_discounts
+from ..core.regret import regret_matching
+from ..reference.cfr import cfr_pass
 from ..solvers.registry import ALGORITHMS
 from . import Feedback, as_vector, correct, not_done, unanswered, wrong
+from .coding import run_student
 
-#: Exercise 1: DCFR's multipliers after this iteration, with the paper's parameters.
+#: Exercise 1: iterations of the student's CFR+ the checker runs on Kuhn poker.
+PLUS_ITERATIONS = 30
+#: Exercise 2: DCFR's multipliers after this iteration, with the paper's parameters.
 DISCOUNT_T = 4
 DISCOUNT_PARAMS = (1.5, 0.0, 2.0)
-#: Exercise 2: the race on Leduc poker.
+#: Exercise 3: the race on Leduc poker.
 RACE_GAME = "leduc_poker"
 RACE_ITERATIONS = 500
-#: The variants the race compares (the answer key of exercise 2).
+#: The variants the race compares (the answer key of exercise 3).
 VARIANTS = ("cfr", "cfr+", "linear_cfr", "dcfr")
 
 
+# --- section 1: one change at a time ----------------------------------------------------------
+
+def one_change_at_a_time(game, checkpoints) -> dict[str, dict[int, float]]:
+    """Exploitability of the average strategy of vanilla CFR and of each of CFR+'s changes alone.
+
+    Four runs of the compiled full-tree CFR, all with alternating updates:
+    ``"cfr"`` (vanilla), ``"linear average"`` (the average weights iteration
+    t by t, regrets as vanilla), ``"regret floor"`` (cumulative regrets
+    floored at zero after each update, average as vanilla) and ``"cfr+"``
+    (both changes).  Returns ``{run: {iteration: exploitability}}`` at the
+    ``checkpoints``.
+    """
+    from .. import engine
+    from ..solvers.driver import average_strategy
+
+    marks = sorted(set(int(t) for t in checkpoints))
+    runs = {"cfr": (False, False), "linear average": (False, True),
+            "regret floor": (True, False), "cfr+": (True, True)}
+    p = engine.plan(game)
+    shape = game.legal_mask.shape
+    out: dict[str, dict[int, float]] = {}
+    for name, (plus, linear) in runs.items():
+        tables = engine.Tables(*(np.zeros(shape) for _ in range(4)))
+        rule = engine.UpdateRule(alternating=True, plus=plus, linear_average=linear)
+        out[name], done = {}, 0
+        for t in marks:
+            engine.run_full_tree(p.arrays, tables, done + 1, t, rule)
+            done = t
+            average = average_strategy(tables.strategy_sum, game.legal_mask)
+            out[name][t] = float(engine.tree_exploitability(game, average))
+    return out
+
+
+# --- exercise 1: CFR+ as code -----------------------------------------------------------------
+
+#: How a wrong CFR+ may fold one pass's regrets into the cumulative ones (see :func:`fold`).
+REGRET_RULES = ("right", "no-floor", "floor-before", "floor-increment", "linear-regrets")
+#: How a wrong CFR+ may weight iteration t's strategy in the average (see :func:`average_weight`).
+AVERAGE_WEIGHTS = ("right", "uniform-average", "squared-average", "delayed-average",
+                   "shifted-average")
+
+
+def fold(rule: str, regret_sum: np.ndarray, regret: np.ndarray, t: int) -> np.ndarray:
+    """The cumulative regrets after adding one pass's ``regret`` at iteration ``t``.
+
+    ``"right"`` is regret matching+ (add, then floor at zero); the others are
+    typical slips: no floor (vanilla CFR), a floor before adding, a floor on
+    the increment only, and the increment weighted by t (linear CFR's regrets).
+    """
+    if rule == "no-floor":
+        return regret_sum + regret
+    if rule == "floor-before":
+        return np.maximum(regret_sum, 0.0) + regret
+    if rule == "floor-increment":
+        return regret_sum + np.maximum(regret, 0.0)
+    step = t * regret if rule == "linear-regrets" else regret
+    return np.maximum(regret_sum + step, 0.0)
+
+
+def average_weight(name: str, t: int) -> float:
+    """Iteration ``t``'s weight in the average: ``t`` (right), 1, t², t − 1 or t + 1."""
+    return {"right": float(t), "uniform-average": 1.0, "squared-average": float(t) ** 2,
+            "delayed-average": max(t - 1.0, 0.0), "shifted-average": t + 1.0}[name]
+
+
+PLUS_MESSAGES = {
+    "vanilla": "This is still vanilla CFR: your regrets and your average are exactly vanilla "
+               "CFR's. CFR+ changes two lines: the stored regret sum is floored at zero after "
+               "each update, np.maximum(regret_sum + regret, 0), and the strategy weights are "
+               "multiplied by t before they are added.",
+    "no-floor": "Your stored regrets go below zero, as vanilla CFR's do. If you floored them "
+                "only where regret matching reads them, regret_matching(np.maximum(regret_sum, "
+                "0)), that changes nothing: regret matching ignores negative regrets anyway. "
+                "CFR+ floors the stored sum itself, so that the next iteration starts from 0: "
+                "regret_sum = np.maximum(regret_sum + regret, 0).",
+    "floor-before": "You floor before adding the iteration's regret, np.maximum(regret_sum, 0) "
+                    "+ regret, so the stored sum can still end below zero. Add first, then "
+                    "floor: np.maximum(regret_sum + regret, 0).",
+    "floor-increment": "You floor this iteration's regret, not the sum: regret_sum + "
+                       "np.maximum(regret, 0) only ever grows. Add the regret as it is, then "
+                       "floor the total: np.maximum(regret_sum + regret, 0).",
+    "linear-regrets": "You multiply the regrets by t as well: that is linear CFR's rule for "
+                      "regrets (with a floor). CFR+ adds the regret unweighted and weights only "
+                      "the average by t.",
+    "simultaneous": "Your regrets are right for player 1 but not for player 2: both players' "
+                    "passes use the strategy from the start of the iteration (simultaneous "
+                    "updates). CFR+ alternates: compute the strategy again from the updated "
+                    "regrets before player 2's pass, inside the loop over players.",
+    "uniform-average": "Your regrets are CFR+'s, but every iteration counts the same in your "
+                       "average. CFR+ weights iteration t's strategy by t: strategy_sum + t * "
+                       "weights.",
+    "squared-average": "Your regrets are CFR+'s, but your average weights iteration t by t²: "
+                       "that is DCFR's γ = 2. CFR+ (as cfrviz and OpenSpiel run it) weights "
+                       "iteration t by t.",
+    "delayed-average": "Your regrets are CFR+'s, but your average weights iteration t by t − 1 "
+                       "(so iteration 1 not at all). Tammelin et al. (2015) delayed the average "
+                       "by d iterations, max(t − d, 0); cfrviz's CFR+, like OpenSpiel's, uses "
+                       "no delay: weight t, counting iterations from 1.",
+    "shifted-average": "Your regrets are CFR+'s, but your average weights iteration t by t + 1. "
+                       "t already counts from 1 here: weight t.",
+}
+
+
+def plus_iteration(tree, regret_sum, strategy_sum, t: int, *, rule: str = "right",
+                   weight: str = "right", alternating: bool = True):
+    """One iteration of CFR+ (the defaults) or of one of its typical wrong versions.
+
+    Each player in turn (or both from the same strategy when not
+    ``alternating``) runs :func:`cfrviz.reference.cfr.cfr_pass` and folds its
+    regrets by :func:`fold` with ``rule`` and its strategy weights, times
+    :func:`average_weight` of ``weight``, into the sums.  Returns the new sums.
+    """
+    w = average_weight(weight, t)
+    strategy = regret_matching(regret_sum, tree.legal_mask)
+    for player in (0, 1):
+        if alternating:
+            strategy = regret_matching(regret_sum, tree.legal_mask)
+        regret, weights = cfr_pass(tree, strategy, player)
+        regret_sum = fold(rule, regret_sum, regret, t)
+        strategy_sum = strategy_sum + w * weights
+    return regret_sum, strategy_sum
+
+
+def _run(tree, iterations: int, **version) -> list[tuple[np.ndarray, np.ndarray]]:
+    regret_sum = np.zeros(tree.legal_mask.shape)
+    strategy_sum = np.zeros(tree.legal_mask.shape)
+    sums = []
+    for t in range(1, iterations + 1):
+        regret_sum, strategy_sum = plus_iteration(tree, regret_sum, strategy_sum, t, **version)
+        sums.append((regret_sum, strategy_sum))
+    return sums
+
+
+def _average(tree, strategy_sum: np.ndarray) -> np.ndarray:
+    from ..solvers.driver import average_strategy
+
+    return average_strategy(strategy_sum, tree.legal_mask)
+
+
+def _close(a: np.ndarray, b: np.ndarray) -> bool:
+    return bool(np.allclose(a, b, rtol=1e-9, atol=1e-12))
+
+
+@lru_cache(maxsize=1)
+def _plus_targets():
+    """cfrviz's CFR+ on Kuhn poker, recorded after each of :data:`PLUS_ITERATIONS` iterations."""
+    from ..games import load_game
+    from ..solvers import solve
+
+    tree = load_game("kuhn_poker")
+    marks = list(range(1, PLUS_ITERATIONS + 1))
+    trace = solve(tree, "cfr+", PLUS_ITERATIONS, checkpoints=marks, progress=False)
+    vanilla = solve(tree, "cfr", PLUS_ITERATIONS, checkpoints=[PLUS_ITERATIONS], progress=False)
+    return tree, trace, float(vanilla.exploitability[-1])
+
+
+def _sums(out, shape) -> tuple[np.ndarray, np.ndarray] | str:
+    """The two tables a student's iteration returned, or what is wrong with them."""
+    if out is None:
+        return "returned None (a missing `return regret_sum, strategy_sum`?)"
+    if not isinstance(out, (tuple, list)) or len(out) != 2:
+        return (f"returned {type(out).__name__}; it should return two tables, "
+                "(regret_sum, strategy_sum)")
+    tables = []
+    for name, table in zip(("regret_sum", "strategy_sum"), out):
+        try:
+            array = np.array(table, dtype=float)
+        except (TypeError, ValueError):
+            return f"returned a {name} that is not numbers"
+        if array.shape != shape:
+            return (f"returned a {name} of shape {array.shape}; it should keep the shape "
+                    f"{shape}, one row per information set")
+        if not np.all(np.isfinite(array)):
+            return f"returned a {name} that is not finite"
+        tables.append(array)
+    return tables[0], tables[1]
+
+
+_PLUS_HINTS = {
+    TypeError: "cfr_pass(tree, strategy, player) returns two tables (regret, weights); "
+               "regret_matching(regret_sum, tree.legal_mask) a strategy; t is an int.",
+    ValueError: "All tables have shape (information sets, max actions), tree.legal_mask.shape.",
+}
+
+
+def _diagnose(tree, got: list[tuple[np.ndarray, np.ndarray]]) -> str | None:
+    """The name of the wrong version whose sums match the student's after every iteration."""
+    n = len(got)
+    regret_versions = [("right", True), ("no-floor", True), ("floor-before", True),
+                       ("floor-increment", True), ("linear-regrets", True), ("right", False)]
+    for rule, alternating in regret_versions:
+        runs = _run(tree, n, rule=rule, alternating=alternating)
+        if not all(_close(g[0], r[0]) for g, r in zip(got, runs)):
+            continue
+        regret_name = rule if alternating else "simultaneous"
+        for weight in AVERAGE_WEIGHTS:
+            if weight != "right":
+                runs = _run(tree, n, rule=rule, weight=weight, alternating=alternating)
+            if all(_close(_average(tree, g[1]), _average(tree, r[1]))
+                   for g, r in zip(got, runs)):
+                if regret_name == "no-floor" and weight == "uniform-average":
+                    return "vanilla"
+                return weight if regret_name == "right" else regret_name
+        return None if regret_name == "right" else regret_name
+    return None
+
+
+def check_cfr_plus_iteration(function, iterations: int = PLUS_ITERATIONS) -> Feedback:
+    """Exercise 1: ``function(tree, regret_sum, strategy_sum, t)`` is one iteration of CFR+.
+
+    The checker starts from zero tables and calls the function for t = 1, 2,
+    ..., ``iterations`` on Kuhn poker, feeding back the two tables it
+    returns, and compares after every iteration the cumulative regrets with
+    those of ``cfrviz.solve(kuhn, "cfr+")`` and the average strategy (the
+    strategy sum normalised per set, so any positive scale passes) with its
+    average.  When they differ it names the mistake if a wrong version
+    reproduces the student's sums: no floor (or a floor only inside regret
+    matching), a floor before adding, a floored increment, linear regrets,
+    simultaneous updates, an average weighted 1, t², t − 1 or t + 1.
+    """
+    if unanswered(function):
+        return not_done("Write `my_cfr_plus_iteration`, then run this cell again.")
+    if not callable(function):
+        return wrong(f"Pass the function itself, check_cfr_plus_iteration("
+                     f"my_cfr_plus_iteration); got {function!r}.", "not-callable")
+    tree, trace, vanilla = _plus_targets()
+    iterations = min(int(iterations), PLUS_ITERATIONS)
+    shape = tree.legal_mask.shape
+    regret_sum, strategy_sum = np.zeros(shape), np.zeros(shape)
+    got: list[tuple[np.ndarray, np.ndarray]] = []
+    first_bad = None
+    for t in range(1, iterations + 1):
+        out, problem = run_student(
+            lambda r=regret_sum, s=strategy_sum, t=t: function(tree, r.copy(), s.copy(), t),
+            name="`my_cfr_plus_iteration`", hints=_PLUS_HINTS)
+        if problem is not None:
+            return problem
+        sums = _sums(out, shape)
+        if isinstance(sums, str):
+            return wrong(f"`my_cfr_plus_iteration` {sums} (at iteration {t}).", "shape")
+        regret_sum, strategy_sum = sums
+        got.append(sums)
+        i = trace.index(t)
+        if first_bad is None and not (
+                _close(regret_sum, trace.cumulative_regret[i])
+                and _close(_average(tree, strategy_sum), trace.average_strategy[i])):
+            first_bad = t
+    if first_bad is None:
+        from ..engine import tree_exploitability
+
+        mine = tree_exploitability(tree, _average(tree, strategy_sum))
+        return correct(f"Your iteration reproduces cfrviz's CFR+ on Kuhn poker after each of "
+                       f"{iterations} iterations: the same cumulative regrets and the same "
+                       f"average strategy. After {iterations} iterations its exploitability is "
+                       f"{mine:.5f}, against {vanilla:.5f} for vanilla CFR. Two lines changed: "
+                       "a floor on the stored regrets, and the weight t in the average.")
+    name = _diagnose(tree, got)
+    if name is not None:
+        return wrong(PLUS_MESSAGES[name], name)
+    i = trace.index(first_bad)
+    which = ("cumulative regrets" if not _close(got[first_bad - 1][0], trace.cumulative_regret[i])
+             else "average strategy")
+    return wrong(f"After iteration {first_bad} your {which} differ from cfrviz's CFR+. Start "
+                 "from vanilla CFR's iteration: for each player in turn, regret matching on the "
+                 "current regrets, cfr_pass, then regret_sum = np.maximum(regret_sum + regret, "
+                 "0) and strategy_sum = strategy_sum + t * weights.")
+
+
 def check_dcfr_discounts(answer) -> Feedback:
-    """Exercise 1: the three factors DCFR (1.5, 0, 2) applies after iteration 4.
+    """Exercise 2: the three factors DCFR (1.5, 0, 2) applies after iteration 4.
 
     Positive regrets × 4^1.5 / (4^1.5 + 1) = 8/9, negative regrets
     × 4^0 / (4^0 + 1) = 1/2, strategy sum × (4/5)^2 = 16/25.
@@ -47,6 +330,14 @@ def check_dcfr_discounts(answer) -> Feedback:
     if np.allclose(got, dcfr_discounts(t + 1, alpha, beta, gamma), atol=2e-3):
         return wrong("Those are the factors after iteration 5. Use t = 4, the iteration just "
                      "finished.", "next-iteration")
+    if np.allclose(got / 100, right, atol=2e-3):
+        return wrong("Those are percentages: a discount is a multiplier, 8/9 ≈ 0.889, not "
+                     "88.9. Give the three factors as numbers between 0 and 1.", "percentage")
+    for other in range(1, 21):
+        if other not in (t, t + 1) and np.allclose(got, dcfr_discounts(other, alpha, beta, gamma),
+                                                   atol=2e-3):
+            return wrong(f"Those are the factors after iteration t = {other}. Use t = {t}, "
+                         "the iteration just finished.", "wrong-iteration")
     if np.allclose(got[:2], right[:2], atol=2e-3) and np.isclose(got[2], t / (t + 1), atol=2e-3):
         return wrong("The regret factors are right. The average's factor is (t/(t+1)) raised "
                      "to the power γ = 2.", "gamma-power")
@@ -86,7 +377,7 @@ def _name(item) -> str | None:
 
 
 def check_variant_ranking(answer) -> Feedback:
-    """Exercise 2: rank CFR, CFR+, linear CFR and DCFR by exploitability after 500 iterations.
+    """Exercise 3: rank CFR, CFR+, linear CFR and DCFR by exploitability after 500 iterations.
 
     The answer is a list, lowest exploitability first (a single name is
     taken as the prediction of the lowest).  The truth is computed here, by

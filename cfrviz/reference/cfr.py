@@ -170,6 +170,35 @@ def cfr_variant(tree, iterations: int, alternating: bool = True, regret_floor: b
                "strategy_sum": strategy_sum.copy()}
 
 
+def cfr_pass(tree, strategy, player: int):
+    """One player's half of a CFR iteration, as two tables: what it adds to each running sum.
+
+    Walks the whole tree once (:func:`walk`) with every player following
+    ``strategy``.  Lesson 07's exercise builds CFR+ out of it: the student's
+    code decides how the two tables are folded into the running sums.
+
+    Parameters
+    ----------
+    tree : GameTree
+    strategy : numpy.ndarray, shape (information sets, max actions)
+        The strategy both players follow in this pass.
+    player : int
+        0 or 1: the player whose sets get regrets and strategy weights.
+
+    Returns
+    -------
+    regret, weights : numpy.ndarray, shape (information sets, max actions)
+        ``regret``: the counterfactual regret of each action at ``player``'s
+        sets (chance's and the opponent's reach times action value minus the
+        node's value, summed over the set's nodes); ``weights``: the
+        strategy weighted by ``player``'s own reach, what vanilla CFR adds to
+        the strategy sum.  Both are zero at the other player's sets.
+    """
+    regret = np.zeros(tree.legal_mask.shape)
+    weights = np.zeros(tree.legal_mask.shape)
+    walk(tree, 0, player, np.ones(3), strategy, regret, weights)
+    return regret, weights
+
 
 def walk(tree, node, player, reach, strategy, regret, sums, update=counterfactual_regret):
     """One player's CFR pass below ``node``: returns the node's value for ``player``.

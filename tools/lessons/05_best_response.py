@@ -6,7 +6,7 @@
 #
 # **Goals.** By the end of this lesson you can
 # - compute a **best response** in a game with hidden cards: one action per information set, chosen
-#   knowing the opponent's strategy but never the opponent's cards;
+#   knowing the opponent's strategy but never the opponent's cards — by hand, then as code;
 # - measure any strategy with **exploitability**, the yardstick every later lesson uses, and split it into
 #   what each player gives away;
 # - say what an exploitability number means at the table, and why a few hands of play cannot show it.
@@ -123,6 +123,59 @@ print(f"peeking would choose {spot['peeking']} and expect {spot['peeking_value']
       "it reads a card player 2 cannot see")
 
 # %% [markdown]
+# ### Exercise 2 — a best response, in code
+#
+# Now write the whole computation, for any strategy and either seat. `my_best_response(tree, policy,
+# player)` gets a game tree, a strategy profile as an array (one row per information set, one column per
+# action; only the opponent's rows matter) and the responding player, 0 or 1. It returns what that
+# player's best response wins.
+#
+# The skeleton below is one way, working from the leaves up. Every terminal counts its payoff for `player`
+# times its weight — how likely chance and the opponent make it, which
+# `reach_probabilities(tree, policy)` gives you split three ways (rows player 1, player 2, chance). Chance
+# and opponent nodes add up their children. At the player's own nodes `best(info)` picks **one** action
+# for the whole set: the one whose weighted values, summed over the set's nodes, are largest. Fill in the
+# three places marked `TODO` (each `raise` line). What you need from the tree: `tree.player[node]`
+# (0, 1, chance or `TERMINAL`), `tree.children[node]` (child ids in action order), `tree.utility[node,
+# player]`, `tree.infoset[node]`, `tree.infoset_members(info)` and `tree.infoset_actions[info]`. Any other
+# correct method passes too.
+#
+# The checker calls your function on Kuhn poker against six strategies in both seats, and on Leduc poker,
+# and compares with `cfrviz.best_response`. (Solution: `%load solutions/05_best_response_code.py`.)
+
+# %% tags=["exercise-best-response-code"]
+import numpy as np
+
+from cfrviz.analysis.evaluation import reach_probabilities
+from cfrviz.core.tree import TERMINAL
+
+
+def my_best_response(tree, policy, player):
+    """What `player` (0 or 1) wins by best-responding to the other player's part of `policy`."""
+    reach = reach_probabilities(tree, policy)  # rows: player 1, player 2, chance
+    raise NotImplementedError  # TODO: weight = each node's weight, from `reach`
+    choice = {}  # information set -> the action the best response takes there
+
+    def value(node):
+        """`player`'s payoff below `node`, weighted, when `player` best-responds."""
+        if tree.player[node] == TERMINAL:
+            raise NotImplementedError  # TODO: the terminal's weighted payoff for `player`
+        if tree.player[node] == player:
+            return value(tree.children[node][best(tree.infoset[node])])
+        return sum(value(child) for child in tree.children[node])  # chance or the opponent
+
+    def best(info):
+        """The best action at set `info`: one action for all of its nodes."""
+        if info not in choice:
+            raise NotImplementedError  # TODO: choice[info] = the action with the largest sum
+        return choice[info]
+
+    return value(0)
+
+# %%
+check.check_best_response_code(my_best_response)
+
+# %% [markdown]
 # ## 2 · Exploitability: the yardstick
 #
 # How good is a strategy profile $\sigma = (\sigma_1, \sigma_2)$? Ask each player's worst enemy: an opponent
@@ -148,7 +201,7 @@ print(f"uniform: exploitability {cfrviz.exploitability(kuhn, uniform):.5f}   11/
 print(f"honest player 1 leaks {against_honest.value - 1 / 18:.5f}   5/18 = {5 / 18:.5f}")
 
 # %% [markdown]
-# ### Exercise 2 — compute an exploitability
+# ### Exercise 3 — compute an exploitability
 #
 # The next cell trains vanilla CFR for 10,000 iterations, as in lesson 04. Using only
 # `cfrviz.best_response(game, policy, player)` (its `.value` is what that player's best response wins),
@@ -191,15 +244,24 @@ for t, bot in bots.items():
     match = cfrviz.head_to_head(kuhn, check.exploiter(kuhn, bot), bot, hands=20_000, seed=t,
                                 names=("exploiter", f"bot after {t:,}"))
     low, high = match.ci
-    print(f"bot after {t:>6,}: exploitability {cfrviz.exploitability(kuhn, bot):.4f};  "
-          f"the exploiter won {match.mean:+.4f} per hand, 95% CI [{low:+.4f}, {high:+.4f}]")
+    gap = cfrviz.exploitability(kuhn, bot)
+    print(f"bot after {t:>6,}: exploitability {gap:.4f};  the exploiter won {match.mean:+.4f} "
+          f"per hand, 95% CI [{low:+.4f}, {high:+.4f}]: {(high - low) / gap:.1f} times as wide "
+          "as the exploitability")
+# An interval narrows with the square root of the number of hands: over 24 hands it is
+# sqrt(40,000 / 24), about 41, times wider than over 40,000.
+width_24 = (high - low) * (40_000 / 24) ** 0.5
+print(f"over 24 hands the interval would be about {width_24:.2f} chips wide, "
+      f"{width_24 / gap:,.0f} times the last bot's exploitability")
 
 # %% [markdown]
-# Compare each interval's width with the exploitabilities: only a large gap shows through the luck of the
-# cards, even after 40,000 hands. Over the twenty or thirty hands you will play, the interval is hundreds of
-# times wider, so luck dominates your score completely. Judge the bots by their *decisions*, not by the
-# score. Here is what each does, as
-# the probability of `b` (bet or call) at every set:
+# Compare each interval's width with the exploitability. Against the 10-iteration bot the interval is a
+# fraction of the gap, which shows clearly; against the 100-iteration bot they are about the same size; for
+# the 10,000-iteration bot the interval is about 90 times wider than its exploitability, so 40,000 hands
+# cannot tell it from a perfect player. An interval narrows only with the square root of the number of
+# hands: over the two dozen hands you will play it is about 40 times wider again (the last line), and luck
+# dominates your score completely. Judge the bots by their *decisions*, not by the score. Here is what each
+# does, as the probability of `b` (bet or call) at every set:
 
 # %%
 print(check.strategy_table(kuhn, {f"after {t:,}": bot for t, bot in bots.items()}))

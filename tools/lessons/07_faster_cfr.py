@@ -7,8 +7,8 @@
 # **Goals.** By the end of this lesson you can
 # - name the two habits that slow vanilla CFR down: it never forgets its early, bad iterations,
 #   and it lets negative regrets pile up;
-# - write the update rules of **CFR+**, **linear CFR** and **discounted CFR** (DCFR), and compute
-#   DCFR's discount factors by hand;
+# - write the update rules of **CFR+**, **linear CFR** and **discounted CFR** (DCFR), turn CFR into
+#   CFR+ in code, and compute DCFR's discount factors by hand;
 # - compare the variants on the same budget, and tune DCFR's three parameters with sliders;
 # - say why CFR+'s *current* strategy is worth looking at, when vanilla CFR's is not.
 #
@@ -48,19 +48,31 @@ cfrviz.set_presenter(PRESENTER)
 #    regret. Regret matching ignores it until enough *positive* regret has come in to cancel it,
 #    so an action that has become good can stay unplayed for a long time.
 #
-# Here is the first effect on Leduc poker: the exploitability of CFR's average strategy at a few
-# iterations, next to the current strategy's. The current one jumps about; the average improves
-# steadily but slowly.
+# Each habit has its own repair, and CFR+ (section 2) makes both: weight iteration $t$ by $t$ in
+# the average, and reset negative cumulative regrets to zero after every update. What does each
+# repair buy *alone*? The next cell runs CFR on Leduc poker four times, changing one thing at a
+# time: vanilla CFR; only the average weighted by $t$ (regrets exactly as vanilla); only the
+# regrets floored at zero (average exactly as vanilla); both. It prints the exploitability of each
+# run's average strategy.
 
 # %%
 leduc = cfrviz.load_game("leduc_poker")
-vanilla = cfrviz.solve(leduc, "cfr", 2000, checkpoints=[1, 10, 100, 1000, 2000])
-for t in (1, 10, 100, 1000, 2000):
-    i = vanilla.index(t)
-    print(f"iteration {t:>5,}: average {vanilla.exploitability[i]:.4f}   "
-          f"current {vanilla.current_exploitability[i]:.4f}")
+at = (10, 100, 1000, 2000)
+one_change = check.one_change_at_a_time(leduc, at)
+print("iteration " + "".join(f"{name:>16}" for name in one_change))
+for t in at:
+    print(f"{t:>9,} " + "".join(f"{run[t]:>16.4f}" for run in one_change.values()))
 
 # %% [markdown]
+# Read the columns against the first one. Flooring the regrets alone helps: about half of vanilla's
+# exploitability after 2,000 iterations. Weighting the average alone *hurts*: it ends about four
+# times worse than vanilla. Forgetting the beginning pays only if the recent strategies are good.
+# Vanilla CFR's current strategy stays poor and keeps jumping about (lesson 04): its average is good
+# because many of those strategies cancel each other's errors, and weighting the recent ones more
+# leaves fewer to cancel. With the floor the current strategies settle (section 5), and then the
+# two changes together are far better than either: after 2,000 iterations the last column is about
+# 80 times below the first.
+#
 # ## 2 · Three repairs
 #
 # **CFR+** (Tammelin, 2014) changes the regret sum into *regret matching+*: after each update,
@@ -72,6 +84,44 @@ for t in (1, 10, 100, 1000, 2000):
 # players in turn (alternating updates, which our CFR uses too) and weights iteration $t$'s strategy
 # by $t$ in the average.
 #
+# ### Exercise 1 — turn CFR into CFR+
+#
+# Here is one iteration of vanilla CFR, built from two helpers: `regret_matching(regret_sum,
+# tree.legal_mask)` turns the cumulative regrets into a strategy, and `cfr_pass(tree, strategy,
+# player)` walks the tree once (like lesson 03's `walk`) and returns two tables, one row per
+# information set: this iteration's counterfactual regrets at `player`'s sets, and `player`'s strategy
+# weighted by its own reach (what the average adds up).
+#
+# ```python
+# def vanilla_cfr_iteration(tree, regret_sum, strategy_sum, t):
+#     for player in (0, 1):  # player 2 plays against player 1's updated strategy
+#         strategy = regret_matching(regret_sum, tree.legal_mask)
+#         regret, weights = cfr_pass(tree, strategy, player)
+#         regret_sum = regret_sum + regret
+#         strategy_sum = strategy_sum + weights
+#     return regret_sum, strategy_sum
+# ```
+#
+# Write `my_cfr_plus_iteration`, the same iteration for CFR+ (`t` counts from 1). The checker runs it
+# 30 times on Kuhn poker, starting from zero tables, and compares your regrets and average strategy
+# after every iteration with `cfrviz.solve(kuhn, "cfr+")`. (Solution:
+# `%load solutions/07_cfr_plus_iteration.py`.)
+
+# %% tags=["exercise-cfr-plus-iteration"]
+import numpy as np
+
+from cfrviz.core.regret import regret_matching
+from cfrviz.reference.cfr import cfr_pass
+
+
+def my_cfr_plus_iteration(tree, regret_sum, strategy_sum, t):
+    """Iteration t (1, 2, ...) of CFR+: returns the new (regret_sum, strategy_sum)."""
+    raise NotImplementedError  # replace this line with your code
+
+# %%
+check.check_cfr_plus_iteration(my_cfr_plus_iteration)
+
+# %% [markdown]
 # **Linear CFR** (Brown and Sandholm, 2019) keeps vanilla CFR's rules but weights iteration $t$ by
 # $t$ in *both* sums: $R^T = \sum_t t\, r^t$ and $\bar\sigma^T \propto \sum_t t\, \pi_i^t \sigma^t$.
 # Recent iterations count more; the first ones fade.
@@ -86,7 +136,7 @@ for t in (1, 10, 100, 1000, 2000):
 # floor), and $\gamma$ sets how fast the average forgets: iteration $k$'s strategy ends up weighted
 # in proportion to $k^\gamma$. The paper recommends $\alpha = 1.5$, $\beta = 0$, $\gamma = 2$.
 #
-# ### Exercise 1 — the discount factors
+# ### Exercise 2 — the discount factors
 # With the recommended $(\alpha, \beta, \gamma) = (1.5, 0, 2)$: by what factors does DCFR multiply
 # the positive regrets, the negative regrets and the strategy sum after iteration $t = 4$?
 # (Solution: `%load solutions/07_dcfr_discounts.py`.)
@@ -115,7 +165,7 @@ for t in (1, 2, 4, 10, 100):
 # All four variants walk the same tree in the same way, so one iteration costs each of them the same
 # nodes (lesson 06): comparing them per iteration is fair here.
 #
-# ### Exercise 2 — who is ahead after 500 iterations?
+# ### Exercise 3 — who is ahead after 500 iterations?
 # On Leduc poker, rank `"cfr"`, `"cfr+"`, `"linear_cfr"` and `"dcfr"` (with the recommended
 # parameters) by the exploitability of their average strategy after **500 iterations**, lowest
 # first. Decide before you run anything below. (Solution: `%load solutions/07_variant_ranking.py`.)
@@ -198,7 +248,8 @@ for name in sorted(kuhn_final, key=kuhn_final.get):
 # - Vanilla CFR weighs every iteration the same in its regrets and its average, and lets negative
 #   regrets grow without bound.
 # - **CFR+** floors cumulative regrets at zero and weights the average by $t$; its current strategy
-#   is good too.
+#   is good too. The two changes need each other: on Leduc poker, weighting vanilla CFR's average
+#   by $t$ alone made it worse.
 # - **Linear CFR** weights iteration $t$ by $t$ in both sums.
 # - **DCFR** multiplies positive regrets by $t^\alpha/(t^\alpha+1)$, negative ones by
 #   $t^\beta/(t^\beta+1)$ and the strategy sum by $(t/(t+1))^\gamma$; $(1, 1, 1)$ is linear CFR,
