@@ -63,6 +63,33 @@ def test_regret_matching_mistakes_are_explained(function, mistake):
     assert feedback.mistake == mistake, feedback
 
 
+@pytest.mark.parametrize("function", [
+    lambda r: good(r) if np.any(np.asarray(r) > 0) else np.full(3, 1 / 3),
+    lambda r: good(r) if np.any(np.asarray(r) > 0) else [1 / 3, 1 / 3, 1 / 3],
+    lambda r: good(r) if np.any(np.asarray(r) > 0) else np.ones(len(r)) / 3,
+])
+def test_regret_matching_names_a_uniform_hard_coded_for_three_actions(function):
+    # Passes every three-action case; only the cases with 2, 4 and 5 actions catch it.
+    feedback = ex.check_regret_matching(function)
+    assert feedback.status == WRONG and feedback.mistake == "hard-coded-length", feedback
+    assert "1/2" in feedback.message or "1/4" in feedback.message
+
+
+def test_regret_matching_cases_include_other_action_counts():
+    counts = {len(regrets) for regrets, expected in ex.REGRET_MATCHING_CASES
+              if max(regrets) <= 0}
+    assert counts - {3}
+
+
+def test_a_crash_reports_the_line():
+    def crashing(cumulative_regrets):
+        positive = np.maximum(cumulative_regrets, 0)
+        return positive / positive.sum() + cumulative_regrets["x"]
+    feedback = ex.check_regret_matching(crashing)
+    assert feedback.mistake == "crash" and "line" in feedback.message
+    assert 'cumulative_regrets["x"]' in feedback.message
+
+
 def test_division_by_zero_gets_a_hint():
     feedback = ex.check_regret_matching(
         lambda r: [max(x, 0) / sum(max(y, 0) for y in r) for x in r])
@@ -78,6 +105,8 @@ def test_variant_prediction():
     assert ex.check_variant_prediction([0.25, 0.25, 0.5]).mistake == "more-scissors"
     assert ex.check_variant_prediction([1 / 3, 1 / 3, 1 / 3]).mistake == "off"
     assert ex.check_variant_prediction([0.5, 0.5, 0.5]).mistake == "not-a-distribution"
+    assert ex.check_variant_prediction([40, 40, 20]).mistake == "percentage"
+    assert ex.check_variant_prediction([33, 33, 34]).mistake == "percentage"
 
 
 def test_feedback_renders_as_html_and_text():

@@ -162,3 +162,142 @@ def test_a_bad_return_names_the_node_it_came_from():
     feedback = ex.check_regret_update(lambda *_: None)
     assert feedback.message == ("Your function ran, but at node 'JQ:pb' (set 'Jpb') it returned "
                                 "None (a missing `return`?).")
+
+
+# --- exercise 2: counterfactual values as code -----------------------------------------------
+
+CF_SOLUTION = "03_counterfactual_function.py"
+
+
+def cf_function(**replace):
+    """The solution with some lines changed: a student's implementation, right or wrong."""
+    from _solutions import SOLUTIONS
+    source = (SOLUTIONS / CF_SOLUTION).read_text()
+    for old, new in replace.items():
+        assert old in source, old
+        source = source.replace(old, new)
+    return as_cell(source)["my_counterfactual_values"]
+
+
+def as_cell(source: str) -> dict:
+    """Run ``source`` as IPython runs a cell: a file name of its own, its lines in linecache."""
+    import linecache
+    filename = f"/tmp/student_cell_{abs(hash(source))}.py"
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    namespace = {"np": np}
+    exec(compile(source, filename, "exec"), namespace)
+    return namespace
+
+
+OPPONENT_MOVE = "elif tree.player[up] == opponent:"
+SUM = "values[a] += weight * value(child)"
+RETURN = "    return values\n"
+
+
+def test_counterfactual_function_accepts_the_solution_and_other_forms():
+    solution = run_solution(CF_SOLUTION)["my_counterfactual_values"]
+    assert ex.check_counterfactual_function(solution).status == CORRECT
+    as_dict = cf_function(**{RETURN: "    return dict(zip(tree.infoset_actions[info], "
+                                      "values.tolist()))\n"})
+    assert ex.check_counterfactual_function(as_dict).correct
+    padded = cf_function(**{RETURN: "    return np.append(values, [0.0] * (tree.max_actions - "
+                                    "len(values)))\n"})
+    assert ex.check_counterfactual_function(padded).correct
+
+
+def test_counterfactual_function_agrees_with_the_engine():
+    from cfrviz.analysis.explain import counterfactual_values as engine_values
+    for game, key, name in ex.CF_CASES:
+        tree = cfrviz.load_game(game)
+        strategy = ex._strategy(tree, name)
+        mine = ex.cf_variants(tree, strategy, tree.infoset_index(key))["right"]
+        np.testing.assert_allclose(mine, engine_values(tree, strategy, key)["action_values"],
+                                   atol=1e-13)
+
+
+def test_node_reach_agrees_with_the_engine(kuhn):
+    from cfrviz.engine import tree_reach_probabilities
+    strategy = ex._strategy(kuhn, "random 1")
+    np.testing.assert_allclose(ex.node_reach(kuhn, strategy),
+                               tree_reach_probabilities(kuhn, strategy).T, atol=1e-15)
+
+
+def test_the_cases_tell_every_mistake_apart():
+    # A mistake can only be named if no other one (nor the right answer) gives the same numbers
+    # on every case.
+    answers = {}
+    for game, key, name in ex.CF_CASES:
+        tree = cfrviz.load_game(game)
+        variants = ex.cf_variants(tree, ex._strategy(tree, name), tree.infoset_index(key))
+        for mistake, values in variants.items():
+            answers.setdefault(mistake, []).append(np.atleast_1d(values))
+    names = [n for n in answers if n != "set-value"]
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            assert not all(np.allclose(x, y) for x, y in zip(answers[a], answers[b])), (a, b)
+
+
+@pytest.mark.parametrize("replace, mistake", [
+    ({"reach = 1.0\n": "reach = 1.0\n        return 1.0\n",
+      SUM: "values[a] += reach_of_me(node) * value(child)",
+      "    values = np.zeros(": "    def reach_of_me(node):\n"
+                              "        reach = 1.0\n"
+                              "        while tree.parent[node] >= 0:\n"
+                              "            up = tree.parent[node]\n"
+                              "            if tree.player[up] == player:\n"
+                              "                reach *= strategy[tree.infoset[up],\n"
+                              "                                  tree.action[node]]\n"
+                              "            node = up\n"
+                              "        return reach\n\n"
+                              "    values = np.zeros("}, "own-reach"),
+    ({OPPONENT_MOVE: "elif tree.player[up] >= 0:"}, "all-reach"),
+    ({"reach *= tree.chance_prob[node]": "pass"}, "no-chance"),
+    ({"reach *= strategy[tree.infoset[up], tree.action[node]]": "pass"}, "chance-only"),
+    ({SUM: "values[a] += value(child)"}, "unweighted"),
+    ({RETURN: "    return values / sum(others_reach(n) for n in nodes)\n"}, "normalised"),
+    ({"return tree.utility[node, player]": "return tree.utility[node, opponent]"},
+     "other-player"),
+    ({"return tree.utility[node, player]": "return tree.utility[node, opponent]",
+      OPPONENT_MOVE: "elif tree.player[up] == player:"}, "swapped-players"),
+    ({"    for node in nodes:\n": "    for node in nodes[:1]:\n"}, "one-node"),
+    ({RETURN: "    return values - strategy[info, :len(values)] @ values\n"}, "regret-not-value"),
+    ({RETURN: "    return float(strategy[info, :len(values)] @ values)\n"}, "set-value"),
+    ({RETURN: "    return float(values.sum())\n"}, "shape"),
+    ({RETURN: "    return [values]\n"}, "shape"),
+    ({RETURN: "    return 'p'\n"}, "shape"),
+    ({RETURN: "\n"}, "no-return"),
+    ({"weight = others_reach(node)": "weight = others_reach(node)[0]"}, "crash"),
+])
+def test_counterfactual_function_names_each_mistake(replace, mistake):
+    feedback = ex.check_counterfactual_function(cf_function(**replace))
+    assert feedback.status == WRONG and feedback.mistake == mistake, feedback
+    if mistake in ex.CF_MISTAKES:
+        assert feedback.message == ex.CF_MISTAKES[mistake]
+
+
+def test_counterfactual_function_crash_reports_the_line():
+    feedback = ex.check_counterfactual_function(
+        cf_function(**{"weight = others_reach(node)": "weight = others_reach(node)[0]"}))
+    assert "line" in feedback.message and "others_reach(node)[0]" in feedback.message
+    assert "set 'Qb' of kuhn_poker" in feedback.message
+
+
+def test_counterfactual_function_starter_is_not_done():
+    def starter(_tree, _strategy, info):
+        def others_reach(_node):
+            raise NotImplementedError
+        return others_reach(info)
+    assert ex.check_counterfactual_function(starter).status == NOT_DONE
+    assert ex.check_counterfactual_function(None).status == NOT_DONE
+
+
+def test_an_unrecognised_wrong_answer_shows_the_first_difference():
+    feedback = ex.check_counterfactual_function(cf_function(**{RETURN: "    return values + 1\n"}))
+    assert feedback.status == WRONG and feedback.mistake is None
+    assert "the counterfactual values are" in feedback.message
+
+
+@pytest.mark.parametrize("junk", JUNK)
+def test_counterfactual_function_never_raises_on_junk(junk):
+    assert ex.check_counterfactual_function(junk).status in (WRONG, NOT_DONE)
+    assert ex.check_counterfactual_function(lambda *_: junk).status in (WRONG, NOT_DONE)

@@ -52,22 +52,70 @@ def test_own_reach_of_a_first_move_is_one(run300):
     np.testing.assert_allclose(ex.own_reach_history(run300, "J", upto=20), np.ones(20))
 
 
+@pytest.fixture(scope="module")
+def explorer(kuhn):
+    return cfrviz.explore(kuhn, "cfr", iterations=ex.EXPLORER_ITERATIONS, seed=0, infoset="J")
+
+
 def test_average_at_set_accepts_the_average(run300):
     value = cell(run300, "average")
-    assert ex.check_average_at_set(value).status == CORRECT
-    assert ex.check_average_at_set(round(value, 3)).correct
-    assert ex.check_average_at_set(np.float64(value)).correct
-    assert ex.check_average_at_set(None).status == NOT_DONE
+    assert ex.check_average_at_set(value, run300).status == CORRECT
+    assert ex.check_average_at_set(round(value, 3), run300).correct
+    assert ex.check_average_at_set(np.float64(value), run300).correct
+    assert ex.check_average_at_set(None, run300).status == NOT_DONE
 
 
-def test_average_at_set_solution_passes(run300):
-    explorer = type("E", (), {"trace": run300})()
+def test_average_at_set_solution_passes(explorer):
     namespace = run_solution("04_average_at_set.py", explorer=explorer)
-    assert ex.check_average_at_set(namespace["my_call_probability"]).correct
+    assert ex.check_average_at_set(namespace["my_call_probability"], explorer).correct
+
+
+def test_average_at_set_checks_the_run_the_explorer_shows(kuhn):
+    # A student who trained another run in the explorer is checked against that run.
+    other = cfrviz.explore(kuhn, "cfr", iterations=100, seed=0, alternating=False)
+    trace = other.trace
+    value = float(trace.average_strategy[trace.index(ex.ITERATION), kuhn.infoset_index(ex.SET),
+                                         1])
+    fixed = cfrviz.solve(kuhn, "cfr", ex.EXPLORER_ITERATIONS, progress=False)
+    assert abs(value - cell(fixed, "average")) > ex.READ_TOLERANCE  # the case this test needs
+    assert ex.check_average_at_set(value, other).correct
+    assert not ex.check_average_at_set(value, fixed).correct
+
+
+def test_average_at_set_names_the_iteration_on_the_explorer(explorer, run300):
+    info = run300.game.infoset_index(ex.SET)
+    explorer.select(ex.SET)
+    explorer.slider.value = list(explorer.frames).index(run300.index(120))
+    answer = float(run300.average_strategy[run300.index(120), info, 1])
+    feedback = ex.check_average_at_set(answer, explorer)
+    assert feedback.mistake == "other-iteration", feedback
+    assert "after iteration 120" in feedback.message
+    assert "timeline is at iteration 120" in feedback.message
+    near = float(run300.average_strategy[run300.index(ex.ITERATION + 1), info, 1])
+    assert ex.check_average_at_set(near, explorer).mistake == "off-by-one"
+
+
+def test_average_at_set_recognises_a_percentage_and_the_next_strategy(run300):
+    value = cell(run300, "average")
+    feedback = ex.check_average_at_set(round(100 * value, 1), run300)
+    assert feedback.mistake == "percentage" and f"{value:.3f}" in feedback.message
+    from cfrviz.analysis.explain import infoset_snapshot
+    step = infoset_snapshot(run300, run300.index(ex.ITERATION), ex.SET).next_strategy[1]
+    assert abs(step - cell(run300, "current")) > ex.READ_TOLERANCE  # the case this test needs
+    assert ex.check_average_at_set(float(step), run300).mistake == "next-strategy"
+
+
+def test_average_at_set_needs_the_run(kuhn):
+    short = cfrviz.solve(kuhn, "cfr", 30, progress=False)
+    assert ex.check_average_at_set(0.5, short).mistake == "run-too-short"
+    for junk in (None, "explorer", 3, object()):
+        assert ex.check_average_at_set(0.5, junk).mistake == "no-explorer"
+    rps = cfrviz.solve(cfrviz.load_game("rock_paper_scissors"), "cfr", 60, progress=False)
+    assert ex.check_average_at_set(0.5, rps).mistake == "no-explorer"
 
 
 def test_average_at_set_recognises_the_current_strategy(run300):
-    feedback = ex.check_average_at_set(round(cell(run300, "current"), 3))
+    feedback = ex.check_average_at_set(round(cell(run300, "current"), 3), run300)
     assert feedback.status == WRONG and feedback.mistake == "current"
     assert "current" in feedback.message and "average" in feedback.message
 
@@ -81,14 +129,14 @@ def test_average_at_set_explains_other_mistakes(run300, mistake):
               "unweighted": ex.average_from_current(run300, ex.SET, ex.ITERATION, False)[1],
               "other-iteration": run300.average_policy()[ex.SET]["b"],
               "other-set": run300.average_strategy[k, game.infoset_index("J"), 1]}[mistake]
-    feedback = ex.check_average_at_set(float(answer))
+    feedback = ex.check_average_at_set(float(answer), run300)
     assert feedback.status == WRONG and feedback.mistake == mistake, feedback
     assert len(feedback.message) > 40
 
 
 @pytest.mark.parametrize("junk", JUNK)
-def test_average_at_set_never_raises_on_junk(junk):
-    feedback = ex.check_average_at_set(junk)
+def test_average_at_set_never_raises_on_junk(run300, junk):
+    feedback = ex.check_average_at_set(junk, run300)
     assert feedback.status == WRONG and feedback.message
 
 
@@ -105,7 +153,8 @@ def test_alpha_accepts_each_reading(mystery, others):
 def test_alpha_recognises_typical_mistakes(mystery, others):
     p = mystery.average_policy()
     cases = {"bet-king": p["K"]["b"], "call-queen": p["Qpb"]["b"], "check-not-bet": p["J"]["p"],
-             "other-run": ex.alpha_estimates(others[0])["nearest"], "out-of-range": 0.5}
+             "other-run": ex.alpha_estimates(others[0])["nearest"], "out-of-range": 0.5,
+             "percentage": 100 * ex.alpha_estimates(mystery)["nearest"]}
     for mistake, answer in cases.items():
         feedback = ex.check_alpha(answer, mystery, others)
         assert feedback.status == WRONG and feedback.mistake == mistake, (mistake, feedback)
@@ -146,3 +195,141 @@ def test_describe_and_table(kuhn, run300):
         ex.describe_kuhn_set("Qx")
     table = ex.strategy_table(kuhn, {"avg": run300.average_policy()})
     assert len(table.splitlines()) == 1 + kuhn.num_infosets and "Qpb" in table
+
+
+# --- exercise 3: vanilla CFR, whole -----------------------------------------------------------
+
+CFR_SOLUTION = "04_my_cfr.py"
+REGRET = "reach[2] * reach[1 - player] * (action_values - value)"
+AVERAGE = "+= reach[player] * strategy[info"
+RETURN = "    return strategy_sum / strategy_sum.sum(axis=1, keepdims=True)"
+LOOP = "    for _ in range(iterations):\n"
+ALTERNATING = """        for player in (0, 1):                            # alternating updates
+            strategy = regret_matching(regret_sum)
+            walk(0, player, np.ones(3), strategy)"""
+
+
+def as_cell(source: str) -> dict:
+    """Run ``source`` as IPython runs a cell: a file name of its own, its lines in linecache."""
+    import linecache
+    filename = f"/tmp/student_cell_{abs(hash(source))}.py"
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    namespace = {"np": np}
+    exec(compile(source, filename, "exec"), namespace)
+    return namespace
+
+
+def my_cfr(**replace):
+    """The solution with some lines changed: a student's CFR, right or wrong."""
+    from _solutions import SOLUTIONS
+    source = (SOLUTIONS / CFR_SOLUTION).read_text()
+    for old, new in replace.items():
+        assert old in source, old
+        source = source.replace(old, new)
+    return as_cell(source)["my_cfr"]
+
+
+SIMULTANEOUS = {ALTERNATING: """        strategy = regret_matching(regret_sum)
+        for player in (0, 1):
+            walk(0, player, np.ones(3), strategy)"""}
+
+
+def test_variant_run_is_vanilla_cfr(kuhn):
+    for alternating in (True, False):
+        want = cfrviz.solve(kuhn, "cfr", 40, alternating=alternating, progress=False)
+        runs = ex.cfr_variant_run(kuhn, 40, alternating=alternating)
+        np.testing.assert_allclose(runs[40]["own"], want.average_strategy[-1], atol=1e-12)
+        np.testing.assert_allclose(runs[39]["own"], want.average_strategy[-2], atol=1e-12)
+        np.testing.assert_allclose(runs[40]["played"], want.current_strategy[-1], atol=1e-12)
+
+
+@pytest.mark.parametrize("replace, mode", [
+    ({}, "alternating"),
+    (SIMULTANEOUS, "simultaneous"),
+    ({"for player in (0, 1):                            # alternating":
+      "for player in (1, 0):  #"}, "player 2 first"),
+    ({RETURN: "    average = strategy_sum / strategy_sum.sum(axis=1, keepdims=True)\n"
+              "    return {key: dict(zip(tree.infoset_actions[i], average[i]))\n"
+              "            for i, key in enumerate(tree.infoset_keys)}"}, "alternating"),
+    ({RETURN: "    average = strategy_sum / strategy_sum.sum(axis=1, keepdims=True)\n"
+              "    return {key: list(average[i]) for i, key in enumerate(tree.infoset_keys)}"},
+     "alternating"),
+])
+def test_my_cfr_accepts_vanilla_cfr_in_every_form(replace, mode):
+    feedback = ex.check_my_cfr(my_cfr(**replace))
+    assert feedback.status == CORRECT, feedback
+    assert mode in feedback.message and "exploitability" in feedback.message
+
+
+def test_my_cfr_solution_passes():
+    assert ex.check_my_cfr(run_solution(CFR_SOLUTION)["my_cfr"]).correct
+
+
+@pytest.mark.parametrize("replace, mistake", [
+    ({REGRET: "reach[player] * (action_values - value)"}, "own-reach"),
+    ({REGRET: "reach[2] * reach[player] * (action_values - value)"}, "own-reach"),
+    ({REGRET: "(action_values - value)"}, "own-reach"),
+    ({REGRET: "reach[0] * reach[1] * reach[2] * (action_values - value)"}, "all-reach"),
+    ({REGRET: "reach[1 - player] * (action_values - value)"}, "no-chance"),
+    ({REGRET: "reach[2] * reach[1 - player] * (value - action_values)"}, "sign"),
+    ({LOOP: LOOP + "        np.maximum(regret_sum, 0, out=regret_sum)\n"}, "regret-floor"),
+    ({RETURN: "    return regret_matching(regret_sum)"}, "current"),
+    ({AVERAGE: "+= strategy[info"}, "unweighted-average"),
+    ({AVERAGE: "+= reach[0] * reach[1] * reach[2] * strategy[info"}, "full-reach-average"),
+    ({AVERAGE: "+= reach[2] * reach[1 - player] * strategy[info"}, "others-reach-average"),
+    ({"for _ in range(iterations):": "for _ in range(iterations + 1):"}, "off-by-one"),
+    ({RETURN: "    return strategy_sum"}, "not-normalised"),
+    ({**SIMULTANEOUS, REGRET: "reach[player] * (action_values - value)"}, "own-reach"),
+    ({REGRET: "reach[player] * (action_values - value)", AVERAGE: "+= strategy[info"},
+     "own-reach+unweighted-average"),
+])
+def test_my_cfr_names_each_mistake(replace, mistake):
+    feedback = ex.check_my_cfr(my_cfr(**replace))
+    assert feedback.status == WRONG and feedback.mistake == mistake, feedback
+    for name in mistake.split("+"):
+        if name in ex.CFR_MISTAKES:
+            assert ex.CFR_MISTAKES[name] in feedback.message
+
+
+@pytest.mark.parametrize("replace, mistake", [
+    ({RETURN: "    return None"}, "no-return"),
+    ({RETURN: "    return strategy_sum[:, 0]"}, "shape"),
+    ({RETURN: "    return {'J': [0.5, 0.5]}"}, "shape"),
+    ({RETURN: "    return 'done'"}, "shape"),
+    ({RETURN: "    return strategy_sum - 1"}, "not-a-strategy"),
+    ({RETURN: "    return strategy_sum / 0"}, "not-finite"),
+    ({"        info = tree.infoset[node]\n": "        info = tree.infoset[node]['x']\n"},
+     "crash"),
+])
+def test_my_cfr_explains_bad_results(replace, mistake):
+    with np.errstate(all="ignore"):
+        feedback = ex.check_my_cfr(my_cfr(**replace))
+    assert feedback.status == WRONG and feedback.mistake == mistake, feedback
+
+
+def test_my_cfr_crash_reports_the_line():
+    feedback = ex.check_my_cfr(my_cfr(**{
+        "        info = tree.infoset[node]\n": "        info = tree.infoset[node]['x']\n"}))
+    assert "line" in feedback.message and "tree.infoset[node]['x']" in feedback.message
+    assert "in walk" in feedback.message
+
+
+def test_my_cfr_an_unrecognised_difference_is_shown():
+    # Regret matching that ignores the legal mask's uniform fallback: plays [1, 0] instead.
+    feedback = ex.check_my_cfr(my_cfr(**{
+        "return np.where(totals > 0, positive / np.where(totals > 0, totals, 1.0), uniform)":
+        "return np.where(totals > 0, positive / np.where(totals > 0, totals, 1.0), "
+        "np.eye(mask.shape[1])[0] * mask)"}))
+    assert feedback.status == WRONG and feedback.mistake is None, feedback
+    assert "differs from vanilla CFR's" in feedback.message
+
+
+def test_my_cfr_starter_and_junk():
+    def starter(_tree, iterations):
+        def walk(_node):
+            raise NotImplementedError
+        return walk(iterations)
+    assert ex.check_my_cfr(starter).status == NOT_DONE
+    assert ex.check_my_cfr(None).status == NOT_DONE
+    for junk in ("my_cfr", 3, [1, 2]):
+        assert ex.check_my_cfr(junk).mistake == "not-callable"

@@ -58,18 +58,22 @@ def where(error: BaseException) -> str:
     return ""
 
 
-def run_student(call: Callable[[], Any], *, name: str,
-                hints: Mapping[type[BaseException], str] | None = None
+def run_student(call: Callable[..., Any], *, name: str,
+                hints: Mapping[Any, str] | None = None
                 ) -> tuple[Any, Feedback | None]:
     """Run ``call()`` (which calls the student's code): ``(result, None)`` or ``(None, feedback)``.
 
     Parameters
     ----------
     call : callable
-        No arguments; calls the student's function(s) with the checker's inputs.
+        Called with no arguments; calls the student's function(s) with the checker's
+        inputs.  (Typed ``Callable[..., Any]`` so that a lambda binding loop variables
+        as defaults, ``lambda r=regrets: f(r)``, type-checks.)
     name : str
         What to call the student's code in messages, e.g. ``"`my_cfr`"``.
     hints : mapping of exception type to str, optional
+        (Typed ``Mapping[Any, str]`` because a mapping's key type is invariant:
+        ``{IndexError: ...}`` is a ``dict[type[IndexError], str]``.)
         A sentence added when the error is an instance of that type (the first
         match in the mapping's order), e.g. what the arguments look like for an
         ``IndexError``.

@@ -7,6 +7,7 @@ import numpy as np
 from ..analysis.equilibrium import matrix_equilibrium
 from ..games.matrix import RPS_PAYOFFS
 from . import Feedback, as_vector, correct, not_done, unanswered, wrong
+from .coding import run_student
 
 ACTIONS = ("R", "P", "S")
 #: The round of exercise 1: player 1 played rock, player 2 played paper.
@@ -67,6 +68,10 @@ REGRET_MATCHING_CASES = (
     ([0.0, 0.0, 0.0], [1 / 3, 1 / 3, 1 / 3]),
     ([5.0, 5.0, -10.0], [0.5, 0.5, 0.0]),
     ([1.0, 2.0, 3.0, -4.0], [1 / 6, 2 / 6, 3 / 6, 0.0]),
+    # No positive regret with two, four and five actions: uniform is 1/k, not always 1/3.
+    ([-1.0, -3.0], [0.5, 0.5]),
+    ([0.0, -2.0, -1.0, 0.0], [0.25, 0.25, 0.25, 0.25]),
+    ([-0.5, -0.5, -0.5, -0.5, -0.5], [0.2, 0.2, 0.2, 0.2, 0.2]),
 )
 
 
@@ -81,27 +86,31 @@ def check_regret_matching(function) -> Feedback:
                         "array of probabilities), then run this cell again.")
     if not callable(function):
         return wrong(f"Pass the function itself, e.g. check(my_regret_matching); got {function!r}.")
+    hints = {ZeroDivisionError: "When no regret is positive, the sum of positive regrets is 0: "
+                                "play uniformly (every action equally often) instead of "
+                                "dividing by it."}
     for regrets, expected in REGRET_MATCHING_CASES:
         shown = f"regrets {regrets}"
-        try:
-            with np.errstate(all="ignore"):
-                result = function(np.array(regrets))
-        except NotImplementedError:
-            return not_done("`my_regret_matching` still raises NotImplementedError: replace that "
-                            "line with your code.")
-        except Exception as error:  # the student's code crashed: explain, never re-raise
-            hint = ""
-            if isinstance(error, ZeroDivisionError):
-                hint = (" When no regret is positive, the sum of positive regrets is 0: play "
-                        "uniformly (every action equally often) instead of dividing by it.")
-            return wrong(f"For {shown} your function raised {type(error).__name__}: "
-                         f"{error}.{hint}", "crash")
+        with np.errstate(all="ignore"):
+            result, failed = run_student(lambda r=regrets: function(np.array(r)),
+                                         name="`my_regret_matching`", hints=hints)
+        if failed is not None:
+            if failed.mistake == "crash":
+                return wrong(f"For {shown}: {failed.message}", "crash")
+            return failed
         if result is None:
             return wrong(f"For {shown} your function returned None: did you forget `return`?",
                          "no-return")
         got = as_vector(result, len(regrets))
+        thirds = as_vector(result, 3) if got is None else got
+        if len(regrets) != 3 and thirds is not None and np.allclose(thirds, 1 / 3):
+            return wrong(f"For {shown} ({len(regrets)} actions) you returned "
+                         f"{np.round(thirds, 3).tolist()}: one third each, as if there were "
+                         "always three actions. Rock-paper-scissors has three, but the function "
+                         "should work for any number: uniform gives each of the len(regrets) "
+                         f"actions 1/len(regrets), here 1/{len(regrets)}.", "hard-coded-length")
         if got is None:
-            if np.any(~np.isfinite(np.array(result, dtype=float, ndmin=1))):
+            if _has_nan(result):
                 return wrong(f"For {shown} you returned {np.round(result, 3).tolist()}: "
                              "dividing by a zero sum gives NaN. When no regret is positive, "
                              "play uniformly.", "nan-uniform")
@@ -133,6 +142,15 @@ def check_regret_matching(function) -> Feedback:
                    "regret is positive.")
 
 
+def _has_nan(result) -> bool:
+    """True for numbers of which some are NaN or infinite (never raises)."""
+    try:
+        values = np.array(result, dtype=float, ndmin=1)
+    except (TypeError, ValueError):
+        return False
+    return bool(np.any(~np.isfinite(values)))
+
+
 def check_variant_prediction(answer) -> Feedback:
     """Predict the equilibrium of the variant in which scissors wins and loses 2.
 
@@ -143,6 +161,9 @@ def check_variant_prediction(answer) -> Feedback:
         return not_done("Set `my_prediction` to three probabilities for rock, paper and "
                         "scissors before you look.")
     values = as_vector(answer, 3)
+    if values is not None and np.all(values >= 0) and np.isclose(values.sum(), 100, atol=1e-4):
+        return wrong(f"These look like percentages (they sum to 100). Give probabilities: "
+                     f"{np.round(values / 100, 3).tolist()} is the same guess.", "percentage")
     if values is None or np.any(values < 0) or not np.isclose(values.sum(), 1, atol=1e-6):
         return wrong(f"A prediction is three non-negative probabilities that sum to 1; got "
                      f"{answer!r}.", "not-a-distribution")

@@ -1,8 +1,11 @@
 """Checkers for lesson 03, counterfactual regret.
 
-Two exercises: the counterfactual values of one Kuhn information set worked out by
-hand (:func:`check_counterfactual_values`), and the regret update of CFR written as
-a function (:func:`check_regret_update`), which the checker hands to the readable
+Three exercises: the counterfactual values of one Kuhn information set worked out by
+hand (:func:`check_counterfactual_values`); the same values computed by a function the
+student writes for any set, strategy and tree (:func:`check_counterfactual_function`),
+run on Kuhn and Leduc poker beside :func:`node_reach` and :func:`node_values` and the
+wrong weightings of :data:`CF_MISTAKES`; and the regret update of CFR written as a
+function (:func:`check_regret_update`), which the checker hands to the readable
 recursive CFR, :func:`cfrviz.reference.vanilla_cfr`, as its ``update`` and runs on
 Kuhn poker side by side with the unchanged one.
 
@@ -18,9 +21,11 @@ import traceback
 
 import numpy as np
 
+from ..core.tree import CHANCE
 from ..reference.cfr import counterfactual_regret, vanilla_cfr, walk
 from ..reference.updates import REGRET_UPDATES
 from . import Feedback, correct, not_done, unanswered, wrong
+from .coding import run_student
 
 #: Exercise 1: player 1 bets K always, J one time in three, Q never (other sets uniform).
 BLUFF_POLICY = {"J": {"p": 2 / 3, "b": 1 / 3}, "Q": {"p": 1.0, "b": 0.0},
@@ -109,7 +114,265 @@ def check_counterfactual_values(answer) -> Feedback:
                  "weight x payoff: folding pays -1, calling +2 against J and -2 against K.")
 
 
-# --- exercise 2: the regret update ----------------------------------------------------------
+# --- exercise 2: counterfactual values as code ----------------------------------------------
+
+def _edges(tree, strategy) -> tuple[np.ndarray, np.ndarray]:
+    """Per node, the probability of the move into it and who made it (0, 1, or 2 for chance)."""
+    prob, who = np.ones(tree.num_nodes), np.full(tree.num_nodes, 2)
+    kids = np.flatnonzero(tree.parent >= 0)
+    up = tree.parent[kids]
+    chance = tree.player[up] == CHANCE
+    # Below a chance node the strategy is not read (row and column 0 stand in for it).
+    rows, cols = np.where(chance, 0, tree.infoset[up]), np.where(chance, 0, tree.action[kids])
+    prob[kids] = np.where(chance, tree.chance_prob[kids],
+                          np.asarray(strategy, dtype=float)[rows, cols])
+    who[kids] = np.where(chance, 2, tree.player[up])
+    return prob, who
+
+
+def node_reach(tree, strategy, edges=None) -> np.ndarray:
+    """Each node's reach split three ways, shape (nodes, 3): player 1, player 2, chance.
+
+    A plain top-down pass over the tree's levels, independent of the compiled
+    :func:`cfrviz.engine.tree_reach_probabilities` (the tests compare the two).
+    ``edges`` is :func:`_edges`'s result, when the caller has it already.
+    """
+    prob, who = _edges(tree, strategy) if edges is None else edges
+    reach = np.ones((tree.num_nodes, 3))
+    for level in tree.levels()[1:]:
+        reach[level] = reach[tree.parent[level]]
+        reach[level, who[level]] *= prob[level]
+    return reach
+
+
+def node_values(tree, strategy, edges=None) -> np.ndarray:
+    """Each node's expected payoff to both players under ``strategy``, shape (nodes, 2).
+
+    A bottom-up pass: a terminal's payoff, otherwise the probability-weighted
+    sum of the children's values.
+    """
+    prob, _ = _edges(tree, strategy) if edges is None else edges
+    values = np.where(tree.player[:, None] < -1, tree.utility, 0.0).astype(float)
+    for level in reversed(tree.levels()[1:]):
+        np.add.at(values, tree.parent[level], prob[level][:, None] * values[level])
+    return values
+
+
+def node_passes(tree, strategy) -> tuple[np.ndarray, np.ndarray]:
+    """``(node_reach(tree, strategy), node_values(tree, strategy))``, sharing one edge pass."""
+    edges = _edges(tree, strategy)
+    return node_reach(tree, strategy, edges), node_values(tree, strategy, edges)
+
+
+def cf_variants(tree, strategy, info: int) -> dict:
+    """The counterfactual values of set ``info``, and what each mistake of :data:`CF_MISTAKES`
+    gives instead.
+
+    Returns
+    -------
+    dict
+        ``{"right": values, mistake: values, ...}``, one number per action (one
+        in all for ``"set-value"``, a scalar).
+    """
+    strategy = np.asarray(strategy, dtype=float)
+    reach, values = node_passes(tree, strategy)
+    i = int(tree.infoset_player[info])
+    k = len(tree.infoset_actions[info])
+    nodes = tree.infoset_members(info)
+    q = np.array([[values[c, i] for c in tree.children[n]] for n in nodes])  # (members, k)
+    r = reach[nodes]
+    others, own, chance = r[:, 2] * r[:, 1 - i], r[:, i], r[:, 2]
+
+    def weighted(w, payoff=q):
+        return w @ payoff
+
+    right = weighted(others)
+    sigma = strategy[info, :k]
+    return {
+        "right": right,
+        "own-reach": weighted(own),
+        "all-reach": weighted(others * own),
+        "no-chance": weighted(r[:, 1 - i]),
+        "chance-only": weighted(chance),
+        "unweighted": weighted(np.ones(len(nodes))),
+        "normalised": right / others.sum() if others.sum() > 0 else right * np.nan,
+        "other-player": -right,
+        "swapped-players": weighted(chance * own, -q),
+        "one-node": others[0] * q[0],
+        "regret-not-value": right - sigma @ right,
+        "set-value": float(sigma @ right),
+    }
+
+
+#: What each wrong counterfactual value gets wrong (the names of :func:`cf_variants`).
+CF_MISTAKES = {
+    "own-reach": "You weighted each node by the acting player's own reach. The counterfactual "
+                 "weight is the reach of chance and the opponent, reach[chance] * reach[opponent]: "
+                 "the player's own reach is the same at every node of the set and is left out.",
+    "all-reach": "You weighted each node by its whole reach, the acting player's own share "
+                 "included. Leave the player's own reach out: weight = chance's reach times "
+                 "the opponent's.",
+    "no-chance": "You weighted each node by the opponent's reach only. Chance's probability of "
+                 "the deal multiplies in too. In Kuhn poker every deal has probability 1/6, so "
+                 "this only scaled your values by 6; in Leduc poker some deals are likelier "
+                 "than others, and the values came out wrong.",
+    "chance-only": "You weighted each node by chance's probability alone. The opponent's share "
+                   "of the reach counts too: how likely its own moves lead to the node.",
+    "unweighted": "You added the nodes' values without weights. Each node counts in proportion "
+                  "to how likely chance and the opponent make it: multiply by that reach.",
+    "normalised": "You divided by the total weight of the set, which gives the expected value "
+                  "*given* that play reached the set. The counterfactual value keeps the "
+                  "weights as they are, without dividing.",
+    "other-player": "These are the opponent's values (the negatives of the right ones). Use "
+                    "the payoffs of the player who acts at the set, "
+                    "tree.infoset_player[info].",
+    "swapped-players": "You computed the values as if the set belonged to the opponent: its "
+                       "payoffs, weighted by the acting player's reach. The values are those of "
+                       "the acting player, tree.infoset_player[info], weighted by chance and "
+                       "the *other* player.",
+    "one-node": "You used only one node of the set. The counterfactual value sums over every "
+                "node of the set: all the hidden situations the player cannot tell apart.",
+    "regret-not-value": "These are the regrets (each action's value minus the strategy's value "
+                        "at the set). Return the counterfactual values themselves; the regret "
+                        "comes next.",
+    "set-value": "You returned one number, the value of the whole set under the strategy. "
+                 "Return one value per action: what the set would be worth if the player "
+                 "took that action at every node of it.",
+}
+
+#: Where the checker calls the student's function: (game, set key, strategy name).
+CF_CASES = (("kuhn_poker", "Qb", "bluffer"), ("kuhn_poker", "Qpb", "random 1"),
+            ("kuhn_poker", "K", "uniform"), ("kuhn_poker", "Jp", "random 2"),
+            ("kuhn_poker", "Qpb", "bluffer"), ("kuhn_poker", "Kb", "random 3"),
+            ("leduc_poker", "JK:cc/", "random 1"), ("leduc_poker", "Q:r", "random 2"),
+            ("leduc_poker", "KQ:rrc/cr", "random 3"))
+
+
+def _strategy(tree, name: str) -> np.ndarray:
+    """The strategy table a case names: uniform, the lesson's bluffer, or a seeded random one."""
+    mask = tree.legal_mask
+    if name == "uniform":
+        return mask / mask.sum(axis=1, keepdims=True)
+    if name == "bluffer":
+        from ..core.policy import Policy
+        return np.array(Policy.from_dict(tree, BLUFF_POLICY).probabilities)
+    rng = np.random.default_rng(int(name.split()[-1]))
+    table = rng.dirichlet(np.ones(mask.shape[1]), size=mask.shape[0]) * mask
+    return table / table.sum(axis=1, keepdims=True)
+
+
+def _games() -> dict:
+    from ..games import load_game
+    return {name: load_game(name) for name in ("kuhn_poker", "leduc_poker")}
+
+
+def _per_action(result, tree, info: int):
+    """The student's answer as one float per action of set ``info``, or None.
+
+    Accepts a list, tuple or array of one number per action (or per column of
+    the strategy table, extra columns ignored) and ``{action label: value}``.
+    """
+    actions = tree.infoset_actions[info]
+    if isinstance(result, dict):
+        if set(result) != set(actions):
+            return None
+        result = [result[a] for a in actions]
+    if isinstance(result, (str, bytes)):
+        return None
+    try:
+        values = np.array(result, dtype=float)
+    except (TypeError, ValueError):
+        return None
+    if values.ndim != 1 or len(values) not in (len(actions), tree.max_actions):
+        return None
+    values = values[:len(actions)]
+    return values if np.all(np.isfinite(values)) else None
+
+
+def check_counterfactual_function(function) -> Feedback:
+    """Exercise 2: ``function(tree, strategy, info)`` returns each action's counterfactual value.
+
+    The checker calls it on the sets and strategies of :data:`CF_CASES` (Kuhn
+    poker, and Leduc poker, where chance is not uniform; seeded random
+    strategies among them) and compares with :func:`cf_variants`'s
+    ``"right"``.  Any implementation that returns the right numbers passes.
+    When the answers differ, the mistake is named if one of the wrong
+    versions of :data:`CF_MISTAKES` reproduces every answer.
+    """
+    if unanswered(function):
+        return not_done("Write the body of `my_counterfactual_values`, then run this cell again.")
+    if not callable(function):
+        return wrong("Pass the function itself, check_counterfactual_function("
+                     f"my_counterfactual_values); got {function!r}.", "not-callable")
+    games = _games()
+    hints = {IndexError: "`strategy` is an array (information sets x actions): "
+                         "strategy[tree.infoset[node], a] is the probability of action a at a "
+                         "decision node; tree.children[node][a] is the node it leads to.",
+             TypeError: "`tree` is a GameTree of arrays indexed by node id, `strategy` a numpy "
+                        "array and `info` an integer information-set id."}
+    answers = []
+    for game, key, name in CF_CASES:
+        tree = games[game]
+        info = tree.infoset_index(key)
+        strategy = _strategy(tree, name)
+        shown = (f"set {key!r} of {game} (player {tree.infoset_player[info] + 1}, {name} "
+                 "strategy)")
+        with np.errstate(all="ignore"):
+            result, failed = run_student(
+                lambda t=tree, s=strategy, i=info: function(t, s.copy(), i),
+                name="`my_counterfactual_values`", hints=hints)
+        if failed is not None:
+            if failed.mistake == "crash":
+                return wrong(f"For {shown}: {failed.message}", "crash")
+            return failed
+        variants = cf_variants(tree, strategy, info)
+        if result is None:
+            return wrong(f"For {shown} your function returned None: did you forget `return`?",
+                         "no-return")
+        scalar = _as_scalar(result)
+        if scalar is not None:
+            if np.isclose(scalar, variants["set-value"], rtol=1e-7, atol=1e-10):
+                return wrong(CF_MISTAKES["set-value"], "set-value")
+            return wrong(f"For {shown} you returned one number, {scalar:.4g}; return one value "
+                         f"per action ({len(tree.infoset_actions[info])} here, for "
+                         f"{list(tree.infoset_actions[info])}).", "shape")
+        values = _per_action(result, tree, info)
+        if values is None:
+            return wrong(f"For {shown} expected one finite number per action "
+                         f"{list(tree.infoset_actions[info])}; got {result!r}.", "shape")
+        answers.append((shown, values, variants))
+    bad = [a for a in answers if not _close(a[1], a[2]["right"])]
+    if not bad:
+        return correct(f"Your function gives the counterfactual values at all {len(answers)} "
+                       "sets and strategies tried, on Kuhn poker and on Leduc poker (where some "
+                       "deals are likelier than others). Opponent-and-chance reach times each "
+                       "action's value, summed over the set's nodes: exactly what CFR feeds its "
+                       "regret matchers.")
+    for mistake, message in CF_MISTAKES.items():
+        if all(_close(values, variants[mistake]) for _, values, variants in answers):
+            return wrong(message, mistake)
+    shown, values, variants = bad[0]
+    return wrong(f"For {shown} you returned {np.round(values, 4).tolist()}; the counterfactual "
+                 f"values are {np.round(variants['right'], 4).tolist()}. For each node h of the "
+                 "set, multiply chance's and the opponent's reach of h by the acting player's "
+                 "value of each child of h, and sum over the nodes.")
+
+
+def _as_scalar(result) -> float | None:
+    if isinstance(result, (bool, np.bool_, str, bytes)):
+        return None
+    if isinstance(result, (int, float, np.number)) or (isinstance(result, np.ndarray)
+                                                       and result.ndim == 0):
+        value = float(result)
+        return value if np.isfinite(value) else None
+    return None
+
+
+def _close(values, target) -> bool:
+    return bool(np.allclose(values, target, rtol=1e-7, atol=1e-10))
+
+
+# --- exercise 3: the regret update ----------------------------------------------------------
 
 class BadUpdate(ValueError):
     """A regret update returned something other than one finite number per action."""
@@ -190,8 +453,13 @@ def _diagnose(calls) -> str | None:
     return None
 
 
+_UPDATE_ARGUMENTS = ("`reach` is a numpy array of three numbers [player 1, player 2, chance], "
+                     "`player` is 0 or 1, `action_values` a numpy array with one value per "
+                     "action and `value` one number.")
+
+
 def check_regret_update(function, iterations: int = CHECK_ITERATIONS) -> Feedback:
-    """Exercise 2: ``function(reach, player, action_values, value)`` is CFR's regret update.
+    """Exercise 3: ``function(reach, player, action_values, value)`` is CFR's regret update.
 
     The checker runs :func:`cfrviz.reference.vanilla_cfr` on Kuhn poker for
     ``iterations`` iterations with the student's function as its ``update``,
@@ -219,29 +487,31 @@ def check_regret_update(function, iterations: int = CHECK_ITERATIONS) -> Feedbac
 
     mine = vanilla_cfr(tree, iterations, update=recorded)
     reference = vanilla_cfr(tree, iterations)
-    worst, first_bad = 0.0, None
-    try:
-        with np.errstate(all="ignore"):
-            # Run every iteration even after a difference: the more calls are recorded, the
-            # surer the diagnosis (in iteration 1 several wrong weights happen to agree).
-            for t, (got, want) in enumerate(zip(mine, reference), start=1):
-                diff = np.abs(got["cumulative_regret"] - want["cumulative_regret"])
-                scale = np.maximum(1.0, np.abs(want["cumulative_regret"]))
-                worst = max(worst, float(np.max(diff / scale)))
-                if worst > 1e-9 and first_bad is None:
-                    first_bad = (t, got, want)
-    except NotImplementedError:
-        return not_done("`my_regret_update` still raises NotImplementedError: replace that line "
-                        "with your code.")
-    except BadUpdate as error:
-        return wrong(f"Your function ran, but {_where(error)} {error}.", "shape")
-    except Exception as error:  # the student's code crashed: explain, never re-raise
-        hint = ""
-        if isinstance(error, (IndexError, TypeError)):
-            hint = (" `reach` is a numpy array of three numbers [player 1, player 2, chance], "
-                    "`player` is 0 or 1, `action_values` a numpy array with one value per "
-                    "action and `value` one number.")
-        return wrong(f"Your function raised {type(error).__name__}: {error}.{hint}", "crash")
+    worst = 0.0
+    first_bad: tuple | None = None
+
+    def compare():
+        nonlocal worst, first_bad
+        try:
+            with np.errstate(all="ignore"):
+                # Run every iteration even after a difference: the more calls are recorded, the
+                # surer the diagnosis (in iteration 1 several wrong weights happen to agree).
+                for t, (got, want) in enumerate(zip(mine, reference), start=1):
+                    diff = np.abs(got["cumulative_regret"] - want["cumulative_regret"])
+                    scale = np.maximum(1.0, np.abs(want["cumulative_regret"]))
+                    worst = max(worst, float(np.max(diff / scale)))
+                    if worst > 1e-9 and first_bad is None:
+                        first_bad = (t, got, want)
+        except BadUpdate as error:  # returned, not raised: it is the checker's, not a crash
+            return error
+        return None
+
+    hints = {IndexError: _UPDATE_ARGUMENTS, TypeError: _UPDATE_ARGUMENTS}
+    bad, failed = run_student(compare, name="`my_regret_update`", hints=hints)
+    if failed is not None:
+        return failed
+    if bad is not None:
+        return wrong(f"Your function ran, but {_where(bad)} {bad}.", "shape")
     if first_bad is not None:
         return _explain(tree, calls, *first_bad)
     return correct(f"Your update reproduces vanilla_cfr's cumulative regrets at all "

@@ -2,21 +2,29 @@
 
 Exercise 1 asks for one number read off the training explorer: the
 probability that player 1 calls with a queen after check–bet (set ``"Qpb"``)
-in the *average* strategy of vanilla CFR after :data:`ITERATION` iterations.
+in the *average* strategy after :data:`ITERATION` iterations of the run the
+student's explorer shows.
 Exercise 2 asks for the ``alpha`` of the equilibrium a run landed on
 (Kuhn, 1950: player 1 bets a jack with ``alpha``, a king with ``3 alpha`` and
 calls with a queen with ``alpha + 1/3``).
+Exercise 3 is vanilla CFR written by the student, ``my_cfr(tree, iterations)``,
+compared with :func:`cfrviz.solve` and with the wrong versions of
+:func:`cfr_variant_run` (:func:`check_my_cfr`).
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
+import time
 
 import numpy as np
 
+from ..analysis.explain import infoset_snapshot
+from ..core.regret import regret_matching
 from ..engine import tree_reach_probabilities
 from ..views.equilibrium import KUHN_COORDINATES, nearest_alpha
 from . import Feedback, as_number, correct, not_done, unanswered, wrong
+from .coding import run_student
+from .lesson03 import node_passes
 
 #: Exercise 1: which number to read, and where.
 SET, ACTION, ITERATION = "Qpb", "b", 50
@@ -27,14 +35,6 @@ READ_TOLERANCE = 6e-4
 #: How close an alpha must be to the run's (the three coordinates of a run that has not fully
 #: converged give slightly different alphas; any of them counts).
 ALPHA_TOLERANCE = 0.01
-
-
-@lru_cache(maxsize=4)
-def _kuhn_run(iterations: int):
-    from ..games import load_game
-    from ..solvers import solve
-
-    return solve(load_game("kuhn_poker"), "cfr", iterations, seed=0, progress=False)
 
 
 def own_reach_history(trace, infoset, upto: int | None = None) -> np.ndarray:
@@ -92,8 +92,30 @@ def average_from_current(trace, infoset, upto: int | None = None,
     return weights @ played / weights.sum()
 
 
-def check_average_at_set(answer) -> Feedback:
-    """Exercise 1: P(call) at ``"Qpb"`` in vanilla CFR's average strategy after 50 iterations."""
+def _on_screen(shown):
+    """``(trace, record on screen or None, selected set or None)`` of an explorer or a trace."""
+    if hasattr(shown, "trace") and hasattr(shown, "slider"):  # a TrainingExplorer
+        try:
+            return shown.trace, int(shown.index), int(shown.infoset)
+        except Exception:  # an explorer that never solved: no trace to read
+            return None, None, None
+    if hasattr(shown, "average_strategy") and hasattr(shown, "iterations"):
+        return shown, None, None
+    return None, None, None
+
+
+def check_average_at_set(answer, shown) -> Feedback:
+    """Exercise 1: P(call) at ``"Qpb"`` in the average strategy after 50 iterations.
+
+    Parameters
+    ----------
+    answer
+        The number the student read.
+    shown : TrainingExplorer or Trace
+        The explorer the student read it from (or its trace): the answer is
+        checked against that run, whatever the student trained, and the
+        explorer's timeline and selected set help name a wrong reading.
+    """
     if unanswered(answer):
         return not_done("Set `my_call_probability` to the number you read in the panel "
                         "(one probability, e.g. 0.5).")
@@ -101,20 +123,36 @@ def check_average_at_set(answer) -> Feedback:
     if value is None:
         return wrong(f"Expected one probability (a number between 0 and 1); got {answer!r}.",
                      "not-a-number")
-    if not 0 <= value <= 1:
-        return wrong(f"{value:g} is not a probability: it must lie between 0 and 1.",
-                     "not-a-probability")
-    trace = _kuhn_run(EXPLORER_ITERATIONS)
-    game = trace.game
-    info, a = game.infoset_index(SET), game.infoset_actions[game.infoset_index(SET)].index(ACTION)
+    trace, on_screen, selected = _on_screen(shown)
+    if trace is None:
+        return wrong("Pass the explorer you read the number from: "
+                     "check_average_at_set(my_call_probability, explorer).", "no-explorer")
+    try:
+        game = trace.game
+        info = game.infoset_index(SET)
+        a = game.infoset_actions[info].index(ACTION)
+    except Exception:
+        return wrong(f"The explorer is not showing Kuhn poker (it has no set {SET!r}): choose "
+                     "kuhn_poker and press Solve, or run the explorer's cell again.", "no-explorer")
+    recorded = [int(t) for t in trace.iterations]
+    if ITERATION not in recorded:
+        return wrong(f"The explorer's run did not record iteration {ITERATION} (it has "
+                     f"{recorded[0]}..{recorded[-1]}): set iterations to "
+                     f"{EXPLORER_ITERATIONS} and press Solve, then read the panel again.",
+                     "run-too-short")
     k = trace.index(ITERATION)
     average = float(trace.average_strategy[k, info, a])
     current = float(trace.current_strategy[k, info, a])
-    plain = float(average_from_current(trace, SET, ITERATION, weighted=False)[a])
 
     def near(x):
         return abs(value - x) <= READ_TOLERANCE
 
+    if 1 < value <= 100 and abs(value / 100 - average) <= 1e-3:
+        return wrong(f"{value:g} looks like a percentage. Give the probability as a number "
+                     f"between 0 and 1: {value / 100:.3f}.", "percentage")
+    if not 0 <= value <= 1:
+        return wrong(f"{value:g} is not a probability: it must lie between 0 and 1.",
+                     "not-a-probability")
     if near(average):
         return correct(f"Yes: {average:.3f}. That is the average strategy, the one CFR's "
                        f"guarantee is about and the one you would deploy. The strategy played "
@@ -125,27 +163,52 @@ def check_average_at_set(answer) -> Feedback:
                      f"{ITERATION} (row 'strategy played'). CFR's guarantee is about the "
                      f"average of all the strategies played so far (row 'average strategy'); "
                      "the current one keeps swinging and can be exploited.", "current")
+    try:
+        step = float(infoset_snapshot(trace, k, info).next_strategy[a])
+    except Exception:  # a trace without what the panel shows: skip this reading
+        step = float("nan")
+    if near(step):
+        return wrong(f"{step:.3f} is the regret-matching step: the strategy the regrets after "
+                     f"iteration {ITERATION} give for the *next* iteration. Read the row "
+                     "'average strategy'.", "next-strategy")
     if near(1 - average):
         return wrong(f"{value:.3f} is the average probability of folding (p) at {SET!r}. The "
                      "question asks for calling, the action b.", "fold-not-call")
     if near(1 - current):
         return wrong(f"{value:.3f} is the probability of folding in the *current* strategy. "
                      "Read the row 'average strategy', column b (call).", "current")
+    try:
+        plain = float(average_from_current(trace, SET, ITERATION, weighted=False)[a])
+    except ValueError:  # a run that did not record every iteration
+        plain = float("nan")
     if near(plain):
         return wrong(f"{value:.3f} is the plain mean of the strategies played in iterations "
                      f"1..{ITERATION}. CFR weights each iteration by player 1's own "
                      f"probability of reaching {SET!r} (how often it checked its queen then): "
                      "a strategy at a set you rarely reach counts for little.", "unweighted")
-    if near(float(trace.average_strategy[-1, info, a])):
-        return wrong(f"{value:.3f} is the average strategy at {SET!r} after "
-                     f"{int(trace.iterations[-1])} iterations, the end of the timeline. Move the "
-                     f"timeline to iteration {ITERATION} (the cell above does it for you).",
-                     "other-iteration")
+    where = ""
+    if on_screen is not None and int(trace.iterations[on_screen]) != ITERATION:
+        where = (f" Your explorer's timeline is at iteration {int(trace.iterations[on_screen])};"
+                 f" move it to {ITERATION}.")
+    for t in (ITERATION - 1, ITERATION + 1):
+        if t in recorded and near(float(trace.average_strategy[trace.index(t), info, a])):
+            return wrong(f"{value:.3f} is the average strategy after iteration {t}, one step "
+                         f"from {ITERATION}. The slider moves one frame at a time: check the "
+                         f"label beside it reads {ITERATION}." + where, "off-by-one")
+    # The iteration on the explorer's screen first, then the closest reading of any other.
+    shown_t = [] if on_screen is None else [int(trace.iterations[on_screen])]
+    others = np.array([float(trace.average_strategy[trace.index(t), info, a]) for t in recorded])
+    for t in shown_t + [recorded[int(np.argmin(np.abs(others - value)))]]:
+        if t != ITERATION and near(float(trace.average_strategy[trace.index(t), info, a])):
+            return wrong(f"{value:.3f} is the average strategy at {SET!r} after iteration {t}, "
+                         f"not {ITERATION}." + where, "other-iteration")
     for row, key in enumerate(game.infoset_keys):
         if key != SET and near(float(trace.average_strategy[k, row, 1])):
+            hint = (f" The explorer has {game.infoset_keys[selected]!r} selected."
+                    if selected is not None and selected != info else "")
             return wrong(f"{value:.3f} is the average probability of b at {key!r}, another "
                          f"information set. Pick {SET!r} (player 1 holds a queen, checked, and "
-                         "player 2 bet).", "other-set")
+                         f"player 2 bet).{hint}", "other-set")
     return wrong(f"Not quite. Select {SET!r} (or click one of its nodes), put the timeline on "
                  f"iteration {ITERATION}, and read the row 'average strategy' in column b.")
 
@@ -204,6 +267,9 @@ def check_alpha(answer, trace, others=()) -> Feedback:
     def near(x, tol=ALPHA_TOLERANCE):
         return abs(value - x) <= tol
 
+    if 1 < value <= 100 and any(abs(value / 100 - x) <= ALPHA_TOLERANCE for x in candidates):
+        return wrong(f"{value:g} looks like a percentage. alpha is a probability: "
+                     f"{value / 100:.3f}.", "percentage")
     shown = (f"bet J {estimates['bet J']:.3f}, bet K / 3 {estimates['bet K / 3']:.3f}, "
              f"call Q − 1/3 {estimates['call Q - 1/3']:.3f}")
     if any(near(x) for x in candidates):
@@ -287,3 +353,383 @@ def strategy_table(game, columns: dict, action: str = "b") -> str:
         lines.append(f"{key:<5} {who:<9} {situation:<35} {b:<5} "
                      + " ".join(f"{p:>{width}.3f}" for p in probs))
     return "\n".join(lines)
+
+
+# --- exercise 3: vanilla CFR, whole -----------------------------------------------------------
+
+#: Iterations the checker runs the student's ``my_cfr`` for: Kuhn poker, then Leduc poker,
+#: where chance is not uniform (a missing chance factor changes nothing in Kuhn poker, where
+#: every deal has probability 1/6, and shows in Leduc).
+CFR_RUNS = (("kuhn_poker", 300), ("leduc_poker", 10))
+#: When the Kuhn run differs, the student's function runs again for this many iterations
+#: and is compared with the wrong versions of :func:`cfr_variant_run` (each takes a while).
+DIAGNOSE_ITERATIONS = 20
+#: Wrong regret weights told apart on Kuhn poker.  Chance's reach is 1/6 at every decision
+#: node there, so a weight with or without it gives the same strategies: "no-chance" is
+#: told apart on Leduc poker only, and chance's reach alone looks "unweighted".
+#: Regrets weighted by the player's own reach and regrets not weighted at all also give the
+#: same runs on Kuhn poker (measured to 300 iterations), so "own-reach" stands for both.
+KUHN_WEIGHTS = ("others", "own-reach", "all-reach", "sign")
+
+#: The weight of a node's regret: the right one (``"others"``) and the wrong ones people write.
+#: ``reach`` is (nodes, 3), [player 1, player 2, chance]; ``i`` the player updated.
+REGRET_WEIGHTS = {
+    "others": lambda reach, i: reach[:, 2] * reach[:, 1 - i],
+    "own-reach": lambda reach, i: reach[:, i],
+    "all-reach": lambda reach, _i: reach.prod(axis=1),
+    "no-chance": lambda reach, i: reach[:, 1 - i],
+    "unweighted": lambda reach, _i: np.ones(len(reach)),
+    "sign": lambda reach, i: -reach[:, 2] * reach[:, 1 - i],
+}
+#: The weight of an iteration's strategy in the average: the right one (``"own"``) and wrong ones.
+AVERAGE_WEIGHTS = {
+    "own": lambda reach, i: reach[:, i],
+    "unweighted-average": lambda reach, _i: np.ones(len(reach)),
+    "full-reach-average": lambda reach, _i: reach.prod(axis=1),
+    "others-reach-average": lambda reach, i: reach[:, 2] * reach[:, 1 - i],
+}
+
+
+def cfr_variant_run(tree, iterations: int, *, alternating: bool = True, first: int = 0,
+                    regret_weight: str = "others", floor: bool = False) -> dict:
+    """Vanilla CFR, or a wrong version of it, by whole-tree numpy passes.
+
+    The checker's own CFR, written with the whole-tree passes of
+    :func:`~cfrviz.exercises.lesson03.node_passes` rather than a recursion, so
+    that the twenty-odd variants a student's run is compared with take about
+    a second for twenty iterations of Kuhn poker.  With the defaults it is
+    vanilla CFR (Zinkevich et al., 2007) with alternating updates, player
+    ``first`` updated first; the tests check it against :func:`cfrviz.solve`.
+
+    Parameters
+    ----------
+    alternating : bool
+        Update one player, then the other against the new strategy; otherwise
+        both from the same strategies (simultaneous updates).
+    first : int
+        With alternating updates, the player updated first (0 or 1).
+    regret_weight : str
+        A key of :data:`REGRET_WEIGHTS`: how a node's regret is weighted.
+    floor : bool
+        Reset negative cumulative regrets to 0 after each update (CFR+'s rule).
+
+    Returns
+    -------
+    dict
+        ``{t: {name: average strategy after t iterations for each name of
+        AVERAGE_WEIGHTS, "played": the strategy played in iteration t,
+        "next": regret matching on the regrets after it}}`` for ``t`` in
+        ``iterations - 1, iterations, iterations + 1``.
+    """
+    mask = tree.legal_mask
+    owner = tree.infoset_player
+    decisions = np.flatnonzero(tree.player >= 0)
+    info = tree.infoset[decisions]
+    child = np.zeros((len(decisions), mask.shape[1]), dtype=int)
+    for row, node in enumerate(decisions):
+        child[row, :len(tree.children[node])] = tree.children[node]
+    regret_sum = np.zeros(mask.shape)
+    sums = {name: np.zeros(mask.shape) for name in AVERAGE_WEIGHTS}
+    weigh = REGRET_WEIGHTS[regret_weight]
+
+    def update(player, strategy):
+        """One player's regrets under ``strategy``; adds its strategy weights to ``sums``."""
+        reach, values = node_passes(tree, strategy)
+        mine = owner[info] == player
+        nodes, sets, r = decisions[mine], info[mine], reach[decisions[mine]]
+        gain = (values[child[mine], player] - values[nodes, player][:, None]) * mask[sets]
+        regret = np.zeros(mask.shape)
+        np.add.at(regret, sets, weigh(r, player)[:, None] * gain)
+        for name, rule in AVERAGE_WEIGHTS.items():
+            np.add.at(sums[name], sets, rule(r, player)[:, None] * strategy[sets])
+        return regret
+
+    def fold(player, regret):
+        rows = owner == player
+        regret_sum[rows] += regret[rows]
+        if floor:
+            regret_sum[rows] = np.maximum(regret_sum[rows], 0.0)
+
+    snapshots = {}
+    for t in range(1, iterations + 2):
+        strategy = played = regret_matching(regret_sum, mask)
+        if alternating:
+            for player in (first, 1 - first):
+                fold(player, update(player, strategy))
+                strategy = regret_matching(regret_sum, mask)
+        else:
+            regrets = [update(player, strategy) for player in (0, 1)]
+            for player in (0, 1):
+                fold(player, regrets[player])
+        if t >= iterations - 1:
+            snapshots[t] = {name: _normalised(total, mask) for name, total in sums.items()}
+            snapshots[t].update(played=played, next=regret_matching(regret_sum, mask))
+    return snapshots
+
+
+def _normalised(sums, mask) -> np.ndarray:
+    """Rows of ``sums`` divided by their totals (uniform over the legal actions where 0)."""
+    total = sums.sum(axis=1, keepdims=True)
+    return np.where(total > 0, sums / np.where(total > 0, total, 1.0),
+                    mask / mask.sum(axis=1, keepdims=True))
+
+
+#: What each wrong ingredient of a CFR run gets wrong, by name (a run can have several).
+CFR_MISTAKES = {
+    "own-reach": "Your regrets are weighted by the acting player's own reach, or not weighted "
+                 "at all (on Kuhn poker the two give the same run, with or without chance's "
+                 "1/6). CFR weights a node's regret by how likely chance and the opponent make "
+                 "it, reach[chance] * reach[opponent] (lesson 03): the player's own reach is "
+                 "the same at every node of a set and cannot tell which hidden card is "
+                 "likelier.",
+    "all-reach": "Your regrets are weighted by the whole reach, the acting player's own share "
+                 "included. Leave it out: reach[chance] * reach[opponent].",
+    "no-chance": "Your regrets leave out chance's reach (they use the opponent's only). In Kuhn "
+                 "poker every deal has probability 1/6, so that changed nothing there, but in "
+                 "Leduc poker some deals are likelier than others and your run went elsewhere. "
+                 "Multiply by reach[chance] too.",
+    "sign": "Your regrets have the wrong sign: regret is (value of the action) - (value of the "
+            "node), so that regret matching favours the actions that did better.",
+    "regret-floor": "You reset negative cumulative regrets to zero. That is CFR+'s rule "
+                    "(lesson 07), a good algorithm but not vanilla CFR, and its average lands "
+                    "elsewhere. Vanilla CFR keeps the negative regrets.",
+    "unweighted-average": "Your average is the plain mean of the strategies played. CFR weights "
+                          "each iteration's strategy at a set by the player's own reach of the "
+                          "set (section 5 of this lesson).",
+    "full-reach-average": "Your average weights each iteration's strategy by the whole reach "
+                          "of the node, chance's and the opponent's included. It is weighted by "
+                          "the player's own reach only: reach[player].",
+    "others-reach-average": "Your average weights each strategy by chance's and the opponent's "
+                            "reach: that is the regret's weight. The average uses the player's "
+                            "own reach, reach[player].",
+    "current": "You returned the current strategy (the last one regret matching gave), not the "
+               "average. The regret guarantee is about the average strategy: return "
+               "strategy_sum normalised at each set.",
+    "off-by-one": "Your run matches CFR after one iteration more or less than asked: check the "
+                  "loop runs exactly `iterations` times.",
+}
+
+
+def _as_strategy_table(result, tree):
+    """The student's average strategy as a (sets, max actions) array, or a reason why not."""
+    mask = tree.legal_mask
+    if hasattr(result, "probabilities"):
+        result = result.probabilities
+    if isinstance(result, dict):
+        missing = [key for key in tree.infoset_keys if key not in result]
+        if missing:
+            return None, (f"your dict has no entry for {len(missing)} of the "
+                          f"{tree.num_infosets} information sets, e.g. {missing[0]!r}")
+        table = np.zeros(mask.shape)
+        for row, key in enumerate(tree.infoset_keys):
+            actions, probs = tree.infoset_actions[row], result[key]
+            if isinstance(probs, dict):
+                if set(probs) != set(actions):
+                    return None, (f"at {key!r} your dict has actions {sorted(probs)}, "
+                                  f"not {list(actions)}")
+                probs = [probs[a] for a in actions]
+            try:
+                values = np.array(probs, dtype=float).ravel()
+            except (TypeError, ValueError):
+                return None, f"at {key!r} {probs!r} is not numbers"
+            if len(values) not in (len(actions), mask.shape[1]):
+                return None, f"at {key!r} expected {len(actions)} probabilities, got {probs!r}"
+            table[row, :len(actions)] = values[:len(actions)]
+        return table, None
+    if isinstance(result, (str, bytes)):
+        return None, f"it returned {result!r}"
+    try:
+        table = np.array(result, dtype=float)
+    except (TypeError, ValueError):
+        return None, f"it returned a {type(result).__name__}, not numbers"
+    if table.shape != mask.shape:
+        return None, (f"it returned an array of shape {table.shape}; expected "
+                      f"{mask.shape} (information sets x actions) or a dict "
+                      "{key: probabilities}")
+    return np.where(mask, table, 0.0), None
+
+
+def _diagnose_run(tree, iterations: int, table, weights=KUHN_WEIGHTS,
+                  modes=((True, 0), (True, 1), (False, 0)), floors=True) -> list[str] | None:
+    """The fewest wrong ingredients (names of :data:`CFR_MISTAKES`) whose run gives ``table``.
+
+    ``[]`` when the right run gives it; None when no run tried does.
+    """
+    found = []
+    for weight in weights:
+        for floor in ((False, True) if floors and weight == "others" else (False,)):
+            for alternating, first in modes:
+                runs = cfr_variant_run(tree, iterations, alternating=alternating, first=first,
+                                       regret_weight=weight, floor=floor)
+                base = ([] if weight == "others" else [weight]) + (["regret-floor"] * floor)
+                for t, snapshot in runs.items():
+                    step = [] if t == iterations else ["off-by-one"]
+                    for name, strategy in snapshot.items():
+                        if name in ("played", "next"):
+                            extra = ["current"]
+                        else:
+                            extra = [] if name == "own" else [name]
+                        if _same(table, strategy, tree.legal_mask):
+                            found.append(base + extra + step)
+    return min(found, key=len) if found else None
+
+
+def _same(a, b, mask) -> bool:
+    return bool(np.allclose(a[mask], b[mask], rtol=1e-6, atol=1e-7))
+
+
+_CFR_HINTS = {IndexError: "tree.children[node] lists a node's children in action order; "
+                          "tables of shape (information sets, actions) are indexed "
+                          "[tree.infoset[node], a].",
+              TypeError: "`tree` is a GameTree (arrays indexed by node id), `iterations` an "
+                         "int."}
+
+
+def _student_run(function, tree, iterations: int):
+    """Run ``my_cfr`` once: ``(table, not normalised?, seconds, None)`` or ``(.., feedback)``."""
+    game = tree.name
+    start = time.perf_counter()
+    result, failed = run_student(lambda: function(tree, iterations), name="`my_cfr`",
+                                 hints=_CFR_HINTS)
+    seconds = time.perf_counter() - start
+    if failed is not None:
+        if failed.mistake == "crash":
+            failed = wrong(f"On {game}: {failed.message}", "crash")
+        return None, False, seconds, failed
+    if result is None:
+        return None, False, seconds, wrong(
+            "`my_cfr` returned None: return the average strategy (an array of information "
+            "sets x actions, or a dict {key: probabilities}).", "no-return")
+    table, why = _as_strategy_table(result, tree)
+    if table is None:
+        return None, False, seconds, wrong(f"`my_cfr` ran on {game}, but {why}.", "shape")
+    if not np.all(np.isfinite(table)):
+        return None, False, seconds, wrong(
+            f"On {game} your strategy holds NaN or infinite numbers: a division by a zero "
+            "total? Every row of the average is the strategy sum divided by its own total.",
+            "not-finite")
+    totals = table.sum(axis=1)
+    if np.all(table >= -1e-12) and np.allclose(totals, 1, atol=1e-6):
+        return table, False, seconds, None
+    if np.all(table >= 0) and np.all(totals > 0):
+        return table / totals[:, None], True, seconds, None
+    return None, False, seconds, wrong(
+        f"On {game} your result is not a strategy: at each information set the probabilities "
+        "must be at least 0 and sum to 1.", "not-a-strategy")
+
+
+PLAYER_2_FIRST = "alternating (player 2 first)"
+_NOT_NORMALISED = ("Your rows do not sum to 1: divide the strategy sums by their total at each "
+                   "set. ")
+
+
+def check_my_cfr(function) -> Feedback:
+    """Exercise 3: ``function(tree, iterations)`` is vanilla CFR and returns its average strategy.
+
+    The checker runs it on Kuhn poker for 300 iterations and compares the
+    average strategy with :func:`cfrviz.solve`'s vanilla CFR, with alternating
+    updates and with simultaneous ones (both are vanilla CFR; the message says
+    which it recognised), then on Leduc poker for 10 iterations, where chance
+    is not uniform.  Any implementation whose average strategy agrees to
+    1e-6 passes, returned as an array (information sets x actions) or a dict
+    ``{key: probabilities}``.  When it does not, the checker runs the
+    student's function again for :data:`DIAGNOSE_ITERATIONS` iterations beside
+    the wrong versions of :func:`cfr_variant_run` (the regret weights of
+    :data:`REGRET_WEIGHTS`, CFR+'s regret floor, the averages of
+    :data:`AVERAGE_WEIGHTS`, the current strategy, one iteration more or less)
+    and names the ingredients of the one that reproduces it, from
+    :data:`CFR_MISTAKES`.  A correct run's message gives the exploitability
+    of the student's Kuhn strategy beside cfrviz's.
+    """
+    if unanswered(function):
+        return not_done("Write `my_cfr`, then run this cell again.")
+    if not callable(function):
+        return wrong(f"Pass the function itself, check_my_cfr(my_cfr); got {function!r}.",
+                     "not-callable")
+    from ..analysis.evaluation import exploitability
+    from ..core.policy import Policy
+    from ..games import load_game
+    from ..solvers import solve
+
+    (kuhn_name, n), (leduc_name, m) = CFR_RUNS
+    kuhn, leduc = load_game(kuhn_name), load_game(leduc_name)
+    table, unnormalised, seconds, failed = _student_run(function, kuhn, n)
+    if failed is not None:
+        return failed
+    assert table is not None
+    references = {"alternating": solve(kuhn, "cfr", n, progress=False),
+                  "simultaneous": solve(kuhn, "cfr", n, alternating=False, progress=False)}
+    mode = next((name for name, run in references.items()
+                 if _same(table, run.average_strategy[-1], kuhn.legal_mask)), None)
+    if mode is None or unnormalised:
+        failed = _explain_kuhn(function, kuhn, table, unnormalised, mode, references)
+        if failed is not None:
+            return failed
+        mode = PLAYER_2_FIRST
+    theirs = exploitability(kuhn, Policy(kuhn, table))
+    ours = float(references[mode if mode in references else "alternating"].exploitability[-1])
+    table, unnormalised, _, failed = _student_run(function, leduc, m)
+    if failed is not None:
+        return failed
+    assert table is not None
+    alternating, first = mode != "simultaneous", int(mode == PLAYER_2_FIRST)
+    want = (cfr_variant_run(leduc, m, first=1)[m]["own"] if first else
+            solve(leduc, "cfr", m, alternating=alternating, progress=False).average_strategy[-1])
+    if not _same(table, want, leduc.legal_mask):
+        names = _diagnose_run(leduc, m, table, weights=("no-chance",),
+                              modes=((alternating, first),), floors=False)
+        if names:
+            return wrong(" ".join(CFR_MISTAKES[name] for name in names), "+".join(names))
+        return wrong("Your run agreed with vanilla CFR on Kuhn poker but not on Leduc poker, "
+                     "where some sets have three actions and some deals are likelier than "
+                     "others. " + _difference(leduc, table, want, f"{mode} updates", m),
+                     "leduc-only")
+    return correct(f"Your CFR is vanilla CFR with {mode} updates: its average strategy agrees "
+                   f"with cfrviz's on Kuhn poker ({n} iterations) and on Leduc poker ({m} "
+                   f"iterations). On Kuhn poker your average strategy has exploitability "
+                   f"{theirs:.6f}, cfrviz's {ours:.6f} (your run took {seconds:.2f} s). "
+                   "Alternating and simultaneous updates are both vanilla CFR; with "
+                   "alternating ones, player 2 answers player 1's updated strategy within "
+                   "the same iteration.")
+
+
+def _explain_kuhn(function, kuhn, table, unnormalised, mode, references) -> Feedback | None:
+    """Name what a Kuhn run that differs from vanilla CFR's got wrong, if a variant shows it.
+
+    None when it is vanilla CFR after all, with alternating updates that start
+    with player 2 (checked on the full run).
+    """
+    prefix = _NOT_NORMALISED if unnormalised else ""
+    if unnormalised and mode is not None:
+        return wrong(prefix + f"Once divided, your average matches vanilla CFR ({mode} "
+                     "updates).", "not-normalised")
+    short, _, _, failed = _student_run(function, kuhn, DIAGNOSE_ITERATIONS)
+    names = None
+    if failed is None and short is not None:
+        names = _diagnose_run(kuhn, DIAGNOSE_ITERATIONS, short)
+    n = int(references["alternating"].iterations[-1])
+    if names == [] and not unnormalised and _same(
+            table, cfr_variant_run(kuhn, n, first=1)[n]["own"], kuhn.legal_mask):
+        return None
+    if names:
+        names = (["not-normalised"] if unnormalised else []) + names
+        return wrong(prefix + " ".join(CFR_MISTAKES[name] for name in names
+                                       if name in CFR_MISTAKES), "+".join(names))
+    mask = kuhn.legal_mask
+    nearest = min(references, key=lambda name: float(np.abs(
+        (table - references[name].average_strategy[-1])[mask]).max()))
+    return wrong(prefix + _difference(kuhn, table, references[nearest].average_strategy[-1],
+                                      f"{nearest} updates", n),
+                 "not-normalised" if unnormalised else None)
+
+
+def _difference(tree, table, want, label: str, iterations: int) -> str:
+    """Where the student's average differs most from vanilla CFR's, in words."""
+    row = int(np.argmax(np.abs(table - want).max(axis=1)))
+    k = len(tree.infoset_actions[row])
+    return (f"After {iterations} iterations on {tree.name} your average strategy differs from "
+            f"vanilla CFR's ({label}) most at set {tree.infoset_keys[row]!r}: you have "
+            f"{np.round(table[row, :k], 4).tolist()}, CFR {np.round(want[row, :k], 4).tolist()}. "
+            "Check the regret update (chance's and the opponent's reach times action value "
+            "minus node value), regret matching (uniform over the legal actions when no regret "
+            "is positive) and the average (each strategy weighted by the player's own reach).")

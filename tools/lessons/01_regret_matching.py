@@ -166,6 +166,34 @@ for t in (10, 100, 1000, 10_000):
     print(f"{t:>9,}   {selfplay.exploitability[i]:>24.5f}   {selfplay.current_exploitability[i]:>10.5f}")
 
 # %% [markdown]
+# **Why $2\varepsilon$? A sketch.** Write $\bar x, \bar y$ for the two average strategies after $T$ rounds
+# and $\bar u$ for player 1's average payoff over those rounds (player 2's is $-\bar u$). Player 1's
+# payoff is linear in player 2's strategy, so what a fixed action $a$ would have earned over the $T$ rounds,
+# on average, is exactly what it earns against $\bar y$. Player 1's average regret $\varepsilon_1 =
+# \max_a R_1^T(a)/T$ therefore says: the best answer to $\bar y$ earns $\bar u + \varepsilon_1$. Likewise
+# the best answer to $\bar x$ earns player 2 $-\bar u + \varepsilon_2$. Add the two gains from switching,
+# each measured from $(\bar x, \bar y)$, and $u(\bar x, \bar y)$ cancels out:
+#
+# $$ \underbrace{\big(\bar u + \varepsilon_1 - u_1(\bar x, \bar y)\big)}_{\text{player 1's gain}}
+#  + \underbrace{\big(-\bar u + \varepsilon_2 - u_2(\bar x, \bar y)\big)}_{\text{player 2's gain}}
+#  = \varepsilon_1 + \varepsilon_2 \quad (\text{as } u_1 + u_2 = 0). $$
+#
+# Neither gain is negative, so each is at most $\varepsilon_1 + \varepsilon_2 \le 2\varepsilon$: the
+# averages are a $2\varepsilon$-equilibrium. The sum of the two gains is called *NashConv*; cfrviz's
+# exploitability is half of it, so here it is at most $\varepsilon$. In a matrix game with expected updates
+# the equation is exact, and the trace shows it (player 1's regrets started at $[1, 0, 0]$, so that
+# starting push is subtracted):
+
+# %%
+start = np.array([[1, 0, 0], [0, 0, 0]])  # the initial regrets given to solve above
+print("iteration   avg regret P1   avg regret P2      sum   NashConv = 2 x exploitability")
+for t in (10, 100, 1000, 10_000):
+    i = selfplay.index(t)
+    eps = (selfplay.cumulative_regret[i] - start).max(axis=1) / t
+    print(f"{t:>9,}   {eps[0]:>13.5f}   {eps[1]:>13.5f}   {eps.sum():>7.5f}   "
+          f"{2 * selfplay.exploitability[i]:>10.5f}")
+
+# %% [markdown]
 # Try it in the explorer: raise **iterations** to 20,000 and press **Solve**, switch the start, or set
 # **player 2** to a fixed opponent and watch player 1's average run into a corner (a best response).
 #

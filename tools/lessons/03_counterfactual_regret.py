@@ -7,8 +7,9 @@
 # **Goals.** By the end of this lesson you can
 # - compute the *counterfactual value* of an information set and of each of its actions, and say why it
 #   counts chance's and the opponent's reach but not the player's own;
-# - turn counterfactual values into *immediate counterfactual regrets*, and regrets into a strategy at
-#   every information set — which is CFR;
+# - write a function that computes the counterfactual values of any information set;
+# - turn counterfactual values into *counterfactual regrets*, and regrets into a strategy at every
+#   information set — which is CFR;
 # - read the recursive CFR of `cfrviz.reference` line by line, and write its regret update yourself;
 # - see what the most common mistake, own reach instead of the opponent's, does to training.
 #
@@ -125,10 +126,58 @@ print(f"Kpb  own reach {kpb['own_reach']}, opponent-and-chance reach {kpb['oppon
 print("     counterfactual values (fold, call):", np.round(kpb["action_values"], 4))
 
 # %% [markdown]
-# ## 3 · Immediate counterfactual regret, and CFR
+# ### Exercise 2 — counterfactual values as code
+# Now let the computer do exercise 1 for any set, any strategy and any game. Write
+# `my_counterfactual_values(tree, strategy, info)`: it returns, for each action $a$ of set `info`,
+# $v_i(\sigma, I \to a) = \sum_{h \in I} \pi^\sigma_{-i}(h)\, u_i(\sigma, ha)$. Two helpers do the work:
+# `others_reach(node)` climbs from `node` to the root through `tree.parent`, multiplying the probability of
+# every move made by chance or by the opponent (the acting player's own moves are skipped), and
+# `value(node)` returns player $i$'s expected payoff below a node by recursion, as `walk` will in section 4.
+# The docstring lists what the tree gives. The checker calls your function on sets of Kuhn poker and of
+# Leduc poker (where some deals are likelier than others), under several strategies, random ones among
+# them. (Solution: `%load solutions/03_counterfactual_function.py`.)
+
+# %% tags=["exercise-counterfactual-function"]
+def my_counterfactual_values(tree, strategy, info):
+    """The counterfactual value of each action of information set `info`, for its owner.
+
+    tree: a GameTree, arrays indexed by node id (the root is node 0):
+        tree.player[node]       0 or 1 at a decision, -1 at a chance node, -2 at a terminal
+        tree.parent[node]       the parent's id (-1 at the root)
+        tree.action[node]       the index of the action (or chance outcome) leading from the parent
+        tree.children[node]     the children's ids, in action order
+        tree.chance_prob[node]  the probability of the chance outcome leading to node
+        tree.utility[node]      the payoffs [player 1, player 2] at a terminal
+        tree.infoset[node]      the information set of a decision node
+        tree.infoset_player[info], tree.infoset_actions[info]
+    strategy: array (information sets x actions); strategy[tree.infoset[node], a] is the
+        probability of action a at a decision node.
+    info: the set's id (tree.infoset_index("Qb") gives it from a key).
+    Returns one number per action of the set.
+    """
+    player = tree.infoset_player[info]
+    nodes = np.flatnonzero(tree.infoset == info)  # the members of the set
+
+    def others_reach(node):
+        """The probability that chance and the opponent lead play from the root to `node`."""
+        raise NotImplementedError  # replace this line with your code
+
+    def value(node):
+        """`player`'s expected payoff when play starts at `node` and follows `strategy`."""
+        raise NotImplementedError  # replace this line with your code
+
+    raise NotImplementedError  # replace this line with your code
+
+
+# %%
+check.check_counterfactual_function(my_counterfactual_values)
+
+# %% [markdown]
+# ## 3 · Counterfactual regret, and CFR
 #
 # With counterfactual values as payoffs, regret at a set is defined exactly as in lesson 01. At iteration
-# $t$ the **immediate counterfactual regret** of action $a$ is
+# $t$ the **counterfactual regret** of action $a$ (of that one iteration, sometimes called *instantaneous*)
+# is
 #
 # $$ r^t(I, a) = v_i(\sigma^t, I \to a) - v_i(\sigma^t, I), $$
 #
@@ -138,10 +187,15 @@ print("     counterfactual values (fold, call):", np.round(kpb["action_values"],
 # $$ \sigma^{T+1}(I, a) = \frac{\max(R^T(I, a), 0)}{\sum_b \max(R^T(I, b), 0)} \quad
 #    \text{(uniform if no regret is positive)}. $$
 #
-# Zinkevich et al. (2007) proved that a player's overall regret is at most the sum, over its information
-# sets, of these counterfactual regrets (their positive parts). Each set's regret matcher keeps its own
-# regret growing slower than $T$, so the overall average regret goes to 0, and by lesson 01's argument the
-# **average** strategies approach a Nash equilibrium.
+# Zinkevich et al. (2007) name the average of the best of these sums the set's **immediate counterfactual
+# regret**,
+#
+# $$ R^T_{i,\text{imm}}(I) = \frac1T \max_a R^T(I, a), $$
+#
+# a single number per set, and proved that a player's overall average regret is at most the sum, over its
+# information sets, of their positive parts. Each set's regret matcher keeps $\max_a R^T(I, a)$ growing
+# slower than $T$, so every immediate counterfactual regret, and with them the overall average regret, goes
+# to 0; by lesson 01's argument the **average** strategies approach a Nash equilibrium.
 #
 # The average is the one place where the player's own reach does come in. Iterations in which the player
 # rarely reached $I$ say little about how it plays there, so they count less:
@@ -178,7 +232,7 @@ listing(walk, "info = tree.infoset[node]", "return value")
 #   row, so the sum over $h \in I$ happens by itself.
 # - The strategy sum grows by the player's **own** reach times its strategy, for the average.
 #
-# By default `update` is `counterfactual_regret`, CFR's own rule; a caller may pass another (exercise 2 will):
+# By default `update` is `counterfactual_regret`, CFR's own rule; a caller may pass another (exercise 3 will):
 
 # %%
 listing(counterfactual_regret)
@@ -208,7 +262,7 @@ trace = cfrviz.solve(kuhn, "cfr", iterations=1, progress=False)
 display(HTML(snapshot_html(infoset_snapshot(trace, 0, "Qb"))))
 
 # %% [markdown]
-# ### Exercise 2 — complete the regret update
+# ### Exercise 3 — complete the regret update
 # Write the line that CFR adds to the regrets at one node of the player being updated. Your function gets
 # the node's `reach` (a numpy array `[player 1, player 2, chance]`), the acting `player` (0 or 1),
 # `action_values` (a numpy array, one value per action) and the node's `value`. It must return one number
@@ -254,9 +308,10 @@ update_comparison_figure(comparison)
 #   opponent**, $\pi_{-i}(h)$.
 # - Those weights are the player's beliefs about what it cannot see. The player's own reach is the same
 #   at every node of a set, and leaving it out lets sets the player avoids keep learning.
-# - Immediate counterfactual regret is $v(I \to a) - v(I)$; summed over iterations and fed to regret
-#   matching, it bounds the player's overall regret, so the **average** strategy (weighted by own reach)
-#   approaches an equilibrium.
+# - The counterfactual regret of an action in one iteration is $v(I \to a) - v(I)$. Summed over the
+#   iterations, it is what regret matching is fed; its best sum divided by $T$, the *immediate*
+#   counterfactual regret of the set, bounds the player's overall average regret, so the **average**
+#   strategy (weighted by own reach) approaches an equilibrium.
 # - In code: `regret += reach[2] * reach[1 - player] * (action_values - value)`. Own reach in its place
 #   stalls training.
 #

@@ -9,7 +9,8 @@
 # - point at *bluffing* and *slow-playing* in the strategy it learns, and say why they pay;
 # - state the value of Kuhn poker, $-1/18$ per hand for the first player, and check it;
 # - describe player 1's whole *family* of equilibria, and find where a given run landed in it;
-# - explain why the strategy you keep is the **average** one and not the last one played.
+# - explain why the strategy you keep is the **average** one and not the last one played;
+# - write vanilla CFR yourself, from an empty function to a strategy as good as the package's.
 #
 # **You need** lesson 02 (trees, information sets, reach) and lesson 03 (counterfactual regret and the
 # CFR loop). About 35 minutes.
@@ -116,23 +117,25 @@ print(f"exact value for player 1 at equilibrium: -1/18 = {-1 / 18:+.5f}")
 #
 # ## 4 · Exercise 1 — read the average strategy at a set
 #
-# Below is the explorer's panel, moved to set `Qpb` (player 1 holds a queen, checked, and player 2 bet) at
-# **iteration 50**. It is the same widget as above: move the timeline there and this copy moves with it.
+# With what probability does CFR's strategy *after 50 iterations* call at set `Qpb` (player 1 holds a queen,
+# checked, and player 2 bet)? Read it off the explorer and type it below.
 #
-# With what probability does CFR's strategy *after 50 iterations* call here? Read it off the panel and
-# type it below.
+# The next cell shows the explorer's own timeline, set list and panel a second time, so that you need not
+# scroll: they are the same widgets, not copies, so whatever you change here changes the explorer of
+# section 2 too, and the other way round. Nothing moves by itself: pick `Qpb` in the list, drag the slider
+# until the label reads iteration 50, and read the row "average strategy", column `b`. The checker reads the
+# same explorer, so it checks against the run you see.
 # (Stuck? `%load solutions/04_average_at_set.py` in a cell loads a solution.)
 
 # %%
-explorer.select("Qpb")
-explorer.show_iteration(50)
-W.VBox([explorer.iteration_label, explorer.panel])
+W.VBox([W.HBox([explorer.play, explorer.slider, explorer.iteration_label]), explorer.picker,
+        explorer.panel])
 
 # %% tags=["exercise-average-at-set"]
 my_call_probability = None  # a number between 0 and 1
 
 # %%
-check.check_average_at_set(my_call_probability)
+check.check_average_at_set(my_call_probability, explorer)
 
 # %% [markdown]
 # ## 5 · Why the average and not the current strategy
@@ -233,6 +236,66 @@ check.check_alpha(my_alpha, mystery, others=runs)
 cfrviz.kuhn_equilibrium_figure(runs + [mystery])
 
 # %% [markdown]
+# ## 7 · Exercise 3 — vanilla CFR, written by you
+#
+# You have now seen every piece: regret matching (lesson 01), counterfactual values and the regret update
+# (lesson 03), the average weighted by own reach (section 5). Put them together. Complete `my_cfr(tree,
+# iterations)` below: it runs vanilla CFR for `iterations` iterations and returns the **average** strategy,
+# as an array (information sets × actions) or as a dict `{key: probabilities}`.
+#
+# The skeleton has two helpers to fill in and a loop to write. `regret_matching` turns the table of
+# cumulative regrets into a strategy at every set. `walk` visits the tree below a node for the player being
+# updated, carrying `reach = [π₁, π₂, π_c]`, and returns the node's value for that player; at that player's
+# own decision nodes it adds to `regret_sum` and `strategy_sum`. Update the players one after the other
+# (alternating) or both from the same strategy (simultaneous): both are vanilla CFR, and the checker says
+# which one it recognised.
+#
+# The checker runs your function on Kuhn poker for 300 iterations and compares its average strategy with
+# `cfrviz.solve(kuhn, "cfr", 300)`'s, then on Leduc poker for 10 iterations, where some deals are likelier
+# than others; if they differ, it tries the usual mistakes to name yours. Plain Python is fast enough: the
+# whole check takes a few seconds.
+# (Solution: `%load solutions/04_my_cfr.py`.)
+
+# %% tags=["exercise-my-cfr"]
+import numpy as np
+
+
+def my_cfr(tree, iterations):
+    """Vanilla CFR on `tree` for `iterations` iterations; returns the average strategy.
+
+    What the tree gives (arrays indexed by node id; the root is node 0):
+        tree.player[node]       0 or 1 at a decision, -1 at a chance node, -2 at a terminal
+        tree.children[node]     the children's ids, in action order
+        tree.chance_prob[node]  the probability of the chance outcome leading to node
+        tree.utility[node]      the payoffs [player 1, player 2] at a terminal
+        tree.infoset[node]      the information set of a decision node
+        tree.legal_mask         (information sets x actions), True where the action exists
+        tree.infoset_keys, tree.infoset_actions, tree.infoset_player: one entry per set
+    """
+    mask = tree.legal_mask
+    regret_sum = np.zeros(mask.shape)    # cumulative counterfactual regrets
+    strategy_sum = np.zeros(mask.shape)  # strategies weighted by the owner's own reach
+
+    def regret_matching(regrets):
+        """The strategy at every set: positive regrets normalised; uniform over the legal
+        actions where no regret is positive."""
+        raise NotImplementedError  # replace this line with your code
+
+    def walk(node, player, reach, strategy):
+        """`player`'s expected payoff below `node`, with reach = np.array([pi_1, pi_2, pi_chance]).
+        At `player`'s own decision nodes, add the counterfactual regrets to regret_sum and the
+        strategy weighted by the player's own reach to strategy_sum."""
+        raise NotImplementedError  # replace this line with your code
+
+    # Each iteration: the strategy by regret matching, then a walk from the root (node 0) for each
+    # player. At the end, return the average: each row of strategy_sum divided by its total.
+    raise NotImplementedError  # replace this line with your code
+
+
+# %%
+check.check_my_cfr(my_cfr)
+
+# %% [markdown]
 # ## Summary
 #
 # - CFR on Kuhn poker discovers poker by itself: bluffs with jacks, slow-played kings, queens that check
@@ -242,6 +305,8 @@ cfrviz.kuhn_equilibrium_figure(runs + [mystery])
 #   algorithms and different sampling seeds land at different points of it, all equally good.
 # - The strategy to keep is the **average**, each iteration weighted by the player's own reach: it is the
 #   one the regret guarantee is about. The current strategy keeps wobbling and stays exploitable.
+# - Vanilla CFR fits in one short function: regret matching, one recursive walk per player, and the
+#   average at the end.
 #
 # **Read more.** H. W. Kuhn, *A simplified two-person poker*, Contributions to the Theory of Games I,
 # 1950 — the game and its equilibria. M. Zinkevich, M. Johanson, M. Bowling and C. Piccione, *Regret
