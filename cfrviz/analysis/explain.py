@@ -123,8 +123,9 @@ def counterfactual_values(game, policy, infoset) -> dict:
         ``key``, ``player``, ``actions``, ``opponent_reach`` (chance and
         opponent, summed over the set's nodes), ``own_reach``,
         ``action_values`` (one per action), ``value`` and ``regret``
-        (``action_values - value``, the immediate counterfactual regret of
-        Zinkevich et al., 2007).
+        (``action_values - value``, this iteration's counterfactual regret;
+        Zinkevich et al.'s *immediate* counterfactual regret is the time
+        average of the largest cumulative one).
     """
     tree = as_tree(game)
     if isinstance(policy, dict):

@@ -20,7 +20,7 @@ class BluffExplorer(Panel):
 
     Player 2 holds Q and faces a bet.  The bar chart shows the counterfactual
     value of folding and of calling, and the text gives each node's weight
-    (chance times player 1's bet probability) and the immediate
+    (chance times player 1's bet probability) and this iteration's
     counterfactual regrets.  Player 1 never bets with Q; player 2's other
     sets play uniformly.
 
@@ -67,7 +67,7 @@ class BluffExplorer(Panel):
             self.text.value = (
                 f"<div style='font-size:{self.style.font_size}px'>weights: player 1 holds J "
                 f"1/6 &times; {j:.2f} = {j / 6:.4f}; holds K 1/6 &times; {k:.2f} = "
-                f"{k / 6:.4f}<br>immediate counterfactual regrets (value minus the "
+                f"{k / 6:.4f}<br>this iteration's counterfactual regrets (value minus the "
                 f"uniform strategy's {cf['value']:+.4f}): fold {fold:+.4f}, call "
                 f"{call:+.4f}; regret matching moves towards <b>{better}</b></div>")
 
