@@ -3,7 +3,7 @@
 
 import numpy as np
 import pytest
-from _solutions import run_solution
+from _solutions import as_cell, run_solution
 
 import cfrviz
 from cfrviz.analysis.explain import counterfactual_values
@@ -177,16 +177,6 @@ def cf_function(**replace):
         assert old in source, old
         source = source.replace(old, new)
     return as_cell(source)["my_counterfactual_values"]
-
-
-def as_cell(source: str) -> dict:
-    """Run ``source`` as IPython runs a cell: a file name of its own, its lines in linecache."""
-    import linecache
-    filename = f"/tmp/student_cell_{abs(hash(source))}.py"
-    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    namespace = {"np": np}
-    exec(compile(source, filename, "exec"), namespace)
-    return namespace
 
 
 OPPONENT_MOVE = "elif tree.player[up] == opponent:"

@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from _solutions import run_solution
+from _solutions import SOLUTIONS, as_cell, run_solution
 
 import cfrviz
 from cfrviz.exercises import CORRECT, NOT_DONE, WRONG
@@ -209,19 +209,8 @@ ALTERNATING = """        for player in (0, 1):                            # alte
             walk(0, player, np.ones(3), strategy)"""
 
 
-def as_cell(source: str) -> dict:
-    """Run ``source`` as IPython runs a cell: a file name of its own, its lines in linecache."""
-    import linecache
-    filename = f"/tmp/student_cell_{abs(hash(source))}.py"
-    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    namespace = {"np": np}
-    exec(compile(source, filename, "exec"), namespace)
-    return namespace
-
-
 def my_cfr(**replace):
     """The solution with some lines changed: a student's CFR, right or wrong."""
-    from _solutions import SOLUTIONS
     source = (SOLUTIONS / CFR_SOLUTION).read_text()
     for old, new in replace.items():
         assert old in source, old
