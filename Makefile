@@ -34,7 +34,9 @@ unexport PORT LESSON PYTHON PYTEST_ARGS
 START := 00_start_here.ipynb
 
 # Stamps record that `pip install` succeeded for the current pyproject.toml,
-# so a second `make lab` or `make test` installs nothing.
+# so a second `make lab` or `make test` installs nothing.  After installing, cfrviz.warm
+# compiles the engine's kernels into numba's on-disk cache (a line per kernel, under a minute,
+# once), so a lesson's first solve loads compiled code instead of waiting for it.
 STAMP_LAB := $(VENV)/.cfrviz-installed
 STAMP_TEST := $(VENV)/.cfrviz-installed-test
 
@@ -94,10 +96,12 @@ $(PY):
 
 $(STAMP_LAB): pyproject.toml | $(PY)
 	$(PY) -m pip install --disable-pip-version-check -e .
+	$(PY) -m cfrviz.warm
 	@touch $@
 
 $(STAMP_TEST): pyproject.toml | $(PY)
 	$(PY) -m pip install --disable-pip-version-check -e '.[test]'
+	$(PY) -m cfrviz.warm
 	@touch $@
 
 # Whether the server on CFRVIZ_PORT answers, asked with the token in a header read from the

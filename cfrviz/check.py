@@ -256,6 +256,28 @@ def check_figure_widget() -> Check:
     return Check(name, True, "plotly can build the interactive FigureWidget the lessons use")
 
 
+def check_compile_cache() -> Check:
+    """Numba must be able to store the engine's compiled code, so it compiles only once.
+
+    Only looks where the cache is (importing the engine compiles nothing); ``cfrviz.warm``
+    fills it.
+    """
+    name = "compile cache"
+    try:
+        from .engine.jit import CACHE_PROBLEM
+        from .warm import cache_folders
+
+        folders = cache_folders()
+    except Exception as error:  # numpy or numba missing or broken: reported above
+        return Check(name, False, f"the compiled engine cannot be loaded ({type(error).__name__}: "
+                                  f"{error}); to fix it, {REINSTALL}")
+    if CACHE_PROBLEM:
+        return Check(name, False, CACHE_PROBLEM)
+    where = " and ".join(folders) or "numba's cache folder"
+    return Check(name, True, f"numba keeps the engine's compiled code in {where}, so it "
+                             "compiles once (`python -m cfrviz.warm` does it ahead of time)")
+
+
 def _kernel_shell():
     """The IPython shell if this code runs in a Jupyter kernel, else None."""
     ipython = sys.modules.get("IPython")
@@ -288,6 +310,7 @@ def run_checks() -> CheckReport:
     report.append(check_widgets_front_end())
     report.append(check_lab_extensions())
     report.append(check_figure_widget())
+    report.append(check_compile_cache())
     report.append(check_kernel())
     return report
 

@@ -101,6 +101,24 @@ def test_values_never_reach_a_command_as_text(project, tmp_path):
             assert not marker.exists(), f"make -n {target} {option}={value!r} ran a command"
 
 
+# --- installing compiles the engine ahead of time ------------------------------------------
+
+def test_installing_compiles_the_engine_before_recording_the_install(project):
+    """Both install stamps run ``cfrviz.warm`` after pip and before the stamp, so a lesson's first
+    solve finds compiled code, and a failed warm-up is tried again by the next make."""
+    (project / "pyproject.toml").write_text("")
+    env = {k: v for k, v in os.environ.items() if k != "MAKEFLAGS"}
+    for stamp, extra in ((".venv/.cfrviz-installed", "-e ."),
+                         (".venv/.cfrviz-installed-test", "-e '.[test]'")):
+        result = subprocess.run([MAKE, "-s", "-n", "-o", ".venv/bin/python", stamp], cwd=project,
+                                env=env, capture_output=True, text=True, timeout=120)
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.splitlines() == [
+            f".venv/bin/python -m pip install --disable-pip-version-check {extra}",
+            ".venv/bin/python -m cfrviz.warm",
+            f"touch {stamp}"], result.stdout
+
+
 # --- tokens stay off command lines --------------------------------------------------------
 
 def _free_port() -> int:

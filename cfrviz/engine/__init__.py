@@ -27,8 +27,13 @@ one-word state seeded from the caller's ``numpy.random.Generator``.  Its state
 is a plain integer, so a run can be saved and resumed bit for bit, and results
 do not depend on how the run is split between checkpoints.
 
-``cache=True`` stores the compiled code next to these files, so only the first
-use on a machine pays the compilation (a few seconds).
+Every kernel wears :func:`.jit.kernel` (``njit(cache=True)``): numba stores the
+compiled code next to these files (or, read-only, in ``NUMBA_CACHE_DIR`` or the
+user's cache folder), so only the first use on a machine pays the compilation
+(tens of seconds for all kernels); ``python -m cfrviz.warm`` (run by ``make lab``)
+pays it ahead of time.  Compiled code is specific to the argument types, so the
+kernels always receive the same ones: :class:`Plan` arrays are read-only and
+C-ordered, profiles writeable float64.
 
 Solvers call the kernels as attributes of this package (``engine.run_full_tree``),
 which lets tests wrap them.

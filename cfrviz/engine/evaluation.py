@@ -8,10 +8,10 @@ compare them with are in :mod:`cfrviz.reference.evaluation`.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ..core.tree import TERMINAL, GameTree
 from .cfr import _reaches, _values
+from .jit import kernel
 from .plan import CHANCE_EDGE, plan
 
 __all__ = ["counterfactual_table", "tree_best_response", "tree_expected_values",
@@ -19,10 +19,16 @@ __all__ = ["counterfactual_table", "tree_best_response", "tree_expected_values",
 
 
 def _profile(probabilities: np.ndarray) -> np.ndarray:
-    return np.ascontiguousarray(probabilities, dtype=np.float64)
+    """A profile as the kernels' one argument type: C-ordered, writeable float64.
+
+    A read-only table (a Policy's, a trace's) is a different numba type from a writeable one,
+    and each type compiles the kernel again (about a second for ``best_response_values``); copying
+    the read-only ones, a few hundred numbers, keeps one compiled version of each.
+    """
+    return np.require(probabilities, np.float64, ["C_CONTIGUOUS", "WRITEABLE"])
 
 
-@njit(cache=True)
+@kernel
 def expected_values(arrays, strategy):
     """Expected payoff of each player under a strategy profile."""
     n = arrays.parent.shape[0]
@@ -38,7 +44,7 @@ def expected_values(arrays, strategy):
     return out
 
 
-@njit(cache=True)
+@kernel
 def best_response_values(arrays, strategy, who, order, stage, decisions):
     """A best response of ``who`` that sees only its own information sets.
 
@@ -77,7 +83,9 @@ def best_response_values(arrays, strategy, who, order, stage, decisions):
     other = 1 - who
     value = np.zeros(n)
     totals = np.zeros((num, arrays.mask.shape[1]))
-    best = np.full(num, -1, dtype=np.int64)
+    best = np.empty(num, dtype=np.int64)
+    for info in range(num):  # a loop compiles faster than np.full
+        best[info] = -1
     pos = 0
     current_stage = -1
     for idx in range(n):
@@ -113,7 +121,7 @@ def best_response_values(arrays, strategy, who, order, stage, decisions):
     return value[0], best, totals
 
 
-@njit(cache=True)
+@kernel
 def _counterfactual(arrays, strategy, who):
     """The arrays of :func:`counterfactual_table`."""
     parent, edge, slot, player, infoset = (arrays.parent, arrays.edge, arrays.slot, arrays.player,
@@ -196,8 +204,8 @@ def counterfactual_table(tree: GameTree, probabilities: np.ndarray, who: int) ->
         into the set (equal at its nodes, by perfect recall: the weight of its
         strategy in the average); ``value`` (I,): the set's
         counterfactual value; ``action_values`` (I, width): each action's.
-        Their difference ``action_values - value[:, None]`` is the immediate
-        counterfactual regret CFR adds (Zinkevich et al. 2007).  Rows of the
+        Their difference ``action_values - value[:, None]`` is the
+        counterfactual regret CFR adds this iteration (Zinkevich et al. 2007).  Rows of the
         other player's sets are 0.
     """
     opp, own, val, act = _counterfactual(plan(tree).arrays, _profile(probabilities), who)

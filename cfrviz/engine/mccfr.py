@@ -18,10 +18,10 @@ its start and the change it made to each player's regrets.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ..core.tree import CHANCE, TERMINAL
-from .cfr import _match_row, regret_matching_table
+from .cfr import _copy_table, _match_row, regret_matching_table
+from .jit import kernel
 from .rng import _uniform
 
 __all__ = ["run_chance_sampling", "run_external_sampling", "run_outcome_sampling"]
@@ -29,7 +29,7 @@ __all__ = ["run_chance_sampling", "run_external_sampling", "run_outcome_sampling
 
 # ----------------------------------------------------------------------------- shared helpers
 
-@njit(cache=True)
+@kernel
 def _sample(weights, rng):
     """An index drawn with probabilities ``weights`` (which sum to 1), from one uniform."""
     u = _uniform(rng)
@@ -46,7 +46,7 @@ def _sample(weights, rng):
     return k - 1
 
 
-@njit(cache=True)
+@kernel
 def _sample_chance(arrays, h, buf, rng):
     """Index of the outcome drawn at chance node ``h`` (``buf``: scratch of the widest node)."""
     lo = arrays.child_ptr[h]
@@ -56,15 +56,20 @@ def _sample_chance(arrays, h, buf, rng):
     return _sample(buf[:k], rng)
 
 
-@njit(cache=True)
+@kernel
 def _scratch(arrays):
-    """A buffer as long as the widest node's list of children or actions."""
+    """A buffer as long as the widest node's list of children or actions.
+
+    A loop rather than ``np.max(np.diff(...))``, whose compilation took seconds.
+    """
     child_ptr = arrays.child_ptr
-    width = arrays.mask.shape[1]
-    return np.empty(max(1, width, int(np.max(child_ptr[1:] - child_ptr[:-1]))))
+    widest = max(1, arrays.mask.shape[1])
+    for h in range(child_ptr.shape[0] - 1):
+        widest = max(widest, child_ptr[h + 1] - child_ptr[h])
+    return np.empty(widest)
 
 
-@njit(cache=True)
+@kernel
 def _record_instant(tables, before, owner, who):
     """This iteration's regrets of ``who``'s sets: the change since ``before``."""
     regret_sum = tables.regret_sum
@@ -76,7 +81,7 @@ def _record_instant(tables, before, owner, who):
 
 # ----------------------------------------------------------------------------- chance sampling
 
-@njit(cache=True)
+@kernel
 def run_chance_sampling(arrays, tables, first, last, rng):
     """Chance-sampled CFR (Zinkevich et al. 2007; Lanctot et al. 2009), alternating players.
 
@@ -113,7 +118,9 @@ def run_chance_sampling(arrays, tables, first, last, rng):
     buf = _scratch(arrays)
     # A set's strategy is computed when a traversal first reaches it and then held for the
     # rest of that traversal (as if the whole table had been computed at its start).
-    stamp = np.full(num, -1, dtype=np.int64)
+    stamp = np.empty(num, dtype=np.int64)
+    for info in range(num):  # a loop compiles faster than np.full
+        stamp[info] = -1
     before = np.empty_like(regret_sum)
     touched = 0
     for t in range(first, last + 1):
@@ -123,7 +130,7 @@ def run_chance_sampling(arrays, tables, first, last, rng):
         for who in range(2):
             traversal = 2 * t + who
             if record:
-                before[:, :] = regret_sum
+                _copy_table(regret_sum, before)
             top = 0
             stack[top] = 0
             top += 1
@@ -191,7 +198,7 @@ def run_chance_sampling(arrays, tables, first, last, rng):
 
 # ----------------------------------------------------------------------------- external sampling
 
-@njit(cache=True)
+@kernel
 def run_external_sampling(arrays, tables, first, last, rng):
     """External-sampling MCCFR with stochastically-weighted averaging (Lanctot et al. 2009).
 
@@ -221,7 +228,7 @@ def run_external_sampling(arrays, tables, first, last, rng):
             regret_matching_table(regret_sum, arrays.mask, tables.current)
         for who in range(2):
             if record:
-                before[:, :] = regret_sum
+                _copy_table(regret_sum, before)
             top = 0
             stack[top] = 0
             top += 1
@@ -280,7 +287,7 @@ def run_external_sampling(arrays, tables, first, last, rng):
 
 # ----------------------------------------------------------------------------- outcome sampling
 
-@njit(cache=True)
+@kernel
 def run_outcome_sampling(arrays, tables, first, last, rng, epsilon):
     """Outcome-sampling MCCFR (Lanctot et al. 2009) with epsilon-on-policy exploration.
 
@@ -313,7 +320,7 @@ def run_outcome_sampling(arrays, tables, first, last, rng, epsilon):
             regret_matching_table(regret_sum, arrays.mask, tables.current)
         for who in range(2):
             if record:
-                before[:, :] = regret_sum
+                _copy_table(regret_sum, before)
             # Down: sample one path, remembering the opponent's reach and the sample's.
             h = 0
             depth = 0

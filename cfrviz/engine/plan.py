@@ -67,6 +67,18 @@ class PlanArrays(NamedTuple):
     mask: np.ndarray
 
 
+def _frozen(values, dtype) -> np.ndarray:
+    """A read-only, C-ordered copy of ``values`` as ``dtype``.
+
+    Numba compiles a kernel once per argument type, and an array's type includes its dtype,
+    layout and whether it is writeable: giving every plan the same types (whatever arrays its
+    tree holds) lets one compiled version, cached on disk, serve every game.
+    """
+    array = np.array(values, dtype=dtype, order="C")
+    array.setflags(write=False)
+    return array
+
+
 class Plan:
     """A game tree's arrays in the layout the compiled loops use (built once per tree).
 
@@ -105,12 +117,14 @@ class Plan:
         decision = np.isin(edge, PLAYER_EDGES)
         slot[decision] = infoset[par[decision]] * self.width + tree.action[decision]
         self.arrays = PlanArrays(
-            parent=parent, edge=edge, slot=slot, player=player, infoset=infoset,
-            child_ptr=child_ptr, child_ids=child_ids,
-            chance_prob=np.ascontiguousarray(tree.chance_prob, dtype=np.float64),
-            utility=np.ascontiguousarray(tree.utility, dtype=np.float64),
-            owner=np.ascontiguousarray(tree.infoset_player, dtype=np.int64),
-            mask=np.ascontiguousarray(tree.legal_mask, dtype=np.bool_))
+            parent=_frozen(parent, np.int64), edge=_frozen(edge, np.int64),
+            slot=_frozen(slot, np.int64), player=_frozen(player, np.int64),
+            infoset=_frozen(infoset, np.int64), child_ptr=_frozen(child_ptr, np.int64),
+            child_ids=_frozen(child_ids, np.int64),
+            chance_prob=_frozen(tree.chance_prob, np.float64),
+            utility=_frozen(tree.utility, np.float64),
+            owner=_frozen(tree.infoset_player, np.int64),
+            mask=_frozen(tree.legal_mask, np.bool_))
         self.br_order, self.br_stage, self.br_decisions = [], [], []
         self.recall_problem = None
         for p in PLAYER_EDGES:

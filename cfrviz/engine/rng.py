@@ -9,7 +9,8 @@ resumed run draws exactly the numbers an uninterrupted one would.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from .jit import kernel
 
 __all__ = ["seed_state", "uniforms"]
 
@@ -19,7 +20,7 @@ _MIX2 = np.uint64(0x94D049BB133111EB)
 _S30, _S27, _S31, _S11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(11)
 
 
-@njit(cache=True)
+@kernel
 def _uniform(rng):
     """Next uniform float in [0, 1) from a SplitMix64 state (uint64 array of length 1)."""
     rng[0] += _GOLDEN
@@ -35,7 +36,7 @@ def seed_state(generator: np.random.Generator) -> np.ndarray:
     return np.array([generator.integers(0, 2**63, dtype=np.uint64)], dtype=np.uint64)
 
 
-@njit(cache=True)
+@kernel
 def uniforms(rng, count):
     """``count`` draws from the compiled generator, advancing ``rng`` in place."""
     out = np.empty(count)

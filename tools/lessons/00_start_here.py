@@ -21,9 +21,22 @@ from cfrviz.check import check
 check()
 
 # %% [markdown]
-# If the last line is about widgets, run the next cell: you should see a slider and a small chart that
-# changes when you move it. If you see text such as `IntSlider(value=…)` or "Loading widget…" instead,
-# the widget front end is missing — rerun `make lab` from the course folder, then reload this page.
+# The solvers of this course are compiled to machine code (by numba) the first time they run, and the
+# compiled code is kept on disk. `make lab` compiled them when it installed the course, so the next cell
+# should report a *warm* cache and take about a second. If it reports a *cold* one (after an update of
+# the course, or on a new Binder machine), it compiles them now, once, with a progress bar — under a
+# minute — and every lesson after it starts without waiting.
+
+# %%
+from cfrviz.warm import warm
+
+warm()
+
+# %% [markdown]
+# If a line of the check above is about widgets, run the next cell: you should see a slider and a small
+# chart that changes when you move it. If you see text such as `IntSlider(value=…)` or "Loading widget…"
+# instead, the widget front end is missing — rerun `make lab` from the course folder, then reload this
+# page.
 
 # %%
 import ipywidgets as widgets
