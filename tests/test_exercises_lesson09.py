@@ -7,11 +7,10 @@ from _solutions import run_solution
 from cfrviz.exercises import CORRECT, NOT_DONE, WRONG
 from cfrviz.exercises import lesson09 as ex
 
-RIGHT = {"Cepheus": "A", "DeepStack": "B", "Libratus": "C", "Pluribus": "D", "Deep CFR": "E"}
+RIGHT = {"Cepheus": "C", "DeepStack": "E", "Libratus": "B", "Pluribus": "A", "Deep CFR": "D"}
+IN_ORDER = {"Cepheus": "A", "DeepStack": "B", "Libratus": "C", "Pluribus": "D", "Deep CFR": "E"}
 JUNK = ["", "A", 3, [1, 2], object(), np.zeros(3), np.nan, np.inf, -5, True,
         {"Cepheus": 1}, {"Nobody": "A"}, {"Cepheus": "Z"}]
-
-
 
 
 def test_milestones():
@@ -19,17 +18,34 @@ def test_milestones():
     assert ex.check_milestones(dict.fromkeys(RIGHT)).status == NOT_DONE  # the starter cell
     assert ex.check_milestones({"Cepheus": "A"}).status == NOT_DONE
     assert ex.check_milestones(RIGHT).status == CORRECT
-    assert ex.check_milestones({"cepheus": "a", "deepstack": "b", "LIBRATUS": "c",
-                                "pluribus": "d", "deep-cfr": "e"}).correct
+    assert ex.check_milestones({"cepheus": "c", "deepstack": "e", "LIBRATUS": "b",
+                                "pluribus": "a", "deep-cfr": "d"}).correct
     assert ex.check_milestones(run_solution("09_milestones.py")["my_matches"]).correct
 
 
+def test_the_answer_is_not_the_order_of_the_list():
+    # Reading the letters off in turn must match no program, and is named as a mistake.
+    assert list(RIGHT) == list(ex.SYSTEMS) and RIGHT == ex.MATCH
+    assert all(RIGHT[system] != letter for system, letter in IN_ORDER.items())
+    assert IN_ORDER == ex.IN_ORDER
+    feedback = ex.check_milestones(IN_ORDER)
+    assert feedback.status == WRONG and feedback.mistake == "in-order", feedback
+    assert "order" in feedback.message
+    lower = {system.lower(): letter.lower() for system, letter in IN_ORDER.items()}
+    assert ex.check_milestones(lower).mistake == "in-order"
+
+
+def test_every_idea_is_used_once():
+    assert sorted(ex.MATCH.values()) == sorted(ex.IDEAS)
+
+
 @pytest.mark.parametrize("changes, mistake", [
-    ({"DeepStack": "C", "Libratus": "B"}, "deepstack-libratus"),
-    ({"DeepStack": "E", "Deep CFR": "B"}, "deepstack-deepcfr"),
-    ({"Libratus": "D", "Pluribus": "C"}, "libratus-pluribus"),
-    ({"Cepheus": "C", "Libratus": "A"}, "cepheus"),
-    ({"Pluribus": "E", "Deep CFR": "D"}, None),
+    ({"DeepStack": "B", "Libratus": "E"}, "deepstack-libratus"),
+    ({"DeepStack": "D", "Deep CFR": "E"}, "deepstack-deepcfr"),
+    ({"Libratus": "A", "Pluribus": "B"}, "libratus-pluribus"),
+    ({"Cepheus": "B", "Libratus": "C"}, "cepheus"),
+    ({"Pluribus": "D", "Deep CFR": "A"}, None),
+    ({"Cepheus": "A"}, "cepheus"),  # one letter of the in-order answer is not that mistake
 ])
 def test_milestone_mistakes_are_explained(changes, mistake):
     feedback = ex.check_milestones({**RIGHT, **changes})

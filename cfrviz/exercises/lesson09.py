@@ -10,21 +10,24 @@ import numpy as np
 from ..analysis.scaling import PUBLISHED_SIZES
 from . import Feedback, correct, not_done, unanswered, wrong
 
-#: The ideas of exercise 1, by letter.
+#: The ideas of exercise 2, by letter.  They are listed in a different order from the programs
+#: (:data:`SYSTEMS`), so that giving the letters A to E in turn matches none of them.
 IDEAS = {
-    "A": "regret matching+ with compressed tables, run on the whole game until it is "
-         "essentially solved, offline",
-    "B": "no precomputed strategy for the whole game: at every decision, re-solve a "
-         "depth-limited lookahead whose leaves are valued by a neural network",
-    "C": "a blueprint from Monte Carlo CFR on an abstracted game, refined during play by safe "
-         "nested subgame solving, with gaps the opponents found patched overnight",
-    "D": "six players: a blueprint from linear Monte Carlo CFR and a depth-limited search in "
+    "A": "six players: a blueprint from linear Monte Carlo CFR and a depth-limited search in "
          "which the opponents may switch among several continuation strategies",
-    "E": "neural networks trained on sampled regrets replace the regret and strategy tables, "
+    "B": "a blueprint from Monte Carlo CFR on an abstracted game, refined during play by safe "
+         "nested subgame solving, with gaps the opponents found patched overnight",
+    "C": "regret matching+ with compressed tables, run on the whole game until it is "
+         "essentially solved, offline",
+    "D": "neural networks trained on sampled regrets replace the regret and strategy tables, "
          "so no hand-made card abstraction is needed",
+    "E": "no precomputed strategy for the whole game: at every decision, re-solve a "
+         "depth-limited lookahead whose leaves are valued by a neural network",
 }
 SYSTEMS = ("Cepheus", "DeepStack", "Libratus", "Pluribus", "Deep CFR")
-MATCH = {"Cepheus": "A", "DeepStack": "B", "Libratus": "C", "Pluribus": "D", "Deep CFR": "E"}
+MATCH = {"Cepheus": "C", "DeepStack": "E", "Libratus": "B", "Pluribus": "A", "Deep CFR": "D"}
+#: The answer that reads the letters off in the order the programs are listed.
+IN_ORDER = dict(zip(SYSTEMS, IDEAS))
 WHY = {
     "Cepheus": "Cepheus (2015) ran CFR+ on all of heads-up limit hold'em",
     "DeepStack": "DeepStack (2017) re-solves at every decision with a value network at the "
@@ -35,7 +38,7 @@ WHY = {
     "Deep CFR": "Deep CFR (2019) learns regrets with neural networks instead of tables",
 }
 
-#: Exercise 2: heads-up limit hold'em's information sets, actions per set, tables, bytes.
+#: Exercise 1: heads-up limit hold'em's information sets, actions per set, tables, bytes.
 HULHE_SETS = next(p.infosets for p in PUBLISHED_SIZES if "limit Texas" in p.game
                   and "no-limit" not in p.game)
 ACTIONS, TABLES, BYTES = 3, 2, 8
@@ -52,7 +55,7 @@ def _system(name) -> str | None:
 
 
 def check_milestones(answer) -> Feedback:
-    """Exercise 1: match each program to the idea it added (a dict ``{system: letter}``)."""
+    """Exercise 2: match each program to the idea it added (a dict ``{system: letter}``)."""
     if unanswered(answer):
         return not_done("Fill in `my_matches` with a letter for each program.")
     if not isinstance(answer, Mapping):
@@ -79,22 +82,30 @@ def check_milestones(answer) -> Feedback:
                        "value network vs. a precomputed blueprint); Pluribus carried the "
                        "blueprint-plus-search recipe to six players; Deep CFR replaced the "
                        "tables themselves.")
-    pair = {matches["DeepStack"], matches["Libratus"]}
-    if pair == {"B", "C"} and "DeepStack" in wrong_ones:
+    if matches == IN_ORDER:
+        return wrong("Those are the letters A to E in the order the programs are listed, but "
+                     "the ideas are listed in another order: read each description and find "
+                     "the program that introduced it (the table above says what each added).",
+                     "in-order")
+
+    def swapped(a: str, b: str) -> bool:
+        return matches[a] == MATCH[b] and matches[b] == MATCH[a]
+
+    if swapped("DeepStack", "Libratus"):
         return wrong("DeepStack and Libratus are swapped. Both solve subgames while playing, "
                      "but DeepStack keeps no strategy for the whole game and values its "
                      "lookahead's leaves with a neural network, while Libratus starts from a "
                      "blueprint computed in advance with Monte Carlo CFR.", "deepstack-libratus")
-    if {matches["DeepStack"], matches["Deep CFR"]} == {"B", "E"} and "DeepStack" in wrong_ones:
+    if swapped("DeepStack", "Deep CFR"):
         return wrong("DeepStack and Deep CFR both use deep networks, for different jobs: "
                      "DeepStack's network estimates counterfactual values where its lookahead "
                      "stops; Deep CFR's networks stand in for the regret and strategy tables "
                      "of CFR itself.", "deepstack-deepcfr")
-    if {matches["Libratus"], matches["Pluribus"]} == {"C", "D"} and "Libratus" in wrong_ones:
+    if swapped("Libratus", "Pluribus"):
         return wrong("Libratus and Pluribus are swapped. Both combine a blueprint with search, "
                      "but Libratus played one opponent at a time (heads-up) and Pluribus sat "
                      "at a table of six.", "libratus-pluribus")
-    if matches["Cepheus"] != "A":
+    if matches["Cepheus"] != MATCH["Cepheus"]:
         return wrong("Cepheus is the one that needed no abstraction of the betting and no "
                      "search: limit hold'em was small enough (about 3 × 10^14 sets) for CFR+ "
                      "to solve it whole, offline.", "cepheus")
@@ -108,7 +119,7 @@ def hulhe_terabytes() -> float:
 
 
 def check_hulhe_memory(answer) -> Feedback:
-    """Exercise 2: memory of CFR's two tables for heads-up limit hold'em, in terabytes.
+    """Exercise 1: memory of CFR's two tables for heads-up limit hold'em, in terabytes.
 
     3.19e14 sets × 3 actions × 2 tables × 8 bytes = 15,312 TB (about 15
     petabytes); answers within 5% count.

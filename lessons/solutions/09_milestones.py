@@ -1,5 +1,5 @@
-my_matches = {"Cepheus": "A",    # CFR+ on the whole of limit hold'em
-              "DeepStack": "B",  # continual re-solving with a value network at the depth limit
-              "Libratus": "C",   # MCCFR blueprint + nested safe subgame solving + self-improver
-              "Pluribus": "D",   # six players, linear MCCFR blueprint, several continuations
-              "Deep CFR": "E"}   # networks instead of regret tables
+my_matches = {"Cepheus": "C",    # CFR+ on the whole of limit hold'em, unabstracted
+              "DeepStack": "E",  # continual re-solving with a value network at the depth limit
+              "Libratus": "B",   # MCCFR blueprint + nested safe subgame solving + self-improver
+              "Pluribus": "A",   # six players, linear MCCFR blueprint, several continuations
+              "Deep CFR": "D"}   # networks instead of regret tables

@@ -63,45 +63,76 @@ check.check_hulhe_memory(my_terabytes)
 
 # %% [markdown]
 # **Predict** before you run the next cell: our engine does one vanilla CFR iteration of Leduc in
-# well under a millisecond. At the same speed *per information set*, how long would **one**
-# iteration of heads-up limit hold'em take: a second, an hour, a day, a year? (And CFR needs
-# thousands of iterations.)
+# well under a millisecond. How long would **one** iteration of heads-up limit hold'em take: a
+# second, an hour, a day, a year? (And CFR needs thousands of iterations.)
+#
+# To extrapolate, scale by what the cost grows with. Lesson 08 measured it: one iteration visits
+# every **node** of the tree, so its time grows with the nodes; only the two tables grow with the
+# information sets. The next cell measures both rates on two of our games.
 
 # %%
-leduc = cfrviz.load_game("leduc_poker")
-per_set = seconds_per_iteration(leduc, "cfr") / leduc.num_infosets
-bytes_per_set = solver_bytes(leduc) / leduc.num_infosets
-print(f"measured on Leduc: {per_set * leduc.num_infosets * 1e6:.0f} µs per iteration, so "
-      f"{per_set * 1e9:.0f} ns per information set; {bytes_per_set:.0f} bytes of tables per set")
+measured = {"Leduc (ranks)": cfrviz.load_game("leduc_poker"),
+            "pocket poker": cfrviz.load_game("pocket_poker")}
+for label, game in measured.items():
+    seconds = seconds_per_iteration(game, "cfr")
+    print(f"{label:14} {seconds * 1e6:6.0f} µs per iteration = "
+          f"{seconds / game.num_nodes * 1e9:4.0f} ns per node ({game.num_nodes:,} nodes) = "
+          f"{seconds / game.num_infosets * 1e9:5.0f} ns per information set "
+          f"({game.num_infosets} sets, {game.num_nodes / game.num_infosets:.0f} nodes per set)")
+# pocket poker, the larger tree, gives the rates we extrapolate from (the last ones printed)
+per_node, per_set = seconds / game.num_nodes, seconds / game.num_infosets
+nodes_per_set = game.num_nodes / game.num_infosets
+bytes_per_set = solver_bytes(game) / game.num_infosets  # the two tables grow with the sets
+
+# %% [markdown]
+# Per node the two games cost about the same; per information set they do not, because pocket
+# poker has several times more nodes behind each set (every hidden deal is a node of the same
+# set). Limit hold'em has far more still: about $3.16 \times 10^{17}$ game states, the nodes of its
+# tree (Bowling et al., 2015), for $3.19 \times 10^{14}$ information sets — about a thousand nodes
+# per set. So we extrapolate time per node (with pocket poker's rate, the larger of our trees) and
+# memory per information set.
+
+# %%
+HULHE_NODES = 3.16e17  # game states of heads-up limit hold'em (Bowling et al. 2015)
 YEAR = 3.156e7  # seconds
-for p in PUBLISHED_SIZES:
-    seconds = p.infosets * per_set
-    print(f"{p.game}: one iteration ≈ {seconds:.2g} s = {seconds / YEAR:.2g} years; "
-          f"tables ≈ {p.infosets * bytes_per_set / 1e12:.3g} TB")
+limit, no_limit = (next(p for p in PUBLISHED_SIZES if p.game == f"heads-up {kind} Texas hold'em")
+                   for kind in ("limit", "no-limit"))
+seconds = HULHE_NODES * per_node
+print(f"limit hold'em: one iteration ≈ {seconds:.2g} s = {seconds / YEAR:.2g} years "
+      f"({HULHE_NODES:.3g} nodes × {per_node * 1e9:.0f} ns)")
+print(f"   per information set instead, it would seem {limit.infosets * per_set / YEAR:.2g} "
+      f"years: too low by the ratio of nodes per set, "
+      f"{HULHE_NODES / limit.infosets:.0f} against our {nodes_per_set:.0f}")
+# Every information set holds at least one node, so its sets bound its nodes from below.
+print(f"no-limit hold'em: at least {no_limit.infosets:.0g} nodes, so one iteration takes at least "
+      f"{no_limit.infosets * per_node / YEAR:.2g} years")
+for p in (limit, no_limit):
+    print(f"{p.game}: tables ≈ {p.infosets * bytes_per_set / 1e12:.3g} TB")
 
 # %% [markdown]
 # The chart puts all the games on one logarithmic scale (each bar is ten times longer per grid
-# step). Hover over a bar to see where its number comes from; the buttons switch to the time of
-# one CFR iteration and the memory of the two tables, extrapolated from our measurement on Leduc,
-# with reference lines.
+# step). Hover over a bar to see where its number comes from; the button switches to the memory of
+# the two tables, extrapolated per information set from our measurement, with reference lines.
+# (The chart counts information sets only, so the time of an iteration, which grows with nodes,
+# is in the printout above rather than in the chart.)
 
 # %%
-game_sizes_figure(ours, seconds_per_infoset=per_set, bytes_per_infoset=bytes_per_set)
+game_sizes_figure(ours, bytes_per_infoset=bytes_per_set)
 
 # %% [markdown]
-# Two lessons follow. Limit hold'em is out of reach for the code of this course but only by a
-# factor that engineering can close: a cluster, compact numbers, a faster CFR. No-limit hold'em is
-# not: $10^{161}$ is beyond any computer that could ever be built, so no program solves it whole.
-# The programs below are what it took instead.
+# Two lessons follow. Limit hold'em is out of reach for the code of this course on one computer,
+# but only by a factor that engineering can close: a cluster, compact numbers, a faster CFR. No-limit
+# hold'em is not: $10^{161}$ is beyond any computer that could ever be built, so no program solves it
+# whole. The programs below are what it took instead.
 #
 # ## 2 · Five milestones
 #
 # ### Cepheus (2015): CFR+ at full scale
-# The University of Alberta's team ran **CFR+** (lesson 07) on the whole of heads-up limit hold'em:
-# tables compressed to fit, spread over about 200 computers for more than two months (Bowling et
-# al., 2015; Tammelin et al., 2015). The result's exploitability is below one thousandth of a big
-# blind per hand — so small that a human playing a lifetime could not tell it from zero with
-# statistical confidence. The game is *essentially solved*. Nothing conceptually new was needed
+# The University of Alberta's team ran **CFR+** (lesson 07) on the whole of heads-up limit hold'em,
+# with no abstraction: tables compressed to fit, spread over about 200 computers for more than two
+# months (Bowling et al., 2015; Tammelin et al., 2015). The result's exploitability is below one
+# thousandth of a big blind per hand — so small that a human playing a lifetime could not tell it
+# from zero with statistical confidence. The game is *essentially solved*. Nothing conceptually new was needed
 # beyond what you have run: regret matching+, alternating updates, linear averaging, plus very
 # careful engineering.
 #
@@ -135,10 +166,13 @@ game_sizes_figure(ours, seconds_per_infoset=per_set, bytes_per_infoset=bytes_per
 # count on one fixed reply. Pluribus beat elite professionals at six-player no-limit hold'em.
 #
 # ### Deep CFR (2019): networks instead of tables
-# Every program above still stores tables over an abstraction. **Deep CFR** (Brown, Lerer, Gross
-# and Sandholm, 2019) removes them: it runs external-sampling traversals (lesson 06), and a neural
-# network learns to predict the sampled regrets of each action from a description of the
-# information set; regret matching on the network's predictions gives the next strategy, and a
+# The programs above differ in what they store. Cepheus kept a table entry for every information
+# set and action of the real game, compressed but not abstracted. Libratus and Pluribus keep tables
+# too, but over an abstracted game: bucketed hands, a few bet sizes. DeepStack keeps no strategy
+# table at all: it re-solves as it plays, and what it learned in advance lives in its value
+# networks. **Deep CFR** (Brown, Lerer, Gross and Sandholm, 2019) takes CFR's own tables away: it
+# runs external-sampling traversals (lesson 06), and a neural network learns to predict the
+# sampled regrets of each action from a description of the information set; regret matching on the network's predictions gives the next strategy, and a
 # second network learns the average strategy. Similar information sets get similar regrets because
 # the network generalises — an abstraction learned rather than designed by hand. The course slides
 # end on the same idea: an information set in, predicted regrets out.
@@ -174,10 +208,11 @@ check.check_milestones(my_matches)
 # ## Summary
 #
 # - Our games have tens to hundreds of information sets; heads-up limit hold'em about
-#   $3.19 \times 10^{14}$, heads-up no-limit about $10^{161}$. At our engine's speed, one CFR iteration
-#   of limit hold'em would take as long as section 1 printed, and its two tables the terabytes of
-#   exercise 1.
-# - **Cepheus** scaled CFR+ until limit hold'em was essentially solved.
+#   $3.19 \times 10^{14}$ (and about $3.16 \times 10^{17}$ nodes), heads-up no-limit about $10^{161}$.
+#   A CFR iteration's time grows with the nodes, its tables with the information sets: at our
+#   engine's speed one iteration of limit hold'em would take the years section 1 printed, and its
+#   two tables the terabytes of exercise 1.
+# - **Cepheus** scaled CFR+, without abstraction, until limit hold'em was essentially solved.
 # - **DeepStack** and **Libratus** made no-limit playable by solving during play: DeepStack from
 #   scratch with neural value estimates, Libratus refining an abstract MCCFR blueprint safely.
 # - **Pluribus** took blueprint plus search to six players, cheaply.
