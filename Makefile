@@ -175,3 +175,4 @@ benchmark: $(STAMP_LAB)
 	$(PY) benchmarks/bench_explorer.py
 	$(PY) benchmarks/bench_views.py
 	$(PY) benchmarks/bench_solvers.py
+	$(PY) benchmarks/bench_lp.py

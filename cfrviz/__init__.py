@@ -23,6 +23,7 @@ __version__ = "0.1.0"
 #: Public names by the module that defines them.
 _MODULES = {
     "analysis.equilibrium": ("MatrixEquilibrium", "matrix_equilibrium"),
+    "analysis.lp": ("ExactEquilibrium", "exact_equilibrium"),
     "analysis.evaluation": ("BestResponse", "best_response", "exploitability", "expected_values",
                             "nash_conv"),
     "core.policy": ("Policy",),

@@ -39,6 +39,7 @@ REQUIREMENTS: dict[str, str] = {
     "jupyterlab": "4.2",
     "ipykernel": "6.29",
     "voila": "0.5",
+    "scipy": "1.11",
 }
 
 MINIMUM_PYTHON = (3, 11)

@@ -129,7 +129,7 @@ def test_imperfect_recall_is_refused_by_best_response():
 
 
 def test_counterfactual_table_gives_the_regrets_cfr_adds():
-    """Player 1's counterfactual regrets of one iteration under the played profile are the trace's."""
+    """Player 1's counterfactual regrets of one iteration (played profile) are the trace's."""
     from cfrviz.core.regret import regret_matching
 
     leduc = cfrviz.load_game("leduc_poker")

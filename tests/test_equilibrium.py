@@ -37,9 +37,14 @@ def test_saddle_point_and_asymmetric_values():
     assert np.isclose(eq.value, 0.2)
 
 
-def test_degenerate_game_returns_an_optimal_centre():
-    eq = cfrviz.matrix_equilibrium(np.zeros((3, 3)))
-    assert np.allclose(eq.row, [1 / 3] * 3) and eq.value == 0
+def test_degenerate_games_return_an_equilibrium():
+    # Every strategy is optimal in a matrix of zeros, either column in [[1, 1], [2, 2]], and
+    # a whole segment of column mixes in the third game: the solver's vertex is one of many.
+    for payoffs in (np.zeros((3, 3)), [[1, 1], [2, 2]], [[1, 2, 1], [0, 3, 1]]):
+        eq = cfrviz.matrix_equilibrium(payoffs)
+        assert np.isclose(eq.row.sum(), 1) and np.isclose(eq.col.sum(), 1)
+        assert matrix_exploitability(np.asarray(payoffs, float), eq.row, eq.col) < 1e-12
+    assert cfrviz.matrix_equilibrium(np.zeros((3, 3))).value == 0
 
 
 @settings(max_examples=150, deadline=None)
@@ -54,6 +59,15 @@ def test_any_small_game_result_is_an_equilibrium(payoffs):
     assert np.isclose(eq.row @ payoffs @ eq.col, eq.value, atol=1e-9)
 
 
-def test_too_large_matrix_is_refused():
-    with pytest.raises(ValueError, match="up to 8x8"):
-        cfrviz.matrix_equilibrium(np.zeros((9, 2)))
+def test_large_matrices_are_solved():
+    # No size limit: a 60 x 40 game, checked by its exploitability and the value x A y.
+    payoffs = np.random.default_rng(1).integers(-20, 21, size=(60, 40)).astype(float)
+    eq = cfrviz.matrix_equilibrium(payoffs)
+    assert matrix_exploitability(payoffs, eq.row, eq.col) < 1e-9
+    assert np.isclose(eq.row @ payoffs @ eq.col, eq.value, atol=1e-9)
+
+
+def test_empty_matrix_is_refused():
+    with pytest.raises(ValueError, match=r"at least 1x1 \(one row and one column\); got shape "
+                                         r"\(0, 3\)"):
+        cfrviz.matrix_equilibrium(np.zeros((0, 3)))

@@ -1,13 +1,12 @@
-"""Exact equilibria of small zero-sum matrix games."""
+"""Exact equilibria of zero-sum matrix games, by the linear program of :mod:`.lp`."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import combinations
 
 import numpy as np
 
-_TOL = 1e-9
+from .lp import solve_sequence_form
 
 
 @dataclass(frozen=True)
@@ -30,38 +29,53 @@ class MatrixEquilibrium:
 def matrix_equilibrium(payoffs) -> MatrixEquilibrium:
     """Solve a zero-sum matrix game exactly by linear programming.
 
-    Player 1's maximin strategy solves the linear program
+    Player 1's maximin strategy solves the linear program (von Neumann's
+    minimax theorem; Dantzig 1951)
 
         maximise v  subject to  x^T A[:, j] >= v for every column j,
                                 x >= 0,  sum(x) = 1,
 
-    and player 2's is player 1's in the game ``-A^T`` (von Neumann's minimax
-    theorem makes both values equal).  The program is solved by enumerating
-    the vertices of its feasible polytope, which is exact up to rounding and
-    needs no LP library for the small games of the course.  When the optimal
-    set is not a single point (a degenerate game) the centroid of its optimal
-    vertices is returned, which is itself optimal because the set is convex.
+    the one-move case of the sequence-form program that
+    :func:`cfrviz.exact_equilibrium` solves (von Stengel 1996).  HiGHS'
+    simplex method solves it (:func:`scipy.optimize.linprog`); player 2's
+    strategy is the program's dual solution, so one solve gives both, exact
+    up to rounding (about 1e-15), with no limit on the size beyond memory.
+
+    The strategies are a *basic* optimal solution, a vertex of each player's
+    set of optimal strategies.  When that set is not a single point (a
+    degenerate game, e.g. a matrix of zeros, where every strategy is optimal)
+    the vertex returned is whichever the simplex method reaches, usually a
+    pure strategy and not the centre of the set: it is an equilibrium, but
+    which one is not specified.
 
     Parameters
     ----------
     payoffs : array_like, shape (m, n)
-        Player 1's payoffs, finite numbers, from 1 row and 1 column up to 8
-        rows and 8 columns.
+        Player 1's payoffs, finite numbers, at least 1 row and 1 column.
 
     Raises
     ------
     ValueError
         For something that is not a matrix of finite numbers (bools and
-        strings included) or a matrix of another size, naming the first bad cell.
+        strings included) or an empty matrix, naming the first bad cell.
+    RuntimeError
+        If HiGHS does not report an optimal solution (it always exists).
     """
     A = _payoff_matrix(payoffs)
-    x, v = _maximin(A)
-    y, w = _maximin(-A.T)
-    return MatrixEquilibrium(x, y, float((v - w) / 2))
+    m, n = A.shape
+    x, y, value, _ = solve_sequence_form(A, np.ones((1, m)), np.ones((1, n)),
+                                         what=f"the {m}x{n} matrix game")
+    return MatrixEquilibrium(_distribution(x), _distribution(y), value)
+
+
+def _distribution(weights: np.ndarray) -> np.ndarray:
+    """A solver's plan as a distribution: rounding below 0 clipped, the sum made exactly 1."""
+    weights = np.clip(weights, 0.0, None)
+    return weights / weights.sum()
 
 
 def _payoff_matrix(payoffs) -> np.ndarray:
-    """``payoffs`` as a float matrix of 1x1 up to 8x8 finite numbers, or a ValueError."""
+    """``payoffs`` as a float matrix of at least 1x1 finite numbers, or a ValueError."""
     try:
         raw = np.asarray(payoffs)
     except ValueError:  # a ragged nested list
@@ -71,38 +85,12 @@ def _payoff_matrix(payoffs) -> np.ndarray:
     if raw.dtype.kind not in "iuf":
         raise ValueError(f"matrix_equilibrium needs a payoff matrix (a list of rows of numbers); "
                          f"got {payoffs!r:.80}")
-    if raw.ndim != 2 or not (1 <= raw.shape[0] <= 8 and 1 <= raw.shape[1] <= 8):
-        raise ValueError(f"matrix_equilibrium solves payoff matrices from 1x1 up to 8x8; got "
-                         f"shape {raw.shape}")
+    if raw.ndim != 2 or not (raw.shape[0] >= 1 and raw.shape[1] >= 1):
+        raise ValueError(f"matrix_equilibrium needs a payoff matrix of at least 1x1 (one row "
+                         f"and one column); got shape {raw.shape}")
     A = raw.astype(float)
     bad = np.argwhere(~np.isfinite(A))
     if len(bad):
         i, j = bad[0]
         raise ValueError(f"payoffs must be finite numbers; cell [{i}][{j}] is {A[i, j]}")
     return A
-
-
-def _maximin(A: np.ndarray) -> tuple[np.ndarray, float]:
-    """Optimal mixed strategy of the row player of ``A`` and the value."""
-    m, n = A.shape
-    # Unknowns z = (x_1..x_m, v).  Inequalities G z >= 0: x_i >= 0 and x^T A_j - v >= 0.
-    G = np.zeros((m + n, m + 1))
-    G[:m, :m] = np.eye(m)
-    G[m:, :m] = A.T
-    G[m:, m] = -1.0
-    equality = np.append(np.ones(m), 0.0)
-    feasible: list[np.ndarray] = []
-    for tight in combinations(range(m + n), m):
-        system = np.vstack([equality, G[list(tight)]])
-        if abs(np.linalg.det(system)) < 1e-12:
-            continue
-        rhs = np.zeros(m + 1)
-        rhs[0] = 1.0
-        z = np.linalg.solve(system, rhs)
-        if np.all(G @ z >= -_TOL):
-            feasible.append(z)
-    vertices = np.array(feasible)
-    best = vertices[:, m].max()
-    optimal = vertices[vertices[:, m] >= best - _TOL]
-    x = np.clip(optimal[:, :m].mean(axis=0), 0.0, None)
-    return x / x.sum(), float(best)
