@@ -84,3 +84,37 @@ def test_sample_walks_the_running_total():
     assert sample([0.25, 0.5, 0.25], 0.999) == 2
     # A total rounded below u falls back on the last action that can be drawn, never a zero.
     assert sample([0.5, 0.5, 0.0], 1.0) == 1
+
+
+@pytest.mark.parametrize("name", ["chance_sampling", "external_sampling", "outcome_sampling"])
+def test_walks_draw_through_the_draw_function(game, name):
+    """Every random choice goes through draw(node, probabilities): at chance nodes with chance's
+    probabilities, and only at the nodes the sampler samples."""
+    from cfrviz.reference.mccfr import sampled_walk, stream_draws
+
+    regret_sum = list(SAMPLERS[name][1](game, 3, 5, *SAMPLERS[name][2]))[-1]["cumulative_regret"]
+    stream = stream_draws(7)
+    for player in (0, 1):
+        calls = []
+
+        def draw(node, probabilities, calls=calls):
+            calls.append((node, np.array(probabilities)))
+            return stream(node, probabilities)
+
+        sampled_walk(game, name, player, regret_sum.copy(), np.zeros(regret_sum.shape), draw)
+        assert calls
+        kinds = {int(game.player[node]) for node, _ in calls}
+        assert kinds == {"chance_sampling": {-1}, "external_sampling": {-1, 1 - player},
+                         "outcome_sampling": {-1, 0, 1}}[name]
+        for node, p in calls:
+            assert len(p) == len(game.children[node]) and p.sum() == pytest.approx(1.0)
+            if game.player[node] == -1:
+                assert np.array_equal(p, game.chance_prob[game.children[node]])
+
+
+def test_sampled_walk_names_the_samplers(game):
+    from cfrviz.reference.mccfr import sampled_walk, stream_draws
+
+    tables = np.zeros(game.legal_mask.shape)
+    with pytest.raises(ValueError, match="chance_sampling, external_sampling, outcome_sampling"):
+        sampled_walk(game, "cfr", 0, tables, tables.copy(), stream_draws(1))

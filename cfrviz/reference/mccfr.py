@@ -11,17 +11,27 @@ They draw their random numbers from the same generator as the compiled
 kernels, SplitMix64, written out below in plain Python, in the same order
 (the kernels explore a node's actions from the last to the first, and so do
 these walks), so that at a fixed seed the tests can check that the compiled
-solvers compute exactly what these functions do.
+solvers compute exactly what these functions do.  Each walk takes its random
+choices from a ``draw(node, probabilities)`` function: :func:`stream_draws`
+makes the kernels' one, and a caller may pass another (lesson 06 records the
+draws to show the sampled paths; its exercise's checker replays fixed ones).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from ..core.regret import regret_matching
 from ..core.tree import CHANCE, TERMINAL
 
-__all__ = ["SplitMix64", "chance_sampling", "external_sampling", "outcome_sampling"]
+__all__ = ["WALKS", "SplitMix64", "chance_sampling", "chance_sampling_walk", "external_sampling",
+           "external_sampling_walk", "outcome_sampling", "outcome_sampling_walk", "sample",
+           "sampled_walk", "stream_draws"]
+
+#: ``draw(node, probabilities) -> index``: how a walk picks one outcome or action at a node.
+Draw = Callable[[int, Sequence[float]], int]
 
 _WORD = 2**64 - 1
 
@@ -64,6 +74,27 @@ def sample(probabilities, u: float) -> int:
     return max(i for i, p in enumerate(probabilities) if p > 0)
 
 
+def stream_draws(rng) -> Draw:
+    """The ``draw(node, probabilities)`` of the compiled kernels: one SplitMix64 number per call.
+
+    Each call takes the next number of the stream and picks an index with it
+    (:func:`sample`).  The walks below call ``draw`` in the order the kernels
+    draw, so at the same seed they follow the same sampled paths.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator or int
+        A generator seeds the stream as :func:`cfrviz.solve` does; an int is
+        the SplitMix64 state itself.
+    """
+    stream = _stream(rng)
+
+    def draw(_node, probabilities):
+        return sample(probabilities, stream.uniform())
+
+    return draw
+
+
 def chance_sampling(tree, iterations: int, rng):
     """Chance-sampled CFR (Zinkevich et al., 2007; Lanctot et al., 2009), by plain recursion.
 
@@ -90,27 +121,24 @@ def chance_sampling(tree, iterations: int, rng):
         ``regret`` (this iteration's) and ``strategy_sum``, each of shape
         (information sets, max actions).
     """
-    stream = _stream(rng)
-
-    def update(player, regret_sum, strategy_sum):
-        strategy = regret_matching(regret_sum, tree.legal_mask)
-        _chance_sampled_walk(tree, 0, player, 1.0, 1.0, strategy, regret_sum, strategy_sum,
-                             stream)
-
-    yield from _alternating(tree, iterations, update)
+    yield from _alternating(tree, iterations, "chance_sampling", stream_draws(rng))
 
 
-def _chance_sampled_walk(tree, node, player, own_reach, opponent_reach, strategy, regret_sum,
-                         strategy_sum, stream):
-    """One player's chance-sampled CFR pass below ``node``: returns the node's value."""
+def chance_sampling_walk(tree, node, player, own_reach, opponent_reach, strategy, regret_sum,
+                         strategy_sum, draw):
+    """One player's chance-sampled CFR pass below ``node``: returns the node's value.
+
+    ``draw(node, probabilities)`` returns the index of the outcome drawn at a
+    chance node (:func:`stream_draws` draws as the compiled kernel does).
+    """
     kind = tree.player[node]
     if kind == TERMINAL:
         return tree.utility[node, player]
     children = tree.children[node]
     if kind == CHANCE:
-        outcome = sample(tree.chance_prob[children], stream.uniform())
-        return _chance_sampled_walk(tree, children[outcome], player, own_reach, opponent_reach,
-                                    strategy, regret_sum, strategy_sum, stream)
+        outcome = draw(node, tree.chance_prob[children])
+        return chance_sampling_walk(tree, children[outcome], player, own_reach, opponent_reach,
+                                    strategy, regret_sum, strategy_sum, draw)
     info = tree.infoset[node]
     sigma = strategy[info, : len(children)]
     action_values = np.zeros(len(children))
@@ -119,8 +147,8 @@ def _chance_sampled_walk(tree, node, player, own_reach, opponent_reach, strategy
             reaches = (own_reach * sigma[a], opponent_reach)
         else:
             reaches = (own_reach, opponent_reach * sigma[a])
-        action_values[a] = _chance_sampled_walk(tree, children[a], player, *reaches, strategy,
-                                                regret_sum, strategy_sum, stream)
+        action_values[a] = chance_sampling_walk(tree, children[a], player, *reaches, strategy,
+                                                regret_sum, strategy_sum, draw)
     value = sum(sigma[a] * action_values[a] for a in range(len(children)))
     if kind == player:
         regret_sum[info, : len(children)] += opponent_reach * (action_values - value)
@@ -147,37 +175,38 @@ def external_sampling(tree, iterations: int, rng):
 
     Parameters and yields as :func:`chance_sampling`.
     """
-    stream = _stream(rng)
-
-    def update(player, regret_sum, strategy_sum):
-        _external_sampled_walk(tree, 0, player, regret_sum, strategy_sum, stream)
-
-    yield from _alternating(tree, iterations, update)
+    yield from _alternating(tree, iterations, "external_sampling", stream_draws(rng))
 
 
-def _external_sampled_walk(tree, node, player, regret_sum, strategy_sum, stream):
-    """One player's external-sampling pass below ``node``: returns the node's sampled value."""
+def external_sampling_walk(tree, node, player, regret_sum, strategy_sum, draw):
+    """One external-sampling walk below ``node`` for ``player``: returns the sampled value.
+
+    ``draw(node, probabilities)`` returns the index of the outcome or action
+    drawn at ``node``; :func:`stream_draws` draws as the compiled kernel does.
+    """
     kind = tree.player[node]
     if kind == TERMINAL:
         return tree.utility[node, player]
     children = tree.children[node]
-    if kind == CHANCE:
-        outcome = sample(tree.chance_prob[children], stream.uniform())
-        return _external_sampled_walk(tree, children[outcome], player, regret_sum,
-                                      strategy_sum, stream)
+    if kind == CHANCE:  # chance: follow one outcome, drawn with chance's probabilities
+        outcome = draw(node, tree.chance_prob[children])
+        return external_sampling_walk(tree, children[outcome], player, regret_sum,
+                                      strategy_sum, draw)
     info = tree.infoset[node]
-    sigma = regret_matching(regret_sum[info], tree.legal_mask[info])[: len(children)]
-    if kind != player:
-        action = sample(sigma, stream.uniform())
-        strategy_sum[info, : len(children)] += sigma
-        return _external_sampled_walk(tree, children[action], player, regret_sum,
-                                      strategy_sum, stream)
-    action_values = np.zeros(len(children))
-    for a in reversed(range(len(children))):  # last first, in the compiled kernel's order
-        action_values[a] = _external_sampled_walk(tree, children[a], player, regret_sum,
-                                                  strategy_sum, stream)
-    value = sum(sigma[a] * action_values[a] for a in range(len(children)))
-    regret_sum[info, : len(children)] += action_values - value
+    k = len(children)
+    sigma = regret_matching(regret_sum[info], tree.legal_mask[info])[:k]
+    if kind != player:  # the opponent: add its strategy to the average, follow one action
+        strategy_sum[info, :k] += sigma
+        action = draw(node, sigma)
+        return external_sampling_walk(tree, children[action], player, regret_sum,
+                                      strategy_sum, draw)
+    # The traverser: try every action (last first, in the compiled kernel's order).
+    action_values = np.zeros(k)
+    for a in reversed(range(k)):
+        action_values[a] = external_sampling_walk(tree, children[a], player, regret_sum,
+                                                  strategy_sum, draw)
+    value = sum(sigma * action_values)  # summed first to last, as the kernel does
+    regret_sum[info, :k] += action_values - value  # no weight: the sampling supplies it
     return value
 
 
@@ -206,40 +235,35 @@ def outcome_sampling(tree, iterations: int, rng, epsilon: float = 0.6):
 
     Other parameters and yields as :func:`chance_sampling`.
     """
-    stream = _stream(rng)
-
-    def update(player, regret_sum, strategy_sum):
-        _outcome_sampled_walk(tree, 0, player, 1.0, 1.0, epsilon, regret_sum, strategy_sum,
-                              stream)
-
-    yield from _alternating(tree, iterations, update)
+    yield from _alternating(tree, iterations, "outcome_sampling", stream_draws(rng), epsilon)
 
 
-def _outcome_sampled_walk(tree, node, player, opponent_reach, sample_reach, epsilon, regret_sum,
-                          strategy_sum, stream):
+def outcome_sampling_walk(tree, node, player, opponent_reach, sample_reach, epsilon, regret_sum,
+                          strategy_sum, draw):
     """One sampled path below ``node``: returns the node's estimated value for ``player``.
 
     ``opponent_reach`` is the opponent's probability of playing to ``node``;
     ``sample_reach`` the probability that this walk sampled the path to it
-    (without chance's, which cancel).
+    (without chance's, which cancel).  ``draw(node, probabilities)`` returns
+    the index drawn at ``node`` (:func:`stream_draws`).
     """
     kind = tree.player[node]
     if kind == TERMINAL:
         return tree.utility[node, player]
     children = tree.children[node]
     if kind == CHANCE:
-        outcome = sample(tree.chance_prob[children], stream.uniform())
-        return _outcome_sampled_walk(tree, children[outcome], player, opponent_reach,
-                                     sample_reach, epsilon, regret_sum, strategy_sum, stream)
+        outcome = draw(node, tree.chance_prob[children])
+        return outcome_sampling_walk(tree, children[outcome], player, opponent_reach,
+                                     sample_reach, epsilon, regret_sum, strategy_sum, draw)
     info = tree.infoset[node]
     k = len(children)
     sigma = regret_matching(regret_sum[info], tree.legal_mask[info])[:k]
     explore = epsilon / k + (1.0 - epsilon) * sigma if kind == player else sigma
-    a = sample(explore, stream.uniform())
-    below = _outcome_sampled_walk(tree, children[a], player,
+    a = draw(node, explore)
+    below = outcome_sampling_walk(tree, children[a], player,
                                   opponent_reach if kind == player else opponent_reach * sigma[a],
                                   sample_reach * explore[a], epsilon, regret_sum, strategy_sum,
-                                  stream)
+                                  draw)
     sampled = below / explore[a]  # the sampled action's value estimate; the others estimate 0
     value = sigma[a] * sampled
     weight = opponent_reach / sample_reach
@@ -252,11 +276,46 @@ def _outcome_sampled_walk(tree, node, player, opponent_reach, sample_reach, epsi
     return value
 
 
-def _alternating(tree, iterations, update):
-    """Run ``update(player, regret_sum, strategy_sum)`` for player 1 then player 2, each iteration.
+def sampled_walk(tree, algorithm: str, player: int, regret_sum, strategy_sum, draw,
+                 epsilon: float = 0.6) -> float:
+    """One player's walk of a sampler from the root, updating the tables in place.
 
-    Yields the dicts described in :func:`chance_sampling`.
+    Parameters
+    ----------
+    tree : GameTree
+    algorithm : str
+        ``"chance_sampling"``, ``"external_sampling"`` or ``"outcome_sampling"``.
+    player : int
+        The player updated (0 or 1).
+    regret_sum, strategy_sum : numpy.ndarray, shape (information sets, max actions)
+    draw : callable
+        ``draw(node, probabilities) -> index`` (:func:`stream_draws`).
+    epsilon : float
+        Outcome sampling's exploration.
+
+    Returns
+    -------
+    float
+        The root's (sampled) value for ``player``.
     """
+    if algorithm == "chance_sampling":
+        strategy = regret_matching(regret_sum, tree.legal_mask)
+        return chance_sampling_walk(tree, 0, player, 1.0, 1.0, strategy, regret_sum,
+                                    strategy_sum, draw)
+    if algorithm == "external_sampling":
+        return external_sampling_walk(tree, 0, player, regret_sum, strategy_sum, draw)
+    if algorithm == "outcome_sampling":
+        return outcome_sampling_walk(tree, 0, player, 1.0, 1.0, epsilon, regret_sum,
+                                     strategy_sum, draw)
+    raise ValueError(f"algorithm must be one of {', '.join(WALKS)}; got {algorithm!r}")
+
+
+#: The samplers :func:`sampled_walk` knows.
+WALKS = ("chance_sampling", "external_sampling", "outcome_sampling")
+
+
+def _alternating(tree, iterations, algorithm, draw, epsilon=0.6):
+    """Walk for player 1 then player 2, each iteration; yields :func:`chance_sampling`'s dicts."""
     mask = tree.legal_mask
     regret_sum = np.zeros(mask.shape)
     strategy_sum = np.zeros(mask.shape)
@@ -264,7 +323,7 @@ def _alternating(tree, iterations, update):
         start = regret_matching(regret_sum, mask)
         before = regret_sum.copy()
         for player in (0, 1):
-            update(player, regret_sum, strategy_sum)
+            sampled_walk(tree, algorithm, player, regret_sum, strategy_sum, draw, epsilon)
         yield {"strategy": start, "cumulative_regret": regret_sum.copy(),
                "regret": regret_sum - before, "strategy_sum": strategy_sum.copy()}
 

@@ -11,7 +11,8 @@ from .explorer import TrainingExplorer, explore
 from .infoset import InfosetPicker, infoset_picker
 from .matrix import RegretMatchingExplorer
 from .play import PlayTable, play_against
+from .sampling import SampledPaths, sampled_paths
 
 __all__ = ["BestResponseExplorer", "BluffExplorer", "InfosetPicker", "KuhnEquilibriumView",
-           "PlayTable", "RegretMatchingExplorer", "TrainingExplorer", "bluff_explorer",
-           "explore", "infoset_picker", "play_against"]
+           "PlayTable", "RegretMatchingExplorer", "SampledPaths", "TrainingExplorer",
+           "bluff_explorer", "explore", "infoset_picker", "play_against", "sampled_paths"]
