@@ -63,3 +63,45 @@ def test_junk_never_raises(junk):
         feedback = checker(junk)
         assert feedback.status in (WRONG, NOT_DONE)
         assert feedback.message
+
+
+# --- exercise 3: the LP's memory budget -------------------------------------------------------
+
+FIT = {"exponent": 1.2, "factor": 0.004}
+RIGHT = (16_000 / 0.004) ** (1 / 1.2)
+
+
+def test_lp_budget():
+    assert ex.sequences_within(16_000, **FIT) == pytest.approx(RIGHT)
+    assert ex.check_lp_budget(None, **FIT).status == NOT_DONE
+    assert ex.check_lp_budget(RIGHT, **FIT).correct
+    assert ex.check_lp_budget(RIGHT * 1.05, **FIT).correct  # rounded hand calculations pass
+    assert ex.check_lp_budget(np.float64(RIGHT), **FIT).correct
+    answer = run_solution("08_lp_budget.py", **FIT)["my_sequences"]
+    assert ex.check_lp_budget(answer, **FIT).correct
+
+
+@pytest.mark.parametrize("answer, mistake", [
+    ((16 / 0.004) ** (1 / 1.2), "units"),           # the budget in GB against a fit in MB
+    ((16e9 / 0.004) ** (1 / 1.2), "units"),         # ... or in bytes
+    ((16_000 / 0.004) ** 1.2, "root"),
+    (16_000 / 0.004, "linear"),
+    (2 * RIGHT, "both-players"),
+    (-5, "shape"), ("a lot", "shape"),
+])
+def test_lp_budget_mistakes_are_explained(answer, mistake):
+    feedback = ex.check_lp_budget(answer, **FIT)
+    assert feedback.status == WRONG and feedback.mistake == mistake, feedback
+
+
+@pytest.mark.parametrize("fit", [{"exponent": None, "factor": 0.004},
+                                 {"exponent": 1.2, "factor": -1}, {"exponent": "x", "factor": 1}])
+def test_lp_budget_without_a_fit(fit):
+    feedback = ex.check_lp_budget(RIGHT, **fit)
+    assert feedback.status == WRONG and feedback.mistake == "no-fit"
+
+
+@pytest.mark.parametrize("junk", JUNK, ids=repr)
+def test_lp_budget_junk_never_raises(junk):
+    feedback = ex.check_lp_budget(junk, **FIT)
+    assert feedback.status in (WRONG, NOT_DONE) and feedback.message

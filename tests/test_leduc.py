@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 import cfrviz
 from cfrviz.core.tree import CHANCE, TERMINAL
+from cfrviz.games.leduc import PARAMS, leduc_poker, rank_labels
 
 
 @pytest.fixture(scope="module")
@@ -137,3 +138,94 @@ def test_suits_are_a_lossless_abstraction(leduc, suited, seed):
 def test_bad_parameter():
     with pytest.raises(ValueError, match="suits must be True or False"):
         cfrviz.load_game("leduc_poker", suits="yes")
+
+
+# --- leduc_poker(ranks=N): the same rules with more ranks -------------------------------------
+
+TREE_ARRAYS = ("parent", "action", "player", "chance_prob", "utility", "infoset", "depth",
+               "legal_mask", "infoset_player")
+TREE_LISTS = ("infoset_keys", "infoset_actions", "history", "chance_labels")
+
+
+@pytest.mark.parametrize("suits", [False, True])
+def test_three_ranks_is_leduc(suits):
+    default = cfrviz.load_game("leduc_poker", suits=suits)
+    three = cfrviz.load_game("leduc_poker", suits=suits, ranks=3)
+    for name in TREE_ARRAYS:
+        assert np.array_equal(getattr(default, name), getattr(three, name)), name
+    for name in TREE_LISTS:
+        assert list(getattr(default, name)) == list(getattr(three, name)), name
+
+
+@pytest.mark.parametrize("ranks, labels", [(2, "QK"), (3, "JQK"), (4, "TJQK"), (5, "9TJQK"),
+                                           (12, "23456789TJQK"), (13, "23456789TJQKA")])
+def test_rank_labels(ranks, labels):
+    assert rank_labels(ranks) == labels
+
+
+@pytest.mark.parametrize("ranks", [2, 4, 5])
+def test_sizes_grow_with_ranks(ranks):
+    tree = cfrviz.load_game("leduc_poker", ranks=ranks)
+    # Round one: N private ranks x 6 histories; round two: N x N public x 5 ways in x 6.
+    assert tree.num_infosets == 6 * ranks + 30 * ranks ** 2
+    assert np.bincount(tree.infoset_player).tolist() == [tree.num_infosets // 2] * 2
+    assert {k.split(":")[0] for k in tree.infoset_keys if "/" not in k} == set(
+        rank_labels(ranks))
+    assert np.all(tree.utility.sum(axis=1) == 0)
+    deal = children(tree, "")
+    top = rank_labels(ranks)[-1]
+    assert len(deal) == ranks ** 2 and sum(deal.values()) == pytest.approx(1, abs=1e-15)
+    assert deal[top + top] == pytest.approx(2 / (2 * ranks) * 1 / (2 * ranks - 1))
+
+
+def test_nodes_grow_with_ranks():
+    nodes = [cfrviz.load_game("leduc_poker", ranks=n).num_nodes for n in (2, 3, 4, 5)]
+    assert nodes[1] == 1936 and nodes == sorted(nodes) and len(set(nodes)) == 4
+
+
+def test_suited_sizes_with_ranks():
+    tree = cfrviz.load_game("leduc_poker", ranks=2, suits=True)
+    # 2N private cards x 6, plus 2N x (2N - 1) public cards x 5 x 6.
+    assert tree.num_infosets == 12 * 2 + 60 * 2 * 3
+    assert "Ks:" in tree.infoset_keys and "Js:" not in tree.infoset_keys
+
+
+def test_more_ranks_showdown():
+    tree = cfrviz.load_game("leduc_poker", ranks=5)
+    assert tuple(tree.utility[node(tree, "9K 9:cc/cc")]) == (1, -1)   # a pair of nines wins
+    assert tuple(tree.utility[node(tree, "TQ K:rc/rc")]) == (-7, 7)   # queen beats ten
+    assert tuple(tree.utility[node(tree, "TT J:cc/cc")]) == (0, 0)
+
+
+@pytest.mark.parametrize("ranks", [2, 4])
+def test_exact_value_agrees_with_cfr_plus(ranks):
+    """The LP's value, a long CFR+ run's value, and the suited game's LP value agree."""
+    tree = cfrviz.load_game("leduc_poker", ranks=ranks)
+    eq = cfrviz.exact_equilibrium(tree)
+    assert cfrviz.exploitability(tree, eq.policy) < 1e-9
+    trace = cfrviz.solve(tree, "cfr+", 3000, checkpoints=[])
+    average = trace.average_policy()
+    assert cfrviz.exploitability(tree, average) < 1e-3
+    assert cfrviz.expected_values(tree, average)[0] == pytest.approx(eq.value, abs=1e-3)
+    if ranks == 2:  # suits are a lossless abstraction for any number of ranks
+        suited = cfrviz.exact_equilibrium(cfrviz.load_game("leduc_poker", ranks=2, suits=True))
+        assert suited.value == pytest.approx(eq.value, abs=1e-9)
+
+
+@pytest.mark.parametrize("ranks", [1, 14, 0, -3, 3.0, True, "3", None])
+def test_bad_ranks(ranks):
+    with pytest.raises(ValueError, match="ranks must be"):
+        cfrviz.load_game("leduc_poker", ranks=ranks)
+    with pytest.raises(ValueError, match="ranks must be"):
+        leduc_poker(ranks=ranks)
+
+
+def test_declared_parameters_match_the_factory():
+    import inspect
+
+    signature = inspect.signature(leduc_poker).parameters
+    assert [p.name for p in PARAMS] == list(signature)
+    assert all(p.default == signature[p.name].default for p in PARAMS)
+    ranks = {p.name: p for p in PARAMS}["ranks"]
+    assert (ranks.kind, ranks.low, ranks.high) == ("int", 2, 13)
+    assert cfrviz.load_game("leduc_poker", ranks=5).params == {"ranks": 5}

@@ -1,4 +1,4 @@
-"""Checkers for lesson 08, scaling up: Leduc and pocket poker."""
+"""Checkers for lesson 08, scaling up: Leduc, pocket poker, and CFR against linear programming."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from numbers import Real
 
 import numpy as np
 
-from . import Feedback, correct, not_done, unanswered, wrong
+from . import Feedback, as_number, correct, not_done, unanswered, wrong
 
 #: Exercise 1's counts: private ranks, decision points in one betting round, ways the first
 #: round can end with a call, public ranks.
@@ -89,7 +89,7 @@ def tournament_values() -> dict[str, float]:
 
 
 def check_most_exploited(answer) -> Feedback:
-    """Exercise 2: which archetype does the trained Leduc strategy beat by the most per hand?
+    """Exercise 3: which archetype does the trained Leduc strategy beat by the most per hand?
 
     The truth is computed exactly (expected values, no luck) for a DCFR
     strategy after 1,000 iterations; it is the uniformly random bot.
@@ -122,3 +122,66 @@ def check_most_exploited(answer) -> Feedback:
                      "a winner and never gets bluffed off one. The random bot makes both "
                      f"kinds of mistake. Exact winnings per hand: {numbers}.", "station")
     return wrong(f"Not quite. Exact winnings per hand: {numbers}.")
+
+
+#: Exercise 3: the memory budget, in MB (a laptop's 16 GB, decimal units as in the figures).
+BUDGET_MB = 16_000
+#: How close an answer must be: printed fits are rounded, so a careful hand calculation lands
+#: within a few per cent.
+BUDGET_TOLERANCE = 0.10
+#: The order of magnitude of heads-up limit hold'em's sequences per player (3.19e14 information
+#: sets, lesson 09), for scale in the feedback.
+HULHE_SEQUENCES = 1e14
+
+
+def sequences_within(budget_mb: float, exponent: float, factor: float) -> float:
+    """Solve ``factor * n ** exponent = budget_mb`` for ``n``."""
+    return (budget_mb / factor) ** (1.0 / exponent)
+
+
+def check_lp_budget(answer, exponent, factor, budget_mb: float = BUDGET_MB) -> Feedback:
+    """Exercise 2: sequences per player at which the LP's memory reaches ``budget_mb``.
+
+    The recorded runs fit ``memory (MB) ≈ factor × sequences ** exponent``; the
+    answer is :func:`sequences_within` (within 10%).  Recognised mistakes: the
+    budget in GB or in bytes against a fit in MB (``units``), raising to the
+    exponent instead of taking its root (``root``), ignoring the exponent as if
+    memory grew in proportion (``linear``) and counting both players' sequences
+    (``both-players``).
+    """
+    b, f, budget = as_number(exponent), as_number(factor), as_number(budget_mb)
+    if b is None or f is None or budget is None or b <= 0 or f <= 0 or budget <= 0:
+        return wrong("The fit is missing: run the cell that prints the LP's growth "
+                     "(`exponent`, `factor`) first.", "no-fit")
+    if unanswered(answer):
+        return not_done("Set `my_sequences` to a number of sequences per player.")
+    value = as_number(answer)
+    if value is None or value <= 0:
+        return wrong(f"Expected a positive number of sequences; got {answer!r}.", "shape")
+    right = sequences_within(budget, b, f)
+
+    def near(x: float) -> bool:
+        return abs(value - x) <= BUDGET_TOLERANCE * x
+
+    if near(right):
+        hulhe_tb = f * HULHE_SEQUENCES ** b / 1e6
+        return correct(f"Yes: about {right:,.0f} sequences per player, since "
+                       f"{f:.4g} × {right:,.0f}^{b:.3f} ≈ {budget:,.0f} MB. Our Leduc has 337. "
+                       "Heads-up limit hold'em has some 10^14 sequences per player; the same "
+                       f"growth would ask for {hulhe_tb:.1e} TB there, if it held that far.")
+    for budget_as in (budget / 1e3, budget * 1e6, budget / 1e6, budget * 1e3):
+        if near(sequences_within(budget_as, b, f)):
+            return wrong("The method is right but the units are not: the fit gives megabytes, "
+                         f"so the budget is {budget:,.0f} MB (16 GB = 16,000 MB), not 16 or "
+                         "16 × 10^9.", "units")
+    if near((budget / f) ** b):
+        return wrong("Raise to the power 1/exponent, not exponent: from memory = factor × n^b, "
+                     "n = (memory / factor)^(1/b).", "root")
+    if near(budget / f):
+        return wrong("That treats memory as proportional to the size (exponent 1). Use the "
+                     f"fitted exponent {b:.3f}: n = (budget / factor)^(1/exponent).", "linear")
+    if near(2 * right):
+        return wrong("That counts both players' sequences; the fit is per player (the x axis "
+                     "of the figure).", "both-players")
+    return wrong("Not quite. Solve factor × n^exponent = budget for n: "
+                 "n = (budget / factor)^(1/exponent), with the budget in MB.")

@@ -6,6 +6,7 @@ from dataclasses import replace
 
 from ..core.registry import Factory, Registry
 from ..core.tree import GameTree
+from . import leduc
 from .files import load_game_file
 from .kuhn import kuhn_poker
 from .leduc import leduc_poker
@@ -32,7 +33,7 @@ register_game(Game("rock_paper_scissors", rock_paper_scissors,
                    "rock-paper-scissors, with editable payoffs", aliases=("rps",)))
 register_game(Game("kuhn_poker", kuhn_poker, "Kuhn poker: three cards, one bet", ("kuhn",)))
 register_game(Game("leduc_poker", leduc_poker, "Leduc hold'em: six cards, two rounds",
-                   ("leduc",)))
+                   ("leduc",), params=leduc.PARAMS))
 register_game(Game("pocket_poker", pocket_poker, "pocket poker: twenty cards, two rounds",
                    ("pocket",)))
 register_game(Game("file", load_game_file, "a custom game read from a .json or Gambit .efg "

@@ -3,11 +3,25 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from numbers import Integral
 
+from ..core.registry import Param
 from ..core.tree import CHANCE, build_tree
 
+#: Leduc's ranks, low to high.
 RANKS = "JQK"
+#: Rank labels for ``leduc_poker(ranks=N)``: the N highest of two to king (Leduc's J Q K is
+#: N = 3), and with N = 13 a whole suit, two to ace.
+LADDER = "23456789TJQK"
+FULL_SUIT = "23456789TJQKA"
+MIN_RANKS, MAX_RANKS = 2, len(FULL_SUIT)
 SUITS = "sh"
+#: :func:`leduc_poker`'s parameters as the game registry declares them (``Game(...,
+#: params=PARAMS)``): widgets read the bounds, ``load_game`` checks them.
+PARAMS = (Param("suits", False, "bool", help="tell the two suits apart (a lossless "
+                                             "abstraction deals ranks only)"),
+          Param("ranks", 3, "int", low=MIN_RANKS, high=MAX_RANKS, step=1,
+                help="ranks in the deck, each in two suits (Leduc has 3: J, Q, K)"))
 #: Size of a bet or raise in round one and in round two.
 BET_SIZES = (2, 4)
 #: Bets plus raises allowed in one round (the opening bet counts as the first).
@@ -78,6 +92,12 @@ class LeducPoker:
     higher rank wins; equal ranks split the pot.  A fold loses what the
     folder has put in.  Payoffs are chips won, so the game is zero-sum.
 
+    More ranks.  ``leduc_poker(ranks=N)`` plays the same rules with N ranks
+    in two suits (2N cards): the N highest of 2 < 3 < ... < T < J < Q < K
+    (``ranks=4`` deals T J Q K), and with N = 13 the whole suit, 2 to A.
+    The default, N = 3, is Leduc.  Information sets grow as N (round one)
+    plus N² (round two: private and public rank), nodes as N³.
+
     Suits never change a payoff, so by default (``suits=False``) the cards
     are dealt as ranks (chance probabilities counted over the six cards:
     a pair of jacks is dealt with probability 2/6 * 1/5 = 1/15) and players
@@ -99,16 +119,13 @@ class LeducPoker:
 
     name = "leduc_poker"
 
-    def __init__(self, suits: bool = False):
+    def __init__(self, suits: bool = False, ranks: str = RANKS):
         self.suits = suits
-        self.deck = tuple(r + s for r in RANKS for s in SUITS) if suits else RANKS * 2
+        self.ranks = ranks
+        self.deck = tuple(r + s for r in ranks for s in SUITS) if suits else tuple(ranks * 2)
 
     def initial_state(self):
         return _LeducState(self, None, None, ("",))
-
-
-def _rank(card: str) -> int:
-    return RANKS.index(card[0])
 
 
 @dataclass(frozen=True)
@@ -195,7 +212,8 @@ class _LeducState:
     def _strength(self, card: str) -> int:
         assert self.public is not None, "a showdown comes after the public card is dealt"
         pair = card[0] == self.public[0]
-        return (len(RANKS) if pair else 0) + _rank(card)
+        ranks = self.game.ranks
+        return (len(ranks) if pair else 0) + ranks.index(card[0])
 
     def infoset_key(self) -> str:
         own = self._dealt()[self._round.to_act]
@@ -208,7 +226,22 @@ class _LeducState:
         return f"{''.join(self.private)}{board}:{'/'.join(self.rounds)}"
 
 
-def leduc_poker(suits: bool = False):
+def rank_labels(ranks: int) -> str:
+    """The labels of ``ranks`` ranks, low to high: ``"JQK"`` for 3, ``"TJQK"`` for 4.
+
+    Raises
+    ------
+    ValueError
+        Unless ``ranks`` is a whole number from 2 to 13.
+    """
+    if (isinstance(ranks, bool) or not isinstance(ranks, Integral)
+            or not MIN_RANKS <= ranks <= MAX_RANKS):
+        raise ValueError(f"ranks must be a whole number from {MIN_RANKS} to {MAX_RANKS} (Leduc "
+                         f"has 3: J, Q, K; 13 is a whole suit, 2 to A); got {ranks!r}")
+    return FULL_SUIT if ranks == MAX_RANKS else LADDER[len(LADDER) - int(ranks):]
+
+
+def leduc_poker(suits: bool = False, ranks: int = 3):
     """Leduc hold'em as a :class:`~cfrviz.core.tree.GameTree` (rules: :class:`LeducPoker`).
 
     Parameters
@@ -217,7 +250,17 @@ def leduc_poker(suits: bool = False):
         Tell the two suits apart (936 information sets, 9,451 nodes) instead
         of dealing ranks (288 information sets, 1,936 nodes).  Both give the
         same values; ranks are faster.
+    ranks : int, default 3
+        Ranks in the deck, from 2 to 13 (:func:`rank_labels`), each in two
+        suits: a family of games of growing size with Leduc's rules.  With N
+        ranks there are 6N + 30N² information sets when cards are ranks
+        (12N + 60N(2N − 1) with suits).
+
+    Raises
+    ------
+    ValueError
+        For ``suits`` not a bool or ``ranks`` outside 2–13.
     """
     if not isinstance(suits, bool):
         raise ValueError(f"suits must be True or False; got {suits!r}")
-    return build_tree(LeducPoker(suits))
+    return build_tree(LeducPoker(suits, rank_labels(ranks)))

@@ -9,12 +9,13 @@
 # - explain a **lossless abstraction** (playing ranks instead of cards) and check that it loses
 #   nothing;
 # - measure how a CFR iteration's time and memory grow with the game;
+# - solve a game exactly with a linear program, and say why poker programs use CFR all the same;
 # - run a tournament against archetype bots, and explain why an equilibrium strategy does not beat
 #   every opponent by as much as it could;
 # - play against the bot you trained.
 #
 # **You need** lessons 04–05 (CFR, best response, exploitability) and 07 (we solve with DCFR).
-# About 35 minutes.
+# About 45 minutes.
 #
 # Previous: [07 · Faster CFR](07_faster_cfr.ipynb). Next: [09 · The road to superhuman poker](09_road_to_superhuman.ipynb).
 #
@@ -22,13 +23,16 @@
 
 # %%
 import math
+from pathlib import Path
 
 import numpy as np
 
 import cfrviz
 from cfrviz.exercises import lesson08 as check
+from cfrviz.analysis.lp_scaling import average_values, load_recorded, power_law, race, table_text
 from cfrviz.analysis.scaling import game_size, lift_policy, measure_scaling, solver_bytes
-from cfrviz.views.compare import exploitation_figure
+from cfrviz.views.compare import exploitation_figure, log_checkpoints
+from cfrviz.views.lp import exact_convergence_figure, lp_vs_cfr_figure
 from cfrviz.views.sizes import scaling_figure
 
 # %%
@@ -158,7 +162,154 @@ print(f"DCFR on Leduc, 1,000 iterations: {len(leduc_trace)} records, "
       f"{solver_bytes(leduc) / 1e3:.1f} kB; exploitability {leduc_trace.exploitability[-1]:.2e}")
 
 # %% [markdown]
-# ## 4 · The archetype tournament
+# ## 4 · CFR or linear programming?
+#
+# CFR creeps up on an equilibrium. A two-player zero-sum game can also be solved **exactly, in one
+# go**, by a linear program — so why do poker programs bother with CFR?
+#
+# The linear program works on the **sequence form** (Koller, Megiddo and von Stengel, 1994; von
+# Stengel, 1996). A *sequence* of a player is one of their own moves, an (information set, action)
+# pair, or the empty sequence at the start. Instead of the probability of each action, a
+# **realization plan** gives each sequence the product of the player's own probabilities along the
+# way to it. Two things become linear:
+# - the constraints: the empty sequence gets weight 1, and the actions of an information set share
+#   out the weight of the sequence that leads to it (perfect recall makes that sequence unique);
+# - the payoff: each terminal history adds (chance's probability) × (player 1's weight on their
+#   last sequence) × (player 2's weight on theirs) × (payoff), so it is $x^\top A y$ with one entry
+#   of the matrix $A$ per pair of last sequences.
+#
+# Player 1 maximises the worst case $\min_y x^\top A y$; replacing the inner minimum by its dual
+# turns the whole problem into one linear program, of the size of the tree.
+# `cfrviz.exact_equilibrium` builds it from the tree's arrays and hands it to HiGHS (Huangfu and
+# Hall, 2018), a sparse LP solver, through SciPy. On Leduc:
+
+# %%
+exact = cfrviz.exact_equilibrium(leduc)
+print(exact)
+print(f"exploitability of the LP's policy: {cfrviz.exploitability(leduc, exact.policy):.1e} "
+      f"(rounding error: the policy is exact)")
+
+# %% [markdown]
+# ### Predict, then reveal: who is faster?
+#
+# CFR+ needs a few hundred iterations to bring Leduc's exploitability below $10^{-3}$ chips per
+# hand. **Predict** before you run the next cells:
+# 1. On Leduc, which finishes first: the exact LP, or CFR+ to an exploitability of $10^{-3}$?
+# 2. Same rules, but 13 ranks instead of 3 (a whole suit, 26 cards): which wins now?
+#
+# Write your two guesses down.
+#
+# First, how CFR's answers approach the exact one. Three runs of 1,000 iterations, measured against
+# the LP: the value of the game each run's average strategy gives player 1 (top), and its
+# exploitability (bottom, solid) beside its distance to the exact value (dotted).
+
+# %%
+checkpoints = log_checkpoints(1000, 50)
+runs = [cfrviz.solve(leduc, name, 1000, checkpoints=checkpoints)
+        for name in ("cfr", "cfr+", "dcfr")]
+run_values = [average_values(run) for run in runs]
+for name, run, values in zip(("CFR", "CFR+", "DCFR"), runs, run_values):
+    print(f"{name:5} after 1,000 iterations: exploitability {run.exploitability[-1]:.1e}, "
+          f"|value − exact value| {abs(values[-1] - exact.value):.1e}")
+exact_convergence_figure(runs, run_values, exact.value,
+                         lp_exploitability=cfrviz.exploitability(leduc, exact.policy),
+                         labels=["CFR", "CFR+", "DCFR"])
+
+# %% [markdown]
+# The value is never further from the exact value than twice the exploitability: both lie between
+# what a best response can take from each player. In practice it is much closer, so a run's
+# *value* looks settled long before its *strategy* is. The LP's dashed line is where every curve
+# is heading, and the LP got there in one call.
+#
+# Now the race, measured now on this machine for small games. `race` times the LP, finds the first
+# iteration (checkpoints 4% apart) at which CFR+'s average strategy is exploitable by at most
+# $10^{-3}$, and times a run of exactly that many iterations. Times are **CPU seconds** of this
+# process, which other programs running on the machine hardly change. `leduc_poker(ranks=N)` is
+# Leduc with N ranks of two suits each (`ranks=3` is Leduc; `ranks=4` deals T J Q K):
+
+# %%
+LIVE = [("Kuhn", "kuhn_poker", {}), ("Leduc, 2 ranks", "leduc_poker", {"ranks": 2}),
+        ("Leduc", "leduc_poker", {}), ("Leduc, 4 ranks", "leduc_poker", {"ranks": 4})]
+live = [race(cfrviz.load_game(name, **params), label, memory=False)
+        for label, name, params in LIVE]
+print(table_text(live))
+
+# %% [markdown]
+# Memory is left out above: this notebook's process has already used and freed plenty, and a solver
+# reuses that memory unseen. For it, and for bigger games, we ran `benchmarks/bench_lp_scaling.py`
+# once, each game in a fresh process, and stored its rows: they are **recorded**, not measured now,
+# and the cell prints where, when and with which command. Memory there is the peak growth of the
+# process's resident memory during the solve (HiGHS' own allocations included). The chart shows
+# both: recorded rows as lines with open circles, this session's as filled diamonds.
+
+# %%
+recorded, recorded_meta = load_recorded(Path("..") / "data" / "benchmarks" / "lp_vs_cfr.json")
+print(f"Recorded {recorded_meta['date']} on {recorded_meta['machine']}\n"
+      f"with: {recorded_meta['command']}\n")
+print(table_text(recorded))
+lp_vs_cfr_figure(recorded, live)
+
+# %% [markdown]
+# How fast does each cost grow? A straight line on a log-log chart is a power law,
+# $\text{cost} \approx c \cdot n^b$, with $n$ the sequences per player; fitting one to the recorded
+# rows of 1,000 sequences and more:
+
+# %%
+large = [r for r in recorded if r.sequences >= 1000]
+sizes = [r.sequences for r in large]
+for what, costs in (("LP time (s)", [r.lp_seconds for r in large]),
+                    ("CFR+ time to 1e-3 (s)", [r.cfr_seconds for r in large]),
+                    ("LP memory (MB)", [r.lp_bytes / 1e6 for r in large]),
+                    ("CFR+ memory (MB)", [r.cfr_bytes / 1e6 for r in large])):
+    b, c = power_law(sizes, costs)
+    print(f"{what:24} ≈ {c:.4g} × n^{b:.3f}")
+exponent, factor = power_law(sizes, [r.lp_bytes / 1e6 for r in large])
+
+# %% [markdown]
+# Compare with your predictions (the "faster" column). On the tiniest games both take
+# milliseconds. On games the size of Leduc the exact LP keeps up with CFR+ or beats it. But the
+# LP's time grows with a larger exponent than CFR+'s, so the curves cross, and past the crossing
+# CFR+'s lead grows with the game. CFR+'s iterations to $10^{-3}$ hardly change along the Leduc
+# family (see the table); its time grows with the tree.
+#
+# Memory is not what stops the LP at these sizes: both stay in tens of megabytes. Our CFR+ keeps the
+# whole game tree in memory (laid out for speed), so its memory grows with the tree, as the LP's
+# does. The dotted line is what CFR itself needs: its two tables, a number per information set and
+# action each, far smaller. Programs for big games keep only those, and generate the tree as they
+# walk it.
+#
+# ### Exercise 2 — where does the LP run out of memory?
+# The cell above fitted the LP's peak memory as `factor × n ** exponent` megabytes, with `n` the
+# sequences per player. Suppose the growth held for larger games. At how many sequences per player
+# would the LP need a laptop's 16 GB (16,000 MB)? Use `exponent` and `factor`.
+# (Solution: `%load solutions/08_lp_budget.py`.)
+
+# %% tags=["exercise-lp-budget"]
+my_sequences = None  # a number of sequences per player
+
+# %%
+check.check_lp_budget(my_sequences, exponent, factor)
+
+# %% [markdown]
+# ### So why do poker programs use CFR?
+#
+# - **Time.** The LP's cost grows faster than the game (the exponent above); a CFR+ iteration costs
+#   one walk of the tree, and the number of iterations to a given accuracy grows slowly.
+# - **Memory.** The LP holds the whole game at once: every sequence is a variable, every terminal
+#   history a coefficient, and the solver keeps a factorisation of the matrix on top. CFR needs two
+#   numbers per information set and action (regrets and the strategy sum) and can walk the tree
+#   without storing it. Those tables can be compressed and split across machines, as Cepheus did
+#   for limit hold'em (lesson 09).
+# - **Anytime.** Stop CFR whenever you like and its average strategy is usable, and better the
+#   longer it ran. An LP solver stopped half-way gives no strategy at all.
+# - **Sampling.** Monte Carlo CFR (lesson 06) updates from sampled parts of the tree, so one
+#   iteration never needs the whole game. The LP has no such shortcut.
+#
+# But the LP is **exact**, and on games the size of Leduc it is as fast as anything. That makes it
+# the right referee for CFR on small games, as the top panel above showed.
+
+# %% [markdown]
+# ## 5 · The archetype tournament
 #
 # The slides test their pocket-poker bot against simple **archetypes** (`cfrviz.bot`):
 # - `always_raise`, the maniac: bets and raises whenever it can, never folds;
@@ -168,7 +319,7 @@ print(f"DCFR on Leduc, 1,000 iterations: {len(leduc_trace)} records, "
 #
 # The bots read folds, calls and raises from the tree, so they play any of our games.
 #
-# ### Exercise 2 — predict the tournament
+# ### Exercise 3 — predict the tournament
 # Our DCFR strategy for Leduc (1,000 iterations) plays each archetype, both seats. Against which
 # archetype does it win the **most** per hand? (Solution: `%load solutions/08_most_exploited.py`.)
 
@@ -223,7 +374,7 @@ for name in cfrviz.BOTS:
           f"(exact {result.exact:+.3f})")
 
 # %% [markdown]
-# ## 5 · Play the bot
+# ## 6 · Play the bot
 #
 # Your turn at the table. The bot plays the Leduc DCFR strategy after the iteration on the slider
 # (try an early one, then the last); after each hand it tells you what its strategy was at each of
@@ -242,6 +393,10 @@ cfrviz.play_against(leduc, leduc_trace)
 #   small game's strategy is exactly as good in the big one, and much cheaper to compute.
 # - A CFR iteration's time grows with the nodes of the tree, its memory with information sets ×
 #   actions.
+# - The sequence-form **linear program** solves a two-player zero-sum game exactly, and on small
+#   games faster than CFR. Its time grows faster than the game, it needs the whole game in memory
+#   and gives nothing until it finishes; CFR is anytime, can sample and can be spread out. Poker
+#   programs use CFR; the LP checks it.
 # - An equilibrium strategy beats the archetypes without adapting to them; a best response to each
 #   would win more, at the price of being exploitable itself.
 #
@@ -250,5 +405,10 @@ cfrviz.play_against(leduc, leduc_trace)
 # A. Gilpin and T. Sandholm, *Lossless Abstraction of Imperfect Information Games*, Journal of the
 # ACM 54(5), 2007. N. Brown and T. Sandholm, *Solving Imperfect-Information Games via Discounted
 # Regret Minimization*, AAAI 2019 — the DCFR we train with.
+# D. Koller, N. Megiddo and B. von Stengel, *Fast Algorithms for Finding Randomized Strategies in
+# Game Trees*, STOC 1994, and B. von Stengel, *Efficient Computation of Behavior Strategies*, Games
+# and Economic Behavior 14, 1996 — the sequence form. Q. Huangfu and J. A. J. Hall, *Parallelizing
+# the Dual Revised Simplex Method*, Mathematical Programming Computation 10, 2018 — HiGHS.
+# O. Tammelin, *Solving Large Imperfect Information Games Using CFR+*, 2014.
 #
 # Previous: [07 · Faster CFR](07_faster_cfr.ipynb). Next: [09 · The road to superhuman poker](09_road_to_superhuman.ipynb).
