@@ -34,11 +34,24 @@ def kuhn_view(kuhn):
 
 
 def node_traces(fig):
-    return [t for t in fig.data if t.customdata is not None]
+    return [t for t in fig.data if t.customdata is not None
+            and t.name.split(" (")[0] in ("player 1", "player 2", "chance", "terminal")]
 
 
 def group_traces(fig):
-    return [t for t in fig.data if isinstance(t.meta, dict) and "infoset" in t.meta]
+    return [t for t in fig.data if isinstance(t.meta, dict) and "infosets" in t.meta]
+
+
+def groups_by_infoset(fig):
+    """{information-set id: (key, members, trace)} over the group traces."""
+    return {info: (key, members, t) for t in group_traces(fig)
+            for info, key, members in zip(t.meta["infosets"], t.meta["keys"],
+                                          t.meta["members"])}
+
+
+def f32(value):
+    """A coordinate as the figure holds it after an update (float32, see tree._EMPTY)."""
+    return float(np.float32(value))
 
 
 def drawn_nodes(fig):
@@ -57,7 +70,7 @@ def segment_widths(view, fig):
     tree = view.tree
     for c in view.decision_edges.tolist():
         p = tree.parent[c]
-        widths[c] = by_segment[(view.x[p], view.y[p], view.x[c], view.y[c])]
+        widths[c] = by_segment[(f32(view.x[p]), f32(view.y[p]), f32(view.x[c]), f32(view.y[c]))]
     return widths
 
 
@@ -82,14 +95,19 @@ def test_kuhn_draws_every_node_once_by_role(kuhn):
 
 def test_one_group_per_information_set_with_its_members(kuhn):
     fig = plot_tree(kuhn)
-    groups = group_traces(fig)
-    assert sorted(g.meta["infoset"] for g in groups) == list(range(kuhn.num_infosets))
-    for g in groups:
-        info = g.meta["infoset"]
-        assert g.name == kuhn.infoset_keys[info]
-        assert sorted(g.meta["members"]) == kuhn.infoset_members(info).tolist()
+    groups = groups_by_infoset(fig)
+    assert sorted(groups) == list(range(kuhn.num_infosets))
+    for info, (key, members, trace) in groups.items():
+        assert key == kuhn.infoset_keys[info]
+        assert sorted(members) == kuhn.infoset_members(info).tolist()
+        # In its player's colour, one trace per player and kind (bands, connectors).
+        assert trace.name == f"information sets of player {kuhn.infoset_player[info] + 1}"
+    assert len(group_traces(fig)) <= 4
     keys = next(t for t in fig.data if t.name == "information-set keys")
     assert sorted(keys.text) == sorted(kuhn.infoset_keys)
+    # Hovering a key lists the set's members.
+    qb = list(keys.text).index("Qb")
+    assert "<b>Qb</b>" in keys.hovertext[qb] and "JQ:b" in keys.hovertext[qb]
     assert any(t.name.startswith("information set") and t.showlegend is not False
                for t in fig.data)
 
@@ -164,7 +182,7 @@ def test_best_response_highlights_the_best_actions(kuhn_view, kuhn):
     for c in kuhn_view.decision_edges.tolist():
         p = kuhn.parent[c]
         if kuhn.player[p] == 1 and br.policy.probabilities[kuhn.infoset[p], kuhn.action[c]] == 1:
-            expected.add((kuhn_view.x[c], kuhn_view.y[c]))
+            expected.add((f32(kuhn_view.x[c]), f32(kuhn_view.y[c])))
     assert lit == expected and len(lit) == 12
     assert trace.line.width > edge_width(1.0, kuhn_view.style)
     assert f"{br.value:+.4f}" in fig.layout.annotations[1].text
@@ -183,7 +201,8 @@ def test_update_in_place_keeps_the_figure(kuhn_view, kuhn):
     assert before == pytest.approx(float(edge_width(0.5))) and after < before
     ring = fig.data[kuhn_view.traces["selected"]]
     members = kuhn.infoset_members(kuhn.infoset_index("Qb"))
-    assert sorted(zip(ring.x, ring.y)) == sorted(zip(kuhn_view.x[members], kuhn_view.y[members]))
+    assert np.allclose(sorted(zip(ring.x, ring.y)),
+                       sorted(zip(kuhn_view.x[members], kuhn_view.y[members])), atol=1e-5)
     assert "player 1" in fig.layout.annotations[1].text
     kuhn_view.update(fig)  # back to plain edges, no highlight
     assert len(fig.data[kuhn_view.traces["selected"]].x) == 0
@@ -261,10 +280,10 @@ def test_layout_has_no_overlaps_in_a_leduc_deal(leduc):
 def test_rps_tree_groups_player_two():
     game = cfrviz.load_game("rock_paper_scissors")
     fig = plot_tree(game, cfrviz.Policy.uniform(game))
-    groups = group_traces(fig)
-    assert len(groups) == 1 and groups[0].name == "P2"
-    assert sorted(groups[0].meta["members"]) == game.tree.infoset_members(1).tolist()
-    assert len(groups[0].meta["members"]) == 3
+    groups = groups_by_infoset(fig)
+    assert list(groups) == [1] and groups[1][0] == "P2"
+    assert sorted(groups[1][1]) == game.tree.infoset_members(1).tolist()
+    assert len(groups[1][1]) == 3
     assert drawn_nodes(fig) == list(range(game.tree.num_nodes))
 
 
@@ -298,7 +317,9 @@ def test_presenter_mode_is_larger(kuhn):
     normal = plot_tree(kuhn, presenter=False)
     big = plot_tree(kuhn, presenter=True)
     assert big.layout.font.size > normal.layout.font.size
-    assert big.layout.height > normal.layout.height and big.layout.width > normal.layout.width
+    # Both take the width of the page (no fixed width); presenter mode is taller.
+    assert big.layout.width is None and normal.layout.width is None
+    assert big.layout.height > normal.layout.height
     edge = next(t for t in big.data if t.name == "action")
     assert edge.line.width > next(t for t in normal.data if t.name == "action").line.width
     assert not presenter_mode()
@@ -317,3 +338,114 @@ def test_the_classroom_switch_wins_over_a_lesson(monkeypatch):
     monkeypatch.delenv(style.ENVIRONMENT_SWITCH)
     style.set_presenter(False)
     assert not style.presenter_mode()
+
+
+# --- fitting the page, and cheap frames (issues 11 and 14) ------------------------------------
+
+def test_compact_layout_is_narrower_than_one_column_per_leaf(kuhn, kuhn_view):
+    x = kuhn_view.x
+    span = float(np.nanmax(x) - np.nanmin(x))
+    leaves = int(np.sum(kuhn.player == TERMINAL))
+    # One column per leaf plus the gaps between deals would be 29 + 5 * 0.6 = 32 units.
+    assert span == pytest.approx(26.0) and span < leaves - 1
+    # The chance root is centred over its deals, hence over the figure.
+    assert x[0] == pytest.approx((np.nanmin(x) + np.nanmax(x)) / 2)
+
+
+def message_sizes(fig):
+    """Record (message name, JSON bytes + binary buffer bytes) of what fig sends."""
+    import json
+
+    from plotly.serializers import _py_to_js
+
+    sent = []
+
+    def size(value):
+        buffers = 0
+
+        def strip(v):
+            nonlocal buffers
+            if isinstance(v, dict):
+                if isinstance(v.get("buffer"), memoryview):
+                    buffers += v["buffer"].nbytes
+                    return None
+                return {k: strip(x) for k, x in v.items()}
+            return [strip(x) for x in v] if isinstance(v, list) else v
+        return len(json.dumps(strip(_py_to_js(value, None)))) + buffers
+
+    def record(change):
+        if change["new"] is not None:
+            sent.append((change["name"], size(change["new"]), change["new"]))
+    fig.observe(record, names=[n for n in fig.trait_names() if n.startswith("_py2js_")])
+    return sent
+
+
+def test_a_step_sends_one_small_message_without_the_skeleton(kuhn, kuhn_view):
+    trace = cfrviz.solve(kuhn, "cfr", 60, checkpoints=list(range(1, 61)))
+    fig = kuhn_view.figure(trace.average_policy(1), widget=True, selected_infoset="Qb")
+    assert len(fig.data) <= 30  # 46 before issue 14: one trace per set and per 0.05 of width
+    sent = message_sizes(fig)
+    skeleton = {kuhn_view.traces[name] for name in
+                ("player 1", "player 2", "chance", "terminal", "chance edges", "chance labels",
+                 "infoset keys", "cut")} | {i for n, i in kuhn_view.traces.items()
+                                            if n.startswith(("bands", "connectors"))}
+    for k in range(2, 60, 6):
+        kuhn_view.update(fig, trace.average_strategy[k], selected_infoset="Qb")
+    assert [name for name, _, _ in sent] == ["_py2js_update"] * 10
+    for _, size, message in sent:
+        assert not skeleton & set(message["style_traces"])
+        assert kuhn_view.traces["selected"] not in message["style_traces"]  # unchanged ring
+        assert size < 4000  # 8.2 kB per step before (measured with the same serializer)
+    # Showing the same step again changes nothing, so sends nothing.
+    kuhn_view.update(fig, trace.average_strategy[56], selected_infoset="Qb")
+    assert len(sent) == 10
+    # The figure still holds everything: a fresh figure drawn at that step is the same.
+    fresh = kuhn_view.figure(trace.average_strategy[56], widget=True, selected_infoset="Qb")
+    for a, b in zip(fig.data, fresh.data):
+        for prop in ("x", "y", "text", "hovertext"):
+            if a[prop] is None:
+                assert b[prop] is None
+            elif prop in ("x", "y"):
+                assert np.allclose(np.asarray(a[prop], float), np.asarray(b[prop], float),
+                                   equal_nan=True)
+            else:
+                assert list(a[prop]) == list(b[prop])
+
+
+def test_edge_hover_names_the_edge_and_its_probability(kuhn, kuhn_view):
+    fig = kuhn_view.figure(cfrviz.Policy.from_dict(kuhn, KUHN_EQ))
+    labels = fig.data[kuhn_view.traces["edge labels"]]
+    bet_j = kuhn_view.decision_edges.tolist().index(kuhn.history.index("JQ:b"))
+    assert labels.customdata[bet_j] == "b at J (history &#39;JQ:&#39;)"  # markup, escaped
+    assert labels.hovertext[bet_j] == ": probability 0.333"
+    assert labels.hovertemplate == "%{customdata}%{hovertext}<extra></extra>"
+
+
+def test_crowded_labels_are_staggered(kuhn_view, kuhn):
+    fig = kuhn_view.figure(cfrviz.Policy.uniform(kuhn))
+    labels = fig.data[kuhn_view.traces["edge labels"]]
+    y = np.asarray(labels.y, float)
+    edges = kuhn_view.decision_edges
+    parent_y = kuhn_view.y[kuhn.parent[edges]]
+    below = parent_y - y
+    left = kuhn_view.x[edges] < kuhn_view.x[kuhn.parent[edges]]
+    # Player 2's fans sit one unit apart: left labels higher than right ones on that level.
+    level = kuhn.player[kuhn.parent[edges]] == 1
+    assert np.all(below[level & left] < below[level & ~left] - 0.2)
+    # Player 1's first move has room: both labels on one line.
+    first = kuhn.depth[kuhn.parent[edges]] == 1
+    assert np.ptp(below[first]) < 1e-9
+
+
+def test_widget_figures_fit_their_output_area(kuhn_view):
+    fig = kuhn_view.figure(widget=True)
+    assert fig.layout.width is None and fig.layout.autosize is None
+    assert fig._config["responsive"] is True
+    sent = message_sizes(fig)
+    # The first view to draw the figure answers with trace defaults: it is then asked, once,
+    # to take its container's width.
+    fig._js2py_traceDeltas = {"trace_deltas": [{}] * len(fig.data), "trace_edit_id": 0}
+    fig._js2py_traceDeltas = None
+    fig._js2py_traceDeltas = {"trace_deltas": [{}] * len(fig.data), "trace_edit_id": 1}
+    relayouts = [m for name, _, m in sent if name == "_py2js_relayout"]
+    assert len(relayouts) == 1 and relayouts[0]["relayout_data"] == {"autosize": True}

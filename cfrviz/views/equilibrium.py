@@ -182,7 +182,8 @@ def kuhn_equilibrium_figure(trace_or_traces, labels=None, iteration: int | None 
                             presenter: bool | None = None) -> go.Figure:
     """Training runs on Kuhn poker landing on player 1's segment of equilibria.
 
-    Three panels.  The first two share the horizontal axis ``P(bet | J)``:
+    Three panels: two squares side by side, the third across the width below
+    them.  The first two share the horizontal axis ``P(bet | J)``:
     the first plots ``P(bet | K)``, the second ``P(call | Q, check-bet)``.
     In both the thick black segment is the family of equilibria
     ``(alpha, 3 alpha, alpha + 1/3)``, ``alpha`` in ``[0, 1/3]`` (Kuhn,
@@ -203,7 +204,8 @@ def kuhn_equilibrium_figure(trace_or_traces, labels=None, iteration: int | None 
     iteration : int, optional
         Where the "now" markers sit (default: each run's last record).
     height, width : int, optional
-        Figure size in pixels; by default the width follows the page.
+        Figure size in pixels; by default 760 pixels high (presenter: larger) and as
+        wide as the page or output area.
     presenter : bool, optional
         Larger fonts, lines and figure for a projector; ``None`` follows
         :func:`cfrviz.views.set_presenter`.
@@ -233,10 +235,14 @@ def kuhn_equilibrium_figure(trace_or_traces, labels=None, iteration: int | None 
     paths = [kuhn_strategy_path(t) for t in traces]
     style = get_style(presenter)
     lines = style.line_scale
-    height = int(430 * style.figure_scale) if height is None else height
+    height = int(760 * style.figure_scale) if height is None else height
 
-    fig = make_subplots(rows=1, cols=3, horizontal_spacing=0.07,
-                        column_widths=[0.34, 0.34, 0.32],
+    # The two square panels side by side, the alpha panel across the width below them: in a
+    # notebook's output area (600 to 900 pixels) each square gets 250 to 400 pixels, where
+    # three panels in a row got 200.
+    fig = make_subplots(rows=2, cols=2, horizontal_spacing=0.12, vertical_spacing=0.16,
+                        row_heights=[0.62, 0.38],
+                        specs=[[{}, {}], [{"colspan": 2}, None]],
                         subplot_titles=("bet with K  vs  bet with J",
                                         "call with Q  vs  bet with J",
                                         "nearest equilibrium α"))
@@ -278,8 +284,8 @@ def kuhn_equilibrium_figure(trace_or_traces, labels=None, iteration: int | None 
             name=f"{label} α", legendgroup=str(k), showlegend=False,
             line=dict(color=colour, width=2 * lines, dash=dash),
             hovertemplate=f"{label}<br>iteration %{{x:,}}: α = %{{y:.3f}}<extra></extra>"),
-            row=1, col=3)
-        fig.add_trace(_now_marker(label, colour, symbol, lines), row=1, col=3)
+            row=2, col=1)
+        fig.add_trace(_now_marker(label, colour, symbol, lines), row=2, col=1)
     for col in (1, 2):
         for a, text in ((0.0, "α=0"), (ALPHA_MAX, "α=1/3")):
             point = kuhn_equilibrium_point(a)
@@ -296,13 +302,13 @@ def kuhn_equilibrium_figure(trace_or_traces, labels=None, iteration: int | None 
     longest = max(int(t.iterations[-1]) for t in traces)
     log = longest > 20
     fig.update_xaxes(title_text="iteration", type="log" if log else "linear",
-                     dtick=1 if log else None, gridcolor="#e6e6e6", row=1, col=3)
+                     dtick=1 if log else None, gridcolor="#e6e6e6", row=2, col=1)
     fig.update_yaxes(range=[-0.01, ALPHA_MAX + 0.01], tickvals=[0, 1 / 9, 2 / 9, 1 / 3],
-                     ticktext=["0", "1/9", "2/9", "1/3"], gridcolor="#e6e6e6", row=1, col=3)
+                     ticktext=["0", "1/9", "2/9", "1/3"], gridcolor="#e6e6e6", row=2, col=1)
     fig.update_layout(height=height, width=width, plot_bgcolor="white",
                       font=style.font(),
                       margin=dict(l=70, r=30, t=60, b=60), uirevision="keep",
-                      legend=dict(orientation="h", yanchor="top", y=-0.2, x=0.5,
+                      legend=dict(orientation="h", yanchor="top", y=-0.09, x=0.5,
                                   xanchor="center"))
     update_kuhn_equilibrium(fig, traces, iteration)
     return fig

@@ -137,3 +137,31 @@ def get_style(presenter: bool | None = None) -> Style:
     if not isinstance(presenter, bool):
         raise ValueError(f"presenter must be True, False or None; got {presenter!r}")
     return PRESENTER if presenter else NORMAL
+
+
+def fit_to_output(fig):
+    """Make a ``FigureWidget`` without a fixed width take the width of its output area.
+
+    A plain figure shown in JupyterLab already does (plotly's ``autosize``).  A
+    ``FigureWidget`` inside a box is drawn before the box is on the page, so
+    plotly.js falls back to 700 pixels, and it never follows the window.  This
+    turns on plotly's ``responsive`` option (resize with the window) and, once
+    the first view reports that it has drawn the figure, asks it to size itself
+    to its container (one relayout with ``autosize``).  The figure's layout must
+    leave ``autosize`` unset (plotly.js's default turns it on): set already, the
+    relayout would change nothing and never be sent.  Returns ``fig``.
+    """
+    if not isinstance(fig, go.FigureWidget):
+        return fig
+    fig._config = {**fig._config, "responsive": True}  # plotly's only route to the config
+
+    # A drawn view answers with the traces' defaults ("trace deltas"; plotly's layout deltas
+    # never reach Python: its front end sends them under another name).
+    def on_drawn(change):
+        if change["new"] is not None:
+            fig.unobserve(on_drawn, names="_js2py_traceDeltas")
+            if fig.layout.width is None:
+                fig.plotly_relayout({"autosize": True})
+
+    fig.observe(on_drawn, names="_js2py_traceDeltas")
+    return fig

@@ -13,12 +13,19 @@ Rendering reads only the flat arrays of :class:`~cfrviz.core.tree.GameTree`; the
 :func:`tree_graph` ``networkx.DiGraph`` is built from the same arrays, with the
 same node ids, for anyone who wants graph algorithms or another layout.
 
-Layout.  A tidy layered layout (in the spirit of Reingold and Tilford, "Tidier
-drawings of trees", IEEE TSE 1981, without their subtree compaction): depth
-gives the level, leaves sit one unit apart in depth-first action order (with a
-little extra space between the outcomes of a chance node), and every inner node
-is centred over its first and last child.  Subtrees occupy disjoint runs of
-leaves, so no two nodes of a level overlap and children keep their action order.
+Layout.  Reingold and Tilford's tidy layered layout ("Tidier drawings of
+trees", IEEE TSE 1981): depth gives the level, each subtree is pushed as close
+to its left sibling as their contours allow (one unit between nodes of a level,
+a little more between the outcomes of a chance node), and every inner node is
+centred over its first and last child, so children keep their action order and
+the chance root sits over the middle.  The figure has no fixed width: it takes
+the width of the output area it is shown in, with labels placed to stay
+readable down to ``NARROW_PX`` pixels; zoom and pan show detail.
+
+Frames.  Only what a strategy moves is ever sent again (edge-width steps, edge
+labels and their hover probabilities, the best response, the ring); nodes,
+chance edges and information sets (one trace per player and kind) are drawn
+once, and :meth:`TreeView.update` drops whatever the figure already shows.
 """
 
 from __future__ import annotations
@@ -47,6 +54,7 @@ from .style import (
     ZERO_EDGE_COLOUR,
     Style,
     batch,
+    fit_to_output,
     get_style,
 )
 
@@ -54,8 +62,15 @@ from .style import (
 MAX_NODES = 300
 #: An explicitly chosen subtree larger than this is cut at a depth that fits.
 MAX_DRAWN = 800
-#: Edge widths are drawn in this many probability steps (one trace each): 1/20 = 0.05.
-WIDTH_STEPS = 20
+#: Edge widths are drawn in this many probability steps (one trace each): 1/10 = 0.1, a
+#: width step of 0.6 px.
+WIDTH_STEPS = 10
+#: Tree figures take the width of their output area; labels are placed (staggered where
+#: neighbours would touch) to stay readable down to a plot this many pixels wide (the output
+#: area of a notebook in a 1000-pixel window with JupyterLab's file browser open).
+NARROW_PX = 560
+#: Width of one character of the small font, in units of the font size (Arial, mixed text).
+CHAR_EM = 0.58
 #: Extra horizontal space between the subtrees of two outcomes of a chance node.
 CHANCE_GAP = 0.6
 #: Height of the lowest information-set connector above its level, and between lanes.
@@ -372,38 +387,59 @@ def _count_within(tree: GameTree, tops, max_depth: int) -> int:
 def tidy_layout(tree: GameTree, drawn: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Tidy layered coordinates of the drawn nodes (NaN for the others).
 
-    Leaves of the drawing sit one unit apart in depth-first action order, with
-    ``CHANCE_GAP`` more between the subtrees of two chance outcomes; each inner
-    node is centred over its first and last drawn child; ``y = -depth``.
+    Reingold and Tilford's layout (1981): subtrees are laid out bottom-up and
+    each is pushed as close to its left sibling as their contours allow, so
+    that no two nodes of a level come closer than one unit (``1 + CHANCE_GAP``
+    between the subtrees of two chance outcomes); each inner node is centred
+    over its first and last drawn child; ``y = -depth``.  Children keep their
+    action order.  A shallow subtree may tuck under its deeper neighbour, which
+    makes a tree like Kuhn poker's about a fifth narrower than one column per
+    leaf.
 
     Returns
     -------
     x, y : float arrays of shape (nodes,)
     """
     drawn = np.ones(tree.num_nodes, dtype=bool) if drawn is None else drawn
-    x = np.full(tree.num_nodes, np.nan)
-    next_x = 0.0
-    # Iterative post-order (a node is placed after its drawn children); -1 on the stack
-    # widens the gap between the subtrees of two chance outcomes.
-    stack = [(0, False)]
-    while stack:
-        node, expanded = stack.pop()
-        if node < 0:
-            next_x += CHANCE_GAP
+    kids = {n: [c for c in tree.children[n].tolist() if drawn[c]]
+            for n in np.flatnonzero(drawn).tolist()}
+    offset = {}                                 # child -> its x relative to its parent
+    left: dict[int, list[float]] = {}           # contours by depth below the node,
+    right: dict[int, list[float]] = {}          # relative to the node
+    order, stack = [], [0]
+    while stack:  # preorder; reversed, it places every node after its children
+        node = stack.pop()
+        order.append(node)
+        stack.extend(kids[node])
+    for node in reversed(order):
+        children = kids[node]
+        if not children:
+            left[node], right[node] = [0.0], [0.0]
             continue
-        kids = [c for c in tree.children[node].tolist() if drawn[c]]
-        if not kids:
-            x[node] = next_x
-            next_x += 1.0
-        elif expanded:
-            x[node] = (x[kids[0]] + x[kids[-1]]) / 2.0
-        else:
-            stack.append((node, True))
-            chance = tree.player[node] == CHANCE
-            for i, c in enumerate(reversed(kids)):
-                stack.append((c, False))
-                if chance and i < len(kids) - 1:
-                    stack.append((-1, False))
+        gap = 1.0 + (CHANCE_GAP if tree.player[node] == CHANCE else 0.0)
+        lo, hi = list(left[children[0]]), list(right[children[0]])
+        at = [0.0]
+        for c in children[1:]:
+            cl, cr = left.pop(c), right.pop(c)
+            shift = max(h - low for h, low in zip(hi, cl)) + gap
+            at.append(shift)
+            for d in range(len(cl)):
+                if d < len(lo):
+                    lo[d], hi[d] = min(lo[d], cl[d] + shift), max(hi[d], cr[d] + shift)
+                else:
+                    lo.append(cl[d] + shift)
+                    hi.append(cr[d] + shift)
+        del left[children[0]], right[children[0]]
+        centre = (at[0] + at[-1]) / 2.0
+        for c, a in zip(children, at):
+            offset[c] = a - centre
+        left[node] = [0.0] + [v - centre for v in lo]
+        right[node] = [0.0] + [v - centre for v in hi]
+    x = np.full(tree.num_nodes, np.nan)
+    x[0] = 0.0
+    for node in order[1:]:  # preorder: a parent is placed before its children
+        x[node] = x[tree.parent[node]] + offset[node]
+    x -= np.nanmin(x)
     y = np.where(drawn, -tree.depth.astype(float), np.nan)
     return x, y
 
@@ -416,6 +452,23 @@ def _payoff_text(u) -> str:
             return "0"
         return f"{v:+g}" if float(v).is_integer() else f"{v:+.3g}"
     return one(u[0]) if abs(u[0] + u[1]) < 1e-9 else f"{one(u[0])}, {one(u[1])}"
+
+
+def _crowded_levels(anchor_x, level_y, left, text, unit_px: float,
+                    font_px: float = 11.0) -> np.ndarray:
+    """Per label: whether its level has a label right of an edge that would run into the
+    next label, left of the next edge, when one layout unit is ``unit_px`` pixels wide."""
+    crowded = np.zeros(len(anchor_x), dtype=bool)
+    # A strategy adds up to four characters (" .33") to an action's label.
+    width = np.array([len(str(t)) + 4 for t in text], dtype=float) * CHAR_EM * font_px
+    for level in np.unique(level_y):
+        on = np.flatnonzero(level_y == level)
+        on = on[np.argsort(anchor_x[on], kind="stable")]
+        a, b = on[:-1], on[1:]
+        room = (anchor_x[b] - anchor_x[a]) * unit_px - 0.2 * unit_px
+        if np.any(~left[a] & left[b] & (room < width[a] + width[b] + 4)):
+            crowded[on] = True
+    return crowded
 
 
 def _segments(x0, y0, x1, y1) -> tuple[np.ndarray, np.ndarray]:
@@ -529,8 +582,9 @@ class TreeView:
                                    f"{tree.history[tree.parent[c]]!r})")
                             for c, i in zip(d.tolist(), self._edge_infoset.tolist())]
         px, py, cx, cy = self.x[tree.parent[d]], self.y[tree.parent[d]], self.x[d], self.y[d]
-        self._seg_x = np.column_stack([px, cx, np.full(len(d), np.nan)])
-        self._seg_y = np.column_stack([py, cy, np.full(len(d), np.nan)])
+        # float32, as they are sent per step (see ``_EMPTY``).
+        self._seg_x = np.column_stack([px, cx, np.full(len(d), np.nan)]).astype(np.float32)
+        self._seg_y = np.column_stack([py, cy, np.full(len(d), np.nan)]).astype(np.float32)
         self.traces: dict[str, int] = {}
 
     # --- public helpers ---------------------------------------------------------------------
@@ -572,7 +626,14 @@ class TreeView:
 
     def figure(self, policy=None, *, widget: bool = False, best_response=None,
                selected_infoset=None) -> go.Figure:
-        """Build the figure (a ``FigureWidget`` with ``widget=True``) and draw ``policy``."""
+        """Build the figure (a ``FigureWidget`` with ``widget=True``) and draw ``policy``.
+
+        The figure takes the width of the page or output area it is shown in
+        (plotly's ``autosize``) and has a fixed height; zoom and pan with the
+        mouse for detail (double-click to reset).  Only the traces a strategy
+        moves (:meth:`changes`) are ever sent again: the skeleton of nodes,
+        chance edges and information sets is drawn once.
+        """
         widget = check_flag(widget, "widget")
         probs = _probabilities(self.tree, policy)
         s, tree = self.style, self.tree
@@ -584,7 +645,7 @@ class TreeView:
             index[name] = len(traces)
             traces.append(trace)
 
-        # Information-set groups, behind everything.
+        # Information-set groups, behind everything: one trace per player and kind.
         group_labels = self._add_groups(add)
         add("best response", go.Scatter(
             x=[], y=[], mode="lines", name="best response", hoverinfo="skip",
@@ -612,16 +673,21 @@ class TreeView:
         add("chance labels", self._edge_text(
             self.chance_edges,
             [f"{escape(_edge_label(tree, c))} {fraction_label(tree.chance_prob[c])}"
-             for c in self.chance_edges.tolist()],
-            [f"chance deals {escape(_edge_label(tree, c))} with probability "
-             f"{fraction_label(tree.chance_prob[c])}" for c in self.chance_edges.tolist()],
-            CHANCE_COLOUR))
-        add("edge labels", self._edge_text(self.decision_edges, self._edge_labels,
-                                           self._edge_labels, EDGE_COLOUR))
+             for c in self.chance_edges.tolist()], CHANCE_COLOUR,
+            hovertext=[f"chance deals {escape(_edge_label(tree, c))} with probability "
+                       f"{fraction_label(tree.chance_prob[c])}"
+                       for c in self.chance_edges.tolist()]))
+        # The hover names the edge (static, customdata) and its probability (hovertext, the
+        # only part resent per step).
+        add("edge labels", self._edge_text(
+            self.decision_edges, self._edge_labels, EDGE_COLOUR,
+            customdata=[f"{a} at {w}" for a, w in zip(self._edge_labels, self._edge_where)],
+            hovertemplate="%{customdata}%{hovertext}<extra></extra>"))
         add("infoset keys", go.Scatter(
-            x=group_labels[0], y=group_labels[1], text=group_labels[2], mode="text",
-            textposition="middle left", hoverinfo="skip", showlegend=False,
-            textfont=s.font(s.small_font, "#333333"), name="information-set keys"))
+            x=group_labels[0], y=group_labels[1], text=group_labels[2],
+            hovertext=group_labels[3], mode="text", textposition="middle left",
+            hoverinfo="text", showlegend=False, textfont=s.font(s.small_font, "#333333"),
+            name="information-set keys"))
         add("selected", go.Scatter(
             x=[], y=[], mode="markers", name="selected information set", hoverinfo="skip",
             marker=dict(size=s.marker_size * 1.9, symbol="circle-open", color=SELECTED_COLOUR,
@@ -637,6 +703,7 @@ class TreeView:
         fig.add_traces(traces)
         self.traces = index
         self._layout(fig)
+        fit_to_output(fig)
         self.update(fig, probs, best_response=best_response, selected_infoset=selected_infoset)
         return fig
 
@@ -646,72 +713,99 @@ class TreeView:
             sizes = self._size_cache = subtree_sizes(self.tree)
         return sizes
 
-    def _edge_text(self, edges, text, hover, colour) -> go.Scatter:
+    def _edge_text(self, edges, text, colour, **hover) -> go.Scatter:
         tree = self.tree
         px, py = self.x[tree.parent[edges]], self.y[tree.parent[edges]]
         cx, cy = self.x[edges], self.y[edges]
         # Half a level below the parent (above any connector lanes), beside the edge.
-        t = np.minimum(0.62 / np.maximum(py - cy, 1e-9), 0.62)
+        drop = np.maximum(py - cy, 1e-9)
+        t = np.minimum(0.62 / drop, 0.62)
         # Where three or more edges fan out, every other label sits higher, so that
         # neighbouring labels on the same side do not run into each other.
         fan = np.array([len(tree.children[p]) for p in tree.parent[edges].tolist()], dtype=int)
         t = np.where((fan >= 3) & (tree.action[edges] % 2 == 1), 0.62 * t, t)
-        mx, my = px + t * (cx - px), py + t * (cy - py)
         left = cx < px - 1e-9
+        # Where the label right of one fan would meet the label left of the next one at
+        # the narrowest width planned for, labels left of an edge sit higher on that level.
+        crowded = _crowded_levels(px + t * (cx - px), py, left, text, self._unit_px(),
+                                  self.style.small_font)
+        t = np.where(crowded & left, np.minimum(0.3 / drop, t), t)
+        mx, my = px + t * (cx - px), py + t * (cy - py)
         mx = mx + np.where(left, -0.1, 0.1)  # clear of the line's own width
         side = np.where(left, "middle left", "middle right").tolist()
-        return go.Scatter(x=mx, y=my, text=list(text), hovertext=list(hover), mode="text",
-                          textposition=side, hoverinfo="text", showlegend=False,
-                          textfont=self.style.font(self.style.small_font, colour), name="labels")
+        if "hovertemplate" not in hover:
+            hover["hoverinfo"] = "text"
+        return go.Scatter(x=mx, y=my, text=list(text), mode="text", textposition=side,
+                          showlegend=False, textfont=self.style.font(self.style.small_font,
+                                                                     colour),
+                          name="labels", **hover)
+
+    def _unit_px(self) -> float:
+        """Pixels per layout unit at ``NARROW_PX``, the narrowest plot planned for."""
+        xs = self.x[self.nodes]
+        return NARROW_PX / (float(xs.max() - xs.min()) + 2.1)
 
     def _add_groups(self, add):
-        """One trace per information set with several drawn members; returns key labels."""
+        """Information sets with several drawn members, as one trace per player and kind
+        (shaded bands, dashed connectors); returns the key labels and their hover texts."""
         tree, s = self.tree, self.style
-        label_x, label_y, label_text = [], [], []
+        label_x, label_y, label_text, label_hover = [], [], [], []
+        kinds: dict[tuple[str, int], dict] = {}
         for info in sorted(self.groups, key=lambda i: (-self.y[self.groups[i][0]],
                                                        self.x[self.groups[i]].min())):
             members = self.groups[info]
             xs = np.sort(self.x[members])
             lo, hi = float(xs[0]), float(xs[-1])
             level_y = float(self.y[members[0]])
-            colour = PLAYER_COLOURS[int(tree.infoset_player[info])]
+            player = int(tree.infoset_player[info])
             key = tree.infoset_keys[info]
-            hover = (f"information set <b>{escape(key)}</b>: "
-                     + ", ".join(escape(tree.history[m]) for m in members))
-            meta = {"infoset": int(info), "key": key, "members": [int(m) for m in members]}
             lane = self._lanes[info]
+            # None, not NaN, breaks the line: a plain list is sent as JSON, which has no NaN.
             if lane < 0:
                 # A shaded band behind side-by-side members.
                 x0, x1, y0, y1 = lo - 0.38, hi + 0.38, level_y - 0.24, level_y + 0.24
-                add(f"set {info}", go.Scatter(
-                    x=[x0, x1, x1, x0, x0], y=[y0, y0, y1, y1, y0], mode="lines",
-                    fill="toself", fillcolor=_alpha(colour, 0.16),
-                    line=dict(color=_alpha(colour, 0.6), width=1.2 * s.line_scale, dash="dash"),
-                    name=escape(key), meta=meta, legendgroup="infosets", showlegend=False,
-                    hoveron="fills", hoverinfo="text", text=hover))
+                path_x, path_y = [x0, x1, x1, x0, x0, None], [y0, y0, y1, y1, y0, None]
                 label_x.append(x0 - 0.05)
                 label_y.append(level_y)
             else:
                 # A dashed connector in its lane, with a drop to each member.
                 ly = level_y + LANE_BASE + LANE_STEP * lane
-                # None, not NaN, breaks the line: a plain list is sent as JSON, which has no NaN.
-                xs_line, ys_line = [lo, hi, None], [ly, ly, None]
+                path_x, path_y = [lo, hi, None], [ly, ly, None]
                 for m in xs.tolist():
-                    xs_line += [m, m, None]
-                    ys_line += [ly, level_y + 0.12, None]
-                add(f"set {info}", go.Scatter(
-                    x=xs_line, y=ys_line, mode="lines", name=escape(key), meta=meta,
-                    line=dict(color=colour, width=1.3 * s.line_scale, dash="dash"),
-                    opacity=0.85, legendgroup="infosets", showlegend=False,
-                    hoverinfo="text", text=hover))
+                    path_x += [m, m, None]
+                    path_y += [ly, level_y + 0.12, None]
                 label_x.append(lo - 0.06)
                 label_y.append(ly)
+            group = kinds.setdefault(("band" if lane < 0 else "connector", player),
+                                     dict(x=[], y=[], infosets=[], keys=[], members=[]))
+            group["x"] += path_x
+            group["y"] += path_y
+            group["infosets"].append(int(info))
+            group["keys"].append(key)
+            group["members"].append([int(m) for m in members])
             label_text.append(escape(key))
+            label_hover.append(f"information set <b>{escape(key)}</b> (player {player + 1}): "
+                               + ", ".join(escape(tree.history[m]) for m in members))
+        for (kind, player), group in sorted(kinds.items()):
+            colour = PLAYER_COLOURS[player]
+            meta = {k: group[k] for k in ("infosets", "keys", "members")}
+            name = f"information sets of player {player + 1}"
+            if kind == "band":
+                add(f"bands of player {player + 1}", go.Scatter(
+                    x=group["x"], y=group["y"], mode="lines", fill="toself",
+                    fillcolor=_alpha(colour, 0.16), name=name, meta=meta, showlegend=False,
+                    line=dict(color=_alpha(colour, 0.6), width=1.2 * s.line_scale,
+                              dash="dash"), hoverinfo="skip"))
+            else:
+                add(f"connectors of player {player + 1}", go.Scatter(
+                    x=group["x"], y=group["y"], mode="lines", name=name, meta=meta,
+                    line=dict(color=colour, width=1.3 * s.line_scale, dash="dash"),
+                    opacity=0.85, showlegend=False, hoverinfo="skip"))
         add("infoset legend", go.Scatter(
             x=[None], y=[None], mode="lines", name="information set (dashed / shaded)",
             legendgroup="infosets", line=dict(color="#555555", dash="dash",
                                               width=1.3 * s.line_scale)))
-        return label_x, label_y, label_text
+        return label_x, label_y, label_text, label_hover
 
     def _node_trace(self, role: str) -> go.Scatter:
         tree, s = self.tree, self.style
@@ -776,7 +870,6 @@ class TreeView:
     def _layout(self, fig) -> None:
         s, tree = self.style, self.tree
         xs, ys = self.x[self.nodes], self.y[self.nodes]
-        span = float(xs.max() - xs.min()) + 1.0
         levels = float(ys.max() - ys.min()) + 1.0
         # The title and the notes name the game, deals and histories: escaped as plotly markup.
         title = escape(tree.name.replace("_", " "))
@@ -784,12 +877,13 @@ class TreeView:
             title += f" — {escape(self.selection.what)}"
         notes = [escape(note) for note in self.notes]
         top = 60 + 22 * len(notes) * (1.5 if s.presenter else 1.0)
+        # No width: plotly's autosize fits the figure to the output area it is shown in (a
+        # fixed width scrolled sideways in a notebook); the height is fixed by the levels.
         fig.update_layout(
             title=dict(text=title, font=s.font(s.title_size), x=0.01, xanchor="left"),
             font=s.font(),
-            width=int(min(max(span * s.leaf_px + 140, 520 * s.figure_scale), 6000)),
             height=int(levels * s.level_px + top + 110 * s.figure_scale),
-            margin=dict(l=40, r=40, t=int(top), b=int(80 * s.figure_scale)),
+            margin=dict(l=8, r=8, t=int(top), b=int(80 * s.figure_scale)),
             plot_bgcolor="white", paper_bgcolor="white",
             xaxis=dict(visible=False, range=[float(xs.min()) - 1.2, float(xs.max()) + 0.9]),
             yaxis=dict(visible=False, range=[float(ys.min()) - 0.75, float(ys.max()) + 0.7]),
@@ -815,15 +909,28 @@ class TreeView:
         ----------
         fig : go.Figure or go.FigureWidget
         probabilities : Policy or array of shape (information sets, actions), optional
-            Edge widths follow it (``0.5 + 6 p`` pixels, in steps of 0.05) and edge
-            labels show it; ``None`` draws plain edges with action labels.
+            Edge widths follow it (``0.5 + 6 p`` pixels, in steps of ``1 / WIDTH_STEPS``)
+            and edge labels show it; ``None`` draws plain edges with action labels.
         best_response : 0, 1 or {"player": 0 or 1}, optional
             Highlight that player's best response to ``probabilities`` and show its value.
         selected_infoset : str or int, optional
             Ring the drawn members of this information set.
+
+        Notes
+        -----
+        At most one message goes to the browser (one ``plotly_update``), holding only the
+        properties whose values differ from what ``fig`` shows: the node skeleton is never
+        resent, and neither is a width step, label or highlight that did not change.
         """
         changes, note = self.changes(probabilities, best_response=best_response,
                                      selected_infoset=selected_infoset)
+        changes = {i: props for i, props in
+                   ((i, {k: v for k, v in c.items() if not _same(fig.data[i][k], v)})
+                    for i, c in changes.items()) if props}
+        relayout = {} if fig.layout.annotations[1].text == note else \
+            {"annotations[1].text": note}
+        if not changes and not relayout:
+            return
         # One unvalidated ``plotly_update`` (a single message to the browser): the values are
         # built as arrays and strings of the right types, and per-property setters would
         # validate each of them again, about 0.3 ms apiece (benchmarks/bench_views.py).
@@ -831,14 +938,14 @@ class TreeView:
         keys = sorted({k for c in changes.values() for k in c})
         restyle = {k: [changes[i].get(k, Undefined) for i in indexes] for k in keys}
         with batch(fig):
-            fig.plotly_update(restyle_data=restyle,
-                              relayout_data={"annotations[1].text": note},
+            fig.plotly_update(restyle_data=restyle, relayout_data=relayout,
                               trace_indexes=indexes)
 
     def changes(self, probabilities=None, *, best_response=None,
                 selected_infoset=None) -> tuple[dict[int, dict], str]:
-        """What :meth:`update` changes: ``({trace index: {property: value}}, best-response
-        note)``, for widgets that combine it with edits of their own."""
+        """What :meth:`update` sets: ``({trace index: {property: value}}, best-response
+        note)``, every property the strategy drives, for widgets that combine it with
+        edits of their own."""
         tree, t = self.tree, self.traces
         if not t:
             raise ValueError("build the figure with view.figure() before updating it")
@@ -853,7 +960,8 @@ class TreeView:
             changes[t["edges"]] = dict(x=self._seg_x.ravel(), y=self._seg_y.ravel())
             for b in range(WIDTH_STEPS + 1):
                 changes[t[f"width {b}"]] = dict(x=_EMPTY, y=_EMPTY)
-            changes[t["edge labels"]] = dict(text=self._edge_labels, hovertext=self._edge_where)
+            changes[t["edge labels"]] = dict(text=self._edge_labels,
+                                             hovertext=[""] * len(self._edge_labels))
             changes[t[f"width {WIDTH_STEPS}"]]["showlegend"] = False
         else:
             p = probs[self._edge_infoset, self._edge_action]
@@ -866,10 +974,10 @@ class TreeView:
                 changes[t[f"width {b}"]] = dict(x=self._seg_x[sel].ravel(),
                                                 y=self._seg_y[sel].ravel())
             changes[t[f"width {WIDTH_STEPS}"]]["showlegend"] = True
-            text = [f"{a} {_short(q)}" for a, q in zip(self._edge_labels, p.tolist())]
-            hover = [f"{a} at {w}: probability {q:.3f}"
-                     for a, w, q in zip(self._edge_labels, self._edge_where, p.tolist())]
-            changes[t["edge labels"]] = dict(text=text, hovertext=hover)
+            values = p.tolist()
+            changes[t["edge labels"]] = dict(
+                text=[f"{a} {_short(q)}" for a, q in zip(self._edge_labels, values)],
+                hovertext=[f": probability {q:.3f}" for q in values])
 
         if player is None:
             changes[t["best response"]] = dict(x=_EMPTY, y=_EMPTY, showlegend=False)
@@ -890,13 +998,28 @@ class TreeView:
         else:
             members = tree.infoset_members(selected)
             members = members[self.selection.drawn[members]]
-            changes[t["selected"]] = dict(x=self.x[members], y=self.y[members], showlegend=True,
-                                          name=f"selected: {escape(tree.infoset_keys[selected])}")
+            changes[t["selected"]] = dict(
+                x=self.x[members].astype(np.float32), y=self.y[members].astype(np.float32),
+                showlegend=True, name=f"selected: {escape(tree.infoset_keys[selected])}")
 
         return changes, br_note
 
 
-_EMPTY = np.empty(0)
+#: Coordinates sent per step are float32 (plotly sends them as typed arrays): half the bytes
+#: of float64, and far finer than a pixel.
+_EMPTY = np.empty(0, dtype=np.float32)
+
+
+def _same(shown, value) -> bool:
+    """Whether a figure property already holds ``value`` (arrays compared by content)."""
+    if isinstance(value, np.ndarray) or isinstance(shown, np.ndarray):
+        if shown is None:
+            return False
+        a, b = np.asarray(shown, dtype=float), np.asarray(value, dtype=float)
+        return a.shape == b.shape and np.array_equal(a, b, equal_nan=True)
+    if isinstance(shown, tuple):
+        shown = list(shown)
+    return bool(shown == value)
 
 
 def _short(q: float) -> str:

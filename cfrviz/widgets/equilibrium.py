@@ -7,6 +7,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..views.equilibrium import as_traces, kuhn_equilibrium_figure, update_kuhn_equilibrium
+from ..views.style import fit_to_output
 from .panel import Panel
 
 #: At most this many timeline stops (log-spaced: the first iterations move fastest).
@@ -33,8 +34,8 @@ class KuhnEquilibriumView(Panel):
     def __init__(self, trace_or_traces, labels=None, **figure_options):
         super().__init__()
         self.traces = as_traces(trace_or_traces)
-        self.figure = go.FigureWidget(kuhn_equilibrium_figure(self.traces, labels,
-                                                              **figure_options))
+        self.figure = fit_to_output(go.FigureWidget(kuhn_equilibrium_figure(
+            self.traces, labels, **figure_options)))
         recorded = np.unique(np.concatenate([t.iterations for t in self.traces]))
         self.frames = _frames(recorded, MAX_FRAMES)
         last = len(self.frames) - 1

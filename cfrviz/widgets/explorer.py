@@ -12,7 +12,7 @@ from ..solvers import solve
 from ..solvers.registry import ALGORITHMS, tree_algorithms
 from ..solvers.registry import algorithm as registered
 from ..views.matrix import display_frames
-from ..views.style import get_style
+from ..views.style import fit_to_output, get_style
 from ..views.training import (
     cost_curve_figure,
     set_history_figure,
@@ -122,7 +122,7 @@ class TrainingExplorer(TimelinePanel):
         self.tree_fig = self.view.figure(widget=True)
         self.view.on_node_click(self.tree_fig, self._on_node_click)
         self.history = go.FigureWidget()
-        self.curve = go.FigureWidget()
+        self.curve = fit_to_output(go.FigureWidget())
         self.panel = W.HTML()
 
         controls = W.VBox([W.HBox([self.algorithm, self.iterations, self.seed]), self.params_box,
@@ -130,7 +130,9 @@ class TrainingExplorer(TimelinePanel):
         timeline = W.HBox([self.play, self.slider, self.iteration_label])
         self.children = ([controls] if show_controls else []) + [
             self.output, timeline, self.which,
-            W.Box([self.tree_fig], layout=W.Layout(overflow="auto", width="100%")),
+            # Straight in the column, which stretches it to the output area's width: the
+            # tree takes that width (fit_to_output); zoom and pan show detail.
+            self.tree_fig,
             W.HBox([W.VBox([self.picker, self.panel],
                            layout=W.Layout(min_width="460px" if not self.style.presenter
                                            else "640px")),
