@@ -515,3 +515,365 @@ def _wait_for_port(port: int, process, log_path: Path, timeout: float) -> None:
                 return
         time.sleep(0.25)
     raise RuntimeError(f"the server did not listen within {timeout:.0f} s:\n" + _tail(log_path))
+
+
+# ---------------------------------------------------------------------- animation timing
+#
+# How fast a widget's timeline plays in the browser, beside a bare baseline in the same page.
+# The page itself records: a requestAnimationFrame loop reads the watched label's text once per
+# rendered frame (a value replaced before a paint was never seen), the rAF timestamps give the
+# front end's frame times, and a PerformanceObserver collects long tasks (> 50 ms on the main
+# thread).  Widgets in a timing notebook carry CSS classes set in the notebook: the widget's root
+# ``<name>``, its label ``bench-label``, its timeline slider ``bench-slider``, its Play
+# ``bench-play``.
+
+#: A cell defining ``bench_baseline(interval, name)``: a bare ``Play`` + slider driving a
+#: one-trace ``FigureWidget`` and a label, the least a timeline widget can do per frame.
+BASELINE_CELL = '''\
+import ipywidgets as W
+import numpy as np
+import plotly.graph_objects as go
+
+
+def bench_baseline(interval, name="bench-baseline", frames=100_000):
+    play = W.Play(value=0, min=0, max=frames - 1, interval=interval, show_repeat=False)
+    slider = W.IntSlider(value=0, min=0, max=frames - 1, readout=False)
+    W.jslink((play, "value"), (slider, "value"))
+    label = W.HTML("iteration <b>0</b>")
+    x = np.linspace(0, 6.3, 200)
+    fig = go.FigureWidget(go.Scatter(x=x, y=np.sin(x)), layout=dict(height=260))
+
+    def on_frame(change):
+        k = change["new"]
+        with fig.batch_update():
+            fig.data[0].y = np.sin(x + k / 10)
+        label.value = f"iteration <b>{k}</b>"
+
+    slider.observe(on_frame, names="value")
+    play.add_class("bench-play")
+    slider.add_class("bench-slider")
+    label.add_class("bench-label")
+    box = W.VBox([W.HBox([play, slider, label]), fig])
+    box.add_class(name)
+    return box
+'''
+
+
+def timing_notebook(path: Path, cells: Iterable[str]) -> Path:
+    """Write a notebook of code ``cells`` (with a python3 kernelspec) to ``path``."""
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(source) for source in cells]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                 "language": "python"}
+    nbformat.write(nb, path)
+    return path
+
+
+def open_notebook_in_workspace(page, server: LabServer, path: str, workspace: str,
+                               timeout: float = 60) -> None:
+    """Open ``path`` in its own fresh workspace (so an earlier notebook's tab is not restored
+    and made current) and wait until its kernel is idle, as :func:`open_notebook` does."""
+    page.goto(f"{server.base_url}/lab/workspaces/{workspace}/tree/{path}"
+              f"?token={server.token}&reset")
+    page.wait_for_function("() => window.jupyterapp !== undefined")
+    page.locator(".jp-NotebookPanel .jp-Cell").first.wait_for()
+    deadline = time.monotonic() + timeout
+    state: dict = {}
+    while time.monotonic() < deadline:
+        state = page.evaluate(_KERNEL_STATE, path)
+        if state["ready"]:
+            return
+        if state["dialog"]:
+            raise AssertionError(f"a dialog opened while opening {path}:\n{state['dialog']}")
+        time.sleep(0.25)
+    raise AssertionError(f"the kernel of {path} was not idle within {timeout:.0f} s "
+                         f"({state['state']})")
+
+
+_RECORD = """(root) => {
+  const scope = document.querySelector(root);
+  const label = scope.querySelector(".bench-label");
+  const handle = scope.querySelector(".bench-slider .noUi-handle");
+  const rec = {frames: [], labels: [], values: [], tasks: [], keys: [], changes: [],
+               marks: {}, stopped: false};
+  let text = label.textContent, value = handle && handle.getAttribute("aria-valuenow");
+  const tasks = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) rec.tasks.push([e.startTime, e.duration]);
+  });
+  tasks.observe({type: "longtask"});
+  // When the label's DOM changes (before any paint), for the latency of a key press.
+  const changes = new MutationObserver(() => rec.changes.push(performance.now()));
+  changes.observe(label, {childList: true, subtree: true, characterData: true});
+  const keydown = (e) => rec.keys.push(performance.now());
+  document.addEventListener("keydown", keydown, true);
+  const tick = (t) => {
+    if (rec.stopped) return;
+    rec.frames.push(t);
+    const now = label.textContent;
+    if (now !== text) { rec.labels.push([t, now]); text = now; }
+    const v = handle && handle.getAttribute("aria-valuenow");
+    if (v !== value) { rec.values.push([t, v]); value = v; }
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+  rec.stop = () => {
+    rec.stopped = true; tasks.disconnect(); changes.disconnect();
+    document.removeEventListener("keydown", keydown, true);
+  };
+  window.__cfrvizTiming = rec;
+  return performance.now();
+}"""
+
+_COLLECT = """() => {
+  const rec = window.__cfrvizTiming;
+  rec.stop();
+  return {frames: rec.frames, labels: rec.labels, values: rec.values, tasks: rec.tasks,
+          keys: rec.keys, changes: rec.changes, marks: rec.marks, now: performance.now()};
+}"""
+
+_CLICK_PLAY = """([root, mark]) => {
+  window.__cfrvizTiming.marks[mark] = performance.now();
+  document.querySelector(root + " .bench-play button").click();
+}"""
+
+_LABEL = """(root) => document.querySelector(root + " .bench-label").textContent"""
+
+
+def wait_for_label_to_settle(page, root: str, quiet: float = 0.8,
+                             timeout: float = 30) -> float:
+    """Wait until the label of widget ``root`` has not changed for ``quiet`` seconds; return
+    how long that took (the time a backlog of frames needed to drain)."""
+    start = time.monotonic()
+    text, since = page.evaluate(_LABEL, root), time.monotonic()
+    while time.monotonic() - start < timeout:
+        page.wait_for_timeout(100)
+        now = page.evaluate(_LABEL, root)
+        if now != text:
+            text, since = now, time.monotonic()
+        elif time.monotonic() - since >= quiet:
+            break
+    return since - start
+
+
+class PlayTiming(NamedTuple):
+    """What one Play run showed: see :func:`measure_play`."""
+
+    shown_per_s: float        #: distinct label values painted per second
+    ticks_per_s: float        #: distinct slider positions painted per second (the Play timer)
+    frame_ms: float           #: median time between rendered frames
+    frame_p90_ms: float       #: 90th percentile of it
+    busy: float               #: share of the window spent in long tasks
+    drain_s: float            #: after pause, how long the label kept changing (the backlog)
+
+
+def _quantile(values, q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def _changes_per_second(times: list[float], start: float, end: float) -> float:
+    """Changes per second in ``[start, end)`` (ms): from the first change in it to the last,
+    so a count of n changes is not rounded to whole windows."""
+    inside = [t for t in times if start <= t < end]
+    if len(inside) < 2:
+        return len(inside) * 1000 / (end - start)
+    return (len(inside) - 1) * 1000 / (inside[-1] - inside[0])
+
+
+def measure_play(page, root: str, seconds: float = 4.0, warmup: float = 1.0) -> PlayTiming:
+    """Press Home on widget ``root``'s timeline, press Play, and time ``seconds`` of playing
+    after ``warmup`` seconds; then pause and time how long the label keeps changing."""
+    handle = page.locator(f"{root} .bench-slider .noUi-handle").first
+    handle.scroll_into_view_if_needed()
+    handle.focus()
+    handle.press("Home")
+    wait_for_label_to_settle(page, root)
+    page.evaluate(_RECORD, root)
+    page.evaluate(_CLICK_PLAY, [root, "play"])
+    page.wait_for_timeout(int((warmup + seconds) * 1000))
+    page.evaluate(_CLICK_PLAY, [root, "pause"])
+    drain = wait_for_label_to_settle(page, root)
+    rec = page.evaluate(_COLLECT)
+    start = rec["marks"]["play"] + warmup * 1000
+    end = start + seconds * 1000
+    frames = [t for t in rec["frames"] if start <= t < end]
+    gaps = [b - a for a, b in zip(frames, frames[1:])]
+    busy = sum(max(0.0, min(s + d, end) - max(s, start)) for s, d in rec["tasks"])
+    return PlayTiming(
+        shown_per_s=_changes_per_second([t for t, _ in rec["labels"]], start, end),
+        ticks_per_s=_changes_per_second([t for t, _ in rec["values"]], start, end),
+        frame_ms=_quantile(gaps, 0.5), frame_p90_ms=_quantile(gaps, 0.9),
+        busy=busy / (end - start), drain_s=drain)
+
+
+class KeyTiming(NamedTuple):
+    """Key press to label change: see :func:`measure_key_steps`."""
+
+    dom_ms: float     #: median time from keydown to the label's DOM change
+    paint_ms: float   #: median time from keydown to the first frame showing it
+    worst_ms: float   #: slowest of the presses (to paint)
+
+
+def measure_key_steps(page, root: str, presses: int = 6, key: str = "ArrowRight",
+                      pause: float = 0.4) -> KeyTiming:
+    """Focus widget ``root``'s ``.bench-slider`` handle and press ``key`` ``presses`` times,
+    each once the previous step has shown; time each press to the label's change."""
+    handle = page.locator(f"{root} .bench-slider .noUi-handle").first
+    handle.scroll_into_view_if_needed()
+    handle.focus()
+    wait_for_label_to_settle(page, root)
+    page.evaluate(_RECORD, root)
+    for _ in range(presses):
+        before = page.evaluate(_LABEL, root)
+        handle.press(key)
+        deadline = time.monotonic() + 10
+        while page.evaluate(_LABEL, root) == before and time.monotonic() < deadline:
+            page.wait_for_timeout(20)
+        wait_for_label_to_settle(page, root, quiet=pause)
+    rec = page.evaluate(_COLLECT)
+    doms, paints = [], []
+    for k in rec["keys"]:
+        change = next((c for c in rec["changes"] if c >= k), None)
+        painted = next((t for t, _ in rec["labels"] if t >= k), None)
+        if change is not None:
+            doms.append(change - k)
+        if painted is not None:
+            paints.append(painted - k)
+    return KeyTiming(dom_ms=_quantile(doms, 0.5), paint_ms=_quantile(paints, 0.5),
+                     worst_ms=max(paints, default=float("nan")))
+
+
+class TimedWidget(NamedTuple):
+    """A widget to time: its notebook code (ending with the widget as ``w``) and how."""
+
+    name: str
+    code: str
+    interval: int | None   #: its Play interval in ms; None for a widget without a timeline
+
+
+def _marked(widget_code: str, slider: str = "w.slider", play: str | None = "w.play",
+            label: str = "w.iteration_label") -> str:
+    marks = [f"{slider}.add_class('bench-slider')", f"{label}.add_class('bench-label')",
+             "w.add_class('bench-widget')"]
+    if play:
+        marks.append(f"{play}.add_class('bench-play')")
+    return "\n".join(["import cfrviz", widget_code, *marks, "w"])
+
+
+#: The animated widgets of the course, as the lessons show them.
+TIMED_WIDGETS = {
+    "explorer-kuhn": TimedWidget(
+        "training explorer, Kuhn",
+        _marked("w = cfrviz.explore(cfrviz.load_game('kuhn_poker'), 'cfr', iterations=300, "
+                "seed=0, infoset='J')"), 120),
+    "explorer-leduc": TimedWidget(
+        "training explorer, Leduc deal KQ",
+        _marked("w = cfrviz.explore(cfrviz.load_game('leduc_poker'), 'cfr', iterations=300, "
+                "seed=0, subtree='KQ')"), 120),
+    "regret-matching": TimedWidget(
+        "regret matching (lesson 01)",
+        _marked("from cfrviz.widgets import RegretMatchingExplorer\n"
+                "w = RegretMatchingExplorer(iterations=2000, seed=0)"), 80),
+    "kuhn-equilibrium": TimedWidget(
+        "Kuhn equilibrium view",
+        _marked("kuhn = cfrviz.load_game('kuhn_poker')\n"
+                "runs = [cfrviz.solve(kuhn, 'cfr', iterations=2000, seed=0)] + "
+                "[cfrviz.solve(kuhn, 'chance_sampling', iterations=10_000, seed=s) "
+                "for s in (0, 1, 2)]\n"
+                "w = cfrviz.KuhnEquilibriumView(runs)", label="w.label"), 60),
+    "best-response": TimedWidget(
+        "best-response explorer (keys)",
+        _marked("w = cfrviz.BestResponseExplorer(cfrviz.load_game('kuhn_poker'), player=0)",
+                slider="w.sliders[w.sets[0]][0]", play=None, label="w.summary"), None),
+}
+
+
+def timing_cells(widget: TimedWidget) -> list[str]:
+    """The cells of a timing notebook: the baseline (at the widget's interval) beside it."""
+    interval = widget.interval or 120
+    return [BASELINE_CELL, f"bench_baseline({interval})", widget.code]
+
+
+# ------------------------------------------------------------------------------ layout fit
+
+
+_FIGURE_FIT = """() => [...document.querySelectorAll(".jp-OutputArea-output")]
+  .filter((output) => output.matches(".js-plotly-plot") || output.querySelector(".js-plotly-plot"))
+  .flatMap((output) => {
+    const cell = output.closest(".jp-Cell");
+    const cells = [...document.querySelectorAll(".jp-Notebook .jp-Cell")];
+    const area = output.getBoundingClientRect();
+    // JupyterLab's plotly renderer draws a plain figure into the output element itself.
+    const plots = output.matches(".js-plotly-plot") ? [output]
+      : [...output.querySelectorAll(".js-plotly-plot")];
+    return plots.map((plot) => {
+      const svg = plot.querySelector(".main-svg");
+      const box = (svg || plot).getBoundingClientRect();
+      const layout = plot._fullLayout || {};
+      const width = Math.max(box.width, layout.width || 0);
+      const titleNode = plot.querySelector(".gtitle");
+      let root = null;  // the chance root of a tree figure, in page pixels
+      const data = plot._fullData || [];
+      const chance = data.findIndex((d) => typeof d.name === "string"
+                                         && d.name.startsWith("chance ("));
+      if (chance >= 0 && layout.xaxis && data[chance].x && data[chance].x.length) {
+        const xs = [...data[chance].x], ys = [...data[chance].y];
+        const top = xs[ys.indexOf(Math.max(...ys))];
+        root = box.left + layout._size.l + layout.xaxis.d2p(top);
+      }
+      return {
+        cell: cells.indexOf(cell),
+        title: titleNode ? titleNode.textContent : "",
+        plot_left: box.left, plot_right: box.left + width, plot_width: width,
+        area_left: area.left, area_right: area.right, area_width: area.width,
+        scrolls: output.scrollWidth > output.clientWidth + 1,
+        traces: data.length,
+        root: root,
+      };
+    });
+  })"""
+
+
+def figure_fit(page) -> list[dict]:
+    """Every plotly figure in the notebook's outputs: its cell, title, drawn left/right edges
+    and width (the larger of the drawing's box and plotly's own layout width), the edges and
+    width of its output area, whether the output area scrolls sideways, how many traces plotly
+    has drawn, and (for a game tree) the page x of its chance root, or None."""
+    return page.evaluate(_FIGURE_FIT)
+
+
+def resize_window(page, width: int, height: int | None = None, settle: float = 1.5) -> None:
+    """Give the page a new window size and let autosized figures redraw."""
+    size = page.viewport_size or {"height": 1000}
+    page.set_viewport_size({"width": width, "height": height or size["height"]})
+    page.wait_for_timeout(int(settle * 1000))
+
+
+def reveal_outputs(page, pause: float = 0.4) -> None:
+    """Scroll every cell output into view in turn: JupyterLab's plotly renderer draws a figure
+    only once it has been on screen."""
+    count = page.locator(".jp-OutputArea-output").count()
+    for i in range(count):
+        page.locator(".jp-OutputArea-output").nth(i).evaluate(
+            "(el) => el.scrollIntoView({block: 'center'})")
+        page.wait_for_timeout(int(pause * 1000))
+
+
+def settled_fit(page, timeout: float = 30, quiet: float = 1.0) -> list[dict]:
+    """:func:`figure_fit` once every figure is drawn (it has traces) and no measurement has
+    changed for ``quiet`` seconds (a widget's figure is resized a round trip after it is drawn);
+    the last measurement if that takes longer than ``timeout``."""
+    deadline = time.monotonic() + timeout
+    fits, since = figure_fit(page), time.monotonic()
+    while time.monotonic() < deadline:
+        time.sleep(0.25)
+        now = figure_fit(page)
+        if now != fits or not all(f["traces"] for f in now):
+            fits, since = now, time.monotonic()
+        elif time.monotonic() - since >= quiet:
+            break
+    return fits
