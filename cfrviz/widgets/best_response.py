@@ -97,8 +97,9 @@ class BestResponseExplorer(Panel):
         self.rows_box = W.VBox(rows)
         controls = [head] + ([self.picker] if len(rows) > MAX_ROWS else []) + [
             self.rows_box, self.reset_button]
-        self.children = [*controls, self.output, self.summary,
-                         W.Box([self.fig], layout=W.Layout(overflow="auto", width="100%"))]
+        # The tree goes straight into the column: inside a scrolling box a FigureWidget stays
+        # 700 px wide instead of taking the output area's width (TreeView fits it to that).
+        self.children = [*controls, self.output, self.summary, self.fig]
         self._show_rows()
         self._redraw()
 
