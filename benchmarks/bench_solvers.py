@@ -39,13 +39,18 @@ import numpy as np
 
 import cfrviz
 from cfrviz.reference import vanilla_cfr
-from cfrviz.solvers import tree_algorithms
+from cfrviz.solvers import algorithms_in, tree_algorithms
 from cfrviz.solvers.driver import average_strategy
 
 
 def algorithms() -> tuple[str, ...]:
-    """Every tree algorithm in cfrviz's registry (a newly registered one is measured too)."""
-    return tree_algorithms()
+    """Every tabular tree algorithm in cfrviz's registry (a newly registered one is measured too).
+
+    The network family (Deep CFR) trains networks for seconds per iteration; its cost and
+    exploitability are measured against tabular CFR in benchmarks/bench_deep_cfr.py instead.
+    """
+    network = set(algorithms_in("network"))
+    return tuple(name for name in tree_algorithms() if name not in network)
 
 
 REFERENCE = "cfrviz reference vanilla CFR (readable recursion)"

@@ -40,6 +40,7 @@ REQUIREMENTS: dict[str, str] = {
     "ipykernel": "6.29",
     "voila": "0.5",
     "scipy": "1.11",
+    "threadpoolctl": "3.1",
 }
 
 MINIMUM_PYTHON = (3, 11)

@@ -67,6 +67,14 @@ def _solve(algorithm: str) -> Callable[[dict], object]:
     return run
 
 
+def _deep_cfr_samples(shared: dict) -> object:
+    import cfrviz
+
+    # One iteration with one walk per player: compiles the sampling kernel, trains almost nothing.
+    return cfrviz.solve(_kuhn(shared)["game"], "deep_cfr", 1, checkpoints=[], progress=False,
+                        traversals=1, train_steps=1)
+
+
 def _exploitability(shared: dict) -> object:
     import cfrviz
 
@@ -100,6 +108,7 @@ KERNELS: tuple[Kernel, ...] = (
     Kernel("run_chance_sampling", "chance-sampled MCCFR", _solve("chance_sampling")),
     Kernel("run_external_sampling", "external-sampling MCCFR", _solve("external_sampling")),
     Kernel("run_outcome_sampling", "outcome-sampling MCCFR", _solve("outcome_sampling")),
+    Kernel("external_sampling_regrets", "Deep CFR's advantage samples", _deep_cfr_samples),
     Kernel("counterfactual_table", "counterfactual values (lessons 03 and 05)", _counterfactual),
     Kernel("reach_probabilities", "reach probabilities (lessons 02 and 04)", _reach),
 )

@@ -42,6 +42,7 @@ FIRST_USE = textwrap.dedent("""
                               "external_sampling", "outcome_sampling"):
                 cfrviz.solve(game, algorithm, 3, progress=False)
         cfrviz.solve(kuhn, "dcfr", 3, alpha=2, beta=-1, gamma=1, alternating=False)
+        cfrviz.solve(kuhn, "deep_cfr", 2, traversals=5, train_steps=2, progress=False)
         cfrviz.expected_values(kuhn, policy)
         cfrviz.best_response(kuhn, policy, 1)
         engine.counterfactual_table(kuhn, policy.probabilities, 1)

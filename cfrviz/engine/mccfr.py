@@ -374,3 +374,72 @@ def run_outcome_sampling(arrays, tables, first, last, rng, epsilon):
             if record:
                 _record_instant(tables, before, arrays.owner, who)
     return touched
+
+
+@kernel
+def external_sampling_regrets(arrays, strategy, who, traversals, rng, infos, regrets):
+    """``traversals`` external-sampling walks for player ``who``; returns (samples, touched).
+
+    Chance and the opponent are sampled from ``strategy``; every action of
+    ``who`` is explored.  Each of ``who``'s nodes on the way writes one sample:
+    its set into ``infos`` and the sampled regrets ``v(a) - v`` into
+    ``regrets``.  The walk is the compiled external-sampling traversal of
+    :func:`run_external_sampling` (an explicit stack: ``h`` to expand a node,
+    ``~h`` to finish it), with the regrets written out instead of added to a
+    table: Deep CFR's advantage samples (cfrviz.solvers.deep_cfr).
+    """
+    player, infoset, child_ptr, child_ids = (arrays.player, arrays.infoset, arrays.child_ptr,
+                                             arrays.child_ids)
+    n = player.shape[0]
+    value = np.zeros(n)
+    chosen = np.zeros(n, dtype=np.int64)
+    stack = np.empty(2 * n + 2, dtype=np.int64)
+    buf = _scratch(arrays)
+    count = 0
+    touched = 0
+    for _ in range(traversals):
+        top = 1
+        stack[0] = 0
+        while top > 0:
+            top -= 1
+            code = stack[top]
+            if code >= 0:  # expand
+                h = code
+                touched += 1
+                kind = player[h]
+                if kind == TERMINAL:
+                    value[h] = arrays.utility[h, who]
+                    continue
+                stack[top] = ~h
+                top += 1
+                lo = child_ptr[h]
+                hi = child_ptr[h + 1]
+                if kind == CHANCE:
+                    chosen[h] = child_ids[lo + _sample_chance(arrays, h, buf, rng)]
+                    stack[top] = chosen[h]
+                    top += 1
+                elif kind == who:
+                    for a in range(hi - lo):
+                        stack[top] = child_ids[lo + a]
+                        top += 1
+                else:
+                    chosen[h] = child_ids[lo + _sample(strategy[infoset[h], : hi - lo], rng)]
+                    stack[top] = chosen[h]
+                    top += 1
+            else:  # finish: the children's values are known
+                h = ~code
+                if player[h] != who:
+                    value[h] = value[chosen[h]]
+                    continue
+                info = infoset[h]
+                lo = child_ptr[h]
+                hi = child_ptr[h + 1]
+                v = 0.0
+                for a in range(hi - lo):
+                    v += strategy[info, a] * value[child_ids[lo + a]]
+                value[h] = v
+                infos[count] = info
+                for a in range(hi - lo):
+                    regrets[count, a] = value[child_ids[lo + a]] - v
+                count += 1
+    return count, touched

@@ -10,7 +10,7 @@ from ..core.checks import check_game
 from ..core.registry import Param
 
 # Importing an algorithm module registers its algorithms.
-from . import cfr, regret_matching  # noqa: F401
+from . import cfr, deep_cfr, regret_matching  # noqa: F401
 from .registry import (
     ALGORITHMS,
     FAMILIES,

@@ -78,9 +78,10 @@ class Algorithm:
 
     @property
     def random(self) -> bool:
-        """Whether every run depends on the seed (the samplers; regret matching only when
-        ``update="sampled"``, which this property does not see)."""
-        return self.family == "sampling"
+        """Whether every run depends on the seed (the samplers and the networks, which sample
+        and initialise at random; regret matching only when ``update="sampled"``, which this
+        property does not see)."""
+        return self.family in ("sampling", "network")
 
     def param(self, name: str) -> Param:
         """The declaration of one of its parameters."""
