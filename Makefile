@@ -176,3 +176,4 @@ benchmark: $(STAMP_LAB)
 	$(PY) benchmarks/bench_views.py
 	$(PY) benchmarks/bench_solvers.py
 	$(PY) benchmarks/bench_lp.py
+	$(PY) benchmarks/bench_deep_cfr.py
