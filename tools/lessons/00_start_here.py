@@ -85,6 +85,7 @@ widgets.VBox([demo_slider, demo_figure])
 # | [07 · Faster CFR](07_faster_cfr.ipynb) | CFR+, linear CFR, discounted CFR side by side | 30 min |
 # | [08 · Scaling up](08_scaling_up.ipynb) | Leduc and pocket poker, lossless abstraction, the archetype tournament | 35 min |
 # | [09 · The road to superhuman poker](09_road_to_superhuman.ipynb) | Cepheus, DeepStack, Libratus, Pluribus, Deep CFR | 30 min |
+# | [10 · Deep CFR](10_deep_cfr.ipynb) | networks instead of tables: traversals, a reservoir memory, the iteration-weighted loss; against tabular CFR | 40 min |
 #
 # To project a lesson in class, run `make present LESSON=04_cfr_on_kuhn` in the course folder: it serves the
 # lesson as a dashboard with the code hidden and large fonts.

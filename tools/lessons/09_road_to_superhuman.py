@@ -13,7 +13,7 @@
 #
 # **You need** lessons 06–08. About 30 minutes, plus as much reading as you like.
 #
-# Previous: [08 · Scaling up](08_scaling_up.ipynb). Next: back to the course map, [00 · Start here](00_start_here.ipynb).
+# Previous: [08 · Scaling up](08_scaling_up.ipynb). Next: [10 · Deep CFR: networks instead of tables](10_deep_cfr.ipynb).
 #
 # Run the cells from top to bottom (Shift+Enter). Sliders and buttons never need you to re-run a cell.
 
@@ -175,7 +175,8 @@ game_sizes_figure(ours, bytes_per_infoset=bytes_per_set)
 # sampled regrets of each action from a description of the information set; regret matching on the network's predictions gives the next strategy, and a
 # second network learns the average strategy. Similar information sets get similar regrets because
 # the network generalises — an abstraction learned rather than designed by hand. The course slides
-# end on the same idea: an information set in, predicted regrets out.
+# end on the same idea: an information set in, predicted regrets out. Lesson 10,
+# [Deep CFR](10_deep_cfr.ipynb), takes it apart and trains it on Kuhn poker.
 #
 # ### What each added
 #
@@ -233,7 +234,8 @@ check.check_milestones(my_matches)
 # - M. Johanson, *Measuring the Size of Large No-Limit Poker Games*, technical report TR13-01,
 #   University of Alberta, 2013 (arXiv:1302.7008).
 #
-# That is the end of the course. Go back to the map in [00 · Start here](00_start_here.ipynb) to
-# revisit any lesson, or take a game of your own (`cfrviz.load_game("file", path=...)`) and solve it.
+# One lesson remains: [10 · Deep CFR](10_deep_cfr.ipynb) takes the last of these milestones apart.
+# Or go back to the map in [00 · Start here](00_start_here.ipynb) to revisit any lesson, or take a
+# game of your own (`cfrviz.load_game("file", path=...)`) and solve it.
 #
-# Previous: [08 · Scaling up](08_scaling_up.ipynb). Next: back to the course map, [00 · Start here](00_start_here.ipynb).
+# Previous: [08 · Scaling up](08_scaling_up.ipynb). Next: [10 · Deep CFR: networks instead of tables](10_deep_cfr.ipynb).
