@@ -415,12 +415,15 @@ def timeline_handle(scope):
 _FIGURE_STATE = """(scope) => [...scope.querySelectorAll(".js-plotly-plot")].map((plot) => ({
   lines: [...plot.querySelectorAll("path.js-line")].map((p) => p.getAttribute("d")),
   points: [...plot.querySelectorAll("path.point")].map((p) => p.getAttribute("transform")),
+  marks: [...(plot.closest(".cfrviz-overlaid")?.querySelectorAll(".cfrviz-now-mark") ?? [])]
+    .map((p) => p.getAttribute("d")),
 }))"""
 
 
 def figure_state(scope) -> list[dict]:
     """The drawn content of every plotly figure in ``scope``: each line's ``d`` attribute and
-    each marker's ``transform``, for cartesian and ternary plots alike."""
+    each marker's ``transform``, for cartesian and ternary plots alike, and the ``d`` of each
+    "now" mark drawn over the figure (``cfrviz.widgets.overlay``; empty when hidden)."""
     return scope.evaluate(_FIGURE_STATE)
 
 

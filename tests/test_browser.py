@@ -37,6 +37,8 @@ def check_timeline_moves_figures(notebook: str, name: str, extra_files=()) -> No
         widget.scroll_into_view_if_needed()
         before = wait_for_figures_to_settle(widget)
         assert any(fig["lines"] or fig["points"] for fig in before), "the figures draw nothing"
+        undrawn = [fig["marks"] for fig in before if not all(fig["marks"])]
+        assert not undrawn, f"a 'now' mark over a figure is not drawn: {undrawn}"
         screenshot(page, f"{name}-before")
         screenshot(widget, f"{name}-widget-before")
         before = wait_for_figures_to_settle(widget)

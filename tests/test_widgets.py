@@ -14,17 +14,23 @@ def explorer():
 def test_slider_moves_every_figure(explorer):
     explorer.slider.value = explorer.slider.max
     before = (np.array(explorer.simplex.data[3].a), np.array(explorer.simplex.data[0].a),
-              explorer.history.layout.shapes[-1].x0, explorer.curve.data[3].x[0],
+              explorer.history_marks.at[1][0], explorer.curve_marks.at[0][0],
               explorer.numbers.value)
     explorer.slider.value = 5
     after = (np.array(explorer.simplex.data[3].a), np.array(explorer.simplex.data[0].a),
-             explorer.history.layout.shapes[-1].x0, explorer.curve.data[3].x[0],
+             explorer.history_marks.at[1][0], explorer.curve_marks.at[0][0],
              explorer.numbers.value)
     index = explorer.frames[5]
     assert not np.array_equal(before[0], after[0])
     assert len(after[1]) < len(before[1])
     assert after[2] == explorer.trace.iterations[index] != before[2]
     assert after[3] == explorer.trace.iterations[index]
+    # Both rows of the history get the line; the circle sits on the exploitability curve.
+    assert explorer.history_marks.at[0][0] == after[2]
+    assert explorer.curve_marks.at[0][1] == pytest.approx(explorer.trace.exploitability[index])
+    # The marks are drawn over the charts, not inside them (no plotly redraw per frame).
+    assert all(s.x0 != s.x1 for s in explorer.history.layout.shapes)  # only y = 0 is drawn
+    assert len(explorer.curve.data) == 3
     assert after[4] != before[4]
     label = explorer.iteration_label.value
     assert f"iteration <b>{explorer.trace.iterations[index]:,}</b>" in label

@@ -24,16 +24,17 @@ def test_timeline_moves_every_view_in_place(kuhn):
     assert ex.last_error is None and ex.trace.iterations[-1] == 300
     figures = (ex.tree_fig, ex.history, ex.curve)
     ids = [id(f) for f in figures]
-    last = [f.to_json() for f in figures]
+    last = [ex.tree_fig.to_json(), ex.history_marks.at, ex.curve_marks.at]
     ex.slider.value = 2
     assert ex.trace.iterations[ex.index] == 3
     assert [id(f) for f in figures] == ids  # updated in place, never replaced
-    now = [f.to_json() for f in figures]
+    now = [ex.tree_fig.to_json(), ex.history_marks.at, ex.curve_marks.at]
     assert all(a != b for a, b in zip(last, now))
     assert "iteration <b>3</b>" in ex.iteration_label.value
-    # The history marker sits at the shown iteration.
-    assert list(ex.history.data[-1].x) == [3, 3]
-    assert ex.curve.data[2].x[0] == 3
+    # The "now" marks sit at the shown iteration, over the charts (which do not change).
+    assert [x for x, _ in ex.history_marks.at] == [3, 3]
+    assert ex.curve_marks.at == [[3, pytest.approx(ex.trace.exploitability[2])]]
+    assert all(d.name != "now" for fig in (ex.history, ex.curve) for d in fig.data)
 
 
 def test_tree_follows_the_strategy_toggle(kuhn):
@@ -91,6 +92,7 @@ def test_controls_only_act_on_solve(kuhn):
     ex.axis.value = "nodes"
     assert list(ex.curve.data[1].x) != before
     assert ex.curve.layout.xaxis.title.text == "nodes touched"
+    assert ex.curve_marks.at[0][0] == ex.trace.extras["nodes_touched"][ex.index]
 
 
 def test_errors_land_in_the_output_area():

@@ -8,6 +8,8 @@ runs a solver.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import plotly.graph_objects as go
 from numpy.typing import ArrayLike
@@ -25,6 +27,10 @@ EQUILIBRIUM_COLOUR = "#000000"
 CURRENT_TRAIL = 40
 #: At most this many points per line in the history charts.
 MAX_LINE_POINTS = 1500
+#: How the "now" marks look: the history's vertical lines, the exploitability chart's open
+#: circle.  Widgets that draw them over the figure (:mod:`cfrviz.widgets.overlay`) read these.
+NOW_LINE: dict[str, Any] = dict(color="#444", width=1.5, dash="dash")
+NOW_POINT: dict[str, Any] = dict(color=AVERAGE_COLOUR, size=11, width=3)
 
 
 
@@ -149,12 +155,14 @@ def _thin(count: int) -> np.ndarray:
                                      np.linspace(0, count - 1, MAX_LINE_POINTS // 2).astype(int)]))
 
 
-def history_figure(trace, player: int = 0, height: int = 420) -> go.Figure:
+def history_figure(trace, player: int = 0, height: int = 420,
+                   now_marks: bool = True) -> go.Figure:
     """One player's cumulative regrets and strategies against iterations.
 
     The top panel shows the cumulative regret of each action, the bottom one
     the current strategy (dotted) and the average strategy (solid).  A
-    vertical line marks the record the timeline is on.
+    vertical line marks the record the timeline is on (left out with
+    ``now_marks=False``, for a widget that draws it over the figure).
     """
     style = get_style()
     game = trace.game
@@ -180,9 +188,8 @@ def history_figure(trace, player: int = 0, height: int = 420) -> go.Figure:
                                  showlegend=False, line=dict(color=colour, width=2.5)),
                       row=2, col=1)
     fig.add_hline(y=0, line=dict(color="#888", width=1), row=1, col=1)
-    for row in (1, 2):
-        fig.add_vline(x=int(trace.iterations[-1]), line=dict(color="#444", width=1.5,
-                                                            dash="dash"), row=row, col=1)
+    for row in (1, 2) if now_marks else ():
+        fig.add_vline(x=int(trace.iterations[-1]), line=NOW_LINE, row=row, col=1)
     log_x = len(trace) > 50
     fig.update_xaxes(type="log" if log_x else "linear", title_text="iteration", row=2, col=1)
     fig.update_xaxes(type="log" if log_x else "linear", row=1, col=1)
@@ -206,12 +213,14 @@ def update_history(fig, trace, index: int) -> None:
 
 # --- exploitability ------------------------------------------------------------------------
 
-def exploitability_figure(trace, height: int = 340, width: int | None = None) -> go.Figure:
+def exploitability_figure(trace, height: int = 340, width: int | None = None,
+                          now_marks: bool = True) -> go.Figure:
     """Exploitability of the average and current strategies, on log-log axes.
 
     A dashed reference line falls like ``1/sqrt(T)``, the rate regret
     matching guarantees for the average strategy.  Exact zeros cannot be
-    drawn on a log axis and are left out (the title says so).
+    drawn on a log axis and are left out (the title says so).  An open
+    circle marks the timeline's record (left out with ``now_marks=False``).
     """
     style = get_style()
     keep = _thin(len(trace))
@@ -227,9 +236,12 @@ def exploitability_figure(trace, height: int = 340, width: int | None = None) ->
     scale = np.nanmedian(avg * np.sqrt(its)) if np.any(np.isfinite(avg)) else np.nan
     fig.add_trace(go.Scatter(x=its, y=scale / np.sqrt(its), mode="lines", name="∝ 1/√T",
                              line=dict(color="#777", width=1.5, dash="dash"), hoverinfo="skip"))
-    fig.add_trace(go.Scatter(x=[its[-1]], y=[avg[-1]], mode="markers", name="now",
-                             marker=dict(color=AVERAGE_COLOUR, size=11, symbol="circle-open",
-                                         line=dict(width=3)), showlegend=False))
+    if now_marks:
+        fig.add_trace(go.Scatter(x=[its[-1]], y=[avg[-1]], mode="markers", name="now",
+                                 marker=dict(color=NOW_POINT["color"], size=NOW_POINT["size"],
+                                             symbol="circle-open",
+                                             line=dict(width=NOW_POINT["width"])),
+                                 showlegend=False))
     zeros = int(np.sum(trace.exploitability == 0))
     title = "Exploitability (log–log)"
     if zeros:
@@ -245,8 +257,15 @@ def exploitability_figure(trace, height: int = 340, width: int | None = None) ->
     return fig
 
 
+def exploitability_point(trace, index: int) -> tuple[float, float | None]:
+    """Where the exploitability marker sits for record ``index``: ``(iteration,
+    exploitability)``, the exploitability ``None`` when it is 0 (not drawn on a log axis)."""
+    value = float(trace.exploitability[index])
+    return float(trace.iterations[index]), (value if value > 0 else None)
+
+
 def update_exploitability(fig, trace, index: int) -> None:
     """Move the marker of :func:`exploitability_figure` to record ``index``."""
-    value = float(trace.exploitability[index])
+    x, y = exploitability_point(trace, index)
     with batch(fig):
-        fig.data[3].update(x=[int(trace.iterations[index])], y=[value if value > 0 else None])
+        fig.data[3].update(x=[int(x)], y=[y])

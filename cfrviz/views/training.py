@@ -6,6 +6,8 @@ iteration marker in place (inside ``batch_update`` for a ``FigureWidget``).
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
@@ -16,6 +18,11 @@ from .style import OKABE_ITO, batch, get_style
 ACTION_COLOURS = (OKABE_ITO["vermillion"], OKABE_ITO["blue"], OKABE_ITO["bluish green"],
                   OKABE_ITO["reddish purple"], OKABE_ITO["orange"], OKABE_ITO["sky blue"])
 AXES = {"iterations": "iteration", "nodes": "nodes touched"}
+#: How the "now" marks look: the set history's vertical lines, the cost curve's open circle
+#: (widths before the style's ``line_scale``).  Widgets that draw them over the figure
+#: (:mod:`cfrviz.widgets.overlay`) read these too.
+NOW_LINE: dict[str, Any] = dict(color="#333", width=1.5, dash="dot")
+NOW_POINT: dict[str, Any] = dict(color=OKABE_ITO["blue"], size=12, width=3)
 
 
 def _x(trace, axis: str) -> np.ndarray:
@@ -26,11 +33,14 @@ def _x(trace, axis: str) -> np.ndarray:
     return trace.iterations.astype(float)
 
 
-def set_history_figure(trace, infoset, presenter: bool | None = None) -> go.Figure:
+def set_history_figure(trace, infoset, presenter: bool | None = None,
+                       now_marks: bool = True) -> go.Figure:
     """Cumulative regret (top) and current and average strategy (bottom) of one set over time.
 
     Trace order: one cumulative-regret line per action, then per action the
-    current and the average strategy, then the two iteration markers.
+    current and the average strategy, then (with ``now_marks``) the two
+    iteration markers.  A widget that draws the markers over the figure
+    passes ``now_marks=False``.
     """
     game = trace.game
     info = game.infoset_index(infoset) if isinstance(infoset, str) else int(infoset)
@@ -54,11 +64,11 @@ def set_history_figure(trace, infoset, presenter: bool | None = None) -> go.Figu
                                  mode="lines", legendgroup=name, name=f"{name} average",
                                  line=dict(color=ACTION_COLOURS[a % 6],
                                            width=3 * style.line_scale)), row=2, col=1)
-    for row in (1, 2):
+    for row in (1, 2) if now_marks else ():
         fig.add_trace(go.Scatter(x=[its[-1], its[-1]], y=[0, 0], mode="lines", showlegend=False,
                                  hoverinfo="skip", name="now",
-                                 line=dict(color="#333", width=1.5 * style.line_scale,
-                                           dash="dot")), row=row, col=1)
+                                 line=dict(NOW_LINE, width=NOW_LINE["width"] * style.line_scale)),
+                      row=row, col=1)
     fig.update_layout(height=int(420 * style.figure_scale), width=int(480 * style.figure_scale),
                       font=style.font(),
                       title=dict(text=f"Information set '{escape(game.infoset_keys[info])}'",
@@ -68,7 +78,8 @@ def set_history_figure(trace, infoset, presenter: bool | None = None) -> go.Figu
     fig.update_xaxes(type="log", title_text="iteration", row=2, col=1)
     fig.update_xaxes(type="log", row=1, col=1)
     fig.update_yaxes(range=[-0.02, 1.02], row=2, col=1)
-    update_set_history(fig, trace, len(trace) - 1, info)
+    if now_marks:
+        update_set_history(fig, trace, len(trace) - 1, info)
     return fig
 
 
@@ -82,12 +93,13 @@ def update_set_history(fig, trace, index: int, infoset: int) -> None:
         fig.data[-1].update(x=[it, it], y=[0, 1])
 
 
-def cost_curve_figure(trace, axis: str = "iterations",
-                      presenter: bool | None = None) -> go.Figure:
+def cost_curve_figure(trace, axis: str = "iterations", presenter: bool | None = None,
+                      now_marks: bool = True) -> go.Figure:
     """Exploitability of the average and current strategies on log-log axes, with a marker.
 
     ``axis="nodes"`` puts nodes touched on the x axis, the honest cost
-    when sampling and full-tree methods are compared.
+    when sampling and full-tree methods are compared.  ``now_marks=False``
+    leaves the marker out (for a widget that draws it over the figure).
     """
     style = get_style(presenter)
     x = _x(trace, axis)
@@ -98,10 +110,12 @@ def cost_curve_figure(trace, axis: str = "iterations",
                              line=dict(color=OKABE_ITO["orange"], width=style.line_scale)))
     fig.add_trace(go.Scatter(x=x, y=avg, mode="lines", name="average strategy",
                              line=dict(color=OKABE_ITO["blue"], width=2.5 * style.line_scale)))
-    fig.add_trace(go.Scatter(x=[x[-1]], y=[avg[-1]], mode="markers", name="now",
-                             showlegend=False,
-                             marker=dict(color=OKABE_ITO["blue"], size=12, symbol="circle-open",
-                                         line=dict(width=3))))
+    if now_marks:
+        fig.add_trace(go.Scatter(x=[x[-1]], y=[avg[-1]], mode="markers", name="now",
+                                 showlegend=False,
+                                 marker=dict(color=NOW_POINT["color"], size=NOW_POINT["size"],
+                                             symbol="circle-open",
+                                             line=dict(width=NOW_POINT["width"]))))
     fig.update_layout(height=int(340 * style.figure_scale), font=style.font(),
                       title=dict(text="Exploitability (log–log)",
                                  font=style.font(style.title_size)),
@@ -112,13 +126,23 @@ def cost_curve_figure(trace, axis: str = "iterations",
     return fig
 
 
-def update_cost_curve(fig, trace, index: int, axis: str = "iterations") -> None:
-    """Move the marker to record ``index`` (and switch the x axis when ``axis`` changed)."""
-    x = _x(trace, axis)
+def cost_curve_point(trace, index: int, axis: str = "iterations") -> tuple[float, float | None]:
+    """Where the cost curve's marker sits for record ``index``: ``(x, exploitability)``, the
+    exploitability ``None`` when it is 0 (a log axis cannot show it)."""
     value = float(trace.exploitability[index])
+    return float(_x(trace, axis)[index]), (value if value > 0 else None)
+
+
+def update_cost_curve(fig, trace, index: int, axis: str = "iterations") -> None:
+    """Move the marker to record ``index`` (and switch the x axis when ``axis`` changed).
+
+    A figure built with ``now_marks=False`` has no marker: only its axis follows."""
+    x = _x(trace, axis)
     with batch(fig):
         if fig.layout.xaxis.title.text != AXES[axis]:
             fig.data[0].x = x
             fig.data[1].x = x
             fig.layout.xaxis.title.text = AXES[axis]
-        fig.data[2].update(x=[x[index]], y=[value if value > 0 else None])
+        if len(fig.data) > 2:
+            at, value = cost_curve_point(trace, index, axis)
+            fig.data[2].update(x=[at], y=[value])

@@ -14,13 +14,16 @@ from ..solvers.registry import algorithm as registered
 from ..views.matrix import display_frames
 from ..views.style import fit_to_output, get_style
 from ..views.training import (
+    NOW_LINE,
+    NOW_POINT,
     cost_curve_figure,
+    cost_curve_point,
     set_history_figure,
     update_cost_curve,
-    update_set_history,
 )
 from ..views.tree import TreeView
 from .controls import SEED, ParamControls, number_field
+from .overlay import NowMarks, overlaid, point, vline
 from .panel import TimelinePanel
 
 MAX_ITERATIONS = 1_000_000
@@ -123,6 +126,12 @@ class TrainingExplorer(TimelinePanel):
         self.view.on_node_click(self.tree_fig, self._on_node_click)
         self.history = go.FigureWidget()
         self.curve = fit_to_output(go.FigureWidget())
+        # The "now" marks lie over the charts (cfrviz.widgets.overlay): moving them inside
+        # plotly would redraw every line of both charts on each frame.
+        scale = self.style.line_scale
+        line = dict(NOW_LINE, width=NOW_LINE["width"] * scale)
+        self.history_marks = NowMarks([vline("x", "y", **line), vline("x2", "y2", **line)])
+        self.curve_marks = NowMarks([point(**NOW_POINT)])
         self.panel = W.HTML()
 
         controls = W.VBox([W.HBox([self.algorithm, self.iterations, self.seed]), self.params_box,
@@ -136,9 +145,9 @@ class TrainingExplorer(TimelinePanel):
             W.HBox([W.VBox([self.picker, self.panel],
                            layout=W.Layout(min_width="460px" if not self.style.presenter
                                            else "640px")),
-                    W.Box([self.history], layout=W.Layout(flex="1 1 auto"))],
+                    overlaid(self.history, self.history_marks, flex="1 1 auto")],
                    layout=W.Layout(align_items="flex-start", flex_flow="row wrap")),
-            self.axis, self.curve]
+            self.axis, overlaid(self.curve, self.curve_marks)]
         self._show_params()
         self.solve()
 
@@ -194,10 +203,11 @@ class TrainingExplorer(TimelinePanel):
             row.layout.display = "" if name == self.algorithm.value else "none"
 
     def _rebuild_charts(self) -> None:
-        for target, source in ((self.history, set_history_figure(self.trace, self.infoset,
-                                                                 self.presenter)),
+        for target, source in ((self.history,
+                                 set_history_figure(self.trace, self.infoset, self.presenter,
+                                                    now_marks=False)),
                                (self.curve, cost_curve_figure(self.trace, self.axis.value,
-                                                              self.presenter))):
+                                                              self.presenter, now_marks=False))):
             with target.batch_update():
                 target.data = []
                 target.layout = source.layout
@@ -225,8 +235,10 @@ class TrainingExplorer(TimelinePanel):
             table = (trace.average_strategy if self.which.value == "average"
                      else trace.current_strategy)
             self.view.update(self.tree_fig, table[k], selected_infoset=self.infoset)
-            update_set_history(self.history, trace, k, self.infoset)
-            update_cost_curve(self.curve, trace, k, self.axis.value)
+            it = float(trace.iterations[k])
+            self.history_marks.move(it, it)
+            update_cost_curve(self.curve, trace, k, self.axis.value)  # only if the axis changed
+            self.curve_marks.move(cost_curve_point(trace, k, self.axis.value))
             snapshot = infoset_snapshot(trace, k, self.infoset)
             self.panel.value = snapshot_html(snapshot, self.style.font_size)
             self.iteration_label.value = (f"iteration <b>{trace.iterations[k]:,}</b> of "

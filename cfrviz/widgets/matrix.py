@@ -12,15 +12,17 @@ from ..core.registry import Param
 from ..games.matrix import RPS_PAYOFFS, rock_paper_scissors
 from ..solvers import solve
 from ..views.matrix import (
+    NOW_LINE,
+    NOW_POINT,
     display_frames,
     exploitability_figure,
+    exploitability_point,
     history_figure,
     simplex_figure,
-    update_exploitability,
-    update_history,
     update_simplex,
 )
 from .controls import SEED, number_field, typed_slider
+from .overlay import NowMarks, overlaid, point, vline
 from .panel import TimelinePanel
 
 PRESETS = {
@@ -132,6 +134,11 @@ class RegretMatchingExplorer(TimelinePanel):
         self.simplex = go.FigureWidget()
         self.history = go.FigureWidget()
         self.curve = go.FigureWidget()
+        # The "now" marks lie over the charts (cfrviz.widgets.overlay): moving them inside
+        # plotly would redraw every line of the chart on each frame.
+        self.history_marks = NowMarks([vline("x", "y", **NOW_LINE),
+                                       vline("x2", "y2", **NOW_LINE)])
+        self.curve_marks = NowMarks([point(**NOW_POINT)])
         self.numbers = W.HTML()
         self.history_player = W.ToggleButtons(options=[("player 1", 0), ("player 2", 1)],
                                               description="charts for", style=style)
@@ -153,8 +160,9 @@ class RegretMatchingExplorer(TimelinePanel):
         timeline = W.HBox([self.play, self.slider, self.iteration_label])
         self.children = ([self.controls] if show_controls else []) + [
             self.output, timeline, self.simplex,
-            W.HBox([self.numbers, self.curve], layout=W.Layout(align_items="flex-start")),
-            self.history_player, self.history]
+            W.HBox([self.numbers, overlaid(self.curve, self.curve_marks)],
+                   layout=W.Layout(align_items="flex-start")),
+            self.history_player, overlaid(self.history, self.history_marks)]
 
         self.set_payoffs(rock_paper_scissors().payoffs if payoffs is None else payoffs)
         self.update_rule.value = update
@@ -222,9 +230,10 @@ class RegretMatchingExplorer(TimelinePanel):
             return
         for target, source in ((self.simplex, simplex_figure(trace, self.equilibrium,
                                                              self.frames)),
-                               (self.history, history_figure(trace,
-                                                             self.history_player.value)),
-                               (self.curve, exploitability_figure(trace, width=500))):
+                               (self.history, history_figure(trace, self.history_player.value,
+                                                             now_marks=False)),
+                               (self.curve, exploitability_figure(trace, width=500,
+                                                                  now_marks=False))):
             with target.batch_update():
                 target.data = []
                 target.layout = source.layout
@@ -237,8 +246,9 @@ class RegretMatchingExplorer(TimelinePanel):
         with self.reporting("Could not show this frame"):
             index = int(self.frames[min(self.slider.value, len(self.frames) - 1)])
             update_simplex(self.simplex, self.trace, index, self.frames)
-            update_history(self.history, self.trace, index)
-            update_exploitability(self.curve, self.trace, index)
+            it = float(self.trace.iterations[index])
+            self.history_marks.move(it, it)
+            self.curve_marks.move(exploitability_point(self.trace, index))
             self.iteration_label.value = (f"iteration <b>{self.trace.iterations[index]:,}</b> "
                                           f"of {self.trace.iterations[-1]:,}")
             self.numbers.value = numbers_table(self.trace, index, self.equilibrium)
