@@ -38,8 +38,8 @@ REQUIREMENTS: dict[str, str] = {
     "networkx": "3.2",
     "jupyterlab": "4.2",
     "ipykernel": "6.29",
-    "voila": "0.5",
-    "scipy": "1.11",
+    "voila": "0.5.7",
+    "scipy": "1.11.1",
     "threadpoolctl": "3.1",
 }
 
