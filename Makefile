@@ -170,10 +170,12 @@ screenshot: $(STAMP_TEST)
 	CFRVIZ_README_SCREENSHOT=1 $(PY) -m pytest tests/test_browser.py -k training_explorer
 
 # Side-by-side timings quoted in README (see benchmarks/).
-benchmark: $(STAMP_LAB)
+# bench_browser.py drives JupyterLab in Chromium, as the browser tests do: the test tools.
+benchmark: $(STAMP_TEST)
 	$(PY) benchmarks/bench_regret_matching.py
 	$(PY) benchmarks/bench_explorer.py
 	$(PY) benchmarks/bench_views.py
 	$(PY) benchmarks/bench_solvers.py
 	$(PY) benchmarks/bench_lp.py
 	$(PY) benchmarks/bench_deep_cfr.py
+	$(PY) benchmarks/bench_browser.py

@@ -416,14 +416,18 @@ _FIGURE_STATE = """(scope) => [...scope.querySelectorAll(".js-plotly-plot")].map
   lines: [...plot.querySelectorAll("path.js-line")].map((p) => p.getAttribute("d")),
   points: [...plot.querySelectorAll("path.point")].map((p) => p.getAttribute("transform")),
   marks: [...(plot.closest(".cfrviz-overlaid")?.querySelectorAll(".cfrviz-now-mark") ?? [])]
-    .map((p) => p.getAttribute("d")),
+    .map((p) => (p.tagName === "text" ? p.textContent : p.getAttribute("d"))),
+  widths: [...(plot.closest(".cfrviz-overlaid")?.querySelectorAll(".cfrviz-now-mark") ?? [])]
+    .map((p) => p.getAttribute("stroke-width")),
 }))"""
 
 
 def figure_state(scope) -> list[dict]:
     """The drawn content of every plotly figure in ``scope``: each line's ``d`` attribute and
-    each marker's ``transform``, for cartesian and ternary plots alike, and the ``d`` of each
-    "now" mark drawn over the figure (``cfrviz.widgets.overlay``; empty when hidden)."""
+    each marker's ``transform``, for cartesian and ternary plots alike, and the ``d`` (a
+    text's content) and stroke width of each mark drawn over or beneath the figure
+    (``cfrviz.widgets.overlay``; a hidden line's ``d`` is empty, the hidden parts of a tree's
+    marks are left out)."""
     return scope.evaluate(_FIGURE_STATE)
 
 

@@ -142,11 +142,56 @@ def test_only_kuhn():
         kuhn_equilibrium_figure(cfrviz.solve(KUHN, "cfr", 3), labels=["a", "b"])
 
 
+def drawn(view, mark: int) -> np.ndarray:
+    """The points overlay mark ``mark`` of the view draws, first to last, as (x, y) rows."""
+    spec, (first, last) = view.marks.marks[mark], view.marks.at[mark]
+    return np.column_stack([spec["x"], spec["y"]])[int(first):int(last) + 1]
+
+
 def test_timeline_widget(runs):
     view = KuhnEquilibriumView(runs)
     assert view.iteration == ITERATIONS and view.slider.max == view.play.max
     view.show_iteration(20)
     assert view.iteration == 20 and "iteration <b>20</b>" in view.label.value
     point = kuhn_strategy_path(runs[1])[record_at(runs[1], 20)]
-    assert view.figure.data[SEGMENT_TRACES + TRACES_PER_RUN + 1].x[0] == point[0]
+    # Five marks per run: path and "now" in each square panel, "now" on the alpha panel.
+    assert drawn(view, 5 + 1).tolist() == [pytest.approx([point[0], point[1]], abs=1e-6)]
+    assert drawn(view, 5 + 3)[-1] == pytest.approx([point[0], point[2]], abs=1e-6)
+    assert drawn(view, 5 + 4)[-1] == pytest.approx([20, nearest_alpha(point)[0]], abs=1e-6)
     assert view.last_error is None
+
+
+def test_timeline_widget_draws_over_a_figure_that_stays(runs):
+    """The plotly figure is drawn once; a frame moves only the overlay, which draws the same
+    path so far and markers as a plain figure at that iteration."""
+    view = KuhnEquilibriumView(runs, labels=["A", "B", "C"])
+    figure = view.figure.to_json()
+    for iteration in (1, 7, 100, ITERATIONS):
+        view.show_iteration(iteration)
+        assert view.figure.to_json() == figure
+        plain = kuhn_equilibrium_figure(runs, iteration=view.iteration)  # the nearest stop
+        for k in range(len(runs)):
+            base, first = SEGMENT_TRACES + TRACES_PER_RUN * k, 5 * k
+            for panel in (0, 1):
+                line, now = plain.data[base + 3 * panel: base + 3 * panel + 2]
+                path = drawn(view, first + 2 * panel)
+                # The same path (the overlay's through more of the records between).
+                assert path[0] == pytest.approx([line.x[0], line.y[0]], abs=1e-6)
+                assert path[-1] == pytest.approx([line.x[-1], line.y[-1]], abs=1e-6)
+                assert len(path) >= len(line.x)
+                assert drawn(view, first + 2 * panel + 1).tolist() == [
+                    pytest.approx([now.x[0], now.y[0]], abs=1e-6)]
+            alpha_now = plain.data[base + 7]
+            assert drawn(view, first + 4)[-1] == pytest.approx([alpha_now.x[0], alpha_now.y[0]],
+                                                               abs=1e-6)
+            title = view.marks.marks[first + 1]["titles"][int(view.marks.at[first + 1][1])]
+            assert title == f"{'ABC'[k]}\n" + alpha_now.text[0].replace("<br>", "\n")
+    # In the widget, plotly keeps the runs' styles and legend entries but draws no path.
+    base = SEGMENT_TRACES
+    assert np.isnan(np.asarray(view.figure.data[base].x, dtype=float)).all()
+    assert view.figure.data[base].showlegend
+    assert view.marks.marks[0]["line"]["dash"] == view.figure.data[base].line.dash
+    assert view.marks.marks[0]["opacity"] == 0.8
+    assert view.marks.marks[5]["line"]["dash"] == "dot"
+    assert view.marks.marks[1]["marker"]["symbol"] == "circle"
+    assert view.marks.marks[6]["marker"]["symbol"] == "square"

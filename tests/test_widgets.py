@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from cfrviz.views.matrix import simplex_figure, update_simplex
 from cfrviz.widgets import RegretMatchingExplorer
 
 
@@ -11,13 +12,20 @@ def explorer():
     return RegretMatchingExplorer(iterations=3000, seed=0)
 
 
+def simplex_at(explorer, mark: int) -> np.ndarray:
+    """Where the simplex's overlay mark ``mark`` is drawn: its points from first to last, as
+    the overlay's (x = c - b, y = a)."""
+    spec, (first, last) = explorer.simplex_marks.marks[mark], explorer.simplex_marks.at[mark]
+    return np.column_stack([spec["x"], spec["y"]])[int(first):int(last) + 1]
+
+
 def test_slider_moves_every_figure(explorer):
     explorer.slider.value = explorer.slider.max
-    before = (np.array(explorer.simplex.data[3].a), np.array(explorer.simplex.data[0].a),
+    before = (simplex_at(explorer, 3), simplex_at(explorer, 0),
               explorer.history_marks.at[1][0], explorer.curve_marks.at[0][0],
               explorer.numbers.value)
     explorer.slider.value = 5
-    after = (np.array(explorer.simplex.data[3].a), np.array(explorer.simplex.data[0].a),
+    after = (simplex_at(explorer, 3), simplex_at(explorer, 0),
              explorer.history_marks.at[1][0], explorer.curve_marks.at[0][0],
              explorer.numbers.value)
     index = explorer.frames[5]
@@ -34,6 +42,32 @@ def test_slider_moves_every_figure(explorer):
     assert after[4] != before[4]
     label = explorer.iteration_label.value
     assert f"iteration <b>{explorer.trace.iterations[index]:,}</b>" in label
+
+
+def test_simplex_marks_draw_what_the_plain_figure_draws(explorer):
+    """At any frame the overlay's paths and points are the plain figure's traces, and the
+    plotly figure itself does not change (plotly redraws nothing per frame)."""
+    explorer.slider.value = explorer.slider.max
+    drawn = explorer.simplex.to_json()
+    for frame in (0, 7, len(explorer.frames) // 2):
+        explorer.slider.value = frame
+        assert explorer.simplex.to_json() == drawn
+        index = explorer.frames[frame]
+        plain = simplex_figure(explorer.trace, explorer.equilibrium, explorer.frames)
+        update_simplex(plain, explorer.trace, index, explorer.frames)
+        for p in (0, 1):
+            for i in range(4):  # path, trail, current point, average point
+                trace = plain.data[5 * p + i]
+                a, b, c = (np.asarray(getattr(trace, k), dtype=float) for k in "abc")
+                expected = np.column_stack([c - b, a])
+                assert simplex_at(explorer, 4 * p + i) == pytest.approx(expected, abs=1e-5)
+    # The marks look like the traces they replace, which keep their legend entries.
+    marks = explorer.simplex_marks.marks
+    assert marks[0]["line"]["color"] == explorer.simplex.data[0].line.color
+    assert marks[2]["marker"]["symbol"] == "circle" and marks[3]["marker"]["symbol"] == "diamond"
+    assert [m["trace"] for m in marks] == [0, 1, 2, 3, 5, 6, 7, 8, 4, 9]
+    assert "average strategy (path)" in [t.name for t in explorer.simplex.data if t.showlegend]
+    assert marks[2]["titles"][0].startswith("current\nrock: ")
 
 
 def test_scrubbing_never_resolves(explorer, monkeypatch):
@@ -62,6 +96,7 @@ def test_payoff_editor_resolves_to_new_equilibrium():
     widget.solve_button.click()
     assert widget.trace is not old and widget.last_error is None
     assert list(widget.simplex.data[4].c) == pytest.approx([0.2])
+    assert widget.simplex_marks.marks[-1]["x"] == pytest.approx([0.2 - 0.4], abs=1e-3)  # c - b
     assert widget.trace.average_strategy[-1, 0, 2] == pytest.approx(0.2, abs=0.02)
 
 

@@ -31,11 +31,20 @@ def test_uniform_start_and_equilibrium(kuhn):
 
 def test_tree_lights_up_the_best_response(kuhn):
     ex = BestResponseExplorer(kuhn)
-    before = ex.fig.to_json()
+    before = ex.tree.marks.at
     ex.set_strategy("K", {"p": 1.0})  # never bet a king: player 2 can bet after a check freely
-    assert ex.fig.to_json() != before
-    br = ex.fig.data[ex.view.traces["best response"]]
-    assert len([x for x in br.x if x is not None]) > 0
+    best, _, texts, _, note = ex.tree.marks.at
+    assert texts != before[2] and note != before[4]
+    # The highlight is player 2's best response, and the note its value (computed once).
+    response = cfrviz.best_response(kuhn, cfrviz.Policy(kuhn, ex.probabilities), 1)
+    value, pure, view = response.value, response.policy.probabilities, ex.view
+    chosen = [bool(view._edge_player[i] == 1 and pure[view._edge_infoset[i],
+                                                       view._edge_action[i]] == 1)
+              for i in range(len(view.decision_edges))]
+    assert [w is not None for w in best] == chosen and any(chosen)
+    assert note == [f"best response of player 2 (green bands): value {value:+.4f}"]
+    assert f"{value:+.4f}" in ex.summary.value
+    assert ex.fig.data[view.traces["best response"]].name == "best response of player 2"
 
 
 def test_bad_input_reports_in_the_output_area(kuhn):

@@ -13,23 +13,25 @@ def kuhn():
     return cfrviz.load_game("kuhn_poker")
 
 
-def edge_widths(explorer):
-    fig = explorer.tree_fig
-    return [np.asarray(d.line.width, dtype=float).ravel().tolist() for d in fig.data
-            if d.mode == "lines" and d.line is not None and d.line.width is not None]
-
-
 def test_timeline_moves_every_view_in_place(kuhn):
     ex = explore(kuhn, iterations=300)
     assert ex.last_error is None and ex.trace.iterations[-1] == 300
     figures = (ex.tree_fig, ex.history, ex.curve)
     ids = [id(f) for f in figures]
-    last = [ex.tree_fig.to_json(), ex.history_marks.at, ex.curve_marks.at]
+    tree = ex.tree_fig.to_json()
+    last = [ex.tree.marks.at, ex.history_marks.at, ex.curve_marks.at]
     ex.slider.value = 2
     assert ex.trace.iterations[ex.index] == 3
     assert [id(f) for f in figures] == ids  # updated in place, never replaced
-    now = [ex.tree_fig.to_json(), ex.history_marks.at, ex.curve_marks.at]
+    now = [ex.tree.marks.at, ex.history_marks.at, ex.curve_marks.at]
     assert all(a != b for a, b in zip(last, now))
+    # The tree's edges and labels moved beneath its plotly skeleton, which did not change.
+    assert ex.tree_fig.to_json() == tree
+    p = ex.trace.average_strategy[ex.index][ex.view._edge_infoset, ex.view._edge_action]
+    _, widths, texts, _, _ = ex.tree.marks.at
+    assert texts[0] == f"{ex.view.edge_actions[0]} {p[0]:.2f}".replace(" 0.", " .")
+    assert [w for w in widths if not isinstance(w, list)] == \
+        pytest.approx((0.5 + 6 * p[p >= 0.05]).tolist(), abs=0.01)
     assert "iteration <b>3</b>" in ex.iteration_label.value
     # The "now" marks sit at the shown iteration, over the charts (which do not change).
     assert [x for x, _ in ex.history_marks.at] == [3, 3]
@@ -40,9 +42,11 @@ def test_timeline_moves_every_view_in_place(kuhn):
 def test_tree_follows_the_strategy_toggle(kuhn):
     ex = explore(kuhn, iterations=200)
     ex.slider.value = 5
-    average = ex.tree_fig.to_json()
+    average = ex.tree.marks.at
     ex.which.value = "current"
-    assert ex.tree_fig.to_json() != average
+    assert ex.tree.marks.at != average
+    current = ex.trace.current_strategy[ex.index][ex.view._edge_infoset, ex.view._edge_action]
+    assert ex.tree.frame.probability.tolist() == current.tolist()
 
 
 def test_selecting_a_set_shows_its_numbers(kuhn):
@@ -57,6 +61,11 @@ def test_selecting_a_set_shows_its_numbers(kuhn):
     node = int(kuhn.infoset_members(kuhn.infoset_index("Jpb"))[0])
     ex._on_node_click(node, int(kuhn.infoset[node]))
     assert ex.picker.value == kuhn.infoset_index("Jpb")
+    # The ring moved to the set's members; the legend names it.
+    members = kuhn.infoset_members(kuhn.infoset_index("Jpb"))
+    assert ex.tree.marks.at[3] == [[pytest.approx(ex.view.x[m]), pytest.approx(ex.view.y[m])]
+                                   for m in members]
+    assert ex.tree_fig.data[ex.view.traces["selected"]].name == "selected: Jpb"
     ex.select("nonsense")
     assert "no information set 'nonsense'" in ex.last_error
 

@@ -44,3 +44,35 @@ def test_a_figure_that_fits_its_output_may_shrink_with_its_box():
     fitting = overlaid(fit_to_output(go.FigureWidget()), NowMarks())
     assert "cfrviz-overlaid-fit" not in fixed._dom_classes
     assert "cfrviz-overlaid-fit" in fitting._dom_classes
+
+
+def test_a_path_is_sent_once_and_a_frame_moves_two_indices():
+    from cfrviz.widgets.overlay import path
+
+    mark = path([(0, 1), (1, math.nan), (2, 3)], "x2", "y2", line=dict(color="#123", dash="dot"),
+                marker=dict(symbol="star", size=14), titles=["a", "b", "c"], trace=4)
+    assert (mark["kind"], mark["xaxis"], mark["yaxis"], mark["trace"]) == ("path", "x2", "y2", 4)
+    assert mark["x"] == [0, 1, 2] and mark["y"] == [1, None, 3]  # NaN: a gap
+    assert mark["line"]["dash"] == "dot" and mark["marker"]["symbol"] == "star"
+    marks = NowMarks([mark, vline()])
+    marks.move((0, 2), 5)
+    assert marks.at == [[0.0, 2.0], [5.0, None]]
+
+
+def test_a_ternary_path_is_in_plotlys_inner_cartesian_coordinates():
+    """plotly draws (a, b, c) at x = c - b, y = a of its ternary's inner axes (sum 1)."""
+    from cfrviz.widgets.overlay import path
+
+    mark = path([(1, 0, 0), (0, 1, 0), (0, 0, 2), (1 / 3, 1 / 3, 1 / 3)], ternary="ternary2")
+    assert mark["ternary"] == "ternary2"
+    assert mark["x"] == pytest.approx([0, -1, 1, 0])
+    assert mark["y"] == pytest.approx([1, 0, 0, 1 / 3])
+
+
+def test_a_path_explains_what_is_wrong():
+    from cfrviz.widgets.overlay import path
+
+    with pytest.raises(ValueError, match="2 points, 1 titles"):
+        path([(0, 0), (1, 1)], titles=["one"])
+    with pytest.raises(ValueError, match=r"\(x, y\) pairs"):
+        path([(0, 0, 1)])

@@ -35,6 +35,18 @@ def test_the_tree_explorer_too():
     assert [d.get("x") is not None for d in tree._widget_data] == [True] * len(tree.data)
 
 
+def test_the_live_tree_syncs_its_figure_when_shown_alone():
+    from cfrviz.views.tree import TreeView
+    from cfrviz.widgets.tree import LiveTree
+
+    tree = LiveTree(TreeView(cfrviz.load_game("kuhn_poker")))
+    tree.update(selected_infoset="Kb")
+    tree._repr_mimebundle_()
+    assert len(tree.figure._widget_data) == len(tree.figure.data)
+    shown = tree.figure._widget_data[tree.view.traces["selected"]]
+    assert shown["name"] == "selected: Kb" and shown["showlegend"] is True
+
+
 def _non_finite(value, path=""):
     """Paths of NaN or infinite floats in plain JSON-bound data (numpy arrays travel as buffers)."""
     if isinstance(value, float):
@@ -87,11 +99,13 @@ def test_reporting_lets_the_rest_of_a_callback_run():
 
 
 def test_every_widget_is_a_panel():
-    """Every box the package shows on its own (the rows of controls.py are parts of one)."""
+    """Every box the package shows on its own (the rows of controls.py and the live tree are
+    parts of one)."""
     modules = [importlib.import_module(f"cfrviz.widgets.{m.name}")
                for m in pkgutil.iter_modules(cfrviz.widgets.__path__)]
+    parts = ("cfrviz.widgets.controls", "cfrviz.widgets.tree", "cfrviz.widgets.overlay")
     boxes = {cls for module in modules for _, cls in inspect.getmembers(module, inspect.isclass)
              if issubclass(cls, W.Box) and cls.__module__.startswith("cfrviz.widgets")
-             and cls.__module__ != "cfrviz.widgets.controls"}
+             and cls.__module__ not in parts}
     assert len(boxes) >= 9
     assert all(issubclass(cls, Panel) for cls in boxes), boxes

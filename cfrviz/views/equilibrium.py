@@ -179,7 +179,7 @@ def record_at(trace, iteration: int) -> int:
 
 def kuhn_equilibrium_figure(trace_or_traces, labels=None, iteration: int | None = None,
                             height: int | None = None, width: int | None = None,
-                            presenter: bool | None = None) -> go.Figure:
+                            presenter: bool | None = None, now_marks: bool = True) -> go.Figure:
     """Training runs on Kuhn poker landing on player 1's segment of equilibria.
 
     Three panels: two squares side by side, the third across the width below
@@ -209,6 +209,10 @@ def kuhn_equilibrium_figure(trace_or_traces, labels=None, iteration: int | None 
     presenter : bool, optional
         Larger fonts, lines and figure for a projector; ``None`` follows
         :func:`cfrviz.views.set_presenter`.
+    now_marks : bool, default True
+        ``False`` leaves each run's path and "now" markers without a point to draw (with
+        their styles and legend entries) for a widget that draws them over the figure
+        (:class:`cfrviz.widgets.KuhnEquilibriumView`); ``iteration`` is then unused.
 
     Returns
     -------
@@ -266,8 +270,11 @@ def kuhn_equilibrium_figure(trace_or_traces, labels=None, iteration: int | None 
         end_hover = (f"{label} after {last:,} iterations<br>nearest equilibrium "
                      f"α = {alpha:.3f}, distance {distance:.4f}<extra></extra>")
         for col in (1, 2):
+            # A widget draws the path over the figure: one missing point draws nothing and
+            # keeps the legend entry (a trace without data has none).
+            drawn = path if now_marks else np.full((1, 3), np.nan)
             fig.add_trace(go.Scatter(
-                x=path[:, 0], y=path[:, col], mode="lines", name=f"{label}: α ≈ {alpha:.3f}",
+                x=drawn[:, 0], y=drawn[:, col], mode="lines", name=f"{label}: α ≈ {alpha:.3f}",
                 legendgroup=str(k), showlegend=col == 1, opacity=0.8,
                 line=dict(color=colour, width=1.8 * lines, dash=dash), hoverinfo="skip"),
                 row=1, col=col)
@@ -310,7 +317,8 @@ def kuhn_equilibrium_figure(trace_or_traces, labels=None, iteration: int | None 
                       margin=dict(l=70, r=30, t=60, b=60), uirevision="keep",
                       legend=dict(orientation="h", yanchor="top", y=-0.09, x=0.5,
                                   xanchor="center"))
-    update_kuhn_equilibrium(fig, traces, iteration)
+    if now_marks:
+        update_kuhn_equilibrium(fig, traces, iteration)
     return fig
 
 
@@ -320,6 +328,14 @@ def _now_marker(label: str, colour: str, symbol: str, scale: float) -> go.Scatte
                       marker=dict(color=colour, size=12 * scale, symbol=symbol,
                                   line=dict(color="white", width=1.5)),
                       hovertemplate=f"{label}<br>%{{text}}<extra></extra>")
+
+
+def now_text(trace, index: int, path=None) -> str:
+    """The hover text of a run's "now" marker at record ``index`` (plotly markup: ``<br>``)."""
+    path = kuhn_strategy_path(trace) if path is None else path
+    alpha, distance = nearest_alpha(path[index])
+    return (f"iteration {int(trace.iterations[index]):,}<br>nearest equilibrium "
+            f"α = {alpha:.3f}, distance {distance:.3f}")
 
 
 def update_kuhn_equilibrium(fig, trace_or_traces, iteration: int | None = None) -> None:
@@ -345,9 +361,8 @@ def update_kuhn_equilibrium(fig, trace_or_traces, iteration: int | None = None) 
             shown = frames[frames <= index]
             if len(shown) == 0 or shown[-1] != index:
                 shown = np.append(shown, index)
-            alpha, distance = nearest_alpha(path[index])
-            text = (f"iteration {int(trace.iterations[index]):,}<br>nearest equilibrium "
-                    f"α = {alpha:.3f}, distance {distance:.3f}")
+            alpha = nearest_alpha(path[index])[0]
+            text = now_text(trace, index, path)
             base = SEGMENT_TRACES + TRACES_PER_RUN * k
             for panel in (0, 1):
                 first = base + 3 * panel

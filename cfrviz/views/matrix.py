@@ -57,7 +57,8 @@ def _ternary(points: ArrayLike) -> dict:
 
 # --- the strategy simplex -----------------------------------------------------------------
 
-def simplex_figure(trace, equilibrium=None, frames=None, height: int = 430) -> go.Figure:
+def simplex_figure(trace, equilibrium=None, frames=None, height: int = 430,
+                   now_marks: bool = True) -> go.Figure:
     """Both players' strategies on the probability triangle.
 
     Each corner is a pure action; a point inside is a mixed strategy.  The
@@ -72,6 +73,10 @@ def simplex_figure(trace, equilibrium=None, frames=None, height: int = 430) -> g
         Drawn as a star.
     frames : array of int, optional
         The record indices a timeline visits (default :func:`display_frames`).
+    now_marks : bool, default True
+        ``False`` leaves the moving parts (both paths and points, the first four traces of
+        each player) without a point to draw, keeping their styles and legend entries, for a
+        widget that draws them over the figure (:class:`cfrviz.widgets.RegretMatchingExplorer`).
     """
     style = get_style()
     game = trace.game
@@ -121,7 +126,12 @@ def simplex_figure(trace, equilibrium=None, frames=None, height: int = 430) -> g
                       margin=dict(l=70, r=70, t=90, b=40), font=style.font(),
                       legend=dict(orientation="h", y=-0.12, x=0.5, xanchor="center"),
                       uirevision="keep")
-    update_simplex(fig, trace, len(trace) - 1, frames)
+    if now_marks:
+        update_simplex(fig, trace, len(trace) - 1, frames)
+    else:
+        for p in (0, 1):  # one missing point: nothing drawn, legend kept (no data: no trace)
+            for i in range(4):
+                fig.data[5 * p + i].update(a=[None], b=[None], c=[None])
     return fig
 
 

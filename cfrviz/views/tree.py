@@ -26,6 +26,9 @@ Frames.  Only what a strategy moves is ever sent again (edge-width steps, edge
 labels and their hover probabilities, the best response, the ring); nodes,
 chance edges and information sets (one trace per player and kind) are drawn
 once, and :meth:`TreeView.update` drops whatever the figure already shows.
+Each frame is computed once (:meth:`TreeView.frame`), for this figure or for the
+marks that :class:`cfrviz.widgets.tree.LiveTree` draws beneath a skeleton figure
+(``figure(skeleton=True)``): there plotly redraws nothing per frame.
 """
 
 from __future__ import annotations
@@ -85,6 +88,12 @@ def edge_width(probability, style: Style | None = None):
     """Drawn width of an edge taken with ``probability``: ``0.5 + 6 p`` pixels (scaled)."""
     scale = (style or get_style()).line_scale
     return scale * (0.5 + 6.0 * np.asarray(probability, dtype=float))
+
+
+def width_steps(probability) -> np.ndarray:
+    """Each probability in steps of ``1 / WIDTH_STEPS`` (nearest): step 0, under half a
+    step, is drawn dotted and thin, as never taken."""
+    return np.rint(np.asarray(probability, dtype=float) * WIDTH_STEPS).astype(np.int64)
 
 
 # --- inputs ----------------------------------------------------------------------------------
@@ -576,16 +585,26 @@ class TreeView:
         self._edge_infoset = tree.infoset[tree.parent[d]]
         self._edge_action = tree.action[d]
         self._edge_player = tree.player[tree.parent[d]]
+        #: The action of each decision edge, as plain text (escaped where it becomes markup).
+        self.edge_actions = [_edge_label(tree, int(c)) for c in d]
         # Labels and hover texts as plotly markup: game strings escaped once, here.
-        self._edge_labels = [escape(_edge_label(tree, int(c))) for c in d]
+        self._edge_labels = [escape(a) for a in self.edge_actions]
         self._edge_where = [escape(f"{tree.infoset_keys[i]} (history "
                                    f"{tree.history[tree.parent[c]]!r})")
                             for c, i in zip(d.tolist(), self._edge_infoset.tolist())]
-        px, py, cx, cy = self.x[tree.parent[d]], self.y[tree.parent[d]], self.x[d], self.y[d]
+        #: Each decision edge as (parent x, parent y, child x, child y).
+        self.edge_segments = np.column_stack([self.x[tree.parent[d]], self.y[tree.parent[d]],
+                                              self.x[d], self.y[d]])
         # float32, as they are sent per step (see ``_EMPTY``).
-        self._seg_x = np.column_stack([px, cx, np.full(len(d), np.nan)]).astype(np.float32)
-        self._seg_y = np.column_stack([py, cy, np.full(len(d), np.nan)]).astype(np.float32)
+        nan = np.full(len(d), np.nan)
+        self._seg_x = np.column_stack([self.edge_segments[:, 0], self.edge_segments[:, 2],
+                                       nan]).astype(np.float32)
+        self._seg_y = np.column_stack([self.edge_segments[:, 1], self.edge_segments[:, 3],
+                                       nan]).astype(np.float32)
+        self._label_places: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self.traces: dict[str, int] = {}
+        #: Whether the last figure built draws only the skeleton (see :meth:`figure`).
+        self.skeleton = False
 
     # --- public helpers ---------------------------------------------------------------------
 
@@ -625,7 +644,7 @@ class TreeView:
     # --- building ---------------------------------------------------------------------------
 
     def figure(self, policy=None, *, widget: bool = False, best_response=None,
-               selected_infoset=None) -> go.Figure:
+               selected_infoset=None, skeleton: bool = False) -> go.Figure:
         """Build the figure (a ``FigureWidget`` with ``widget=True``) and draw ``policy``.
 
         The figure takes the width of the page or output area it is shown in
@@ -633,8 +652,15 @@ class TreeView:
         mouse for detail (double-click to reset).  Only the traces a strategy
         moves (:meth:`changes`) are ever sent again: the skeleton of nodes,
         chance edges and information sets is drawn once.
+
+        With ``skeleton=True`` the figure draws only that skeleton, on a transparent
+        background, and its legend: the decision edges, their labels, the best response
+        and its note and the selected ring are left to marks drawn beneath it in the
+        browser (:class:`cfrviz.widgets.tree.LiveTree`), and :meth:`update` sets the
+        legend only.
         """
         widget = check_flag(widget, "widget")
+        skeleton = check_flag(skeleton, "skeleton")
         probs = _probabilities(self.tree, policy)
         s, tree = self.style, self.tree
         fig = go.FigureWidget() if widget else go.Figure()
@@ -670,19 +696,26 @@ class TreeView:
                           width=float(edge_width(p, s)), dash="dot" if b == 0 else "solid")))
         # Labels beside the edges: outcome and probability on chance edges (fixed), action
         # and, with a policy, its probability on decision edges (updated).
+        chance_text = [f"{escape(_edge_label(tree, c))} {fraction_label(tree.chance_prob[c])}"
+                       for c in self.chance_edges.tolist()]
         add("chance labels", self._edge_text(
-            self.chance_edges,
-            [f"{escape(_edge_label(tree, c))} {fraction_label(tree.chance_prob[c])}"
-             for c in self.chance_edges.tolist()], CHANCE_COLOUR,
+            self._places(self.chance_edges, chance_text), chance_text, CHANCE_COLOUR,
             hovertext=[f"chance deals {escape(_edge_label(tree, c))} with probability "
                        f"{fraction_label(tree.chance_prob[c])}"
                        for c in self.chance_edges.tolist()]))
         # The hover names the edge (static, customdata) and its probability (hovertext, the
         # only part resent per step).
-        add("edge labels", self._edge_text(
-            self.decision_edges, self._edge_labels, EDGE_COLOUR,
-            customdata=[f"{a} at {w}" for a, w in zip(self._edge_labels, self._edge_where)],
-            hovertemplate="%{customdata}%{hovertext}<extra></extra>"))
+        where = [f"{a} at {w}" for a, w in zip(self._edge_labels, self._edge_where)]
+        if skeleton:  # the labels are drawn beneath (in textfont); invisible points keep the hover
+            mx, my, _ = self.edge_label_places()
+            add("edge labels", go.Scatter(
+                x=mx, y=my, mode="markers", marker=dict(size=s.small_font * 1.5, opacity=0),
+                textfont=s.font(s.small_font, EDGE_COLOUR), showlegend=False, name="labels",
+                customdata=where, hovertemplate="%{customdata}<extra></extra>"))
+        else:
+            add("edge labels", self._edge_text(
+                self.edge_label_places(), self._edge_labels, EDGE_COLOUR, customdata=where,
+                hovertemplate="%{customdata}%{hovertext}<extra></extra>"))
         add("infoset keys", go.Scatter(
             x=group_labels[0], y=group_labels[1], text=group_labels[2],
             hovertext=group_labels[3], mode="text", textposition="middle left",
@@ -702,7 +735,10 @@ class TreeView:
             hoverinfo="text"))
         fig.add_traces(traces)
         self.traces = index
+        self.skeleton = skeleton
         self._layout(fig)
+        if skeleton:  # what is drawn beneath shows through
+            fig.update_layout(paper_bgcolor="rgba(0,0,0,0)", plot_bgcolor="rgba(0,0,0,0)")
         fit_to_output(fig)
         self.update(fig, probs, best_response=best_response, selected_infoset=selected_infoset)
         return fig
@@ -713,7 +749,25 @@ class TreeView:
             sizes = self._size_cache = subtree_sizes(self.tree)
         return sizes
 
-    def _edge_text(self, edges, text, colour, **hover) -> go.Scatter:
+    def edge_label_places(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Where each decision edge's label goes: ``(x, y, left)``, the label's anchor in
+        data coordinates and whether it lies left of its edge (its text ends at the anchor)
+        or right (it starts there).  Computed once."""
+        if self._label_places is None:
+            self._label_places = self._places(self.decision_edges, self._edge_labels)
+        return self._label_places
+
+    def _edge_text(self, places, text, colour, **hover) -> go.Scatter:
+        mx, my, left = places
+        side = np.where(left, "middle left", "middle right").tolist()
+        if "hovertemplate" not in hover:
+            hover["hoverinfo"] = "text"
+        return go.Scatter(x=mx, y=my, text=list(text), mode="text", textposition=side,
+                          showlegend=False, textfont=self.style.font(self.style.small_font,
+                                                                     colour),
+                          name="labels", **hover)
+
+    def _places(self, edges, text) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         tree = self.tree
         px, py = self.x[tree.parent[edges]], self.y[tree.parent[edges]]
         cx, cy = self.x[edges], self.y[edges]
@@ -732,13 +786,7 @@ class TreeView:
         t = np.where(crowded & left, np.minimum(0.3 / drop, t), t)
         mx, my = px + t * (cx - px), py + t * (cy - py)
         mx = mx + np.where(left, -0.1, 0.1)  # clear of the line's own width
-        side = np.where(left, "middle left", "middle right").tolist()
-        if "hovertemplate" not in hover:
-            hover["hoverinfo"] = "text"
-        return go.Scatter(x=mx, y=my, text=list(text), mode="text", textposition=side,
-                          showlegend=False, textfont=self.style.font(self.style.small_font,
-                                                                     colour),
-                          name="labels", **hover)
+        return mx, my, left
 
     def _unit_px(self) -> float:
         """Pixels per layout unit at ``NARROW_PX``, the narrowest plot planned for."""
@@ -922,8 +970,12 @@ class TreeView:
         properties whose values differ from what ``fig`` shows: the node skeleton is never
         resent, and neither is a width step, label or highlight that did not change.
         """
-        changes, note = self.changes(probabilities, best_response=best_response,
-                                     selected_infoset=selected_infoset)
+        self.draw(fig, self.frame(probabilities, best_response=best_response,
+                                  selected_infoset=selected_infoset))
+
+    def draw(self, fig, frame: TreeFrame) -> None:
+        """:meth:`update` with a :meth:`frame` already computed."""
+        changes, note = self.frame_changes(frame)
         changes = {i: props for i, props in
                    ((i, {k: v for k, v in c.items() if not _same(fig.data[i][k], v)})
                     for i, c in changes.items()) if props}
@@ -941,22 +993,62 @@ class TreeView:
             fig.plotly_update(restyle_data=restyle, relayout_data=relayout,
                               trace_indexes=indexes)
 
-    def changes(self, probabilities=None, *, best_response=None,
-                selected_infoset=None) -> tuple[dict[int, dict], str]:
-        """What :meth:`update` sets: ``({trace index: {property: value}}, best-response
-        note)``, every property the strategy drives, for widgets that combine it with
-        edits of their own."""
-        tree, t = self.tree, self.traces
-        if not t:
-            raise ValueError("build the figure with view.figure() before updating it")
+    def frame(self, probabilities=None, *, best_response=None,
+              selected_infoset=None) -> TreeFrame:
+        """What a strategy shows on the drawn tree (the arguments of :meth:`update`), per
+        decision edge: probabilities, the best response and its value, the ringed nodes.
+        The one place a frame is computed, for plotly (:meth:`changes`) and for the marks
+        of :class:`cfrviz.widgets.tree.LiveTree` alike."""
+        tree = self.tree
         probs = _probabilities(tree, probabilities)
         player = _best_response_player(best_response)
         selected = _infoset_id(tree, selected_infoset)
         if player is not None and probs is None:
             raise ValueError("best_response needs a strategy to respond to: pass a policy")
+        p = None if probs is None else probs[self._edge_infoset, self._edge_action]
+        value, chosen = None, np.zeros(len(self.decision_edges), dtype=bool)
+        if player is not None:
+            assert probs is not None, "a best response without a strategy is refused above"
+            value, best, _ = tree_best_response(tree, probs, player)
+            value = float(value)
+            chosen = (self._edge_player == player) & \
+                (best[self._edge_infoset] == self._edge_action)
+        ringed = np.empty(0, dtype=np.int64)
+        if selected is not None:
+            members = tree.infoset_members(selected)
+            ringed = members[self.selection.drawn[members]]
+        return TreeFrame(probability=p, player=player, value=value, chosen=chosen,
+                         selected=selected, ringed=ringed)
 
+    def changes(self, probabilities=None, *, best_response=None,
+                selected_infoset=None) -> tuple[dict[int, dict], str]:
+        """What :meth:`update` sets: ``({trace index: {property: value}}, best-response
+        note)``, every property the strategy drives, for widgets that combine it with
+        edits of their own."""
+        return self.frame_changes(self.frame(probabilities, best_response=best_response,
+                                             selected_infoset=selected_infoset))
+
+    def frame_changes(self, frame: TreeFrame) -> tuple[dict[int, dict], str]:
+        """:meth:`changes` of a :meth:`frame` already computed."""
+        t = self.traces
+        if not t:
+            raise ValueError("build the figure with view.figure() before updating it")
+        p, player = frame.probability, frame.player
         changes: dict[int, dict] = {}
-        if probs is None:
+        if self.skeleton:
+            # Only the legend: what moves is drawn beneath the figure.
+            changes[t[f"width {WIDTH_STEPS}"]] = dict(x=_NOTHING, y=_NOTHING,
+                                                      showlegend=p is not None)
+            changes[t["best response"]] = dict(
+                x=_NOTHING, y=_NOTHING, showlegend=player is not None,
+                name="best response" if player is None else
+                f"best response of player {player + 1}")
+            changes[t["selected"]] = dict(  # in the legend while a ring is drawn
+                x=_NOTHING, y=_NOTHING, showlegend=len(frame.ringed) > 0,
+                name=self._selected_name(frame.selected))
+            return changes, ""
+
+        if p is None:
             changes[t["edges"]] = dict(x=self._seg_x.ravel(), y=self._seg_y.ravel())
             for b in range(WIDTH_STEPS + 1):
                 changes[t[f"width {b}"]] = dict(x=_EMPTY, y=_EMPTY)
@@ -964,8 +1056,7 @@ class TreeView:
                                              hovertext=[""] * len(self._edge_labels))
             changes[t[f"width {WIDTH_STEPS}"]]["showlegend"] = False
         else:
-            p = probs[self._edge_infoset, self._edge_action]
-            steps = np.rint(p * WIDTH_STEPS).astype(np.int64)
+            steps = width_steps(p)
             order = np.argsort(steps, kind="stable")
             bounds = np.searchsorted(steps[order], np.arange(WIDTH_STEPS + 2))
             changes[t["edges"]] = dict(x=_EMPTY, y=_EMPTY)
@@ -974,40 +1065,82 @@ class TreeView:
                 changes[t[f"width {b}"]] = dict(x=self._seg_x[sel].ravel(),
                                                 y=self._seg_y[sel].ravel())
             changes[t[f"width {WIDTH_STEPS}"]]["showlegend"] = True
-            values = p.tolist()
             changes[t["edge labels"]] = dict(
-                text=[f"{a} {_short(q)}" for a, q in zip(self._edge_labels, values)],
-                hovertext=[f": probability {q:.3f}" for q in values])
+                text=edge_texts(self._edge_labels, p),
+                hovertext=[f": probability {q:.3f}" for q in p.tolist()])
 
         if player is None:
             changes[t["best response"]] = dict(x=_EMPTY, y=_EMPTY, showlegend=False)
-            br_note = ""
         else:
-            assert probs is not None, "a best response without a strategy is refused above"
-            value, best, _ = tree_best_response(tree, probs, player)
-            chosen = (self._edge_player == player) & \
-                (best[self._edge_infoset] == self._edge_action)
+            chosen = frame.chosen
             changes[t["best response"]] = dict(
                 x=self._seg_x[chosen].ravel(), y=self._seg_y[chosen].ravel(), showlegend=True,
                 name=f"best response of player {player + 1}")
-            br_note = (f"best response of player {player + 1} (green bands): value "
-                       f"{value:+.4f}")
 
-        if selected is None:
+        if frame.selected is None:
             changes[t["selected"]] = dict(x=_EMPTY, y=_EMPTY, showlegend=False)
         else:
-            members = tree.infoset_members(selected)
-            members = members[self.selection.drawn[members]]
+            members = frame.ringed
             changes[t["selected"]] = dict(
                 x=self.x[members].astype(np.float32), y=self.y[members].astype(np.float32),
-                showlegend=True, name=f"selected: {escape(tree.infoset_keys[selected])}")
+                showlegend=True, name=self._selected_name(frame.selected))
+        return changes, frame.note
 
-        return changes, br_note
+    def _selected_name(self, selected: int | None) -> str:
+        if selected is None:
+            return "selected information set"
+        return f"selected: {escape(self.tree.infoset_keys[selected])}"
+
+
+@dataclass(frozen=True)
+class TreeFrame:
+    """What one strategy shows on a drawn tree (:meth:`TreeView.frame`).
+
+    Attributes
+    ----------
+    probability : float array of shape (decision edges,) or None
+        Each drawn decision edge's probability (``TreeView.decision_edges`` order); ``None``
+        without a strategy.
+    player : int or None
+        Who best-responds (0 or 1), if anyone.
+    value : float or None
+        The best response's value for that player.
+    chosen : bool array of shape (decision edges,)
+        The best response's actions (all ``False`` without one).
+    selected : int or None
+        The selected information set.
+    ringed : int array
+        Its drawn members (node ids).
+    """
+
+    probability: np.ndarray | None
+    player: int | None
+    value: float | None
+    chosen: np.ndarray
+    selected: int | None
+    ringed: np.ndarray
+
+    @property
+    def note(self) -> str:
+        """The best response in words (``""`` without one), shown above the tree."""
+        if self.player is None:
+            return ""
+        return f"best response of player {self.player + 1} (green bands): value {self.value:+.4f}"
+
+
+def edge_texts(actions, probability) -> list[str]:
+    """Edge labels: each action followed by its probability in at most four characters
+    (``"b .33"``), or the actions alone when ``probability`` is ``None``."""
+    if probability is None:
+        return list(actions)
+    return [f"{a} {_short(q)}" for a, q in zip(actions, np.asarray(probability).tolist())]
 
 
 #: Coordinates sent per step are float32 (plotly sends them as typed arrays): half the bytes
 #: of float64, and far finer than a pixel.
 _EMPTY = np.empty(0, dtype=np.float32)
+#: A legend entry without data (plotly leaves an empty trace out of the legend).
+_NOTHING = np.full(1, np.nan, dtype=np.float32)
 
 
 def _same(shown, value) -> bool:

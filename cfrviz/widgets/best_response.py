@@ -16,6 +16,7 @@ from ..views.style import get_style
 from ..views.tree import TreeView
 from .controls import typed_slider
 from .panel import Panel
+from .tree import LiveTree
 
 #: Show one row of sliders per information set up to this many sets; beyond, a set picker.
 MAX_ROWS = 12
@@ -91,7 +92,8 @@ class BestResponseExplorer(Panel):
         self.picker.observe(lambda _: self._show_rows(), names="value")
         self.reset_button = W.Button(description="uniform", icon="undo")
         self.reset_button.on_click(lambda _: self.set_policy(Policy.uniform(self.game)))
-        self.fig = self.view.figure(widget=True)
+        self.tree = LiveTree(self.view)
+        self.fig = self.tree.figure
         head = W.HTML(f"<b>Player {player + 1}'s strategy</b> (weights per information set, "
                       f"normalised) — player {2 - player}'s best response is highlighted")
         self.rows_box = W.VBox(rows)
@@ -99,7 +101,7 @@ class BestResponseExplorer(Panel):
             self.rows_box, self.reset_button]
         # The tree goes straight into the column: inside a scrolling box a FigureWidget stays
         # 700 px wide instead of taking the output area's width (TreeView fits it to that).
-        self.children = [*controls, self.output, self.summary, self.fig]
+        self.children = [*controls, self.output, self.summary, self.tree]
         self._show_rows()
         self._redraw()
 
@@ -173,8 +175,9 @@ class BestResponseExplorer(Panel):
     def _redraw(self) -> None:
         with self.reporting("Could not evaluate this strategy"):
             opponent = 1 - self.player
-            self.view.update(self.fig, self.probabilities, best_response=opponent)
-            gain = self.best_response_value
+            # The frame's best response is the one drawn: computed once per change.
+            gain = self.tree.update(self.probabilities, best_response=opponent).value
+            assert gain is not None, "a frame with a best response has its value"
             if self._game_value is None:  # solved once per explorer, on first use
                 self._game_value = game_value(self.game)
             value = self._game_value

@@ -6,8 +6,21 @@ import ipywidgets as W
 import numpy as np
 import plotly.graph_objects as go
 
-from ..views.equilibrium import as_traces, kuhn_equilibrium_figure, update_kuhn_equilibrium
+from ..views.equilibrium import (
+    MAX_PATH_POINTS,
+    SEGMENT_TRACES,
+    TRACES_PER_RUN,
+    as_traces,
+    kuhn_equilibrium_figure,
+    kuhn_strategy_path,
+    nearest_alpha,
+    now_text,
+    record_at,
+    run_label,
+)
+from ..views.matrix import display_frames
 from ..views.style import fit_to_output
+from .overlay import NowMarks, overlaid, path
 from .panel import Panel
 
 #: At most this many timeline stops (log-spaced: the first iterations move fastest).
@@ -18,8 +31,10 @@ class KuhnEquilibriumView(Panel):
     """:func:`~cfrviz.views.equilibrium.kuhn_equilibrium_figure` with a ``Play`` and slider.
 
     The timeline runs over the iterations the runs recorded; moving it moves
-    every run's "now" marker and shortens or lengthens its path, in place.
-    Nothing is re-solved.
+    every run's "now" marker and shortens or lengthens its path.  Nothing is
+    re-solved, and the plotly figure is drawn once: the paths and markers are
+    drawn over it (:mod:`cfrviz.widgets.overlay`), so a frame sends two
+    numbers per mark and plotly redraws nothing.
 
     Parameters
     ----------
@@ -35,9 +50,17 @@ class KuhnEquilibriumView(Panel):
         super().__init__()
         self.traces = as_traces(trace_or_traces)
         self.figure = fit_to_output(go.FigureWidget(kuhn_equilibrium_figure(
-            self.traces, labels, **figure_options)))
+            self.traces, labels, now_marks=False, **figure_options)))
         recorded = np.unique(np.concatenate([t.iterations for t in self.traces]))
         self.frames = _frames(recorded, MAX_FRAMES)
+        names = [run_label(t) for t in self.traces] if labels is None else list(labels)
+        marks: list[dict] = []
+        for k, trace in enumerate(self.traces):
+            marks += _run_marks(self.figure, trace, names[k], self.frames,
+                                SEGMENT_TRACES + TRACES_PER_RUN * k)
+        #: Per run, per timeline stop: where its path's points end (see _stops).
+        self._stops = [_stops(trace, self.frames) for trace in self.traces]
+        self.marks = NowMarks(marks)
         last = len(self.frames) - 1
         self.play = W.Play(value=last, min=0, max=last, step=1, interval=60,
                            description="play", show_repeat=False)
@@ -46,7 +69,8 @@ class KuhnEquilibriumView(Panel):
         W.jslink((self.play, "value"), (self.slider, "value"))
         self.label = W.HTML()
         self.slider.observe(self._on_frame, names="value")
-        self.children = [W.HBox([self.play, self.slider, self.label]), self.output, self.figure]
+        self.children = [W.HBox([self.play, self.slider, self.label]), self.output,
+                         overlaid(self.figure, self.marks)]
         self._on_frame()
 
     @property
@@ -62,7 +86,11 @@ class KuhnEquilibriumView(Panel):
 
     def _on_frame(self, _change=None) -> None:
         with self.reporting(f"Could not show iteration {self.iteration}"):
-            update_kuhn_equilibrium(self.figure, self.traces, self.iteration)
+            states = []
+            for stops in self._stops:  # per run: path, now (x2 panels), now on the alpha panel
+                at = int(stops[self.slider.value])
+                states += [(0, at), (at, at), (0, at), (at, at), (at, at)]
+            self.marks.move(*states)
             self.label.value = (f"iteration <b>{self.iteration:,}</b> of "
                                 f"{int(self.frames[-1]):,}")
 
@@ -74,3 +102,46 @@ def _frames(iterations: np.ndarray, count: int) -> np.ndarray:
     picks = np.unique(np.geomspace(1, len(iterations), count).astype(int) - 1)
     return iterations[np.unique(np.concatenate([picks, [0, len(iterations) - 1]]))]
 
+
+
+def _path_records(trace, frames: np.ndarray) -> np.ndarray:
+    """The records a run's overlay path goes through: those the figure draws (its display
+    frames) and every record the timeline stops at, sorted."""
+    stops = [record_at(trace, int(iteration)) for iteration in frames]
+    return np.unique(np.concatenate([display_frames(trace, MAX_PATH_POINTS), stops]))
+
+
+def _stops(trace, frames: np.ndarray) -> np.ndarray:
+    """For each timeline stop, the position of the run's record there in its path records."""
+    records = _path_records(trace, frames)
+    return np.array([int(np.searchsorted(records, record_at(trace, int(it)))) for it in frames])
+
+
+def _run_marks(fig, trace, label: str, frames: np.ndarray, base: int) -> list[dict]:
+    """One run's moving parts, drawn over ``fig`` as its (empty) traces from ``base`` on
+    would draw them: per square panel the path so far and the "now" marker, then the
+    marker on the alpha panel; styles read from those traces."""
+    records = _path_records(trace, frames)
+    coords = kuhn_strategy_path(trace)[records]
+    # Hover texts where a "now" marker can stand (the timeline's stops), none elsewhere.
+    stops = {record_at(trace, int(iteration)) for iteration in frames}
+    titles = [f"{label}\n" + now_text(trace, int(i)).replace("<br>", "\n") if i in stops
+              else "" for i in records]
+    marks = []
+    for panel, (xaxis, yaxis) in enumerate((("x", "y"), ("x2", "y2"))):
+        points = coords[:, [0, panel + 1]]
+        line, now = fig.data[base + 3 * panel], fig.data[base + 3 * panel + 1]
+        marks.append(path(points, xaxis, yaxis, line=_plain(line.line),
+                          opacity=1.0 if line.opacity is None else line.opacity,
+                          trace=base + 3 * panel))
+        marks.append(path(points, xaxis, yaxis, marker=_plain(now.marker), titles=titles,
+                          trace=base + 3 * panel + 1))
+    alphas = np.column_stack([trace.iterations[records], nearest_alpha(coords)[0]])
+    marks.append(path(alphas, "x3", "y3", marker=_plain(fig.data[base + 7].marker),
+                      titles=titles, trace=base + 7))
+    return marks
+
+
+def _plain(style) -> dict:
+    """A plotly line or marker as the dict the overlay reads."""
+    return style.to_plotly_json()

@@ -25,6 +25,7 @@ from ..views.tree import TreeView
 from .controls import SEED, ParamControls, number_field
 from .overlay import NowMarks, overlaid, point, vline
 from .panel import TimelinePanel
+from .tree import LiveTree
 
 MAX_ITERATIONS = 1_000_000
 ITERATIONS = Param("iterations", 1000, "int", 1, MAX_ITERATIONS, help="how many iterations to run")
@@ -122,7 +123,10 @@ class TrainingExplorer(TimelinePanel):
         self.picker = W.Dropdown(options=[(k, i) for i, k in enumerate(self.game.infoset_keys)],
                                  value=self.infoset, description="information set", style=st)
         self.picker.observe(self._on_pick, names="value")
-        self.tree_fig = self.view.figure(widget=True)
+        # What a frame moves on the tree is drawn beneath its plotly skeleton (LiveTree):
+        # changing plotly data would redraw the whole tree on each frame.
+        self.tree = LiveTree(self.view)
+        self.tree_fig = self.tree.figure
         self.view.on_node_click(self.tree_fig, self._on_node_click)
         self.history = go.FigureWidget()
         self.curve = fit_to_output(go.FigureWidget())
@@ -141,7 +145,7 @@ class TrainingExplorer(TimelinePanel):
             self.output, timeline, self.which,
             # Straight in the column, which stretches it to the output area's width: the
             # tree takes that width (fit_to_output); zoom and pan show detail.
-            self.tree_fig,
+            self.tree,
             W.HBox([W.VBox([self.picker, self.panel],
                            layout=W.Layout(min_width="460px" if not self.style.presenter
                                            else "640px")),
@@ -234,7 +238,7 @@ class TrainingExplorer(TimelinePanel):
             k = self.index
             table = (trace.average_strategy if self.which.value == "average"
                      else trace.current_strategy)
-            self.view.update(self.tree_fig, table[k], selected_infoset=self.infoset)
+            self.tree.update(table[k], selected_infoset=self.infoset)
             it = float(trace.iterations[k])
             self.history_marks.move(it, it)
             update_cost_curve(self.curve, trace, k, self.axis.value)  # only if the axis changed

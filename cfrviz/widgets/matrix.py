@@ -12,6 +12,7 @@ from ..core.registry import Param
 from ..games.matrix import RPS_PAYOFFS, rock_paper_scissors
 from ..solvers import solve
 from ..views.matrix import (
+    CURRENT_TRAIL,
     NOW_LINE,
     NOW_POINT,
     display_frames,
@@ -19,10 +20,9 @@ from ..views.matrix import (
     exploitability_point,
     history_figure,
     simplex_figure,
-    update_simplex,
 )
 from .controls import SEED, number_field, typed_slider
-from .overlay import NowMarks, overlaid, point, vline
+from .overlay import NowMarks, overlaid, path, point, vline
 from .panel import TimelinePanel
 
 PRESETS = {
@@ -135,7 +135,9 @@ class RegretMatchingExplorer(TimelinePanel):
         self.history = go.FigureWidget()
         self.curve = go.FigureWidget()
         # The "now" marks lie over the charts (cfrviz.widgets.overlay): moving them inside
-        # plotly would redraw every line of the chart on each frame.
+        # plotly would redraw every line of the chart on each frame.  On the triangle the
+        # paths and points are all drawn over it (plotly keeps the triangle, star and legend).
+        self.simplex_marks = NowMarks()
         self.history_marks = NowMarks([vline("x", "y", **NOW_LINE),
                                        vline("x2", "y2", **NOW_LINE)])
         self.curve_marks = NowMarks([point(**NOW_POINT)])
@@ -159,7 +161,7 @@ class RegretMatchingExplorer(TimelinePanel):
         self.opponent_box = run_box.children[-2]
         timeline = W.HBox([self.play, self.slider, self.iteration_label])
         self.children = ([self.controls] if show_controls else []) + [
-            self.output, timeline, self.simplex,
+            self.output, timeline, overlaid(self.simplex, self.simplex_marks),
             W.HBox([self.numbers, overlaid(self.curve, self.curve_marks)],
                    layout=W.Layout(align_items="flex-start")),
             self.history_player, overlaid(self.history, self.history_marks)]
@@ -228,24 +230,34 @@ class RegretMatchingExplorer(TimelinePanel):
         trace = self.trace
         if trace is None:
             return
-        for target, source in ((self.simplex, simplex_figure(trace, self.equilibrium,
-                                                             self.frames)),
-                               (self.history, history_figure(trace, self.history_player.value,
-                                                             now_marks=False)),
-                               (self.curve, exploitability_figure(trace, width=500,
-                                                                  now_marks=False))):
+        figures = (simplex_figure(trace, self.equilibrium, self.frames, now_marks=False),
+                   history_figure(trace, self.history_player.value, now_marks=False),
+                   exploitability_figure(trace, width=500, now_marks=False))
+        for target, source in zip((self.simplex, self.history, self.curve), figures):
             with target.batch_update():
                 target.data = []
                 target.layout = source.layout
                 target.add_traces(source.data)
+        self._trail = _trail_records(trace, self.frames)
+        marks = simplex_marks(self.simplex, trace, self.frames, self._trail)
+        with self.simplex_marks.hold_sync():
+            self.simplex_marks.marks = marks
+            self.simplex_marks.at = [None] * len(marks)
         self._reset_timeline()
 
     def _on_frame(self, _change=None) -> None:
         if self.trace is None:
             return
         with self.reporting("Could not show this frame"):
-            index = int(self.frames[min(self.slider.value, len(self.frames) - 1)])
-            update_simplex(self.simplex, self.trace, index, self.frames)
+            frame = min(self.slider.value, len(self.frames) - 1)
+            index = int(self.frames[frame])
+            # the simplex_marks order: per player the average's path, the current strategy's
+            # trail, the current and the average point; then the equilibria, which stay.
+            trail = (int(np.searchsorted(self._trail, max(0, index - CURRENT_TRAIL + 1))),
+                     int(np.searchsorted(self._trail, index)))
+            fixed = [(0, 0)] * (len(self.simplex_marks.marks) - 8)
+            self.simplex_marks.move(*[(0, frame), trail, (frame, frame), (frame, frame)] * 2,
+                                    *fixed)
             it = float(self.trace.iterations[index])
             self.history_marks.move(it, it)
             self.curve_marks.move(exploitability_point(self.trace, index))
@@ -292,6 +304,50 @@ def numbers_table(trace, index: int, equilibrium=None) -> str:
                f"<b>{trace.exploitability[index]:.4f}</b>.</p>")
     return (f"<div style='font-size:13px;padding-left:12px'><table>{''.join(rows)}</table>"
             f"{summary}</div>")
+
+
+def _trail_records(trace, frames) -> np.ndarray:
+    """The records the current strategy's trail passes through at any of the ``frames``: the
+    last ``CURRENT_TRAIL`` up to each, sorted."""
+    used = np.zeros(len(trace), dtype=bool)
+    for index in frames:
+        used[max(0, index - CURRENT_TRAIL + 1):index + 1] = True
+    return np.flatnonzero(used)
+
+
+def simplex_marks(fig, trace, frames, trail) -> list[dict]:
+    """The moving parts of :func:`~cfrviz.views.matrix.simplex_figure` (made with
+    ``now_marks=False``) as overlay marks, styled like its traces (which keep their styles
+    and legend entries there but draw nothing): per player the
+    average strategy's path and the current strategy's trail (through the ``trail``
+    records), the current and the average point at the ``frames``; then each player's
+    equilibrium star, drawn again on top as plotly draws it last."""
+    names = list(trace.game.action_names or trace.game.row_actions)
+
+    def titles(kind, rows):
+        return [f"{kind}\n" + "\n".join(f"{name}: {v:.3f}" for name, v in zip(names, row))
+                for row in rows]
+
+    marks, stars = [], []
+    for p, ternary in enumerate(("ternary", "ternary2")):
+        base = 5 * p
+        average = trace.average_strategy[frames, p, :3]
+        current = trace.current_strategy[frames, p, :3]
+        marks += [
+            path(average, ternary=ternary, line=fig.data[base].line.to_plotly_json(),
+                 trace=base),
+            path(trace.current_strategy[trail, p, :3], ternary=ternary,
+                 line=fig.data[base + 1].line.to_plotly_json(), trace=base + 1),
+            path(current, ternary=ternary, marker=fig.data[base + 2].marker.to_plotly_json(),
+                 titles=titles("current", current), trace=base + 2),
+            path(average, ternary=ternary, marker=fig.data[base + 3].marker.to_plotly_json(),
+                 titles=titles("average", average), trace=base + 3)]
+        star = fig.data[base + 4]
+        eq = [star.a[0], star.b[0], star.c[0]]
+        if np.all(np.isfinite(eq)):
+            stars.append(path([eq], ternary=ternary, marker=star.marker.to_plotly_json(),
+                              titles=titles("equilibrium", [eq]), trace=base + 4))
+    return marks + stars
 
 
 def _weights(mix) -> np.ndarray:
