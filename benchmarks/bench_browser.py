@@ -32,14 +32,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from _browser import (
     TIMED_WIDGETS,
     chromium_page,
+    code_notebook,
     jupyterlab,
     measure_key_steps,
     measure_play,
-    open_notebook_in_workspace,
-    run_all_and_wait,
+    open_timing_notebook,
     timing_cells,
-    timing_notebook,
-    wait_for_label_to_settle,
 )
 
 BASELINE, WIDGET = ".bench-baseline", ".bench-widget"
@@ -54,11 +52,7 @@ def _median(values) -> float:
 def time_one(page, server, key: str, workspace: str, seconds: float, repeats: int) -> dict:
     """Open ``key``'s notebook, run it, and time baseline and widget alternately."""
     widget = TIMED_WIDGETS[key]
-    open_notebook_in_workspace(page, server, f"timing/{key}.ipynb", workspace)
-    run_all_and_wait(page, timeout=180)
-    for root in (BASELINE, WIDGET):
-        page.locator(f"{root} .bench-label").first.wait_for()
-        wait_for_label_to_settle(page, root)
+    open_timing_notebook(page, server, key, workspace)
     result: dict = {"name": widget.name, "interval": widget.interval}
     if widget.interval is not None:
         runs: dict = {BASELINE: [], WIDGET: []}
@@ -117,7 +111,7 @@ def main(argv=None) -> None:
         folder = Path(tmp) / "timing"
         folder.mkdir()
         for key in keys:
-            timing_notebook(folder / f"{key}.ipynb", timing_cells(TIMED_WIDGETS[key]))
+            code_notebook(folder / f"{key}.ipynb", timing_cells(TIMED_WIDGETS[key]))
         results = []
         with jupyterlab(extra_files=[folder]) as server, chromium_page() as page:
             for i, key in enumerate(keys):

@@ -566,7 +566,7 @@ def bench_baseline(interval, name="bench-baseline", frames=100_000):
 '''
 
 
-def timing_notebook(path: Path, cells: Iterable[str]) -> Path:
+def code_notebook(path: Path, cells: Iterable[str]) -> Path:
     """Write a notebook of code ``cells`` (with a python3 kernelspec) to ``path``."""
     import nbformat
 
@@ -797,6 +797,19 @@ TIMED_WIDGETS = {
         _marked("w = cfrviz.BestResponseExplorer(cfrviz.load_game('kuhn_poker'), player=0)",
                 slider="w.sliders[w.sets[0]][0]", play=None, label="w.summary"), None),
 }
+
+
+def open_timing_notebook(page, server: LabServer, key: str, workspace: str,
+                         timeout: float = 180) -> None:
+    """Open ``timing/<key>.ipynb`` (written by :func:`code_notebook` from
+    :func:`timing_cells`) in its own workspace, run it, and wait until the baseline's and the
+    widget's labels have settled; the page's JavaScript errors are counted from here."""
+    page.errors.clear()
+    open_notebook_in_workspace(page, server, f"timing/{key}.ipynb", workspace)
+    run_all_and_wait(page, timeout=timeout)
+    for root in (".bench-baseline", ".bench-widget"):
+        page.locator(f"{root} .bench-label").first.wait_for()
+        wait_for_label_to_settle(page, root)
 
 
 def timing_cells(widget: TimedWidget) -> list[str]:

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from _browser import (
     chromium_page,
+    code_notebook,
     jupyterlab,
     open_notebook,
     run_all_and_wait,
@@ -156,18 +157,12 @@ def node_position(scope, role: str, k: int, timeout: float = 15) -> tuple[float,
 @pytest.mark.slow
 def test_training_explorer_in_jupyterlab(tmp_path):
     """A notebook with the Kuhn explorer: play the timeline, the tree's edges and labels change."""
-    import nbformat
-
     notebook = tmp_path / "explorer_demo.ipynb"
-    nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_code_cell(
+    code_notebook(notebook, [
         "import cfrviz\n"
         "from cfrviz.widgets.explorer import explore\n"
         "explorer = explore(cfrviz.load_game('kuhn_poker'), iterations=300)\n"
-        "explorer")]
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
-                                 "language": "python"}
-    nbformat.write(nb, notebook)
+        "explorer"])
     with jupyterlab(extra_files=[notebook]) as server, chromium_page() as page:
         open_notebook(page, server, notebook.name)
         run_all_and_wait(page)
@@ -288,11 +283,8 @@ def test_overlay_paths_sit_where_plotly_draws(tmp_path):
     equilibrium stars cover plotly's; in the Kuhn view each run's "now" marker sits on its
     plotly end marker at the last iteration.  Moving the slider moves the marks and leaves
     plotly's drawing as it was."""
-    import nbformat
-
     notebook = tmp_path / "overlay_paths.ipynb"
-    nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_code_cell(code) for code in (
+    code_notebook(notebook, [
         "import cfrviz\n"
         "from cfrviz.widgets import RegretMatchingExplorer\n"
         "w = RegretMatchingExplorer(iterations=500, seed=0, show_controls=False)\n"
@@ -302,10 +294,7 @@ def test_overlay_paths_sit_where_plotly_draws(tmp_path):
         "runs = [cfrviz.solve(kuhn, a, iterations=300) for a in ('cfr', 'cfr+')]\n"
         "k = cfrviz.KuhnEquilibriumView(runs)\n"
         "k.figure.layout.showlegend = False\n"
-        "k")]
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
-                                 "language": "python"}
-    nbformat.write(nb, notebook)
+        "k"])
     with jupyterlab(extra_files=[notebook]) as server, chromium_page() as page:
         open_notebook(page, server, notebook.name)
         # Under load plotly's front end sometimes shows a FigureWidget filled after it was

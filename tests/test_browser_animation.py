@@ -11,14 +11,12 @@ import pytest
 from _browser import (
     TIMED_WIDGETS,
     chromium_page,
+    code_notebook,
     jupyterlab,
     measure_key_steps,
     measure_play,
-    open_notebook_in_workspace,
-    run_all_and_wait,
+    open_timing_notebook,
     timing_cells,
-    timing_notebook,
-    wait_for_label_to_settle,
 )
 
 #: The least share of the baseline's rate a widget must reach.
@@ -33,19 +31,14 @@ def lab(tmp_path_factory):
     folder = tmp_path_factory.mktemp("animation") / "timing"
     folder.mkdir()
     for key, widget in TIMED_WIDGETS.items():
-        timing_notebook(folder / f"{key}.ipynb", timing_cells(widget))
+        code_notebook(folder / f"{key}.ipynb", timing_cells(widget))
     with jupyterlab(extra_files=[folder]) as server, chromium_page() as page:
         yield server, page
 
 
 def _open(lab, key: str):
     server, page = lab
-    page.errors.clear()
-    open_notebook_in_workspace(page, server, f"timing/{key}.ipynb", f"w-{key}")
-    run_all_and_wait(page, timeout=180)
-    for root in (".bench-baseline", ".bench-widget"):
-        page.locator(f"{root} .bench-label").first.wait_for()
-        wait_for_label_to_settle(page, root)
+    open_timing_notebook(page, server, key, f"w-{key}")
     return page
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from _browser import (
     chromium_page,
+    code_notebook,
     jupyterlab,
     open_notebook,
     resize_window,
@@ -84,17 +85,11 @@ def test_lesson02_and_lesson04_figures_fit():
 @pytest.mark.browser
 @pytest.mark.slow
 def test_training_explorer_figures_fit(tmp_path):
-    import nbformat
-
     notebook = tmp_path / "explorer_fit.ipynb"
-    nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_code_cell(
+    code_notebook(notebook, [
         "import cfrviz\n"
         "kuhn = cfrviz.load_game('kuhn_poker')\n"
-        "cfrviz.explore(kuhn)")]
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
-                                 "language": "python"}
-    nbformat.write(nb, notebook)
+        "cfrviz.explore(kuhn)"])
     with jupyterlab(extra_files=[notebook]) as server, \
             chromium_page(width=WINDOWS[0]) as page:
         open_notebook(page, server, notebook.name)

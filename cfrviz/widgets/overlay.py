@@ -47,17 +47,22 @@ function child(g, i, tag, kind) {
   return node;
 }
 
-// Draw the i-th child of g as an SVG path with d, in the mark's line style ("" hides it).
-function stroke(g, i, mark, d) {
-  const path = child(g, i, "path", mark.kind);
-  const width = mark.width || 1;
+// Draw SVG path element `path` as the line d in plotly line style {color, width, dash}
+// ("" hides it).
+function drawLine(path, style, d) {
+  const width = style.width || 1;
   path.setAttribute("d", d);
   path.setAttribute("fill", "none");
-  path.setAttribute("stroke", mark.color || "#333");
+  path.setAttribute("stroke", style.color || "#333");
   path.setAttribute("stroke-width", width);
-  path.setAttribute("stroke-dasharray", dashArray(mark.dash || "solid", width));
+  path.setAttribute("stroke-dasharray", dashArray(style.dash || "solid", width));
   path.style.display = d ? "" : "none";
   return path;
+}
+
+// Draw the i-th child of g as an SVG path with d, in the mark's line style ("" hides it).
+function stroke(g, i, mark, d) {
+  return drawLine(child(g, i, "path", mark.kind), mark, d);
 }
 
 // An x value in pixels of the overlay, or null outside the axis's visible range.
@@ -220,13 +225,7 @@ const KINDS = {
     g.setAttribute("opacity", mark.opacity ?? 1);
     const parts = pathParts(g, mark);
     if (parts.line) {
-      const style = mark.line, width = style.width || 1, path = parts.line;
-      path.setAttribute("d", line);
-      path.setAttribute("fill", "none");
-      path.setAttribute("stroke", style.color || "#333");
-      path.setAttribute("stroke-width", width);
-      path.setAttribute("stroke-dasharray", dashArray(style.dash || "solid", width));
-      path.style.display = line ? "" : "none";
+      const path = drawLine(parts.line, mark.line, line);
       if (axes) {  // plotly clips its lines to the plotting area (zoomed in, they leave it)
         parts.clip.firstChild.setAttribute("d", axes.clip ||
           `M${axes.xa._offset},${axes.ya._offset}h${axes.xa._length}v${axes.ya._length}` +
