@@ -199,97 +199,6 @@ def run_chance_sampling(arrays, tables, first, last, rng):
 # ----------------------------------------------------------------------------- external sampling
 
 @kernel
-def _external_walk(arrays, who, rng, regret_sum, strategy_sum, fixed, work, infos, regrets,
-                   count):
-    """One external-sampling traversal for player ``who``; returns (count, nodes touched).
-
-    Chance and the opponent are sampled, every action of ``who`` is explored,
-    with an explicit stack (``h`` to expand a node, ``~h`` to finish it).  The
-    strategy played at a node is ``fixed[set]``, or, when ``fixed`` has no
-    rows, regret matching on ``regret_sum`` recomputed each time the set is
-    reached (as in the pseudocode), with the opponent's strategy added to
-    ``strategy_sum`` at its sampled nodes (stochastically-weighted averaging).
-    Each of ``who``'s nodes yields the sampled regrets ``v(a) - v``: added to
-    ``regret_sum`` when ``infos`` is empty, else written out as sample
-    ``count`` (its set into ``infos``, its regrets into ``regrets``), counted
-    up from ``count``.  ``work`` is :func:`_walk_buffers`'s scratch.
-    """
-    player, infoset, child_ptr, child_ids = (arrays.player, arrays.infoset, arrays.child_ptr,
-                                             arrays.child_ids)
-    value, chosen, sigma, stack, buf = work
-    live = fixed.shape[0] == 0
-    record = infos.shape[0] > 0
-    touched = 0
-    top = 1
-    stack[0] = 0
-    while top > 0:
-        top -= 1
-        code = stack[top]
-        if code >= 0:  # expand: sample chance and the opponent, push the children
-            h = code
-            touched += 1
-            kind = player[h]
-            if kind == TERMINAL:
-                value[h] = arrays.utility[h, who]
-                continue
-            stack[top] = ~h
-            top += 1
-            lo = child_ptr[h]
-            hi = child_ptr[h + 1]
-            if kind == CHANCE:
-                chosen[h] = child_ids[lo + _sample_chance(arrays, h, buf, rng)]
-                stack[top] = chosen[h]
-                top += 1
-                continue
-            info = infoset[h]
-            if live:
-                _match_row(regret_sum, arrays.mask, info, sigma[h])
-            else:
-                for a in range(hi - lo):
-                    sigma[h, a] = fixed[info, a]
-            if kind == who:
-                for a in range(hi - lo):
-                    stack[top] = child_ids[lo + a]
-                    top += 1
-            else:
-                chosen[h] = child_ids[lo + _sample(sigma[h, : hi - lo], rng)]
-                if live:
-                    for a in range(hi - lo):
-                        strategy_sum[info, a] += sigma[h, a]
-                stack[top] = chosen[h]
-                top += 1
-        else:  # finish: the children's values are known
-            h = ~code
-            if player[h] != who:
-                value[h] = value[chosen[h]]
-                continue
-            info = infoset[h]
-            lo = child_ptr[h]
-            hi = child_ptr[h + 1]
-            v = 0.0
-            for a in range(hi - lo):
-                v += sigma[h, a] * value[child_ids[lo + a]]
-            value[h] = v
-            if record:
-                infos[count] = info
-                for a in range(hi - lo):
-                    regrets[count, a] = value[child_ids[lo + a]] - v
-                count += 1
-            else:
-                for a in range(hi - lo):
-                    regret_sum[info, a] += value[child_ids[lo + a]] - v
-    return count, touched
-
-
-@kernel
-def _walk_buffers(arrays, width):
-    """Scratch for :func:`_external_walk`: node values, sampled children, strategies, stack."""
-    n = arrays.player.shape[0]
-    return (np.zeros(n), np.zeros(n, dtype=np.int64), np.zeros((n, width)),
-            np.empty(2 * n + 2, dtype=np.int64), _scratch(arrays))
-
-
-@kernel
 def run_external_sampling(arrays, tables, first, last, rng):
     """External-sampling MCCFR with stochastically-weighted averaging (Lanctot et al. 2009).
 
@@ -298,13 +207,19 @@ def run_external_sampling(arrays, tables, first, last, rng):
     values ``u[a] - u_sigma``; at the opponent's sampled nodes the
     opponent's current strategy is added to its strategy sum.  The current
     strategy of a set is recomputed from its regrets each time it is reached,
-    as in the pseudocode (:func:`_external_walk`).  Parameters and return
-    value as :func:`run_chance_sampling`.
+    as in the pseudocode.  Parameters and return value as
+    :func:`run_chance_sampling`.
     """
-    regret_sum = tables.regret_sum
-    work = _walk_buffers(arrays, regret_sum.shape[1])
-    no_table = np.empty((0, regret_sum.shape[1]))
-    no_infos = np.empty(0, dtype=np.int64)
+    player, infoset, child_ptr, child_ids = (arrays.player, arrays.infoset, arrays.child_ptr,
+                                             arrays.child_ids)
+    regret_sum, strategy_sum = tables.regret_sum, tables.strategy_sum
+    n = player.shape[0]
+    width = regret_sum.shape[1]
+    value = np.zeros(n)
+    chosen = np.zeros(n, dtype=np.int64)
+    sigma = np.zeros((n, width))
+    stack = np.empty(2 * n + 2, dtype=np.int64)
+    buf = _scratch(arrays)
     touched = 0
     before = np.empty_like(regret_sum)
     for t in range(first, last + 1):
@@ -314,9 +229,57 @@ def run_external_sampling(arrays, tables, first, last, rng):
         for who in range(2):
             if record:
                 _copy_table(regret_sum, before)
-            _, nodes = _external_walk(arrays, who, rng, regret_sum, tables.strategy_sum,
-                                      no_table, work, no_infos, no_table, 0)
-            touched += nodes
+            top = 0
+            stack[top] = 0
+            top += 1
+            while top > 0:
+                top -= 1
+                code = stack[top]
+                if code >= 0:  # expand: sample chance and the opponent, push the children
+                    h = code
+                    touched += 1
+                    kind = player[h]
+                    if kind == TERMINAL:
+                        value[h] = arrays.utility[h, who]
+                        continue
+                    stack[top] = ~h
+                    top += 1
+                    lo = child_ptr[h]
+                    hi = child_ptr[h + 1]
+                    if kind == CHANCE:
+                        i = _sample_chance(arrays, h, buf, rng)
+                        chosen[h] = child_ids[lo + i]
+                        stack[top] = chosen[h]
+                        top += 1
+                        continue
+                    info = infoset[h]
+                    _match_row(regret_sum, arrays.mask, info, sigma[h])
+                    if kind == who:
+                        for a in range(hi - lo):
+                            stack[top] = child_ids[lo + a]
+                            top += 1
+                    else:
+                        i = _sample(sigma[h, : hi - lo], rng)
+                        chosen[h] = child_ids[lo + i]
+                        for a in range(hi - lo):
+                            strategy_sum[info, a] += sigma[h, a]
+                        stack[top] = chosen[h]
+                        top += 1
+                else:  # finish: the children's values are known
+                    h = ~code
+                    kind = player[h]
+                    if kind != who:
+                        value[h] = value[chosen[h]]
+                        continue
+                    info = infoset[h]
+                    lo = child_ptr[h]
+                    hi = child_ptr[h + 1]
+                    v = 0.0
+                    for a in range(hi - lo):
+                        v += sigma[h, a] * value[child_ids[lo + a]]
+                    value[h] = v
+                    for a in range(hi - lo):
+                        regret_sum[info, a] += value[child_ids[lo + a]] - v
             if record:
                 _record_instant(tables, before, arrays.owner, who)
     return touched
@@ -420,18 +383,63 @@ def external_sampling_regrets(arrays, strategy, who, traversals, rng, infos, reg
     Chance and the opponent are sampled from ``strategy``; every action of
     ``who`` is explored.  Each of ``who``'s nodes on the way writes one sample:
     its set into ``infos`` and the sampled regrets ``v(a) - v`` into
-    ``regrets``.  The walk is :func:`run_external_sampling`'s
-    (:func:`_external_walk`) with a fixed strategy and the regrets written out
-    instead of added to a table: Deep CFR's advantage samples
-    (cfrviz.solvers.deep_cfr).
+    ``regrets``.  The walk is the compiled external-sampling traversal of
+    :func:`run_external_sampling` (an explicit stack: ``h`` to expand a node,
+    ``~h`` to finish it), with the regrets written out instead of added to a
+    table: Deep CFR's advantage samples (cfrviz.solvers.deep_cfr).
     """
-    width = strategy.shape[1]
-    work = _walk_buffers(arrays, width)
-    no_table = np.empty((0, width))
+    player, infoset, child_ptr, child_ids = (arrays.player, arrays.infoset, arrays.child_ptr,
+                                             arrays.child_ids)
+    n = player.shape[0]
+    value = np.zeros(n)
+    chosen = np.zeros(n, dtype=np.int64)
+    stack = np.empty(2 * n + 2, dtype=np.int64)
+    buf = _scratch(arrays)
     count = 0
     touched = 0
     for _ in range(traversals):
-        count, nodes = _external_walk(arrays, who, rng, no_table, no_table, strategy, work,
-                                      infos, regrets, count)
-        touched += nodes
+        top = 1
+        stack[0] = 0
+        while top > 0:
+            top -= 1
+            code = stack[top]
+            if code >= 0:  # expand
+                h = code
+                touched += 1
+                kind = player[h]
+                if kind == TERMINAL:
+                    value[h] = arrays.utility[h, who]
+                    continue
+                stack[top] = ~h
+                top += 1
+                lo = child_ptr[h]
+                hi = child_ptr[h + 1]
+                if kind == CHANCE:
+                    chosen[h] = child_ids[lo + _sample_chance(arrays, h, buf, rng)]
+                    stack[top] = chosen[h]
+                    top += 1
+                elif kind == who:
+                    for a in range(hi - lo):
+                        stack[top] = child_ids[lo + a]
+                        top += 1
+                else:
+                    chosen[h] = child_ids[lo + _sample(strategy[infoset[h], : hi - lo], rng)]
+                    stack[top] = chosen[h]
+                    top += 1
+            else:  # finish: the children's values are known
+                h = ~code
+                if player[h] != who:
+                    value[h] = value[chosen[h]]
+                    continue
+                info = infoset[h]
+                lo = child_ptr[h]
+                hi = child_ptr[h + 1]
+                v = 0.0
+                for a in range(hi - lo):
+                    v += strategy[info, a] * value[child_ids[lo + a]]
+                value[h] = v
+                infos[count] = info
+                for a in range(hi - lo):
+                    regrets[count, a] = value[child_ids[lo + a]] - v
+                count += 1
     return count, touched
