@@ -392,12 +392,15 @@ def screenshot(target, name: str) -> Path:
 # ------------------------------------------------------------------------ widgets and plots
 
 
-def widget_output_with_figures(page):
-    """The first cell output holding both a slider widget and a plotly figure."""
+def widget_output_with_figures(page, button: str | None = None):
+    """The first cell output holding a plotly figure and a slider widget, or, given
+    ``button``, a button with that text (a toggle, a Next button)."""
+    control = (page.locator(".widget-slider") if button is None
+               else page.locator("button", has_text=button))
     return (
         page.locator(".jp-OutputArea-output")
         .filter(has=page.locator(".js-plotly-plot"))
-        .filter(has=page.locator(".widget-slider"))
+        .filter(has=control)
         .first
     )
 

@@ -14,17 +14,11 @@ from _browser import (
     screenshot,
     wait_for_figure_change,
     wait_for_figures_to_settle,
+    widget_output_with_figures,
 )
 
 LESSON = "10_deep_cfr.ipynb"
 
-
-def comparison_output(page):
-    """The cell output holding the comparison: a plotly figure and the x-axis toggle."""
-    return (page.locator(".jp-OutputArea-output")
-            .filter(has=page.locator(".js-plotly-plot"))
-            .filter(has=page.locator("button", has_text="nodes touched"))
-            .first)
 
 
 @pytest.mark.browser
@@ -47,7 +41,7 @@ def test_lesson10_runs_and_its_comparison_switches_axis():
         assert figure_state(advantage)[0]["lines"], "the advantage figure draws no lines"
         screenshot(advantage, "lesson10-advantages")
 
-        widget = comparison_output(page)
+        widget = widget_output_with_figures(page, button="nodes touched")
         widget.wait_for()
         widget.scroll_into_view_if_needed()
         before = wait_for_figures_to_settle(widget)

@@ -15,17 +15,11 @@ from _browser import (
     screenshot,
     wait_for_figure_change,
     wait_for_figures_to_settle,
+    widget_output_with_figures,
 )
 
 LESSON = "06_monte_carlo_cfr.ipynb"
 
-
-def sampled_paths_output(page):
-    """The cell output holding the sampled-paths view: a plotly figure and a Next button."""
-    return (page.locator(".jp-OutputArea-output")
-            .filter(has=page.locator(".js-plotly-plot"))
-            .filter(has=page.locator("button", has_text="Next"))
-            .first)
 
 
 def summary_text(widget) -> str:
@@ -49,7 +43,7 @@ def test_lesson06_sampled_paths_in_jupyterlab():
         open_notebook(page, server, LESSON)
         run_all_and_wait(page, timeout=300)
 
-        widget = sampled_paths_output(page)
+        widget = widget_output_with_figures(page, button="Next")
         widget.wait_for()
         widget.scroll_into_view_if_needed()
         before = wait_for_figures_to_settle(widget)
