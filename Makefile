@@ -33,14 +33,20 @@ unexport PORT LESSON PYTHON PYTEST_ARGS
 # First notebook JupyterLab opens, relative to lessons/.
 START := 00_start_here.ipynb
 
-# Stamps record that `pip install` succeeded for the current pyproject.toml,
+# Stamps record that `pip install` succeeded for the current pyproject.toml and lock file,
 # so a second `make lab` or `make test` installs nothing.  After installing, cfrviz.warm
 # compiles the engine's kernels into numba's on-disk cache (a line per kernel, under a minute,
 # once), so a lesson's first solve loads compiled code instead of waiting for it.
 STAMP_LAB := $(VENV)/.cfrviz-installed
 STAMP_TEST := $(VENV)/.cfrviz-installed-test
 
-.PHONY: help lab present test test-fast lint benchmark screenshot check-port check-lesson
+# The exact versions installed, with their hashes (`make lock` rewrites them; tools/lock.py
+# says how and why): lab.txt for the course, test.txt for the course and its test tools.
+# Every package both name has the same version in both, so `make test` after `make lab` only adds.
+LOCK_LAB := requirements/lab.txt
+LOCK_TEST := requirements/test.txt
+
+.PHONY: help lab present test test-fast lint lock benchmark screenshot check-port check-lesson
 
 help:
 	@echo "make lab        open the course in JupyterLab (installs into .venv the first time)"
@@ -48,6 +54,8 @@ help:
 	@echo "make test       run every test, browser test included"
 	@echo "make test-fast  run the lint and type gates, then the quick tests (no notebooks, no browser)"
 	@echo "make lint       run only the lint (ruff) and type (mypy) gates"
+	@echo "make lock       rewrite requirements/*.txt, the exact versions lab and test install, to the"
+	@echo "                newest pyproject.toml allows (then run make test)"
 
 # A whole number from 1 to 65535.  The pattern is tested before the arithmetic: bash
 # arithmetic on an unchecked string can run commands.
@@ -94,15 +102,39 @@ $(PY):
 	echo "Creating $(VENV) with $$chosen (Python $$("$$chosen" -c 'import platform; print(platform.python_version())'))"; \
 	"$$chosen" -m venv $(VENV)
 
-$(STAMP_LAB): pyproject.toml | $(PY)
-	$(PY) -m pip install --disable-pip-version-check -e .
-	$(PY) -m cfrviz.warm
-	@touch $@
+# Install lock $(1), then cfrviz itself without dependencies, when the lock was tested on
+# .venv's Python (tools/lock.py covers: exit 0).  On another Python (exit 1, after a note saying
+# so) install cfrviz$(2) at the newest versions pyproject.toml's ranges allow instead.
+# --no-build-isolation: the build backend (setuptools) comes from the lock too, not from a fresh
+# download.  pip check then confirms that what is installed satisfies pyproject.toml, which a
+# lock older than a change to pyproject.toml would not.
+define install
+@status=0; $(PY) tools/lock.py covers $(1) || status=$$?; \
+if [ $$status -eq 0 ]; then \
+  set -ex; \
+  $(PY) -m pip install --disable-pip-version-check --require-hashes -r $(1); \
+  $(PY) -m pip install --disable-pip-version-check --no-deps --no-build-isolation -e .; \
+elif [ $$status -eq 1 ]; then \
+  set -ex; \
+  $(PY) -m pip install --disable-pip-version-check -e '.$(2)'; \
+else exit $$status; fi
+@$(PY) -m pip check --disable-pip-version-check || { \
+  echo "error: the versions installed do not satisfy pyproject.toml (above); if it changed" >&2; \
+  echo "       since $(1) was written, run: make lock" >&2; exit 1; }
+$(PY) -m cfrviz.warm
+@touch $@
+endef
 
-$(STAMP_TEST): pyproject.toml | $(PY)
-	$(PY) -m pip install --disable-pip-version-check -e '.[test]'
-	$(PY) -m cfrviz.warm
-	@touch $@
+$(STAMP_LAB): pyproject.toml $(LOCK_LAB) | $(PY)
+	$(call install,$(LOCK_LAB),)
+
+$(STAMP_TEST): pyproject.toml $(LOCK_TEST) | $(PY)
+	$(call install,$(LOCK_TEST),[test])
+
+# Resolve afresh: the newest versions pyproject.toml allows, for every Python tools/lock.py
+# names, with hashes.  uv (a test tool) resolves; run make test afterwards.
+lock: | $(PY)
+	$(PY) tools/lock.py compile
 
 # Whether the server on CFRVIZ_PORT answers, asked with the token in a header read from the
 # environment: a command line (readable by every local user with ps) never holds the token.

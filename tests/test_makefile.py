@@ -11,6 +11,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import threading
 import time
 import urllib.error
@@ -101,22 +102,83 @@ def test_values_never_reach_a_command_as_text(project, tmp_path):
             assert not marker.exists(), f"make -n {target} {option}={value!r} ran a command"
 
 
-# --- installing compiles the engine ahead of time ------------------------------------------
+# --- installing: from the lock, once, then compiled ahead of time ---------------------------
 
-def test_installing_compiles_the_engine_before_recording_the_install(project):
-    """Both install stamps run ``cfrviz.warm`` after pip and before the stamp, so a lesson's first
-    solve finds compiled code, and a failed warm-up is tried again by the next make."""
-    (project / "pyproject.toml").write_text("")
-    env = {k: v for k, v in os.environ.items() if k != "MAKEFLAGS"}
-    for stamp, extra in ((".venv/.cfrviz-installed", "-e ."),
-                         (".venv/.cfrviz-installed-test", "-e '.[test]'")):
-        result = subprocess.run([MAKE, "-s", "-n", "-o", ".venv/bin/python", stamp], cwd=project,
-                                env=env, capture_output=True, text=True, timeout=120)
-        assert result.returncode == 0, result.stderr
-        assert result.stdout.splitlines() == [
-            f".venv/bin/python -m pip install --disable-pip-version-check {extra}",
-            ".venv/bin/python -m cfrviz.warm",
-            f"touch {stamp}"], result.stdout
+@pytest.fixture
+def installer(project):
+    """``project`` with the lock tool and both locks, and a ``.venv/bin/python`` that only logs
+    what it is asked to run (running tools/lock.py for real): make's install, without pip."""
+    shutil.copytree(ROOT / "tools", project / "tools", ignore=shutil.ignore_patterns("lessons"))
+    shutil.copytree(ROOT / "requirements", project / "requirements")
+    shutil.copy(ROOT / "pyproject.toml", project / "pyproject.toml")
+    python = project / ".venv" / "bin" / "python"
+    python.parent.mkdir(parents=True)
+    python.write_text(f'#!/bin/sh\necho "$*" >> "{project / "calls.log"}"\n'
+                      f'if [ "$1" = tools/lock.py ]; then exec "{sys.executable}" "$@"; fi\n')
+    python.chmod(0o755)
+    return project
+
+
+def _install(directory: Path, stamp: str) -> tuple[subprocess.CompletedProcess, list[str]]:
+    """Run make's rule for ``stamp``; return its result and the commands the venv's Python ran."""
+    log = directory / "calls.log"
+    log.unlink(missing_ok=True)
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHON", "MAKEFLAGS")}
+    result = subprocess.run([MAKE, "-s", stamp], cwd=directory, env=env, capture_output=True,
+                            text=True, timeout=120)
+    return result, (log.read_text().splitlines() if log.exists() else [])
+
+
+PIP = "-m pip install --disable-pip-version-check"
+
+
+@pytest.mark.parametrize("stamp, lock, extra", [
+    (".venv/.cfrviz-installed", "requirements/lab.txt", ""),
+    (".venv/.cfrviz-installed-test", "requirements/test.txt", "[test]")])
+def test_installing_takes_the_lock_once_then_compiles_the_engine(installer, stamp, lock, extra):
+    """The lock, then cfrviz without dependencies, pip check, ``cfrviz.warm`` (so a lesson's first
+    solve finds compiled code), then the stamp: a second make installs nothing, and a changed lock
+    (or pyproject.toml) installs again."""
+    result, calls = _install(installer, stamp)
+    assert result.returncode == 0, result.stderr
+    assert calls == [f"tools/lock.py covers {lock}",
+                     f"{PIP} --require-hashes -r {lock}",
+                     f"{PIP} --no-deps --no-build-isolation -e .",
+                     "-m pip check --disable-pip-version-check",
+                     "-m cfrviz.warm"], calls
+    assert (installer / stamp).exists()
+    assert _install(installer, stamp)[1] == []
+    for changed in (lock, "pyproject.toml"):
+        time.sleep(0.01)  # a later modification time than the stamp's
+        (installer / changed).touch()
+        assert f"{PIP} --require-hashes -r {lock}" in _install(installer, stamp)[1], changed
+    # A Python the lock was not tested on: the ranges, after a note naming the locked Pythons.
+    text = (installer / lock).read_text()
+    (installer / lock).write_text(text.replace("# pythons: 3.11 3.12 3.13", "# pythons: 3.99"))
+    result, calls = _install(installer, stamp)
+    assert result.returncode == 0, result.stderr
+    assert f"{PIP} -e .{extra}" in calls and not any("--require-hashes" in c for c in calls)
+    assert f"{lock} holds the versions tested on Python 3.99" in result.stderr
+    # A lock that cannot be read stops the install with the reason.
+    (installer / lock).write_text("numpy==2.0\n")
+    (installer / stamp).unlink()
+    result, calls = _install(installer, stamp)
+    assert result.returncode != 0 and not (installer / stamp).exists()
+    assert "no '# pythons: 3.X ...' line" in result.stderr and "make lock" in result.stderr
+    assert not any(c.startswith(PIP) for c in calls)
+
+
+def test_a_failed_pip_check_names_make_lock(installer):
+    python = installer / ".venv" / "bin" / "python"
+    check = 'if [ "$2" = pip ] && [ "$3" = check ]; then echo "x 1 requires y"; exit 1; fi\n'
+    python.write_text(python.read_text() + check)
+    result, calls = _install(installer, ".venv/.cfrviz-installed-test")
+    assert result.returncode != 0 and "-m cfrviz.warm" not in calls
+    assert "since requirements/test.txt was written, run: make lock" in result.stderr
+
+
+def test_help_names_make_lock(project):
+    assert "make lock" in make(project, "help").stdout
 
 
 # --- tokens stay off command lines --------------------------------------------------------
