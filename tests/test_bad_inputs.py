@@ -10,18 +10,36 @@ crash there fails the test with the case that caused it instead of taking pytest
 
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
 from collections import Counter
 from pathlib import Path
 
+import ipywidgets as W
 import numpy as np
+import plotly.graph_objects as go
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import cfrviz
+from cfrviz.analysis.scaling import ScalingRow, ScalingTable, game_size
+from cfrviz.games.matrix import RPS_PAYOFFS, MatrixGame
+from cfrviz.views import history_figure, plot_tree, simplex_figure
+from cfrviz.views.compare import (
+    comparison_figure,
+    exploitation_figure,
+    iteration_weights_figure,
+    regret_estimates_figure,
+)
+from cfrviz.views.counterfactual import counterfactual_values_figure
+from cfrviz.views.lp import exact_convergence_figure
+from cfrviz.views.sizes import game_sizes_figure, scaling_figure
+from cfrviz.views.training import cost_curve_figure, set_history_figure
+from cfrviz.widgets.best_response import BestResponseExplorer
+from cfrviz.widgets.explorer import TrainingExplorer
 
 GAMES = Path(__file__).resolve().parent.parent / "data" / "games"
 #: Cases of each kind, for the summary printed at the end (see the module docstring).
@@ -230,6 +248,178 @@ def test_corrupted_traces_never_crash(tmp_path):
     assert done[0] == "done" and int(done[1]) + int(done[2]) == len(paths)
     OUTCOMES[kind, "error"] += int(done[1])
     OUTCOMES[kind, "resumed"] += int(done[2])
+
+
+# ------------------------------------------------------------- injection through plotly templates
+
+#: Pieces of hostile text: plotly templates that read trace data or ``meta``, markup plotly.js
+#: draws (a link, an image, a script), a MathJax formula with a link, and references.
+HOSTILE = ["%{meta}", "%{meta.keys[0]}", "%{data[0].meta.keys[0]}", "%{data[1].meta}",
+           "%{customdata}", "%{customdata[0]}", "%{text}", "%{hovertext}", "%{fullData.meta}",
+           "%{data.name}", "%{x}", "%{label}", '<a href="https://evil.example/">win</a>',
+           "<a href=javascript:alert(1)>x</a>", "<img src=x onerror=alert(1)>",
+           "<script>alert(1)</script>", "$\\href{javascript:alert(1)}{win}$", "&lt;a href=x&gt;",
+           "<iframe src=x>", "%{y:.2f}", "%{", "}", "$"]
+hostile_text = st.lists(st.one_of(st.sampled_from(HOSTILE), st.text("aK &<>%{}$[]:.", max_size=5)),
+                        min_size=1, max_size=3).map("".join)
+#: Markup a game must never get plotly to draw, and a formula it must never get MathJax to set.
+LIVE_MARKUP = re.compile(r"<\s*/?\s*(a|img|script|iframe)\b|\$\\href", re.IGNORECASE)
+#: A plotly template reference, as plotly.js finds it (``Lib.templateString``/``hovertemplate``).
+TEMPLATE = re.compile(r"%{([^\s%{}:|]*)[^}]*}")
+
+
+def _leaves(value):
+    """Every string inside a plotly JSON value."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            yield item
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+        elif isinstance(item, np.ndarray) and item.dtype.kind in "OU":
+            stack.extend(item.ravel().tolist())
+
+
+def _expanded(text: str, scope: dict) -> str:
+    """``text`` with every ``%{...}`` replaced by all the strings plotly could put there.
+
+    An over-approximation of plotly.js: a reference to ``customdata[0]`` may give any string
+    in ``customdata``; ``data``/``fullData`` (the trace itself in a trace, every trace's
+    ``meta`` in the layout) likewise.
+    """
+    def every(match):
+        root = re.split(r"[.\[]", match.group(1), maxsplit=1)[0]
+        return " ".join(_leaves(scope.get(root)))
+    return TEMPLATE.sub(every, text)
+
+
+def rendered_templates(fig) -> list[str]:
+    """Every string of ``fig`` as plotly.js could draw it, each taken as a template.
+
+    Every string counts as a template (names, titles, annotations, hover and text
+    templates are; treating the rest as well costs nothing), read against its trace's data
+    and ``meta`` or, in the layout, against the layout's and every trace's ``meta``.
+    """
+    data = fig.to_plotly_json()
+    traces = data.get("data", [])
+    metas = [{"meta": t.get("meta")} for t in traces]
+    out = []
+    for trace in traces:
+        scope = dict(trace, data=trace, fullData=trace)
+        out += [_expanded(text, scope) for text in _leaves(trace)]
+    layout = data.get("layout", {})
+    scope = {"meta": layout.get("meta"), "data": metas}
+    out += [_expanded(text, scope) for text in _leaves(layout)]
+    return out
+
+
+def _hostile_game(tmp_path: Path, texts: list[str], named: bool) -> Path:
+    """High-low bluff with ``texts`` in every string a game file controls: the file name (the
+    game's name when the file gives none), name, description, node names, chance and action
+    labels (without ``/``, which joins a path) and information-set keys."""
+    t = iter(texts)
+    label = lambda prefix: prefix + next(t).replace("/", "|")  # noqa: E731
+
+    def terminal(payoff):
+        return {"type": "terminal", "payoffs": [payoff, -payoff]}
+
+    def holding(card, win):
+        faced = {"type": "decision", "player": 2, "infoset": f"{card}2:" + next(t),
+                 "name": next(t), "actions": {label("f"): terminal(1),
+                                              label("c"): terminal(2 * win)}}
+        return {"type": "decision", "player": 1, "infoset": f"{card}1:" + next(t), "name": next(t),
+                "actions": {label("c"): terminal(win), label("b"): faced}}
+
+    spec = {"description": next(t),
+            "root": {"type": "chance", "name": next(t), "outcomes": {
+                label("H"): {"probability": "1/2", "node": holding("H", 1)},
+                label("L"): {"probability": "1/2", "node": holding("L", -1)}}}}
+    if named:
+        spec["name"] = next(t)
+    path = tmp_path / (next(t).replace("/", "|").replace("\0", "")[:120] + ".json")
+    path.write_text(json.dumps(spec))
+    return path
+
+
+def _figures(game, trace):
+    """Every figure cfrviz draws of a game and a run on it, widgets' figures included."""
+    keys, name = game.infoset_keys, game.name
+    yield plot_tree(game)
+    yield plot_tree(game, trace.average_policy(), best_response=1, selected_infoset=keys[1])
+    yield plot_tree(game, subtree=game.chance_labels[0][0])
+    yield plot_tree(game, subtree=game.history[3])
+    yield plot_tree(game, depth=1)
+    yield cost_curve_figure(trace)
+    for info in range(game.num_infosets):
+        yield set_history_figure(trace, info)
+    yield comparison_figure([trace], labels=[name])
+    yield comparison_figure([trace])
+    yield counterfactual_values_figure(game.infoset_actions[0], [0.1, -0.1])
+    yield regret_estimates_figure(keys, np.zeros(len(keys)), np.ones(len(keys)),
+                                  np.ones(len(keys)), 10)
+    yield exploitation_figure(list(keys[:2]), [0.1, 0.2], [0.3, 0.4], labels=(name, keys[0]))
+    yield iteration_weights_figure({name: [1.0, 0.5]}, title=None)
+    size = game_size(game)
+    yield game_sizes_figure([size])
+    yield scaling_figure(ScalingTable(rows=(ScalingRow(size, 1e-5, 1024, 2048),),
+                                      algorithm="cfr"))
+    yield exact_convergence_figure([trace], [np.zeros(len(trace.iterations))], 0.0,
+                                   labels=[name])
+    explorer = TrainingExplorer(game, iterations=10)
+    for info in range(game.num_infosets):
+        explorer.select(info)
+        yield from _widget_figures(explorer)
+    best = BestResponseExplorer(game, player=1)
+    yield from _widget_figures(best)
+    assert explorer.last_error is None and best.last_error is None
+
+
+def _widget_figures(widget):
+    stack = [widget]
+    while stack:
+        w = stack.pop()
+        if isinstance(w, (go.Figure, go.FigureWidget)):
+            yield w
+        elif isinstance(w, W.Widget):
+            stack.extend(getattr(w, "children", ()) or ())
+
+
+@settings(SETTINGS, max_examples=max(5, CASES // 10))
+@given(texts=st.lists(hostile_text, min_size=22, max_size=22), named=st.booleans())
+def test_game_strings_never_become_plotly_markup(tmp_path_factory, texts, named):
+    path = _hostile_game(tmp_path_factory.mktemp("hostile"), texts, named)
+    game = cfrviz.load_game("file", path=str(path))
+    trace = cfrviz.solve(game, "cfr", 10, progress=False)
+    kind = "hostile strings (templates, links, formulas) in every string of a game file"
+    TRIED[kind] += 1
+    figures = 0
+    for fig in _figures(game, trace):
+        figures += 1
+        for text in rendered_templates(fig):
+            found = LIVE_MARKUP.search(text)
+            assert found is None, f"a game string became markup: ...{text[:200]}..."
+    labels = tuple(f"{i}{text}" for i, text in enumerate(texts[:3]))
+    matrix = MatrixGame(texts[3], RPS_PAYOFFS, labels, labels)
+    run = cfrviz.solve(matrix, "regret_matching", 20)
+    for fig in (simplex_figure(run), history_figure(run)):
+        figures += 1
+        for text in rendered_templates(fig):
+            assert LIVE_MARKUP.search(text) is None, f"a game string became markup: {text[:200]}"
+    assert figures > 20
+    OUTCOMES[kind, "drawn as text"] += 1
+
+
+def test_the_template_check_catches_a_title_reading_meta():
+    """The check above fails on the injection it is there for (a title reading ``meta``)."""
+    fig = go.Figure(go.Scatter(x=[1], y=[1], meta={"keys": ["<a href=x>win</a>"]}))
+    fig.update_layout(title_text="%{data[0].meta.keys[0]}")
+    assert any(LIVE_MARKUP.search(text) for text in rendered_templates(fig))
+    fig = go.Figure(go.Scatter(x=[1], y=[1], customdata=["<img src=x>"],
+                               hovertemplate="%{customdata}"))
+    assert any(LIVE_MARKUP.search(text) for text in rendered_templates(fig))
 
 
 @pytest.fixture(scope="module", autouse=True)

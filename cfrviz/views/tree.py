@@ -829,7 +829,7 @@ class TreeView:
             group["x"] += path_x
             group["y"] += path_y
             group["infosets"].append(int(info))
-            group["keys"].append(key)
+            group["keys"].append(escape(key))  # meta is read by plotly templates
             group["members"].append([int(m) for m in members])
             label_text.append(escape(key))
             label_hover.append(f"information set <b>{escape(key)}</b> (player {player + 1}): "
