@@ -21,19 +21,28 @@ def test_convergence_figure(kuhn_runs):
     kuhn, runs, values = kuhn_runs
     fig = exact_convergence_figure(runs, values, -1 / 18, lp_exploitability=1e-16,
                                    labels=["CFR", "<b>CFR+</b>"])
-    assert len(fig.data) == 3 * 2 + 2
-    assert list(fig.data[0].y) == pytest.approx(values[0].tolist())
+    assert len(fig.data) == 2 * 2  # per run: distance to the exact value, exploitability
+    assert list(fig.data[0].y) == pytest.approx(np.abs(values[0] + 1 / 18).tolist())
+    assert list(fig.data[0].customdata) == pytest.approx(values[0].tolist())  # in the hover
     assert list(fig.data[1].y) == pytest.approx(runs[0].exploitability.tolist())
-    assert list(fig.data[2].y) == pytest.approx(np.abs(values[0] + 1 / 18).tolist())
-    assert fig.data[6].y == (-1 / 18, -1 / 18) and "exact value" in fig.data[6].name
-    assert fig.data[7].y == (1e-16, 1e-16)
-    assert fig.data[3].name == "&lt;b&gt;CFR+&lt;/b&gt;"  # labels are text, escaped
+    assert fig.data[2].name == "&lt;b&gt;CFR+&lt;/b&gt;"  # labels are text, escaped
+    assert [d.showlegend for d in fig.data] == [None, False, None, False]  # each run once
+    assert fig.data[2].line == fig.data[3].line != fig.data[0].line
     assert fig.layout.width is None and fig.layout.height  # the notebook sets the width
-    assert fig.layout.yaxis2.type == "log" and fig.layout.xaxis2.type == "log"
-    assert len(exact_convergence_figure(runs, values, -1 / 18).data) == 7  # no LP floor
-    low, high = fig.layout.yaxis.range  # framed on iterations 10 and 100, centred on the value
-    assert low + high == pytest.approx(-2 / 18)
-    assert high - (-1 / 18) >= max(abs(v[1:] + 1 / 18).max() for v in values)
+    assert fig.layout.yaxis.type == fig.layout.yaxis2.type == "log"
+    assert fig.layout.xaxis2.type == "log"
+    # The exact value and the LP's exploitability are written on the figure, not drawn.
+    note = fig.layout.annotations[-1].text
+    assert "-0.055556" in note and "1e-16" in note
+    assert "exploitability of the LP" not in exact_convergence_figure(
+        runs, values, -1 / 18).layout.annotations[-1].text
+    # One range of whole decades for both panels, holding every point drawn.
+    assert fig.layout.yaxis.range == fig.layout.yaxis2.range
+    low, high = fig.layout.yaxis.range
+    drawn = np.concatenate([np.abs(v + 1 / 18) for v in values]
+                           + [r.exploitability for r in runs])
+    drawn = drawn[drawn > 0]
+    assert 10 ** low <= drawn.min() and drawn.max() <= 10 ** high
 
 
 def test_convergence_figure_refuses_mismatches(kuhn_runs):

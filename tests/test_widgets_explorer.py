@@ -31,7 +31,7 @@ def test_timeline_moves_every_view_in_place(kuhn):
     _, widths, texts, _, _ = ex.tree.marks.at
     assert texts[0] == f"{ex.view.edge_actions[0]} {p[0]:.2f}".replace(" 0.", " .")
     assert [w for w in widths if not isinstance(w, list)] == \
-        pytest.approx((0.5 + 6 * p[p >= 0.05]).tolist(), abs=0.01)
+        pytest.approx((2 + 5 * p[p >= 0.05]).tolist(), abs=0.01)
     assert "iteration <b>3</b>" in ex.iteration_label.value
     # The "now" marks sit at the shown iteration, over the charts (which do not change).
     assert [x for x, _ in ex.history_marks.at] == [3, 3]

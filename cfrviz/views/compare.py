@@ -20,7 +20,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..core.markup import escape
-from .style import OKABE_ITO, get_style
+from .style import OKABE_ITO, apply_style, get_style
 
 #: What each x axis reads from a trace, and its title.
 COST_AXES = {"iterations": "iterations", "nodes": "nodes touched", "seconds": "solver seconds"}
@@ -178,7 +178,7 @@ def comparison_figure(traces: Sequence, labels: Sequence[str] | None = None,
         yaxis=dict(type="log", title="exploitability", exponentformat="power"),
         margin=dict(l=70, r=20, t=60, b=50), legend=dict(x=0.01, y=0.01, yanchor="bottom",
                                                          bgcolor="rgba(255,255,255,0.8)"))
-    return fig
+    return apply_style(fig, style)
 
 
 #: Legend names of the regret updates of :data:`cfrviz.reference.updates.REGRET_UPDATES`.
@@ -214,7 +214,7 @@ def update_comparison_figure(comparison: dict, presenter: bool | None = None) ->
         legend=dict(x=0.02, y=0.02, xanchor="left", yanchor="bottom",
                     bgcolor="rgba(255,255,255,0.8)"),
         margin=dict(l=70, r=20, t=60, b=60))
-    return fig
+    return apply_style(fig, style)
 
 
 def iteration_weights_figure(weights: dict, title: str | None = None,
@@ -241,7 +241,7 @@ def iteration_weights_figure(weights: dict, title: str | None = None,
         xaxis=dict(title="iteration t"), yaxis=dict(title="weight", range=[-0.03, 1.05]),
         margin=dict(l=60, r=20, t=70, b=45),
         legend=dict(orientation="h", y=1.02, x=1, xanchor="right", yanchor="bottom"))
-    return fig
+    return apply_style(fig, style)
 
 
 def regret_estimates_figure(keys: Sequence[str], exact: np.ndarray, one_run: np.ndarray,
@@ -267,7 +267,7 @@ def regret_estimates_figure(keys: Sequence[str], exact: np.ndarray, one_run: np.
         xaxis=dict(title="information set"), yaxis=dict(title="regret"),
         margin=dict(l=60, r=20, t=50, b=50), legend=dict(orientation="h", y=1.02, x=1,
                                                          xanchor="right", yanchor="bottom"))
-    return fig
+    return apply_style(fig, style)
 
 
 def exploitation_figure(names: Sequence[str], trained: Sequence[float], best: Sequence[float],
@@ -303,4 +303,4 @@ def exploitation_figure(names: Sequence[str], trained: Sequence[float], best: Se
         yaxis=dict(title="payoff per hand"), xaxis=dict(title="opponent"),
         margin=dict(l=60, r=20, t=60, b=50),
         legend=dict(orientation="h", y=1.02, x=1, xanchor="right", yanchor="bottom"))
-    return fig
+    return apply_style(fig, style)

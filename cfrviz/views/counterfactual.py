@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import plotly.graph_objects as go
 
 from ..core.markup import escape
-from .style import batch, get_style
+from .style import apply_style, batch, get_style
 from .training import ACTION_COLOURS
 
 
@@ -51,7 +51,7 @@ def counterfactual_values_figure(actions: Sequence[str], values: Sequence[float]
                                  gridcolor="#e5e5e5", title="counterfactual value"),
                       margin=dict(l=70, r=20, t=60, b=40))
     update_counterfactual_values(fig, values)
-    return fig
+    return apply_style(fig, style)
 
 
 def update_counterfactual_values(fig, values: Sequence[float]) -> None:

@@ -24,7 +24,7 @@ import plotly.graph_objects as go
 
 from ..core.markup import escape
 from .compare import RUN_COLOURS
-from .style import get_style
+from .style import apply_style, get_style
 
 
 def _info(trace, infoset) -> int:
@@ -142,7 +142,7 @@ def advantage_regret_figure(trace, infoset, presenter: bool | None = None) -> go
         xaxis=dict(title="iteration t"), yaxis=dict(title="payoff units", zeroline=True),
         margin=dict(l=60, r=20, t=60, b=45),
         legend=dict(orientation="h", y=-0.18, x=0, yanchor="top"))
-    return fig
+    return apply_style(fig, style)
 
 
 def recorded_runs_figure(recorded: dict, axis: str = "iterations",
@@ -183,4 +183,4 @@ def recorded_runs_figure(recorded: dict, axis: str = "iterations",
         yaxis=dict(type="log", title="exploitability", exponentformat="power"),
         margin=dict(l=70, r=20, t=60, b=50),
         legend=dict(x=0.01, y=0.01, yanchor="bottom", bgcolor="rgba(255,255,255,0.8)"))
-    return fig
+    return apply_style(fig, style)

@@ -34,7 +34,7 @@ from ..core.checks import whole_number
 from ..core.markup import escape
 from ..solvers.registry import algorithm
 from .matrix import EQUILIBRIUM_COLOUR, display_frames
-from .style import OKABE_ITO, batch, get_style
+from .style import OKABE_ITO, apply_style, batch, get_style
 
 #: The three coordinates, as (information-set key, action label): player 1 bets a jack,
 #: bets a king, calls with a queen after check-bet.
@@ -319,7 +319,7 @@ def kuhn_equilibrium_figure(trace_or_traces, labels=None, iteration: int | None 
                                   xanchor="center"))
     if now_marks:
         update_kuhn_equilibrium(fig, traces, iteration)
-    return fig
+    return apply_style(fig, style)
 
 
 def _now_marker(label: str, colour: str, symbol: str, scale: float) -> go.Scatter:

@@ -17,14 +17,13 @@ from plotly.subplots import make_subplots
 
 from ..core.markup import escape
 from .compare import RUN_COLOURS, RUN_DASHES, positive_or_gap
-from .style import OKABE_ITO, get_style
+from .style import OKABE_ITO, apply_style, get_style
 
 #: Colours of the two solvers in the cost figure.
 LP_COLOUR = OKABE_ITO["vermillion"]
 CFR_COLOUR = OKABE_ITO["blue"]
-EXACT_COLOUR = "#333333"
-#: The convergence figure's value panel is framed to fit the records from this iteration on.
-SETTLED = 10
+#: CFR's two tables alone (what a CFR that does not store the tree needs).
+TABLES_COLOUR = OKABE_ITO["sky blue"]
 
 
 def exact_convergence_figure(traces: Sequence, values: Sequence, exact_value: float,
@@ -33,13 +32,12 @@ def exact_convergence_figure(traces: Sequence, values: Sequence, exact_value: fl
                              presenter: bool | None = None) -> go.Figure:
     """Runs of CFR and its variants measured against the exact solution of the same game.
 
-    Top: player 1's value when both play each run's average strategy, with
-    the exact value of the game (from the sequence-form LP) as a dashed line;
-    the axis frames the values from iteration ``SETTLED`` on (earlier ones
-    swing widely and may leave the panel).
-    Bottom, on log axes: each run's exploitability (solid) and its distance
-    to the exact value (dotted), with the LP policy's own exploitability, the
-    rounding error of an exact method, as the floor.
+    One message: each run's answer closes in on the exact one, its value long before its
+    strategy.  Two log-log panels with the same vertical range, one line per run in each
+    (the same colour and dash in both): on top, how far the value each run's average
+    strategy gives player 1 is from the exact value of the game (from the sequence-form
+    LP); below, the run's exploitability.  The exact value and the LP policy's own
+    exploitability (the rounding error of an exact method) are written on the figure.
 
     Parameters
     ----------
@@ -51,7 +49,7 @@ def exact_convergence_figure(traces: Sequence, values: Sequence, exact_value: fl
     exact_value : float
         The value of the game (:func:`cfrviz.exact_equilibrium`'s ``value``).
     lp_exploitability : float, optional
-        Exploitability of the LP's policy; drawn when positive.
+        Exploitability of the LP's policy, written in the lower panel.
     labels : sequence of str, optional
         Legend names (default: the algorithms).
     presenter : bool, optional
@@ -59,9 +57,8 @@ def exact_convergence_figure(traces: Sequence, values: Sequence, exact_value: fl
     Returns
     -------
     plotly.graph_objects.Figure
-        For run ``k``: ``data[3k]`` its value, ``data[3k + 1]`` its
-        exploitability, ``data[3k + 2]`` its distance to the exact value; then
-        the exact value's line and, if drawn, the LP's floor.
+        For run ``k``: ``data[2k]`` its distance to the exact value (top panel, in the
+        legend), ``data[2k + 1]`` its exploitability (bottom panel).
 
     Raises
     ------
@@ -79,58 +76,51 @@ def exact_convergence_figure(traces: Sequence, values: Sequence, exact_value: fl
     if len(names) != len(traces):
         raise ValueError(f"give one label per trace: {len(traces)} traces, {len(names)} labels")
     style = get_style(presenter)
-    width = 2.2 * style.line_scale
-    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.08,
-                        row_heights=[0.38, 0.62])
+    width = 2.5 * style.line_scale
+    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.1,
+                        subplot_titles=("how far the value is from the exact value",
+                                        "exploitability of the strategy"))
+    drawn = []
     for k, (trace, value, name) in enumerate(zip(traces, values, names)):
         colour, dash = RUN_COLOURS[k % len(RUN_COLOURS)], RUN_DASHES[k % len(RUN_DASHES)]
         x = np.asarray(trace.iterations, dtype=float)
+        gap = positive_or_gap(np.abs(value - exact_value))
+        exploitability = positive_or_gap(trace.exploitability)
+        drawn += [v for v in gap + exploitability if v is not None]
+        line = dict(color=colour, dash=dash, width=width)
         fig.add_trace(go.Scatter(
-            x=x, y=value, mode="lines", name=name, legendgroup=name,
-            line=dict(color=colour, dash=dash, width=width),
-            hovertemplate=f"{name}<br>iteration %{{x:,}}<br>value %{{y:.6f}}<extra></extra>"),
-            row=1, col=1)
+            x=x, y=gap, mode="lines", name=name, legendgroup=name, line=line,
+            customdata=value,
+            hovertemplate=(f"{name}<br>iteration %{{x:,}}<br>value %{{customdata:.6f}}<br>"
+                           "|value − exact value| %{y:.3~e}<extra></extra>")), row=1, col=1)
         fig.add_trace(go.Scatter(
-            x=x, y=positive_or_gap(trace.exploitability), mode="lines", name=name,
-            legendgroup=name, showlegend=False, line=dict(color=colour, width=width),
+            x=x, y=exploitability, mode="lines", name=name, legendgroup=name,
+            showlegend=False, line=line,
             hovertemplate=(f"{name}<br>iteration %{{x:,}}<br>exploitability "
                            "%{y:.3~e}<extra></extra>")), row=2, col=1)
-        fig.add_trace(go.Scatter(
-            x=x, y=positive_or_gap(np.abs(value - exact_value)), mode="lines", name=name,
-            legendgroup=name, showlegend=False,
-            line=dict(color=colour, dash="dot", width=width * 0.8),
-            hovertemplate=(f"{name}<br>iteration %{{x:,}}<br>|value − exact value| "
-                           "%{y:.3~e}<extra></extra>")), row=2, col=1)
-    ends = [min(float(t.iterations[0]) for t in traces),
-            max(float(t.iterations[-1]) for t in traces)]
-    fig.add_trace(go.Scatter(
-        x=ends, y=[exact_value] * 2, mode="lines", name=f"exact value (LP) {exact_value:.6f}",
-        line=dict(color=EXACT_COLOUR, dash="dash", width=1.5 * style.line_scale),
-        hovertemplate=f"exact value {exact_value:.10f}<extra>LP</extra>"), row=1, col=1)
+    # One vertical range for both panels, so that their heights compare at a glance.
+    low, high = (math.floor(math.log10(min(drawn))), math.ceil(math.log10(max(drawn)))) \
+        if drawn else (-6, 0)
+    notes = [f"exact value of the game (LP): {exact_value:.6f}"]
     if lp_exploitability is not None and lp_exploitability > 0:
-        fig.add_trace(go.Scatter(
-            x=ends, y=[lp_exploitability] * 2, mode="lines",
-            name=f"LP policy's exploitability {lp_exploitability:.0e} (rounding)",
-            line=dict(color=EXACT_COLOUR, dash="dash", width=1.5 * style.line_scale),
-            hovertemplate=f"{lp_exploitability:.2e}<extra>LP</extra>"), row=2, col=1)
-    # The first iterations swing widely; the top panel frames the rest around the exact value.
-    settled = np.concatenate([v[np.asarray(t.iterations) >= SETTLED] for t, v in
-                              zip(traces, values)] + [np.array([exact_value])])
-    spread = max(float(np.max(np.abs(settled - exact_value))), 1e-9) * 1.1
+        notes.append(f"exploitability of the LP's policy: {lp_exploitability:.0e} (rounding)")
+    fig.add_annotation(text="<br>".join(notes), xref="x2 domain", yref="y2 domain", x=0.02,
+                       y=0.04, xanchor="left", yanchor="bottom", showarrow=False, align="left",
+                       bgcolor="rgba(255,255,255,0.85)", font=style.font(style.small_font))
     game = escape(traces[0].game.name)
     fig.update_layout(
-        height=int(660 * style.figure_scale), font=style.font(),
-        title=dict(text=f"{game}: CFR's answers against the exact one",
-                   font=style.font(style.title_size)),
-        margin=dict(l=80, r=20, t=60, b=50),
-        legend=dict(orientation="h", x=0, y=-0.1, yanchor="top"))
-    fig.update_xaxes(type="log", row=1, col=1)
-    fig.update_xaxes(type="log", title="iterations", row=2, col=1)
-    fig.update_yaxes(title="value to player 1", row=1, col=1,
-                     range=[exact_value - spread, exact_value + spread])
-    fig.update_yaxes(type="log", exponentformat="power",
-                     title="exploitability (solid)<br>|value − exact| (dotted)", row=2, col=1)
-    return fig
+        height=int(640 * style.figure_scale), font=style.font(),
+        title=dict(text=f"{game}: CFR's answers closing in on the exact one",
+                   font=style.font(style.title_size), yref="container", y=0.985,
+                   yanchor="top"),
+        margin=dict(l=80, r=20, t=int(110 * style.figure_scale), b=50),
+        legend=dict(orientation="h", x=0, y=1.09, xanchor="left", yanchor="bottom"))
+    fig.update_xaxes(type="log")
+    fig.update_xaxes(title="iterations", row=2, col=1)
+    fig.update_yaxes(type="log", range=[low - 0.2, high + 0.2])
+    fig.update_yaxes(title="|value − exact|", row=1, col=1)
+    fig.update_yaxes(title="exploitability", row=2, col=1)
+    return apply_style(fig, style)
 
 
 def _series(rows, what: str) -> tuple[list, list, list]:
@@ -158,7 +148,9 @@ def lp_vs_cfr_figure(recorded: Sequence = (), measured: Sequence = (),
     CPU seconds.  Memory is the peak growth of resident memory during the
     solve, shown from 0.001 MB up, and, dotted, CFR's two tables alone
     (what a CFR that does not store the tree needs).  LPs that were stopped
-    are marked on the time panel at the top edge.
+    are marked on the time panel at the top edge.  The legend names the solvers once
+    (colour and line); a note under the title says which markers are recorded and
+    which measured now.
 
     Parameters
     ----------
@@ -187,22 +179,24 @@ def lp_vs_cfr_figure(recorded: Sequence = (), measured: Sequence = (),
         if not rows:
             continue
         filled = kind != "recorded"
+        in_legend = kind == "recorded" or not recorded  # each solver once
         for panel, (what, solver, colour, unit) in enumerate(
                 (("lp_seconds", "LP", LP_COLOUR, "s"),
                  ("cfr_seconds", f"CFR+ to {target:g}", CFR_COLOUR, "s"),
                  ("lp_bytes", "LP", LP_COLOUR, "MB"),
                  ("cfr_bytes", "CFR+", CFR_COLOUR, "MB"),
-                 ("cfr_table_bytes", "CFR's two tables alone", CFR_COLOUR, "MB"))):
+                 ("cfr_table_bytes", "CFR's two tables alone", TABLES_COLOUR, "MB"))):
             x, y, text = _series(rows, what)
             name = f"{solver}, {kind}"
             tables = what == "cfr_table_bytes"
             fig.add_trace(go.Scatter(
                 x=x, y=y, text=text, mode="markers" if filled else "lines+markers",
-                name=name, legendgroup=name, showlegend=panel < 2 or tables,
-                marker=dict(color=colour, size=(11 if filled else 7) * style.line_scale,
+                name=name, legendgroup=solver, showlegend=in_legend and (panel < 2 or tables),
+                legendgrouptitle=None,
+                marker=dict(color=colour, size=(12 if filled else 8) * style.line_scale,
                             symbol="diamond" if filled else "circle-open",
-                            line=dict(width=1.5, color=colour)),
-                line=dict(color=colour, width=1.8 * style.line_scale,
+                            line=dict(width=2, color=colour)),
+                line=dict(color=colour, width=2.5 * style.line_scale,
                           dash="dot" if tables else "solid"),
                 hovertemplate=(f"%{{text}}<br>%{{x:,}} sequences per player<br>{solver}: "
                                f"%{{y:.3~g}} {unit}<extra>{kind}</extra>")),
@@ -221,9 +215,14 @@ def lp_vs_cfr_figure(recorded: Sequence = (), measured: Sequence = (),
         title=dict(text="Exact LP against CFR+: what each costs as the game grows",
                    font=style.font(style.title_size)),
         margin=dict(l=80, r=20, t=60, b=50),
-        legend=dict(orientation="h", x=0, y=-0.1, yanchor="top"))
+        # In the time panel's empty upper left corner.
+        legend=dict(x=0.01, y=0.995, xanchor="left", yanchor="top",
+                    bgcolor="rgba(255,255,255,0.85)",
+                    title=dict(text=" · ".join(k for rows, k in (
+                        (recorded, "recorded: open circles"),
+                        (measured, "now: filled diamonds")) if rows))))
     fig.update_xaxes(type="log", row=1, col=1)
     fig.update_xaxes(type="log", title="sequences per player (size of the LP)", row=2, col=1)
     fig.update_yaxes(type="log", title="CPU seconds", row=1, col=1)
     fig.update_yaxes(type="log", title="peak memory, MB", row=2, col=1)
-    return fig
+    return apply_style(fig, style)

@@ -16,7 +16,7 @@ from numpy.typing import ArrayLike
 from plotly.subplots import make_subplots
 
 from ..core.markup import escape
-from .style import batch, get_style
+from .style import apply_style, batch, get_style
 
 # Okabe-Ito colours: distinguishable with the common colour-vision deficiencies.
 ACTION_COLOURS = ("#D55E00", "#0072B2", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")
@@ -132,7 +132,7 @@ def simplex_figure(trace, equilibrium=None, frames=None, height: int = 430,
         for p in (0, 1):  # one missing point: nothing drawn, legend kept (no data: no trace)
             for i in range(4):
                 fig.data[5 * p + i].update(a=[None], b=[None], c=[None])
-    return fig
+    return apply_style(fig, style)
 
 
 def _hover(names) -> str:
@@ -209,7 +209,7 @@ def history_figure(trace, player: int = 0, height: int = 420,
                       margin=dict(l=60, r=20, t=50, b=40), font=style.font(),
                       legend=dict(orientation="h", y=1.12, x=1, xanchor="right"),
                       uirevision="keep")
-    return fig
+    return apply_style(fig, style)
 
 
 def update_history(fig, trace, index: int) -> None:
@@ -264,7 +264,7 @@ def exploitability_figure(trace, height: int = 340, width: int | None = None,
                       yaxis=dict(type="log", title="exploitability", exponentformat="power"),
                       margin=dict(l=70, r=20, t=50, b=50), uirevision="keep",
                       legend=dict(x=0.99, y=0.99, xanchor="right"))
-    return fig
+    return apply_style(fig, style)
 
 
 def exploitability_point(trace, index: int) -> tuple[float, float | None]:

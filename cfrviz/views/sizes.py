@@ -15,7 +15,7 @@ import plotly.graph_objects as go
 
 from ..analysis.scaling import PUBLISHED_SIZES, GameSize, PublishedSize, ScalingTable
 from ..core.markup import escape
-from .style import OKABE_ITO, get_style
+from .style import OKABE_ITO, apply_style, get_style
 
 #: Reference durations for the "one iteration" view, in seconds.
 DURATIONS = (("a second", 1.0), ("a year", 3.156e7),
@@ -109,7 +109,7 @@ def game_sizes_figure(ours: Sequence[GameSize],
                                             pad=dict(b=34), buttons=buttons,
                                             showactive=True)],
                           title=dict(y=0.98, yanchor="top"))
-    return fig
+    return apply_style(fig, style)
 
 
 def scaling_figure(table: ScalingTable, presenter: bool | None = None) -> go.Figure:
@@ -135,4 +135,4 @@ def scaling_figure(table: ScalingTable, presenter: bool | None = None) -> go.Fig
         xaxis=dict(type="log", title="nodes"),
         yaxis=dict(type="log", title="µs per iteration"),
         margin=dict(l=70, r=20, t=50, b=50), legend=dict(x=0.01, y=0.99))
-    return fig
+    return apply_style(fig, style)

@@ -1,10 +1,25 @@
-"""Shared look of the figures: the Okabe-Ito palette, fonts and the presenter setting.
+"""Shared look of the figures: the Okabe-Ito palette, fonts, the presenter setting and the
+legibility standard every figure meets.
 
 Every view takes ``presenter=None`` (follow the global switch), ``True`` or
 ``False``; :func:`set_presenter` flips the switch for a whole classroom session::
 
     from cfrviz.views import set_presenter
     set_presenter(True)     # larger fonts, thicker lines, bigger figures for a projector
+
+The legibility standard (for a projector, at the back of a room) is written once here and
+applied by :func:`apply_style`, which every figure function calls last; ``tests/test_legibility.py``
+checks it on every figure a lesson draws:
+
+- the smallest text is ``MIN_FONT_PX`` (12) pixels, in a 1280-pixel window (plotly sizes text in
+  pixels, whatever the width of the figure): layout, titles, axes' ticks, legend, annotations
+  and the text drawn on traces;
+- a drawn line is at least ``MIN_LINE_PX`` (2) pixels wide;
+- one plain background: white paper and plot area, a light grey grid (:data:`PLAIN`);
+- every legend entry is distinct: no two entries share a name and a look;
+- a log axis is labelled at its decades only (``dtick=1``, exponents as powers), never at
+  the minor ticks 2 to 9;
+- no fixed width: a figure takes the width of the output area it is shown in.
 
 The palette is Okabe and Ito's "Color Universal Design" set (2008), which stays
 distinguishable with the common colour-vision deficiencies; the views never rely
@@ -77,10 +92,28 @@ class Style:
         return font
 
 
-NORMAL = Style(presenter=False, font_size=13, small_font=11, title_size=15, line_scale=1.0,
+NORMAL = Style(presenter=False, font_size=14, small_font=12, title_size=16, line_scale=1.0,
                marker_size=17, leaf_px=50, level_px=100, figure_scale=1.0)
 PRESENTER = Style(presenter=True, font_size=20, small_font=16, title_size=24, line_scale=1.7,
                   marker_size=26, leaf_px=68, level_px=140, figure_scale=1.45)
+
+#: The legibility standard (see the module's docstring).
+MIN_FONT_PX = 12
+MIN_LINE_PX = 2.0
+GRID_COLOUR = "#E3E3E3"
+AXIS_COLOUR = "#444444"
+#: One plain template for every figure: white background, light grid, dark axis lines.
+PLAIN = go.layout.Template(layout=dict(
+    paper_bgcolor="white", plot_bgcolor="white", colorway=list(OKABE_ITO.values())[1:],
+    title=dict(x=0.01, xanchor="left"),
+    xaxis=dict(gridcolor=GRID_COLOUR, zerolinecolor=GRID_COLOUR, linecolor=AXIS_COLOUR,
+               showline=True, ticks="outside", tickcolor=AXIS_COLOUR, automargin=True),
+    yaxis=dict(gridcolor=GRID_COLOUR, zerolinecolor=GRID_COLOUR, linecolor=AXIS_COLOUR,
+               showline=True, ticks="outside", tickcolor=AXIS_COLOUR, automargin=True),
+    ternary=dict(bgcolor="white", **{axis: dict(gridcolor=GRID_COLOUR, linecolor=AXIS_COLOUR)
+                                      for axis in ("aaxis", "baxis", "caxis")}),
+    hoverlabel=dict(font=dict(family=FONT_FAMILY, size=MIN_FONT_PX + 1)),
+))
 
 #: Set by the classroom command (``make present``): "1" turns presenter mode on for the whole
 #: kernel and wins over the lessons' own switch, "0" keeps it off.
@@ -164,4 +197,61 @@ def fit_to_output(fig):
                 fig.plotly_relayout({"autosize": True})
 
     fig.observe(on_drawn, names="_js2py_traceDeltas")
+    return fig
+
+
+def _at_least(font, size: float) -> None:
+    """Raise a plotly font's size to ``size`` (a font without a size inherits the layout's)."""
+    if font.size is not None and font.size < size:
+        font.size = size
+
+
+def _axes(layout):
+    """Every cartesian and ternary axis of a layout."""
+    for name in layout:
+        if name.startswith(("xaxis", "yaxis")):
+            yield layout[name]
+        elif name.startswith("ternary"):
+            yield from (layout[name][a] for a in ("aaxis", "baxis", "caxis"))
+
+
+#: Trace types whose ``line`` is a drawn line (a bar's or marker's ``line`` is an outline).
+LINE_TRACES = ("scatter", "scattergl", "scatterternary")
+
+
+def apply_style(fig, style: Style | None = None):
+    """Give ``fig`` the plain template and raise it to the legibility standard; returns ``fig``.
+
+    Every figure function calls this last.  Text smaller than ``MIN_FONT_PX`` and lines
+    thinner than ``MIN_LINE_PX`` are raised to them, log axes are labelled at their decades
+    (``dtick=1``, ``exponentformat="power"``) and a fixed width is removed (a figure
+    follows its output area).  Sizes a figure function chose above the minimum are kept.
+    """
+    style = style or get_style()
+    layout = fig.layout
+    layout.template = PLAIN
+    if layout.font.size is None or layout.font.size < style.font_size:
+        layout.font.size = style.font_size
+    if layout.font.family is None:
+        layout.font.family = FONT_FAMILY
+    for font in (layout.title.font, layout.legend.font, layout.hoverlabel.font):
+        _at_least(font, MIN_FONT_PX)
+    for axis in _axes(layout):
+        _at_least(axis.tickfont, MIN_FONT_PX)
+        _at_least(axis.title.font, MIN_FONT_PX)
+        if getattr(axis, "type", None) == "log":
+            if axis.dtick is None or str(axis.dtick).startswith("D"):
+                axis.dtick = 1
+            if axis.exponentformat is None:
+                axis.exponentformat = "power"
+            axis.minor.showgrid = False
+    for annotation in layout.annotations:
+        _at_least(annotation.font, MIN_FONT_PX)
+    for trace in fig.data:
+        if "textfont" in trace:
+            _at_least(trace.textfont, MIN_FONT_PX)
+        width = trace.line.width if trace.type in LINE_TRACES else None
+        if width is not None and 0 < width < MIN_LINE_PX:
+            trace.line.width = MIN_LINE_PX
+    layout.width = None
     return fig

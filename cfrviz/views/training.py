@@ -13,7 +13,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from ..core.markup import escape
-from .style import OKABE_ITO, batch, get_style
+from .style import OKABE_ITO, apply_style, batch, get_style
 
 ACTION_COLOURS = (OKABE_ITO["vermillion"], OKABE_ITO["blue"], OKABE_ITO["bluish green"],
                   OKABE_ITO["reddish purple"], OKABE_ITO["orange"], OKABE_ITO["sky blue"])
@@ -80,7 +80,7 @@ def set_history_figure(trace, infoset, presenter: bool | None = None,
     fig.update_yaxes(range=[-0.02, 1.02], row=2, col=1)
     if now_marks:
         update_set_history(fig, trace, len(trace) - 1, info)
-    return fig
+    return apply_style(fig, style)
 
 
 def update_set_history(fig, trace, index: int, infoset: int) -> None:
@@ -123,7 +123,7 @@ def cost_curve_figure(trace, axis: str = "iterations", presenter: bool | None = 
                       yaxis=dict(type="log", title="exploitability", exponentformat="power"),
                       margin=dict(l=70, r=20, t=50, b=50), uirevision="keep",
                       legend=dict(x=0.99, y=0.99, xanchor="right"))
-    return fig
+    return apply_style(fig, style)
 
 
 def cost_curve_point(trace, index: int, axis: str = "iterations") -> tuple[float, float | None]:

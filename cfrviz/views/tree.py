@@ -50,12 +50,14 @@ from .style import (
     BEST_RESPONSE_COLOUR,
     CHANCE_COLOUR,
     EDGE_COLOUR,
+    MIN_LINE_PX,
     PLAYER_COLOURS,
     ROLE_SYMBOLS,
     SELECTED_COLOUR,
     TERMINAL_COLOUR,
     ZERO_EDGE_COLOUR,
     Style,
+    apply_style,
     batch,
     fit_to_output,
     get_style,
@@ -76,18 +78,24 @@ NARROW_PX = 560
 CHAR_EM = 0.58
 #: Extra horizontal space between the subtrees of two outcomes of a chance node.
 CHANCE_GAP = 0.6
-#: Height of the lowest information-set connector above its level, and between lanes.
-LANE_BASE = 0.2
-LANE_STEP = 0.14
+#: Height of the lowest information-set connector above its level, and between lanes (in
+#: levels: at the normal 100 pixels a level, lanes are 27 pixels apart, room for a key label
+#: in each).
+LANE_BASE = 0.24
+LANE_STEP = 0.27
+#: Trees with more information-set groups than this label them as plain text, without the
+#: white ground (one annotation each).
+MAX_BOXED_KEYS = 60
 #: How many other members of an information set a hover lists by history.
 HOVER_MEMBERS = 8
 ROLES = ("player 1", "player 2", "chance", "terminal")
 
 
 def edge_width(probability, style: Style | None = None):
-    """Drawn width of an edge taken with ``probability``: ``0.5 + 6 p`` pixels (scaled)."""
+    """Drawn width of an edge taken with ``probability``: ``2 + 5 p`` pixels (scaled), never
+    under the legibility standard's ``MIN_LINE_PX``."""
     scale = (style or get_style()).line_scale
-    return scale * (0.5 + 6.0 * np.asarray(probability, dtype=float))
+    return scale * (MIN_LINE_PX + 5.0 * np.asarray(probability, dtype=float))
 
 
 def width_steps(probability) -> np.ndarray:
@@ -679,13 +687,13 @@ class TreeView:
             showlegend=False))
         add("edges", go.Scatter(x=[], y=[], mode="lines", name="action", hoverinfo="skip",
                                 showlegend=False,
-                                line=dict(color=EDGE_COLOUR, width=1.6 * s.line_scale)))
+                                line=dict(color=EDGE_COLOUR, width=2.0 * s.line_scale)))
         cx0 = self.x[tree.parent[self.chance_edges]]
         cy0 = self.y[tree.parent[self.chance_edges]]
         sx, sy = _segments(cx0, cy0, self.x[self.chance_edges], self.y[self.chance_edges])
         add("chance edges", go.Scatter(x=sx, y=sy, mode="lines", name="chance outcome",
                                        hoverinfo="skip", showlegend=False,
-                                       line=dict(color=CHANCE_COLOUR, width=1.2 * s.line_scale,
+                                       line=dict(color=CHANCE_COLOUR, width=2.0 * s.line_scale,
                                                  dash="dot")))
         for b in range(WIDTH_STEPS + 1):
             p = b / WIDTH_STEPS
@@ -709,17 +717,21 @@ class TreeView:
         if skeleton:  # the labels are drawn beneath (in textfont); invisible points keep the hover
             mx, my, _ = self.edge_label_places()
             add("edge labels", go.Scatter(
-                x=mx, y=my, mode="markers", marker=dict(size=s.small_font * 1.5, opacity=0),
-                textfont=s.font(s.small_font, EDGE_COLOUR), showlegend=False, name="labels",
+                x=mx, y=my, mode="markers", marker=dict(size=s.font_size * 1.5, opacity=0),
+                textfont=s.font(s.font_size, EDGE_COLOUR), showlegend=False, name="labels",
                 customdata=where, hovertemplate="%{customdata}<extra></extra>"))
         else:
             add("edge labels", self._edge_text(
                 self.edge_label_places(), self._edge_labels, EDGE_COLOUR, customdata=where,
                 hovertemplate="%{customdata}%{hovertext}<extra></extra>"))
+        # The keys are drawn as annotations on a white ground, so that no edge crosses them;
+        # this trace keeps their hover (and draws them itself in trees with very many sets).
+        boxed = len(group_labels[0]) <= MAX_BOXED_KEYS
         add("infoset keys", go.Scatter(
             x=group_labels[0], y=group_labels[1], text=group_labels[2],
-            hovertext=group_labels[3], mode="text", textposition="middle left",
-            hoverinfo="text", showlegend=False, textfont=s.font(s.small_font, "#333333"),
+            hovertext=group_labels[3], mode="markers" if boxed else "text",
+            textposition="middle left", marker=dict(size=s.font_size * 1.4, opacity=0),
+            hoverinfo="text", showlegend=False, textfont=s.font(s.font_size, "#333333"),
             name="information-set keys"))
         add("selected", go.Scatter(
             x=[], y=[], mode="markers", name="selected information set", hoverinfo="skip",
@@ -737,6 +749,12 @@ class TreeView:
         self.traces = index
         self.skeleton = skeleton
         self._layout(fig)
+        if boxed:
+            for x, y, text in zip(*group_labels[:3]):
+                fig.add_annotation(x=x, y=y, text=text, xanchor="right", showarrow=False,
+                                   bgcolor="rgba(255,255,255,0.92)", borderpad=1,
+                                   font=s.font(s.font_size, "#222222"))
+        apply_style(fig, s)
         if skeleton:  # what is drawn beneath shows through
             fig.update_layout(paper_bgcolor="rgba(0,0,0,0)", plot_bgcolor="rgba(0,0,0,0)")
         fit_to_output(fig)
@@ -763,7 +781,7 @@ class TreeView:
         if "hovertemplate" not in hover:
             hover["hoverinfo"] = "text"
         return go.Scatter(x=mx, y=my, text=list(text), mode="text", textposition=side,
-                          showlegend=False, textfont=self.style.font(self.style.small_font,
+                          showlegend=False, textfont=self.style.font(self.style.font_size,
                                                                      colour),
                           name="labels", **hover)
 
@@ -782,8 +800,8 @@ class TreeView:
         # Where the label right of one fan would meet the label left of the next one at
         # the narrowest width planned for, labels left of an edge sit higher on that level.
         crowded = _crowded_levels(px + t * (cx - px), py, left, text, self._unit_px(),
-                                  self.style.small_font)
-        t = np.where(crowded & left, np.minimum(0.3 / drop, t), t)
+                                  self.style.font_size)
+        t = np.where(crowded & left, np.minimum(0.38 / drop, t), t)  # below a band
         mx, my = px + t * (cx - px), py + t * (cy - py)
         mx = mx + np.where(left, -0.1, 0.1)  # clear of the line's own width
         return mx, my, left
@@ -842,17 +860,17 @@ class TreeView:
                 add(f"bands of player {player + 1}", go.Scatter(
                     x=group["x"], y=group["y"], mode="lines", fill="toself",
                     fillcolor=_alpha(colour, 0.16), name=name, meta=meta, showlegend=False,
-                    line=dict(color=_alpha(colour, 0.6), width=1.2 * s.line_scale,
+                    line=dict(color=_alpha(colour, 0.6), width=2.0 * s.line_scale,
                               dash="dash"), hoverinfo="skip"))
             else:
                 add(f"connectors of player {player + 1}", go.Scatter(
                     x=group["x"], y=group["y"], mode="lines", name=name, meta=meta,
-                    line=dict(color=colour, width=1.3 * s.line_scale, dash="dash"),
-                    opacity=0.85, showlegend=False, hoverinfo="skip"))
+                    line=dict(color=colour, width=2.0 * s.line_scale, dash="dash"),
+                    showlegend=False, hoverinfo="skip"))
         add("infoset legend", go.Scatter(
             x=[None], y=[None], mode="lines", name="information set (dashed / shaded)",
             legendgroup="infosets", line=dict(color="#555555", dash="dash",
-                                              width=1.3 * s.line_scale)))
+                                              width=2.0 * s.line_scale)))
         return label_x, label_y, label_text, label_hover
 
     def _node_trace(self, role: str) -> go.Scatter:
@@ -865,7 +883,7 @@ class TreeView:
             return go.Scatter(
                 x=self.x[nodes], y=self.y[nodes], mode="markers+text",
                 text=[_payoff_text(tree.utility[n]) for n in nodes], textposition="bottom center",
-                textfont=s.font(s.small_font, "#222222"),
+                textfont=s.font(s.font_size, "#222222"),
                 marker=dict(symbol=ROLE_SYMBOLS[role], size=s.marker_size * 0.6,
                             color=TERMINAL_COLOUR, line=dict(width=0)),
                 name="terminal (payoff to player 1)", customdata=custom, hovertext=hover,

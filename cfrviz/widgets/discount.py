@@ -14,7 +14,7 @@ from ..core.tree import as_tree
 from ..solvers import solve
 from ..solvers.registry import algorithm, algorithms_in
 from ..views.compare import comparison_figure, iteration_weights_figure
-from ..views.style import OKABE_ITO
+from ..views.style import MIN_LINE_PX, OKABE_ITO
 from .controls import number_field, typed_slider
 from .panel import Panel
 
@@ -82,6 +82,7 @@ class DiscountExplorer(Panel):
                                                                        (alpha, beta, gamma)))
         self.presenter = presenter
         self.trace: Trace | None = None
+        self._solved: tuple[float, float, float] = (alpha, beta, gamma)
         self.baselines: dict[str, Trace] = {}
         self._baseline_iterations: int | None = None
         self.status = W.HTML()
@@ -147,13 +148,14 @@ class DiscountExplorer(Panel):
             self.report("Could not solve", error)
             return
         self.trace = trace
-        label = f"DCFR ({alpha:g}, {beta:g}, {gamma:g})"
+        self._solved = (alpha, beta, gamma)
+        label = _dcfr_label(alpha, beta, gamma)
         runs = [*self.baselines.values(), trace]
         title = f"{escape(self.game.name)}: {iterations:,} iterations each"  # a title is markup
         source = comparison_figure(runs, labels=[*self.baselines, label], axis="iterations",
                                    title=title, presenter=self.presenter)
         for line in source.data[:-1]:
-            line.line.width = 1.5
+            line.line.width = MIN_LINE_PX
         source.data[-1].line.update(width=4, color=OKABE_ITO["black"], dash="solid")
         with self.curves.batch_update():
             if len(self.curves.data) != len(source.data):
@@ -192,16 +194,32 @@ class DiscountExplorer(Panel):
     def _on_slider(self, _change=None) -> None:
         with self.reporting("Could not update the weights"):
             weights = self._weights()
+            self._name_the_curve()
             with self.weights.batch_update():
                 for line, values in zip(self.weights.data, weights.values()):
                     line.x = np.arange(1, len(values) + 1)
                     line.y = values
+
+    def _name_the_curve(self) -> None:
+        """The DCFR curve's legend names the setting it was solved with and, once the
+        sliders have moved away from it, the setting that Solve would run."""
+        if self.trace is None or not self.curves.data:
+            return
+        solved = _dcfr_label(*self._solved)
+        setting = self.parameters
+        name = solved if np.allclose(setting, self._solved) else \
+            f"{solved}: press Solve for ({', '.join(f'{v:g}' for v in setting)})"
+        self.curves.data[-1].name = name
 
     def _on_preset(self, change) -> None:
         if change["new"] < 0:
             return
         self.set_parameters(*PRESETS[change["new"]][1])
         self.preset.value = -1
+
+
+def _dcfr_label(alpha: float, beta: float, gamma: float) -> str:
+    return f"DCFR ({alpha:g}, {beta:g}, {gamma:g})"
 
 
 def discount_explorer(game, iterations: int = 1000, **options) -> DiscountExplorer:

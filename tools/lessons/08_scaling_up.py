@@ -200,8 +200,9 @@ print(f"exploitability of the LP's policy: {cfrviz.exploitability(leduc, exact.p
 # Write your two guesses down.
 #
 # First, how CFR's answers approach the exact one. Three runs of 1,000 iterations, measured against
-# the LP: the value of the game each run's average strategy gives player 1 (top), and its
-# exploitability (bottom, solid) beside its distance to the exact value (dotted).
+# the LP: how far the value each run's average strategy gives player 1 is from the exact value of
+# the game (top), and the run's exploitability (bottom). Both panels share one log scale, so their
+# heights compare directly.
 
 # %%
 checkpoints = log_checkpoints(1000, 50)
@@ -217,9 +218,9 @@ exact_convergence_figure(runs, run_values, exact.value,
 
 # %% [markdown]
 # The value is never further from the exact value than twice the exploitability: both lie between
-# what a best response can take from each player. In practice it is much closer, so a run's
-# *value* looks settled long before its *strategy* is. The LP's dashed line is where every curve
-# is heading, and the LP got there in one call.
+# what a best response can take from each player. In practice it is much closer (the top curves
+# sit decades below the bottom ones), so a run's *value* looks settled long before its *strategy*
+# is. The LP got to the exact value, written in the corner, in one call.
 #
 # Now the race, measured now on this machine for small games. `race` times the LP, finds the first
 # iteration (checkpoints 4% apart) at which CFR+'s average strategy is exploitable by at most
@@ -240,7 +241,8 @@ print(table_text(live))
 # once, each game in a fresh process, and stored its rows: they are **recorded**, not measured now,
 # and the cell prints where, when and with which command. Memory there is the peak growth of the
 # process's resident memory during the solve (HiGHS' own allocations included). The chart shows
-# both: recorded rows as lines with open circles, this session's as filled diamonds.
+# both: recorded rows as lines with open circles, this session's as filled diamonds (the legend
+# names each solver once, by colour).
 
 # %%
 recorded, recorded_meta = load_recorded(Path("..") / "data" / "benchmarks" / "lp_vs_cfr.json")
