@@ -102,7 +102,9 @@ def test_figure_content(runs):
         path = kuhn_strategy_path(trace)
         alpha, _ = nearest_alpha(path[-1])
         base = SEGMENT_TRACES + TRACES_PER_RUN * k
-        assert fig.data[base].name == f"{'ABC'[k]}: α ≈ {alpha:.3f}"
+        # The legend names each run once, by where it lands (its end marker).
+        assert fig.data[base + 2].name == f"{'ABC'[k]}: lands at α ≈ {alpha:.3f}"
+        assert fig.data[base + 2].showlegend and fig.data[base].showlegend is False
         for panel, column in ((0, 1), (1, 2)):
             line, now, end = fig.data[base + 3 * panel: base + 3 * panel + 3]
             assert (line.x[0], line.y[0]) == (0.5, 0.5) and line.x[-1] == path[-1, 0]
@@ -110,7 +112,7 @@ def test_figure_content(runs):
                                                                     path[-1, column])
         assert fig.data[base + 7].y[0] == pytest.approx(alpha)
     default = kuhn_equilibrium_figure(runs[1])
-    assert default.data[SEGMENT_TRACES].name.startswith("cfr+: α ≈ ")
+    assert default.data[SEGMENT_TRACES + 2].name.startswith("cfr+: lands at α ≈ ")
 
 
 def test_update_moves_markers_in_place(runs):
@@ -189,9 +191,10 @@ def test_timeline_widget_draws_over_a_figure_that_stays(runs):
     # In the widget, plotly keeps the runs' styles and legend entries but draws no path.
     base = SEGMENT_TRACES
     assert np.isnan(np.asarray(view.figure.data[base].x, dtype=float)).all()
-    assert view.figure.data[base].showlegend
-    assert view.marks.marks[0]["line"]["dash"] == view.figure.data[base].line.dash
-    assert view.marks.marks[0]["opacity"] == 0.8
-    assert view.marks.marks[5]["line"]["dash"] == "dot"
+    assert view.figure.data[base + 2].showlegend  # where the run lands, in the legend
+    assert view.marks.marks[0]["line"] == view.figure.data[base].line.to_plotly_json()
+    assert view.marks.marks[0]["opacity"] == 0.4  # the way there, light
+    assert view.marks.marks[5]["line"]["color"] == view.figure.data[
+        SEGMENT_TRACES + TRACES_PER_RUN].line.color
     assert view.marks.marks[1]["marker"]["symbol"] == "circle"
     assert view.marks.marks[6]["marker"]["symbol"] == "square"

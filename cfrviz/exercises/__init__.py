@@ -47,6 +47,15 @@ class Feedback:
     def __str__(self) -> str:
         return f"{_COLOURS[self.status][2]} {self.status.upper()}: {self.message}"
 
+    def _ipython_display_(self) -> None:
+        """The coloured box in a notebook; nothing on a dashboard (Voila, ``make present``),
+        where the class sees the lesson's widgets and no exercise scaffolding."""
+        from IPython.display import HTML, display
+
+        from ..views.style import in_dashboard
+        if not in_dashboard():
+            display(HTML(self._repr_html_()))
+
     def _repr_html_(self) -> str:
         background, colour, mark = _COLOURS[self.status]
         return (f"<div style='background:{background};color:{colour};padding:8px 12px;"

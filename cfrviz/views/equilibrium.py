@@ -273,33 +273,37 @@ def kuhn_equilibrium_figure(trace_or_traces, labels=None, iteration: int | None 
             # A widget draws the path over the figure: one missing point draws nothing and
             # keeps the legend entry (a trace without data has none).
             drawn = path if now_marks else np.full((1, 3), np.nan)
+            # The way there is context, drawn light and plain; where a run lands (its
+            # marker, in the legend with its alpha) is the message.
             fig.add_trace(go.Scatter(
-                x=drawn[:, 0], y=drawn[:, col], mode="lines", name=f"{label}: α ≈ {alpha:.3f}",
-                legendgroup=str(k), showlegend=col == 1, opacity=0.8,
-                line=dict(color=colour, width=1.8 * lines, dash=dash), hoverinfo="skip"),
+                x=drawn[:, 0], y=drawn[:, col], mode="lines", name=f"{label} path",
+                legendgroup=str(k), showlegend=False, opacity=0.4,
+                line=dict(color=colour, width=2 * lines), hoverinfo="skip"),
                 row=1, col=col)
             fig.add_trace(_now_marker(label, colour, symbol, lines), row=1, col=col)
             fig.add_trace(go.Scatter(
-                x=[path[-1, 0]], y=[path[-1, col]], mode="markers", name=f"{label} end",
-                legendgroup=str(k), showlegend=False,
-                marker=dict(size=18 * lines, symbol=f"{symbol}-open", color=colour,
-                            line=dict(color=colour, width=2.5 * lines)),
+                x=[path[-1, 0]], y=[path[-1, col]], mode="markers",
+                name=f"{label}: lands at α ≈ {alpha:.3f}", legendgroup=str(k),
+                showlegend=col == 1,
+                marker=dict(size=16 * lines, symbol=f"{symbol}-open", color=colour,
+                            line=dict(color=colour, width=3 * lines)),
                 hovertemplate=end_hover), row=1, col=col)
         frames = display_frames(traces[k], MAX_PATH_POINTS)
         fig.add_trace(go.Scatter(
             x=traces[k].iterations[frames], y=nearest_alpha(path[frames])[0], mode="lines",
             name=f"{label} α", legendgroup=str(k), showlegend=False,
-            line=dict(color=colour, width=2 * lines, dash=dash),
+            line=dict(color=colour, width=2.5 * lines, dash=dash),
             hovertemplate=f"{label}<br>iteration %{{x:,}}: α = %{{y:.3f}}<extra></extra>"),
             row=2, col=1)
         fig.add_trace(_now_marker(label, colour, symbol, lines), row=2, col=1)
     for col in (1, 2):
-        for a, text in ((0.0, "α=0"), (ALPHA_MAX, "α=1/3")):
+        for a, text in ((0.0, "α = 0"), (ALPHA_MAX, "α = 1/3")):
             point = kuhn_equilibrium_point(a)
-            # To the right of each end and a little below: clear of the segment and the ticks.
+            # Right of each end, hanging below it: inside the panel, clear of the segment.
             fig.add_annotation(x=point[0], y=point[col], text=text, showarrow=False,
-                               xanchor="left", xshift=8, yshift=-9, row=1, col=col,
-                               font=dict(size=style.small_font))
+                               xanchor="left", yanchor="top", xshift=10, yshift=-2,
+                               row=1, col=col, bgcolor="rgba(255,255,255,0.8)",
+                               font=style.font(style.font_size))
     square = dict(range=[-0.04, 1.04], dtick=0.25, zeroline=False, gridcolor="#e6e6e6",
                   constrain="domain")
     fig.update_xaxes(title_text=AXIS_TITLES[0], row=1, col=1, **square)
@@ -314,8 +318,10 @@ def kuhn_equilibrium_figure(trace_or_traces, labels=None, iteration: int | None 
                      ticktext=["0", "1/9", "2/9", "1/3"], gridcolor="#e6e6e6", row=2, col=1)
     fig.update_layout(height=height, width=width, plot_bgcolor="white",
                       font=style.font(),
-                      margin=dict(l=70, r=30, t=60, b=60), uirevision="keep",
-                      legend=dict(orientation="h", yanchor="top", y=-0.09, x=0.5,
+                      margin=dict(l=70, r=30, t=60, b=int(130 * style.figure_scale)),
+                      uirevision="keep",
+                      # Below the iteration axis's title: one entry per run, where it lands.
+                      legend=dict(orientation="h", yanchor="top", y=-0.15, x=0.5,
                                   xanchor="center"))
     if now_marks:
         update_kuhn_equilibrium(fig, traces, iteration)

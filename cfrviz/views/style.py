@@ -134,11 +134,51 @@ def set_presenter(on: bool = True) -> None:
     Figures already drawn keep their sizes; build them again to change.  When
     the course is served with ``make present`` (environment variable
     ``CFRVIZ_PRESENTER=1``), presenter mode stays on whatever a lesson asks.
+    Turned on in a notebook, it also shows :data:`PRESENTER_CSS`, which enlarges the
+    lesson's text and its controls (sliders, buttons, menus) with the figures' fonts.
     """
     if not isinstance(on, bool):
         raise ValueError(f"set_presenter takes True or False; got {on!r}")
     forced = _from_environment()
     _presenter[0] = on if forced is None else forced
+    if _presenter[0]:
+        _show_presenter_css()
+
+
+#: Presenter mode's page style: lesson text and ipywidgets' controls (through their CSS
+#: variables) grow with the figures' fonts (``PRESENTER.font_size``), descriptions get room
+#: (nothing clipped), and text written for a notebook only (``cfrviz-notebook-only``:
+#: "run the cells ...") is hidden.
+PRESENTER_CSS = """<style>
+:root {
+  --jp-widgets-font-size: 19px; --jp-widgets-inline-height: 38px;
+  --jp-widgets-inline-label-width: 150px; --jp-widgets-slider-handle-size: 22px;
+  --jp-widgets-inline-width: 420px; --jp-content-font-size1: 19px;
+}
+.jp-RenderedMarkdown, .jp-RenderedHTMLCommon { font-size: 19px; line-height: 1.5; }
+.widget-label, .widget-readout, .widget-html-content, .widget-dropdown select,
+.jupyter-button, .widget-text input { font-size: 19px; }
+.widget-label, .widget-html-content { overflow: visible; white-space: normal; }
+.jupyter-button { height: 38px; padding: 0 16px; }
+.cfrviz-notebook-only { display: none !important; }
+</style>"""
+
+
+def in_dashboard() -> bool:
+    """Whether the kernel serves a dashboard: ``make present`` (``CFRVIZ_PRESENTER=1``)
+    or any Voila server (which gives its kernels ``VOILA_SERVER_URL``)."""
+    return _from_environment() is True or "VOILA_SERVER_URL" in os.environ \
+        or "VOILA_BASE_URL" in os.environ
+
+
+def _show_presenter_css() -> None:
+    try:
+        from IPython import get_ipython
+        from IPython.display import HTML, display
+    except ImportError:  # plain Python: no page to style
+        return
+    if get_ipython() is not None:
+        display(HTML(PRESENTER_CSS))
 
 
 def presenter_mode() -> bool:

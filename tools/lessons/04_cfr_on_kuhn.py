@@ -17,7 +17,7 @@
 # Previous: [03 · Counterfactual regret](03_counterfactual_regret.ipynb).
 # Next: [05 · Best response and exploitability](05_best_response.ipynb).
 #
-# Run the cells from top to bottom (Shift+Enter). Sliders and buttons never need you to re-run a cell.
+# <span class="cfrviz-notebook-only">Run the cells from top to bottom (Shift+Enter). Sliders and buttons never need you to re-run a cell.</span>
 
 # %%
 import ipywidgets as W
@@ -207,10 +207,11 @@ cfrviz.KuhnEquilibriumView(runs)
 # %% [markdown]
 # Vanilla CFR uses no random numbers: every seed gives the same run, the same $\alpha$. Chance sampling
 # draws cards at random, so each seed follows its own path and lands at its own point. In the figure the
-# thick black segment is the family of equilibria; the left panel plots bet-K against bet-J, the middle
-# one call-Q against bet-J, and each run draws its average strategy's path from the uniform start (at
-# one half everywhere). The right panel shows, over the iterations, the $\alpha$ of the equilibrium
-# nearest to each run. Press play: every run wanders at first and then hugs the segment. Vanilla CFR
+# thick black segment is the family of equilibria; the upper left panel plots bet-K against bet-J, the
+# upper right one call-Q against bet-J, and each run draws its average strategy's path (light) from the
+# uniform start (at one half everywhere) to where it lands (its marker, named in the legend with its
+# $\alpha$). The wide panel below shows, over the iterations, the $\alpha$ of the equilibrium nearest to
+# each run. Press play: every run wanders at first and then hugs the segment. Vanilla CFR
 # settles early; the sampled runs keep drifting *along* the segment for a long time. That costs them
 # nothing — every point of the segment is an equilibrium, all equally good.
 #

@@ -19,7 +19,7 @@
 #
 # Previous: [05 · Best response and exploitability](05_best_response.ipynb). Next: [07 · Faster CFR](07_faster_cfr.ipynb).
 #
-# Run the cells from top to bottom (Shift+Enter). Sliders and buttons never need you to re-run a cell.
+# <span class="cfrviz-notebook-only">Run the cells from top to bottom (Shift+Enter). Sliders and buttons never need you to re-run a cell.</span>
 
 # %%
 import math

@@ -17,7 +17,7 @@
 #
 # Previous: [06 · Sampling: Monte Carlo CFR](06_monte_carlo_cfr.ipynb). Next: [08 · Scaling up](08_scaling_up.ipynb).
 #
-# Run the cells from top to bottom (Shift+Enter). Sliders and buttons never need you to re-run a cell.
+# <span class="cfrviz-notebook-only">Run the cells from top to bottom (Shift+Enter). Sliders and buttons never need you to re-run a cell.</span>
 
 # %%
 import cfrviz

@@ -19,7 +19,7 @@
 #
 # Previous: [07 · Faster CFR](07_faster_cfr.ipynb). Next: [09 · The road to superhuman poker](09_road_to_superhuman.ipynb).
 #
-# Run the cells from top to bottom (Shift+Enter). Sliders and buttons never need you to re-run a cell.
+# <span class="cfrviz-notebook-only">Run the cells from top to bottom (Shift+Enter). Sliders and buttons never need you to re-run a cell.</span>
 
 # %%
 import math
