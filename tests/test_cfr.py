@@ -6,8 +6,10 @@ import re
 import numpy as np
 import pytest
 from _games import Coordination
+from _tolerance import EPS, FOLD, assert_close, magnitude, walk_roundings
 
 import cfrviz
+from cfrviz import engine
 from cfrviz.reference import cfr_variant, vanilla_cfr
 from cfrviz.solvers.cfr import average_strategy, default_checkpoints
 
@@ -17,6 +19,12 @@ VARIANTS = {  # algorithm -> the reference's settings for it
     "cfr+": {"regret_floor": True, "linear_average": True},
     "linear_cfr": {"discount": (1.0, 1.0, 1.0)},
     "dcfr": {"discount": (1.5, 0.0, 2.0)},
+}
+RULES = {  # algorithm -> the engine's settings for it (what cfrviz.solve passes by default)
+    "cfr": {},
+    "cfr+": {"plus": True, "linear_average": True},
+    "linear_cfr": {"discount": True},
+    "dcfr": {"discount": True, "alpha": 1.5, "beta": 0.0, "gamma": 2.0},
 }
 
 
@@ -30,16 +38,48 @@ def leduc():
     return cfrviz.load_game("leduc_poker")
 
 
-def assert_matches(trace, steps, mask, tolerance):
+def update_rule(algorithm, alternating):
+    settings = {"plus": False, "discount": False, "alpha": 1.0, "beta": 1.0, "gamma": 1.0,
+                "linear_average": False, **RULES[algorithm]}
+    return engine.UpdateRule(alternating=alternating, **settings)
+
+
+def compiled_iteration(game, rule, t, regret_sum, strategy_sum):
+    """Iteration ``t`` of the compiled kernel, started from copies of the given sums."""
+    tables = engine.Tables(regret_sum.copy(), strategy_sum.copy(),
+                           *(np.zeros(game.legal_mask.shape) for _ in range(2)))
+    engine.run_full_tree(engine.plan(game).arrays, tables, t, t, rule)
+    return tables
+
+
+def assert_matches(game, trace, steps, rule):
+    """Each compiled iteration, run from the reference's state, against the reference's next
+    state, to the derived bound (tests/_tolerance.py says why one iteration at a time); and the
+    solver's trace, bit for bit, against the compiled kernel's own run."""
+    mask = game.legal_mask
+    roundings = walk_roundings(game) + FOLD
+    chained = engine.Tables(*(np.zeros(mask.shape) for _ in range(4)))
+    regret_sum, strategy_sum = np.zeros(mask.shape), np.zeros(mask.shape)
     count = 0
     for k, step in enumerate(steps):
-        average = average_strategy(step["strategy_sum"], mask)
-        for got, want in [(trace.current_strategy[k], step["strategy"]),
-                          (trace.instantaneous_regret[k], step["regret"]),
-                          (trace.cumulative_regret[k], step["cumulative_regret"]),
-                          (trace.average_strategy[k], average)]:
-            # absolute 1e-12 for numbers up to 1, relative beyond (regret sums grow with t)
-            assert np.all(np.abs(got - want) <= tolerance * np.maximum(1.0, np.abs(want)))
+        t = k + 1
+        one = compiled_iteration(game, rule, t, regret_sum, strategy_sum)
+        regrets = magnitude(game.utility, regret_sum, step["cumulative_regret"])
+        sums = magnitude(t if rule.linear_average else 1.0, strategy_sum, step["strategy_sum"])
+        for got, want, scale, what in [(one.current, step["strategy"], 1.0, "strategy"),
+                                       (one.instant, step["regret"], regrets, "regrets"),
+                                       (one.regret_sum, step["cumulative_regret"], regrets,
+                                        "cumulative regrets"),
+                                       (one.strategy_sum, step["strategy_sum"], sums,
+                                        "strategy sums")]:
+            assert_close(got, want, scale=scale, roundings=roundings, what=f"{what}, iteration {t}")
+        regret_sum, strategy_sum = step["cumulative_regret"], step["strategy_sum"]
+        engine.run_full_tree(engine.plan(game).arrays, chained, t, t, rule)
+        assert np.array_equal(trace.current_strategy[k], chained.current)
+        assert np.array_equal(trace.instantaneous_regret[k], chained.instant)
+        assert np.array_equal(trace.cumulative_regret[k], chained.regret_sum)
+        assert np.array_equal(trace.average_strategy[k],
+                              average_strategy(chained.strategy_sum, mask))
         count += 1
     assert count == len(trace)
 
@@ -48,15 +88,16 @@ def assert_matches(trace, steps, mask, tolerance):
 def test_cfr_matches_the_recursive_reference_after_every_iteration_on_kuhn(kuhn, alternating):
     trace = cfrviz.solve(kuhn, "cfr", 300, alternating=alternating,
                          checkpoints=list(range(1, 301)))
-    assert_matches(trace, vanilla_cfr(kuhn, 300, alternating=alternating), kuhn.legal_mask, 1e-12)
+    assert_matches(kuhn, trace, vanilla_cfr(kuhn, 300, alternating=alternating),
+                   update_rule("cfr", alternating))
 
 
 @pytest.mark.parametrize("alternating", [True, False])
 def test_cfr_matches_the_recursive_reference_after_every_iteration_on_leduc(leduc, alternating):
     trace = cfrviz.solve(leduc, "cfr", 25, alternating=alternating,
                          checkpoints=list(range(1, 26)))
-    assert_matches(trace, vanilla_cfr(leduc, 25, alternating=alternating), leduc.legal_mask,
-                   1e-12)
+    assert_matches(leduc, trace, vanilla_cfr(leduc, 25, alternating=alternating),
+                   update_rule("cfr", alternating))
 
 
 @pytest.mark.parametrize("game_name", ["kuhn_poker", "leduc_poker"])
@@ -67,8 +108,47 @@ def test_variants_match_the_reference(game_name, algorithm, alternating):
     n = 60 if game_name == "kuhn_poker" else 15
     trace = cfrviz.solve(game, algorithm, n, alternating=alternating,
                          checkpoints=list(range(1, n + 1)))
-    assert_matches(trace, cfr_variant(game, n, alternating=alternating, **VARIANTS[algorithm]),
-                   game.legal_mask, 1e-12)
+    steps = cfr_variant(game, n, alternating=alternating, **VARIANTS[algorithm])
+    assert_matches(game, trace, steps, update_rule(algorithm, alternating))
+
+
+@pytest.mark.parametrize("game_name", ["kuhn_poker", "leduc_poker"])
+def test_the_bound_passes_rounding_and_fails_errors(game_name):
+    """The derived bound lets rounding through and catches real errors: a drift of half an ulp
+    of the scale per rounding passes; a relative error of 1e-9, DCFR's discount of the next
+    iteration, the discount left out, and the strategy sum's discount left out all fail."""
+    game = cfrviz.load_game(game_name)
+    n = 12
+    *_, before, step = cfr_variant(game, n, discount=(1.5, 0.0, 2.0))
+    rule = update_rule("dcfr", True)
+    roundings = walk_roundings(game) + FOLD
+    start = before["cumulative_regret"], before["strategy_sum"]
+    regrets = step["cumulative_regret"]
+    scale = magnitude(game.utility, start[0], regrets)
+    sums = magnitude(1.0, start[1], step["strategy_sum"])
+
+    def regrets_pass(got):
+        assert_close(got, regrets, scale=scale, roundings=roundings, what="regrets")
+
+    def sums_pass(got):
+        assert_close(got, step["strategy_sum"], scale=sums, roundings=roundings, what="sums")
+
+    right = compiled_iteration(game, rule, n, *start)
+    regrets_pass(right.regret_sum)
+    sums_pass(right.strategy_sum)
+    drift = 0.5 * roundings * EPS * scale * np.where(np.arange(regrets.size) % 2, 1, -1)
+    regrets_pass(regrets + drift.reshape(regrets.shape))
+    with pytest.raises(AssertionError, match="regrets: off by"):
+        regrets_pass(regrets * (1 + 1e-9))
+    with pytest.raises(AssertionError, match="regrets: off by"):
+        regrets_pass(compiled_iteration(game, rule, n + 1, *start).regret_sum)
+    with pytest.raises(AssertionError, match="regrets: off by"):
+        regrets_pass(compiled_iteration(game, rule._replace(discount=False), n, *start)
+                     .regret_sum)
+    with pytest.raises(AssertionError, match="sums: off by"):
+        sums_pass(compiled_iteration(game, rule._replace(gamma=0.0), n, *start).strategy_sum)
+    # The bound is far below what these errors move: at most a few 1e-13 here.
+    assert roundings * EPS * scale < 1e-12
 
 
 def test_the_variants_really_differ(kuhn):

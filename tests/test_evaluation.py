@@ -1,5 +1,6 @@
 import numpy as np
 import pytest
+from _tolerance import magnitude, tolerance, walk_roundings
 
 import cfrviz
 from cfrviz.analysis.evaluation import check_policy, reach_probabilities
@@ -60,8 +61,11 @@ def test_exploitability_matches_brute_force_over_pure_deviations(game):
         policy = profile(game, x, y)
         gain1 = max(payoffs[i] @ y for i in range(3)) - x @ payoffs @ y
         gain2 = max(-(x @ payoffs[:, j]) for j in range(3)) + x @ payoffs @ y
+        # each side: dot products of three terms (5 roundings) nested twice, per player,
+        # then the gains summed and halved (tests/_tolerance.py)
+        bound = tolerance(magnitude(payoffs), 2 * (2 * 5) + 2)
         assert cfrviz.exploitability(game, policy) == pytest.approx((gain1 + gain2) / 2,
-                                                                     abs=1e-12)
+                                                                     abs=bound)
 
 
 def test_errors(game):
@@ -89,7 +93,9 @@ def test_reach_probabilities_match_the_readable_level_by_level_oracle(name):
         np.testing.assert_array_equal(fast, oracle.reach_probabilities(tree, policy.probabilities))
         np.testing.assert_array_equal(fast, reach_probabilities(tree, policy.probabilities))
         leaves = tree.player == -2
-        assert fast[:, leaves].prod(axis=0).sum() == pytest.approx(1.0, abs=1e-12)
+        # a sum over the tree of products along its paths: a walk's roundings, of numbers <= 1
+        assert fast[:, leaves].prod(axis=0).sum() == pytest.approx(
+            1.0, abs=tolerance(1.0, walk_roundings(tree)))
 
 
 def test_reach_probabilities_of_a_matrix_game_use_its_tree(game):
@@ -97,7 +103,8 @@ def test_reach_probabilities_of_a_matrix_game_use_its_tree(game):
     reach = reach_probabilities(game, policy)
     assert reach.shape == (3, game.tree.num_nodes)
     leaves = game.tree.player == -2
-    np.testing.assert_allclose(reach[:, leaves].prod(axis=0).sum(), 1.0, rtol=0, atol=1e-15)
+    np.testing.assert_allclose(reach[:, leaves].prod(axis=0).sum(), 1.0, rtol=0,
+                               atol=tolerance(1.0, walk_roundings(game.tree)))
 
 
 def test_reach_probabilities_refuse_bad_input(game):

@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from _tolerance import FOLD, magnitude, tolerance, walk_roundings
 
 import cfrviz
 from cfrviz.reference import vanilla_cfr
@@ -35,7 +36,10 @@ def test_first_iteration_regrets_are_unbiased(kuhn, algorithm):
                         .instantaneous_regret[0][mine] for s in range(3000)])
     mean = samples.mean(axis=0)
     error = samples.std(axis=0) / np.sqrt(len(samples))
-    assert np.all(np.abs(mean - exact[mine]) <= 5 * error + 1e-12)
+    # Where every seed gives the same regret (no spread), only rounding separates the mean from
+    # the exact value: a walk and its fold each side, and log2(3000) < 12 for the pairwise mean.
+    rounding = tolerance(magnitude(kuhn.utility), walk_roundings(kuhn) + FOLD + 12)
+    assert np.all(np.abs(mean - exact[mine]) <= 5 * error + rounding)
     assert np.any(samples.std(axis=0) > 0)  # it really sampled
 
 

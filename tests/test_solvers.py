@@ -3,6 +3,7 @@ import warnings
 
 import numpy as np
 import pytest
+from _tolerance import FOLD, assert_close, magnitude
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -50,21 +51,34 @@ def test_trace_holds_copies_and_consistent_shapes(game):
     ([[3, -1, 0], [-2, 4, 1], [0, 1, -3]], None),
 ])
 def test_fast_loop_matches_the_readable_reference_every_iteration(payoffs, initial):
+    """Each compiled iteration, run from the reference's regrets, against the reference's next
+    one, to the bound of tests/_tolerance.py; the 500-iteration trace is those single compiled
+    iterations chained, bit for bit."""
     game = cfrviz.load_game("rock_paper_scissors", payoffs=payoffs)
     kwargs = {} if initial is None else {"initial_regrets": {"P1": initial[0], "P2": initial[1]}}
     trace = cfrviz.solve(game, "regret_matching", iterations=500, **kwargs)
-    reference = self_play_regret_matching(payoffs, 500, initial)
+    # A player's regret: an action's value (a sum of n products), minus the mix's (n more), added.
+    roundings = 2 * max(np.shape(payoffs)) + FOLD
     names = {"current_strategy": "strategies", "instantaneous_regret": "regrets",
-             "cumulative_regret": "cumulative_regrets", "average_strategy": "average_strategies"}
-    for k, step in enumerate(reference):
+             "cumulative_regret": "cumulative_regrets"}
+    before = [np.zeros(n) for n in np.shape(payoffs)] if initial is None else initial
+    for k, step in enumerate(self_play_regret_matching(payoffs, 500, initial)):
+        one = cfrviz.solve(game, "regret_matching", iterations=1, progress=False,
+                           initial_regrets={"P1": before[0], "P2": before[1]})
         for p in (0, 1):
+            regrets = magnitude(payoffs, before[p], step["cumulative_regrets"][p])
             for ours, theirs in names.items():
-                expected = step[theirs][p]
-                # 1e-12 relative to the size of the numbers: summation order differs, and
-                # cumulative regrets reach the hundreds.
-                tolerance = 1e-12 * max(1.0, np.abs(expected).max())
-                assert np.abs(getattr(trace, ours)[k, p] - expected).max() <= tolerance, \
-                    (ours, k, p)
+                scale = 1.0 if ours == "current_strategy" else regrets
+                assert_close(getattr(one, ours)[0, p], step[theirs][p], scale=scale,
+                             roundings=roundings, what=f"{ours}, player {p + 1}, iteration {k + 1}")
+        before = step["cumulative_regrets"]
+        if k:
+            state = trace.cumulative_regret[k - 1]
+            chained = cfrviz.solve(game, "regret_matching", iterations=1, progress=False,
+                                   initial_regrets={"P1": state[0], "P2": state[1]})
+            for ours in names:
+                assert np.array_equal(getattr(chained, ours)[0], getattr(trace, ours)[k]), ours
+    assert k == 499
 
 
 def test_variant_converges_to_its_equilibrium():

@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from _tolerance import FOLD, assert_close, magnitude
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -67,5 +68,6 @@ def test_the_engine_applies_these_factors():
         pos, neg, _ = dcfr_discounts(t, alpha, beta, gamma)
         summed = trace.cumulative_regret[i - 1] + trace.instantaneous_regret[i]
         expected = np.where(summed > 0, summed * pos, summed * neg)
-        assert np.allclose(trace.cumulative_regret[i][mask], expected[mask], rtol=1e-12,
-                           atol=1e-12)
+        # one fold: the add, the factor and its multiply (tests/_tolerance.py)
+        assert_close(trace.cumulative_regret[i][mask], expected[mask], roundings=FOLD,
+                     scale=magnitude(summed, trace.cumulative_regret[i - 1]), what=f"t = {t}")
