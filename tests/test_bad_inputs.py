@@ -250,6 +250,86 @@ def test_corrupted_traces_never_crash(tmp_path):
     OUTCOMES[kind, "resumed"] += int(done[2])
 
 
+# ------------------------------------------------------------------------------ names that collide
+
+SEPARATORS = st.sampled_from(["a", "b", "a/b", "b/a", "a/", "/", ":", "a:b", "\\", "a\\", "\\/"])
+
+
+@st.composite
+def labelled_trees(draw, depth: int = 0):
+    """A random JSON game tree whose labels and node names are made of ``/``, ``\\``, ``:``,
+    ``a`` and ``b``: the characters that could make two paths alike."""
+    kind = draw(st.sampled_from(["terminal", "decision", "chance"] if depth < 3 else ["terminal"]))
+    if kind == "terminal":
+        return {"type": "terminal", "payoffs": [1, -1]}
+    labels = draw(st.lists(SEPARATORS, min_size=2, max_size=4, unique=True))
+    name = {"name": draw(SEPARATORS)} if draw(st.integers(0, 3)) == 0 else {}
+    if kind == "chance":
+        return {"type": "chance", **name, "outcomes": {
+            label: {"probability": f"1/{len(labels)}", "node": draw(labelled_trees(depth + 1))}
+            for label in labels}}
+    return {"type": "decision", "player": 1, "infoset": None, **name,
+            "actions": {label: draw(labelled_trees(depth + 1)) for label in labels}}
+
+
+@SETTINGS
+@given(root=labelled_trees())
+def test_every_node_has_its_own_path(tmp_path, root):
+    stack, count = [root], 0
+    while stack:  # each decision its own set (perfect recall)
+        node = stack.pop()
+        if node["type"] == "decision":
+            node["infoset"], count = f"set {count}", count + 1
+        stack.extend(node.get("actions", {}).values())
+        stack.extend(o["node"] for o in node.get("outcomes", {}).values())
+    path = tmp_path / "paths.json"
+    path.write_text(json.dumps({"root": root}))
+    kind = "game files with '/', '\\' and ':' in labels and node names (paths distinct)"
+    TRIED[kind] += 1
+    game = cfrviz.load_game("file", path=str(path))
+    assert len(set(game.history)) == game.num_nodes, "two nodes share a path"
+    OUTCOMES[kind, "loaded"] += 1
+
+
+def _efg(sets: list[tuple[int, int, str]]) -> str:
+    """A Gambit file: chance deals one of ``len(sets)`` cards; each card leads to a decision
+    at (player, set number, name), with two actions ending the game."""
+    lines = ['EFG 2 R "collide" { "A" "B" }',
+             'c "" 1 "" { ' + " ".join(f'"{i}" 1/{len(sets)}' for i in range(len(sets))) + " } 0"]
+    declared: set = set()
+    outcome = 0
+    for player, number, name in sets:
+        if (player, number) in declared:
+            lines.append(f'p "" {player} {number} 0')
+        else:
+            declared.add((player, number))
+            lines.append(f'p "" {player} {number} "{name}" {{ "l" "r" }} 0')
+        for payoff in (1, -1):
+            outcome += 1
+            lines.append(f't "" {outcome} "o{outcome}" {{ {payoff} {-payoff} }}')
+    return "\n".join(lines) + "\n"
+
+
+@SETTINGS
+@given(sets=st.lists(st.tuples(st.sampled_from([1, 2]), st.integers(1, 3),
+                               st.sampled_from(["", "", "x", "P1.1", "P1.2", "P2.1", "P2.3"])),
+                     min_size=1, max_size=6))
+def test_efg_names_never_merge_sets(tmp_path, sets):
+    path = tmp_path / "collide.efg"
+    path.write_text(_efg(sets))
+    kind = "Gambit files whose set names equal generated keys (P1.1) or repeat"
+    TRIED[kind] += 1
+    declared = {(player, number) for player, number, _ in sets}
+    try:
+        game = cfrviz.load_game("file", path=str(path))
+    except ValueError as error:
+        assert "merge into one set" in str(error) and "rename" in str(error)
+        OUTCOMES[kind, "refused (names the two sets)"] += 1
+        return
+    assert game.num_infosets == len(declared), "two information sets were merged"
+    OUTCOMES[kind, "loaded, every set distinct"] += 1
+
+
 # ------------------------------------------------------------- injection through plotly templates
 
 #: Pieces of hostile text: plotly templates that read trace data or ``meta``, markup plotly.js

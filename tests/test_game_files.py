@@ -108,6 +108,35 @@ def test_efg_reads_gambit_conventions(tmp_path):
     assert game.description == "Pennies"
 
 
+def test_efg_set_named_like_a_generated_key_is_refused(tmp_path):
+    # Player 2's set 2 is named "P2.1", the key of player 2's unnamed set 1: one set, not two.
+    path = tmp_path / "collide.efg"
+    path.write_text('EFG 2 R "" { "A" "B" }\n'
+                    'c "" 1 "" { "x" 1/2 "y" 1/2 } 0\n'
+                    'p "" 2 1 "" { "l" "r" } 0\n'
+                    't "" 1 "" { 1 -1 }\n'
+                    't "" 2 "" { -1 1 }\n'
+                    'p "" 2 2 "P2.1" { "l" "r" } 0\n'
+                    't "" 1\n'
+                    't "" 2\n')
+    with pytest.raises(ValueError, match=r"collide.efg: information set 2 of player 2 is named "
+                                         r"'P2.1', the key cfrviz gives information set 1 of "
+                                         r"player 2 .* merge into one set"):
+        load_game_file(path)
+
+
+def test_a_slash_in_a_label_never_gives_two_nodes_one_path(tmp_path):
+    # "a/b" at the root against "a" then "b": written root/a\/b and root/a/b.
+    leaf = {"type": "terminal", "payoffs": [1, -1]}
+    path = tmp_path / "slash.json"
+    path.write_text(json.dumps({"root": {
+        "type": "decision", "player": 1, "infoset": "r", "actions": {
+            "a/b": leaf, "a": {"type": "decision", "player": 1, "infoset": "s",
+                               "actions": {"b": leaf, "c\\": leaf}}}}}))
+    game = load_game_file(path)
+    assert game.history == ("root", "root/a\\/b", "root/a", "root/a/b", "root/a/c\\\\")
+
+
 # --- malformed files: each error names the file and the node path ---------------------
 
 def _bluff(mutate):

@@ -62,8 +62,22 @@ class _Node:
     payoffs: tuple = (0.0, 0.0)
 
     def step(self, label: str) -> str:
-        """Path of the child reached by ``label``."""
-        return f"{self.path}/{self.name}:{label}" if self.name else f"{self.path}/{label}"
+        """Path of the child reached by ``label``.
+
+        A ``/`` in the name or the label is written ``\\/`` (and ``\\`` as ``\\\\``): ``/``
+        separates the steps, and two nodes must never share a path (``a/b`` then ``c`` and
+        ``a`` then ``b/c`` would both be ``root/a/b/c``).
+        """
+        label = _step_text(label)
+        return f"{self.path}/{_step_text(self.name)}:{label}" if self.name \
+            else f"{self.path}/{label}"
+
+
+def _step_text(text: str) -> str:
+    """A name or label as written in a node path: ``\\`` and ``/`` escaped with ``\\``."""
+    if "/" in text or "\\" in text:
+        return text.replace("\\", "\\\\").replace("/", "\\/")
+    return text
 
 
 class _FileGame:
@@ -888,14 +902,36 @@ class _EfgReader:
         return node, paid
 
     def name_infosets(self) -> None:
-        """Key each information set by its name when unique and not empty, else ``P1.3``."""
+        """Key each information set by its name when unique and not empty, else ``P1.3``.
+
+        Raises
+        ------
+        ValueError
+            When a set's name is the key ``P<player>.<number>`` that another set gets (one
+            with no name, or a name that several sets share): the two would merge into one
+            set, which changes the game.
+        """
         owners: dict[str, set] = {}
         for (player, number), (label, _) in self.infosets.items():
             owners.setdefault(label, set()).add((player, number))
-        for node, (player, number) in self.decisions:
-            label = self.infosets[(player, number)][0]
-            node.infoset = label if label and len(owners[label]) == 1 \
-                else f"P{player}.{number}"
+        keys: dict[tuple[int, int], str] = {}
+        named: dict[str, tuple[int, int]] = {}
+        for (player, number), (label, _) in self.infosets.items():
+            if label and len(owners[label]) == 1:
+                keys[player, number] = label
+                named[label] = (player, number)
+            else:
+                keys[player, number] = f"P{player}.{number}"
+        for (player, number), key in keys.items():
+            other = named.get(key)
+            if other is not None and other != (player, number):
+                raise ValueError(
+                    f"{self.file}: information set {other[1]} of player {other[0]} is named "
+                    f"{key!r}, the key cfrviz gives information set {number} of player {player} "
+                    f"(which has no name of its own, or one that several sets share); the two "
+                    f"would merge into one set, which changes the game: rename one of them")
+        for node, ident in self.decisions:
+            node.infoset = keys[ident]
 
 
 def _parse_efg(text: str, file: str, stem: str):
