@@ -128,7 +128,7 @@ class TrainingExplorer(TimelinePanel):
         self.tree = LiveTree(self.view)
         self.tree_fig = self.tree.figure
         self.view.on_node_click(self.tree_fig, self._on_node_click)
-        self.history = go.FigureWidget()
+        self.history = fit_to_output(go.FigureWidget())  # beside the panel, to its width
         self.curve = fit_to_output(go.FigureWidget())
         # The "now" marks lie over the charts (cfrviz.widgets.overlay): moving them inside
         # plotly would redraw every line of both charts on each frame.
@@ -172,7 +172,7 @@ class TrainingExplorer(TimelinePanel):
         self.frames = display_frames(trace)
         self.status.value = (f"{name}: {trace.iterations[-1]:,} iterations in "
                              f"{trace.extras['total_time']:.2f} s; final exploitability "
-                             f"{trace.exploitability[-1]:.2e}")
+                             f"{_unbroken(f'{trace.exploitability[-1]:.2e}')}")
         self._rebuild_charts()
         self._reset_timeline()
 
@@ -247,9 +247,14 @@ class TrainingExplorer(TimelinePanel):
             self.panel.value = snapshot_html(snapshot, self.style.font_size)
             self.iteration_label.value = (f"iteration <b>{trace.iterations[k]:,}</b> of "
                                           f"{trace.iterations[-1]:,} — exploitability "
-                                          f"{trace.exploitability[k]:.3e}")
+                                          f"{_unbroken(f'{trace.exploitability[k]:.3e}')}")
         except Exception as error:  # a callback must never leave a dead widget behind
             self.report("Could not show this frame", error)
+
+
+def _unbroken(number: str) -> str:
+    """A number a narrow label never breaks at its exponent's minus ("3.034e-" / "03")."""
+    return f"<span style='white-space:nowrap'>{number}</span>"
 
 
 def explore(game, algorithm: str = "cfr", iterations: int = 1000, seed: int = 0,
