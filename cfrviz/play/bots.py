@@ -63,9 +63,10 @@ def _action_sequences(game: GameTree) -> np.ndarray:
         par = game.parent[nodes]
         # A chance step keeps the sequence (code -1) whatever card it deals.
         step = np.where(game.player[par] == CHANCE, -1, game.action[nodes])
-        _, inverse = np.unique(np.stack([seq[par], step], axis=1), axis=0, return_inverse=True)
+        rows, inverse = np.unique(np.stack([seq[par], step], axis=1), axis=0,
+                                  return_inverse=True)
         seq[nodes] = used + inverse.ravel()
-        used += int(inverse.max()) + 1
+        used += len(rows)  # one new id per distinct (parent sequence, step)
     return seq
 
 
