@@ -33,14 +33,17 @@ file someone sends you choose what your machine reads.
 
 Loading checks everything
 -------------------------
-Nothing in a file is trusted: :func:`load_trace` reads only the members the metadata
-names, each after checking its size (against a bound derived from the game and the number
+Nothing in a file is trusted: :func:`load_trace` opens only a regular file (never a pipe
+or a device, also behind a link) of at most :data:`MAX_FILE_BYTES`, reads only the members
+the metadata names, each after checking its size (against a bound derived from the game and the number
 of records; the metadata's against :data:`MAX_META_BYTES`) and its header's dtype and
 shape against the schema (:data:`~cfrviz.core.trace.RECORD_ARRAYS`,
 :meth:`~cfrviz.core.trace.SolverState.array_fields`), then checks the values
 (:func:`~cfrviz.core.trace.check_records`, :meth:`SolverState.from_dict
 <cfrviz.core.trace.SolverState.from_dict>`).  A doctored file gives a ``ValueError``
-naming the file and the array at fault, and never reaches compiled code.
+naming the file and the array at fault, and never reaches compiled code.  :func:`save_trace`
+applies the same bounds before it writes (and the file size after), so every trace it
+saves loads.
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ import json
 import os
 import secrets
 import zipfile
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -59,6 +63,7 @@ from typing import Any
 
 import numpy as np
 
+from .core.checks import open_regular_file
 from .core.trace import (
     MAX_TRACE_BYTES,
     RECORD_ARRAYS,
@@ -173,7 +178,10 @@ def save_trace(trace: Trace, path) -> Path:
     ------
     ValueError
         When ``params``, ``extras`` or ``state`` hold a value that cannot be
-        saved exactly (see the module docstring); the message names the key.
+        saved exactly (see the module docstring), naming the key; or when the
+        trace is one :func:`load_trace` would refuse: invalid records, more
+        records, a larger extras array or metadata, or a larger file than it
+        reads (nothing is written then).
     FileNotFoundError
         When the directory does not exist.
     """
@@ -182,6 +190,11 @@ def save_trace(trace: Trace, path) -> Path:
         path = path.with_name(path.name + ".npz")
     arrays, meta = _pack(trace)
     arrays[META] = np.frombuffer(json.dumps(meta).encode("utf-8"), dtype=np.uint8)
+    if arrays[META].nbytes > MAX_META_BYTES:
+        raise ValueError(f"save_trace: the trace's metadata (params, scalar extras and state, "
+                         f"the game) takes {arrays[META].nbytes:,} bytes as JSON, more than the "
+                         f"{MAX_META_BYTES:,} load_trace reads; keep large values as arrays in "
+                         f"extras")
 
     folder = path.parent
     if not folder.is_dir():
@@ -195,6 +208,11 @@ def save_trace(trace: Trace, path) -> Path:
             np.savez_compressed(handle, **arrays)
             handle.flush()
             os.fsync(handle.fileno())
+            size = handle.tell()
+        if size > MAX_FILE_BYTES:  # the limit load_trace applies before reading
+            raise ValueError(f"save_trace: the trace takes {size:,} bytes compressed, more than "
+                             f"the {MAX_FILE_BYTES:,} load_trace reads; record fewer "
+                             f"iterations (checkpoints=) and save again")
         os.replace(temp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
@@ -228,6 +246,25 @@ def _pack(trace: Trace) -> tuple[dict, dict]:
         arrays[f"trace.{spec.name}"] = _plain_array(getattr(trace, spec.name), spec.name)
     extras, extra_arrays = _pack_mapping(trace.extras, "extras")
     arrays.update(extra_arrays)
+    # The bounds load_trace applies, applied here: every saved trace loads.
+    try:
+        records = check_records({spec.name: getattr(trace, spec.name) for spec in RECORD_ARRAYS},
+                                trace.game, extras=_require_dict(trace.extras, "extras"))
+    except ValueError as exc:
+        raise ValueError(f"save_trace: the trace cannot be saved, as it could not be loaded: "
+                         f"{exc}") from None
+    most = _most_records(trace.game)
+    if records > most:
+        raise ValueError(f"save_trace: the trace has {records:,} records, more than the "
+                         f"{most:,} load_trace reads for {trace.game.name} ({MAX_TRACE_BYTES:,} "
+                         f"bytes of records); record fewer iterations (checkpoints=)")
+    timing = dict(TIMING_EXTRAS)
+    for key, value in _require_dict(trace.extras, "extras").items():
+        if isinstance(value, np.ndarray) and key not in timing \
+                and value.nbytes > _extra_limit(trace.game, records):
+            raise ValueError(f"save_trace: extras array {key!r} takes {value.nbytes:,} bytes, "
+                             f"more than the {_extra_limit(trace.game, records):,} load_trace "
+                             f"reads for an extras array of this trace")
     if trace.state is None:
         state = None
     else:
@@ -405,7 +442,9 @@ def load_trace(path, game=None) -> Trace:
     FileNotFoundError
         When the file does not exist.
     ValueError
-        When the file is not a cfrviz trace, is corrupt or truncated, was
+        When the path is not a regular file (a folder, a pipe, a device) or
+        holds more than :data:`MAX_FILE_BYTES`; when the file is not a cfrviz
+        trace, is corrupt or truncated, was
         written by a newer format version, holds a member it does not name or
         lacks one it does, holds a member or metadata larger than its bound,
         an array of another dtype or shape than the schema, NaN or infinities
@@ -463,6 +502,9 @@ MAX_META_BYTES = 64 * 2**20
 #: Largest custom game kept in a trace, as JSON bytes; a larger one is not stored and the
 #: trace then loads only with ``game=``.
 MAX_GAME_BYTES = MAX_META_BYTES // 2
+#: Largest trace file opened, in bytes (checked before reading, and by save_trace after
+#: writing): the records' limit, room for the metadata and the solver state.
+MAX_FILE_BYTES = MAX_TRACE_BYTES + 2 * MAX_META_BYTES
 #: Room for an ``.npy`` header beyond an array's data (numpy refuses larger headers).
 _HEADER_BYTES = 10_000 + 16
 #: Largest extras array that is not one of the schema's (user data kept with a run).
@@ -480,26 +522,32 @@ def _corrupt(path: Path, exc: BaseException) -> ValueError:
 
 @contextlib.contextmanager
 def _open_archive(path: Path) -> Iterator[zipfile.ZipFile]:
-    if not path.exists():
-        raise FileNotFoundError(errno.ENOENT, "no such trace file", str(path))
-    with open(path, "rb") as handle:
-        head = handle.read(4)
-    if head[:2] != b"PK":
-        raise _bad(path, "it is not an .npz (zip) archive")
     try:
-        archive = zipfile.ZipFile(path)
-    except Exception as exc:  # BadZipFile, but also struct, OS and value errors on damage
-        raise _corrupt(path, exc) from None
-    with archive:
-        yield archive
+        handle = open_regular_file(path, f"trace file {str(path)!r}", MAX_FILE_BYTES)
+    except FileNotFoundError:
+        raise FileNotFoundError(errno.ENOENT, "no such trace file", str(path)) from None
+    with handle:
+        if handle.read(2) != b"PK":
+            raise _bad(path, "it is not an .npz (zip) archive")
+        handle.seek(0)
+        try:
+            archive = zipfile.ZipFile(handle)
+        except Exception as exc:  # BadZipFile, but also struct, OS and value errors on damage
+            raise _corrupt(path, exc) from None
+        with archive:
+            yield archive
 
 
 def _member_names(path: Path, archive: zipfile.ZipFile) -> set[str]:
-    """The arrays in the archive (``name`` for ``name.npy``); anything else is refused."""
+    """The arrays in the archive (``name`` for ``name.npy``); anything else is refused.
+
+    Linear in the number of members (a doctored file may hold a hundred thousand).
+    """
     names = [info.filename for info in archive.infolist()]
     if len(set(names)) != len(names):
-        twice = sorted({name for name in names if names.count(name) > 1})
-        raise _bad(path, f"it holds the member {twice[0]!r} more than once")
+        counts = Counter(names)
+        twice = min(name for name, count in counts.items() if count > 1)
+        raise _bad(path, f"it holds the member {twice!r} more than once")
     for name in names:
         if not name.endswith(".npy"):
             raise _bad(path, f"it holds a member {name!r} that is not a numpy array")
@@ -626,10 +674,19 @@ def _what(member: str, extras_entries: list[dict], state_entries: list[dict] | N
     return member
 
 
+def _most_records(game) -> int:
+    """The most records a trace of ``game`` may hold (save and load): MAX_TRACE_BYTES."""
+    return MAX_TRACE_BYTES // record_nbytes(game.legal_mask.size)
+
+
+def _extra_limit(game, records: int) -> int:
+    """The most bytes an extras array outside the schema may take (save and load)."""
+    return max(_MIN_EXTRA_BYTES, records * game.legal_mask.size * 8)
+
+
 def _record_count(path: Path, archive: zipfile.ZipFile, game) -> int:
     """Records in the file (from the iterations' header), refused beyond MAX_TRACE_BYTES."""
-    per_record = record_nbytes(game.legal_mask.size)
-    most = MAX_TRACE_BYTES // per_record
+    most = _most_records(game)
     iterations = _read_array(path, archive, "trace.iterations", "record array 'iterations'",
                              limit=most * np.dtype(np.int64).itemsize)
     if iterations.ndim != 1:
@@ -664,7 +721,7 @@ def _read_state(path: Path, archive: zipfile.ZipFile, entries: list[dict], game)
 def _read_extras(path: Path, archive: zipfile.ZipFile, entries: list[dict], game,
                  records: int) -> dict:
     timing = dict(TIMING_EXTRAS)
-    limit = max(_MIN_EXTRA_BYTES, records * game.legal_mask.size * 8)
+    limit = _extra_limit(game, records)
     extras: dict[str, Any] = {}
     for entry in entries:
         key = entry["key"]

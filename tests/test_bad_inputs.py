@@ -8,12 +8,17 @@ crash there fails the test with the case that caused it instead of taking pytest
 (the figures in README's table come from that run).
 """
 
+import dataclasses
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import textwrap
+import time
+import warnings
+import zipfile
 from collections import Counter
 from pathlib import Path
 
@@ -21,7 +26,7 @@ import ipywidgets as W
 import numpy as np
 import plotly.graph_objects as go
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import cfrviz
@@ -328,6 +333,134 @@ def test_efg_names_never_merge_sets(tmp_path, sets):
         return
     assert game.num_infosets == len(declared), "two information sets were merged"
     OUTCOMES[kind, "loaded, every set distinct"] += 1
+
+
+# ----------------------------------------------------------------------------------------- files
+
+def _special(tmp_path: Path, kind: str, name: str) -> Path:
+    """A path called ``name`` that is not a regular file: a FIFO, a device, a folder, or a
+    symbolic link to one of those."""
+    path = tmp_path / name
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "folder":
+        path.mkdir()
+    elif kind.startswith("link to "):
+        target = kind.removeprefix("link to ")
+        if target == "fifo":
+            os.mkfifo(tmp_path / "pipe")
+            target = str(tmp_path / "pipe")
+        path.symlink_to(target)
+    elif name.endswith(".npz"):  # a device itself cannot be created here: use the system's
+        return Path(kind)
+    else:  # a game file's name must end in .json or .efg, so the device is reached by a link
+        path.symlink_to(kind)
+    return path
+
+
+@pytest.fixture
+def alarm():
+    """Fail, rather than hang, when a load blocks (a FIFO opened for reading waits)."""
+    def stop(*_):
+        raise TimeoutError("a load blocked for 10 s")
+    previous = signal.signal(signal.SIGALRM, stop)
+    yield lambda: signal.alarm(10)
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, previous)
+
+
+@settings(SETTINGS, max_examples=max(10, CASES // 5))
+@given(kind=st.sampled_from(["fifo", "folder", "/dev/zero", "/dev/null", "/dev/urandom",
+                             "link to /dev/zero", "link to /dev/urandom", "link to fifo"]),
+       loader=st.sampled_from(["game.json", "game.efg", "trace.npz"]))
+def test_only_regular_files_are_read(tmp_path_factory, alarm, kind, loader):
+    path = _special(tmp_path_factory.mktemp("special"), kind, loader)
+    kind_tried = "FIFOs, devices, folders and links to them given as a game file or a trace"
+    TRIED[kind_tried] += 1
+    alarm()
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match="not a regular file|is a folder"):
+        if loader == "trace.npz":
+            cfrviz.load_trace(path)
+        else:
+            cfrviz.load_game("file", path=str(path))
+    assert time.perf_counter() - start < 2
+    OUTCOMES[kind_tried, "refused before reading"] += 1
+
+
+@settings(SETTINGS, max_examples=max(5, CASES // 30))
+@given(loader=st.sampled_from(["game.json", "game.efg", "trace.npz"]), extra=st.integers(1, 10**6))
+def test_files_past_the_limit_are_refused_before_reading(tmp_path_factory, loader, extra):
+    from cfrviz.games.files import MAX_FILE_BYTES as GAME_LIMIT
+    from cfrviz.io import MAX_FILE_BYTES as TRACE_LIMIT
+    path = tmp_path_factory.mktemp("large") / loader
+    with open(path, "wb") as handle:  # sparse: no disk is used, reading it would take long
+        handle.write(b"PK" if loader == "trace.npz" else b"{")
+        handle.truncate((TRACE_LIMIT if loader == "trace.npz" else GAME_LIMIT) + extra)
+    kind = "files one byte to a megabyte past the size limit (sparse)"
+    TRIED[kind] += 1
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match=r"holds [\d,]+ bytes, more than the [\d,]+"):
+        if loader == "trace.npz":
+            cfrviz.load_trace(path)
+        else:
+            cfrviz.load_game("file", path=str(path))
+    assert time.perf_counter() - start < 1
+    OUTCOMES[kind, "refused before reading"] += 1
+
+
+@settings(SETTINGS, max_examples=max(4, CASES // 40))
+@given(members=st.integers(2, 40_000), twice=st.floats(0, 1))
+@example(members=80_000, twice=0.5)
+def test_archive_member_check_is_linear(tmp_path_factory, members, twice):
+    """A trace archive with many members, one of them twice: refused in time linear in the
+    number of members (it was quadratic: 80,000 took 116 s)."""
+    path = tmp_path_factory.mktemp("members") / "many.npz"
+    with zipfile.ZipFile(path, "w") as archive, warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # zipfile warns of the name written twice
+        for i in range(members):
+            archive.writestr(f"m{i}.npy", b"")
+        archive.writestr(f"m{int(twice * (members - 1))}.npy", b"")
+    kind = "trace archives with 2 to 80,000 members, one of them twice"
+    TRIED[kind] += 1
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match="more than once"):
+        cfrviz.load_trace(path)
+    assert time.perf_counter() - start < 1 + members * 2e-5  # 80,000: under 3 s
+    OUTCOMES[kind, "refused"] += 1
+
+
+@settings(SETTINGS, max_examples=max(10, CASES // 5))
+@given(extra_bytes=st.integers(0, 6000), param_chars=st.integers(0, 6000),
+       limits=st.tuples(st.integers(1000, 5000), st.integers(500, 5000)))
+def test_every_saved_trace_loads(tmp_path_factory, monkeypatch, extra_bytes, param_chars,
+                                 limits):
+    """Save and load share their limits (made small here so they are reached): a trace either
+    saves and then loads, or is refused by save_trace with a ValueError."""
+    import cfrviz.io as io
+    meta_limit, extra_limit = limits
+    monkeypatch.setattr(io, "MAX_META_BYTES", meta_limit)
+    monkeypatch.setattr(io, "_MIN_EXTRA_BYTES", extra_limit)
+    trace = dataclasses.replace(
+        KUHN_TRACE, params=dict(KUHN_TRACE.params, note="x" * param_chars),
+        extras=dict(KUHN_TRACE.extras, data=np.zeros(extra_bytes // 8)))
+    kind = "traces with metadata and extras arrays around the size limits (save, then load)"
+    TRIED[kind] += 1
+    path = tmp_path_factory.mktemp("limits") / "trace.npz"
+    try:
+        cfrviz.save_trace(trace, path)
+    except ValueError as error:
+        assert "load_trace reads" in str(error)
+        assert not path.exists()
+        OUTCOMES[kind, "refused by save"] += 1
+        return
+    loaded = cfrviz.load_trace(path, game=trace.game)
+    assert loaded.params["note"] == trace.params["note"]
+    OUTCOMES[kind, "saved and loaded"] += 1
+
+
+KUHN_TRACE = cfrviz.solve(cfrviz.load_game("kuhn_poker"), "cfr", 5, checkpoints=[5],
+                          progress=False)
 
 
 # ------------------------------------------------------------- injection through plotly templates

@@ -108,6 +108,22 @@ def test_efg_reads_gambit_conventions(tmp_path):
     assert game.description == "Pennies"
 
 
+def test_only_a_regular_game_file_is_read(tmp_path, monkeypatch):
+    import os
+
+    import cfrviz.games.files as files
+    os.mkfifo(tmp_path / "pipe.json")
+    (tmp_path / "zero.efg").symlink_to("/dev/zero")
+    with pytest.raises(ValueError, match=r"pipe\.json' is a named pipe \(FIFO\), not a regular"):
+        load_game_file(tmp_path / "pipe.json")
+    with pytest.raises(ValueError, match=r"zero\.efg' is a character device, not a regular"):
+        load_game_file(tmp_path / "zero.efg")
+    monkeypatch.setattr(files, "MAX_FILE_BYTES", 100)
+    (tmp_path / "big.json").write_text(" " * 101)
+    with pytest.raises(ValueError, match=r"big\.json' holds 101 bytes, more than the 100"):
+        load_game_file(tmp_path / "big.json")
+
+
 def test_efg_set_named_like_a_generated_key_is_refused(tmp_path):
     # Player 2's set 2 is named "P2.1", the key of player 2's unnamed set 1: one set, not two.
     path = tmp_path / "collide.efg"

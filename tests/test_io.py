@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import tempfile
 from pathlib import Path
 
@@ -438,6 +439,32 @@ def test_failed_save_keeps_previous_file(rps_trace, kuhn_trace, tmp_path, monkey
 def test_save_into_missing_directory(rps_trace, tmp_path):
     with pytest.raises(FileNotFoundError, match="nowhere"):
         save_trace(rps_trace, tmp_path / "nowhere" / "a.npz")
+
+
+def test_only_a_regular_file_is_opened(tmp_path):
+    # A FIFO would block the open for ever, /dev/zero never ends: refused before any read.
+    os.mkfifo(tmp_path / "pipe.npz")
+    (tmp_path / "zero.npz").symlink_to("/dev/zero")
+    with pytest.raises(ValueError, match=r"pipe\.npz' is a named pipe \(FIFO\), not a regular"):
+        load_trace(tmp_path / "pipe.npz")
+    with pytest.raises(ValueError, match=r"zero\.npz' is a character device, not a regular"):
+        load_trace(tmp_path / "zero.npz")
+
+
+def test_what_load_would_refuse_is_not_saved(kuhn_trace, tmp_path, monkeypatch):
+    import cfrviz.io as io
+
+    monkeypatch.setattr(io, "_MIN_EXTRA_BYTES", 1000)
+    big = dataclasses.replace(kuhn_trace, extras={**kuhn_trace.extras, "x": np.zeros(2000)})
+    with pytest.raises(ValueError, match=r"extras array 'x' takes 16,000 bytes, more than the "
+                                         r"[\d,]+ load_trace reads"):
+        save_trace(big, tmp_path / "big.npz")
+    monkeypatch.setattr(io, "MAX_META_BYTES", 1000)
+    wordy = dataclasses.replace(kuhn_trace, params={**kuhn_trace.params, "note": "x" * 2000})
+    with pytest.raises(ValueError, match=r"metadata .* takes [\d,]+ bytes as JSON, more than "
+                                         r"the 1,000 load_trace reads"):
+        save_trace(wordy, tmp_path / "wordy.npz")
+    assert not list(tmp_path.iterdir())
 
 
 def test_a_game_built_with_parameters_is_rebuilt_from_the_file(tmp_path):

@@ -1,4 +1,4 @@
-"""Argument checks the public API shares: a game, a player, a whole number, a flag.
+"""Argument checks the public API shares: a game, a player, a whole number, a flag, a file.
 
 Each returns the value (converted to a plain Python type) or raises a
 ``ValueError`` that says what was given and what is valid.  A ``bool`` is never
@@ -11,7 +11,10 @@ messages of ``solve`` and ``load_game``.
 from __future__ import annotations
 
 import math
+import os
+import stat
 from numbers import Integral
+from typing import BinaryIO
 
 from .registry import Param
 from .tree import as_tree
@@ -54,3 +57,70 @@ def whole_number(value, name: str, low: float = 0, high: float = math.inf) -> in
 def check_flag(value, name: str) -> bool:
     """``value`` when it is ``True`` or ``False`` (not 1, not ``"yes"``)."""
     return Param(name, kind="bool").check(value)
+
+
+_KINDS = ((stat.S_ISFIFO, "a named pipe (FIFO)"),
+          (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+          (stat.S_ISSOCK, "a socket"))
+
+
+def open_regular_file(path, what: str, limit: int) -> BinaryIO:
+    """``path`` opened for binary reading when it is a regular file of at most ``limit`` bytes.
+
+    The one way cfrviz opens a file it reads (game files, traces).  Opening never blocks
+    and nothing is read before the checks: a named pipe would wait for a writer for ever,
+    and a device (``/dev/zero``, also behind a symbolic link) never ends.  The size is
+    the file's own (:func:`os.fstat` of the opened file, so a link or a rename in between
+    cannot swap it); read at most ``limit + 1`` bytes and refuse more, in case it grows.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+    what : str
+        How messages call the file (e.g. ``"game file 'x.json'"``).
+    limit : int
+        The most bytes the file may hold.
+
+    Raises
+    ------
+    FileNotFoundError
+        When nothing is at ``path`` (callers turn it into their own message).
+    ValueError
+        When ``path`` is a folder, a pipe, a device or a socket, is larger than
+        ``limit``, or cannot be opened (e.g. no permission); the message says which.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        raise
+    except IsADirectoryError:  # Windows refuses to open a folder
+        raise ValueError(f"{what} is a folder, not a file") from None
+    except OSError as error:
+        raise ValueError(f"{what} cannot be opened: {error.strerror or error}") from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise ValueError(f"{what} is a folder, not a file")
+        if not stat.S_ISREG(info.st_mode):
+            kind = next((name for test, name in _KINDS if test(info.st_mode)), "not a file")
+            raise ValueError(f"{what} is {kind}, not a regular file; cfrviz reads only "
+                             f"regular files (never a pipe or a device, which may not end)")
+        if info.st_size > limit:
+            raise ValueError(f"{what} holds {info.st_size:,} bytes, more than the {limit:,} "
+                             f"cfrviz reads; it was not read")
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def read_regular_file(path, what: str, limit: int) -> bytes:
+    """The bytes of ``path``, read through :func:`open_regular_file` (same checks and errors)."""
+    with open_regular_file(path, what, limit) as handle:
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise ValueError(f"{what} grew past {limit:,} bytes while it was read; it was not read")
+    return data

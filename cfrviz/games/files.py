@@ -28,6 +28,7 @@ from fractions import Fraction
 from itertools import islice
 from pathlib import Path
 
+from ..core.checks import read_regular_file
 from ..core.tree import CHANCE, GameTree, build_tree
 
 NODE_FIELDS = {
@@ -37,6 +38,8 @@ NODE_FIELDS = {
 }
 TOP_FIELDS = ("name", "description", "root", "comment")
 OUTCOME_FIELDS = ("probability", "node", "comment")
+MAX_FILE_BYTES = 200_000_000
+"""The largest game file read, in bytes (checked before reading; only regular files are read)."""
 MAX_DEPTH = 5_000
 """The most moves from the root to a node that a game file may have."""
 MAX_PATH_TEXT = 100_000_000
@@ -178,12 +181,10 @@ def load_game_file(path) -> GameTree:
 def _read_text(file: Path, what: str) -> str:
     """The UTF-8 text of ``file`` without a byte-order mark, or a ValueError saying why not."""
     try:
-        data = file.read_bytes()
+        data = read_regular_file(file, what, MAX_FILE_BYTES)
     except FileNotFoundError:
         raise ValueError(f"{what} not found (looked for {file.resolve()})") from None
-    except IsADirectoryError:
-        raise ValueError(f"{what} is a folder, not a file") from None
-    except OSError as error:
+    except OSError as error:  # a read failing after the open (an I/O error)
         raise ValueError(f"{what} cannot be read: {error.strerror or error}") from None
     if data.startswith(codecs.BOM_UTF8):  # Notepad writes one; it is not part of the text
         data = data[len(codecs.BOM_UTF8):]
