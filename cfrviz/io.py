@@ -35,8 +35,8 @@ Loading checks everything
 -------------------------
 Nothing in a file is trusted: :func:`load_trace` opens only a regular file (never a pipe
 or a device, also behind a link) of at most :data:`MAX_FILE_BYTES`, reads only the members
-the metadata names, each after checking its size (against a bound derived from the game and the number
-of records; the metadata's against :data:`MAX_META_BYTES`) and its header's dtype and
+the metadata names, each after checking its size (against a bound derived from the game and
+the number of records; the metadata's against :data:`MAX_META_BYTES`) and its header's dtype and
 shape against the schema (:data:`~cfrviz.core.trace.RECORD_ARRAYS`,
 :meth:`~cfrviz.core.trace.SolverState.array_fields`), then checks the values
 (:func:`~cfrviz.core.trace.check_records`, :meth:`SolverState.from_dict
