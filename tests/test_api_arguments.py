@@ -258,6 +258,22 @@ CASES = [
            lambda g, it=it: cfrviz.play_against(g.kuhn, g.trace, iteration=it),
            f"iteration {WHOLE}.*got {text}")
       for it, text in ((True, "True"), (3.0, "3.0"))],
+    case("solve", "iterations=10**400", lambda g: cfrviz.solve(g.kuhn, "cfr", 10**400),
+         r"iterations must be a whole number >= 1 that fits in 64 bits .*; got an integer of "
+         r"401 digits"),
+    case("solve", "seed=2**64", lambda g: cfrviz.solve(g.kuhn, "cfr", 2, seed=2**64),
+         r"seed must be a whole number >= 0 that fits in 64 bits"),
+    case("solve", "alpha=10**400", lambda g: cfrviz.solve(g.kuhn, "dcfr", 2, alpha=10**400),
+         r"alpha must be a finite number >= 0 and <= 100; got an integer of 401 digits"),
+    case("solve", "seed=1 on a seed=0 trace",
+         lambda g: cfrviz.solve(g.kuhn, "cfr", 9, seed=1, resume=g.trace),
+         r"resume= continues the trace's own random stream, seeded with 0; seed=1 was given"),
+    case("round_robin", "names 1 and '1'",
+         lambda g: cfrviz.round_robin(g.kuhn, {1: g.policy, "1": g.policy}, hands=2),
+         r"each key must be a non-empty string, e\.g\. \{'cfr': policy\}; got the key 1"),
+    case("round_robin", "names 'a' and 'a '",
+         lambda g: cfrviz.round_robin(g.kuhn, {"a": g.policy, "a ": g.policy}, hands=2),
+         r"two policies are both shown as 'a'"),
     case("KuhnEquilibriumView", "labels=5",
          lambda g: cfrviz.KuhnEquilibriumView(g.trace, labels=5),
          "labels must be a list of strings, one per run; got 5"),
@@ -317,3 +333,33 @@ def test_nash_conv_expected_values_and_best_response_hold_in_general_sum_games(g
     # Player 1 gains 0.5 by switching to 'a'; player 2 has no decision.
     assert cfrviz.nash_conv(game, uniform) == 0.5
     assert cfrviz.nash_conv(game, response.policy) == 0.0  # an equilibrium
+
+
+def test_checkpoints_given_as_a_generator_are_all_recorded(g):
+    trace = cfrviz.solve(g.kuhn, "cfr", 6, checkpoints=(i for i in (2, 4)))
+    assert trace.iterations.tolist() == [2, 4, 6]
+
+
+def test_a_resume_with_the_trace_seed_goes_on(g):
+    start = cfrviz.solve(g.kuhn, "external_sampling", 3, seed=7)
+    resumed = cfrviz.solve(g.kuhn, "external_sampling", 6, seed=7, resume=start)
+    whole = cfrviz.solve(g.kuhn, "external_sampling", 6, seed=7)
+    np.testing.assert_array_equal(resumed.cumulative_regret[-1], whole.cumulative_regret[-1])
+
+
+def test_registry_entries_are_checked_when_declared():
+    from cfrviz.games import GAMES, Game, register_game
+    kuhn = cfrviz.load_game("kuhn_poker")
+    with pytest.raises(ValueError, match=r"'toy': aliases must be a tuple of non-empty names, "
+                                         r"e\.g\. \('toy'\,\); got 'toy'"):
+        Game("toy", lambda: kuhn, "a toy", "toy")
+    with pytest.raises(ValueError, match=r"takes \*\*options, whose parameters cannot be "
+                                         r"declared from its signature"):
+        Game("toy", lambda **options: kuhn)  # noqa: ARG005
+    register_game(Game("toy_list", lambda: [kuhn], "returns a list"))
+    try:
+        with pytest.raises(ValueError, match=r"game 'toy_list' is registered with a factory "
+                                             r"that returned a list, not a game"):
+            cfrviz.load_game("toy_list")
+    finally:
+        GAMES.unregister("toy_list")

@@ -190,8 +190,9 @@ CHILD = textwrap.dedent("""
         try:
             trace = cfrviz.load_trace(path, game=kuhn)
             cfrviz.solve(kuhn, trace.algorithm, int(trace.state["iteration"]) + 5,
-                         resume=trace, progress=False, **{k: v for k, v in trace.params.items()
-                         if k not in ("seed", "iterations", "interrupted", "resumed_from")})
+                         resume=trace, progress=False, seed=trace.params["seed"],
+                         **{k: v for k, v in trace.params.items()
+                            if k not in ("seed", "iterations", "interrupted", "resumed_from")})
             outcomes.append("resumed")
         except (ValueError, FileNotFoundError) as error:
             assert str(error)
@@ -461,6 +462,218 @@ def test_every_saved_trace_loads(tmp_path_factory, monkeypatch, extra_bytes, par
 
 KUHN_TRACE = cfrviz.solve(cfrviz.load_game("kuhn_poker"), "cfr", 5, checkpoints=[5],
                           progress=False)
+
+
+# ------------------------------------------------------------------------------------- arguments
+
+KUHN = cfrviz.load_game("kuhn_poker")
+
+
+@SETTINGS
+@given(points=st.lists(st.integers(1, 12), max_size=6),
+       wrap=st.sampled_from(["list", "tuple", "iterator", "generator", "set", "array", "map"]))
+def test_checkpoints_of_any_iterable_are_read_once(points, wrap):
+    given_points = {"list": list, "tuple": tuple, "iterator": iter, "set": set,
+                    "generator": lambda p: (x for x in p), "array": np.array,
+                    "map": lambda p: map(int, p)}[wrap](points)
+    kind = "checkpoints as lists, tuples, sets, arrays, iterators, generators, map objects"
+    TRIED[kind] += 1
+    trace = cfrviz.solve(KUHN, "cfr", 12, checkpoints=given_points, progress=False)
+    expected = sorted(set(points) | {12}) if points else [12]
+    assert trace.iterations.tolist() == expected
+    OUTCOMES[kind, "recorded as given"] += 1
+
+
+@settings(SETTINGS, max_examples=max(10, CASES // 5))
+@given(first=st.integers(0, 2**63 - 1), second=st.integers(0, 2**63 - 1),
+       same=st.booleans(), algorithm=st.sampled_from(["external_sampling", "outcome_sampling",
+                                                      "cfr"]))
+def test_resume_with_another_seed_is_refused(first, second, same, algorithm):
+    second = first if same else second
+    kind = "resumes with the trace's seed or another one"
+    TRIED[kind] += 1
+    start = cfrviz.solve(KUHN, algorithm, 3, seed=first, progress=False)
+    try:
+        resumed = cfrviz.solve(KUHN, algorithm, 6, seed=second, resume=start, progress=False)
+    except ValueError as error:
+        assert first != second
+        assert f"seeded with {first}" in str(error) and f"seed={second}" in str(error)
+        OUTCOMES[kind, "another seed: refused, naming both"] += 1
+        return
+    assert first == second
+    whole = cfrviz.solve(KUHN, algorithm, 6, seed=first, progress=False)
+    np.testing.assert_array_equal(resumed.cumulative_regret[-1], whole.cumulative_regret[-1])
+    OUTCOMES[kind, "same seed: resumed, equal to one run"] += 1
+
+
+NOT_A_NUMBER_HERE = st.one_of(
+    st.integers(min_value=2**63), st.integers(max_value=-(2**63)),
+    st.sampled_from([10**400, -10**400, 2**64, 1.5, -0.5, float("nan"), float("inf"), True,
+                     False, np.bool_(True), np.float64(2.0), "3", None, 1e300, -1]),
+    st.fractions(), st.decimals(allow_nan=True))
+
+
+def _number_arguments():
+    """(name, call) for public arguments that take a whole number or a number."""
+    from cfrviz.analysis.sampling import first_iteration_regrets, sampled_walks
+    from cfrviz.analysis.scaling import seconds_per_iteration, solver_bytes
+    from cfrviz.play.match import head_to_head
+    uniform = cfrviz.Policy.uniform(KUHN)
+    return [
+        ("iterations", lambda v: cfrviz.solve(KUHN, "cfr", v, progress=False)),
+        ("seed", lambda v: cfrviz.solve(KUHN, "cfr", 2, seed=v, progress=False)),
+        ("alpha", lambda v: cfrviz.solve(KUHN, "dcfr", 2, alpha=v, progress=False)),
+        ("checkpoints", lambda v: cfrviz.solve(KUHN, "cfr", 2, checkpoints=[v])),
+        ("hands", lambda v: head_to_head(KUHN, uniform, uniform, hands=v)),
+        ("runs", lambda v: first_iteration_regrets(KUHN, runs=v)),
+        ("iterations", lambda v: sampled_walks(KUHN, "external_sampling", v)),
+        ("tables", lambda v: solver_bytes(KUHN, v)),
+        ("repeats", lambda v: seconds_per_iteration(KUHN, repeats=v)),
+    ]
+
+
+@SETTINGS
+@given(value=NOT_A_NUMBER_HERE, which=st.integers(0, 8))
+def test_a_bad_number_is_named_whatever_its_size(value, which):
+    name, call = _number_arguments()[which]
+    kind = "bad numbers of any size (10**400, 2**63, NaN, 1.5, True, Fractions, Decimals)"
+    TRIED[kind] += 1
+    if name == "alpha" and isinstance(value, (int, float)) and not isinstance(value, bool) \
+            and 0 <= value <= 100:
+        return  # a valid alpha
+    with pytest.raises(ValueError) as error:
+        call(value)
+    assert name in str(error.value), str(error.value)
+    OUTCOMES[kind, "refused, naming the argument"] += 1
+
+
+WIDGETS = {}
+
+
+def _widgets():
+    if not WIDGETS:
+        from cfrviz.widgets.equilibrium import KuhnEquilibriumView
+        trace = cfrviz.solve(KUHN, "cfr", 10, progress=False)
+        WIDGETS.update(explorer=TrainingExplorer(KUHN, iterations=10),
+                       best=BestResponseExplorer(KUHN, player=0),
+                       equilibrium=KuhnEquilibriumView(trace))
+    return WIDGETS
+
+
+@settings(SETTINGS, max_examples=max(10, CASES // 3))
+@given(value=st.one_of(st.floats(), st.booleans(), st.sampled_from([np.bool_(True),
+                                                                      np.float64(1.0)]),
+                       st.fractions(), st.integers(min_value=12), st.integers(max_value=-1)),
+       method=st.sampled_from(["select", "show_iteration", "equilibrium.show_iteration"]))
+def test_widget_indices_are_whole_numbers(value, method):
+    widgets = _widgets()
+    kind = "floats, bools, Fractions and out-of-range numbers as widget indices"
+    TRIED[kind] += 1
+    if method == "select":
+        explorer = widgets["explorer"]
+        before = explorer.picker.value
+        explorer.select(value)
+        assert explorer.last_error is not None and "infoset" in explorer.last_error
+        assert explorer.picker.value == before
+    else:
+        owner = widgets["explorer" if method == "show_iteration" else "equilibrium"]
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+            owner.show_iteration(value)  # any iteration: the closest stop is shown
+            return
+        with pytest.raises(ValueError, match="iteration must be a whole number"):
+            owner.show_iteration(value)
+    OUTCOMES[kind, "refused, naming the argument"] += 1
+
+
+@SETTINGS
+@given(weights=st.dictionaries(st.one_of(st.sampled_from(["p", "b"]), st.text(max_size=3)),
+                               st.floats(0.1, 1), min_size=1, max_size=3))
+def test_unknown_actions_in_a_strategy_are_refused(weights):
+    best = _widgets()["best"]
+    kind = "strategies naming random actions (best-response explorer, Policy.from_dict)"
+    TRIED[kind] += 1
+    actions = KUHN.infoset_actions[0]
+    unknown = [a for a in weights if a not in actions]
+    best.last_error = None
+    best.set_strategy(KUHN.infoset_keys[0], weights)
+    try:
+        cfrviz.Policy.from_dict(KUHN, {KUHN.infoset_keys[0]: weights})
+        refused = False
+    except ValueError as error:
+        refused = True
+        if unknown:
+            assert repr(unknown[0]) in str(error)
+    if unknown:
+        assert best.last_error is not None and repr(unknown[0]) in best.last_error
+        assert refused
+        OUTCOMES[kind, "unknown action: refused, naming it"] += 1
+    else:
+        OUTCOMES[kind, "known actions only: used"] += 1
+
+
+@settings(SETTINGS, max_examples=max(10, CASES // 5))
+@given(names=st.lists(st.sampled_from([1, "1", 1.0, True, "a", "a ", " a", "", None, "b", "c",
+                                       "cfr"]),
+                      min_size=2, max_size=4, unique_by=lambda x: (type(x), x)))
+@example(names=["cfr", "a", "b"])
+def test_policies_sharing_a_name_lose_no_result(names):
+    policies = {}
+    for name in names:
+        policies.setdefault(name, cfrviz.Policy.uniform(KUHN))
+    kind = "round robins whose policy names collide (1 and '1', 'a' and 'a ')"
+    TRIED[kind] += 1
+    try:
+        table = cfrviz.round_robin(KUHN, policies, hands=2)
+    except ValueError as error:
+        assert "name" in str(error)
+        OUTCOMES[kind, "refused, naming the two"] += 1
+        return
+    assert len(table.results) == len(policies)
+    assert all(len(row) == len(policies) - 1 for row in table.results.values())
+    OUTCOMES[kind, "played, every result kept"] += 1
+
+
+def _factories():
+    tree = KUHN
+    return st.sampled_from([
+        ("returns a list", lambda: [1, 2]), ("returns None", lambda: None),
+        ("returns a string", lambda: "kuhn_poker"), ("returns a game", lambda: tree),
+        ("takes **kwargs", lambda **kwargs: tree),  # noqa: ARG005
+        ("takes *args", lambda *args: tree),  # noqa: ARG005
+        ("is not callable", 3), ("returns a policy", lambda: cfrviz.Policy.uniform(tree))])
+
+
+@settings(SETTINGS, max_examples=max(10, CASES // 5))
+@given(factory=_factories(), aliases=st.one_of(
+    st.sampled_from(["toy", "ab", ""]), st.lists(st.text("abc", max_size=3), max_size=2).map(tuple),
+    st.sampled_from([("toy",), ("toy",), (), (), ["toy2"], (3,), None])))
+@example(factory=("returns a game", lambda: KUHN), aliases=("toy",))
+def test_registry_entries_are_checked(factory, aliases):
+    from cfrviz.games import GAMES, Game, register_game
+    kind = "games registered with aliases as one string, bad factories, **kwargs"
+    TRIED[kind] += 1
+    what, function = factory
+    name = "toy_game_under_test"
+    try:
+        register_game(Game(name, function, "a toy", aliases))
+    except ValueError as error:
+        assert str(error)
+        assert GAMES.resolve(name) is None
+        OUTCOMES[kind, "refused at registration"] += 1
+        return
+    try:
+        assert isinstance(aliases, (tuple, list)) and all(a.strip() for a in aliases)
+        assert all(GAMES.resolve(letter) is None for letter in "abc"), "letters as aliases"
+        try:
+            game = cfrviz.load_game(name)
+        except ValueError as error:
+            assert what != "returns a game" and "not a game" in str(error)
+            OUTCOMES[kind, "refused when loaded"] += 1
+            return
+        assert what == "returns a game" and game is KUHN
+        OUTCOMES[kind, "registered and loaded"] += 1
+    finally:
+        GAMES.unregister(name)
 
 
 # ------------------------------------------------------------- injection through plotly templates

@@ -22,10 +22,10 @@ the same numbers as the compiled solvers.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from numbers import Integral
 
 import numpy as np
 
+from ..core.checks import whole_number
 from ..core.regret import regret_matching
 from ..core.tree import CHANCE, TERMINAL, as_tree
 from ..engine import tree_exploitability, tree_reach_probabilities
@@ -46,8 +46,7 @@ def nodes_per_iteration(game, algorithms=("cfr", *SAMPLERS), iterations: int = 2
     with alternating updates walks the whole tree once per player: twice the
     number of nodes.
     """
-    if isinstance(iterations, bool) or not isinstance(iterations, Integral) or iterations < 1:
-        raise ValueError(f"iterations must be a whole number >= 1; got {iterations!r}")
+    whole_number(iterations, "iterations", 1)
     out = {}
     for name in algorithms:
         trace = solve(game, name, int(iterations), seed=seed, checkpoints=[], progress=False)
@@ -113,8 +112,7 @@ def first_iteration_regrets(game, algorithm: str = "external_sampling", runs: in
     """
     if algorithm not in SAMPLERS:
         raise ValueError(f"algorithm must be one of {', '.join(SAMPLERS)}; got {algorithm!r}")
-    if isinstance(runs, bool) or not isinstance(runs, Integral) or runs < 2:
-        raise ValueError(f"runs must be a whole number >= 2; got {runs!r}")
+    whole_number(runs, "runs", 2)
     if player != 0:
         raise ValueError("only player 1's (player=0) first regrets are comparable with "
                          "vanilla CFR's: player 2 is updated after player 1 has moved")
@@ -213,10 +211,8 @@ def sampled_walks(game, algorithm: str, iterations: int, seed: int = 0,
     """
     if algorithm not in WALKED:
         raise ValueError(f"algorithm must be one of {', '.join(WALKED)}; got {algorithm!r}")
-    if isinstance(iterations, bool) or not isinstance(iterations, Integral) or iterations < 1:
-        raise ValueError(f"iterations must be a whole number >= 1; got {iterations!r}")
-    if isinstance(seed, bool) or not isinstance(seed, Integral) or seed < 0:
-        raise ValueError(f"seed must be a whole number >= 0; got {seed!r}")
+    whole_number(iterations, "iterations", 1)
+    whole_number(seed, "seed", 0)
     tree = as_tree(game, "sampled_walks")
     if algorithm == "cfr":
         everything = np.arange(tree.num_nodes)
@@ -496,8 +492,7 @@ def averaging_comparison(game, iterations: int = 2000, seed: int = 0,
     strategy.
     """
     tree = as_tree(game, "averaging_comparison")
-    if isinstance(iterations, bool) or not isinstance(iterations, Integral) or iterations < 1:
-        raise ValueError(f"iterations must be a whole number >= 1; got {iterations!r}")
+    whole_number(iterations, "iterations", 1)
     unknown = [r for r in rules if r not in AVERAGING]
     if unknown:
         raise ValueError(f"averaging rules are {', '.join(AVERAGING)}; got {unknown[0]!r}")

@@ -11,10 +11,10 @@ import html
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from numbers import Integral
 
 import numpy as np
 
+from ..core.checks import whole_number
 from ..core.policy import Policy
 from ..core.tree import CHANCE, TERMINAL, as_tree
 from ..solvers import solve
@@ -75,8 +75,7 @@ def solver_bytes(game, tables: int = 2) -> int:
     CFR keeps two for good (cumulative regret and strategy sum); the current
     strategy and one iteration's regrets are scratch space on top.
     """
-    if isinstance(tables, bool) or not isinstance(tables, Integral) or tables < 1:
-        raise ValueError(f"tables must be a whole number >= 1; got {tables!r}")
+    whole_number(tables, "tables", 1)
     tree = as_tree(game)
     return int(tables) * tree.num_infosets * tree.max_actions * FLOAT_BYTES
 
@@ -97,8 +96,7 @@ def seconds_per_iteration(game, algorithm: str = "cfr", iterations: int = 200,
     so the first call on a machine is not penalised.
     """
     for value, name, low in ((iterations, "iterations", 1), (repeats, "repeats", 1)):
-        if isinstance(value, bool) or not isinstance(value, Integral) or value < low:
-            raise ValueError(f"{name} must be a whole number >= {low}; got {value!r}")
+        whole_number(value, name, low)
     tree = as_tree(game)
     best = float("inf")
     for _ in range(int(repeats)):

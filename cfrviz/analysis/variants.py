@@ -11,16 +11,13 @@ for the lessons' sliders and exercises.
 
 from __future__ import annotations
 
-import math
-from numbers import Real
-
 import numpy as np
+
+from ..core.registry import Param
 
 
 def _exponent(value, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(value):
-        raise ValueError(f"{name} must be a finite number; got {value!r}")
-    return float(value)
+    return Param(name, kind="float").check(value)
 
 
 def _iterations(t) -> np.ndarray:

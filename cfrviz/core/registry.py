@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from numbers import Integral, Real
 from typing import Any, Protocol, TypeVar
 
+#: The largest whole number a parameter may be (a 64-bit integer, as numpy and numba hold it).
+INT_LIMIT = 2**63 - 1
 #: ``Param.kind`` values: what a value must be.
 KINDS = ("bool", "int", "float", "choice", "any")
 
@@ -77,13 +79,17 @@ class Param:
             return value
         if self.kind in ("int", "float"):
             number = Integral if self.kind == "int" else Real
-            ok = (isinstance(value, number) and not isinstance(value, bool)
-                  and math.isfinite(value))
-            ok = ok and (value > self.low if self.low_open else value >= self.low)
+            ok = isinstance(value, number) and not isinstance(value, bool) and _finite(value)
+            # Whole numbers reach numpy and compiled code as 64-bit integers.
+            wide = (self.kind == "int" and isinstance(value, Integral)
+                    and not isinstance(value, bool) and abs(int(value)) > INT_LIMIT)
+            ok = ok and not wide and (value > self.low if self.low_open else value >= self.low)
             ok = ok and value <= self.high
             if not ok:
                 what = "a whole number" if self.kind == "int" else "a finite number"
-                raise ValueError(f"{self.name} must be {what}{self.bounds()}; got {value!r}")
+                fits = f" that fits in 64 bits (at most {INT_LIMIT:,})" if wide else ""
+                raise ValueError(f"{self.name} must be {what}{self.bounds()}{fits}; got "
+                                 f"{_shown(value)}")
             return int(value) if self.kind == "int" else float(value)
         return value
 
@@ -98,6 +104,25 @@ class Param:
         if math.isfinite(self.high):
             parts.append(f"<= {text(self.high)}")
         return (" " + " and ".join(parts)) if parts else ""
+
+
+def _finite(value) -> bool:
+    """Whether a number is finite and within a float's range, for numbers of any size
+    (``math.isfinite`` raises ``OverflowError`` for ``10**400``)."""
+    if isinstance(value, Integral):
+        return abs(int(value)) < 2**1024  # within a float's range, as a float parameter needs
+    try:
+        return math.isfinite(value)
+    except (OverflowError, TypeError, ValueError):  # a Fraction or Decimal beyond a float
+        return False
+
+
+def _shown(value) -> str:
+    """``repr(value)`` for a message, cut short for a number thousands of digits long."""
+    if isinstance(value, Integral) and not isinstance(value, bool) and abs(int(value)) > 10**30:
+        return f"an integer of {len(str(abs(int(value)))):,} digits"
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 class Entry(Protocol):
@@ -212,10 +237,37 @@ class Registry(Mapping[str, E]):
 
 
 def params_from_signature(factory: Callable, skip: tuple[str, ...] = ()) -> tuple[Param, ...]:
-    """Parameters read from a function's signature (kind ``"any"``: the function checks them)."""
-    return tuple(Param(name, spec.default)
-                 for name, spec in inspect.signature(factory).parameters.items()
+    """Parameters read from a function's signature (kind ``"any"``: the function checks them).
+
+    Raises
+    ------
+    ValueError
+        When the signature has ``*args`` or ``**kwargs``: such parameters have no names to
+        check, list in a message or build a control for (declare ``params=`` instead).
+    """
+    try:
+        signature = inspect.signature(factory)
+    except (TypeError, ValueError):
+        raise ValueError(f"cannot read the parameters of {factory!r}; declare them with "
+                         f"params=(Param(...), ...)") from None
+    loose = [f"{'*' if spec.kind is spec.VAR_POSITIONAL else '**'}{name}"
+             for name, spec in signature.parameters.items()
+             if spec.kind in (spec.VAR_POSITIONAL, spec.VAR_KEYWORD)]
+    if loose:
+        raise ValueError(f"{getattr(factory, '__name__', factory)!r} takes {loose[0]}, whose "
+                         f"parameters cannot be declared from its signature; name each "
+                         f"parameter, or declare them with params=(Param(...), ...)")
+    return tuple(Param(name, spec.default) for name, spec in signature.parameters.items()
                  if name not in skip)
+
+
+def _names(value, what: str) -> tuple[str, ...]:
+    """``value`` as a tuple of non-empty strings (one string is refused, not split in letters)."""
+    if isinstance(value, str) or not isinstance(value, (tuple, list)) \
+            or not all(isinstance(v, str) and v.strip() for v in value):
+        hint = f", e.g. ({value!r},)" if isinstance(value, str) else ""
+        raise ValueError(f"{what} must be a tuple of non-empty names{hint}; got {value!r}")
+    return tuple(value)
 
 
 @dataclass(frozen=True)
@@ -245,6 +297,21 @@ class Factory:
     given: tuple[str, ...] = ()
 
     def __post_init__(self):
+        if not isinstance(self.name, str) or not self.name.strip():
+            raise ValueError(f"a plug-in's name must be a non-empty string; got {self.name!r}")
+        if not callable(self.factory):
+            raise ValueError(f"{self.name!r}: factory must be a function; got "
+                             f"{type(self.factory).__name__}")
+        object.__setattr__(self, "aliases", _names(self.aliases, f"{self.name!r}: aliases"))
+        object.__setattr__(self, "given", _names(self.given, f"{self.name!r}: given"))
+        if not isinstance(self.params, tuple) \
+                or not all(isinstance(p, Param) for p in self.params):
+            raise ValueError(f"{self.name!r}: params must be a tuple of Param; got "
+                             f"{self.params!r}")
         if not self.params:
-            object.__setattr__(self, "params", params_from_signature(self.factory, self.given))
+            try:
+                params = params_from_signature(self.factory, self.given)
+            except ValueError as error:
+                raise ValueError(f"{self.name!r}: {error}") from None
+            object.__setattr__(self, "params", params)
 

@@ -67,6 +67,10 @@ def load_game(name: str, **params):
     entry = GAMES.lookup(name)
     GAMES.check_params(entry, params)
     game = entry.factory(**params)
+    if not isinstance(game, (GameTree, MatrixGame)):
+        raise ValueError(f"game {name!r} is registered with a factory that returned a "
+                         f"{type(game).__name__}, not a game: a factory must return "
+                         f"cfrviz.core.tree.build_tree(...) (a GameTree) or a MatrixGame")
     if isinstance(game, GameTree) and game.name == name:
         # Remember how it was built, so a saved trace can rebuild it (cfrviz.io).
         game = replace(game, params=dict(params))

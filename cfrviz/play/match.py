@@ -18,6 +18,7 @@ from numbers import Integral
 import numpy as np
 
 from ..analysis.evaluation import check_policy
+from ..core.checks import whole_number
 from ..core.policy import Policy
 from ..core.tree import CHANCE, TERMINAL, GameTree
 from ..engine import tree_expected_values
@@ -188,9 +189,11 @@ def _validate(game, policy_a, policy_b, hands, names) -> GameTree:
                          f" got {type(game).__name__}")
     check_policy(game, policy_a, "policy_a")
     check_policy(game, policy_b, "policy_b")
-    if isinstance(hands, bool) or not isinstance(hands, Integral) or hands < 2:
+    try:
+        whole_number(hands, "hands", 2)
+    except ValueError:
         raise ValueError(f"hands must be a whole number of deals, at least 2 (each deal is "
-                         f"played twice, once in each seat); got {hands!r}")
+                         f"played twice, once in each seat); got {hands!r:.60}") from None
     if not (isinstance(names, (tuple, list)) and len(names) == 2
             and all(isinstance(n, str) for n in names)):
         raise ValueError(f"names must be two strings, what A and B are called (e.g. "
@@ -349,6 +352,17 @@ def round_robin(game, policies: dict[str, Policy], hands: int = 10_000,
         raise ValueError(f"policies must be a dict {{name: Policy}}; got {type(policies).__name__}")
     if len(policies) < 2:
         raise ValueError(f"a round robin needs at least two policies; got {list(policies)}")
+    named = [a for a in policies if not isinstance(a, str) or not a.strip()]
+    if named:
+        # Results are kept by name: 1 and "1" (or "a" and "a ") would share a row.
+        raise ValueError(f"policies are keyed by name: each key must be a non-empty string, "
+                         f"e.g. {{'cfr': policy}}; got the key {named[0]!r}")
+    shown: dict[str, str] = {}
+    for a in policies:
+        twin = shown.setdefault(a.strip(), a)
+        if twin != a:
+            raise ValueError(f"two policies are both shown as {a.strip()!r} ({twin!r} and "
+                             f"{a!r}); give each its own name, so no result is lost")
     if isinstance(seed, bool) or not isinstance(seed, Integral) or seed < 0:
         raise ValueError(f"seed must be a non-negative integer (every match replays the same "
                          f"deals); got {seed!r}")

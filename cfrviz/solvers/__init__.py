@@ -58,7 +58,8 @@ def solve(game, algorithm: str, iterations: int, seed: int = 0, checkpoints=None
         range and help).  Every algorithm also takes ``progress`` (show a
         progress bar: ``True``, ``False``, or ``None`` for runs longer than
         two seconds) and ``resume`` (a trace of the same run to continue to
-        ``iterations``).
+        ``iterations``; ``seed`` must then be the trace's own, since the run
+        goes on with the random stream its state holds).
 
     Returns
     -------
@@ -91,6 +92,7 @@ def _checkpoints(checkpoints, iterations: int):
         return None
     if isinstance(checkpoints, (str, bytes)) or not np.iterable(checkpoints):
         raise ValueError(f"checkpoints must be a list of iteration numbers; got {checkpoints!r}")
+    checkpoints = list(checkpoints)  # once: a generator would be used up by the checks
     for c in checkpoints:
         if isinstance(c, (bool, np.bool_)) or not isinstance(c, Integral):
             raise ValueError(f"checkpoints must be iteration numbers, whole numbers in "

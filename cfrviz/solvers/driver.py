@@ -306,7 +306,7 @@ def run(game: GameTree, algorithm: str, iterations: int, rng: np.random.Generato
     mask = game.legal_mask
     check_payoff_scale(game, iterations, algorithm)
     if resume is not None:
-        state = resume_state(game, algorithm, iterations, params, resume)
+        state = resume_state(game, algorithm, iterations, params, resume, rng=rng)
     else:
         state = SolverState.fresh(game, rng=seed_state(rng))
     start = state.iteration
@@ -356,7 +356,7 @@ def run(game: GameTree, algorithm: str, iterations: int, rng: np.random.Generato
 
 
 def resume_state(game, algorithm: str, iterations: int, params: dict, trace,
-                 timed: bool = True) -> SolverState:
+                 timed: bool = True, rng: np.random.Generator | None = None) -> SolverState:
     """The state to continue ``trace`` from, after checking it is a run of the same kind.
 
     Everything is checked before any compiled code runs: the state against
@@ -368,7 +368,10 @@ def resume_state(game, algorithm: str, iterations: int, params: dict, trace,
     ------
     ValueError
         When ``trace`` is not a trace with a solver state, was recorded by
-        another algorithm, on another game or with other parameters, already
+        another algorithm, on another game or with other parameters, or (given
+        ``rng``, the generator :func:`cfrviz.solve` made from its ``seed``) with
+        another seed: the state carries the trace's own random stream, so a
+        resumed run cannot follow another seed; or when it already
         has ``iterations`` iterations, or holds a state or records that do
         not fit the game (the message names the field or array).
     """
@@ -386,6 +389,13 @@ def resume_state(game, algorithm: str, iterations: int, params: dict, trace,
            if k not in ("interrupted", "seed", "iterations", "resumed_from")}
     if old != params:
         raise ValueError(f"resume with the run's own parameters {old}; got {params}")
+    recorded = trace.params.get("seed")
+    given = None if rng is None else getattr(rng.bit_generator.seed_seq, "entropy", None)
+    if recorded is not None and given is not None and recorded != given:
+        raise ValueError(f"resume= continues the trace's own random stream, seeded with "
+                         f"{recorded!r}; seed={given} was given. Pass seed={recorded!r} (a "
+                         f"resumed run cannot switch seeds), or start a new run without "
+                         f"resume= for seed {given}")
     state = SolverState.from_dict(trace.state, game)
     missing = [name for name, _ in TIMING_EXTRAS if timed and name not in trace.extras]
     if missing:

@@ -117,7 +117,7 @@ def solve_regret_matching(game, iterations: int, rng: np.random.Generator, recor
         if initial_regrets is not None:
             raise ValueError("initial_regrets sets where a run starts; a resumed run continues "
                              "from the trace's state, so leave initial_regrets out")
-        state = resume_state(game, ALGORITHM, iterations, params, resume, timed=False)
+        state = resume_state(game, ALGORITHM, iterations, params, resume, timed=False, rng=rng)
         if (update == "sampled") != (state.generator is not None):
             raise ValueError("solver state field 'generator' must hold the numpy generator's "
                              "state for sampled updates, and only for them")

@@ -117,6 +117,11 @@ class BestResponseExplorer(Panel):
                          f"this explorer sets player {self.player + 1}'s strategy")
             return
         actions = self.game.infoset_actions[info]
+        unknown = [a for a in distribution if a not in actions] \
+            if isinstance(distribution, dict) else []
+        if unknown:  # a typo must not silently become weight 0
+            self.report(f"{key!r} has no action {unknown[0]!r}; its actions are {list(actions)}")
+            return
         values = [distribution.get(a, 0.0) for a in actions] if isinstance(distribution, dict) \
             else list(distribution)
         if len(values) != len(actions) or not all(np.isfinite(values)) or min(values) < 0 \

@@ -6,6 +6,7 @@ import ipywidgets as W
 import numpy as np
 import plotly.graph_objects as go
 
+from ..core.checks import whole_number
 from ..views.equilibrium import (
     MAX_PATH_POINTS,
     SEGMENT_TRACES,
@@ -81,6 +82,7 @@ class KuhnEquilibriumView(Panel):
     def show_iteration(self, iteration: int) -> None:
         """Move the timeline to the stop closest to ``iteration``."""
         frame = int(np.argmin(np.abs(self.frames - iteration)))
+        iteration = whole_number(iteration, "iteration")  # not a float, not a bool
         self.play.value = frame
         self.slider.value = frame
 

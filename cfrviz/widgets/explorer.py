@@ -179,10 +179,10 @@ class TrainingExplorer(TimelinePanel):
     def select(self, infoset) -> None:
         """Select an information set by key or id (as clicking one of its nodes does)."""
         try:
-            info = (self.game.infoset_index(infoset) if isinstance(infoset, str)
-                    else int(infoset))
-            if not 0 <= info < self.game.num_infosets:
-                raise ValueError(f"{self.game.name} has no information set {infoset!r}")
+            # An id is a whole number: 1.5 or True is a mistake, not set 1.
+            info = (self.game.infoset_index(infoset) if isinstance(infoset, str) else
+                    Param("infoset", kind="int", low=0,
+                          high=self.game.num_infosets - 1).check(infoset))
         except ValueError as error:
             self.report(str(error))
             return

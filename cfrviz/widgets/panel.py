@@ -25,6 +25,7 @@ import ipywidgets as W
 import numpy as np
 import plotly.graph_objects as go
 
+from ..core.checks import whole_number
 from ..core.trace import Trace
 
 
@@ -126,6 +127,7 @@ class TimelinePanel(Panel):
 
     def show_iteration(self, iteration: int) -> None:
         """Move the timeline to the recorded frame closest to ``iteration``."""
+        iteration = whole_number(iteration, "iteration")  # not a float, not a bool
         if self.trace is None:
             return
         its = self.trace.iterations[self.frames]
