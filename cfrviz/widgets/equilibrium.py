@@ -81,8 +81,8 @@ class KuhnEquilibriumView(Panel):
 
     def show_iteration(self, iteration: int) -> None:
         """Move the timeline to the stop closest to ``iteration``."""
-        frame = int(np.argmin(np.abs(self.frames - iteration)))
         iteration = whole_number(iteration, "iteration")  # not a float, not a bool
+        frame = int(np.argmin(np.abs(self.frames - iteration)))
         self.play.value = frame
         self.slider.value = frame
 
