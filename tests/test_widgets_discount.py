@@ -21,6 +21,11 @@ def test_solves_on_construction_and_on_demand(kuhn):
     assert "exploitability after 60 iterations" in w.status.value
     w.set_parameters(1.0, 1.0, 1.0)
     assert w.trace.params["alpha"] == 1.5  # moving sliders solves nothing
+    # ... and the legend says so at once: the curve drawn, and what Solve would run.
+    assert w.curves.data[-1].name == "DCFR (1.5, 0, 2): press Solve for (1, 1, 1)"
+    w.set_parameters(1.5, 0.0, 2.0)
+    assert w.curves.data[-1].name == "DCFR (1.5, 0, 2)"
+    w.set_parameters(1.0, 1.0, 1.0)
     w.solve()
     finals = w.final_exploitability()
     assert finals["dcfr"] == pytest.approx(finals["linear_cfr"], rel=1e-12)  # DCFR(1,1,1) = LCFR

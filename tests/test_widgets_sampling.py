@@ -5,6 +5,7 @@ import pytest
 
 import cfrviz
 from cfrviz.analysis.sampling import sampled_walks
+from cfrviz.core.tree import TERMINAL
 from cfrviz.widgets.panel import Panel
 from cfrviz.widgets.sampling import SampledPaths, sampled_paths
 
@@ -53,6 +54,11 @@ def test_the_figure_draws_the_walk(kuhn, algorithm):
             assert segments(view, "drawn") == drawn
             ring = view.fig.data[view.traces["entered"]]
             assert len(ring.x) == len(walk.nodes)
+            # Rings around inner nodes; an entered payoff is filled, never covered by a ring.
+            leaf = kuhn.player[walk.nodes] == TERMINAL
+            assert [sym == "triangle-down" for sym in ring.marker.symbol] == leaf.tolist()
+            assert all(sym == "circle-open" for sym, lf in zip(ring.marker.symbol, leaf)
+                       if not lf)
             pair = walks[t - 1]
             total = len(pair[0].nodes) + len(pair[1].nodes)
             assert f"{total} nodes touched" in view.summary.value

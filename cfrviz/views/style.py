@@ -159,6 +159,7 @@ PRESENTER_CSS = """<style>
 .widget-label, .widget-readout, .widget-html-content, .widget-dropdown select,
 .jupyter-button, .widget-text input { font-size: 19px; }
 .widget-label, .widget-html-content { overflow: visible; white-space: normal; }
+.jp-OutputArea-output pre { font-size: 17px; }
 .jupyter-button { height: 38px; padding: 0 16px; }
 .cfrviz-notebook-only { display: none !important; }
 </style>"""

@@ -74,6 +74,7 @@ class SampledPaths(Panel):
             raise ValueError(f"iterations must be a whole number in 1..1000; got {iterations!r}")
         seed = _checked_seed(seed)
         self.style = get_style(presenter)
+        self._marker_px: float = self.style.marker_size
         self._walks: dict[tuple[str, int], list[tuple[Walk, Walk]]] = {}
 
         self.view = TreeView(self.game, presenter=presenter)
@@ -86,7 +87,8 @@ class SampledPaths(Panel):
             go.Scatter(x=[], y=[], mode="lines", hoverinfo="skip", opacity=0.75,
                        name="drawn: one child sampled", line=dict(color=DRAWN_COLOUR,
                                                                   width=width, dash="dash")),
-            go.Scatter(x=[], y=[], mode="markers", hoverinfo="text", name="entered by the walk",
+            go.Scatter(x=[], y=[], mode="markers", hoverinfo="text",
+                       name="entered by the walk (ringed; a payoff filled)",
                        marker=dict(symbol="circle-open", size=self.style.marker_size * 1.7,
                                    color=DRAWN_COLOUR, line=dict(width=2.5))),
         ])
@@ -115,7 +117,9 @@ class SampledPaths(Panel):
             W.HBox([self.player, self.seed]),
             W.HBox([self.slider, self.next_button]),
             self.summary, self.output,
-            W.Box([self.fig], layout=W.Layout(overflow="auto", width="100%")),
+            # A column stretches the figure to the output area's width (a row left it at
+            # plotly's 700 pixels).
+            W.VBox([self.fig], layout=W.Layout(overflow="auto", width="100%")),
         ]
         self._draw()
 
@@ -169,6 +173,11 @@ class SampledPaths(Panel):
                 trace.x, trace.y = x, y
             ring = self.fig.data[self.traces["entered"]]
             ring.x, ring.y = view.x[entered], view.y[entered]
+            # A ring around a decision or chance node; an entered terminal is filled in the
+            # walker's colour instead, so that nothing covers its payoff written below it.
+            leaf = (tree.player[entered] == TERMINAL).tolist()
+            ring.marker.symbol = ["triangle-down" if lf else "circle-open" for lf in leaf]
+            ring.marker.size = [self._marker_px * (0.75 if lf else 1.7) for lf in leaf]
             ring.hovertext = hover
             ring.marker.color = PLAYER_COLOURS[walk.player]
         self.summary.value = self._summary(walk)
