@@ -92,7 +92,10 @@ class TrainingExplorer(TimelinePanel):
 
         # -- controls (nothing runs until Solve) ------------------------------------------------
         self.algorithm = W.Dropdown(options=[(f"{registered(a).label} ({a})", a) for a in menu],
-                                    value=algorithm, description="algorithm", style=st)
+                                    value=algorithm, description="algorithm", style=st,
+                                    # wide enough for "external sampling (external_sampling)"
+                                    layout=W.Layout(width="620px" if self.style.presenter
+                                                    else "460px"))
         self.iterations = number_field(ITERATIONS, iterations, width="200px")
         self.seed = number_field(SEED, seed, width="150px")
         # One row of controls per algorithm, from its declared parameters; the chosen
