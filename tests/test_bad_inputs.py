@@ -31,6 +31,7 @@ from hypothesis import strategies as st
 
 import cfrviz
 from cfrviz.analysis.scaling import ScalingRow, ScalingTable, game_size
+from cfrviz.core.trace import RECORD_ARRAYS, TIMING_EXTRAS
 from cfrviz.games.matrix import RPS_PAYOFFS, MatrixGame
 from cfrviz.views import history_figure, plot_tree, simplex_figure
 from cfrviz.views.compare import (
@@ -674,6 +675,115 @@ def test_registry_entries_are_checked(factory, aliases):
         OUTCOMES[kind, "registered and loaded"] += 1
     finally:
         GAMES.unregister(name)
+
+
+# ---------------------------------------------------------------------------------------- traces
+
+def _rewrite(path: Path, change) -> None:
+    """Rewrite a saved trace after ``change(members, meta)`` (members by name, meta as JSON)."""
+    with np.load(path, allow_pickle=False) as archive:
+        members = {k: archive[k] for k in archive.files}
+    meta = json.loads(members["cfrviz_meta"].tobytes())
+    change(members, meta)
+    members["cfrviz_meta"] = np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)
+    np.savez_compressed(path, **members)
+
+
+SOURCES = {}
+
+
+def _source(which: str):
+    if which not in SOURCES:
+        SOURCES[which] = (
+            cfrviz.solve(KUHN, "external_sampling", 12, seed=4, progress=False)
+            if which == "kuhn" else
+            cfrviz.solve(cfrviz.load_game("rock_paper_scissors"), "regret_matching", 12, seed=4,
+                         update="sampled", progress=False))
+    return SOURCES[which]
+
+
+@settings(SETTINGS, max_examples=max(10, CASES // 5))
+@given(which=st.sampled_from(["kuhn", "rps"]), keep=st.integers(0, 12))
+def test_a_trace_with_no_record_is_refused_on_load(tmp_path_factory, which, keep):
+    trace = _source(which)
+    path = cfrviz.save_trace(trace, tmp_path_factory.mktemp("records") / "t.npz")
+    timing = {name for name, _ in TIMING_EXTRAS}
+
+    def cut(members, meta):
+        arrays = [f"trace.{spec.name}" for spec in RECORD_ARRAYS]
+        arrays += [e["array"] for e in meta["extras"] if e["key"] in timing and "array" in e]
+        for name in arrays:
+            members[name] = members[name][:keep]
+    _rewrite(path, cut)
+    kind = "saved traces cut to 0..12 records"
+    TRIED[kind] += 1
+    if keep == 0:
+        with pytest.raises(ValueError, match="'iterations' is empty: a trace holds at least one"):
+            cfrviz.load_trace(path)
+        OUTCOMES[kind, "no record: refused on load"] += 1
+    else:
+        assert len(cfrviz.load_trace(path)) == min(keep, len(trace))
+        OUTCOMES[kind, "loaded"] += 1
+
+
+ANY_VALUE = st.one_of(st.integers(), st.sampled_from([2**62 + 1, 2**63, 2**64, 10**400, -1,
+                                                      -(2**63)]),
+                      st.floats(allow_nan=False), st.booleans(), st.none(), st.text(max_size=4),
+                      st.lists(st.integers(0, 3), max_size=2))
+
+
+@SETTINGS
+@given(which=st.sampled_from(["kuhn", "rps"]),
+       field=st.sampled_from(["iteration", "nodes_touched", "elapsed", "generator.bit_generator",
+                              "generator.state.state", "generator.state.inc",
+                              "generator.has_uint32", "generator.uinteger", "generator.extra",
+                              "generator.state"]),
+       value=ANY_VALUE)
+def test_doctored_state_values_are_caught_on_load(tmp_path_factory, which, field, value):
+    trace = _source(which)
+    if field.startswith("generator") and which == "kuhn":
+        field = "generator"  # Kuhn's sampler keeps a SplitMix64 word: add a generator
+    path = cfrviz.save_trace(trace, tmp_path_factory.mktemp("state") / "t.npz")
+
+    def doctor(_members, meta):
+        entries = {e["key"]: e for e in meta["state"]}
+        *where, last = field.split(".")
+        if where:
+            place = entries[where[0]]["value"] if where[0] in entries else None
+            if place is None:
+                entries.setdefault("generator", {"key": "generator", "value": {}})
+                place = entries["generator"]["value"]
+            for key in where[1:]:
+                place = place.setdefault(key, {}) if isinstance(place, dict) else place
+            if isinstance(place, dict):
+                place[last] = value
+        elif field in entries:
+            entries[field]["value"] = value
+        else:
+            entries[field] = {"key": field, "value": value}
+        meta["state"] = list(entries.values())
+    try:
+        _rewrite(path, doctor)
+    except (ValueError, OverflowError):
+        return  # json cannot write it (an int of more than 4300 digits): no such file exists
+    kind = "saved traces with a state counter or the random generator's state doctored"
+    TRIED[kind] += 1
+    try:
+        loaded = cfrviz.load_trace(path)
+    except ValueError as error:
+        assert "solver state" in str(error) or "metadata" in str(error), str(error)
+        OUTCOMES[kind, "refused on load, naming the field"] += 1
+        return
+    # What loads is a valid state: resuming it runs, or says clearly why not.
+    try:
+        cfrviz.solve(loaded.game, loaded.algorithm, int(loaded.state["iteration"]) + 3,
+                     seed=4, resume=loaded, progress=False,
+                     **{k: v for k, v in loaded.params.items()
+                        if k not in ("seed", "iterations", "interrupted", "resumed_from")})
+        OUTCOMES[kind, "still valid: loaded and resumed"] += 1
+    except ValueError as error:
+        assert "iteration" in str(error)  # a count so large no more iterations can be asked
+        OUTCOMES[kind, "loaded; resume refused clearly"] += 1
 
 
 # ------------------------------------------------------------- injection through plotly templates

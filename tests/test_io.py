@@ -757,3 +757,49 @@ def test_a_game_built_from_a_definition_is_stored_too(tmp_path):
     trace = cfrviz.solve(tree, "cfr", 5)
     loaded = load_trace(save_trace(trace, tmp_path / "k.npz"))
     assert_same(loaded, trace)
+
+
+def test_a_trace_with_no_record_is_refused(kuhn_trace, tmp_path):
+    path = save_trace(kuhn_trace, tmp_path / "empty.npz")
+
+    def empty(members, meta):
+        for spec in RECORD_ARRAYS:
+            members[f"trace.{spec.name}"] = members[f"trace.{spec.name}"][:0]
+        for entry in meta["extras"]:
+            if "array" in entry and entry["key"] in ("elapsed", "nodes_touched"):
+                members[entry["array"]] = members[entry["array"]][:0]
+    doctor(path, empty)
+    with pytest.raises(ValueError, match=r"empty\.npz is not a valid cfrviz trace file: record "
+                                         r"array 'iterations' is empty"):
+        load_trace(path)
+    with pytest.raises(ValueError, match=r"save_trace: .* 'iterations' is empty"):
+        save_trace(dataclasses.replace(kuhn_trace, **{
+            spec.name: getattr(kuhn_trace, spec.name)[:0] for spec in RECORD_ARRAYS}),
+            tmp_path / "none.npz")
+
+
+@pytest.mark.parametrize("change, match", [
+    (lambda g: g["state"].update(state=-1), r"'generator' is not a valid PCG64 state"),
+    (lambda g: g.pop("uinteger"), r"'generator' is not a valid PCG64 state"),
+    (lambda g: g["state"].update(inc="x"), r"'generator' is not a valid PCG64 state"),
+])
+def test_a_doctored_generator_state_is_refused_on_load(tmp_path, change, match):
+    trace = cfrviz.solve(cfrviz.load_game("rock_paper_scissors"), "regret_matching", 5,
+                         update="sampled")
+    path = save_trace(trace, tmp_path / "rm.npz")
+
+    def doctored(_members, meta):
+        change(next(e for e in meta["state"] if e["key"] == "generator")["value"])
+    doctor(path, doctored)
+    with pytest.raises(ValueError, match=match):
+        load_trace(path)
+
+
+def test_a_counter_past_64_bits_is_refused_on_load(kuhn_trace, tmp_path):
+    path = save_trace(kuhn_trace, tmp_path / "big.npz")
+
+    def doctored(_members, meta):
+        next(e for e in meta["state"] if e["key"] == "nodes_touched")["value"] = 2**70
+    doctor(path, doctored)
+    with pytest.raises(ValueError, match=r"'nodes_touched' must be at most 4,611,686,018,427,"):
+        load_trace(path)

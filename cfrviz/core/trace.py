@@ -136,8 +136,8 @@ def check_records(arrays: Mapping[str, Any], game, last_iteration: int | None = 
     Raises
     ------
     ValueError
-        Naming the array at fault: missing, not an array, of another dtype or
-        shape than the schema and the game give, holding NaN (where not
+        Naming the array at fault: missing, empty (no record), not an array, of
+        another dtype or shape than the schema and the game give, holding NaN (where not
         allowed) or infinities, records in number unlike the others, or
         iterations that are not strictly increasing within 1..``last_iteration``.
     """
@@ -149,6 +149,9 @@ def check_records(arrays: Mapping[str, Any], game, last_iteration: int | None = 
         raise ValueError(f"record array 'iterations' must be a one-dimensional array; it is "
                          f"{got}")
     records = len(iterations)
+    if records == 0:  # every run records at least its last iteration; views need one
+        raise ValueError("record array 'iterations' is empty: a trace holds at least one record "
+                         "(every run records its last iteration)")
     checks = [(f"record array {spec.name!r}", arrays.get(spec.name), spec.dtype,
                record_shape(spec, records, game), spec.nan_ok) for spec in RECORD_ARRAYS]
     checks += [(f"extras array {name!r}", extras[name], dtype, (records,), False)
@@ -412,9 +415,10 @@ class SolverState:
         ValueError
             Naming the field at fault and what it should be: a table of the
             wrong type, dtype or shape or holding NaN or infinities, an ``rng``
-            that is not one uint64 word, a negative or non-integer count, a
-            negative or non-finite time, or a ``generator`` that does not name
-            a numpy bit generator.
+            that is not one uint64 word, a count that is not a whole number in
+            0..:data:`MAX_COUNT`, a negative or non-finite time, or a
+            ``generator`` that is not a state numpy's bit generator of that
+            name reads back unchanged.
         """
         fields = self.array_fields(game)
         rng = self.rng
@@ -437,8 +441,12 @@ class SolverState:
                 raise _state_error(name, "holds NaN or infinite values")
         for name in ("iteration", "nodes_touched"):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, Integral) or value < 0:
-                raise _state_error(name, f"must be a whole number >= 0; it is {value!r}")
+            if isinstance(value, bool) or not isinstance(value, Integral) or int(value) < 0:
+                raise _state_error(name, f"must be a whole number >= 0; it is {value!r:.60}")
+            if int(value) > MAX_COUNT:
+                shown = f"{int(value):,}" if int(value) < 10**30 else "a number of 31+ digits"
+                raise _state_error(name, f"must be at most {MAX_COUNT:,} (the compiled engine "
+                                         f"counts in 64 bits); it is {shown}")
         elapsed = self.elapsed
         if isinstance(elapsed, bool) or not isinstance(elapsed, Real) \
                 or not np.isfinite(elapsed) or elapsed < 0:
@@ -453,6 +461,18 @@ class SolverState:
                 raise _state_error("generator", "must be None or a numpy bit generator's state "
                                                 "(Generator.bit_generator.state); it is "
                                                 f"{generator!r:.80}")
+            # The state itself, as numpy reads it when a resumed run draws: checked here, not
+            # deep inside the run.
+            try:
+                bits = getattr(np.random, kind)()
+                bits.state = copy.deepcopy(generator)
+                same = _same_state(bits.state, generator)
+            except Exception as exc:  # numpy raises ValueError, TypeError or OverflowError
+                raise _state_error("generator", f"is not a valid {kind} state "
+                                                f"({type(exc).__name__}: {exc!s:.120})") from None
+            if not same:
+                raise _state_error("generator", f"is not a valid {kind} state: numpy reads it "
+                                                f"as another state (a number out of range)")
         return self
 
     def as_dict(self) -> dict:
@@ -509,6 +529,26 @@ class SolverState:
         state.nodes_touched = int(state.nodes_touched)
         state.elapsed = float(state.elapsed)
         return state
+
+
+#: The largest iteration count and node count a solver state may hold: far beyond any run,
+#: and with room to go on counting in 64 bits.
+MAX_COUNT = 2**62
+
+
+def _same_state(read, given) -> bool:
+    """Whether numpy's reading of a bit generator state equals the state given (numpy may
+    reduce an out-of-range number silently)."""
+    if isinstance(read, dict) and isinstance(given, dict):
+        return read.keys() == given.keys() and all(_same_state(read[k], given[k]) for k in read)
+    if isinstance(read, np.ndarray) or isinstance(given, (list, np.ndarray)):
+        try:
+            return bool(np.array_equal(np.asarray(read), np.asarray(given)))
+        except (TypeError, ValueError, OverflowError):
+            return False
+    return type(read) is type(given) and read == given or (
+        isinstance(read, Integral) and isinstance(given, Integral)
+        and not isinstance(given, bool) and int(read) == int(given))
 
 
 def _state_error(name: str, what: str) -> ValueError:
