@@ -10,7 +10,17 @@ from __future__ import annotations
 import pytest
 from _figures import lesson_figures
 
-from cfrviz.views.style import MIN_FONT_PX, MIN_LINE_PX, PLAIN, presenting
+import math
+
+from cfrviz.views.style import (
+    MAX_LOG_LABELS,
+    MIN_FONT_PX,
+    MIN_LINE_PX,
+    PLAIN,
+    _axis_values,
+    decade_step,
+    presenting,
+)
 
 FIGURES = lesson_figures()
 #: plotly.js's own default font size, for a font no one sized.
@@ -135,6 +145,13 @@ def test_every_lesson_figure_meets_the_standard(name, built):
                     isinstance(labelled_at, int | float) and labelled_at >= 1
                     and float(labelled_at).is_integer()), \
                     f"{where}: {axis_name} is labelled at {labelled_at!r}, not at decades"
+                values = [v for v in _axis_values(fig, axis_name)
+                          if isinstance(v, int | float) and v > 0]
+                if values and axis.tickmode != "array":
+                    decades = math.ceil(math.log10(max(values))) - math.floor(
+                        math.log10(min(values)))
+                    assert decades / labelled_at <= MAX_LOG_LABELS + 1, \
+                        f"{where}: {axis_name} prints a label at each of {decades} decades"
         assert fig.layout.width is None, f"{where}: a fixed width of {fig.layout.width} px"
 
 
@@ -156,3 +173,10 @@ def test_the_checks_catch_what_they_check():
     assert min(drawn_lines(fig).values()) >= MIN_LINE_PX
     assert fig.layout.xaxis.dtick == 1 and fig.layout.width is None
     assert fig.layout.template == PLAIN
+
+
+def test_decade_steps():
+    assert decade_step([1e-3, 1.0]) == 1
+    assert decade_step([1e-15, 1.0]) == 2
+    assert decade_step([1.0, 1e160]) == 20
+    assert decade_step([]) == decade_step([0.0, None]) == 1

@@ -15,7 +15,7 @@ import plotly.graph_objects as go
 
 from ..analysis.scaling import PUBLISHED_SIZES, GameSize, PublishedSize, ScalingTable
 from ..core.markup import escape
-from .style import OKABE_ITO, apply_style, get_style
+from .style import OKABE_ITO, apply_style, decade_step, get_style
 
 #: Reference durations for the "one iteration" view, in seconds.
 DURATIONS = (("a second", 1.0), ("a year", 3.156e7),
@@ -79,8 +79,9 @@ def game_sizes_figure(ours: Sequence[GameSize],
         title=dict(text="Information sets (log scale)", font=style.font(style.title_size)),
         xaxis=dict(type="log", title="information sets", exponentformat="power"),
         yaxis=dict(categoryorder="array", categoryarray=order),
-        barmode="overlay", margin=dict(l=10, r=20, t=110, b=50),
-        legend=dict(orientation="h", y=-0.25, x=0))
+        barmode="overlay", margin=dict(l=10, r=20, t=110, b=int(100 * style.figure_scale)),
+        # At the foot of the figure, below the axis title (a paper position ran into it).
+        legend=dict(orientation="h", yref="container", y=0.01, yanchor="bottom", x=0))
     # One button each: (label, axis title, our x, published x, reference marks (name, value)).
     views: list[tuple[str, str, np.ndarray, np.ndarray, tuple[tuple[str, float], ...]]] = [
         ("information sets", "information sets", sets_ours, sets_pub, ())]
@@ -95,13 +96,14 @@ def game_sizes_figure(ours: Sequence[GameSize],
         buttons = []
         for label, axis_title, xo, xp, marks in views:
             shapes = [dict(type="line", xref="x", yref="paper", x0=v, x1=v, y0=0, y1=1,
-                           line=dict(color="#555", dash="dot", width=1)) for _, v in marks]
+                           line=dict(color="#555", dash="dot", width=2)) for _, v in marks]
             notes = [dict(x=np.log10(v), y=0.0, xref="x", yref="paper", text=name,
                           showarrow=False, xanchor="left", yanchor="bottom", textangle=-90,
                           font=style.font(style.small_font, "#555")) for name, v in marks]
             buttons.append(dict(label=label, method="update",
                                 args=[{"x": [xo, xp]},
                                       {"xaxis.title.text": axis_title,
+                                       "xaxis.dtick": decade_step([*xo, *xp]),
                                        "title.text": f"{label[0].upper()}{label[1:]} (log scale)",
                                        "shapes": shapes, "annotations": notes}]))
         fig.update_layout(updatemenus=[dict(type="buttons", direction="right", x=0, y=1.0,

@@ -17,8 +17,9 @@ checks it on every figure a lesson draws:
 - a drawn line is at least ``MIN_LINE_PX`` (2) pixels wide;
 - one plain background: white paper and plot area, a light grey grid (:data:`PLAIN`);
 - every legend entry is distinct: no two entries share a name and a look;
-- a log axis is labelled at its decades only (``dtick=1``, exponents as powers), never at
-  the minor ticks 2 to 9;
+- a log axis is labelled at its decades only (``dtick`` of 1, or 2, 5, 10, ... decades when
+  the axis spans more than ``MAX_LOG_LABELS``; exponents as powers), never at the minor
+  ticks 2 to 9;
 - no fixed width: a figure takes the width of the output area it is shown in.
 
 The palette is Okabe and Ito's "Color Universal Design" set (2008), which stays
@@ -260,12 +261,45 @@ def _axes(layout):
 LINE_TRACES = ("scatter", "scattergl", "scatterternary")
 
 
+#: A log axis carries at most about this many decade labels (beyond, every 2nd, 5th, 10th...).
+MAX_LOG_LABELS = 9
+
+
+def decade_step(values) -> int:
+    """The ``dtick`` of a log axis over ``values``: 1 (every decade), or 2, 5, 10, 20, ...
+    decades when every decade would print more than ``MAX_LOG_LABELS`` labels."""
+    import numpy as np
+    v = np.asarray([x for x in np.ravel(np.asarray(values, dtype=object))
+                    if isinstance(x, (int, float, np.number)) and x > 0 and np.isfinite(x)],
+                   dtype=float)
+    if len(v) == 0:
+        return 1
+    span = np.ceil(np.log10(v.max())) - np.floor(np.log10(v.min()))
+    for step in (1, 2, 5, 10, 20, 50, 100, 200, 500):
+        if span / step <= MAX_LOG_LABELS:
+            return step
+    return 1000
+
+
+def _axis_values(fig, name: str) -> list:
+    """Every data value drawn along the axis ``name`` ("xaxis2", "yaxis", ...)."""
+    letter, ref = name[0], name[0] + name[5:]      # "xaxis2" -> ("x", "x2")
+    found: list = []
+    for trace in fig.data:
+        if (getattr(trace, f"{letter}axis", None) or letter) == ref:
+            data = getattr(trace, letter, None)
+            if data is not None:
+                found.extend(list(data))
+    return found
+
+
 def apply_style(fig, style: Style | None = None):
     """Give ``fig`` the plain template and raise it to the legibility standard; returns ``fig``.
 
     Every figure function calls this last.  Text smaller than ``MIN_FONT_PX`` and lines
     thinner than ``MIN_LINE_PX`` are raised to them, log axes are labelled at their decades
-    (``dtick=1``, ``exponentformat="power"``) and a fixed width is removed (a figure
+    (``dtick`` a whole number of decades: :func:`decade_step` of the data drawn along
+    the axis, ``exponentformat="power"``) and a fixed width is removed (a figure
     follows its output area).  Sizes a figure function chose above the minimum are kept.
     """
     style = style or get_style()
@@ -277,12 +311,18 @@ def apply_style(fig, style: Style | None = None):
         layout.font.family = FONT_FAMILY
     for font in (layout.title.font, layout.legend.font, layout.hoverlabel.font):
         _at_least(font, MIN_FONT_PX)
+    for name in layout:
+        if name.startswith(("xaxis", "yaxis")) and layout[name].type == "log":
+            axis = layout[name]
+            if axis.dtick is None or str(axis.dtick).startswith("D"):
+                if axis.range is not None:  # a log axis's range is in decades
+                    axis.dtick = decade_step([10.0 ** r for r in axis.range])
+                else:
+                    axis.dtick = decade_step(_axis_values(fig, name))
     for axis in _axes(layout):
         _at_least(axis.tickfont, MIN_FONT_PX)
         _at_least(axis.title.font, MIN_FONT_PX)
         if getattr(axis, "type", None) == "log":
-            if axis.dtick is None or str(axis.dtick).startswith("D"):
-                axis.dtick = 1
             if axis.exponentformat is None:
                 axis.exponentformat = "power"
             axis.minor.showgrid = False
