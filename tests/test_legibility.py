@@ -7,10 +7,10 @@ layout's, a layout without a colour takes the template's.
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from _figures import lesson_figures
-
-import math
 
 from cfrviz.views.style import (
     MAX_LOG_LABELS,
