@@ -23,6 +23,7 @@ from ..views.matrix import display_frames
 from ..views.style import fit_to_output
 from .overlay import NowMarks, overlaid, path
 from .panel import Panel
+from .playback import Play
 
 #: At most this many timeline stops (log-spaced: the first iterations move fastest).
 MAX_FRAMES = 200
@@ -63,8 +64,8 @@ class KuhnEquilibriumView(Panel):
         self._stops = [_stops(trace, self.frames) for trace in self.traces]
         self.marks = NowMarks(marks)
         last = len(self.frames) - 1
-        self.play = W.Play(value=last, min=0, max=last, step=1, interval=60,
-                           description="play", show_repeat=False)
+        self.play = Play(value=last, min=0, max=last, step=1, interval=60,
+                         description="play", show_repeat=False)
         self.slider = W.IntSlider(value=last, min=0, max=last, readout=False,
                                   description="iteration", layout=W.Layout(width="420px"))
         W.jslink((self.play, "value"), (self.slider, "value"))

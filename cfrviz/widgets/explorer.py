@@ -25,6 +25,7 @@ from ..views.tree import TreeView
 from .controls import SEED, ParamControls, number_field
 from .overlay import NowMarks, overlaid, point, vline
 from .panel import TimelinePanel
+from .playback import Play
 from .tree import LiveTree
 
 MAX_ITERATIONS = 1_000_000
@@ -109,7 +110,7 @@ class TrainingExplorer(TimelinePanel):
         self.params_box = W.VBox(list(self.param_rows.values()))
 
         # -- timeline and views ---------------------------------------------------------------
-        self.play = W.Play(value=0, min=0, max=0, step=1, interval=120, show_repeat=False)
+        self.play = Play(value=0, min=0, max=0, step=1, interval=120, show_repeat=False)
         self.slider = W.IntSlider(value=0, min=0, max=0, readout=False, description="frame",
                                   layout=W.Layout(width="420px"))
         W.jslink((self.play, "value"), (self.slider, "value"))

@@ -24,6 +24,7 @@ from ..views.matrix import (
 from .controls import SEED, number_field, typed_slider
 from .overlay import NowMarks, overlaid, path, point, vline
 from .panel import TimelinePanel
+from .playback import Play
 
 PRESETS = {
     "standard (win 1, lose 1)": RPS_PAYOFFS,
@@ -122,8 +123,8 @@ class RegretMatchingExplorer(TimelinePanel):
         self.mode.observe(self._on_mode, names="value")
 
         # -- timeline -----------------------------------------------------------------------
-        self.play = W.Play(value=0, min=0, max=0, step=1, interval=80,
-                           description="play", show_repeat=False)
+        self.play = Play(value=0, min=0, max=0, step=1, interval=80,
+                         description="play", show_repeat=False)
         self.slider = W.IntSlider(value=0, min=0, max=0, description="frame",
                                   continuous_update=True, readout=False,
                                   layout=W.Layout(width="420px"))
