@@ -786,6 +786,65 @@ def test_doctored_state_values_are_caught_on_load(tmp_path_factory, which, field
         OUTCOMES[kind, "loaded; resume refused clearly"] += 1
 
 
+# ---------------------------------------------------------------------------- the exact LP, scale
+
+def _scaled(node, factor: float):
+    """A copy of a JSON game tree with every payoff multiplied by ``factor``."""
+    if node["type"] == "terminal":
+        return {**node, "payoffs": [p * factor for p in node["payoffs"]]}
+    if node["type"] == "chance":
+        return {**node, "outcomes": {k: {**o, "node": _scaled(o["node"], factor)}
+                                     for k, o in node["outcomes"].items()}}
+    return {**node, "actions": {k: _scaled(c, factor) for k, c in node["actions"].items()}}
+
+
+@settings(SETTINGS, max_examples=max(10, CASES // 3))
+@given(root=game_trees(), exponent=st.integers(-12, 15), mantissa=st.sampled_from([1, 3, 7.5]))
+@example(root={"type": "decision", "player": 1, "infoset": None, "actions": {
+    "a": {"type": "decision", "player": 2, "infoset": None,
+          "actions": {"x": {"type": "terminal", "payoffs": [3, -3]},
+                      "y": {"type": "terminal", "payoffs": [-1, 1]}}},
+    "b": {"type": "decision", "player": 2, "infoset": None,
+          "actions": {"x": {"type": "terminal", "payoffs": [-2, 2]},
+                      "y": {"type": "terminal", "payoffs": [1, -1]}}}}},
+         exponent=-9, mantissa=1)
+def test_exact_equilibrium_of_scaled_payoffs(tmp_path_factory, root, exponent, mantissa):
+    """The LP's value and policy do not depend on the payoffs' scale, from 1e-12 to 7.5e15."""
+    folder = tmp_path_factory.mktemp("scaled")
+    name_infosets(root)
+    if root["type"] == "decision" and "x" in str(root):  # the example: player 2 sees nothing
+        for child in root["actions"].values():
+            child["infoset"] = "p2"
+    factor = mantissa * 10.0 ** exponent
+    games = []
+    for tag, tree in (("one", root), ("scaled", _scaled(root, factor))):
+        path = folder / f"{tag}.json"
+        path.write_text(json.dumps({"root": tree}))
+        games.append(cfrviz.load_game("file", path=str(path)))
+    one, scaled = games
+    kind = "random game trees with payoffs scaled by 1e-12 to 7.5e15 (exact LP)"
+    TRIED[kind] += 1
+    if one.num_infosets == 0:
+        return
+    base, eq = cfrviz.exact_equilibrium(one), cfrviz.exact_equilibrium(scaled)
+    size = max(1.0, float(np.abs(one.utility).max()))
+    assert abs(eq.value / factor - base.value) <= 1e-7 * size
+    assert cfrviz.exploitability(one, cfrviz.Policy(one, eq.policy.probabilities)) <= 1e-6 * size
+    OUTCOMES[kind, "same equilibrium as at scale 1"] += 1
+
+
+@pytest.mark.parametrize("factor", [1e-12, 1e-9, 1e-3, 1e3, 1e9, 1e15, 1e18])
+def test_known_equilibria_at_any_scale(factor):
+    """Kuhn poker (-1/18) and a 2x2 game (1/7, row plays 3/7) with payoffs scaled."""
+    kuhn = cfrviz.load_game("kuhn_poker")
+    scaled = dataclasses.replace(kuhn, utility=kuhn.utility * factor)  # a fresh memo
+    assert abs(cfrviz.exact_equilibrium(scaled).value / factor + 1 / 18) < 1e-9
+    game = MatrixGame("m", np.array([[3.0, -1.0], [-2.0, 1.0]]) * factor, ("a", "b"), ("x", "y"))
+    eq = cfrviz.exact_equilibrium(game)
+    assert abs(eq.value / factor - 1 / 7) < 1e-9
+    np.testing.assert_allclose(eq.policy.probabilities[0, :2], [3 / 7, 4 / 7], atol=1e-9)
+
+
 # ------------------------------------------------------------- injection through plotly templates
 
 #: Pieces of hostile text: plotly templates that read trace data or ``meta``, markup plotly.js

@@ -304,6 +304,9 @@ def solve_sequence_form(payoff, plan_rows, other_rows, *, what: str = "the seque
 
     solved with HiGHS (``scipy.optimize.linprog(method="highs")``) on sparse
     matrices.  A matrix game is the case ``E = [1 … 1]``, ``F = [1 … 1]``.
+    The payoffs are scaled to at most 1 in size for HiGHS, whose tolerances are
+    absolute, and the value scaled back: payoffs of 1e-9 or 1e15 solve as
+    those of 1 do.
 
     Parameters
     ----------
@@ -332,7 +335,15 @@ def solve_sequence_form(payoff, plan_rows, other_rows, *, what: str = "the seque
         When HiGHS does not report an optimal solution (its status and message).
     """
     start = time.perf_counter() if started is None else started
-    A = sparse.csr_matrix(payoff)
+    A = sparse.csr_matrix(payoff, dtype=float)
+    # HiGHS works to absolute tolerances (1e-7) and treats coefficients of 1e15 and more as
+    # infinite: payoffs of 1e-9 all look like 0 to it, payoffs of 1e15 make the program
+    # "infeasible".  The program is solved with payoffs scaled to at most 1 in size; the
+    # plans do not change with the scale (x, and y, the multipliers of F^T q - A^T x <= 0,
+    # are fixed by the plan constraints), only the value, which is scaled back.
+    scale = float(abs(A).max()) if A.nnz else 0.0
+    if scale > 0.0:
+        A = A * (1.0 / scale) if np.isfinite(1.0 / scale) else A / scale
     E = sparse.csr_matrix(plan_rows)
     F = sparse.csr_matrix(other_rows)
     n1, n2 = A.shape
@@ -357,7 +368,8 @@ def solve_sequence_form(payoff, plan_rows, other_rows, *, what: str = "the seque
     info = {"constraints": n2 + m1, "variables": n1 + m2,
             "nonzeros": int(upper.nnz + equal.nnz),
             "build_seconds": built - start, "seconds": solved - built}
-    return x, y, float(-result.fun) + 0.0, info  # + 0.0: no -0.0
+    value = float(-result.fun) * scale if scale > 0.0 else float(-result.fun)
+    return x, y, value + 0.0, info  # + 0.0: no -0.0
 
 
 def behaviour(game, form: SequenceForm, plans) -> np.ndarray:
