@@ -9,6 +9,7 @@ crash there fails the test with the case that caused it instead of taking pytest
 """
 
 import dataclasses
+import errno
 import json
 import os
 import re
@@ -843,6 +844,104 @@ def test_known_equilibria_at_any_scale(factor):
     eq = cfrviz.exact_equilibrium(game)
     assert abs(eq.value / factor - 1 / 7) < 1e-9
     np.testing.assert_allclose(eq.policy.probabilities[0, :2], [3 / 7, 4 / 7], atol=1e-9)
+
+
+# ----------------------------------------------------------------------------------- environment
+
+def _add(a, b):
+    return a + b
+
+
+@settings(SETTINGS, max_examples=max(6, CASES // 20))
+@given(code=st.sampled_from([errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EFBIG, errno.EROFS,
+                             errno.EACCES]),
+       where=st.sampled_from(["data", "folder"]), a=st.integers(-100, 100))
+def test_a_cache_that_cannot_take_compiled_code_falls_back(code, where, a):
+    """numba saving a kernel into a full (or failing) cache folder: the call still returns, the
+    kernel runs uncached and CACHE_PROBLEM says why (a read-only folder already fell back)."""
+    from cfrviz.engine import jit
+    kind = "numba cache saves failing with ENOSPC, EDQUOT, EIO, EFBIG, EROFS, EACCES"
+    TRIED[kind] += 1
+    before = jit.CACHE_PROBLEM
+    jit.CACHE_PROBLEM = None
+    try:
+        dispatcher = jit.kernel(_add)
+        cache = dispatcher._cache
+        cache.load_overload = lambda *_args, **_kw: None  # compile, then save
+
+        def fail(*_args, **_kw):
+            raise OSError(code, os.strerror(code))
+        if where == "data":
+            cache._cache_file.save = fail
+        else:
+            cache._impl.locator.ensure_cache_path = fail
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            assert dispatcher(a, 2) == a + 2
+        assert jit.CACHE_PROBLEM is not None and os.strerror(code) in jit.CACHE_PROBLEM
+        assert any("NUMBA_CACHE_DIR" in str(w.message) for w in caught)
+        assert dispatcher(a, 3) == a + 3  # later calls too
+    finally:
+        jit.CACHE_PROBLEM = before
+    OUTCOMES[kind, "ran uncached, with a warning"] += 1
+
+
+@SETTINGS
+@given(surrogate=st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF),
+       where=st.sampled_from(["infoset", "label", "node name", "game name", "description"]),
+       at=st.integers(0, 3))
+def test_a_lone_surrogate_is_refused_on_load(tmp_path_factory, surrogate, where, at):
+    def put(text):
+        return text[:at] + surrogate + text[at:]
+    leaf = {"type": "terminal", "payoffs": [1, -1]}
+    node = {"type": "decision", "player": 1, "infoset": "Kb", "name": "bet",
+            "actions": {"call": leaf, "fold": leaf}}
+    spec = {"name": "game", "description": "text", "root": node}
+    if where == "infoset":
+        node["infoset"] = put("Kb")
+    elif where == "label":
+        node["actions"] = {put("call"): leaf, "fold": leaf}
+    elif where == "node name":
+        node["name"] = put("bet")
+    else:
+        field = "name" if where == "game name" else "description"
+        spec[field] = put(spec[field])
+    path = tmp_path_factory.mktemp("surrogate") / "g.json"
+    path.write_text(json.dumps(spec))  # ensure_ascii: the surrogate as a \\u escape
+    kind = "game files with a lone surrogate in a key, label, name or description"
+    TRIED[kind] += 1
+    with pytest.raises(ValueError, match="lone surrogate") as error:
+        cfrviz.load_game("file", path=str(path))
+    assert repr(surrogate)[1:-1] in str(error.value)  # the string is named, escaped
+    str(error.value).encode("utf-8")  # the message itself is text a widget can send
+    OUTCOMES[kind, "refused, naming the string"] += 1
+
+
+@settings(SETTINGS, max_examples=max(10, CASES // 5))
+@given(length=st.integers(1, 300_000), alphabet=st.integers(1, 60))
+def test_deep_cfr_refuses_keys_too_long_to_encode(tmp_path_factory, length, alphabet):
+    from cfrviz.solvers.deep_cfr import MAX_FEATURE_BYTES, MAX_INPUTS, infoset_features
+    letters = "".join(chr(ord("A") + i) for i in range(alphabet))
+    key = (letters * (length // alphabet + 1))[:length]
+    leaf = {"type": "terminal", "payoffs": [1, -1]}
+    spec = {"root": {"type": "decision", "player": 1, "infoset": key,
+                     "actions": {"a": leaf, "b": {"type": "terminal", "payoffs": [-1, 1]}}}}
+    path = tmp_path_factory.mktemp("long") / "g.json"
+    path.write_text(json.dumps(spec))
+    game = cfrviz.load_game("file", path=str(path))
+    kind = "Deep CFR on keys of 1 to 300,000 characters over 1 to 60 letters"
+    TRIED[kind] += 1
+    inputs = min(length, len(key)) * len(set(key))
+    start = time.perf_counter()
+    if inputs > MAX_INPUTS or 8 * inputs > MAX_FEATURE_BYTES:
+        with pytest.raises(ValueError, match=r"network inputs .* at most 20,000 inputs"):
+            cfrviz.solve(game, "deep_cfr", 1, progress=False)
+        assert time.perf_counter() - start < 1  # refused before anything is allocated
+        OUTCOMES[kind, "refused before allocating, naming the key"] += 1
+    else:
+        encoding, features = infoset_features(game)
+        assert features.shape == (1, inputs)
+        OUTCOMES[kind, "encoded"] += 1
 
 
 # ------------------------------------------------------------- injection through plotly templates

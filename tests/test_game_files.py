@@ -124,6 +124,15 @@ def test_only_a_regular_game_file_is_read(tmp_path, monkeypatch):
         load_game_file(tmp_path / "big.json")
 
 
+def test_a_lone_surrogate_in_a_key_is_refused(tmp_path):
+    path = tmp_path / "half.json"
+    path.write_text('{"root": {"type": "decision", "player": 1, "infoset": "K\\ud800b", '
+                    '"actions": {"a": {"type": "terminal", "payoffs": [1, -1]}}}}')
+    with pytest.raises(ValueError, match=r"half\.json: node root: \"infoset\" 'K\\ud800b' "
+                                         r"holds a lone surrogate"):
+        load_game_file(path)
+
+
 def test_efg_set_named_like_a_generated_key_is_refused(tmp_path):
     # Player 2's set 2 is named "P2.1", the key of player 2's unnamed set 1: one set, not two.
     path = tmp_path / "collide.efg"

@@ -8,12 +8,17 @@ compiling it for seconds (:mod:`cfrviz.warm` compiles them all ahead of time).
 
 Where numba finds nowhere to write, ``njit(cache=True)`` raises at import time; :func:`kernel`
 then compiles without a disk cache, so the course still runs (each new process pays the
-compilation), and :data:`CACHE_PROBLEM` says why and how to fix it.
+compilation), and :data:`CACHE_PROBLEM` says why and how to fix it.  A folder that is writable
+but cannot take the compiled code (a full disk or quota, an I/O error) fails later, when numba
+saves a kernel after compiling it: that save is made to fail softly the same way, so the
+kernel runs, uncached.
 """
 
 from __future__ import annotations
 
 import warnings
+from functools import wraps
+from typing import Any
 
 from numba import njit
 
@@ -28,18 +33,45 @@ _FIX = ("set the environment variable NUMBA_CACHE_DIR to a folder you can write 
 
 def kernel(function):
     """``numba.njit(cache=True)``, or plain ``njit`` when numba can write a cache nowhere."""
-    global CACHE_PROBLEM
     try:
-        return njit(cache=True)(function)
+        dispatcher = njit(cache=True)(function)
     except RuntimeError as error:
         if "no locator available" not in str(error):
             raise
-        if CACHE_PROBLEM is None:
-            CACHE_PROBLEM = (f"numba cannot store compiled code anywhere (the cfrviz folder is "
-                             f"read-only and so is the user cache folder), so every new Python "
-                             f"process compiles the engine again; to fix it, {_FIX}")
-            warnings.warn(CACHE_PROBLEM, RuntimeWarning, stacklevel=2)
+        _no_cache("numba cannot store compiled code anywhere (the cfrviz folder is read-only "
+                  "and so is the user cache folder)")
         return njit(function)
+    _save_softly(dispatcher)
+    return dispatcher
+
+
+def _no_cache(why: str) -> None:
+    """Record (once) and warn why compiled code is not cached on disk."""
+    global CACHE_PROBLEM
+    if CACHE_PROBLEM is None:
+        CACHE_PROBLEM = (f"{why}, so every new Python process compiles the engine again; to fix "
+                         f"it, {_FIX}")
+        warnings.warn(CACHE_PROBLEM, RuntimeWarning, stacklevel=3)
+
+
+def _save_softly(dispatcher) -> None:
+    """Make a failed save of compiled code (``OSError``: disk full, quota, I/O) stop caching
+    this kernel instead of failing the call that compiled it."""
+    cache: Any = getattr(dispatcher, "_cache", None)  # numba's FunctionCache; see cache_folder
+    save = getattr(cache, "save_overload", None)
+    if cache is None or save is None:
+        return
+
+    @wraps(save)
+    def save_overload(sig, data):
+        try:
+            save(sig, data)
+        except OSError as error:
+            cache.disable()
+            _no_cache(f"numba could not save compiled code in {cache_folder(dispatcher)} "
+                      f"({error.strerror or error})")
+
+    cache.save_overload = save_overload
 
 
 def cache_folder(dispatcher) -> str | None:

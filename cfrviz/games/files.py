@@ -169,12 +169,14 @@ def load_game_file(path) -> GameTree:
                          f"data/games/FORMAT.md) or .efg (Gambit's format)")
     text = _read_text(file, f"game file {str(path)!r}")
     parse = _parse_json if suffix == ".json" else _parse_efg
-    name, description, root = parse(text, str(path), file.stem)
+    # Messages name the file; a name that is not UTF-8 holds lone surrogates, written escaped.
+    shown = str(path).encode("utf-8", "backslashreplace").decode("utf-8")
+    name, description, root = parse(text, shown, file.stem)
     try:
         tree = build_tree(_FileGame(name, description, root))
         check_perfect_recall(tree)
     except ValueError as error:
-        raise ValueError(f"{path}: {error}") from None
+        raise ValueError(f"{shown}: {error}") from None
     return tree
 
 
@@ -481,6 +483,7 @@ def _parse_json(text: str, file: str, stem: str):
     for key, value in (("name", name), ("description", description)):
         if not isinstance(value, str):
             raise ValueError(f"{file}: \"{key}\" must be a string; got {_preview(value)}")
+        _check_text(value, f"{file}: \"{key}\"")
     if not name:
         raise ValueError(f"{file}: \"name\" must not be empty")
     paths = _Paths(file)
@@ -559,6 +562,7 @@ def _read_node(raw, node: _Node, file: str) -> list:
     name = raw.get("name", "")
     if not isinstance(name, str):
         raise ValueError(f"{where()}: \"name\" must be a string; got {_preview(name)}")
+    _check_text(name, f"{where()}: \"name\"")
     node.name = name
     if kind == "terminal":
         if "payoffs" not in raw:
@@ -585,6 +589,8 @@ def _read_node(raw, node: _Node, file: str) -> list:
         raise ValueError(f"{where()} has the {key[:-1]} {_shown(branches.duplicates[0])} twice")
     if "" in branches:
         raise ValueError(f"{where()} has an empty {key[:-1]} label")
+    for label in branches:
+        _check_text(label, f"{where()}: {key[:-1]} label")
     node.labels = tuple(branches)
     if kind == "decision":
         player = raw.get("player")
@@ -595,6 +601,7 @@ def _read_node(raw, node: _Node, file: str) -> list:
         if not isinstance(infoset, str) or not infoset:
             raise ValueError(f"{where()}: \"infoset\" must be a non-empty string naming the "
                              f"information set; got {_preview(infoset)}")
+        _check_text(infoset, f"{where()}: \"infoset\"")
         node.infoset = infoset
         return list(branches.items())
     probs, pending = [], []
@@ -618,6 +625,20 @@ def _read_node(raw, node: _Node, file: str) -> list:
         pending.append((label, outcome["node"]))
     node.probs = tuple(probs)
     return pending
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _check_text(text: str, where: str) -> None:
+    """Refuse a string holding a lone surrogate (JSON can write one, ``"\\ud800"``; UTF-8
+    cannot): no browser or widget can send it, and a key holding one breaks the widgets."""
+    found = _SURROGATE.search(text)
+    if found:
+        raise ValueError(f"{where} {_short(text)!r} holds a lone surrogate "
+                         f"({found.group()!r} at character {found.start() + 1}), half of a "
+                         f"character and not text (a JSON \\u escape of half a pair, or a file "
+                         f"name that is not UTF-8): write the character itself, or rename")
 
 
 def _outcome(where: str, label: str) -> str:
@@ -783,6 +804,7 @@ class _EfgReader:
             raise self.error(f"unexpected {_short(''.join(self.tokens[self.pos]))!r} after the "
                              f"last node of the tree")
         self.name_infosets()
+        _check_text(stem, f"{self.file}: the file name (the game's name)")
         description = "\n\n".join(part for part in (title, comment) if part)
         return stem, description, root
 

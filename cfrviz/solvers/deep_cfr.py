@@ -134,12 +134,38 @@ class FeatureEncoding:
         return [f"{j}:{c}" for j in range(self.length) for c in self.alphabet]
 
 
+#: The most network inputs (key length times alphabet size) Deep CFR builds features for.
+MAX_INPUTS = 20_000
+#: The most bytes the feature matrix (information sets x inputs, float64) may take.
+MAX_FEATURE_BYTES = 256 * 2**20
+
+
 def infoset_features(tree: GameTree) -> tuple[FeatureEncoding, np.ndarray]:
-    """The encoding of a game's keys and the feature matrix, shape (information sets, inputs)."""
+    """The encoding of a game's keys and the feature matrix, shape (information sets, inputs).
+
+    Raises
+    ------
+    ValueError
+        When the keys would need more than :data:`MAX_INPUTS` inputs or the matrix more
+        than :data:`MAX_FEATURE_BYTES` (one very long key is enough), naming the longest key;
+        checked before anything is allocated.
+    """
     def compute(t: GameTree):
         keys = t.infoset_keys
         encoding = FeatureEncoding("".join(sorted(set("".join(keys)))),
                                    max((len(k) for k in keys), default=0))
+        nbytes = 8 * len(keys) * encoding.size
+        if encoding.size > MAX_INPUTS or nbytes > MAX_FEATURE_BYTES:
+            longest = max(keys, key=len)
+            shown = repr(longest) if len(longest) <= 40 else f"{longest[:37]!r}..."
+            raise ValueError(
+                f"{ALGORITHM} encodes each information-set key one-hot by position: the "
+                f"longest key of {t.name}, {shown} ({len(longest):,} characters), over the "
+                f"keys' {len(encoding.alphabet):,} distinct characters needs "
+                f"{encoding.size:,} network inputs ({nbytes:,} bytes of features for "
+                f"{len(keys):,} sets); it takes at most {MAX_INPUTS:,} inputs and "
+                f"{MAX_FEATURE_BYTES:,} bytes: use shorter keys (what the player saw, not the "
+                f"whole path) or a tabular algorithm")
         features = np.array([encoding.encode(k) for k in keys]).reshape(len(keys),
                                                                         encoding.size)
         features.setflags(write=False)
