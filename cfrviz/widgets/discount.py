@@ -14,7 +14,7 @@ from ..core.tree import as_tree
 from ..solvers import solve
 from ..solvers.registry import algorithm, algorithms_in
 from ..views.compare import comparison_figure, iteration_weights_figure
-from ..views.style import MIN_LINE_PX, OKABE_ITO
+from ..views.style import MIN_LINE_PX, OKABE_ITO, get_style
 from .controls import number_field, typed_slider
 from .panel import Panel
 
@@ -87,8 +87,10 @@ class DiscountExplorer(Panel):
         self._baseline_iterations: int | None = None
         self.status = W.HTML()
         st = {"description_width": "initial"}
-        lay = W.Layout(width="360px")
-        wide = {"description_width": "150px"}
+        # Room for "α (positive regrets)" whole at presenter mode's 19-pixel controls too.
+        big = get_style(presenter).presenter
+        lay = W.Layout(width="500px" if big else "360px")
+        wide = {"description_width": "240px" if big else "150px"}
         self.alpha = W.FloatSlider(value=alpha, min=ALPHA_RANGE[0], max=ALPHA_RANGE[1], step=0.1,
                                    description="α (positive regrets)", style=wide, layout=lay)
         self.beta = W.FloatSlider(value=beta, min=BETA_RANGE[0], max=BETA_RANGE[1], step=0.1,
@@ -155,7 +157,7 @@ class DiscountExplorer(Panel):
         source = comparison_figure(runs, labels=[*self.baselines, label], axis="iterations",
                                    title=title, presenter=self.presenter)
         for line in source.data[:-1]:
-            line.line.width = MIN_LINE_PX
+            line.line.width = MIN_LINE_PX * get_style(self.presenter).line_scale
         source.data[-1].line.update(width=4, color=OKABE_ITO["black"], dash="solid")
         with self.curves.batch_update():
             if len(self.curves.data) != len(source.data):
