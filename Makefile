@@ -9,11 +9,13 @@
 # used to create .venv), PYTEST_ARGS="-k simplex" (extra pytest arguments),
 # LESSON=04_cfr_on_kuhn (the lesson `make present` shows).
 
-SHELL := /bin/bash
+override SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-VENV := .venv
-PY := $(VENV)/bin/python
+# Internal names are set with `override`: a value given on the command line (make VENV=...)
+# would otherwise replace them, and they reach commands as text.
+override VENV := .venv
+override PY := $(VENV)/bin/python
 PORT ?= 8888
 PYTEST_ARGS ?=
 LESSON ?= 04_cfr_on_kuhn
@@ -24,27 +26,27 @@ LESSON ?= 04_cfr_on_kuhn
 # does not run a $(shell ...) inside it), and unexport keeps make from expanding the
 # originals to pass them on.  check-port and check-lesson refuse a bad value, saying what
 # would be valid, before anything is installed or started; PYTHON is checked where it is used.
-export CFRVIZ_PORT := $(value PORT)
-export CFRVIZ_LESSON := $(value LESSON)
-export CFRVIZ_PYTHON := $(value PYTHON)
-export CFRVIZ_PYTEST_ARGS := $(value PYTEST_ARGS)
+override export CFRVIZ_PORT := $(value PORT)
+override export CFRVIZ_LESSON := $(value LESSON)
+override export CFRVIZ_PYTHON := $(value PYTHON)
+override export CFRVIZ_PYTEST_ARGS := $(value PYTEST_ARGS)
 unexport PORT LESSON PYTHON PYTEST_ARGS
 
 # First notebook JupyterLab opens, relative to lessons/.
-START := 00_start_here.ipynb
+override START := 00_start_here.ipynb
 
 # Stamps record that `pip install` succeeded for the current pyproject.toml and lock file,
 # so a second `make lab` or `make test` installs nothing.  After installing, cfrviz.warm
 # compiles the engine's kernels into numba's on-disk cache (a line per kernel, under a minute,
 # once), so a lesson's first solve loads compiled code instead of waiting for it.
-STAMP_LAB := $(VENV)/.cfrviz-installed
-STAMP_TEST := $(VENV)/.cfrviz-installed-test
+override STAMP_LAB := $(VENV)/.cfrviz-installed
+override STAMP_TEST := $(VENV)/.cfrviz-installed-test
 
 # The exact versions installed, with their hashes (`make lock` rewrites them; tools/lock.py
 # says how and why): lab.txt for the course, test.txt for the course and its test tools.
 # Every package both name has the same version in both, so `make test` after `make lab` only adds.
-LOCK_LAB := requirements/lab.txt
-LOCK_TEST := requirements/test.txt
+override LOCK_LAB := requirements/lab.txt
+override LOCK_TEST := requirements/test.txt
 
 .PHONY: help lab present test test-fast lint lock benchmark screenshot check-port check-lesson
 
@@ -108,7 +110,7 @@ $(PY):
 # --no-build-isolation: the build backend (setuptools) comes from the lock too, not from a fresh
 # download.  pip check then confirms that what is installed satisfies pyproject.toml, which a
 # lock older than a change to pyproject.toml would not.
-define install
+override define install
 @status=0; $(PY) tools/lock.py covers $(1) || status=$$?; \
 if [ $$status -eq 0 ]; then \
   set -ex; \
@@ -138,7 +140,7 @@ lock: | $(PY)
 
 # Whether the server on CFRVIZ_PORT answers, asked with the token in a header read from the
 # environment: a command line (readable by every local user with ps) never holds the token.
-READY := import os, urllib.request as u; u.urlopen(u.Request("http://127.0.0.1:%s/api/status" % os.environ["CFRVIZ_PORT"], headers={"Authorization": "token " + os.environ["JUPYTER_TOKEN"]}), timeout=1)
+override READY := import os, urllib.request as u; u.urlopen(u.Request("http://127.0.0.1:%s/api/status" % os.environ["CFRVIZ_PORT"], headers={"Authorization": "token " + os.environ["JUPYTER_TOKEN"]}), timeout=1)
 
 # Token authentication stays on: the token comes from JUPYTER_TOKEN if set,
 # else a fresh random one, and reaches the server through that environment variable only.

@@ -19,6 +19,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 ROOT = Path(__file__).resolve().parent.parent
 MAKE = shutil.which("make")
@@ -100,6 +102,42 @@ def test_values_never_reach_a_command_as_text(project, tmp_path):
             result = make(project, target, f"{option}={value}", dry=True)
             assert str(marker) not in result.stdout, (option, value, result.stdout)
             assert not marker.exists(), f"make -n {target} {option}={value!r} ran a command"
+
+
+#: Names the Makefile sets for itself: none may be replaced from outside.
+INTERNAL = ["SHELL", "VENV", "PY", "START", "STAMP_LAB", "STAMP_TEST", "LOCK_LAB", "LOCK_TEST",
+            "READY", "install", "CFRVIZ_PORT", "CFRVIZ_LESSON", "CFRVIZ_PYTHON",
+            "CFRVIZ_PYTEST_ARGS"]
+
+
+@settings(max_examples=80, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(name=st.sampled_from(INTERNAL), which=st.integers(0, 7),
+       target=st.sampled_from(["lab", "present", "test", "test-fast", "help"]),
+       how=st.sampled_from(["command line", "environment", "environment with make -e"]))
+def test_internal_variables_cannot_be_set_from_outside(project, tmp_path, name, which, target,
+                                                       how):
+    """``make -n`` with an internal variable set to a command, on the command line or in the
+    environment (also with ``-e``, which lets the environment win over the Makefile): the
+    command is never among the commands make would run, nor run while make expands them."""
+    marker = tmp_path / "pwned"
+    value = hostile(marker)[which]
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PORT", "LESSON", "PYTHON", "PYTEST_ARGS", "MAKEFLAGS", *INTERNAL)}
+    args = [MAKE, "-s", "-n", "-o", ".venv/.cfrviz-installed", "-o",
+            ".venv/.cfrviz-installed-test", target]
+    if how == "command line":
+        args.append(f"{name}={value}")
+    else:
+        env[name] = value
+        if how.endswith("-e"):
+            args.insert(1, "-e")
+    result = subprocess.run(args, cwd=project, env=env, capture_output=True, text=True,
+                            timeout=120)
+    assert str(marker) not in result.stdout, (name, how, value, result.stdout)
+    assert not marker.exists(), f"make -n {target} with {name}={value!r} ({how}) ran it"
+    if target in ("lab", "test") and result.returncode == 0:
+        assert ".venv/bin/" in result.stdout  # the Makefile's own names are used
 
 
 # --- installing: from the lock, once, then compiled ahead of time ---------------------------
