@@ -1,6 +1,13 @@
 """Property-based bad-input suite: random valid games load and solve; corruptions of valid game
 files and saved traces give a ValueError (or FileNotFoundError), never another exception or a crash.
 
+Then one generator per class of bad input found in issue 20 (each fixed at its root): game
+strings that try to become plotly markup through templates, names that collide, files that
+are not regular or too large, arguments (iterables, seeds on resume, numbers of any size,
+widget indices, unknown actions, colliding names, registry entries), traces with no record
+or a doctored state, the exact LP at any payoff scale, and the environment (a cache folder
+that cannot take compiled code, lone surrogates, Deep CFR on very long keys).
+
 Corrupted traces are resumed, which runs compiled code, so those cases run in a child process: a
 crash there fails the test with the case that caused it instead of taking pytest down.
 
@@ -581,6 +588,7 @@ def test_widget_indices_are_whole_numbers(value, method):
         owner = widgets["explorer" if method == "show_iteration" else "equilibrium"]
         if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
             owner.show_iteration(value)  # any iteration: the closest stop is shown
+            OUTCOMES[kind, "whole iterations: shown"] += 1
             return
         with pytest.raises(ValueError, match="iteration must be a whole number"):
             owner.show_iteration(value)
@@ -826,6 +834,7 @@ def test_exact_equilibrium_of_scaled_payoffs(tmp_path_factory, root, exponent, m
     kind = "random game trees with payoffs scaled by 1e-12 to 7.5e15 (exact LP)"
     TRIED[kind] += 1
     if one.num_infosets == 0:
+        OUTCOMES[kind, "no decision: nothing to solve"] += 1
         return
     base, eq = cfrviz.exact_equilibrium(one), cfrviz.exact_equilibrium(scaled)
     size = max(1.0, float(np.abs(one.utility).max()))
