@@ -113,3 +113,19 @@ def test_feedback_renders_as_html_and_text():
     feedback = ex.check_regret_vector([0, 1, 2])
     assert "✓" in feedback._repr_html_() and str(feedback).startswith("✓ CORRECT")
     assert "&lt;script&gt;" in ex.check_regret_vector("<script>")._repr_html_()
+
+
+@pytest.mark.parametrize("variable, value", [("CFRVIZ_PRESENTER", "1"),
+                                             ("VOILA_SERVER_URL", "http://127.0.0.1:8866/")])
+def test_feedback_shows_nothing_on_a_dashboard(monkeypatch, variable, value):
+    """Issue 19: a dashboard (make present, or any Voila kernel) shows no exercise boxes."""
+    shown = []
+    monkeypatch.setattr("IPython.display.display", lambda *a, **k: shown.append(a))
+    feedback = ex.check_regret_vector(None)
+    for name in ("CFRVIZ_PRESENTER", "VOILA_SERVER_URL", "VOILA_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    feedback._ipython_display_()
+    assert len(shown) == 1 and "Not done yet" in shown[0][0].data  # in a notebook: the box
+    monkeypatch.setenv(variable, value)
+    feedback._ipython_display_()
+    assert len(shown) == 1  # on a dashboard: nothing

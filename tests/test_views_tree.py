@@ -451,3 +451,27 @@ def test_widget_figures_fit_their_output_area(kuhn_view):
     fig._js2py_traceDeltas = {"trace_deltas": [{}] * len(fig.data), "trace_edit_id": 1}
     relayouts = [m for name, _, m in sent if name == "_py2js_relayout"]
     assert len(relayouts) == 1 and relayouts[0]["relayout_data"] == {"autosize": True}
+
+
+def test_kuhn_labels_sit_on_white_and_lanes_have_room(kuhn):
+    """Issue 19: on a projector, no edge crosses a set key or a chance label, and the
+    information-set lanes of a level do not stack into one band."""
+    view = TreeView(kuhn, presenter=False)
+    fig = view.figure()
+    boxed = {a.text: a for a in fig.layout.annotations[2:]}
+    expected = set(kuhn.infoset_keys) | {f"{d} 1/6" for d in kuhn.chance_labels[0]}
+    assert set(boxed) == expected
+    for annotation in boxed.values():
+        assert annotation.bgcolor.startswith("rgba(255,255,255")
+        assert annotation.font.size >= 12
+    # The keys' own trace keeps the hover but no longer draws the text.
+    keys = fig.data[view.traces["infoset keys"]]
+    assert keys.mode == "markers" and keys.marker.opacity == 0
+    # Player 2's six connectors: one lane each, a key label's height apart (27 px here).
+    connectors = fig.data[view.traces["connectors of player 2"]]
+    ys = sorted({round(float(y), 6) for y in connectors.y if y is not None})
+    level = float(view.y[kuhn.history.index("JQ:p")])
+    lanes = [y for y in ys if y > level + 0.15]  # above player 2's level (drops end below)
+    gaps = np.diff(lanes)
+    px = view.style.level_px
+    assert len(lanes) == 6 and np.all(gaps * px >= 1.5 * view.style.font_size)

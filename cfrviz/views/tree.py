@@ -706,8 +706,11 @@ class TreeView:
         # and, with a policy, its probability on decision edges (updated).
         chance_text = [f"{escape(_edge_label(tree, c))} {fraction_label(tree.chance_prob[c])}"
                        for c in self.chance_edges.tolist()]
+        chance_places = self._places(self.chance_edges, chance_text)
+        # Like the set keys below, chance labels (fixed) are drawn on a white ground.
+        boxed_chance = len(chance_text) <= MAX_BOXED_KEYS
         add("chance labels", self._edge_text(
-            self._places(self.chance_edges, chance_text), chance_text, CHANCE_COLOUR,
+            chance_places, chance_text, CHANCE_COLOUR, boxed=boxed_chance,
             hovertext=[f"chance deals {escape(_edge_label(tree, c))} with probability "
                        f"{fraction_label(tree.chance_prob[c])}"
                        for c in self.chance_edges.tolist()]))
@@ -749,11 +752,16 @@ class TreeView:
         self.traces = index
         self.skeleton = skeleton
         self._layout(fig)
-        if boxed:
-            for x, y, text in zip(*group_labels[:3]):
-                fig.add_annotation(x=x, y=y, text=text, xanchor="right", showarrow=False,
-                                   bgcolor="rgba(255,255,255,0.92)", borderpad=1,
-                                   font=s.font(s.font_size, "#222222"))
+        boxes = [(x, y, text, "right", "#222222") for x, y, text in zip(*group_labels[:3])
+                 if boxed]
+        if boxed_chance:
+            boxes += [(x, y, text, "right" if left else "left", CHANCE_COLOUR)
+                      for x, y, text, left in zip(*chance_places[:2], chance_text,
+                                                  chance_places[2])]
+        for x, y, text, anchor, colour in boxes:
+            fig.add_annotation(x=float(x), y=float(y), text=text, xanchor=anchor,
+                               showarrow=False, bgcolor="rgba(255,255,255,0.92)",
+                               borderpad=1, font=s.font(s.font_size, colour))
         apply_style(fig, s)
         if skeleton:  # what is drawn beneath shows through
             fig.update_layout(paper_bgcolor="rgba(0,0,0,0)", plot_bgcolor="rgba(0,0,0,0)")
@@ -775,12 +783,17 @@ class TreeView:
             self._label_places = self._places(self.decision_edges, self._edge_labels)
         return self._label_places
 
-    def _edge_text(self, places, text, colour, **hover) -> go.Scatter:
+    def _edge_text(self, places, text, colour, boxed: bool = False, **hover) -> go.Scatter:
+        """Labels beside edges; ``boxed`` keeps the text and the hover but leaves the
+        drawing to annotations on a white ground (invisible markers hold the hover)."""
         mx, my, left = places
         side = np.where(left, "middle left", "middle right").tolist()
         if "hovertemplate" not in hover:
             hover["hoverinfo"] = "text"
-        return go.Scatter(x=mx, y=my, text=list(text), mode="text", textposition=side,
+        if boxed:
+            hover["marker"] = dict(size=self.style.font_size * 1.4, opacity=0)
+        return go.Scatter(x=mx, y=my, text=list(text), mode="markers" if boxed else "text",
+                          textposition=side,
                           showlegend=False, textfont=self.style.font(self.style.font_size,
                                                                      colour),
                           name="labels", **hover)
