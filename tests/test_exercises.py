@@ -120,7 +120,7 @@ def test_feedback_renders_as_html_and_text():
 def test_feedback_shows_nothing_on_a_dashboard(monkeypatch, variable, value):
     """Issue 19: a dashboard (make present, or any Voila kernel) shows no exercise boxes."""
     shown = []
-    monkeypatch.setattr("IPython.display.display", lambda *a, **k: shown.append(a))
+    monkeypatch.setattr("IPython.display.display", lambda *a, **_: shown.append(a))
     feedback = ex.check_regret_vector(None)
     for name in ("CFRVIZ_PRESENTER", "VOILA_SERVER_URL", "VOILA_BASE_URL"):
         monkeypatch.delenv(name, raising=False)
