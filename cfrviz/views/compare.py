@@ -280,6 +280,12 @@ def exploitation_figure(names: Sequence[str], trained: Sequence[float], best: Se
     (the bot's exploitability): the gap is what the equilibrium leaves on
     the table by not adapting.
     """
+    seen: set = set()
+    for name in map(str, names):  # one bar per name: a repeated name would hide a result
+        if name in seen:
+            raise ValueError(f"two opponents are both named {name!r}: give each its own name "
+                             f"so that no bar hides another")
+        seen.add(name)
     names = [escape(n) for n in names]
     trained_values = np.asarray(trained, dtype=float)
     best_values = np.asarray(best, dtype=float)
