@@ -15,7 +15,7 @@
 # Previous: [04 · CFR on Kuhn poker](04_cfr_on_kuhn.ipynb).
 # Next: [06 · Sampling: Monte Carlo CFR](06_monte_carlo_cfr.ipynb).
 #
-# Run the cells from top to bottom (Shift+Enter). Sliders and buttons never need you to re-run a cell.
+# <span class="cfrviz-notebook-only">Run the cells from top to bottom (Shift+Enter). Sliders and buttons never need you to re-run a cell.</span>
 
 # %%
 import ipywidgets as W
