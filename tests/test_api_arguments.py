@@ -356,6 +356,13 @@ def test_registry_entries_are_checked_when_declared():
     with pytest.raises(ValueError, match=r"takes \*\*options, whose parameters cannot be "
                                          r"declared from its signature"):
         Game("toy", lambda **options: kuhn)  # noqa: ARG005
+    import dataclasses
+
+    from cfrviz.solvers.registry import ALGORITHMS, register_algorithm
+    with pytest.raises(ValueError, match=r"algorithm 'toy': aliases must be a tuple of "
+                                         r"non-empty names"):
+        register_algorithm(dataclasses.replace(ALGORITHMS["cfr"], name="toy", aliases="toy"))
+    assert ALGORITHMS.resolve("t") is None
     register_game(Game("toy_list", lambda: [kuhn], "returns a list"))
     try:
         with pytest.raises(ValueError, match=r"game 'toy_list' is registered with a factory "

@@ -165,7 +165,12 @@ class Registry(Mapping[str, E]):
     _aliases: dict[str, str] = field(default_factory=dict)
 
     def register(self, entry: E) -> E:
-        """Add an entry; a name or alias already taken is an error."""
+        """Add an entry; a name or alias already taken is an error, and so are aliases that are
+        not a tuple of names (one string would register each of its letters)."""
+        if not isinstance(entry.name, str) or not entry.name.strip():
+            raise ValueError(f"a {self.kind}'s name must be a non-empty string; got "
+                             f"{entry.name!r}")
+        _names(entry.aliases, f"{self.kind} {entry.name!r}: aliases")
         for label in (entry.name, *entry.aliases):
             taken = self._aliases.get(normalise(label))
             if taken is not None and taken != entry.name:
