@@ -573,12 +573,23 @@ def _widgets():
 @given(value=st.one_of(st.floats(), st.booleans(), st.sampled_from([np.bool_(True),
                                                                       np.float64(1.0)]),
                        st.fractions(), st.integers(min_value=12), st.integers(max_value=-1)),
-       method=st.sampled_from(["select", "show_iteration", "equilibrium.show_iteration"]))
+       method=st.sampled_from(["select", "show_iteration", "equilibrium.show_iteration",
+                               "set_history_figure", "infoset_snapshot", "InfosetPicker"]))
 def test_widget_indices_are_whole_numbers(value, method):
     widgets = _widgets()
-    kind = "floats, bools, Fractions and out-of-range numbers as widget indices"
+    kind = ("floats, bools, Fractions and out-of-range numbers as information-set ids and "
+            "iterations (widget methods, figures, snapshots)")
     TRIED[kind] += 1
-    if method == "select":
+    if method in ("set_history_figure", "infoset_snapshot", "InfosetPicker"):
+        from cfrviz.analysis.explain import infoset_snapshot
+        from cfrviz.widgets.infoset import InfosetPicker
+        trace = widgets["equilibrium"].traces[0]
+        call = {"set_history_figure": lambda: set_history_figure(trace, value),
+                "infoset_snapshot": lambda: infoset_snapshot(trace, 0, value),
+                "InfosetPicker": lambda: InfosetPicker(KUHN, infoset=value)}[method]
+        with pytest.raises(ValueError, match=r"infoset must be an information set's key or id"):
+            call()
+    elif method == "select":
         explorer = widgets["explorer"]
         before = explorer.picker.value
         explorer.select(value)

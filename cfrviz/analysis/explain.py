@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..core.checks import infoset_id
 from ..core.markup import escape
 from ..core.policy import Policy
 from ..core.regret import regret_matching
@@ -81,10 +82,7 @@ def infoset_snapshot(trace, index: int, infoset) -> InfosetSnapshot:
     ``infoset`` is an information-set id or key.
     """
     game = trace.game
-    info = game.infoset_index(infoset) if isinstance(infoset, str) else int(infoset)
-    if not 0 <= info < game.num_infosets:
-        raise ValueError(f"{game.name} has information sets 0..{game.num_infosets - 1}; "
-                         f"got {infoset!r}")
+    info = infoset_id(game, infoset)
     if not 0 <= index < len(trace):
         raise ValueError(f"record {index} is outside this trace (0..{len(trace) - 1})")
     player = int(game.infoset_player[info])
@@ -131,7 +129,7 @@ def counterfactual_values(game, policy, infoset) -> dict:
     if isinstance(policy, dict):
         policy = Policy.from_dict(tree, policy)
     probs = np.asarray(getattr(policy, "probabilities", policy), dtype=float)
-    info = tree.infoset_index(infoset) if isinstance(infoset, str) else int(infoset)
+    info = infoset_id(tree, infoset)
     player = int(tree.infoset_player[info])
     k = len(tree.infoset_actions[info])
     table = counterfactual_table(tree, probs, player)

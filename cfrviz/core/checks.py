@@ -54,6 +54,26 @@ def whole_number(value, name: str, low: float = 0, high: float = math.inf) -> in
     return Param(name, kind="int", low=low, high=high).check(value)
 
 
+def infoset_id(game, infoset, name: str = "infoset") -> int:
+    """The id of an information set given by key (a string) or by id.
+
+    An id is a whole number in ``0..num_infosets - 1``: ``1.5``, ``True`` or ``-1`` (which
+    numpy would read as the last set) is refused, naming ``name`` and the valid range.
+    """
+    if isinstance(infoset, str):
+        return game.infoset_index(infoset)
+    count = game.num_infosets
+    if count == 0:
+        raise ValueError(f"{getattr(game, 'name', 'this game')} has no information set; got "
+                         f"{name}={infoset!r}")
+    try:
+        return Param(name, kind="int", low=0, high=count - 1).check(infoset)
+    except ValueError:
+        raise ValueError(f"{name} must be an information set's key or id, a whole number in "
+                         f"0..{count - 1} ({getattr(game, 'name', 'the game')} has {count} "
+                         f"information sets); got {infoset!r:.60}") from None
+
+
 def check_flag(value, name: str) -> bool:
     """``value`` when it is ``True`` or ``False`` (not 1, not ``"yes"``)."""
     return Param(name, kind="bool").check(value)

@@ -70,6 +70,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import engine
+from ..core.checks import infoset_id, whole_number
 from ..core.registry import Param
 from ..core.trace import Recorder, SolverState, Trace
 from ..core.tree import GameTree, as_tree, check_zero_sum
@@ -414,17 +415,10 @@ class DeepCFRRun:
     def _iteration(self, iteration: int | None) -> int:
         if iteration is None:
             return self.iterations
-        if not 1 <= int(iteration) <= self.iterations:
-            raise ValueError(f"iteration must lie in 1..{self.iterations}; got {iteration!r}")
-        return int(iteration)
+        return whole_number(iteration, "iteration", 1, self.iterations)
 
     def _info(self, infoset) -> int:
-        info = (self.game.infoset_index(infoset) if isinstance(infoset, str)
-                else int(infoset))
-        if not 0 <= info < self.game.num_infosets:
-            raise ValueError(f"{self.game.name} has information sets 0..."
-                             f"{self.game.num_infosets - 1}; got {infoset!r}")
-        return info
+        return infoset_id(self.game, infoset)
 
 
 def _run(game, iterations: int, rng: np.random.Generator, record, *, traversals: int,

@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from ..core.checks import infoset_id
 from ..core.markup import escape
 from .compare import RUN_COLOURS
 from .style import apply_style, get_style
@@ -29,11 +30,7 @@ from .style import apply_style, get_style
 
 def _info(trace, infoset) -> int:
     game = trace.game
-    info = game.infoset_index(infoset) if isinstance(infoset, str) else int(infoset)
-    if not 0 <= info < game.num_infosets:
-        raise ValueError(f"{game.name} has information sets 0...{game.num_infosets - 1}; "
-                         f"got {infoset!r}")
-    return info
+    return infoset_id(game, infoset)
 
 
 def _every_iteration(trace) -> np.ndarray:

@@ -12,6 +12,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from ..core.checks import infoset_id
 from ..core.markup import escape
 from .style import OKABE_ITO, apply_style, batch, get_style
 
@@ -43,7 +44,7 @@ def set_history_figure(trace, infoset, presenter: bool | None = None,
     passes ``now_marks=False``.
     """
     game = trace.game
-    info = game.infoset_index(infoset) if isinstance(infoset, str) else int(infoset)
+    info = infoset_id(game, infoset)
     actions = [escape(a) for a in game.infoset_actions[info]]  # trace names are markup
     style = get_style(presenter)
     its = trace.iterations

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ipywidgets as W
 
+from ..core.checks import infoset_id
 from ..core.markup import escape
 from ..core.tree import as_tree
 from ..views.tree import TreeView
@@ -38,8 +39,7 @@ class InfosetPicker(Panel):
         super().__init__()
         self.game = tree = as_tree(game)
         self.view = TreeView(tree, subtree=subtree, presenter=presenter)
-        first = 0 if infoset is None else (tree.infoset_index(infoset)
-                                           if isinstance(infoset, str) else int(infoset))
+        first = 0 if infoset is None else infoset_id(tree, infoset)
         self.figure = self.view.figure(widget=True, selected_infoset=first)
         self.picker = W.Dropdown(options=[(k, i) for i, k in enumerate(tree.infoset_keys)],
                                  value=first, description="information set",
