@@ -348,13 +348,18 @@ def run_all_and_wait(page, timeout: float = 90) -> dict:
     page.evaluate("() => { jupyterapp.commands.execute('notebook:run-all-cells'); }")
     deadline = time.monotonic() + timeout
     state: dict = {}
+    known = time.monotonic()  # when the kernel's status was last known
     while time.monotonic() < deadline:
         state = page.evaluate(_RUN_STATE)
         if state["error"]:
             raise AssertionError("a cell failed in the browser:\n" + state["error"][-3000:])
         if state["dialog"]:
             raise AssertionError("a dialog opened while running the notebook:\n" + state["dialog"])
-        if state["kernel"] in ("dead", "unknown"):
+        if state["kernel"] != "unknown":
+            known = time.monotonic()
+        # "unknown" for a moment is a busy kernel's missed heartbeat (lesson 00 compiling, on a
+        # loaded machine); for 20 s it is a kernel that is gone.
+        if state["kernel"] == "dead" or time.monotonic() - known > 20:
             raise AssertionError(f"the kernel is {state['kernel']}")
         if state["pending"] == 0 and state["kernel"] == "idle" and not state["loading"]:
             return state
@@ -602,10 +607,9 @@ def open_notebook_in_workspace(page, server: LabServer, path: str, workspace: st
                          f"({state['state']})")
 
 
-_RECORD = """(root) => {
-  const scope = document.querySelector(root);
-  const label = scope.querySelector(".bench-label");
-  const handle = scope.querySelector(".bench-slider .noUi-handle");
+_RECORD = """([labelSelector, handleSelector]) => {
+  const label = document.querySelector(labelSelector);
+  const handle = handleSelector && document.querySelector(handleSelector);
   const rec = {frames: [], labels: [], values: [], tasks: [], keys: [], changes: [],
                marks: {}, stopped: false};
   let text = label.textContent, value = handle && handle.getAttribute("aria-valuenow");
@@ -643,23 +647,42 @@ _COLLECT = """() => {
           keys: rec.keys, changes: rec.changes, marks: rec.marks, now: performance.now()};
 }"""
 
-_CLICK_PLAY = """([root, mark]) => {
+_CLICK_PLAY = """([button, mark]) => {
   window.__cfrvizTiming.marks[mark] = performance.now();
-  document.querySelector(root + " .bench-play button").click();
+  document.querySelector(button).click();
 }"""
 
-_LABEL = """(root) => document.querySelector(root + " .bench-label").textContent"""
+_LABEL = """(label) => document.querySelector(label).textContent"""
+
+
+class TimedParts(NamedTuple):
+    """CSS selectors of the parts of a timeline widget that timing reads and presses (each
+    names one element: the first match counts)."""
+
+    button: str   #: the Play button
+    handle: str   #: the timeline slider's handle
+    label: str    #: the label that shows the iteration
+
+    @classmethod
+    def bench(cls, root: str) -> TimedParts:
+        """The parts of a timing notebook's widget ``root`` (see :data:`BASELINE_CELL`)."""
+        return cls(f"{root} .bench-play button", f"{root} .bench-slider .noUi-handle",
+                   f"{root} .bench-label")
 
 
 def wait_for_label_to_settle(page, root: str, quiet: float = 0.8,
                              timeout: float = 30) -> float:
     """Wait until the label of widget ``root`` has not changed for ``quiet`` seconds; return
     how long that took (the time a backlog of frames needed to drain)."""
+    return _settle_label(page, TimedParts.bench(root).label, quiet, timeout)
+
+
+def _settle_label(page, label: str, quiet: float = 0.8, timeout: float = 30) -> float:
     start = time.monotonic()
-    text, since = page.evaluate(_LABEL, root), time.monotonic()
+    text, since = page.evaluate(_LABEL, label), time.monotonic()
     while time.monotonic() - start < timeout:
         page.wait_for_timeout(100)
-        now = page.evaluate(_LABEL, root)
+        now = page.evaluate(_LABEL, label)
         if now != text:
             text, since = now, time.monotonic()
         elif time.monotonic() - since >= quiet:
@@ -697,16 +720,23 @@ def _changes_per_second(times: list[float], start: float, end: float) -> float:
 def measure_play(page, root: str, seconds: float = 4.0, warmup: float = 1.0) -> PlayTiming:
     """Press Home on widget ``root``'s timeline, press Play, and time ``seconds`` of playing
     after ``warmup`` seconds; then pause and time how long the label keeps changing."""
-    handle = page.locator(f"{root} .bench-slider .noUi-handle").first
+    return measure_play_parts(page, TimedParts.bench(root), seconds, warmup)
+
+
+def measure_play_parts(page, parts: TimedParts, seconds: float = 4.0,
+                       warmup: float = 1.0) -> PlayTiming:
+    """:func:`measure_play` for any widget: its Play button, timeline handle and label given
+    as CSS selectors (``parts``)."""
+    handle = page.locator(parts.handle).first
     handle.scroll_into_view_if_needed()
     handle.focus()
     handle.press("Home")
-    wait_for_label_to_settle(page, root)
-    page.evaluate(_RECORD, root)
-    page.evaluate(_CLICK_PLAY, [root, "play"])
+    _settle_label(page, parts.label)
+    page.evaluate(_RECORD, [parts.label, parts.handle])
+    page.evaluate(_CLICK_PLAY, [parts.button, "play"])
     page.wait_for_timeout(int((warmup + seconds) * 1000))
-    page.evaluate(_CLICK_PLAY, [root, "pause"])
-    drain = wait_for_label_to_settle(page, root)
+    page.evaluate(_CLICK_PLAY, [parts.button, "pause"])
+    drain = _settle_label(page, parts.label)
     rec = page.evaluate(_COLLECT)
     start = rec["marks"]["play"] + warmup * 1000
     end = start + seconds * 1000
@@ -732,18 +762,24 @@ def measure_key_steps(page, root: str, presses: int = 6, key: str = "ArrowRight"
                       pause: float = 0.4) -> KeyTiming:
     """Focus widget ``root``'s ``.bench-slider`` handle and press ``key`` ``presses`` times,
     each once the previous step has shown; time each press to the label's change."""
-    handle = page.locator(f"{root} .bench-slider .noUi-handle").first
+    return measure_key_steps_parts(page, TimedParts.bench(root), presses, key, pause)
+
+
+def measure_key_steps_parts(page, parts: TimedParts, presses: int = 6,
+                            key: str = "ArrowRight", pause: float = 0.4) -> KeyTiming:
+    """:func:`measure_key_steps` for any widget, its parts given as CSS selectors."""
+    handle = page.locator(parts.handle).first
     handle.scroll_into_view_if_needed()
     handle.focus()
-    wait_for_label_to_settle(page, root)
-    page.evaluate(_RECORD, root)
+    _settle_label(page, parts.label)
+    page.evaluate(_RECORD, [parts.label, parts.handle])
     for _ in range(presses):
-        before = page.evaluate(_LABEL, root)
+        before = page.evaluate(_LABEL, parts.label)
         handle.press(key)
         deadline = time.monotonic() + 10
-        while page.evaluate(_LABEL, root) == before and time.monotonic() < deadline:
+        while page.evaluate(_LABEL, parts.label) == before and time.monotonic() < deadline:
             page.wait_for_timeout(20)
-        wait_for_label_to_settle(page, root, quiet=pause)
+        _settle_label(page, parts.label, quiet=pause)
     rec = page.evaluate(_COLLECT)
     doms, paints = [], []
     for k in rec["keys"]:
@@ -900,3 +936,43 @@ def settled_fit(page, timeout: float = 30, quiet: float = 1.0) -> list[dict]:
         elif time.monotonic() - since >= quiet:
             break
     return fits
+
+
+#: Window widths checked in turn: the notebook runs in the narrow window (figures drawn there
+#: first), then the window widens and narrows again (figures follow it). JupyterLab's file
+#: browser stays open beside the notebook.
+WINDOWS = (1000, 1280, 1000)
+#: Pixels a figure may stick out (sub-pixel rounding of borders).
+SLACK = 2
+
+
+def check_fit(page, name: str, expected_figures: int) -> dict[int, list[dict]]:
+    """Measure every figure at each window width; fail on one wider than its output area."""
+    measured = {}
+    for step, width in enumerate(WINDOWS):
+        resize_window(page, width)
+        reveal_outputs(page)
+        fits = settled_fit(page)
+        assert len(fits) >= expected_figures, (
+            f"{name}: expected at least {expected_figures} figures, found {len(fits)}")
+        screenshot(page, f"layout-{name}-{step}-{width}")
+        for fit in fits:
+            where = f"{name}, cell {fit['cell']} ({fit['title']!r}) at a {width}-pixel window"
+            assert fit["plot_width"] <= fit["area_width"] + SLACK, (
+                f"{where}: the figure is {fit['plot_width']:.0f} px wide in an output area of "
+                f"{fit['area_width']:.0f} px")
+            assert fit["plot_right"] <= fit["area_right"] + SLACK, f"{where}: sticks out right"
+            assert fit["plot_left"] >= fit["area_left"] - SLACK, f"{where}: sticks out left"
+            assert not fit["scrolls"], f"{where}: the output area scrolls sideways"
+            if fit["root"] is not None:
+                # The root is centred over its children, so over a fitted figure's middle.
+                middle = (fit["area_left"] + fit["area_right"]) / 2
+                assert abs(fit["root"] - middle) < fit["area_width"] * 0.2, (
+                    f"{where}: the chance root is at x = {fit['root']:.0f}, the output "
+                    f"area spans {fit['area_left']:.0f}..{fit['area_right']:.0f}")
+        measured[step] = fits
+    for step, fits in measured.items():  # for the log: what was measured
+        print(f"{name} at {WINDOWS[step]} px (figure/output area):", ", ".join(
+            f"{f['plot_width']:.0f}/{f['area_width']:.0f}" for f in fits))
+    assert not page.errors, "JavaScript errors in the page:\n" + "\n".join(page.errors)
+    return measured

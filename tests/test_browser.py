@@ -1,5 +1,7 @@
-"""The course in a real browser: lessons 01 and 04 and the training explorer in JupyterLab (run
-all, move the timeline, see the figures change), and lesson 01 as a Voila dashboard."""
+"""The course in a real browser: the training explorer in JupyterLab (play the timeline, hover,
+click and zoom the tree), the overlay's marks where plotly draws, and lesson 01 as a Voila
+dashboard.  Every lesson as shipped runs in JupyterLab in tests/test_browser_lessons.py (which
+took over this module's lesson 01 and 04 tests: their timelines move their figures)."""
 
 from __future__ import annotations
 
@@ -24,63 +26,6 @@ from _browser import (
     wait_for_figures_to_settle,
     widget_output_with_figures,
 )
-
-
-def check_timeline_moves_figures(notebook: str, name: str, extra_files=()) -> None:
-    """Open ``notebook``, run all, move its timeline slider and check the figures follow."""
-    with jupyterlab(extra_files=extra_files) as server, chromium_page() as page:
-        open_notebook(page, server, notebook)
-        run_all_and_wait(page)
-
-        widget = widget_output_with_figures(page)
-        handle = timeline_handle(widget)
-        handle.wait_for()
-        widget.scroll_into_view_if_needed()
-        before = wait_for_figures_to_settle(widget)
-        assert any(fig["lines"] or fig["points"] for fig in before), "the figures draw nothing"
-        undrawn = [fig["marks"] for fig in before if not all(fig["marks"])]
-        assert not undrawn, f"a 'now' mark over a figure is not drawn: {undrawn}"
-        screenshot(page, f"{name}-before")
-        screenshot(widget, f"{name}-widget-before")
-        before = wait_for_figures_to_settle(widget)
-
-        # Move away from where the slider starts: to the start if it is not there, else on.
-        start = slider_value(handle)
-        low, high = slider_range(handle)
-        assert high > low, f"the timeline slider has nothing to scrub ({low}..{high})"
-        handle.focus()
-        if start > low:
-            handle.press("Home")
-        else:
-            for _ in range(5):
-                handle.press("ArrowRight")
-        after = wait_for_figure_change(widget, before)
-        moved = slider_value(handle)
-        assert moved != start, "the slider did not move"
-        screenshot(page, f"{name}-after")
-        screenshot(widget, f"{name}-widget-after")
-        after = wait_for_figures_to_settle(widget)  # a screenshot can resize and redraw
-
-        # A few steps the other way change the figures again.
-        for _ in range(3):
-            handle.press("ArrowRight" if moved < high else "ArrowLeft")
-        wait_for_figure_change(widget, after)
-        assert slider_value(handle) != moved
-
-        assert not page.errors, "JavaScript errors in the page:\n" + "\n".join(page.errors)
-
-
-@pytest.mark.browser
-@pytest.mark.slow
-def test_lesson01_in_jupyterlab():
-    check_timeline_moves_figures("01_regret_matching.ipynb", "lesson01")
-
-
-@pytest.mark.browser
-@pytest.mark.slow
-def test_lesson04_in_jupyterlab():
-    check_timeline_moves_figures("04_cfr_on_kuhn.ipynb", "lesson04")
-
 
 # The rule in conftest.py: without chromium a browser test skips, except in CI where it fails.
 
