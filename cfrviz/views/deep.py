@@ -133,12 +133,13 @@ def advantage_regret_figure(trace, infoset, presenter: bool | None = None) -> go
             hovertemplate=(f"{action}, iteration %{{x}}<br>advantage the network predicts "
                            "%{y:.4f}<extra></extra>")))
     fig.update_layout(
-        height=int(380 * style.figure_scale), font=style.font(),
+        height=int(460 * style.figure_scale), font=style.font(),
         title=dict(text=f"{escape(game.name)}, set {key}: the network's advantages and the "
                         "exact regrets", font=style.font(style.title_size)),
         xaxis=dict(title="iteration t"), yaxis=dict(title="payoff units", zeroline=True),
-        margin=dict(l=60, r=20, t=60, b=45),
-        legend=dict(orientation="h", y=-0.18, x=0, yanchor="top"))
+        margin=dict(l=60, r=20, t=60, b=int(130 * style.figure_scale)),
+        # At the foot of the figure, below the axis title (a paper position ran into it).
+        legend=dict(orientation="h", yref="container", y=0.01, x=0, yanchor="bottom"))
     return apply_style(fig, style)
 
 
