@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import importlib.util
 import re
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -157,3 +159,28 @@ def test_makefile_and_readme_name_the_locks():
     for text in ("requirements/lab.txt", "requirements/test.txt", "make lock",
                  "--require-hashes"):
         assert text in readme, text
+
+
+def test_covers_answers_for_another_python():
+    path = ROOT / "requirements" / "test.txt"
+    ask = [sys.executable, str(ROOT / "tools" / "lock.py"), "covers", str(path), "--python"]
+    assert subprocess.run([*ask, "3.13"], capture_output=True).returncode == 0
+    refused = subprocess.run([*ask, "3.14"], capture_output=True, text=True)
+    assert refused.returncode == 1
+    assert "tested on Python 3.11, 3.12, 3.13, not 3.14" in refused.stderr
+    assert "make lab PYTHON=python3.13" in refused.stderr
+
+
+def test_moved_prints_nothing_when_a_venv_has_exactly_the_lock(tmp_path):
+    """.ci/run reads an empty output as 'the lock's versions': not even a blank line."""
+    (tmp_path / "test.txt").write_text("# pythons: 3.11\nscipy==1.17.1\n")
+    (tmp_path / "freeze.txt").write_text("scipy==1.17.1\n")
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "lock.py"), "moved",
+                           str(tmp_path / "test.txt"), str(tmp_path / "freeze.txt")],
+                          capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout == ""
+    (tmp_path / "freeze.txt").write_text("scipy==1.18.1\n")
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "lock.py"), "moved",
+                           str(tmp_path / "test.txt"), str(tmp_path / "freeze.txt")],
+                          capture_output=True, text=True)
+    assert done.stdout == "scipy 1.17.1 -> 1.18.1\n"

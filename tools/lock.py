@@ -2,6 +2,8 @@
 
     python tools/lock.py compile              # make lock: rewrite requirements/*.txt
     python tools/lock.py covers requirements/test.txt     # exit 0 if it is for this Python
+    python tools/lock.py covers requirements/test.txt --python 3.12     # or for that one
+    python tools/lock.py pins requirements/test.txt       # its versions for this Python
     python tools/lock.py moved requirements/test.txt freeze.txt  # what moved from the lock
 
 Two lock files, both written by ``uv pip compile --universal --generate-hashes``:
@@ -25,7 +27,8 @@ wheels for few platforms.
 The Pythons each lock has been tested on are written into its first lines (``# pythons:``);
 ``covers`` reads them, so the Makefile installs from the lock only into a venv whose Python is
 one of those, and says so when it is not.  ``compile`` and ``covers`` use only the standard
-library (``covers`` runs in a venv with nothing installed yet); ``moved`` uses ``packaging``.
+library (``covers`` runs in a venv with nothing installed yet); ``pins`` and ``moved`` use
+``packaging``.
 """
 
 from __future__ import annotations
@@ -161,6 +164,9 @@ def main(argv: list[str] | None = None) -> int:
     commands.add_parser("compile", help="rewrite requirements/*.txt (make lock)")
     check = commands.add_parser("covers", help="exit 0 if LOCK is for the running Python")
     check.add_argument("lock", type=Path)
+    check.add_argument("--python", metavar="X.Y", help="ask about this Python instead")
+    listing = commands.add_parser("pins", help="print LOCK's pins for the running Python")
+    listing.add_argument("lock", type=Path)
     diff = commands.add_parser("moved", help="print what a `pip freeze` differs in from LOCK")
     diff.add_argument("lock", type=Path)
     diff.add_argument("freeze", type=Path)
@@ -169,16 +175,21 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "compile":
             compile_locks()
         elif args.command == "covers":
-            version = "{}.{}".format(*sys.version_info[:2])
+            version = args.python or "{}.{}".format(*sys.version_info[:2])
             if not covers(args.lock, version):
                 print(f"note: {args.lock} holds the versions tested on Python "
-                      f"{', '.join(pythons(args.lock))}; this venv has Python {version}, so it "
-                      "gets the newest versions pyproject.toml allows instead (not a tested "
-                      "set).\n      For the tested set, make the venv with one of those: "
-                      "rm -rf .venv && make lab PYTHON=python3.13", file=sys.stderr)
+                      f"{', '.join(pythons(args.lock))}, not {version}: installing the newest "
+                      "versions pyproject.toml allows instead (not a tested set).\n"
+                      "      For the tested set, make .venv with one of those Pythons: "
+                      f"rm -rf .venv && make lab PYTHON=python{pythons(args.lock)[-1]}",
+                      file=sys.stderr)
                 return 1
+        elif args.command == "pins":
+            for name, version in sorted(_pins(args.lock).items()):
+                print(f"{name}=={version}")
         else:
-            print("\n".join(moved(args.lock, args.freeze.read_text(encoding="utf-8"))))
+            for line in moved(args.lock, args.freeze.read_text(encoding="utf-8")):
+                print(line)
     except (LockError, subprocess.CalledProcessError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
