@@ -66,6 +66,16 @@ def test_interrupt_keeps_finished_work_and_resumes_bit_for_bit(kuhn, monkeypatch
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
+def test_resume_without_a_seed_follows_the_traces_own(kuhn):
+    # seed left out: the resumed trace's own seed (a seed-3 run goes on as seed 3), not 0.
+    start = cfrviz.solve(kuhn, "external_sampling", 40, seed=3, checkpoints=[])
+    resumed = cfrviz.solve(kuhn, "external_sampling", 90, resume=start, checkpoints=[])
+    whole = cfrviz.solve(kuhn, "external_sampling", 90, seed=3, checkpoints=[])
+    assert resumed.params["seed"] == 3
+    assert np.array_equal(resumed.cumulative_regret[-1], whole.cumulative_regret[-1])
+    assert cfrviz.solve(kuhn, "cfr", 2).params["seed"] == 0  # a new run without a seed: 0
+
+
 def test_resume_after_saving_and_loading(kuhn, tmp_path):
     first = cfrviz.solve(kuhn, "outcome_sampling", 300, seed=5, epsilon=0.5)
     loaded = cfrviz.load_trace(first.save(tmp_path / "run"))

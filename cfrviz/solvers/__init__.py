@@ -8,6 +8,7 @@ import numpy as np
 
 from ..core.checks import check_game
 from ..core.registry import Param
+from ..core.trace import Trace
 
 # Importing an algorithm module registers its algorithms.
 from . import cfr, deep_cfr, regret_matching  # noqa: F401
@@ -31,7 +32,8 @@ def available_algorithms() -> list[str]:
     return ALGORITHMS.names()
 
 
-def solve(game, algorithm: str, iterations: int, seed: int = 0, checkpoints=None, **params):
+def solve(game, algorithm: str, iterations: int, seed: int | None = None, checkpoints=None,
+          **params):
     """Run a learning algorithm on a game and return its training trace.
 
     Parameters
@@ -42,10 +44,11 @@ def solve(game, algorithm: str, iterations: int, seed: int = 0, checkpoints=None
         One of :func:`available_algorithms`, e.g. ``"regret_matching"``.
     iterations : int
         Number of iterations, at least 1.
-    seed : int, default 0
+    seed : int, optional
         Seed of the ``numpy.random.Generator`` behind every random choice,
-        a whole number >= 0 (``None`` is refused: a run is always
-        reproducible); the same seed gives the same trace.
+        a whole number >= 0; the same seed gives the same trace.  Left out,
+        it is 0, or the trace's own seed when resuming (a run is always
+        reproducible: there is no unseeded run).
     checkpoints : sequence of int, optional
         Iterations (1-based, whole numbers: a float, a string or a bool is
         refused, never rounded) after which to record a snapshot.  ``None``
@@ -58,8 +61,8 @@ def solve(game, algorithm: str, iterations: int, seed: int = 0, checkpoints=None
         range and help).  Every algorithm also takes ``progress`` (show a
         progress bar: ``True``, ``False``, or ``None`` for runs longer than
         two seconds) and ``resume`` (a trace of the same run to continue to
-        ``iterations``; ``seed`` must then be the trace's own, since the run
-        goes on with the random stream its state holds).
+        ``iterations``; ``seed``, if given, must then be the trace's own,
+        since the run goes on with the random stream its state holds).
 
     Returns
     -------
@@ -74,6 +77,10 @@ def solve(game, algorithm: str, iterations: int, seed: int = 0, checkpoints=None
     entry = ALGORITHMS.lookup(algorithm)
     check_game(game, entry.name)
     iterations = ITERATIONS.check(iterations)
+    if seed is None:
+        resumed = params.get("resume")
+        recorded = resumed.params.get("seed") if isinstance(resumed, Trace) else None
+        seed = 0 if recorded is None else recorded
     seed = SEED.check(seed)
     record = _checkpoints(checkpoints, iterations)
     values = ALGORITHMS.check_params(entry, params, extra=RUN_OPTIONS)
