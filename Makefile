@@ -147,8 +147,17 @@ override READY := import os, urllib.request as u; u.urlopen(u.Request("http://12
 # Once the server answers, print the link to open.
 # port_retries=0: if PORT is taken, fail instead of moving to a port the
 # printed link does not name.
+# jupyter/jupyter_lab_config.json: a saved lesson keeps, in each widget's place, a line saying
+# to run the cell again (cfrviz.jupyter_hooks; a reopened lesson would otherwise show "Error
+# displaying widget: model not found"), and three warnings that are not the student's business
+# go (notebook_shim, which only reads old notebook-server settings, no longer touches the
+# deprecated ServerApp.token; the websocket pong timeout equals the ping interval; kernels talk
+# over local sockets, not unencrypted TCP).  jupyter/lab-settings/overrides.json turns off the
+# news pop-up.  The lessons are trusted first, so JupyterLab opens them without a warning.
+# The tests' JupyterLab (tests/_browser.py) gets the same two files.
 lab: check-port $(STAMP_LAB)
 	@export JUPYTER_PREFER_ENV_PATH=1; \
+	$(VENV)/bin/jupyter trust lessons/*.ipynb >/dev/null; \
 	export JUPYTER_TOKEN="$${JUPYTER_TOKEN:-$$($(PY) -c 'import secrets; print(secrets.token_hex(24))')}"; \
 	if [ -f "lessons/$(START)" ]; then page="lab/tree/$(START)"; else page="lab"; fi; \
 	url="http://127.0.0.1:$$CFRVIZ_PORT/$$page?token=$$JUPYTER_TOKEN"; \
@@ -158,7 +167,8 @@ lab: check-port $(STAMP_LAB)
 	    if $(PY) -c '$(READY)' >/dev/null 2>&1; then \
 	      printf '\n==================================================================\n'; \
 	      printf ' cfrviz is ready. Open this link in your browser:\n\n   %s\n\n' "$$url"; \
-	      printf ' Stop the server with Ctrl-C (twice).\n'; \
+	      printf ' This terminal now runs the server: use a second terminal for other\n'; \
+	      printf ' commands (make test). Stop the server with Ctrl-C (twice).\n'; \
 	      printf '==================================================================\n\n'; \
 	      exit 0; \
 	    fi; \
@@ -167,6 +177,8 @@ lab: check-port $(STAMP_LAB)
 	status=0; \
 	$(VENV)/bin/jupyter lab --no-browser --ip=127.0.0.1 --port="$$CFRVIZ_PORT" \
 	  --ServerApp.port_retries=0 --ServerApp.root_dir=lessons \
+	  --config="$$PWD/jupyter/jupyter_lab_config.json" \
+	  --LabApp.app_settings_dir="$$PWD/jupyter/lab-settings" \
 	  $(if $(filter 0,$(shell id -u)),--allow-root) || status=$$?; \
 	if [ $$status -ne 0 ] && [ $$status -ne 130 ]; then \
 	  echo "JupyterLab stopped with an error (see above). If port $$CFRVIZ_PORT is taken, perhaps by another" >&2; \

@@ -54,6 +54,12 @@ CHROMIUM_ARGS = [
     "--disable-dev-shm-usage",
 ]
 
+# What `make lab` gives JupyterLab (the Makefile's lab recipe), given to the tests' server too:
+# the server configuration (with the pre-save hook that replaces widget outputs in a saved
+# notebook) and the settings overrides, which lie outside the temporary user settings below.
+LAB_CONFIG = REPO / "jupyter" / "jupyter_lab_config.json"
+LAB_APP_SETTINGS = REPO / "jupyter" / "lab-settings"
+
 # JupyterLab user settings written before start: no news or update checks, every cell kept in
 # the page (windowing would leave far cells out of the DOM), and no autosave.
 LAB_SETTINGS = {
@@ -178,6 +184,7 @@ def jupyterlab(extra_files: Iterable[Path] = (),
             f"--LabApp.user_settings_dir={settings}",
             f"--LabApp.workspaces_dir={tmp / 'workspaces'}",
             "--LabApp.expose_app_in_browser=True", "--LabApp.news_url=None",
+            f"--config={LAB_CONFIG}", f"--LabApp.app_settings_dir={LAB_APP_SETTINGS}",
         ]
         log_path = tmp / "jupyterlab.log"
         with open(log_path, "wb") as log:

@@ -61,7 +61,12 @@ widgets.VBox([demo_slider, demo_figure])
 # - **Lessons are numbered.** Take them in order; each says at the top what it assumes and what you will
 #   be able to do at the end, and links to the previous and next one.
 # - **Run cells from the top.** If something looks odd, use *Kernel → Restart Kernel and Run All Cells*.
-#   Nothing you do can break the course files: the lessons only read them.
+#   The lessons only read the course's code and data, so nothing you run in them can break the course.
+# - **Coming back later.** JupyterLab saves a lesson as you work, with your answers and printed results,
+#   but not its widgets: they live in the running kernel. When you reopen a lesson, each widget's place
+#   says *"A live widget was here … run this cell again"*. Use *Run → Run All Cells* and every widget
+#   comes back. To start a lesson over as it was shipped, run `git checkout lessons/<its name>.ipynb` in a
+#   terminal.
 # - **Widgets.** Sliders and buttons update figures in place. Heavy work (training a solver) runs only when
 #   you press a **Solve** button; scrubbing a timeline only reads what was recorded, so it is instant.
 # - **Predict, then reveal.** Lessons often ask you to guess an outcome before you run the cell that shows
