@@ -123,8 +123,11 @@ def simplex_figure(trace, equilibrium=None, frames=None, height: int = 430,
     for title in fig.layout.annotations:  # lift "Player 1/2" clear of the top corner's label
         title.update(y=1.13, font=dict(size=style.title_size))
     fig.update_layout(height=int(height * style.figure_scale),
-                      margin=dict(l=70, r=70, t=90, b=40), font=style.font(),
-                      legend=dict(orientation="h", y=-0.12, x=0.5, xanchor="center"),
+                      margin=dict(l=70, r=70, t=90, b=int(80 * style.figure_scale)),
+                      font=style.font(),
+                      # At the figure's foot, below the corner labels (paper, scissors).
+                      legend=dict(orientation="h", yref="container", y=0.01, yanchor="bottom",
+                                  x=0.5, xanchor="center"),
                       uirevision="keep")
     if now_marks:
         update_simplex(fig, trace, len(trace) - 1, frames)

@@ -21,6 +21,7 @@ from ..views.matrix import (
     history_figure,
     simplex_figure,
 )
+from ..views.style import fit_to_output
 from .controls import SEED, number_field, typed_slider
 from .overlay import NowMarks, overlaid, path, point, vline
 from .panel import TimelinePanel
@@ -132,9 +133,10 @@ class RegretMatchingExplorer(TimelinePanel):
         self.iteration_label = W.HTML()
         self.slider.observe(self._on_frame, names="value")
 
-        self.simplex = go.FigureWidget()
-        self.history = go.FigureWidget()
-        self.curve = go.FigureWidget()
+        # Each chart takes the width of its place in the output area (no fixed widths).
+        self.simplex = fit_to_output(go.FigureWidget())
+        self.history = fit_to_output(go.FigureWidget())
+        self.curve = fit_to_output(go.FigureWidget())
         # The "now" marks lie over the charts (cfrviz.widgets.overlay): moving them inside
         # plotly would redraw every line of the chart on each frame.  On the triangle the
         # paths and points are all drawn over it (plotly keeps the triangle, star and legend).
@@ -163,8 +165,10 @@ class RegretMatchingExplorer(TimelinePanel):
         timeline = W.HBox([self.play, self.slider, self.iteration_label])
         self.children = ([self.controls] if show_controls else []) + [
             self.output, timeline, overlaid(self.simplex, self.simplex_marks),
-            W.HBox([self.numbers, overlaid(self.curve, self.curve_marks)],
-                   layout=W.Layout(align_items="flex-start")),
+            # The chart fills the room beside the table, or the line below it when that
+            # room is under 420 pixels.
+            W.HBox([self.numbers, overlaid(self.curve, self.curve_marks, flex="1 1 420px")],
+                   layout=W.Layout(align_items="flex-start", flex_flow="row wrap")),
             self.history_player, overlaid(self.history, self.history_marks)]
 
         self.set_payoffs(rock_paper_scissors().payoffs if payoffs is None else payoffs)
@@ -233,7 +237,7 @@ class RegretMatchingExplorer(TimelinePanel):
             return
         figures = (simplex_figure(trace, self.equilibrium, self.frames, now_marks=False),
                    history_figure(trace, self.history_player.value, now_marks=False),
-                   exploitability_figure(trace, width=500, now_marks=False))
+                   exploitability_figure(trace, now_marks=False))
         for target, source in zip((self.simplex, self.history, self.curve), figures):
             with target.batch_update():
                 target.data = []
