@@ -12,8 +12,8 @@ Two lock files, both written by ``uv pip compile --universal --generate-hashes``
   (``[build-system] requires``), at the newest versions pyproject.toml's ranges allow today.
 - ``requirements/lab.txt``: the same minus the test tools, resolved with test.txt as constraints,
   so every version it names is the one test.txt names: ``make lab`` then ``make test`` only adds
-  packages, never changes one.  The lab's share is about 100 MB smaller to download (playwright,
-  mypy, ruff and uv are test tools).
+  packages, never changes one.  The lab downloads about 100 MB less: the test tools' Linux
+  x86-64 wheels are playwright 53.5 MB, uv 17.6, mypy 15.4, ruff 10.6 and a few small ones.
 
 One universal file per role instead of one per Python: where a package's newest release needs a
 newer Python (numpy 2.5, scipy 1.18 and networkx 3.7 need 3.12), the file holds one line per
