@@ -325,7 +325,9 @@ def kuhn_equilibrium_figure(trace_or_traces, labels=None, iteration: int | None 
                                   xanchor="center"))
     if now_marks:
         update_kuhn_equilibrium(fig, traces, iteration)
-    return apply_style(fig, style)
+    apply_style(fig, style)
+    fig.layout.width = width  # only when asked for: by default the output area's width
+    return fig
 
 
 def _now_marker(label: str, colour: str, symbol: str, scale: float) -> go.Scatter:

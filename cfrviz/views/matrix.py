@@ -267,7 +267,10 @@ def exploitability_figure(trace, height: int = 340, width: int | None = None,
                       yaxis=dict(type="log", title="exploitability", exponentformat="power"),
                       margin=dict(l=70, r=20, t=50, b=50), uirevision="keep",
                       legend=dict(x=0.99, y=0.99, xanchor="right"))
-    return apply_style(fig, style)
+    apply_style(fig, style)
+    if width is not None:  # only when asked for: by default the output area's width
+        fig.layout.width = int(width * style.figure_scale)
+    return fig
 
 
 def exploitability_point(trace, index: int) -> tuple[float, float | None]:
