@@ -184,3 +184,11 @@ def test_moved_prints_nothing_when_a_venv_has_exactly_the_lock(tmp_path):
                            str(tmp_path / "test.txt"), str(tmp_path / "freeze.txt")],
                           capture_output=True, text=True)
     assert done.stdout == "scipy 1.17.1 -> 1.18.1\n"
+
+
+def test_compile_without_uv_says_how_to_get_it(monkeypatch, tmp_path):
+    monkeypatch.setattr(lock.importlib.util, "find_spec", lambda _name: None)
+    monkeypatch.setattr(lock.shutil, "which", lambda _name: None)
+    with pytest.raises(lock.LockError, match="uv is not installed: .*pip install uv"):
+        lock.compile_locks(tmp_path, ROOT / "pyproject.toml")
+    assert list(tmp_path.iterdir()) == []  # nothing half-written
