@@ -8,7 +8,7 @@ import plotly.graph_objects as go
 from ..analysis.explain import counterfactual_values
 from ..games import load_game
 from ..views.counterfactual import counterfactual_values_figure, update_counterfactual_values
-from ..views.style import get_style
+from ..views.style import fit_to_output, get_style
 from .panel import Panel
 
 #: Player 2 holds Q and faces a bet: the set whose values the explorer shows.
@@ -45,9 +45,9 @@ class BluffExplorer(Panel):
                                        readout_format=".2f", description="player 1 bets with K",
                                        style=st, continuous_update=True,
                                        layout=W.Layout(width="420px"))
-        self.figure = go.FigureWidget(counterfactual_values_figure(
+        self.figure = fit_to_output(go.FigureWidget(counterfactual_values_figure(
             ("fold (p)", "call (b)"), (0.0, 0.0),
-            title="player 2 holds Q, facing a bet: counterfactual values", presenter=presenter))
+            title="player 2 holds Q, facing a bet: counterfactual values", presenter=presenter)))
         self.text = W.HTML()
         self.bluff.observe(self._show, names="value")
         self.value_bet.observe(self._show, names="value")

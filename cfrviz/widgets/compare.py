@@ -6,6 +6,7 @@ import ipywidgets as W
 import plotly.graph_objects as go
 
 from ..views.compare import COST_AXES, comparison_figure, cost
+from ..views.style import fit_to_output
 from .panel import Panel
 
 
@@ -30,8 +31,8 @@ class ComparisonView(Panel):
                  presenter: bool | None = None):
         super().__init__()
         self.traces = list(traces)
-        self.figure = go.FigureWidget(comparison_figure(self.traces, labels, axis=axis,
-                                                        current=current, presenter=presenter))
+        self.figure = fit_to_output(go.FigureWidget(comparison_figure(
+            self.traces, labels, axis=axis, current=current, presenter=presenter)))
         self.axis = W.ToggleButtons(options=[(title, key) for key, title in COST_AXES.items()],
                                     value=axis, description="x axis",
                                     style={"description_width": "initial"})

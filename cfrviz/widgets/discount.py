@@ -14,7 +14,7 @@ from ..core.tree import as_tree
 from ..solvers import solve
 from ..solvers.registry import algorithm, algorithms_in
 from ..views.compare import comparison_figure, iteration_weights_figure
-from ..views.style import MIN_LINE_PX, OKABE_ITO, get_style
+from ..views.style import MIN_LINE_PX, OKABE_ITO, fit_to_output, get_style
 from .controls import number_field, typed_slider
 from .panel import Panel
 
@@ -112,9 +112,9 @@ class DiscountExplorer(Panel):
         for field in self.fields.values():
             field.observe(self._on_slider, names="value")
         self.iterations.observe(self._on_slider, names="value")
-        self.curves = go.FigureWidget()
-        self.weights = go.FigureWidget(iteration_weights_figure(self._weights(),
-                                                                presenter=presenter))
+        self.curves = fit_to_output(go.FigureWidget())
+        self.weights = fit_to_output(go.FigureWidget(iteration_weights_figure(
+            self._weights(), presenter=presenter)))
         self.children = [
             W.HBox([W.VBox([W.HBox([slider, self.fields[name]])
                             for name, slider in zip(DCFR_PARAMS, sliders)]),
