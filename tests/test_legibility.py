@@ -156,6 +156,12 @@ def test_every_lesson_figure_meets_the_standard(name, presenter, built):
                         math.log10(min(values)))
                     assert decades / labelled_at <= MAX_LOG_LABELS + 1, \
                         f"{where}: {axis_name} prints a label at each of {decades} decades"
+                if axis_name.startswith("yaxis") and axis.tickmode != "array" and (
+                        axis.range is not None or values):
+                    low, high = axis.range if axis.range is not None else (
+                        math.log10(min(values)), math.log10(max(values)))
+                    assert math.floor(high + 1e-9) - math.ceil(low - 1e-9) + 1 >= 2, \
+                        f"{where}: {axis_name} shows fewer than two decade labels"
         assert fig.layout.width is None, f"{where}: a fixed width of {fig.layout.width} px"
 
 

@@ -19,7 +19,7 @@ checks it on every figure a lesson draws:
 - every legend entry is distinct: no two entries share a name and a look;
 - a log axis is labelled at its decades only (``dtick`` of 1, or 2, 5, 10, ... decades when
   the axis spans more than ``MAX_LOG_LABELS``; exponents as powers), never at the minor
-  ticks 2 to 9;
+  ticks 2 to 9, and a vertical one spans at least two labelled decades;
 - no fixed width: a figure takes the width of the output area it is shown in.
 
 The palette is Okabe and Ito's "Color Universal Design" set (2008), which stays
@@ -281,6 +281,21 @@ def decade_step(values) -> int:
     return 1000
 
 
+def _whole_decades(values) -> list[float] | None:
+    """A log axis's range (in decades) for ``values`` that would show fewer than two decade
+    labels under plotly's own range (0.013 to 0.46 shows only 0.1): the whole decades around
+    them, so that both ends are labelled.  ``None`` (plotly's range) otherwise."""
+    import math
+    v = [float(x) for x in values if isinstance(x, (int, float)) and x > 0 and math.isfinite(x)]
+    if not v:
+        return None
+    low, high = math.log10(min(v)), math.log10(max(v))
+    if math.floor(high) - math.ceil(low) + 1 >= 2:
+        return None
+    bottom, top = math.floor(low), math.ceil(high)
+    return [float(bottom), float(max(top, bottom + 1))]
+
+
 def _axis_values(fig, name: str) -> list:
     """Every data value drawn along the axis ``name`` ("xaxis2", "yaxis", ...)."""
     letter, ref = name[0], name[0] + name[5:]      # "xaxis2" -> ("x", "x2")
@@ -314,6 +329,8 @@ def apply_style(fig, style: Style | None = None):
     for name in layout:
         if name.startswith(("xaxis", "yaxis")) and layout[name].type == "log":
             axis = layout[name]
+            if name.startswith("yaxis") and axis.range is None:
+                axis.range = _whole_decades(_axis_values(fig, name))
             if axis.dtick is None or str(axis.dtick).startswith("D"):
                 if axis.range is not None:  # a log axis's range is in decades
                     axis.dtick = decade_step([10.0 ** r for r in axis.range])
