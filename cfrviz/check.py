@@ -266,8 +266,8 @@ def check_compile_cache() -> Check:
     """
     name = "compile cache"
     try:
+        from .engine import cache_folders
         from .engine.jit import CACHE_PROBLEM
-        from .warm import cache_folders
 
         folders = cache_folders()
     except Exception as error:  # numpy or numba missing or broken: reported above
@@ -280,7 +280,7 @@ def check_compile_cache() -> Check:
                              "compiles once (`python -m cfrviz.warm` does it ahead of time)")
 
 
-def _kernel_shell():
+def kernel_shell():
     """The IPython shell if this code runs in a Jupyter kernel, else None."""
     ipython = sys.modules.get("IPython")
     if ipython is None:
@@ -294,7 +294,7 @@ def check_kernel() -> Check:
 
     Informational: it passes either way.
     """
-    if _kernel_shell() is not None:
+    if kernel_shell() is not None:
         return Check("kernel", True,
                      f"running in a Jupyter kernel with the Python at {sys.executable}")
     return Check(
@@ -328,7 +328,7 @@ def _printable_marks(stream) -> tuple[str, str]:
 
 def show(report: CheckReport) -> None:
     """Show the report: as HTML in a notebook, as text elsewhere."""
-    if _kernel_shell() is not None:
+    if kernel_shell() is not None:
         from IPython.display import HTML, display
 
         display(HTML(report.html()))

@@ -167,13 +167,10 @@ class WarmReport(list):
 
 
 def cache_folders() -> tuple[str, ...]:
-    """The folders numba caches the engine's compiled code in (one per source folder)."""
-    from . import engine
-    from .engine.jit import cache_folder
+    """The folders numba keeps the compiled engine in (:func:`cfrviz.engine.cache_folders`)."""
+    from .engine import cache_folders as folders
 
-    folders = {cache_folder(getattr(engine, name)) for name in
-               ("run_full_tree", "run_chance_sampling", "uniforms")}
-    return tuple(sorted(folder for folder in folders if folder))
+    return folders()
 
 
 def _compile_count(run: Callable[[], object]) -> int:
@@ -248,9 +245,9 @@ def _printer() -> Callable[[int, int, str], None]:
 
 def _notebook_bar() -> Callable[[int, int, str], None] | None:
     """A progress bar and a label, shown in the running notebook (None outside one)."""
-    from .check import _kernel_shell
+    from .check import kernel_shell
 
-    if _kernel_shell() is None:
+    if kernel_shell() is None:
         return None
     try:
         import ipywidgets as widgets

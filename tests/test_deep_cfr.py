@@ -337,7 +337,7 @@ def test_ctrl_c_returns_the_finished_iterations(kuhn, monkeypatch):
 
 
 def test_trace_saves_and_loads(run, tmp_path):
-    path = run.trace.save(tmp_path / "deep.npz")
+    path = cfrviz.save_trace(run.trace, tmp_path / "deep.npz")
     loaded = cfrviz.load_trace(path)
     for spec in RECORD_ARRAYS:
         np.testing.assert_array_equal(getattr(loaded, spec.name), getattr(run.trace, spec.name))

@@ -78,7 +78,7 @@ def test_resume_without_a_seed_follows_the_traces_own(kuhn):
 
 def test_resume_after_saving_and_loading(kuhn, tmp_path):
     first = cfrviz.solve(kuhn, "outcome_sampling", 300, seed=5, epsilon=0.5)
-    loaded = cfrviz.load_trace(first.save(tmp_path / "run"))
+    loaded = cfrviz.load_trace(cfrviz.save_trace(first, tmp_path / "run"))
     resumed = cfrviz.solve(kuhn, "outcome_sampling", 800, seed=5, epsilon=0.5, resume=loaded)
     whole = cfrviz.solve(kuhn, "outcome_sampling", 800, seed=5, epsilon=0.5)
     assert np.array_equal(resumed.cumulative_regret, whole.cumulative_regret)
@@ -349,7 +349,7 @@ def test_a_large_game_default_trace_stays_under_50_mb(wide, tmp_path):
     assert len(trace) == 130 and trace.iterations[-1] == 1000
     assert "thinned from 199 to 130 records" in trace.extras["schedule_note"]
     assert np.all(np.isfinite(trace.exploitability))
-    loaded = cfrviz.load_trace(trace.save(tmp_path / "wide"))
+    loaded = cfrviz.load_trace(cfrviz.save_trace(trace, tmp_path / "wide"))
     assert loaded.extras["schedule_note"] == trace.extras["schedule_note"]
 
 

@@ -82,7 +82,7 @@ def test_rps_round_trip(rps_trace, tmp_path):
 
 def test_kuhn_round_trip_with_extras(kuhn_trace, tmp_path):
     assert {"elapsed", "nodes_touched"} <= set(kuhn_trace.extras)
-    path = kuhn_trace.save(tmp_path / "kuhn.npz")
+    path = save_trace(kuhn_trace, tmp_path / "kuhn.npz")
     loaded = load_trace(path)
     assert_same(loaded, kuhn_trace)
     assert loaded.game.num_infosets == 12
@@ -148,7 +148,7 @@ def test_a_state_that_is_not_a_solver_state_is_refused_before_saving(kuhn_trace,
 def test_regret_matching_trace_resumes_after_saving_and_loading(tmp_path, update):
     game = cfrviz.load_game("rock_paper_scissors", payoffs=VARIANT)
     first = cfrviz.solve(game, "regret_matching", 300, seed=5, update=update)
-    loaded = load_trace(first.save(tmp_path / "rm"))
+    loaded = load_trace(save_trace(first, tmp_path / "rm"))
     assert_same(loaded, first)
     assert list(loaded.state) == list(first.state)
     for key in ("regret_sum", "strategy_sum", "rng"):
@@ -469,7 +469,7 @@ def test_what_load_would_refuse_is_not_saved(kuhn_trace, tmp_path, monkeypatch):
 
 def test_a_game_built_with_parameters_is_rebuilt_from_the_file(tmp_path):
     game = cfrviz.load_game("leduc_poker", suits=True)
-    path = cfrviz.solve(game, "cfr", 3).save(tmp_path / "suited")
+    path = save_trace(cfrviz.solve(game, "cfr", 3), tmp_path / "suited")
     loaded = cfrviz.load_trace(path)
     assert loaded.game.num_infosets == 936 and loaded.game.params == {"suits": True}
 
@@ -715,7 +715,7 @@ def test_a_custom_game_is_kept_by_content_and_its_file_never_reopened(bluff, tmp
     import io
 
     first = cfrviz.solve(bluff, "external_sampling", 300, seed=2)
-    path = first.save(tmp_path / "bluff")
+    path = save_trace(first, tmp_path / "bluff")
     _, meta = read_members(path)
     assert meta["game"]["kind"] == "stored" and "high_low_bluff.json" not in json.dumps(meta)
     real_open = io.open
@@ -746,7 +746,7 @@ def test_a_custom_game_is_kept_by_content_and_its_file_never_reopened(bluff, tmp
     (lambda tree: tree.pop("history"), "its content must hold exactly"),
 ])
 def test_a_doctored_stored_game_is_refused(bluff, tmp_path, change, match):
-    path = cfrviz.solve(bluff, "cfr", 3).save(tmp_path / "bluff")
+    path = save_trace(cfrviz.solve(bluff, "cfr", 3), tmp_path / "bluff")
     doctor(path, lambda _members, meta: change(meta["game"]["tree"]))
     with pytest.raises(ValueError, match=rf"its stored game .* cannot be rebuilt .*{match}"):
         load_trace(path)

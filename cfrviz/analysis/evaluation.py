@@ -7,42 +7,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core.checks import check_game, check_player
-from ..core.policy import Policy
+from ..core.policy import Policy, check_policy
 from ..core.tree import GameTree, as_tree, check_zero_sum
 from ..engine import tree_best_response, tree_expected_values, tree_reach_probabilities
 from ..games.matrix import MatrixGame
-
-
-def check_policy(game, policy, what: str = "") -> None:
-    """Refuse anything but a :class:`~cfrviz.Policy` that fits ``game``.
-
-    A policy fits when it was made for ``game`` or for a game with the same
-    information sets and actions (a payoff variant, or a matrix game and its
-    two-move tree).
-
-    Parameters
-    ----------
-    game : GameTree or MatrixGame
-    policy : Policy
-    what : str, optional
-        Which argument is checked (e.g. ``"policy_a"``), put in front of the message.
-
-    Raises
-    ------
-    ValueError
-        For something that is not a Policy, a policy made for another game,
-        or a game evaluation does not cover.
-    """
-    prefix = f"{what}: " if what else ""
-    if not isinstance(game, (MatrixGame, GameTree)):
-        raise ValueError(f"{prefix}evaluation needs a game from cfrviz.load_game (a GameTree or "
-                         f"a MatrixGame); got {type(game).__name__}")
-    if not isinstance(policy, Policy):
-        raise ValueError(f"{prefix}expected a cfrviz Policy (e.g. trace.average_policy()); "
-                         f"got {type(policy).__name__}")
-    if policy.game is not game and (policy.game.infoset_keys != game.infoset_keys
-                                    or policy.game.infoset_actions != game.infoset_actions):
-        raise ValueError(f"{prefix}this policy was made for {policy.game.name}, not {game.name}")
+from ..games.matrix import matrix_exploitability as matrix_exploitability  # re-exported
 
 
 def _checked(game, policy, what: str) -> None:
@@ -229,10 +198,3 @@ def exploitability(game, policy: Policy) -> float:
     _checked(game, policy, "exploitability")
     check_zero_sum(game, "exploitability")
     return nash_conv(game, policy) / 2
-
-
-def matrix_exploitability(payoffs: np.ndarray, row: np.ndarray, col: np.ndarray) -> np.ndarray:
-    """Exploitability of many profiles at once (rows of ``row`` and ``col``)."""
-    best_row = (col @ payoffs.T).max(axis=-1)
-    best_col = -(row @ payoffs).min(axis=-1)
-    return (best_row + best_col) / 2

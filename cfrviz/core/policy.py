@@ -8,6 +8,7 @@ from numbers import Real
 import numpy as np
 
 from .checks import check_game
+from .tree import GameTree
 
 #: How far a distribution may be from summing to 1 before it is rejected.
 SUM_TOLERANCE = 1e-6
@@ -157,3 +158,35 @@ def as_distribution(value, actions, where: str) -> np.ndarray:
                          f"got {value!r}")
     _check_distribution(arr, where, actions)
     return arr
+
+
+def check_policy(game, policy, what: str = "") -> None:
+    """Refuse anything but a :class:`~cfrviz.Policy` that fits ``game``.
+
+    A policy fits when it was made for ``game`` or for a game with the same
+    information sets and actions (a payoff variant, or a matrix game and its
+    two-move tree).
+
+    Parameters
+    ----------
+    game : GameTree or MatrixGame
+    policy : Policy
+    what : str, optional
+        Which argument is checked (e.g. ``"policy_a"``), put in front of the message.
+
+    Raises
+    ------
+    ValueError
+        For something that is not a Policy, a policy made for another game,
+        or a game evaluation does not cover.
+    """
+    prefix = f"{what}: " if what else ""
+    if not isinstance(getattr(game, "tree", game), GameTree):  # a MatrixGame has its .tree
+        raise ValueError(f"{prefix}evaluation needs a game from cfrviz.load_game (a GameTree or "
+                         f"a MatrixGame); got {type(game).__name__}")
+    if not isinstance(policy, Policy):
+        raise ValueError(f"{prefix}expected a cfrviz Policy (e.g. trace.average_policy()); "
+                         f"got {type(policy).__name__}")
+    if policy.game is not game and (policy.game.infoset_keys != game.infoset_keys
+                                    or policy.game.infoset_actions != game.infoset_actions):
+        raise ValueError(f"{prefix}this policy was made for {policy.game.name}, not {game.name}")

@@ -55,3 +55,17 @@ def regret_matching(regrets, mask=None) -> np.ndarray:
     uniform = np.where(mask, 1.0 / np.maximum(legal, 1), 0.0)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(total > 0, positive / np.where(total > 0, total, 1.0), uniform)
+
+
+def average_strategy(strategy_sum: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Normalise a strategy sum per information set; never-reached sets play uniformly.
+
+    The average strategy of CFR and regret matching is the strategy sum divided by its row
+    total (Zinkevich et al. 2007, eq. 4); a row that sums to 0 (a set never reached, or never
+    yet played) plays uniformly over its legal actions.  The one normaliser of the package:
+    solvers, the readable reference and the exercises all call it.
+    """
+    totals = strategy_sum.sum(axis=-1, keepdims=True)
+    uniform = mask / mask.sum(axis=-1, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(totals > 0, strategy_sum / np.where(totals > 0, totals, 1), uniform)

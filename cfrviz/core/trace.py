@@ -28,7 +28,6 @@ import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from numbers import Integral, Real
-from pathlib import Path
 from typing import Any, ClassVar
 
 import numpy as np
@@ -294,12 +293,6 @@ class Trace:
                              f"{len(self)} iterations between {self.iterations[0]} and "
                              f"{self.iterations[-1]}")
         return int(hits[0])
-
-    def save(self, path) -> Path:
-        """Save this trace to one ``.npz`` file; see :func:`cfrviz.io.save_trace`."""
-        from ..io import save_trace  # imported here: cfrviz.io imports this module
-
-        return save_trace(self, path)
 
     def average_policy(self, iteration: int | None = None) -> Policy:
         """The average strategy after ``iteration`` (default: the last recorded)."""

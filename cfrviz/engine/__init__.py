@@ -47,6 +47,7 @@ from .evaluation import (
     tree_exploitability,
     tree_reach_probabilities,
 )
+from .jit import cache_folder
 from .mccfr import run_chance_sampling, run_external_sampling, run_outcome_sampling
 from .plan import CHANCE_EDGE, ROOT_EDGE, Plan, PlanArrays, plan
 from .rng import seed_state, uniforms
@@ -55,4 +56,10 @@ __all__ = ["CHANCE_EDGE", "ROOT_EDGE", "Plan", "PlanArrays", "Tables", "UpdateRu
            "counterfactual_table", "plan", "regret_matching_table", "run_chance_sampling",
            "run_external_sampling", "run_full_tree", "run_outcome_sampling", "seed_state",
            "tree_best_response", "tree_exploitability", "tree_expected_values",
-           "tree_reach_probabilities", "uniforms"]
+           "tree_reach_probabilities", "uniforms", "cache_folders"]
+
+
+def cache_folders() -> tuple[str, ...]:
+    """The folders numba caches the engine's compiled code in (one per source folder)."""
+    folders = {cache_folder(kernel) for kernel in (run_full_tree, run_chance_sampling, uniforms)}
+    return tuple(sorted(folder for folder in folders if folder))

@@ -17,7 +17,8 @@ from ..core.tree import TERMINAL
 from .jit import kernel
 from .plan import CHANCE_EDGE
 
-__all__ = ["Tables", "UpdateRule", "regret_matching_table", "run_full_tree"]
+__all__ = ["Tables", "UpdateRule", "copy_table", "match_row", "reach_pass", "regret_matching_table",
+           "run_full_tree", "value_pass"]
 
 
 class Tables(NamedTuple):
@@ -72,7 +73,7 @@ class UpdateRule(NamedTuple):
 # ----------------------------------------------------------------------------- regret matching
 
 @kernel
-def _copy_table(source, target):
+def copy_table(source, target):
     """``target[:, :] = source`` for two tables of one shape, written as a loop.
 
     The slice assignment would compile numba's shape-mismatch error message (integer
@@ -86,7 +87,7 @@ def _copy_table(source, target):
 
 
 @kernel
-def _match_row(regret_sum, mask, info, out):
+def match_row(regret_sum, mask, info, out):
     """Regret matching on one information set's row, written into ``out``."""
     width = regret_sum.shape[1]
     total = 0.0
@@ -111,13 +112,13 @@ def _match_row(regret_sum, mask, info, out):
 def regret_matching_table(regret_sum, mask, out):
     """Regret matching on every row of a (information sets x actions) table."""
     for info in range(regret_sum.shape[0]):
-        _match_row(regret_sum, mask, info, out[info])
+        match_row(regret_sum, mask, info, out[info])
 
 
 # ----------------------------------------------------------------------------- one CFR pass
 
 @kernel
-def _reaches(arrays, strategy, reach, prob):
+def reach_pass(arrays, strategy, reach, prob):
     """Top-down: each node's reach split into rows (player 1, player 2, chance).
 
     ``prob[h]`` is the probability of the edge into ``h``; the edge label is
@@ -141,7 +142,7 @@ def _reaches(arrays, strategy, reach, prob):
 
 
 @kernel
-def _values(arrays, prob, who, value):
+def value_pass(arrays, prob, who, value):
     """Bottom-up: each node's expected value for player ``who`` (preorder: one loop is enough)."""
     parent, player, utility = arrays.parent, arrays.player, arrays.utility
     n = parent.shape[0]
@@ -160,8 +161,8 @@ def _cfr_pass(arrays, strategy, who, reach, prob, value, regret, weighted):
     ``value`` are scratch.
     """
     parent, edge, slot = arrays.parent, arrays.edge, arrays.slot
-    _reaches(arrays, strategy, reach, prob)
-    _values(arrays, prob, who, value)
+    reach_pass(arrays, strategy, reach, prob)
+    value_pass(arrays, prob, who, value)
     other = 1 - who
     n = parent.shape[0]
     for h in range(1, n):
@@ -246,7 +247,7 @@ def run_full_tree(arrays, tables, first, last, rule):
     strategy = np.empty((num, width))
     for t in range(first, last + 1):
         regret_matching_table(regret_sum, mask, strategy)
-        _copy_table(strategy, tables.current)
+        copy_table(strategy, tables.current)
         if rule.alternating:
             for who in range(2):
                 _cfr_pass(arrays, strategy, who, reach, prob, value, regret, weighted)

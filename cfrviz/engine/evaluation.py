@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.tree import TERMINAL, GameTree
-from .cfr import _reaches, _values
+from .cfr import reach_pass, value_pass
 from .jit import kernel
 from .plan import CHANCE_EDGE, plan
 
@@ -34,7 +34,7 @@ def expected_values(arrays, strategy):
     n = arrays.parent.shape[0]
     reach = np.empty((3, n))
     prob = np.empty(n)
-    _reaches(arrays, strategy, reach, prob)
+    reach_pass(arrays, strategy, reach, prob)
     out = np.zeros(2)
     for h in range(n):
         if arrays.player[h] == TERMINAL:
@@ -79,7 +79,7 @@ def best_response_values(arrays, strategy, who, order, stage, decisions):
     num = strategy.shape[0]
     reach = np.empty((3, n))
     prob = np.empty(n)
-    _reaches(arrays, strategy, reach, prob)
+    reach_pass(arrays, strategy, reach, prob)
     other = 1 - who
     value = np.zeros(n)
     totals = np.zeros((num, arrays.mask.shape[1]))
@@ -131,8 +131,8 @@ def _counterfactual(arrays, strategy, who):
     reach = np.empty((3, n))
     prob = np.empty(n)
     value = np.empty(n)
-    _reaches(arrays, strategy, reach, prob)
-    _values(arrays, prob, who, value)
+    reach_pass(arrays, strategy, reach, prob)
+    value_pass(arrays, prob, who, value)
     other = 1 - who
     opponent_reach = np.zeros(num)
     own_reach = np.zeros(num)
@@ -162,7 +162,7 @@ def tree_reach_probabilities(tree: GameTree, probabilities: np.ndarray) -> np.nd
     p = plan(tree)
     reach = np.empty((3, p.n))
     prob = np.empty(p.n)
-    _reaches(p.arrays, _profile(probabilities), reach, prob)
+    reach_pass(p.arrays, _profile(probabilities), reach, prob)
     return reach
 
 

@@ -20,9 +20,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.tree import CHANCE, TERMINAL
-from .cfr import _copy_table, _match_row, regret_matching_table
+from .cfr import copy_table, match_row, regret_matching_table
 from .jit import kernel
-from .rng import _uniform
+from .rng import uniform
 
 __all__ = ["run_chance_sampling", "run_external_sampling", "run_outcome_sampling"]
 
@@ -32,7 +32,7 @@ __all__ = ["run_chance_sampling", "run_external_sampling", "run_outcome_sampling
 @kernel
 def _sample(weights, rng):
     """An index drawn with probabilities ``weights`` (which sum to 1), from one uniform."""
-    u = _uniform(rng)
+    u = uniform(rng)
     k = weights.shape[0]
     acc = 0.0
     for i in range(k):
@@ -130,7 +130,7 @@ def run_chance_sampling(arrays, tables, first, last, rng):
         for who in range(2):
             traversal = 2 * t + who
             if record:
-                _copy_table(regret_sum, before)
+                copy_table(regret_sum, before)
             top = 0
             stack[top] = 0
             top += 1
@@ -161,7 +161,7 @@ def run_chance_sampling(arrays, tables, first, last, rng):
                     else:
                         info = infoset[h]
                         if stamp[info] != traversal:
-                            _match_row(regret_sum, arrays.mask, info, strategy[info])
+                            match_row(regret_sum, arrays.mask, info, strategy[info])
                             stamp[info] = traversal
                         for a in range(hi - lo):
                             c = child_ids[lo + a]
@@ -228,7 +228,7 @@ def run_external_sampling(arrays, tables, first, last, rng):
             regret_matching_table(regret_sum, arrays.mask, tables.current)
         for who in range(2):
             if record:
-                _copy_table(regret_sum, before)
+                copy_table(regret_sum, before)
             top = 0
             stack[top] = 0
             top += 1
@@ -253,7 +253,7 @@ def run_external_sampling(arrays, tables, first, last, rng):
                         top += 1
                         continue
                     info = infoset[h]
-                    _match_row(regret_sum, arrays.mask, info, sigma[h])
+                    match_row(regret_sum, arrays.mask, info, sigma[h])
                     if kind == who:
                         for a in range(hi - lo):
                             stack[top] = child_ids[lo + a]
@@ -320,7 +320,7 @@ def run_outcome_sampling(arrays, tables, first, last, rng, epsilon):
             regret_matching_table(regret_sum, arrays.mask, tables.current)
         for who in range(2):
             if record:
-                _copy_table(regret_sum, before)
+                copy_table(regret_sum, before)
             # Down: sample one path, remembering the opponent's reach and the sample's.
             h = 0
             depth = 0
@@ -336,7 +336,7 @@ def run_outcome_sampling(arrays, tables, first, last, rng, epsilon):
                     i = _sample_chance(arrays, h, buf, rng)
                 else:
                     info = infoset[h]
-                    _match_row(regret_sum, arrays.mask, info, sig[depth])
+                    match_row(regret_sum, arrays.mask, info, sig[depth])
                     if player[h] == who:
                         for a in range(k):
                             q[depth, a] = epsilon / k + (1.0 - epsilon) * sig[depth, a]

@@ -12,7 +12,7 @@ import numpy as np
 
 from .jit import kernel
 
-__all__ = ["seed_state", "uniforms"]
+__all__ = ["seed_state", "uniform", "uniforms"]
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -21,7 +21,7 @@ _S30, _S27, _S31, _S11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(
 
 
 @kernel
-def _uniform(rng):
+def uniform(rng):
     """Next uniform float in [0, 1) from a SplitMix64 state (uint64 array of length 1)."""
     rng[0] += _GOLDEN
     z = rng[0]
@@ -41,5 +41,5 @@ def uniforms(rng, count):
     """``count`` draws from the compiled generator, advancing ``rng`` in place."""
     out = np.empty(count)
     for i in range(count):
-        out[i] = _uniform(rng)
+        out[i] = uniform(rng)
     return out

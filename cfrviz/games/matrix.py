@@ -240,3 +240,10 @@ def rock_paper_scissors(payoffs=None) -> MatrixGame:
     """
     return MatrixGame("rock_paper_scissors", RPS_PAYOFFS if payoffs is None else payoffs,
                       RPS_ACTIONS, RPS_ACTIONS, RPS_ACTION_NAMES)
+
+
+def matrix_exploitability(payoffs: np.ndarray, row: np.ndarray, col: np.ndarray) -> np.ndarray:
+    """Exploitability of many profiles at once (rows of ``row`` and ``col``)."""
+    best_row = (col @ payoffs.T).max(axis=-1)
+    best_col = -(row @ payoffs).min(axis=-1)
+    return (best_row + best_col) / 2

@@ -18,9 +18,8 @@ from numbers import Integral
 
 import numpy as np
 
-from ..analysis.evaluation import check_policy
 from ..core.checks import check_flag
-from ..core.policy import Policy
+from ..core.policy import Policy, check_policy
 from ..core.tree import CHANCE, TERMINAL, GameTree
 from ..games.matrix import MatrixGame
 from .bots import action_kinds, hand_strength

@@ -17,9 +17,8 @@ from numbers import Integral
 
 import numpy as np
 
-from ..analysis.evaluation import check_policy
 from ..core.checks import whole_number
-from ..core.policy import Policy
+from ..core.policy import Policy, check_policy
 from ..core.tree import CHANCE, TERMINAL, GameTree
 from ..engine import tree_expected_values
 from ..games.matrix import MatrixGame

@@ -104,3 +104,9 @@ def tree_best_response(tree: GameTree, probabilities: np.ndarray, player: int):
     finally:
         sys.setrecursionlimit(limit)
     return float(total), choice, action_values
+
+
+def tree_exploitability(tree: GameTree, probabilities: np.ndarray) -> float:
+    """NashConv / 2: what the two best responses gain on average (two-player zero-sum)."""
+    return (tree_best_response(tree, probabilities, 0)[0]
+            + tree_best_response(tree, probabilities, 1)[0]) / 2

@@ -14,10 +14,10 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from ..core.regret import average_strategy
 from ..core.tree import as_tree
-from ..engine import tree_exploitability
-from ..solvers.driver import average_strategy
 from .cfr import counterfactual_regret, vanilla_cfr
+from .evaluation import tree_exploitability
 
 #: The right update (``"cfr"``) and typical wrong ones, by the name of the mistake.
 REGRET_UPDATES: dict[str, Callable] = {

@@ -77,7 +77,7 @@ from ..core.tree import GameTree, as_tree, check_zero_sum
 from ..engine.mccfr import external_sampling_regrets
 from .driver import deferred_interrupt, progress_bar, schedule
 from .network import MLP, train
-from .registry import Algorithm, register_algorithm
+from .registry import Algorithm, check_request, register_algorithm
 
 __all__ = ["DeepCFRRun", "FeatureEncoding", "Reservoir", "advantage_table", "infoset_features",
            "own_reach_table", "solve_deep_cfr", "strategy_from_advantages", "train_deep_cfr"]
@@ -629,16 +629,10 @@ def train_deep_cfr(game, iterations: int, seed: int = 0, checkpoints=None,
         The trace, and every iteration's advantage networks (to evaluate a
         network at a set: ``run.advantages("Qb", iteration=30)``).
     """
-    from . import ITERATIONS, SEED, _checkpoints  # solvers/__init__ imports this module
-    from .registry import ALGORITHMS, RUN_OPTIONS
-
-    entry = ALGORITHMS.lookup(ALGORITHM)
-    iterations = ITERATIONS.check(iterations)
-    seed = SEED.check(seed)
-    record = _checkpoints(checkpoints, iterations)
-    values = ALGORITHMS.check_params(entry, params, extra=RUN_OPTIONS)
-    run = _run(game, iterations, np.random.default_rng(seed), record, **values)
-    run.trace.params.update(seed=seed, iterations=iterations)
+    request = check_request(game, ALGORITHM, iterations, seed, checkpoints, params)
+    run = _run(game, request.iterations, np.random.default_rng(request.seed), request.record,
+               **request.params)
+    run.trace.params.update(seed=request.seed, iterations=request.iterations)
     return run
 
 

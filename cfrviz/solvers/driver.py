@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..core.regret import average_strategy as average_strategy  # re-exported
 from ..core.trace import (
     DEFAULT_TRACE_BYTES,
     MAX_TRACE_BYTES,
@@ -135,14 +136,6 @@ def schedule(record, iterations: int, table_size: int, timed: bool = True) -> Sc
                          f"{MAX_TRACE_BYTES / 1e9:g} GB a trace may take; record fewer "
                          "iterations (checkpoints=None picks a schedule that fits)")
     return Schedule(points, bool(record), {})
-
-
-def average_strategy(strategy_sum: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """Normalise a strategy sum per information set; never-reached sets play uniformly."""
-    totals = strategy_sum.sum(axis=-1, keepdims=True)
-    uniform = mask / mask.sum(axis=-1, keepdims=True)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(totals > 0, strategy_sum / np.where(totals > 0, totals, 1), uniform)
 
 
 def chunk_size(per_iteration: float | None, remaining: int) -> int:

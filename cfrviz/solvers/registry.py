@@ -12,8 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from numbers import Integral
 
+import numpy as np
+
+from ..core.checks import check_game
 from ..core.registry import Param, Registry
+from ..core.trace import Trace
 
 #: Families, in the order menus list them.  "network" is for function-approximation
 #: methods such as Deep CFR.
@@ -119,3 +124,62 @@ def algorithms_in(*families: str) -> tuple[str, ...]:
 def tree_algorithms() -> tuple[str, ...]:
     """Algorithms that solve game trees (what the training explorer offers)."""
     return algorithms_in("full_tree", "sampling", "network")
+
+
+ITERATIONS = Param("iterations", 1, "int", 1, help="how many iterations to run")
+SEED = Param("seed", 0, "int", 0, help="seed of the numpy.random.Generator behind every draw")
+
+
+@dataclass(frozen=True)
+class Request:
+    """A run :func:`cfrviz.solve` was asked for, every argument checked: what a runner gets."""
+
+    algorithm: Algorithm
+    iterations: int
+    seed: int
+    record: list[int] | None  # None: the solver's default schedule; []: the final state only
+    params: dict  # the algorithm's parameters and the RUN_OPTIONS, defaults filled in
+
+
+def check_request(game, algorithm: str, iterations, seed, checkpoints, params: dict) -> Request:
+    """Check :func:`cfrviz.solve`'s arguments, in the order its errors name them.
+
+    A ``seed`` left out is 0, or the resumed trace's own.
+    """
+    entry = ALGORITHMS.lookup(algorithm)
+    check_game(game, entry.name)
+    iterations = ITERATIONS.check(iterations)
+    if seed is None:
+        resumed = params.get("resume")
+        recorded = resumed.params.get("seed") if isinstance(resumed, Trace) else None
+        seed = 0 if recorded is None else recorded
+    seed = SEED.check(seed)
+    record = check_checkpoints(checkpoints, iterations)
+    values = ALGORITHMS.check_params(entry, params, extra=RUN_OPTIONS)
+    if values["progress"] is not None and not isinstance(values["progress"], bool):
+        raise ValueError(f"progress must be True, False or None (a bar for runs longer than two "
+                         f"seconds); got {values['progress']!r}")
+    return Request(entry, iterations, seed, record, values)
+
+
+def check_checkpoints(checkpoints, iterations: int) -> list[int] | None:
+    """The sorted iterations to record, ``None`` for the solver's default, ``[]`` for final only."""
+    if checkpoints is None:
+        return None
+    if isinstance(checkpoints, (str, bytes)) or not np.iterable(checkpoints):
+        raise ValueError(f"checkpoints must be a list of iteration numbers; got {checkpoints!r}")
+    checkpoints = list(checkpoints)  # once: a generator would be used up by the checks
+    for c in checkpoints:
+        if isinstance(c, (bool, np.bool_)) or not isinstance(c, Integral):
+            raise ValueError(f"checkpoints must be iteration numbers, whole numbers in "
+                             f"1..{iterations}; got {c!r}")
+    points = sorted({int(c) for c in checkpoints})
+    bad = [c for c in points if not 1 <= c <= iterations]
+    if bad:
+        raise ValueError(f"checkpoint {bad[0]} is outside the run; checkpoints must lie in "
+                         f"1..{iterations}")
+    if not points:
+        return []  # only the final state, and solvers may skip evaluating it
+    if points[-1] != iterations:
+        points.append(iterations)
+    return points

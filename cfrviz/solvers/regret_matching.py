@@ -15,11 +15,10 @@ from operator import mul
 
 import numpy as np
 
-from ..analysis.evaluation import matrix_exploitability
 from ..core.policy import as_distribution
 from ..core.registry import Param
 from ..core.trace import Recorder, SolverState, Trace
-from ..games.matrix import MatrixGame
+from ..games.matrix import MatrixGame, matrix_exploitability
 from .driver import (
     check_finite,
     check_payoff_scale,
