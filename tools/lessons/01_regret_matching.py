@@ -14,7 +14,7 @@
 # **You need** a little Python and the idea of a probability. About 30 minutes.
 # Previous: [00 · Start here](00_start_here.ipynb).
 #
-# Run the cells from top to bottom (Shift+Enter). Sliders and buttons never need you to re-run a cell.
+# <span class="cfrviz-notebook-only">Run the cells from top to bottom (Shift+Enter). Sliders and buttons never need you to re-run a cell.</span>
 
 # %%
 import numpy as np

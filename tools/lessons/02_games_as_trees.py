@@ -14,8 +14,8 @@
 # independent steps all happening is their product. About 30 minutes.
 # Previous: [01 · Regret matching](01_regret_matching.ipynb). Next: [03 · Counterfactual regret](03_counterfactual_regret.ipynb).
 #
-# Run the cells from top to bottom (Shift+Enter). Hover over any node of a tree to see its history and its
-# information set.
+# <span class="cfrviz-notebook-only">Run the cells from top to bottom (Shift+Enter).</span> Hover over any node of a tree to see its
+# history and its information set.
 
 # %%
 import math

@@ -15,7 +15,7 @@
 #
 # Previous: [08 · Scaling up](08_scaling_up.ipynb). Next: [10 · Deep CFR: networks instead of tables](10_deep_cfr.ipynb).
 #
-# Run the cells from top to bottom (Shift+Enter). Sliders and buttons never need you to re-run a cell.
+# <span class="cfrviz-notebook-only">Run the cells from top to bottom (Shift+Enter). Sliders and buttons never need you to re-run a cell.</span>
 
 # %%
 import cfrviz

@@ -21,7 +21,7 @@
 #
 # Previous: [09 · The road to superhuman poker](09_road_to_superhuman.ipynb). Next: back to the course map, [00 · Start here](00_start_here.ipynb).
 #
-# Run the cells from top to bottom (Shift+Enter). Sliders and buttons never need you to re-run a cell.
+# <span class="cfrviz-notebook-only">Run the cells from top to bottom (Shift+Enter). Sliders and buttons never need you to re-run a cell.</span>
 
 # %%
 import json
