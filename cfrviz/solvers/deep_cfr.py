@@ -63,8 +63,6 @@ with ``fallback="argmax"``):
 
 from __future__ import annotations
 
-import time
-import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -72,10 +70,11 @@ import numpy as np
 from .. import engine
 from ..core.checks import infoset_id, whole_number
 from ..core.registry import Param
+from ..core.regret import average_strategy
 from ..core.trace import Recorder, SolverState, Trace
 from ..core.tree import GameTree, as_tree, check_zero_sum
 from ..engine.mccfr import external_sampling_regrets
-from .driver import deferred_interrupt, progress_bar, schedule
+from .driver import Run, Stepper, drive, schedule
 from .network import MLP, train
 from .registry import Algorithm, check_request, register_algorithm
 
@@ -444,81 +443,50 @@ def _run(game, iterations: int, rng: np.random.Generator, record, *, traversals:
     networks: list[list[MLP]] = [[], []]
     state = SolverState.fresh(tree)
     state.current = mask / mask.sum(axis=1, keepdims=True)  # sigma_1: no network yet
-    plan = schedule(record, iterations, mask.size)
-    wanted = set(plan.points)
 
-    def average(strategy_sum):
-        totals = strategy_sum.sum(axis=1, keepdims=True)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return np.where(totals > 0, strategy_sum / np.where(totals > 0, totals, 1),
-                            mask / mask.sum(axis=1, keepdims=True))
-
-    recorder = Recorder(tree, average=average)
-    interrupted = False
-    with deferred_interrupt() as flag:
-        bar = progress_bar(iterations, 0, ALGORITHM, tree.name, progress)
-        try:
-            for t in range(1, iterations + 1):
-                tick = time.perf_counter()
-                sigma = state.current
-                for p in range(2):
-                    infos, regrets, touched = external_sampling_samples(
-                        tree, sigma, p, traversals, walk_rng)
-                    memories[p].add(infos, regrets / scale, float(t), rng)
-                    state.nodes_touched += touched
-                trained = []
-                for p in range(2):
-                    if warm_start and networks[p]:
-                        net = networks[p][-1].copy()
-                    else:
-                        net = MLP.create(sizes, rng)
-                    _fit(net, memories[p], features, mask, train_steps, learning_rate,
-                         batch_size, rng)
-                    networks[p].append(net)
-                    trained.append(net)
-                # SD-CFR's exact average: sigma_t weighted by t and the owner's own reach.
-                counterfactual = [engine.counterfactual_table(tree, sigma, p) for p in range(2)]
-                owner = tree.infoset_player
-                reach = np.where(owner == 0, counterfactual[0]["own_reach"],
-                                 counterfactual[1]["own_reach"])
-                state.strategy_sum += t * reach[:, None] * sigma
-                state.regret_sum = advantage_table(tree, trained, scale)
-                state.instant = _exact_regrets(counterfactual, owner, mask)
-                state.elapsed += time.perf_counter() - tick
-                state.iteration = t
-                if not np.isfinite(state.regret_sum).all():
-                    raise ValueError(f"deep_cfr on {tree.name}: the advantage networks' "
-                                     f"outputs became infinite or NaN at iteration {t}; "
-                                     "lower learning_rate")
-                if t in wanted:
-                    recorder.snapshot(state)
+    def step(state: SolverState, first: int, last: int) -> int:
+        touched = 0
+        for t in range(first, last + 1):
+            if t > 1:  # sigma_t: what the networks of iteration t - 1 play
                 state.current = strategy_from_advantages(state.regret_sum, mask, fallback)
-                if bar is not None:
-                    bar.update(1)
-                if flag.hit:
-                    interrupted = t < iterations
-                    break
-        finally:
-            if bar is not None:
-                bar.close()
-        if interrupted:
-            if recorder.last != state.iteration:
-                recorder.snapshot(state)
-            warnings.warn(f"deep_cfr interrupted after iteration {state.iteration} of "
-                          f"{iterations}; the trace holds what was done (a Deep CFR run "
-                          "cannot be resumed)", RuntimeWarning, stacklevel=4)
-        flag.clear()  # from here on a Ctrl-C ends the evaluation
-        # The state ends as the last snapshot holds it (current = sigma_t, not sigma_{t+1}).
-        if recorder.tables["current_strategy"]:
-            state.current = np.array(recorder.tables["current_strategy"][-1])
+            sigma = state.current
+            for p in range(2):
+                infos, regrets, walked = external_sampling_samples(tree, sigma, p, traversals,
+                                                                   walk_rng)
+                memories[p].add(infos, regrets / scale, float(t), rng)
+                touched += walked
+            trained = []
+            for p in range(2):
+                if warm_start and networks[p]:
+                    net = networks[p][-1].copy()
+                else:
+                    net = MLP.create(sizes, rng)
+                _fit(net, memories[p], features, mask, train_steps, learning_rate,
+                     batch_size, rng)
+                networks[p].append(net)
+                trained.append(net)
+            # SD-CFR's exact average: sigma_t weighted by t and the owner's own reach.
+            counterfactual = [engine.counterfactual_table(tree, sigma, p) for p in range(2)]
+            owner = tree.infoset_player
+            reach = np.where(owner == 0, counterfactual[0]["own_reach"],
+                             counterfactual[1]["own_reach"])
+            state.strategy_sum += t * reach[:, None] * sigma
+            state.regret_sum = advantage_table(tree, trained, scale)
+            state.instant = _exact_regrets(counterfactual, owner, mask)
+            state.iteration = t
+            if not np.isfinite(state.regret_sum).all():
+                raise ValueError(f"deep_cfr on {tree.name}: the advantage networks' "
+                                 f"outputs became infinite or NaN at iteration {t}; "
+                                 "lower learning_rate")
+        return touched
 
-        def exploitability(tables):
-            return np.array([engine.tree_exploitability(tree, table) for table in tables])
+    def exploitability(tables):
+        return np.array([engine.tree_exploitability(tree, table) for table in tables])
 
-        trace = recorder.trace(ALGORITHM, params, state,
-                               exploitability=exploitability if plan.evaluate else None,
-                               interrupted=interrupted, stop=lambda: flag.hit,
-                               notes=plan.notes)
+    recorder = Recorder(tree, average=lambda strategy_sum: average_strategy(strategy_sum, mask))
+    trace = drive(Run(tree, ALGORITHM, iterations, params, progress),
+                  Stepper(state, step, recorder, schedule(record, iterations, mask.size),
+                          exploitability, chunked=False, resumable=False))
     return DeepCFRRun(trace, networks, scale, fallback)
 
 

@@ -1,20 +1,19 @@
-"""The training loop every tree algorithm shares: chunks, checkpoints, progress, interrupts, resume.
+"""The one training loop: chunks, checkpoints, progress, interrupts, evaluation, resume.
 
-An algorithm supplies a *step*: a function that advances the solver state
-(a :class:`~cfrviz.core.trace.SolverState`) from iteration ``first`` to
-``last`` in compiled code and returns the number of nodes it touched.  The
-driver decides how many iterations go into each call (about a tenth of a
-second's worth, so a progress bar moves and an interrupt is honoured
-quickly), has a :class:`~cfrviz.core.trace.Recorder` take snapshots at the
-checkpoints, and evaluates them once the run is over.  Around that loop it
-keeps the guards every run needs: a bounded schedule (:func:`schedule`), a
-payoff scale that cannot overflow (:func:`check_payoff_scale`), a finite state
-after every chunk (:func:`check_finite`), and Ctrl-C deferred until the trace
-is built (:func:`deferred_interrupt`).
-
-Regret matching runs its own plain-Python loop but shares the pieces: the
-schedule, the guards, the chunk size, the deferred Ctrl-C, the progress bar,
-the resume checks and the recorder.
+A runner checks its parameters, builds the starting state (fresh, or resumed with
+:func:`resume_state`) and hands :func:`drive` a :class:`Run` (what was asked: game,
+iterations, the trace's params, progress, resume) and a :class:`Stepper` (how to advance:
+``step(state, first, last)``, the recorder, the schedule, the evaluation).  Every algorithm
+goes through it: the tree kernels (:func:`run` wraps a compiled step), regret matching (a
+plain-Python step that records inside its chunks) and Deep CFR (one iteration per step).
+The driver decides how many iterations go into each call (about a tenth of a second's worth,
+so a progress bar moves and an interrupt is honoured quickly), has a
+:class:`~cfrviz.core.trace.Recorder` take snapshots at the checkpoints, and evaluates them
+once the run is over.  Around that loop it keeps the guards every run needs: a bounded
+schedule (:func:`schedule`), a payoff scale that cannot overflow (:func:`check_payoff_scale`,
+called by the runners before the state is built), a finite state after every chunk
+(:func:`check_finite`), and Ctrl-C deferred until the trace is built
+(:func:`deferred_interrupt`).
 """
 
 from __future__ import annotations
@@ -26,6 +25,7 @@ import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -255,17 +255,121 @@ def progress_bar(total: int, initial: int, algorithm: str, game: str, progress):
 
 
 def warn_interrupted(algorithm: str, done: int, iterations: int, during: int | None = None,
-                     stacklevel: int = 2) -> None:
+                     stacklevel: int = 2, resumable: bool = True) -> None:
     """The RuntimeWarning of an interrupted run (``during``: the iteration cut short, if any)."""
     cut = "" if during is None else f"at iteration {during}, "
-    warnings.warn(f"{algorithm} interrupted {cut}after iteration {done} of {iterations}; the "
-                  f"trace holds what was done and can be resumed with "
-                  f"cfrviz.solve(..., resume=trace)", RuntimeWarning, stacklevel=stacklevel + 1)
+    then = ("can be resumed with cfrviz.solve(..., resume=trace)" if resumable else
+            "cannot be resumed")
+    if resumable:
+        message = f"the trace holds what was done and {then}"
+    else:
+        message = f"the trace holds what was done (a {algorithm} run {then})"
+    warnings.warn(f"{algorithm} interrupted {cut}after iteration {done} of {iterations}; "
+                  f"{message}", RuntimeWarning, stacklevel=stacklevel + 1)
+
+
+@dataclass(frozen=True)
+class Run:
+    """What a runner asks the driver for: the request :func:`cfrviz.solve` checked."""
+
+    game: Any  # a GameTree, or a MatrixGame for regret matching
+    algorithm: str
+    iterations: int
+    params: dict  # what the trace records as the run's settings
+    progress: bool | None = None
+    resume: Trace | None = None
+
+
+@dataclass
+class Stepper:
+    """What an algorithm hands the driver: how to advance, record and evaluate one run.
+
+    ``step(state, first, last) -> nodes touched`` advances ``state`` (a
+    :class:`~cfrviz.core.trace.SolverState`, fresh or resumed) through iterations
+    ``first..last`` in place; the driver then sets ``state.iteration = last``.  A step that
+    runs Python code may raise ``KeyboardInterrupt`` part-way, after leaving ``state`` at its
+    last finished iteration.
+    """
+
+    state: SolverState
+    step: Callable[[SolverState, int, int], int]
+    recorder: Recorder
+    plan: Schedule
+    exploitability: Callable[[np.ndarray], np.ndarray]
+    #: True: ``step`` records the checkpoints inside its chunks itself (regret matching);
+    #: False: the driver ends a chunk at each checkpoint and takes the snapshot.
+    records_itself: bool = False
+    #: Records the last finished iteration of an interrupted run (default: a snapshot).
+    last_record: Callable[[SolverState], None] | None = None
+    chunked: bool = True  # False: one iteration per step (each is long: Deep CFR)
+    block: int = 1  # records per exploitability call
+    resumable: bool = True
+
+
+def drive(run: Run, stepper: Stepper) -> Trace:
+    """The one training loop: chunks, progress bar, deferred Ctrl-C, snapshots, evaluation.
+
+    Chunks last about :data:`CHUNK_SECONDS` (or one iteration, for a stepper that is not
+    ``chunked``), so the bar moves and a Ctrl-C is honoured quickly; after each the state is
+    checked finite (:func:`check_finite`).  Ctrl-C is deferred from before the first step
+    until the trace is built: a first one ends the run at the next chunk boundary (the last
+    finished iteration is recorded), a further one ends the evaluation of the records (those
+    not evaluated keep a NaN exploitability); either way the trace comes back, with a
+    ``RuntimeWarning``.
+    """
+    state, recorder, plan = stepper.state, stepper.recorder, stepper.plan
+    start = state.iteration
+    wanted = [t for t in plan.points if t > start]
+    targets = [run.iterations] if stepper.records_itself else wanted
+    interrupted, during = False, None
+    with deferred_interrupt() as flag:
+        stepper.step(state, start + 1, start)  # compiles on first use, outside the timed loop
+        bar = progress_bar(run.iterations, start, run.algorithm, run.game.name, run.progress)
+        per_iteration = None
+        try:
+            for target in targets:
+                while state.iteration < target and not interrupted and not flag.hit:
+                    first = state.iteration + 1
+                    size = chunk_size(per_iteration, target - state.iteration) \
+                        if stepper.chunked else 1
+                    tick = time.perf_counter()
+                    try:
+                        touched = stepper.step(state, first, first + size - 1)
+                    except KeyboardInterrupt:  # raised by code, not the signal (a flag)
+                        state.elapsed += time.perf_counter() - tick
+                        interrupted, during = True, state.iteration + 1
+                        break
+                    spent = time.perf_counter() - tick
+                    state.nodes_touched += touched
+                    state.elapsed += spent
+                    state.iteration = first + size - 1
+                    per_iteration = spent / size
+                    check_finite(state, first, state.iteration, run.algorithm, run.game)
+                    if bar is not None:
+                        bar.update(size)
+                if state.iteration == target and not stepper.records_itself:
+                    recorder.snapshot(state)
+                if flag.hit or interrupted:
+                    interrupted = True
+                    break
+        finally:
+            if bar is not None:
+                bar.close()
+        if interrupted:
+            if state.iteration > start and recorder.last != state.iteration:
+                (stepper.last_record or recorder.snapshot)(state)  # nothing finished is lost
+            warn_interrupted(run.algorithm, state.iteration, run.iterations, during=during,
+                             stacklevel=4, resumable=stepper.resumable)
+        flag.clear()  # from here on a Ctrl-C ends the evaluation
+        return recorder.trace(run.algorithm, run.params, state,
+                              exploitability=stepper.exploitability if plan.evaluate else None,
+                              interrupted=interrupted, resume=run.resume,
+                              stop=lambda: flag.hit, block=stepper.block, notes=plan.notes)
 
 
 def run(game: GameTree, algorithm: str, iterations: int, rng: np.random.Generator, record,
         params: dict, step: Callable, progress=None, resume: Trace | None = None) -> Trace:
-    """Run ``step`` from iteration 1 (or the resumed one) to ``iterations`` and build the trace.
+    """Run a tree algorithm's compiled ``step`` through :func:`drive`.
 
     Parameters
     ----------
@@ -281,14 +385,6 @@ def run(game: GameTree, algorithm: str, iterations: int, rng: np.random.Generato
         A trace of the same game, algorithm and parameters whose ``state``
         the run continues; its records are kept in front of the new ones.
 
-    Notes
-    -----
-    Ctrl-C is deferred from before the first compiled call until the trace is
-    built: a first one ends the run at the next chunk boundary (the last
-    finished iteration is recorded), a further one ends the evaluation of the
-    records (those not evaluated keep a NaN exploitability); either way the
-    trace comes back, with a ``RuntimeWarning``.
-
     Raises
     ------
     ValueError
@@ -302,50 +398,14 @@ def run(game: GameTree, algorithm: str, iterations: int, rng: np.random.Generato
         state = resume_state(game, algorithm, iterations, params, resume, rng=rng)
     else:
         state = SolverState.fresh(game, rng=seed_state(rng))
-    start = state.iteration
-    plan = schedule(record, iterations, mask.size)
-    wanted = [t for t in plan.points if t > start]
+
+    def exploitability(tables):
+        return np.array([tree_exploitability(game, table) for table in tables])
+
     recorder = Recorder(game, average=lambda strategy_sum: average_strategy(strategy_sum, mask))
-    interrupted = False
-    with deferred_interrupt() as flag:
-        step(state, start + 1, start)  # compiles on first use, outside the timed loop and the bar
-        bar = progress_bar(iterations, start, algorithm, game.name, progress)
-        per_iteration = None
-        try:
-            for target in wanted:
-                while state.iteration < target and not flag.hit:
-                    first = state.iteration + 1
-                    size = chunk_size(per_iteration, target - state.iteration)
-                    tick = time.perf_counter()
-                    state.nodes_touched += step(state, first, first + size - 1)
-                    spent = time.perf_counter() - tick
-                    state.elapsed += spent
-                    state.iteration += size
-                    per_iteration = spent / size
-                    check_finite(state, first, state.iteration, algorithm, game)
-                    if bar is not None:
-                        bar.update(size)
-                if state.iteration == target:
-                    recorder.snapshot(state)
-                if flag.hit:
-                    interrupted = True
-                    break
-        finally:
-            if bar is not None:
-                bar.close()
-        if interrupted:
-            if state.iteration > start and recorder.last != state.iteration:
-                recorder.snapshot(state)  # nothing finished is lost
-            warn_interrupted(algorithm, state.iteration, iterations, stacklevel=3)
-        flag.clear()  # from here on a Ctrl-C ends the evaluation
-
-        def exploitability(tables):
-            return np.array([tree_exploitability(game, table) for table in tables])
-
-        return recorder.trace(algorithm, params, state,
-                              exploitability=exploitability if plan.evaluate else None,
-                              interrupted=interrupted, resume=resume,
-                              stop=lambda: flag.hit, notes=plan.notes)
+    return drive(Run(game, algorithm, iterations, params, progress, resume),
+                 Stepper(state, step, recorder, schedule(record, iterations, mask.size),
+                         exploitability))
 
 
 def resume_state(game, algorithm: str, iterations: int, params: dict, trace,

@@ -10,7 +10,6 @@ bar, resume from a trace's :class:`~cfrviz.core.trace.SolverState`, and the
 
 from __future__ import annotations
 
-import time
 from operator import mul
 
 import numpy as np
@@ -20,14 +19,12 @@ from ..core.registry import Param
 from ..core.trace import Recorder, SolverState, Trace
 from ..games.matrix import MatrixGame, matrix_exploitability
 from .driver import (
-    check_finite,
+    Run,
+    Stepper,
     check_payoff_scale,
-    chunk_size,
-    deferred_interrupt,
-    progress_bar,
+    drive,
     resume_state,
     schedule,
-    warn_interrupted,
 )
 from .registry import Algorithm, register_algorithm
 
@@ -127,95 +124,84 @@ def solve_regret_matching(game, iterations: int, rng: np.random.Generator, recor
     generator = None if state.generator is None else _numpy_generator(state.generator)
     width = game.legal_mask.shape[1]
     plan = schedule(record, iterations, game.legal_mask.size, timed=False)
-    wanted = set(plan.points)
     recorder = Recorder(game, stack=lambda rows: _stack(rows, m, n, width), timed=False)
-    add = recorder.add
-    payoff = A.tolist()
-    columns = A.T.tolist()
-    cum = [state.regret_sum[0, :m].tolist(), state.regret_sum[1, :n].tolist()]
-    strategy_sum = [state.strategy_sum[0, :m].tolist(), state.strategy_sum[1, :n].tolist()]
-    fixed_list = None if fixed is None else fixed.tolist()
-    done = state.iteration
-    finished = None  # (t, cum, strategy_sum, regrets, strategies) of the last finished iteration
-    rewind = None  # (first iteration of the chunk, generator state before its draws)
-    draws = None
-    interrupted = False
-    during = None
-    per_iteration = None
-    tick = time.perf_counter()
-    with deferred_interrupt() as flag:
-        bar = progress_bar(iterations, done, ALGORITHM, game.name, progress)
+    step = _Step(A, fixed, generator, set(plan.points), recorder.add)
+    return drive(Run(game, ALGORITHM, iterations, params, progress, resume),
+                 Stepper(state, step, recorder, plan, step.exploitability, records_itself=True,
+                         last_record=step.last_record, block=EVALUATION_BLOCK))
+
+
+class _Step:
+    """Regret matching's step: iterations ``first..last`` in plain Python lists.
+
+    Records the checkpoints inside the chunk (an iteration takes microseconds).  A
+    ``KeyboardInterrupt`` raised part-way (by code: the signal only sets the driver's flag)
+    leaves the state at the last finished iteration and gives back the draws of the rest of
+    the chunk, so a resumed run draws what an uninterrupted one would.
+    """
+
+    def __init__(self, payoffs: np.ndarray, fixed, generator, wanted: set[int], add) -> None:
+        self.payoffs = payoffs
+        self.fixed = None if fixed is None else fixed.tolist()
+        self.generator = generator
+        self.wanted = wanted
+        self.add = add
+        self.finished: tuple | None = None  # (t, cum, strategy_sum, regrets, strategies)
+
+    def exploitability(self, tables: np.ndarray) -> np.ndarray:
+        m, n = self.payoffs.shape
+        return matrix_exploitability(self.payoffs, tables[:, 0, :m], tables[:, 1, :n])
+
+    def last_record(self, _state: SolverState) -> None:
+        assert self.finished is not None  # the driver asks only after an iteration finished
+        _record(self.add, self.finished)
+
+    def __call__(self, state: SolverState, first: int, last: int) -> int:
+        payoff = self.payoffs.tolist()
+        columns = self.payoffs.T.tolist()
+        m, n = self.payoffs.shape
+        cum = [state.regret_sum[0, :m].tolist(), state.regret_sum[1, :n].tolist()]
+        strategy_sum = [state.strategy_sum[0, :m].tolist(), state.strategy_sum[1, :n].tolist()]
+        fixed, generator, wanted, add = self.fixed, self.generator, self.wanted, self.add
+        before = None if generator is None else generator.bit_generator.state
+        draws = None if generator is None else generator.random((last - first + 1, 2)).tolist()
+        finished = None
         try:
-            while done < iterations:
-                size = chunk_size(per_iteration, iterations - done)
-                first = done + 1
-                if generator is not None:
-                    rewind = (first, generator.bit_generator.state)
-                    draws = generator.random((size, 2)).tolist()
-                tick = time.perf_counter()
-                for t in range(first, first + size):
-                    x = _match(cum[0])
-                    y = fixed_list if fixed_list is not None else _match(cum[1])
-                    if draws is None:
-                        u1 = [sum(map(mul, row, y)) for row in payoff]
-                        u2 = [-sum(map(mul, col, x)) for col in columns]
-                        v1 = sum(map(mul, x, u1))
-                        v2 = sum(map(mul, y, u2))
-                        r1 = [u - v1 for u in u1]
-                        r2 = [u - v2 for u in u2]
-                    else:
-                        draw = draws[t - first]
-                        a = _sample(x, draw[0])
-                        b = _sample(y, draw[1])
-                        r1 = [payoff[i][b] - payoff[a][b] for i in range(m)]
-                        r2 = [payoff[a][b] - payoff[a][j] for j in range(n)]
-                    c0, c1 = cum
-                    cum = [[c + r for c, r in zip(c0, r1)], [c + r for c, r in zip(c1, r2)]]
-                    strategy_sum = [[s + p for s, p in zip(strategy_sum[0], x)],
-                                    [s + p for s, p in zip(strategy_sum[1], y)]]
-                    finished = (t, cum, strategy_sum, (r1, r2), (x, y))  # one atomic rebinding
-                    if t in wanted:
-                        _record(add, finished)
-                spent = time.perf_counter() - tick
-                state.elapsed += spent
-                done += size
-                per_iteration = spent / size
-                assert finished is not None  # the chunk ran at least one iteration
-                _store(state, finished, m, n)
-                check_finite(state, first, done, ALGORITHM, game)
-                if bar is not None:
-                    bar.update(size)
-                if flag.hit:
-                    interrupted = True
-                    break
+            for t in range(first, last + 1):
+                x = _match(cum[0])
+                y = fixed if fixed is not None else _match(cum[1])
+                if draws is None:
+                    u1 = [sum(map(mul, row, y)) for row in payoff]
+                    u2 = [-sum(map(mul, col, x)) for col in columns]
+                    v1 = sum(map(mul, x, u1))
+                    v2 = sum(map(mul, y, u2))
+                    r1 = [u - v1 for u in u1]
+                    r2 = [u - v2 for u in u2]
+                else:
+                    draw = draws[t - first]
+                    a = _sample(x, draw[0])
+                    b = _sample(y, draw[1])
+                    r1 = [payoff[i][b] - payoff[a][b] for i in range(m)]
+                    r2 = [payoff[a][b] - payoff[a][j] for j in range(n)]
+                c0, c1 = cum
+                cum = [[c + r for c, r in zip(c0, r1)], [c + r for c, r in zip(c1, r2)]]
+                strategy_sum = [[s + p for s, p in zip(strategy_sum[0], x)],
+                                [s + p for s, p in zip(strategy_sum[1], y)]]
+                finished = (t, cum, strategy_sum, (r1, r2), (x, y))  # one atomic rebinding
+                if t in wanted:
+                    _record(add, finished)
         except KeyboardInterrupt:
-            # Raised by code rather than by the signal (which only sets the flag): the state
-            # is that of the last finished iteration, and the draws of the rest of the chunk
-            # go back.
-            interrupted = True
-            done = state.iteration if finished is None else finished[0]
-            during = done + 1
-            state.elapsed += time.perf_counter() - tick
-            if generator is not None and rewind is not None:
-                generator.bit_generator.state = rewind[1]
-                generator.random((max(0, done - rewind[0] + 1), 2))
+            if generator is not None:  # give back the draws of the iterations not finished
+                generator.bit_generator.state = before
+                generator.random((0 if finished is None else finished[0] - first + 1, 2))
+            raise
         finally:
-            if bar is not None:
-                bar.close()
-        if finished is not None:
-            _store(state, finished, m, n)
+            if finished is not None:
+                self.finished = finished
+                _store(state, finished, m, n)
             if generator is not None:
                 state.generator = _plain(generator.bit_generator.state)
-        if interrupted:
-            if finished is not None and recorder.last != finished[0]:
-                _record(add, finished)  # the last finished iteration is kept, checkpoint or not
-            warn_interrupted(ALGORITHM, state.iteration, iterations, during=during, stacklevel=3)
-        flag.clear()  # from here on a Ctrl-C ends the evaluation
-        return recorder.trace(
-            ALGORITHM, params, state, interrupted=interrupted, resume=resume,
-            exploitability=lambda tables: matrix_exploitability(A, tables[:, 0, :m],
-                                                                tables[:, 1, :n]),
-            stop=lambda: flag.hit, block=EVALUATION_BLOCK, notes=plan.notes)
+        return 0
 
 
 def _record(add, finished: tuple) -> None:
