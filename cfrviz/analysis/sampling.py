@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core.checks import whole_number
-from ..core.regret import regret_matching
+from ..core.regret import average_strategy, regret_matching
 from ..core.tree import CHANCE, TERMINAL, as_tree
 from ..engine import tree_exploitability, tree_reach_probabilities
 from ..reference.cfr import vanilla_cfr, walk
@@ -503,18 +503,11 @@ def averaging_comparison(game, iterations: int = 2000, seed: int = 0,
         for player in (0, 1):
             external_sampling_variant(tree, 0, player, regret_sum, sums, draw,
                                       averaging=tuple(rules))
-    averages = [_normalised(s, tree.legal_mask) for s in sums]
+    averages = [average_strategy(s, tree.legal_mask) for s in sums]
     averages.append(regret_matching(regret_sum, tree.legal_mask))
     averages_array = np.array(averages)
     return AveragingComparison(int(iterations), (*rules, "none"), averages_array,
                                np.array([tree_exploitability(tree, a) for a in averages_array]))
-
-
-def _normalised(sums, mask) -> np.ndarray:
-    """Strategy sums as distributions (uniform over the legal actions where a row is 0)."""
-    totals = sums.sum(axis=1, keepdims=True)
-    uniform = mask / mask.sum(axis=1, keepdims=True)
-    return np.where(totals > 0, sums / np.where(totals > 0, totals, 1.0), uniform)
 
 
 def averaging_weights(game, regret_sum=None, rules=tuple(AVERAGING)) -> tuple[np.ndarray,
