@@ -321,22 +321,21 @@ _RUN_STATE = r"""() => {
   const code = panel.content.widgets.filter(
     (cell) => cell.model.type === "code" && cell.model.sharedModel.getSource().trim() !== "");
   const dialog = document.querySelector(".jp-Dialog");
-  const text = document.body.innerText;
+  // Outputs only: a lesson's prose may quote "Loading widget" (lesson 00 does).
+  const shown = [...document.querySelectorAll(".jp-OutputArea-output")].map((el) => el.innerText);
   // An error output (a SyntaxError's has no "Traceback" line), else a traceback or a
   // widget that failed to display.
   const failed = code.map((cell) => cell.model.outputs.toJSON())
     .flat().find((output) => output.output_type === "error");
   const error = (failed && [failed.ename + ": " + failed.evalue, ...failed.traceback].join("\n")
       .replace(/\x1b\[[0-9;]*m/g, ""))
-    || [...document.querySelectorAll(".jp-OutputArea-output")]
-    .map((el) => el.innerText)
-    .find((t) => t.includes("Traceback") || t.includes("Error displaying widget"));
+    || shown.find((t) => t.includes("Traceback") || t.includes("Error displaying widget"));
   return {
     total: code.length,
     pending: code.filter((cell) => cell.model.executionCount === null).length,
     kernel: kernel ? kernel.status : "none",
     dialog: dialog ? dialog.innerText : null,
-    loading: text.includes("Loading widget"),
+    loading: shown.some((t) => t.includes("Loading widget")),
     error: error || null,
   };
 }"""
@@ -346,8 +345,8 @@ def run_all_and_wait(page, timeout: float = 90) -> dict:
     """Clear outputs, run every cell, and wait until all is done; fail fast on errors.
 
     Done means: every non-empty code cell has an execution count, the kernel is idle, no
-    dialog is open, the page shows no "Loading widget", and no output shows "Error displaying
-    widget" or "Traceback" (outputs only: a lesson's prose may mention a traceback).
+    dialog is open, and no output shows "Loading widget", "Error displaying widget" or
+    "Traceback" (outputs only: a lesson's prose may mention them).
     """
     # Clearing resets execution counts, so counts saved in the file cannot pass for a run.
     page.evaluate("() => jupyterapp.commands.execute('notebook:clear-all-cell-outputs')")
