@@ -250,6 +250,14 @@ def chromium_page(width: int = 1400, height: int = 1000):
     The page has a 60 s default timeout, ``expect()`` too, and an ``errors`` attribute
     (a :class:`PageErrors` list) that collects the page's JavaScript errors.
     """
+    with chromium() as browser, new_page(browser, width, height) as page:
+        yield page
+
+
+@contextmanager
+def chromium():
+    """Launch Debian's chromium through Playwright and yield the browser (for several pages,
+    each from :func:`new_page`, without launching it again)."""
     from playwright.sync_api import expect, sync_playwright
 
     expect.set_options(timeout=TIMEOUT_MS)  # expect() ignores page.set_default_timeout
@@ -258,20 +266,31 @@ def chromium_page(width: int = 1400, height: int = 1000):
             executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
         )
         try:
-            page = browser.new_context(viewport={"width": width, "height": height}).new_page()
-            page.set_default_timeout(TIMEOUT_MS)
-            errors = PageErrors()
-            page.on("pageerror", lambda error: errors.append(f"page error: {error}"))
-
-            def console_error(msg) -> None:
-                if msg.type == "error":
-                    errors.append(f"console error: {msg.text}")
-
-            page.on("console", console_error)
-            page.errors = errors
-            yield page
+            yield browser
         finally:
             browser.close()
+
+
+@contextmanager
+def new_page(browser, width: int = 1400, height: int = 1000):
+    """A fresh page (in a context of its own) of ``browser``, as :func:`chromium_page` gives;
+    closed afterwards."""
+    context = browser.new_context(viewport={"width": width, "height": height})
+    try:
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        errors = PageErrors()
+        page.on("pageerror", lambda error: errors.append(f"page error: {error}"))
+
+        def console_error(msg) -> None:
+            if msg.type == "error":
+                errors.append(f"console error: {msg.text}")
+
+        page.on("console", console_error)
+        page.errors = errors
+        yield page
+    finally:
+        context.close()
 
 
 _KERNEL_STATE = """(path) => {
