@@ -151,8 +151,8 @@ override READY := import os, urllib.request as u; u.urlopen(u.Request("http://12
 # to run the cell again (cfrviz.jupyter_hooks; a reopened lesson would otherwise show "Error
 # displaying widget: model not found"), and three warnings that are not the student's business
 # go (notebook_shim, which only reads old notebook-server settings, no longer touches the
-# deprecated ServerApp.token; the websocket pong timeout equals the ping interval; kernels talk
-# over local sockets, not unencrypted TCP).  jupyter/lab-settings/overrides.json turns off the
+# deprecated ServerApp.token; no websocket keep-alive pings on this local connection, whose
+# default timeout tornado rejects; kernels talk over local sockets, not unencrypted TCP).  jupyter/lab-settings/overrides.json turns off the
 # news pop-up.  The lessons are trusted first, so JupyterLab opens them without a warning.
 # The tests' JupyterLab (tests/_browser.py) gets the same two files.
 lab: check-port $(STAMP_LAB)

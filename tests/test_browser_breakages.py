@@ -55,6 +55,12 @@ REOPEN_CELLS = [
 ]
 
 
+def _playing(page) -> bool:
+    """Whether any Play in the page shows the pause icon (it is playing)."""
+    return page.evaluate("""() => [...document.querySelectorAll(".bench-play button:first-child i")]
+      .some((i) => i.classList.contains("fa-pause"))""")
+
+
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
     folder = tmp_path_factory.mktemp("breakages") / "breakages"
@@ -81,14 +87,24 @@ def test_a_play_shown_twice_plays_from_either_view(lab, key):
     # Baseline before and after the two views, so a change of the machine's load in between
     # does not pass for the widget's.
     base = [measure_play(page, roots[0], seconds=PLAY_SECONDS)]
-    views = {root: measure_play(page, root, seconds=PLAY_SECONDS) for root in roots[1:]}
+    views, still_playing = {}, []
+    for root in roots[1:]:
+        views[root] = measure_play(page, root, seconds=PLAY_SECONDS)
+        if _playing(page):  # Pause was pressed: every view must show Play again
+            still_playing.append(root)
     base.append(measure_play(page, roots[0], seconds=PLAY_SECONDS))
     baseline = sum(b.shown_per_s for b in base) / len(base)
+    for root, timing in views.items():
+        # Once more if slow: a burst of load from elsewhere on the machine, not a stall (a
+        # stalled Play shows 0 each time).
+        if timing.shown_per_s < FLOOR * baseline and not still_playing:
+            views[root] = measure_play(page, root, seconds=PLAY_SECONDS)
     rates = {root: t.shown_per_s / baseline for root, t in views.items()}
     page.evaluate("() => jupyterapp.serviceManager.sessions.shutdownAll()")
     print(f"{key}: baseline {baseline:.1f}/s, " + ", ".join(
         f"{root} {t.shown_per_s:.1f}/s ({rates[root]:.2f}x)" for root, t in views.items()))
     assert not page.errors, page.errors
+    assert not still_playing, f"after Pause, still playing in {still_playing}"
     slow = {root: f"{r:.2f}x" for root, r in rates.items() if r < FLOOR}
     assert not slow, (f"{TIMED_WIDGETS[key].name} shown twice plays below {FLOOR}x the bare "
                       f"baseline ({baseline:.1f} iterations/s): {slow}")
