@@ -39,3 +39,19 @@ def no_compiled_code(monkeypatch):
                  "run_outcome_sampling"):
         monkeypatch.setattr(engine, name, explode)
     monkeypatch.setattr(driver, "tree_exploitability", explode)
+
+
+# Games shared by many test modules. A GameTree is frozen with read-only arrays, so one copy per
+# session is safe; a module that needs its own variant defines a fixture of the same name.
+@pytest.fixture(scope="session")
+def kuhn():
+    import cfrviz
+
+    return cfrviz.load_game("kuhn_poker")
+
+
+@pytest.fixture(scope="session")
+def leduc():
+    import cfrviz
+
+    return cfrviz.load_game("leduc_poker")

@@ -11,11 +11,6 @@ from cfrviz.play.bots import AGGRESSIVE, FOLD, ILLEGAL, PASSIVE
 POKER = ["kuhn_poker", "leduc_poker", "pocket_poker"]
 
 
-@pytest.fixture(scope="module")
-def kuhn():
-    return cfrviz.load_game("kuhn_poker")
-
-
 @pytest.fixture(scope="module", params=POKER)
 def poker(request):
     return cfrviz.load_game(request.param)

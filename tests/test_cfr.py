@@ -28,16 +28,6 @@ RULES = {  # algorithm -> the engine's settings for it (what cfrviz.solve passes
 }
 
 
-@pytest.fixture(scope="module")
-def kuhn():
-    return cfrviz.load_game("kuhn_poker")
-
-
-@pytest.fixture(scope="module")
-def leduc():
-    return cfrviz.load_game("leduc_poker")
-
-
 def update_rule(algorithm, alternating):
     settings = {"plus": False, "discount": False, "alpha": 1.0, "beta": 1.0, "gamma": 1.0,
                 "linear_average": False, **RULES[algorithm]}

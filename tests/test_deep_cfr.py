@@ -22,11 +22,6 @@ UNIFORM_KUHN = 0.4583333333333333  # exploitability of the uniform strategy in K
 
 
 @pytest.fixture(scope="module")
-def kuhn():
-    return cfrviz.load_game("kuhn_poker")
-
-
-@pytest.fixture(scope="module")
 def run(kuhn):
     return dc.train_deep_cfr(kuhn, 8, seed=3, **QUICK)
 

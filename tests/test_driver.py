@@ -22,11 +22,6 @@ from cfrviz.core.tree import build_tree
 from cfrviz.solvers import driver
 
 
-@pytest.fixture(scope="module")
-def kuhn():
-    return cfrviz.load_game("kuhn_poker")
-
-
 def interrupt_on_call(monkeypatch, name, call):
     """Make the ``call``-th call of an engine kernel deliver a real SIGINT as it returns."""
     original = getattr(engine, name)

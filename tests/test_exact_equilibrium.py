@@ -25,16 +25,6 @@ LEDUC_VALUE = -0.0856064240
 
 
 @pytest.fixture(scope="module")
-def kuhn():
-    return cfrviz.load_game("kuhn_poker")
-
-
-@pytest.fixture(scope="module")
-def leduc():
-    return cfrviz.load_game("leduc_poker")
-
-
-@pytest.fixture(scope="module")
 def leduc_suits():
     return cfrviz.load_game("leduc_poker", suits=True)
 

@@ -9,11 +9,6 @@ import cfrviz
 from cfrviz.core.tree import CHANCE, TERMINAL
 
 
-@pytest.fixture(scope="module")
-def kuhn():
-    return cfrviz.load_game("kuhn_poker")
-
-
 def equilibrium(game, alpha):
     """Player 1's one-parameter equilibrium family with player 2's unique equilibrium."""
     return cfrviz.Policy.from_dict(game, {

@@ -11,11 +11,6 @@ from cfrviz.games.leduc import PARAMS, leduc_poker, rank_labels
 
 
 @pytest.fixture(scope="module")
-def leduc():
-    return cfrviz.load_game("leduc_poker")
-
-
-@pytest.fixture(scope="module")
 def suited():
     return cfrviz.load_game("leduc_poker", suits=True)
 

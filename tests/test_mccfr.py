@@ -13,11 +13,6 @@ SAMPLERS = ["chance_sampling", "external_sampling", "outcome_sampling"]
 THRESHOLDS = {"chance_sampling": 0.005, "external_sampling": 0.01, "outcome_sampling": 0.03}
 
 
-@pytest.fixture(scope="module")
-def kuhn():
-    return cfrviz.load_game("kuhn_poker")
-
-
 @pytest.mark.parametrize("algorithm", SAMPLERS)
 def test_reaches_its_stated_threshold_on_kuhn(kuhn, algorithm):
     trace = cfrviz.solve(kuhn, algorithm, 20_000, seed=0, checkpoints=[100, 20_000])

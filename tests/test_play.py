@@ -16,16 +16,6 @@ from cfrviz.play import MatchResult, bots, head_to_head, round_robin
 from cfrviz.play import match as play
 
 
-@pytest.fixture(scope="module")
-def kuhn():
-    return cfrviz.load_game("kuhn_poker")
-
-
-@pytest.fixture(scope="module")
-def leduc():
-    return cfrviz.load_game("leduc_poker")
-
-
 def random_policy(game, seed, zeros=0.3):
     """A mixed policy with some actions at probability 0 (which must never be played)."""
     rng = np.random.default_rng(seed)

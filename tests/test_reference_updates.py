@@ -12,11 +12,6 @@ def right(reach, player, action_values, value):
     return reach[2] * reach[1 - player] * (action_values - value)
 
 
-@pytest.fixture(scope="module")
-def kuhn():
-    return cfrviz.load_game("kuhn_poker")
-
-
 def test_the_default_update_is_counterfactual_regret(kuhn):
     assert REGRET_UPDATES["cfr"] is counterfactual_regret
     for alternating in (True, False):

@@ -7,11 +7,6 @@ import cfrviz
 from cfrviz.analysis.sampling import first_iteration_regrets, nodes_per_iteration
 
 
-@pytest.fixture(scope="module")
-def kuhn():
-    return cfrviz.load_game("kuhn_poker")
-
-
 def test_nodes_per_iteration(kuhn):
     per = nodes_per_iteration(kuhn, iterations=50)
     assert per["cfr"] == 2 * kuhn.num_nodes
@@ -63,11 +58,6 @@ from cfrviz.reference.mccfr import external_sampling, stream_draws  # noqa: E402
 KERNELS = {"chance_sampling": (engine.run_chance_sampling, ()),
            "external_sampling": (engine.run_external_sampling, ()),
            "outcome_sampling": (engine.run_outcome_sampling, (0.6,))}
-
-
-@pytest.fixture(scope="module")
-def leduc():
-    return cfrviz.load_game("leduc_poker")
 
 
 @pytest.mark.parametrize("algorithm", list(KERNELS))

@@ -14,11 +14,6 @@ RECORDED = Path(__file__).resolve().parent.parent / "data" / "benchmarks" / "dee
 
 
 @pytest.fixture(scope="module")
-def kuhn():
-    return cfrviz.load_game("kuhn_poker")
-
-
-@pytest.fixture(scope="module")
 def trace(kuhn):
     return cfrviz.solve(kuhn, "deep_cfr", ITERATIONS, seed=1, traversals=100, train_steps=60,
                         checkpoints=range(1, ITERATIONS + 1), progress=False)

@@ -19,16 +19,6 @@ KUHN_EQ = {"J": {"p": 2 / 3, "b": 1 / 3}, "Q": {"p": 1}, "K": {"b": 1},
 
 
 @pytest.fixture(scope="module")
-def kuhn():
-    return cfrviz.load_game("kuhn_poker")
-
-
-@pytest.fixture(scope="module")
-def leduc():
-    return cfrviz.load_game("leduc_poker")
-
-
-@pytest.fixture(scope="module")
 def kuhn_view(kuhn):
     return TreeView(kuhn, presenter=False)
 

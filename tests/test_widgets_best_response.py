@@ -6,11 +6,6 @@ import cfrviz
 from cfrviz.widgets.best_response import BestResponseExplorer
 
 
-@pytest.fixture(scope="module")
-def kuhn():
-    return cfrviz.load_game("kuhn_poker")
-
-
 def set_equilibrium(explorer, alpha):
     for key, dist in {"J": {"p": 1 - alpha, "b": alpha}, "Q": {"p": 1.0},
                       "K": {"p": 1 - 3 * alpha, "b": 3 * alpha}, "Jpb": {"p": 1.0},

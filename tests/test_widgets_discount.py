@@ -9,11 +9,6 @@ from cfrviz.widgets.compare import ComparisonView
 from cfrviz.widgets.discount import PRESETS, DiscountExplorer
 
 
-@pytest.fixture(scope="module")
-def kuhn():
-    return cfrviz.load_game("kuhn_poker")
-
-
 def test_solves_on_construction_and_on_demand(kuhn):
     w = DiscountExplorer(kuhn, iterations=60)
     assert set(w.final_exploitability()) == {"cfr", "cfr+", "linear_cfr", "dcfr"}

@@ -8,11 +8,6 @@ from cfrviz.analysis.explain import infoset_snapshot, played_profile
 from cfrviz.widgets.explorer import TrainingExplorer, explore
 
 
-@pytest.fixture(scope="module")
-def kuhn():
-    return cfrviz.load_game("kuhn_poker")
-
-
 def test_timeline_moves_every_view_in_place(kuhn):
     ex = explore(kuhn, iterations=300)
     assert ex.last_error is None and ex.trace.iterations[-1] == 300

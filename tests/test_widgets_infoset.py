@@ -1,15 +1,9 @@
 """The information-set picker rings the chosen set's members and says what its player sees."""
 
 import numpy as np
-import pytest
 
 import cfrviz
 from cfrviz.widgets.infoset import InfosetPicker, infoset_picker
-
-
-@pytest.fixture(scope="module")
-def kuhn():
-    return cfrviz.load_game("kuhn_poker")
 
 
 def test_infoset_picker_rings_the_chosen_set(kuhn):

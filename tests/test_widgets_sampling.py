@@ -3,16 +3,10 @@
 import numpy as np
 import pytest
 
-import cfrviz
 from cfrviz.analysis.sampling import sampled_walks
 from cfrviz.core.tree import TERMINAL
 from cfrviz.widgets.panel import Panel
 from cfrviz.widgets.sampling import SampledPaths, sampled_paths
-
-
-@pytest.fixture(scope="module")
-def kuhn():
-    return cfrviz.load_game("kuhn_poker")
 
 
 def segments(view, name):

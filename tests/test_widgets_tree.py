@@ -13,11 +13,6 @@ from cfrviz.widgets.tree import LiveTree
 
 
 @pytest.fixture(scope="module")
-def kuhn():
-    return cfrviz.load_game("kuhn_poker")
-
-
-@pytest.fixture(scope="module")
 def strategy(kuhn):
     return cfrviz.solve(kuhn, "cfr", 30, checkpoints=[], progress=False).average_strategy[-1]
 
