@@ -134,7 +134,8 @@ print("every mean within 4 standard errors of the exact value:", estimates.withi
 #
 # Outcome sampling lets player $i$ explore: with probability $\varepsilon$ it picks uniformly among
 # its actions instead of following its strategy, so that every action keeps a chance to be seen and
-# the factors $1/q$ stay bounded. External sampling's name says what it samples: everything
+# the traverser's part of the factors $1/q$, $1/q_i$, stays bounded (the opponent's and chance's
+# parts need no bound: section 8 shows why). External sampling's name says what it samples: everything
 # *external* to the player being updated.
 #
 # ### Exercise 2 — predict the cost
@@ -213,14 +214,14 @@ SampledPaths(kuhn, "external_sampling", iterations=30, seed=0)
 # - **Lines 5–6.** At a decision node, the strategy is regret matching on the set's regrets right
 #   now, as in CFR.
 # - **Lines 7–9.** At the opponent's node, the walk first adds the opponent's current strategy to
-#   the opponent's strategy sum (section 6 explains why this, unweighted, is the right average),
+#   the opponent's strategy sum (section 7 explains why this, unweighted, is the right average),
 #   then draws *one* action from that strategy and returns what the walk finds below it.
 # - **Lines 10–11.** At the traverser's own node, the walk tries *every* action, because a regret
 #   compares each action with the strategy: it needs all their values.
 # - **Line 12.** The regret of each action is its value minus the strategy's value. Compare with
 #   CFR's update from lesson 03: there the difference was multiplied by $\pi_{-i}(h)$, chance's
 #   and the opponent's reach. Here **nothing** multiplies it, and nothing divides it by a sampling
-#   probability either. Section 5 shows why both are right.
+#   probability either. Section 6 shows why both are right.
 # - **Line 13.** The node's value is the strategy's value; the parent uses it as one of its `v[a]`.
 #
 # One iteration runs `WALK(root, 1)` and then `WALK(root, 2)`.
@@ -424,9 +425,12 @@ listing(outcome_sampling_walk, "explore =", "return value")
 # from its strategy. An importance-sampling estimate is unbiased only if everything that matters
 # has a positive chance to be sampled. An action that the current strategy gives probability 0 would
 # never be drawn; its value would always be estimated as 0 and its regret would be wrong. With
-# $\varepsilon > 0$ every action keeps probability at least $\varepsilon / k$, so $1/q$ also stays
-# bounded. (The opponent needs no exploration: an action it never plays has weight 0 in
-# $\pi_{-i}$ anyway.)
+# $\varepsilon > 0$ every action keeps probability at least $\varepsilon / k$, so the traverser's
+# part of $1/q$, the factor $1/q_i$ from its own draws, also stays bounded, by $(k/\varepsilon)$
+# per node on the path. The whole $1/q$ need not be: the opponent's and chance's draws can be very
+# unlikely. That part does no harm, because the same probabilities appear in $\pi_{-i}(h)$ and
+# $\pi^\sigma(z \mid h a)$ above it and cancel, as in section 6. (So the opponent needs no
+# exploration: an action it never plays has weight 0 in $\pi_{-i}$ anyway.)
 #
 # The exact expected regrets of one outcome-sampling walk for player 1, at strategies that never
 # play `b` with J or Q (those after 50 iterations), with the package's $\varepsilon = 0.6$ and

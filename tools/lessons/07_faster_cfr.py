@@ -131,9 +131,11 @@ check.check_cfr_plus_iteration(my_cfr_plus_iteration)
 #
 # $$ \text{positive regrets by } \frac{t^\alpha}{t^\alpha + 1}, \qquad \text{negative regrets by } \frac{t^\beta}{t^\beta + 1}, \qquad \text{the strategy sum by } \left(\frac{t}{t+1}\right)^{\gamma}. $$
 #
-# Linear CFR is DCFR with $\alpha = \beta = \gamma = 1$. A very large $\alpha$ leaves positive
-# regrets alone, a very negative $\beta$ wipes out negative ones after each iteration (CFR+'s
-# floor), and $\gamma$ sets how fast the average forgets: iteration $k$'s strategy ends up weighted
+# Linear CFR is DCFR with $\alpha = \beta = \gamma = 1$. From $t = 2$ on, a very large $\alpha$
+# leaves positive regrets almost alone and a very negative $\beta$ almost wipes out negative ones
+# after each iteration (close to CFR+'s floor). At $t = 1$ neither happens: $1^\alpha = 1^\beta = 1$,
+# so both factors are $1/2$ whatever $\alpha$ and $\beta$ are, and the first iteration's regrets are
+# halved either way. And $\gamma$ sets how fast the average forgets: iteration $k$'s strategy ends up weighted
 # in proportion to $k^\gamma$. The paper recommends $\alpha = 1.5$, $\beta = 0$, $\gamma = 2$.
 #
 # ### Exercise 2 — the discount factors

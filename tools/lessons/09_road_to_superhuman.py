@@ -129,7 +129,9 @@ game_sizes_figure(ours, bytes_per_infoset=bytes_per_set)
 #
 # ### Cepheus (2015): CFR+ at full scale
 # The University of Alberta's team ran **CFR+** (lesson 07) on the whole of heads-up limit hold'em,
-# with no abstraction: tables compressed to fit, spread over about 200 computers for more than two
+# with no *lossy* abstraction. It did use a lossless one, the kind of lesson 08 §2: hands that
+# differ only by a renaming of the suits (suit isomorphism) share one information set, which
+# changes no strategy's value. Tables compressed to fit, spread over about 200 computers for more than two
 # months (Bowling et al., 2015; Tammelin et al., 2015). The result's exploitability is below one
 # thousandth of a big blind per hand — so small that a human playing a lifetime could not tell it
 # from zero with statistical confidence. The game is *essentially solved*. Nothing conceptually new was needed
@@ -157,8 +159,10 @@ game_sizes_figure(ours, bytes_per_infoset=bytes_per_set)
 # four top heads-up no-limit specialists over 120,000 hands.
 #
 # ### Pluribus (2019): six players
-# With more than two players a Nash equilibrium no longer guarantees anything, and CFR has no
-# convergence guarantee. **Pluribus** (Brown and Sandholm, 2019) used the recipe anyway: a blueprint
+# With more than two players a Nash equilibrium no longer guarantees anything, and CFR loses its
+# guarantee of reaching one. Not every guarantee goes: each player's average regret still vanishes,
+# so the empirical joint play (the iterations' strategy profiles, taken together) approaches the
+# set of *coarse correlated equilibria*. What is lost is convergence to a Nash equilibrium. **Pluribus** (Brown and Sandholm, 2019) used the recipe anyway: a blueprint
 # from Monte Carlo CFR with linear weighting in its early iterations (lessons 06–07), computed in
 # eight days on a single 64-core server, and a **depth-limited search** during play in which, at
 # the search's horizon, each opponent may switch among several continuation strategies (the
@@ -182,7 +186,7 @@ game_sizes_figure(ours, bytes_per_infoset=bytes_per_set)
 #
 # | program | year | game | built on (lesson) | what it added |
 # |---|---|---|---|---|
-# | Cepheus | 2015 | heads-up limit hold'em | CFR+ (07) | scale: compressed tables on a cluster, the whole game |
+# | Cepheus | 2015 | heads-up limit hold'em | CFR+ (07), lossless suit isomorphism (08) | scale: compressed tables on a cluster, the whole game |
 # | DeepStack | 2017 | heads-up no-limit | CFR and counterfactual values (03–04) | continual re-solving, neural value estimates at the depth limit |
 # | Libratus | 2017 | heads-up no-limit | MCCFR (06), abstraction (08) | safe nested subgame solving, self-improvement |
 # | Pluribus | 2019 | six-player no-limit | MCCFR, linear weighting (06–07) | depth-limited search with several opponent continuations, multiplayer |
@@ -213,7 +217,7 @@ check.check_milestones(my_matches)
 #   A CFR iteration's time grows with the nodes, its tables with the information sets: at our
 #   engine's speed one iteration of limit hold'em would take the years section 1 printed, and its
 #   two tables the terabytes of exercise 1.
-# - **Cepheus** scaled CFR+, without abstraction, until limit hold'em was essentially solved.
+# - **Cepheus** scaled CFR+, with only a lossless abstraction (suit isomorphism), until limit hold'em was essentially solved.
 # - **DeepStack** and **Libratus** made no-limit playable by solving during play: DeepStack from
 #   scratch with neural value estimates, Libratus refining an abstract MCCFR blueprint safely.
 # - **Pluribus** took blueprint plus search to six players, cheaply.
