@@ -72,6 +72,11 @@ REGRET_MATCHING_CASES = (
     ([-1.0, -3.0], [0.5, 0.5]),
     ([0.0, -2.0, -1.0, 0.0], [0.25, 0.25, 0.25, 0.25]),
     ([-0.5, -0.5, -0.5, -0.5, -0.5], [0.2, 0.2, 0.2, 0.2, 0.2]),
+    # Positive regrets that sum to less than 1, and tiny ones: a regret counts however small,
+    # so a tolerance (`r > 1e-9`), rounding, or dividing by max(sum, 1) all fail here.
+    ([0.25, 0.5, -1.0], [1 / 3, 2 / 3, 0.0]),
+    ([1e-12, -1.0, -1.0], [1.0, 0.0, 0.0]),
+    ([3e-10, 1e-10, 0.0, -5.0], [0.75, 0.25, 0.0, 0.0]),
 )
 
 
@@ -128,6 +133,17 @@ def check_regret_matching(function) -> Feedback:
             return wrong(f"For {shown} you returned {np.round(got, 3).tolist()}: a large "
                          "negative regret is a reason to avoid an action, not to play it. Use "
                          "max(regret, 0), not the absolute value.", "absolute")
+        positive = np.maximum(raw, 0)
+        if positive.sum() > 0 and np.allclose(got, np.full(len(raw), 1 / len(raw))):
+            return wrong(f"For {shown} you returned uniform, as if no regret were positive. "
+                         "Some are, if only a little: a regret counts as positive however "
+                         "small it is. Compare with `> 0` (no tolerance, no rounding) and "
+                         "divide by the sum of the positive parts.", "threshold")
+        if 0 < positive.sum() < 1 and np.allclose(got, positive):
+            return wrong(f"For {shown} you returned {np.round(got, 3).tolist()}: the positive "
+                         "regrets as they are. Here they sum to less than 1; divide by their "
+                         "sum always, not by max(sum, 1) or only when it is large.",
+                         "sum-floor")
         if np.allclose(got, 0):
             return wrong(f"For {shown} you returned all zeros, which is not a probability "
                          "distribution. When no regret is positive, play uniformly.",
