@@ -291,3 +291,86 @@ def test_an_unrecognised_wrong_answer_shows_the_first_difference():
 def test_counterfactual_function_never_raises_on_junk(junk):
     assert ex.check_counterfactual_function(junk).status in (WRONG, NOT_DONE)
     assert ex.check_counterfactual_function(lambda *_: junk).status in (WRONG, NOT_DONE)
+
+
+# --- exercise 3 by class of hole (issue 22 item 2): chance that is not uniform -------------------
+
+UPDATE_RIGHT = {
+    "numpy": '''
+def my_regret_update(reach, player, action_values, value):
+    return reach[2] * reach[1 - player] * (action_values - value)
+''',
+    "pure python": '''
+def my_regret_update(reach, player, action_values, value):
+    others = 1.0
+    for who, r in enumerate(reach):
+        if who != player:
+            others *= r
+    return [others * (q - value) for q in action_values]
+''',
+    "recursion": '''
+def product_without(reach, skip, k=0):
+    if k == len(reach):
+        return 1.0
+    return (1.0 if k == skip else reach[k]) * product_without(reach, skip, k + 1)
+
+def my_regret_update(reach, player, action_values, value):
+    return product_without(list(reach), player) * (np.asarray(action_values) - value)
+''',
+}
+
+UPDATE_WRONG = {
+    # Chance's 1/6 hard-coded: right on Kuhn poker, where every deal has probability 1/6.
+    "hard-coded 1/6": '''
+def my_regret_update(reach, player, action_values, value):
+    return reach[1 - player] / 6 * (action_values - value)
+''',
+    # Chance as one over the number of deals: the same hole, written differently.
+    "uniform chance": '''
+def my_regret_update(reach, player, action_values, value):
+    deals = 6
+    return reach[1 - player] * (1 / deals) * (action_values - value)
+''',
+    "no chance": '''
+def my_regret_update(reach, player, action_values, value):
+    return reach[1 - player] * (action_values - value)
+''',
+    "own reach": '''
+def my_regret_update(reach, player, action_values, value):
+    return [reach[player] * reach[2] * (q - value) for q in action_values]
+''',
+    "sign": '''
+def my_regret_update(reach, player, action_values, value):
+    return np.prod(np.delete(reach, player)) * (value - action_values)
+''',
+    "chance squared": '''
+def my_regret_update(reach, player, action_values, value):
+    return reach[2] ** 2 * 6 * reach[1 - player] * (action_values - value)
+''',
+}
+
+
+def test_the_loaded_game_really_deals_unevenly():
+    tree = ex.loaded_kuhn()
+    root = np.flatnonzero(tree.parent < 0)[0] if hasattr(tree, "parent") else 0
+    probabilities = np.sort(tree.chance_prob[tree.children[root]])
+    np.testing.assert_allclose(probabilities, np.arange(1, 7) / 21)
+
+
+@pytest.mark.parametrize("style", UPDATE_RIGHT)
+def test_regret_update_in_any_style_is_accepted(style):
+    feedback = ex.check_regret_update(as_cell(UPDATE_RIGHT[style])["my_regret_update"])
+    assert feedback.correct, (style, feedback.message)
+    assert "uneven deals" in feedback.message
+
+
+@pytest.mark.parametrize("name", UPDATE_WRONG)
+def test_regret_update_wrong_code_is_rejected(name):
+    feedback = ex.check_regret_update(as_cell(UPDATE_WRONG[name])["my_regret_update"])
+    assert feedback.status == WRONG, (name, feedback.message)
+
+
+@pytest.mark.parametrize("name", ["hard-coded 1/6", "uniform chance", "chance squared"])
+def test_a_uniform_chance_assumption_is_caught_only_by_uneven_deals(name):
+    feedback = ex.check_regret_update(as_cell(UPDATE_WRONG[name])["my_regret_update"])
+    assert feedback.mistake == "uneven-chance" and "1/6" in feedback.message, feedback.message

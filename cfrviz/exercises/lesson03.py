@@ -41,6 +41,47 @@ def _kuhn():
     return load_game("kuhn_poker")
 
 
+#: The deals of "loaded" Kuhn poker, in Kuhn's order (JQ, JK, QJ, QK, KJ, KQ), weighted 1 to 6.
+LOADED_WEIGHTS = (1, 2, 3, 4, 5, 6)
+
+
+class _LoadedDeal:
+    """A Kuhn poker state whose deal is skewed: deal k has probability LOADED_WEIGHTS[k] / 21."""
+
+    def __init__(self, inner):
+        self.inner = inner
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    def child(self, action):
+        return _LoadedDeal(self.inner.child(action))
+
+    def chance_outcomes(self):
+        total = sum(LOADED_WEIGHTS)
+        return tuple((outcome, weight / total) for (outcome, _), weight
+                     in zip(self.inner.chance_outcomes(), LOADED_WEIGHTS))
+
+
+class _LoadedKuhn:
+    name = "loaded_kuhn_poker"
+
+    def initial_state(self):
+        from ..games.kuhn import KuhnPoker
+        return _LoadedDeal(KuhnPoker().initial_state())
+
+
+def loaded_kuhn():
+    """Kuhn poker with uneven deals (probabilities 1/21 to 6/21): chance is not always 1/6.
+
+    In Kuhn poker chance's reach is 1/6 at every decision node, so a regret update that
+    hard-codes it, or leaves chance out and only rescales, cannot be told from the right one
+    by comparing strategies; here it can.
+    """
+    from ..core.tree import build_tree
+    return build_tree(_LoadedKuhn())
+
+
 # --- exercise 1: counterfactual values by hand -----------------------------------------------
 
 def _pair(answer, actions=("p", "b")):
@@ -475,7 +516,30 @@ def check_regret_update(function, iterations: int = CHECK_ITERATIONS) -> Feedbac
     if not callable(function):
         return wrong(f"Pass the function itself, check_regret_update(my_regret_update); got "
                      f"{function!r}.", "not-callable")
-    tree = _kuhn()
+    total, largest = 0, 0.0
+    for tree, label in ((_kuhn(), "Kuhn poker"),
+                        (loaded_kuhn(), "Kuhn poker with uneven deals (1/21 to 6/21)")):
+        feedback, worst, count = _compare_update(function, tree, iterations)
+        if feedback is not None:
+            if label != "Kuhn poker" and feedback.mistake is None:
+                return wrong(f"Your update is right on Kuhn poker, where every deal has "
+                             f"probability 1/6, but not on {label}. {feedback.message}",
+                             "uneven-chance")
+            if label != "Kuhn poker":
+                return wrong(f"On {label}: {feedback.message}", feedback.mistake)
+            return feedback
+        total, largest = total + count, max(largest, worst)
+    return correct(f"Your update reproduces vanilla_cfr's cumulative regrets at every "
+                   f"information set after each of {iterations} iterations, on Kuhn poker and "
+                   f"on Kuhn poker with uneven deals, where chance's reach is not always 1/6 "
+                   f"({total:,} calls; largest relative difference {largest:.1e}). Chance's and "
+                   "the opponent's reach, times action value minus node value: that is the "
+                   "counterfactual regret.")
+
+
+def _compare_update(function, tree, iterations):
+    """Run ``function`` as vanilla_cfr's update on ``tree`` beside the reference:
+    (feedback or None when it agrees, largest relative difference, number of calls)."""
     calls = []
 
     def recorded(reach, player, action_values, value):
@@ -509,16 +573,12 @@ def check_regret_update(function, iterations: int = CHECK_ITERATIONS) -> Feedbac
     hints = {IndexError: _UPDATE_ARGUMENTS, TypeError: _UPDATE_ARGUMENTS}
     bad, failed = run_student(compare, name="`my_regret_update`", hints=hints)
     if failed is not None:
-        return failed
+        return failed, worst, len(calls)
     if bad is not None:
-        return wrong(f"Your function ran, but {_where(bad)} {bad}.", "shape")
+        return wrong(f"Your function ran, but {_where(bad)} {bad}.", "shape"), worst, len(calls)
     if first_bad is not None:
-        return _explain(tree, calls, *first_bad)
-    return correct(f"Your update reproduces vanilla_cfr's cumulative regrets at all "
-                   f"{tree.num_infosets} information sets of Kuhn poker after each of "
-                   f"{iterations} iterations ({len(calls):,} calls; largest relative difference "
-                   f"{worst:.1e}). Chance's and the opponent's reach, times action value minus "
-                   "node value: that is the counterfactual regret.")
+        return _explain(tree, calls, *first_bad), worst, len(calls)
+    return None, worst, len(calls)
 
 
 def _numeric(out) -> bool:
