@@ -57,7 +57,6 @@ import secrets
 import zipfile
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -74,8 +73,9 @@ from .core.trace import (
     record_nbytes,
     record_shape,
 )
-from .core.tree import CHANCE, TERMINAL, GameTree, build_tree
+from .core.tree import CHANCE, TERMINAL, GameTree
 from .games.matrix import MatrixGame
+from .games.nodes import Node, tree_from_nodes
 
 #: Version of the file layout this module writes; it reads this one and older.
 FORMAT_VERSION = 2
@@ -382,6 +382,7 @@ def _rebuildable(name: str) -> bool:
 _NODE_FIELDS = ("parent", "player", "chance_prob", "utility", "infoset", "chance_labels",
                 "history")
 _TREE_FIELDS = (*_NODE_FIELDS, "infoset_keys", "infoset_actions", "description")
+_KINDS = {CHANCE: "chance", TERMINAL: "terminal"}  # a node's kind by its player; else "decision"
 
 
 def _tree_content(tree: GameTree) -> dict:
@@ -812,14 +813,13 @@ def _rebuild_game(path: Path, game_meta: dict) -> GameTree | MatrixGame:
 # --- a custom game kept in a trace -----------------------------------------------------
 
 def _stored_tree(name: str, content) -> GameTree:
-    """Walk a stored game's content again with :func:`build_tree`, checking every field.
+    """Walk a stored game's content again (as linked nodes, with
+    :func:`~cfrviz.games.nodes.tree_from_nodes`), checking every field.
 
     The walk rebuilds every array, so the tree is consistent by construction
     (parents before children, chance probabilities summing to 1, information
     sets that agree), whatever the content held.
     """
-    from .games.files import check_perfect_recall
-
     if not isinstance(content, dict) or set(content) != set(_TREE_FIELDS):
         raise ValueError(f"its content must hold exactly {', '.join(_TREE_FIELDS)}")
     nodes = content["parent"]
@@ -866,11 +866,18 @@ def _stored_tree(name: str, content) -> GameTree:
             raise ValueError(f"node {h}'s 'player' {player[h]} is not 0, 1, chance or terminal")
         if len(children[h]) != width:
             raise ValueError(f"node {h} has {len(children[h])} children for {width} actions")
-    definition = _StoredGame(name, content["description"], player, chance_prob, utility,
-                             infoset, keys, actions, labels, history, children)
-    tree = build_tree(definition)
-    check_perfect_recall(tree)
-    return tree
+    linked = [Node(history[h], _KINDS.get(player[h], "decision"), player=player[h])
+              for h in range(n)]
+    for h, node in enumerate(linked):
+        if player[h] == CHANCE:
+            node.labels = tuple(labels[h])
+            node.probs = tuple(float(chance_prob[c]) for c in children[h])
+        elif player[h] == TERMINAL:
+            node.payoffs = (float(utility[h, 0]), float(utility[h, 1]))
+        else:
+            node.labels, node.infoset = tuple(actions[infoset[h]]), keys[infoset[h]]
+        node.children = {label: linked[c] for label, c in zip(node.labels, children[h])}
+    return tree_from_nodes(name, content["description"], linked[0])
 
 
 def _list(value, what: str) -> list:
@@ -891,59 +898,6 @@ def _strings(values, what: str) -> list[str]:
     if len(set(values)) != len(values) and what != "history":
         raise ValueError(f"{what!r} repeats a label")
     return values
-
-
-class _StoredGame:
-    """A stored game's content as a game definition for :func:`build_tree`."""
-
-    def __init__(self, name: str, description: str, player, chance_prob, utility, infoset,
-                 keys, actions, labels, history, children):
-        self.name = name
-        self.__doc__ = description
-        self.player, self.chance_prob, self.utility = player, chance_prob, utility
-        self.infoset, self.keys, self.actions, self.labels = infoset, keys, actions, labels
-        self.histories, self.children = history, children
-
-    def initial_state(self) -> _StoredState:
-        return _StoredState(self, 0)
-
-
-@dataclass(frozen=True, eq=False)
-class _StoredState:
-    game: _StoredGame
-    node: int
-
-    def is_terminal(self) -> bool:
-        return self.game.player[self.node] == TERMINAL
-
-    def current_player(self) -> int:
-        return self.game.player[self.node]
-
-    def legal_actions(self) -> tuple[str, ...]:
-        return tuple(self.game.actions[self.game.infoset[self.node]])
-
-    def chance_outcomes(self) -> tuple[tuple[str, float], ...]:
-        return tuple(zip(self.game.labels[self.node],
-                         (float(self.game.chance_prob[c]) for c in self.game.children[self.node])))
-
-    def _labels(self) -> list[str]:
-        if self.game.player[self.node] == CHANCE:
-            return self.game.labels[self.node]
-        return self.game.actions[self.game.infoset[self.node]]
-
-    def child(self, action: str) -> _StoredState:
-        return _StoredState(self.game, self.game.children[self.node][
-            self._labels().index(action)])
-
-    def returns(self) -> tuple[float, float]:
-        u = self.game.utility[self.node]
-        return float(u[0]), float(u[1])
-
-    def infoset_key(self) -> str:
-        return self.game.keys[self.game.infoset[self.node]]
-
-    def history(self) -> str:
-        return self.game.histories[self.node]
 
 
 __all__ = ["FORMAT_VERSION", "MAX_META_BYTES", "game_fingerprint", "load_trace", "save_trace"]

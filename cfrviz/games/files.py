@@ -1,7 +1,7 @@
 """Custom games from files: cfrviz's JSON tree format and Gambit's ``.efg`` format.
 
-Both formats are read into the same small node structure and walked by
-:func:`~cfrviz.core.tree.build_tree`, so they share its checks (chance
+Both formats are read into the same small node structure (:class:`~cfrviz.games.nodes.Node`)
+and walked by :func:`~cfrviz.games.nodes.tree_from_nodes`, so they share its checks (chance
 probabilities sum to 1, the nodes of an information set agree on player and
 actions).  Every error names the file and the node path at fault, e.g.
 ``root/deal:H/b``: the path lists the actions and chance outcomes from the
@@ -23,13 +23,15 @@ import json
 import math
 import re
 import reprlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from itertools import islice
 from pathlib import Path
 
 from ..core.checks import read_regular_file
-from ..core.tree import CHANCE, GameTree, build_tree
+from ..core.tree import GameTree
+from .nodes import Node, shown_path, tree_from_nodes
+from .nodes import check_perfect_recall as check_perfect_recall  # its old home: kept importable
 
 NODE_FIELDS = {
     "chance": ("type", "name", "outcomes", "comment"),
@@ -50,78 +52,6 @@ times the number of nodes: a chain 5,000 moves deep with two-letter labels
 holds about 75 million characters, and without a limit a file of a few
 megabytes, with long labels on a deep chain, would need gigabytes.
 """
-
-
-@dataclass(eq=False, slots=True)
-class _Node:
-    path: str
-    kind: str
-    name: str = ""
-    player: int = CHANCE
-    infoset: str = ""
-    labels: tuple = ()
-    probs: tuple = ()
-    children: dict[str, _Node] = field(default_factory=dict)  # by label, in label order
-    payoffs: tuple = (0.0, 0.0)
-
-    def step(self, label: str) -> str:
-        """Path of the child reached by ``label``.
-
-        A ``/`` in the name or the label is written ``\\/`` (and ``\\`` as ``\\\\``): ``/``
-        separates the steps, and two nodes must never share a path (``a/b`` then ``c`` and
-        ``a`` then ``b/c`` would both be ``root/a/b/c``).
-        """
-        label = _step_text(label)
-        return f"{self.path}/{_step_text(self.name)}:{label}" if self.name \
-            else f"{self.path}/{label}"
-
-
-def _step_text(text: str) -> str:
-    """A name or label as written in a node path: ``\\`` and ``/`` escaped with ``\\``."""
-    if "/" in text or "\\" in text:
-        return text.replace("\\", "\\\\").replace("/", "\\/")
-    return text
-
-
-class _FileGame:
-    """A parsed file as a game definition for :func:`build_tree`."""
-
-    def __init__(self, name: str, description: str, root: _Node):
-        self.name = name
-        self.__doc__ = description
-        self.root = root
-
-    def initial_state(self):
-        return _FileState(self.root)
-
-
-@dataclass(frozen=True, eq=False, slots=True)
-class _FileState:
-    node: _Node
-
-    def is_terminal(self) -> bool:
-        return self.node.kind == "terminal"
-
-    def current_player(self) -> int:
-        return self.node.player
-
-    def legal_actions(self):
-        return self.node.labels
-
-    def chance_outcomes(self):
-        return tuple(zip(self.node.labels, self.node.probs))
-
-    def child(self, action: str) -> _FileState:
-        return _FileState(self.node.children[action])  # by key: a wide node stays linear
-
-    def returns(self):
-        return self.node.payoffs
-
-    def infoset_key(self) -> str:
-        return self.node.infoset
-
-    def history(self) -> str:
-        return self.node.path
 
 
 def load_game_file(path) -> GameTree:
@@ -173,8 +103,7 @@ def load_game_file(path) -> GameTree:
     shown = str(path).encode("utf-8", "backslashreplace").decode("utf-8")
     name, description, root = parse(text, shown, file.stem)
     try:
-        tree = build_tree(_FileGame(name, description, root))
-        check_perfect_recall(tree)
+        tree = tree_from_nodes(name, description, root)
     except ValueError as error:
         raise ValueError(f"{shown}: {error}") from None
     return tree
@@ -200,77 +129,9 @@ def _read_text(file: Path, what: str) -> str:
                          ) from None
 
 
-def check_perfect_recall(tree: GameTree) -> None:
-    """Refuse a tree in which a player forgets their own earlier moves or information.
-
-    With perfect recall, every node of an information set has the same
-    sequence of the owner's earlier (information set, action) pairs.
-    Counterfactual regret minimization and the best response of
-    :mod:`cfrviz.reference.evaluation` assume it.  Time and memory are linear
-    in the number of nodes, however deep the tree.
-
-    Raises
-    ------
-    ValueError
-        Naming the information set and two of its nodes whose sequences differ.
-    """
-    # A sequence is interned as an id: 0 for "no move yet", and one id per distinct
-    # (previous id, information set, action).  Equal sequences get equal ids, so a node
-    # costs O(1) rather than a copy of its parent's sequence.
-    ids: dict[tuple[int, int, int], int] = {}
-    steps: list[tuple[int, int, int]] = [(0, -1, -1)]  # id -> (previous id, set, action)
-    sequences: list[tuple[int, int]] = [(0, 0)]
-    parents, players = tree.parent.tolist(), tree.player.tolist()
-    infosets, actions = tree.infoset.tolist(), tree.action.tolist()
-    for node in range(1, tree.num_nodes):
-        parent = parents[node]
-        own = sequences[parent]
-        who = players[parent]
-        if who in (0, 1):
-            step = (own[who], infosets[parent], actions[node])
-            if step not in ids:
-                ids[step] = len(steps)
-                steps.append(step)
-            own = (ids[step], own[1]) if who == 0 else (own[0], ids[step])
-        sequences.append(own)
-    first: dict[int, int] = {}
-    for node in range(tree.num_nodes):
-        who, info = players[node], infosets[node]
-        if who not in (0, 1):
-            continue
-        if info not in first:
-            first[info] = node
-            continue
-        other = first[info]
-        if sequences[node][who] != sequences[other][who]:
-            raise ValueError(
-                f"information set {tree.infoset_keys[info]!r} of player {who + 1} breaks "
-                f"perfect recall: at {_at(tree.history[other])!r} the player has "
-                f"{_moves(tree, steps, sequences[other][who])}, but at "
-                f"{_at(tree.history[node])!r} has {_moves(tree, steps, sequences[node][who])}; "
-                f"a player must remember their own moves and what they saw, which CFR and best "
-                f"responses rely on")
-
-
-def _moves(tree: GameTree, steps: list[tuple[int, int, int]], sequence: int) -> str:
-    moves = []
-    while sequence:
-        sequence, i, a = steps[sequence]
-        moves.append(f"{tree.infoset_actions[i][a]!r} at {tree.infoset_keys[i]!r}")
-    moves.reverse()
-    if len(moves) > 6:  # a deep node: its first and last moves say enough
-        moves[3:-3] = [f"{len(moves) - 6} more moves"]
-    return "played " + ", then ".join(moves) if moves else "not moved yet"
-
-
 def _short(text: str, limit: int = 60) -> str:
     """``text`` cut to about ``limit`` characters for a message."""
     return text if len(text) <= limit else text[:limit] + "..."
-
-
-def _at(path: str, limit: int = 160) -> str:
-    """A node path for a message; the middle of a very deep node's path is left out."""
-    return path if len(path) <= limit else f"{path[:limit // 2]}...{path[-limit // 2:]}"
 
 
 class _Paths:
@@ -281,16 +142,16 @@ class _Paths:
         self.file = file
         self.size = len("root")
 
-    def step(self, parent: _Node, label: str, depth: int) -> str:
+    def step(self, parent: Node, label: str, depth: int) -> str:
         """The path of the child of ``parent`` reached by ``label``, ``depth`` moves deep."""
         path = parent.step(label)
         if depth > MAX_DEPTH:
-            raise ValueError(f"{self.file}: node {_at(path)} is {depth:,} moves from the root; "
-                             f"cfrviz reads trees at most {MAX_DEPTH:,} levels deep")
+            raise ValueError(f"{self.file}: node {shown_path(path)} is {depth:,} moves from the "
+                             f"root; cfrviz reads trees at most {MAX_DEPTH:,} levels deep")
         self.size += len(path)
         if self.size > MAX_PATH_TEXT:
-            raise ValueError(f"{self.file}: at node {_at(path)} the paths of the nodes add up "
-                             f"to more than {MAX_PATH_TEXT:,} characters; cfrviz keeps each "
+            raise ValueError(f"{self.file}: at node {shown_path(path)} the paths of the nodes "
+                             f"add up to more than {MAX_PATH_TEXT:,} characters; cfrviz keeps each "
                              f"node's path as text, and this tree is too deep for labels this "
                              f"long: shorten the labels or the tree")
         return path
@@ -487,12 +348,12 @@ def _parse_json(text: str, file: str, stem: str):
     if not name:
         raise ValueError(f"{file}: \"name\" must not be empty")
     paths = _Paths(file)
-    root = _Node("root", "")
+    root = Node("root", "")
     stack = [(data["root"], root, 0)]
     while stack:
         raw, node, depth = stack.pop()
         for label, below in _read_node(raw, node, file):
-            child = node.children[label] = _Node(paths.step(node, label, depth + 1), "")
+            child = node.children[label] = Node(paths.step(node, label, depth + 1), "")
             stack.append((below, child, depth + 1))
     return name, description, root
 
@@ -544,10 +405,10 @@ def _fields(obj: dict, allowed) -> str:
     return ""
 
 
-def _read_node(raw, node: _Node, file: str) -> list:
+def _read_node(raw, node: Node, file: str) -> list:
     """Fill ``node`` from its JSON object; return its (label, child object) pairs."""
     def where() -> str:  # built only for a message: a deep node's path is long
-        return f"{file}: node {_at(node.path)}"
+        return f"{file}: node {shown_path(node.path)}"
 
     if not isinstance(raw, dict):
         raise ValueError(f"{where()} must be an object with a \"type\" of "
@@ -710,7 +571,7 @@ class _EfgReader:
         self.outcomes: dict[int, tuple[str, tuple]] = {}
         # Decision nodes with their (player, information set number), keyed by
         # name_infosets once every information set's name is known.
-        self.decisions: list[tuple[_Node, tuple[int, int]]] = []
+        self.decisions: list[tuple[Node, tuple[int, int]]] = []
         stray = next((i for i, token in enumerate(self.tokens) if token[_STRAY]), None)
         if stray is not None:
             raise ValueError(f"{file}, {_line_column(text, self.offset(stray))}: unterminated "
@@ -729,7 +590,7 @@ class _EfgReader:
         """An error at token ``at`` (the next token by default) and node ``path``."""
         offset = self.offset(self.pos if at is None else at)
         where = _line_column(self.text, offset) if offset >= 0 else "end of file"
-        node = f" (node {_at(path)})" if path else ""
+        node = f" (node {shown_path(path)})" if path else ""
         return ValueError(f"{self.file}, {where}{node}: {message}")
 
     def take(self, kind: int, what: str, path: str = "") -> str:
@@ -808,7 +669,7 @@ class _EfgReader:
         description = "\n\n".join(part for part in (title, comment) if part)
         return stem, description, root
 
-    def tree(self) -> _Node:
+    def tree(self) -> Node:
         """Read every node in prefix order, keeping the nodes still owed children on a stack."""
         root, paid = self.node("root", (0, 0))
         stack = [(root, paid, iter(root.labels))] if root.kind != "terminal" else []
@@ -851,7 +712,7 @@ class _EfgReader:
                              f"payoffs than before", start, path)
         return declared[1]
 
-    def node(self, path: str, paid: tuple) -> tuple[_Node, tuple]:
+    def node(self, path: str, paid: tuple) -> tuple[Node, tuple]:
         """Read one node (not its children); return it and the payoffs paid down to it."""
         start = self.pos
         kind = self.take(_WORD, "a node: 'c' (chance), 'p' (player) or 't' (terminal)", path)
@@ -859,7 +720,7 @@ class _EfgReader:
             raise self.error(f"unknown node type {_short(kind)!r}; valid types: 'c' "
                              f"(chance), 'p' (player), 't' (terminal)", start, path)
         name = self.take(_STRING, "the node's name in double quotes (may be \"\")", path)
-        node = _Node(path, "", name=name)
+        node = Node(path, "", name=name)
         if kind == "t":
             node.kind = "terminal"
             own = self.outcome(path)
