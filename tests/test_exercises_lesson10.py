@@ -162,3 +162,110 @@ def my_add(buffer, sample, seen, capacity, rng):
 def test_junk_never_raises(junk):
     feedback = ex.check_reservoir_add(junk)
     assert feedback.status == WRONG and feedback.mistake == "not-callable"
+
+
+# --- by class of hole (issue 22 item 2): samples distinct from counters, pairs not one at a time --
+
+RIGHT_STYLES = {
+    "pure python, other draws": '''
+def my_add(buffer, sample, seen, capacity, rng):
+    if len(buffer) < capacity:
+        buffer.append(sample)
+    elif rng.random() * (seen + 1) < capacity:
+        buffer[int(rng.random() * capacity)] = sample
+''',
+    "numpy choice": '''
+def my_add(buffer, sample, seen, capacity, rng):
+    if seen < capacity:
+        buffer.append(sample)
+    elif rng.choice(seen + 1) < capacity:
+        buffer[rng.choice(capacity)] = sample
+''',
+    "pop and append (another order, same set)": '''
+def my_add(buffer, sample, seen, capacity, rng):
+    if seen < capacity:
+        buffer.append(sample)
+        return
+    j = rng.integers(0, seen + 1)
+    if j < capacity:
+        buffer.pop(j)
+        buffer.append(sample)
+''',
+    "iteration over the slots": '''
+def my_add(buffer, sample, seen, capacity, rng):
+    if seen < capacity:
+        buffer.append(sample)
+        return
+    j = rng.integers(0, seen + 1)
+    for slot in range(capacity):
+        if slot == j:
+            buffer[slot] = sample
+''',
+}
+
+WRONG_STYLES = {
+    "counter-not-sample": '''
+def my_add(buffer, sample, seen, capacity, rng):
+    if seen < capacity:
+        buffer.append(seen)
+        return
+    j = rng.integers(0, seen + 1)
+    if j < capacity:
+        buffer[j] = seen
+''',
+    # Every slot a reservoir of size one over its own samples (seen % capacity): each sample
+    # alone is kept 3/12 of the time, exactly right, but two samples of one slot never together.
+    "pairs": '''
+def my_add(buffer, sample, seen, capacity, rng):
+    if seen < capacity:
+        buffer.append(sample)
+    elif rng.random() < 1 / (seen // capacity + 1):
+        buffer[seen % capacity] = sample
+''',
+    "cyclic slot": '''
+def my_add(buffer, sample, seen, capacity, rng):
+    if seen < capacity:
+        buffer.append(sample)
+    elif rng.random() < capacity / (seen + 1):
+        buffer[seen % capacity] = sample
+''',
+    "evicts the oldest": '''
+def my_add(buffer, sample, seen, capacity, rng):
+    if seen < capacity:
+        buffer.append(sample)
+    elif rng.random() < capacity / (seen + 1):
+        buffer.pop(0)
+        buffer.append(sample)
+''',
+    "too rarely": '''
+def my_add(buffer, sample, seen, capacity, rng):
+    if seen < capacity:
+        buffer.append(sample)
+    elif rng.random() < capacity / (seen + 2):
+        buffer[rng.integers(0, capacity)] = sample
+''',
+}
+
+
+@pytest.mark.parametrize("style", RIGHT_STYLES)
+def test_right_code_in_any_style_is_accepted(style):
+    feedback = ex.check_reservoir_add(as_cell(RIGHT_STYLES[style])["my_add"])
+    assert feedback.correct, (style, feedback.message)
+
+
+@pytest.mark.parametrize("name", WRONG_STYLES)
+def test_plausible_wrong_code_is_rejected(name):
+    feedback = ex.check_reservoir_add(as_cell(WRONG_STYLES[name])["my_add"])
+    assert feedback.status == WRONG, (name, feedback.message)
+
+
+@pytest.mark.parametrize("name", ["counter-not-sample", "pairs"])
+def test_counter_and_pair_holes_are_named(name):
+    # "pairs" is only reported once every sample alone fits capacity / length: slot k holds one
+    # of the samples k, k + 3, k + 6, k + 9, each with probability 1/4 = 3/12.
+    feedback = ex.check_reservoir_add(as_cell(WRONG_STYLES[name])["my_add"])
+    assert feedback.mistake == name, feedback.message
+
+
+def test_samples_are_never_the_counter():
+    assert all(ex.sample_of(seen) != seen for seen in range(ex.REPLAY[0]))

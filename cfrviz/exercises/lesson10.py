@@ -16,8 +16,11 @@ With that rule every sample offered so far is in the buffer with the same
 probability, ``capacity / (samples offered)``.  The checker feeds the
 student's function a stream with its own seeded generator and compares the
 buffer after every sample with :func:`reference_add` fed the same draws; then,
-for a function that draws differently, it measures how often each sample
-ends in the buffer over many streams.  A wrong answer is named only when a
+for a function that draws differently, it measures how often each sample, and
+each pair of samples, ends in the buffer over many streams (a buffer can keep
+every sample alone equally often and still not be a uniformly random set).
+The samples offered are ``SAMPLE_BASE + seen``, never the counter itself.
+A wrong answer is named only when a
 wrong version written here (:data:`VARIANTS`) reproduces it: replacing
 always, replacing with probability ``capacity / seen`` (off by one), never
 replacing once full, appending beyond the capacity.
@@ -36,6 +39,14 @@ REPLAY = (60, 8, 2024)
 DISTRIBUTION = (12, 3, 3000)
 #: How many standard errors a frequency may stray before it counts as wrong.
 TOLERANCE = 4.5
+#: The checker offers sample ``SAMPLE_BASE + seen`` as number ``seen``: samples are never equal to
+#: the counter, so storing ``seen`` instead of ``sample`` is caught.
+SAMPLE_BASE = 100
+
+
+def sample_of(seen: int) -> int:
+    """The sample the checker offers as number ``seen`` (from 0)."""
+    return SAMPLE_BASE + seen
 
 #: The wrong versions the checker can name (see :func:`variant_add`).
 VARIANTS = ("always-replace", "off-by-one", "never-replace", "append-beyond")
@@ -129,7 +140,7 @@ def _stream(function, length: int, capacity: int, rng: np.random.Generator
     after = []
     for seen in range(length):
         out, problem = run_student(
-            lambda s=seen, b=buffer: function(b, s, s, capacity, rng), name=_NAME,
+            lambda s=seen, b=buffer: function(b, sample_of(s), s, capacity, rng), name=_NAME,
             hints=_HINTS)
         if problem is not None:
             return None, problem
@@ -144,29 +155,40 @@ def _replay(add, length: int, capacity: int, seed: int) -> list[list]:
     rng = np.random.default_rng(seed)
     after = []
     for seen in range(length):
-        add(buffer, seen, seen, capacity, rng)
+        add(buffer, sample_of(seen), seen, capacity, rng)
         after.append(list(buffer))
     return after
 
 
 def _frequencies(function, length: int, capacity: int, streams: int
-                 ) -> tuple[np.ndarray | None, Feedback | None]:
-    """How often each sample ends in the buffer over ``streams`` streams of one generator."""
+                 ) -> tuple[tuple[np.ndarray, np.ndarray] | None, Feedback | None]:
+    """How often each sample, and each pair of samples, ends in the buffer over ``streams``
+    streams of one generator: (frequency per sample, frequency per pair (i, j))."""
     counts = np.zeros(length)
+    pairs = np.zeros((length, length))
     rng = np.random.default_rng(7)
     for _ in range(streams):
         after, problem = _stream(function, length, capacity, rng)
         if problem is not None:
             return None, problem
         assert after is not None
-        kept = [s for s in after[-1] if isinstance(s, (int, np.integer)) and 0 <= s < length]
-        counts[np.unique(np.array(kept, dtype=int))] += 1
-    return counts / streams, None
+        kept = np.unique(np.array([s - SAMPLE_BASE for s in after[-1]
+                                   if isinstance(s, (int, np.integer))
+                                   and 0 <= s - SAMPLE_BASE < length], dtype=int))
+        counts[kept] += 1
+        pairs[np.ix_(kept, kept)] += 1
+    return (counts / streams, pairs / streams), None
 
 
 def _fits(freq: np.ndarray, expected: np.ndarray, streams: int) -> bool:
     error = np.sqrt(np.maximum(expected * (1 - expected), 1e-4) / streams)
     return bool(np.all(np.abs(freq - expected) <= TOLERANCE * error))
+
+
+def _counters(after: list[list]) -> bool:
+    """True when every buffer held only counters: numbers 0..seen after sample ``seen``."""
+    return all(isinstance(s, (int, np.integer)) and 0 <= s <= seen
+               for seen, buffer in enumerate(after) for s in buffer)
 
 
 def _shape_problem(after: list[list], capacity: int) -> Feedback | None:
@@ -181,10 +203,16 @@ def _shape_problem(after: list[list], capacity: int) -> Feedback | None:
                          f"{len(buffer)} samples; it should hold {want}: every sample is "
                          "appended until the buffer is full, and after that its length stays "
                          "the capacity.", "length")
-        if any(not isinstance(s, (int, np.integer)) or not 0 <= s <= seen for s in buffer):
+        offered = range(sample_of(0), sample_of(seen) + 1)
+        if any(not isinstance(s, (int, np.integer)) or s not in offered for s in buffer):
+            if _counters(after):
+                return wrong(f"After {seen + 1} samples your buffer holds {buffer!r}: those are "
+                             "counters (`seen`), not samples. The checker offers samples "
+                             f"{sample_of(0)}, {sample_of(1)}, ... as numbers 0, 1, ...: store "
+                             "`sample` itself.", "counter-not-sample")
             return wrong(f"After {seen + 1} samples your buffer holds {buffer!r}: only the "
-                         "samples offered (here the numbers 0.."
-                         f"{seen}) belong in it. Store `sample` itself.", "contents")
+                         f"samples offered (here the numbers {sample_of(0)}.."
+                         f"{sample_of(seen)}) belong in it. Store `sample` itself.", "contents")
     return None
 
 
@@ -224,16 +252,33 @@ def check_reservoir_add(function) -> Feedback:
     if shape is not None:
         return shape
     length, capacity, streams = DISTRIBUTION
-    freq, problem = _frequencies(function, length, capacity, streams)
+    measured, problem = _frequencies(function, length, capacity, streams)
     if problem is not None:
         return problem
-    assert freq is not None
+    assert measured is not None
+    freq, pairs = measured
     uniform = np.full(length, capacity / length)
     if _fits(freq, uniform, streams):
-        return correct(f"Your buffer draws its random numbers differently from algorithm R, but "
-                       f"over {streams:,} streams of {length} samples (capacity {capacity}) each "
-                       f"sample ended in the buffer {capacity}/{length} of the time, as it "
-                       "should: every sample is kept with the same probability.")
+        # Each sample alone is right; a uniform reservoir also keeps every *pair* equally often,
+        # capacity (capacity - 1) / (length (length - 1)).
+        upper = np.triu_indices(length, 1)
+        together = capacity * (capacity - 1) / (length * (length - 1))
+        if _fits(pairs[upper], np.full(len(upper[0]), together), streams):
+            return correct(f"Your buffer draws its random numbers differently from algorithm R, "
+                           f"but over {streams:,} streams of {length} samples (capacity "
+                           f"{capacity}) each sample ended in the buffer {capacity}/{length} of "
+                           "the time, and each pair of samples together "
+                           f"{capacity * (capacity - 1)}/{length * (length - 1)} of the time, as "
+                           "they should: the buffer is a uniformly random set of samples.")
+        worst = int(np.argmax(np.abs(pairs[upper] - together)))
+        i, j = upper[0][worst], upper[1][worst]
+        return wrong(f"Each sample alone ends in your buffer {capacity}/{length} of the time, as "
+                     f"it should, but pairs do not: samples {i} and {j} were in it together "
+                     f"{pairs[i, j]:.1%} of the time over {streams:,} streams, against "
+                     f"{together:.1%} for a uniformly random set of {capacity}. A sample that "
+                     "enters must evict a uniformly random slot, whichever sample is in it: "
+                     "draw j = rng.integers(0, seen + 1) and replace buffer[j] when "
+                     "j < capacity.", "pairs")
     for name in ("always-replace", "off-by-one", "never-replace"):
         if _fits(freq, keep_probabilities(name, length, capacity), streams):
             return wrong(MESSAGES[name], name)

@@ -175,8 +175,9 @@ print(f"one iteration, 1,000 traversals: {len(many):,} samples for player 1; "
 # `seen` is how many samples were offered **before** this one (0 for the first), `rng` a numpy
 # generator. Draw with `rng.integers(0, seen + 1)`, which is uniform over $0, \dots, \text{seen}$.
 # The checker offers a stream of samples with its own seeded generator and compares your buffer
-# with algorithm R's after every sample; if you drew your random numbers another way, it measures
-# instead how often each sample stays in the buffer. (Solution: `%load solutions/10_reservoir_add.py`.)
+# with algorithm R's after every sample (the samples are the numbers 100, 101, ..., never equal to
+# `seen`); if you drew your random numbers another way, it measures instead how often each sample,
+# and each pair of samples, stays in the buffer. (Solution: `%load solutions/10_reservoir_add.py`.)
 
 # %% tags=["exercise-reservoir-add"]
 def my_add(buffer, sample, seen, capacity, rng):
