@@ -74,7 +74,7 @@ print(check.best_response_table(kuhn, honest, player=1))
 print(f"\nplayer 2's best response wins {against_honest.value:+.4f} per hand "
       f"(at equilibrium player 2 wins 1/18 = {1 / 18:.4f})")
 br_explorer.set_policy(honest)
-W.VBox([br_explorer.summary, br_explorer.fig])
+W.VBox([br_explorer.summary, br_explorer.tree])
 
 # %% [markdown]
 # A check from the honest player announces a jack or a queen, both of which fold to a bet. So after a
