@@ -1,83 +1,51 @@
-"""Game trees as plotly figures: roles, information sets, strategies and best responses.
-
-:func:`plot_tree` draws a game tree once; :class:`TreeView` keeps the layout and
-the trace indices so that a widget can move an existing ``FigureWidget`` to
-another strategy in place (inside ``batch_update``), never rebuilding it::
-
-    view = TreeView(game)                          # layout, computed once
-    fig = view.figure(policy, widget=True)         # a FigureWidget
-    view.update(fig, trace.average_policy(i).probabilities,
-                best_response=1, selected_infoset="Kb")   # one slider step
-
-Rendering reads only the flat arrays of :class:`~cfrviz.core.tree.GameTree`; the
-:func:`tree_graph` ``networkx.DiGraph`` is built from the same arrays, with the
-same node ids, for anyone who wants graph algorithms or another layout.
-
-Layout.  Reingold and Tilford's tidy layered layout ("Tidier drawings of
-trees", IEEE TSE 1981): depth gives the level, each subtree is pushed as close
-to its left sibling as their contours allow (one unit between nodes of a level,
-a little more between the outcomes of a chance node), and every inner node is
-centred over its first and last child, so children keep their action order and
-the chance root sits over the middle.  The figure has no fixed width: it takes
-the width of the output area it is shown in, with labels placed to stay
-readable down to ``NARROW_PX`` pixels; zoom and pan show detail.
-
-Frames.  Only what a strategy moves is ever sent again (edge-width steps, edge
-labels and their hover probabilities, the best response, the ring); nodes,
-chance edges and information sets (one trace per player and kind) are drawn
-once, and :meth:`TreeView.update` drops whatever the figure already shows.
-Each frame is computed once (:meth:`TreeView.frame`), for this figure or for the
-marks that :class:`cfrviz.widgets.tree.LiveTree` draws beneath a skeleton figure
-(``figure(skeleton=True)``): there plotly redraws nothing per frame.
-"""
+"""The drawing itself: :class:`TreeView` (built once; figure, skeleton, in-place updates)
+and :func:`plot_tree`."""
 
 from __future__ import annotations
-
-from dataclasses import dataclass
-from fractions import Fraction
-from numbers import Integral
 
 import networkx as nx
 import numpy as np
 import plotly.graph_objects as go
 from plotly.basedatatypes import Undefined
 
-from ..core.checks import check_flag
-from ..core.markup import escape
-from ..core.tree import CHANCE, TERMINAL, GameTree, as_tree
-from ..engine import tree_best_response
-from .style import (
+from ...core.checks import check_flag
+from ...core.markup import escape
+from ...core.tree import CHANCE, TERMINAL, as_tree
+from ...engine import tree_best_response
+from ..style import (
     BEST_RESPONSE_COLOUR,
     CHANCE_COLOUR,
     EDGE_COLOUR,
-    MIN_LINE_PX,
     PLAYER_COLOURS,
     ROLE_SYMBOLS,
     SELECTED_COLOUR,
     TERMINAL_COLOUR,
     ZERO_EDGE_COLOUR,
-    Style,
     apply_style,
     batch,
     fit_to_output,
     get_style,
 )
+from .frames import (
+    WIDTH_STEPS,
+    TreeFrame,
+    best_response_player,
+    edge_texts,
+    edge_width,
+    infoset_id,
+    strategy_array,
+    width_steps,
+)
+from .graph import edge_label, fraction_label, node_role, tree_graph
+from .layout import tidy_layout
+from .selection import select, subtree_sizes
 
-#: Trees with more nodes are drawn for one deal unless a subtree or depth is chosen.
-MAX_NODES = 300
-#: An explicitly chosen subtree larger than this is cut at a depth that fits.
-MAX_DRAWN = 800
-#: Edge widths are drawn in this many probability steps (one trace each): 1/10 = 0.1, a
-#: width step of 0.6 px.
-WIDTH_STEPS = 10
 #: Tree figures take the width of their output area; labels are placed (staggered where
 #: neighbours would touch) to stay readable down to a plot this many pixels wide (the output
 #: area of a notebook in a 1000-pixel window with JupyterLab's file browser open).
 NARROW_PX = 560
 #: Width of one character of the small font, in units of the font size (Arial, mixed text).
 CHAR_EM = 0.58
-#: Extra horizontal space between the subtrees of two outcomes of a chance node.
-CHANCE_GAP = 0.6
 #: Height of the lowest information-set connector above its level, and between lanes (in
 #: levels: at the normal 100 pixels a level, lanes are 27 pixels apart, room for a key label
 #: in each).
@@ -90,378 +58,6 @@ MAX_BOXED_KEYS = 60
 HOVER_MEMBERS = 8
 ROLES = ("player 1", "player 2", "chance", "terminal")
 
-
-def edge_width(probability, style: Style | None = None):
-    """Drawn width of an edge taken with ``probability``: ``2 + 5 p`` pixels (scaled), never
-    under the legibility standard's ``MIN_LINE_PX``."""
-    scale = (style or get_style()).line_scale
-    return scale * (MIN_LINE_PX + 5.0 * np.asarray(probability, dtype=float))
-
-
-def width_steps(probability) -> np.ndarray:
-    """Each probability in steps of ``1 / WIDTH_STEPS`` (nearest): step 0, under half a
-    step, is drawn dotted and thin, as never taken."""
-    return np.rint(np.asarray(probability, dtype=float) * WIDTH_STEPS).astype(np.int64)
-
-
-# --- inputs ----------------------------------------------------------------------------------
-
-def _probabilities(tree: GameTree, policy) -> np.ndarray | None:
-    """The (information sets, actions) array of a Policy or an array, checked against ``tree``."""
-    if policy is None:
-        return None
-    game = getattr(policy, "game", None)
-    if game is not None:
-        if game is not tree and (
-                tuple(game.infoset_keys) != tree.infoset_keys
-                or tuple(map(tuple, game.infoset_actions)) != tree.infoset_actions):
-            raise ValueError(f"this policy was made for {game.name}, not {tree.name}; make it "
-                             f"from the game drawn (e.g. cfrviz.Policy.uniform(game))")
-        policy = policy.probabilities
-    try:
-        probs = np.asarray(policy, dtype=float)
-    except (TypeError, ValueError):
-        probs = np.asarray(None)  # reported below with what was given
-    if probs.shape != tree.legal_mask.shape:
-        raise ValueError(f"a strategy for {tree.name} is a Policy or an array of shape "
-                         f"{tree.legal_mask.shape} (information sets x actions); "
-                         f"got {f'shape {probs.shape}' if probs.ndim else repr(policy)[:80]}")
-    return probs
-
-
-def _best_response_player(spec) -> int | None:
-    """``None``, 0, 1, ``{"player": 0 or 1}`` or an object with ``.player`` -> player or None."""
-    if spec is None or spec is False:
-        return None
-    player = spec.get("player") if isinstance(spec, dict) else getattr(spec, "player", spec)
-    if isinstance(player, (bool, np.bool_)) or player not in (0, 1):
-        raise ValueError("best_response takes the player who best-responds: 0 (player 1) or 1 "
-                         f"(player 2), or {{'player': 0 or 1}}; got {spec!r}")
-    return int(player)
-
-
-def _infoset_id(tree: GameTree, selected) -> int | None:
-    if selected is None:
-        return None
-    if isinstance(selected, str):
-        return tree.infoset_index(selected)
-    if isinstance(selected, (int, np.integer)) and not isinstance(selected, bool) \
-            and 0 <= selected < tree.num_infosets:
-        return int(selected)
-    raise ValueError(f"selected_infoset is an information-set key such as "
-                     f"{tree.infoset_keys[0]!r} or an id in 0..{tree.num_infosets - 1}; "
-                     f"got {selected!r}")
-
-
-# --- the graph -------------------------------------------------------------------------------
-
-def tree_graph(game, nodes=None) -> nx.DiGraph:
-    """The game tree as a ``networkx.DiGraph`` with the engine's node ids.
-
-    Parameters
-    ----------
-    game : GameTree or MatrixGame
-    nodes : iterable of int, optional
-        Keep only these nodes (and the edges between them); default all.
-
-    Returns
-    -------
-    networkx.DiGraph
-        Node attributes ``player`` (0, 1, ``CHANCE`` = -1 or ``TERMINAL`` = -2),
-        ``role`` ("player 1", "player 2", "chance", "terminal"), ``infoset`` (id,
-        -1 off decisions), ``infoset_key`` (or ``None``), ``history``, ``depth``
-        and ``utility`` (a pair).  Edge attributes ``action`` (index), ``label``
-        (action or chance outcome) and ``probability`` (the chance probability,
-        ``None`` below a decision node).  Graph attribute ``name``.
-    """
-    tree = as_tree(game, "plot_tree")
-    keep = np.arange(tree.num_nodes) if nodes is None else _node_ids(tree, nodes)
-    graph = nx.DiGraph(name=tree.name)
-    for n in keep.tolist():
-        info = int(tree.infoset[n])
-        graph.add_node(n, player=int(tree.player[n]), role=_role(tree, n), infoset=info,
-                       infoset_key=tree.infoset_keys[info] if info >= 0 else None,
-                       history=tree.history[n], depth=int(tree.depth[n]),
-                       utility=(float(tree.utility[n, 0]), float(tree.utility[n, 1])))
-    kept = set(keep.tolist())
-    for n in keep.tolist():
-        parent = int(tree.parent[n])
-        if parent in kept:
-            chance = tree.player[parent] == CHANCE
-            graph.add_edge(parent, n, action=int(tree.action[n]), label=_edge_label(tree, n),
-                           probability=float(tree.chance_prob[n]) if chance else None)
-    return graph
-
-
-def _node_ids(tree: GameTree, nodes) -> np.ndarray:
-    """``nodes`` as sorted unique node ids, or a ValueError naming the first that is not one."""
-    valid = f"nodes must be a list of node ids, whole numbers in 0..{tree.num_nodes - 1}"
-    if isinstance(nodes, (str, bytes)) or not np.iterable(nodes):
-        raise ValueError(f"{valid}; got {nodes!r}")
-    items = nodes if isinstance(nodes, np.ndarray) and nodes.dtype.kind in "iu" else list(nodes)
-    if not isinstance(items, np.ndarray):
-        for n in items:
-            if isinstance(n, (bool, np.bool_)) or not isinstance(n, Integral):
-                raise ValueError(f"{valid}; got {n!r}")
-    ids = np.asarray(items, dtype=np.int64)
-    outside = ids[(ids < 0) | (ids >= tree.num_nodes)]
-    if len(outside):
-        raise ValueError(f"{valid}; got {int(outside[0])}")
-    return np.unique(ids)
-
-
-def _role(tree: GameTree, node: int) -> str:
-    who = int(tree.player[node])
-    return {0: "player 1", 1: "player 2", CHANCE: "chance", TERMINAL: "terminal"}[who]
-
-
-def _edge_label(tree: GameTree, child: int) -> str:
-    parent = tree.parent[child]
-    if tree.player[parent] == CHANCE:
-        return tree.chance_labels[parent][tree.action[child]]
-    return tree.infoset_actions[tree.infoset[parent]][tree.action[child]]
-
-
-def fraction_label(p: float) -> str:
-    """``"1/6"`` when ``p`` is a simple fraction (denominator <= 1000), else 3 digits."""
-    f = Fraction(float(p)).limit_denominator(1000)
-    if abs(float(f) - p) > 1e-12:
-        return f"{p:.3g}"
-    return str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
-
-
-# --- which nodes to draw ---------------------------------------------------------------------
-
-def subtree_sizes(tree: GameTree) -> np.ndarray:
-    """Number of nodes in the subtree below (and including) each node."""
-    sizes = np.ones(tree.num_nodes, dtype=np.int64)
-    for d in range(int(tree.depth.max()), 0, -1):
-        level = np.flatnonzero(tree.depth == d)
-        np.add.at(sizes, tree.parent[level], sizes[level])
-    return sizes
-
-
-@dataclass(frozen=True)
-class _Selection:
-    drawn: np.ndarray        # bool per node
-    tops: tuple              # the selected subtree roots
-    what: str | None         # "deal KQ", "node 17 (history 'KQ:p')", None for the whole tree
-    notes: tuple             # what is hidden, in words
-    cut: np.ndarray          # drawn nodes whose children are cut off by the depth limit
-
-
-def _walk_labels(tree: GameTree, parts) -> tuple[list[int], str] | None:
-    """Follow chance outcomes from the root; ``parts`` is a string or a sequence of labels."""
-    node = 0
-    path: list[str] = []
-    if isinstance(parts, str):
-        rest = parts
-        while True:
-            rest = rest.lstrip(" ,|/:;-")
-            if not rest:
-                return [node], ",".join(path)
-            if tree.player[node] != CHANCE:
-                return None
-            labels = tree.chance_labels[node]
-            full = sorted((lab for lab in labels if rest.startswith(lab)), key=len, reverse=True)
-            if full:
-                label = full[0]
-                node = int(tree.children[node][labels.index(label)])
-                path.append(label)
-                rest = rest[len(label):]
-                continue
-            # A prefix of several outcomes ("Q" for every Leduc deal where player 1 holds Q).
-            partial = [i for i, lab in enumerate(labels) if lab.startswith(rest)]
-            if partial:
-                prefix = ",".join(path) + "," if path else ""
-                return ([int(tree.children[node][i]) for i in partial],
-                        ", ".join(prefix + labels[i] for i in partial))
-            return None
-    for label in parts:
-        if tree.player[node] != CHANCE or label not in tree.chance_labels[node]:
-            return None
-        node = int(tree.children[node][tree.chance_labels[node].index(label)])
-        path.append(label)
-    return [node], ",".join(path)
-
-
-def _resolve_subtree(tree: GameTree, subtree) -> tuple[list[int], str | None]:
-    if isinstance(subtree, (int, np.integer)) and not isinstance(subtree, bool):
-        node = int(subtree)
-        if not 0 <= node < tree.num_nodes:
-            raise ValueError(f"{tree.name} has nodes 0..{tree.num_nodes - 1}; got node {node}")
-        return [node], (None if node == 0 else f"node {node} (history {tree.history[node]!r})")
-    if isinstance(subtree, (str, list, tuple)) and subtree:
-        found = _walk_labels(tree, subtree)
-        if found is not None and found[0] != [0]:
-            tops, path = found
-            return tops, (f"deals {path}" if len(tops) > 1 else f"deal {path}")
-    if isinstance(subtree, str) and subtree in tree.history:
-        node = tree.history.index(subtree)
-        return [node], (None if node == 0 else f"node {node} (history {subtree!r})")
-    deals = tree.chance_labels[0]
-    if deals:
-        listed = ", ".join(repr(d) for d in deals[:8]) + (", ..." if len(deals) > 8 else "")
-        hint = (f"its deals (chance outcomes at the root) are {listed}; a history such as "
-                f"{tree.history[tree.num_nodes - 1]!r} or a node id also works")
-    else:
-        hint = (f"it has no chance at the root: pass a node id (0..{tree.num_nodes - 1}) or a "
-                f"history such as {tree.history[1]!r}")
-    raise ValueError(f"{tree.name} has no deal or node {subtree!r}; {hint}")
-
-
-def _select(tree: GameTree, subtree, depth) -> _Selection:
-    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, (int, np.integer))
-                              or depth < 1):
-        raise ValueError(f"depth is how many levels to draw below the top of the drawing, a "
-                         f"whole number >= 1; got {depth!r}")
-    sizes = subtree_sizes(tree)
-    notes = []
-    if subtree is None:
-        tops, what = [0], None
-        if depth is None and tree.num_nodes > MAX_NODES:
-            node = 0
-            while sizes[node] > MAX_NODES and tree.player[node] == CHANCE:
-                node = int(tree.children[node][0])
-            if node != 0:
-                tops = [node]
-                path = []
-                n = node
-                while n != 0:
-                    path.append(_edge_label(tree, n))
-                    n = int(tree.parent[n])
-                what = "deal " + ",".join(reversed(path))
-                notes.append(f"{tree.num_nodes:,} nodes are too many to read: showing the first "
-                             f"{what} (choose another with subtree=, e.g. "
-                             f"subtree={tree.chance_labels[0][-1]!r})")
-    else:
-        tops, what = _resolve_subtree(tree, subtree)
-
-    drawn = np.zeros(tree.num_nodes, dtype=bool)
-    n = int(tree.parent[tops[0]])
-    while n >= 0:  # the path from the root to the selection
-        drawn[n] = True
-        n = int(tree.parent[n])
-    base = int(tree.depth[tops[0]])
-    below = sum(int(sizes[t]) for t in tops)
-    if depth is None and below > (MAX_NODES if subtree is None else MAX_DRAWN):
-        limit = MAX_NODES if subtree is None else MAX_DRAWN
-        depth = 1
-        while _count_within(tree, tops, base + depth + 1) <= limit:
-            depth += 1
-        auto_depth = True
-    else:
-        auto_depth = False
-    limit_depth = None if depth is None else base + int(depth)
-
-    frontier = list(tops)
-    cut_nodes = []
-    while frontier:
-        drawn[frontier] = True
-        nxt = []
-        for n in frontier:
-            kids = tree.children[n]
-            if len(kids) == 0:
-                continue
-            if limit_depth is not None and tree.depth[n] >= limit_depth:
-                cut_nodes.append(n)
-            else:
-                nxt.extend(kids.tolist())
-        frontier = nxt
-    cut = np.array(sorted(cut_nodes), dtype=np.int64)
-
-    cut_hidden = int(sum(int(sizes[c]) - 1 for c in cut))
-    hidden_elsewhere = tree.num_nodes - int(drawn.sum()) - cut_hidden
-    if what is not None and subtree is not None:
-        parent = int(tree.parent[tops[0]])
-        if what.startswith("deal") and parent == 0:
-            hidden = len(tree.children[0]) - len(tops)
-            notes.append(f"showing {what}; {hidden} of {len(tree.children[0])} deals hidden")
-        else:
-            notes.append(f"showing {what} and the path to it; {hidden_elsewhere:,} of "
-                         f"{tree.num_nodes:,} nodes in other branches hidden")
-    if len(cut):
-        hidden = cut_hidden
-        where = f" below {what}" if what else ""
-        how = " to keep it readable (choose with depth=)" if auto_depth else ""
-        notes.append(f"cut at depth {depth}{where}{how}: {hidden:,} nodes not drawn (⋯ marks "
-                     "where)")
-    return _Selection(drawn=drawn, tops=tuple(tops), what=what, notes=tuple(notes),
-                      cut=cut)
-
-
-def _count_within(tree: GameTree, tops, max_depth: int) -> int:
-    count, frontier = 0, list(tops)
-    while frontier:
-        count += len(frontier)
-        frontier = [c for n in frontier if tree.depth[n] < max_depth
-                    for c in tree.children[n].tolist()]
-    return count
-
-
-# --- layout ----------------------------------------------------------------------------------
-
-def tidy_layout(tree: GameTree, drawn: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Tidy layered coordinates of the drawn nodes (NaN for the others).
-
-    Reingold and Tilford's layout (1981): subtrees are laid out bottom-up and
-    each is pushed as close to its left sibling as their contours allow, so
-    that no two nodes of a level come closer than one unit (``1 + CHANCE_GAP``
-    between the subtrees of two chance outcomes); each inner node is centred
-    over its first and last drawn child; ``y = -depth``.  Children keep their
-    action order.  A shallow subtree may tuck under its deeper neighbour, which
-    makes a tree like Kuhn poker's about a fifth narrower than one column per
-    leaf.
-
-    Returns
-    -------
-    x, y : float arrays of shape (nodes,)
-    """
-    drawn = np.ones(tree.num_nodes, dtype=bool) if drawn is None else drawn
-    kids = {n: [c for c in tree.children[n].tolist() if drawn[c]]
-            for n in np.flatnonzero(drawn).tolist()}
-    offset = {}                                 # child -> its x relative to its parent
-    left: dict[int, list[float]] = {}           # contours by depth below the node,
-    right: dict[int, list[float]] = {}          # relative to the node
-    order, stack = [], [0]
-    while stack:  # preorder; reversed, it places every node after its children
-        node = stack.pop()
-        order.append(node)
-        stack.extend(kids[node])
-    for node in reversed(order):
-        children = kids[node]
-        if not children:
-            left[node], right[node] = [0.0], [0.0]
-            continue
-        gap = 1.0 + (CHANCE_GAP if tree.player[node] == CHANCE else 0.0)
-        lo, hi = list(left[children[0]]), list(right[children[0]])
-        at = [0.0]
-        for c in children[1:]:
-            cl, cr = left.pop(c), right.pop(c)
-            shift = max(h - low for h, low in zip(hi, cl)) + gap
-            at.append(shift)
-            for d in range(len(cl)):
-                if d < len(lo):
-                    lo[d], hi[d] = min(lo[d], cl[d] + shift), max(hi[d], cr[d] + shift)
-                else:
-                    lo.append(cl[d] + shift)
-                    hi.append(cr[d] + shift)
-        del left[children[0]], right[children[0]]
-        centre = (at[0] + at[-1]) / 2.0
-        for c, a in zip(children, at):
-            offset[c] = a - centre
-        left[node] = [0.0] + [v - centre for v in lo]
-        right[node] = [0.0] + [v - centre for v in hi]
-    x = np.full(tree.num_nodes, np.nan)
-    x[0] = 0.0
-    for node in order[1:]:  # preorder: a parent is placed before its children
-        x[node] = x[tree.parent[node]] + offset[node]
-    x -= np.nanmin(x)
-    y = np.where(drawn, -tree.depth.astype(float), np.nan)
-    return x, y
-
-
-# --- the view --------------------------------------------------------------------------------
 
 def _payoff_text(u) -> str:
     def one(v):
@@ -544,7 +140,7 @@ class TreeView:
         tree = as_tree(game, "plot_tree")
         self.tree = tree
         self.style = get_style(presenter)
-        sel = _select(tree, subtree, depth)
+        sel = select(tree, subtree, depth)
         self.selection = sel
         self.notes = sel.notes
         self.x, self.y = tidy_layout(tree, sel.drawn)
@@ -594,7 +190,7 @@ class TreeView:
         self._edge_action = tree.action[d]
         self._edge_player = tree.player[tree.parent[d]]
         #: The action of each decision edge, as plain text (escaped where it becomes markup).
-        self.edge_actions = [_edge_label(tree, int(c)) for c in d]
+        self.edge_actions = [edge_label(tree, int(c)) for c in d]
         # Labels and hover texts as plotly markup: game strings escaped once, here.
         self._edge_labels = [escape(a) for a in self.edge_actions]
         self._edge_where = [escape(f"{tree.infoset_keys[i]} (history "
@@ -669,7 +265,7 @@ class TreeView:
         """
         widget = check_flag(widget, "widget")
         skeleton = check_flag(skeleton, "skeleton")
-        probs = _probabilities(self.tree, policy)
+        probs = strategy_array(self.tree, policy)
         s, tree = self.style, self.tree
         fig = go.FigureWidget() if widget else go.Figure()
         traces: list = []
@@ -704,14 +300,14 @@ class TreeView:
                           width=float(edge_width(p, s)), dash="dot" if b == 0 else "solid")))
         # Labels beside the edges: outcome and probability on chance edges (fixed), action
         # and, with a policy, its probability on decision edges (updated).
-        chance_text = [f"{escape(_edge_label(tree, c))} {fraction_label(tree.chance_prob[c])}"
+        chance_text = [f"{escape(edge_label(tree, c))} {fraction_label(tree.chance_prob[c])}"
                        for c in self.chance_edges.tolist()]
         chance_places = self._places(self.chance_edges, chance_text)
         # Like the set keys below, chance labels (fixed) are drawn on a white ground.
         boxed_chance = len(chance_text) <= MAX_BOXED_KEYS
         add("chance labels", self._edge_text(
             chance_places, chance_text, CHANCE_COLOUR, boxed=boxed_chance,
-            hovertext=[f"chance deals {escape(_edge_label(tree, c))} with probability "
+            hovertext=[f"chance deals {escape(edge_label(tree, c))} with probability "
                        f"{fraction_label(tree.chance_prob[c])}"
                        for c in self.chance_edges.tolist()]))
         # The hover names the edge (static, customdata) and its probability (hovertext, the
@@ -915,7 +511,7 @@ class TreeView:
         tree = self.tree
         who = tree.player[n]
         history = tree.history[n] or "(start)"
-        lines = [f"<b>{_role(tree, n)}</b> · node {n}", f"history: {escape(history)}"]
+        lines = [f"<b>{node_role(tree, n)}</b> · node {n}", f"history: {escape(history)}"]
         if who >= 0:
             info = int(tree.infoset[n])
             members = tree.infoset_members(info)
@@ -1031,9 +627,9 @@ class TreeView:
         The one place a frame is computed, for plotly (:meth:`changes`) and for the marks
         of :class:`cfrviz.widgets.tree.LiveTree` alike."""
         tree = self.tree
-        probs = _probabilities(tree, probabilities)
-        player = _best_response_player(best_response)
-        selected = _infoset_id(tree, selected_infoset)
+        probs = strategy_array(tree, probabilities)
+        player = best_response_player(best_response)
+        selected = infoset_id(tree, selected_infoset)
         if player is not None and probs is None:
             raise ValueError("best_response needs a strategy to respond to: pass a policy")
         p = None if probs is None else probs[self._edge_infoset, self._edge_action]
@@ -1123,49 +719,6 @@ class TreeView:
         return f"selected: {escape(self.tree.infoset_keys[selected])}"
 
 
-@dataclass(frozen=True)
-class TreeFrame:
-    """What one strategy shows on a drawn tree (:meth:`TreeView.frame`).
-
-    Attributes
-    ----------
-    probability : float array of shape (decision edges,) or None
-        Each drawn decision edge's probability (``TreeView.decision_edges`` order); ``None``
-        without a strategy.
-    player : int or None
-        Who best-responds (0 or 1), if anyone.
-    value : float or None
-        The best response's value for that player.
-    chosen : bool array of shape (decision edges,)
-        The best response's actions (all ``False`` without one).
-    selected : int or None
-        The selected information set.
-    ringed : int array
-        Its drawn members (node ids).
-    """
-
-    probability: np.ndarray | None
-    player: int | None
-    value: float | None
-    chosen: np.ndarray
-    selected: int | None
-    ringed: np.ndarray
-
-    @property
-    def note(self) -> str:
-        """The best response in words (``""`` without one), shown above the tree."""
-        if self.player is None:
-            return ""
-        return f"best response of player {self.player + 1} (green bands): value {self.value:+.4f}"
-
-
-def edge_texts(actions, probability) -> list[str]:
-    """Edge labels: each action followed by its probability in at most four characters
-    (``"b .33"``), or the actions alone when ``probability`` is ``None``."""
-    if probability is None:
-        return list(actions)
-    return [f"{a} {_short(q)}" for a, q in zip(actions, np.asarray(probability).tolist())]
-
 
 #: Coordinates sent per step are float32 (plotly sends them as typed arrays): half the bytes
 #: of float64, and far finer than a pixel.
@@ -1186,15 +739,10 @@ def _same(shown, value) -> bool:
     return bool(shown == value)
 
 
-def _short(q: float) -> str:
-    """A probability in at most four characters: 1, 0, .33."""
-    text = f"{q:.2f}"
-    return {"1.00": "1", "0.00": "0"}.get(text, text[1:] if text.startswith("0") else text)
-
-
 def _alpha(hex_colour: str, alpha: float) -> str:
     r, g, b = (int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
     return f"rgba({r},{g},{b},{alpha})"
+
 
 
 def plot_tree(game, policy=None, *, subtree=None, depth=None, presenter: bool | None = None,
