@@ -324,3 +324,95 @@ def test_my_cfr_starter_and_junk():
     assert ex.check_my_cfr(None).status == NOT_DONE
     for junk in ("my_cfr", 3, [1, 2]):
         assert ex.check_my_cfr(junk).mistake == "not-callable"
+
+
+# --- by class of hole (issue 22 item 2): right code written differently is accepted ----------
+
+ITERATIVE_PURE_PYTHON = '''
+def my_cfr(tree, iterations):
+    """Vanilla CFR without recursion: reaches top-down, values bottom-up, in node order."""
+    n = len(tree.player)
+    sets, width = tree.legal_mask.shape
+    regret = [[0.0] * width for _ in range(sets)]
+    total = [[0.0] * width for _ in range(sets)]
+
+    def matching(row, k):
+        positive = [max(r, 0.0) for r in row[:k]]
+        s = sum(positive)
+        return [p / s for p in positive] if s > 0 else [1.0 / k] * k
+
+    for _ in range(iterations):
+        for player in (0, 1):
+            sigma = [matching(regret[i], int(tree.legal_mask[i].sum())) for i in range(sets)]
+            reach = [[1.0, 1.0, 1.0] for _ in range(n)]
+            for node in range(n):  # a parent's id is smaller than its children's
+                kind = int(tree.player[node])
+                for a, child in enumerate(tree.children[node]):
+                    r = list(reach[node])
+                    if kind == -1:
+                        r[2] *= float(tree.chance_prob[child])
+                    elif kind >= 0:
+                        r[kind] *= sigma[int(tree.infoset[node])][a]
+                    reach[child] = r
+            value = [0.0] * n
+            for node in reversed(range(n)):
+                kind = int(tree.player[node])
+                children = list(tree.children[node])
+                if kind == -2:
+                    value[node] = float(tree.utility[node, player])
+                elif kind == -1:
+                    value[node] = sum(float(tree.chance_prob[c]) * value[c] for c in children)
+                else:
+                    info = int(tree.infoset[node])
+                    q = [value[c] for c in children]
+                    v = sum(p * x for p, x in zip(sigma[info], q))
+                    value[node] = v
+                    if kind == player:
+                        r = reach[node]
+                        for a in range(len(q)):
+                            regret[info][a] += r[2] * r[1 - player] * (q[a] - v)
+                            total[info][a] += r[player] * sigma[info][a]
+    out = {}
+    for i, key in enumerate(tree.infoset_keys):
+        k = int(tree.legal_mask[i].sum())
+        s = sum(total[i][:k])
+        out[key] = [x / s for x in total[i][:k]]
+    return out
+'''
+
+FLOAT32 = {"np.zeros(mask.shape)    # cumulative": "np.zeros(mask.shape, np.float32)  #",
+           "np.zeros(mask.shape)  # strategies": "np.zeros(mask.shape, np.float32)  #"}
+
+
+def test_tree_nodes_come_after_their_parents(kuhn):
+    # What ITERATIVE_PURE_PYTHON relies on.
+    assert all(child > node for node in range(len(kuhn.player)) for child in kuhn.children[node])
+
+
+@pytest.mark.parametrize("cell, mode", [
+    (lambda: as_cell(ITERATIVE_PURE_PYTHON)["my_cfr"], "alternating"),   # pure Python, iterative
+    (lambda: my_cfr(**FLOAT32), "alternating"),                     # numpy float32, recursive
+    (lambda: my_cfr(**FLOAT32, **SIMULTANEOUS), "simultaneous"),           # float32, other order
+    (lambda: run_solution(CFR_SOLUTION)["my_cfr"], "alternating"),  # numpy float64, recursive
+])
+def test_my_cfr_accepts_right_code_in_any_style(cell, mode):
+    feedback = ex.check_my_cfr(cell())
+    assert feedback.status == CORRECT, feedback.message
+    assert mode in feedback.message
+
+
+def test_float32_tables_are_accepted_with_a_message_that_says_so():
+    feedback = ex.check_my_cfr(my_cfr(**FLOAT32))
+    assert feedback.correct, feedback.message
+    assert f"within {ex.FLOAT_TOLERANCE:g}" in feedback.message and "float32" in feedback.message
+    exact = ex.check_my_cfr(run_solution(CFR_SOLUTION)["my_cfr"])
+    assert "float32" not in exact.message
+
+
+def test_the_float_tolerance_is_below_the_nearest_wrong_run(kuhn):
+    # One iteration more or fewer is the wrong run closest to the right one: it must stay out.
+    n = ex.CFR_RUNS[0][1]
+    runs = ex.cfr_variant_run(kuhn, n)
+    for t in (n - 1, n + 1):
+        gap = np.abs(runs[t]["own"] - runs[n]["own"])[kuhn.legal_mask].max()
+        assert gap > 5 * ex.FLOAT_TOLERANCE, (t, gap)

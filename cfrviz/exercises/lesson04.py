@@ -574,7 +574,18 @@ def _diagnose_run(tree, iterations: int, table, weights=KUHN_WEIGHTS,
     return min(found, key=len) if found else None
 
 
-def _same(a, b, mask) -> bool:
+#: How far a run of my_cfr may stray from cfrviz's and still count as vanilla CFR: float32
+#: tables (about 7 significant digits) were measured 5.4e-6 off on Kuhn poker after 300
+#: iterations (7.9e-7 with simultaneous updates); the nearest wrong run, one iteration more or
+#: fewer, is 8.9e-4 off.  Not every float32 run stays that close: with player 2 updated first,
+#: float32 rounding flips a near-tie in regret matching and the run ends 0.046 away, which no
+#: tolerance can accept without accepting wrong code.
+FLOAT_TOLERANCE = 1e-4
+
+
+def _same(a, b, mask, loose: bool = False) -> bool:
+    if loose:
+        return bool(np.allclose(a[mask], b[mask], rtol=0.0, atol=FLOAT_TOLERANCE))
     return bool(np.allclose(a[mask], b[mask], rtol=1e-6, atol=1e-7))
 
 
@@ -661,11 +672,18 @@ def check_my_cfr(function) -> Feedback:
                   "simultaneous": solve(kuhn, "cfr", n, alternating=False, progress=False)}
     mode = next((name for name, run in references.items()
                  if _same(table, run.average_strategy[-1], kuhn.legal_mask)), None)
+    loose = False
+    if mode is None:  # float32 tables, or the additions in another order: close, not equal
+        mode = next((name for name, run in references.items()
+                     if _same(table, run.average_strategy[-1], kuhn.legal_mask, loose=True)),
+                    None)
+        loose = mode is not None
     if mode is None or unnormalised:
         failed = _explain_kuhn(function, kuhn, table, unnormalised, mode, references)
         if failed is not None:
             return failed
         mode = PLAYER_2_FIRST
+        loose = not _same(table, cfr_variant_run(kuhn, n, first=1)[n]["own"], kuhn.legal_mask)
     theirs = exploitability(kuhn, Policy(kuhn, table))
     ours = float(references[mode if mode in references else "alternating"].exploitability[-1])
     table, unnormalised, _, failed = _student_run(function, leduc, m)
@@ -675,7 +693,9 @@ def check_my_cfr(function) -> Feedback:
     alternating, first = mode != "simultaneous", int(mode == PLAYER_2_FIRST)
     want = (cfr_variant_run(leduc, m, first=1)[m]["own"] if first else
             solve(leduc, "cfr", m, alternating=alternating, progress=False).average_strategy[-1])
-    if not _same(table, want, leduc.legal_mask):
+    exact_leduc = _same(table, want, leduc.legal_mask)
+    loose = loose or not exact_leduc
+    if not exact_leduc and not _same(table, want, leduc.legal_mask, loose=True):
         names = _diagnose_run(leduc, m, table, weights=("no-chance",),
                               modes=((alternating, first),), floors=False)
         if names:
@@ -690,7 +710,12 @@ def check_my_cfr(function) -> Feedback:
                    f"{theirs:.6f}, cfrviz's {ours:.6f} (your run took {seconds:.2f} s). "
                    "Alternating and simultaneous updates are both vanilla CFR; with "
                    "alternating ones, player 2 answers player 1's updated strategy within "
-                   "the same iteration.")
+                   "the same iteration." + (
+                       f" Your numbers agree with cfrviz's within {FLOAT_TOLERANCE:g} but not "
+                       "to 1e-6: that is what float32 tables (about 7 significant digits) or "
+                       "sums added in another order give, and the checker accepts it (the "
+                       "nearest wrong run, one iteration more or fewer, is about 9e-4 off "
+                       "on Kuhn poker)." if loose else ""))
 
 
 def _explain_kuhn(function, kuhn, table, unnormalised, mode, references) -> Feedback | None:
@@ -703,14 +728,14 @@ def _explain_kuhn(function, kuhn, table, unnormalised, mode, references) -> Feed
     if unnormalised and mode is not None:
         return wrong(prefix + f"Once divided, your average matches vanilla CFR ({mode} "
                      "updates).", "not-normalised")
+    n = int(references["alternating"].iterations[-1])
+    if not unnormalised and _same(table, cfr_variant_run(kuhn, n, first=1)[n]["own"],
+                                  kuhn.legal_mask, loose=True):
+        return None  # vanilla CFR, player 2 first (within FLOAT_TOLERANCE)
     short, _, _, failed = _student_run(function, kuhn, DIAGNOSE_ITERATIONS)
     names = None
     if failed is None and short is not None:
         names = _diagnose_run(kuhn, DIAGNOSE_ITERATIONS, short)
-    n = int(references["alternating"].iterations[-1])
-    if names == [] and not unnormalised and _same(
-            table, cfr_variant_run(kuhn, n, first=1)[n]["own"], kuhn.legal_mask):
-        return None
     if names:
         names = (["not-normalised"] if unnormalised else []) + names
         return wrong(prefix + " ".join(CFR_MISTAKES[name] for name in names
