@@ -1,0 +1,109 @@
+"""A :class:`Trace`: a training run's records, read-only, for views to index into."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from numbers import Integral
+from typing import Any
+
+import numpy as np
+
+from ..policy import Policy
+from .schema import RECORD_ARRAYS
+
+
+@dataclass(frozen=True, eq=False)
+class Trace:
+    """Snapshots of a training run at the iterations it recorded.
+
+    Every array's first axis follows ``iterations``; strategy and regret
+    arrays then have shape ``(information sets, max actions)`` in the order of
+    the game's information-set table (:data:`RECORD_ARRAYS` lists them all).
+    Arrays are copies, never live views of the solver, and are read-only:
+    scrubbing a slider reads them and never re-runs anything.
+
+    Attributes
+    ----------
+    game
+        The game that was solved.
+    algorithm : str
+        Name given to :func:`cfrviz.solve`.
+    params : dict
+        Every setting of the run (seed, iterations, algorithm parameters).
+    iterations : numpy.ndarray of int, shape (records,)
+        The iteration each record was taken after (1-based).
+    cumulative_regret, instantaneous_regret : numpy.ndarray, shape (records, I, A)
+        Regrets summed up to, and incurred at, that iteration.
+    current_strategy : numpy.ndarray, shape (records, I, A)
+        The strategy played at that iteration.
+    average_strategy : numpy.ndarray, shape (records, I, A)
+        The average of the strategies played so far.
+    exploitability : numpy.ndarray, shape (records,)
+        Exploitability of the average strategy (NaN when the run asked for no
+        evaluation, `checkpoints=[]`, and for the last records of a run whose
+        evaluation a Ctrl-C cut short).
+    current_exploitability : numpy.ndarray, shape (records,)
+        Exploitability of the current strategy.
+    extras : dict
+        Further per-run records of a solver (arrays or JSON-safe values).
+    state : dict or None
+        The solver's state after the last recorded iteration, as
+        :meth:`SolverState.as_dict` writes it (iteration, cumulative regrets,
+        strategy sums, random-generator state, nodes touched, time spent),
+        enough to resume the run; ``None`` when not kept.
+    """
+
+    game: Any
+    algorithm: str
+    params: dict
+    iterations: np.ndarray
+    cumulative_regret: np.ndarray
+    instantaneous_regret: np.ndarray
+    current_strategy: np.ndarray
+    average_strategy: np.ndarray
+    exploitability: np.ndarray
+    current_exploitability: np.ndarray
+    extras: dict = field(default_factory=dict)
+    state: dict | None = None
+
+    def __post_init__(self):
+        for spec in RECORD_ARRAYS:
+            getattr(self, spec.name).setflags(write=False)
+
+    def __len__(self) -> int:
+        return len(self.iterations)
+
+    def index(self, iteration: int | None = None) -> int:
+        """Record index of ``iteration`` (the last record when ``None``).
+
+        Raises
+        ------
+        ValueError
+            If ``iteration`` is not a whole number (a bool, a float or a string
+            is refused, never converted) or was not recorded; the message lists
+            the range.
+        """
+        if iteration is None:
+            return len(self.iterations) - 1
+        if isinstance(iteration, (bool, np.bool_)) or not isinstance(iteration, Integral):
+            raise ValueError(f"iteration must be a whole number, a recorded iteration between "
+                             f"{self.iterations[0]} and {self.iterations[-1]}; got {iteration!r}")
+        hits = np.flatnonzero(self.iterations == iteration)
+        if len(hits) == 0:
+            raise ValueError(f"iteration {iteration!r} is not in this trace; it recorded "
+                             f"{len(self)} iterations between {self.iterations[0]} and "
+                             f"{self.iterations[-1]}")
+        return int(hits[0])
+
+    def average_policy(self, iteration: int | None = None) -> Policy:
+        """The average strategy after ``iteration`` (default: the last recorded)."""
+        return Policy(self.game, self.average_strategy[self.index(iteration)])
+
+    def current_policy(self, iteration: int | None = None) -> Policy:
+        """The strategy played at ``iteration`` (default: the last recorded)."""
+        return Policy(self.game, self.current_strategy[self.index(iteration)])
+
+    def __repr__(self) -> str:
+        return (f"Trace({self.algorithm} on {self.game.name}: {len(self)} records, "
+                f"iterations {self.iterations[0]}..{self.iterations[-1]}, "
+                f"final exploitability {self.exploitability[-1]:.3g})")

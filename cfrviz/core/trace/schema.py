@@ -1,0 +1,186 @@
+"""The schema of a run's records, spelled once: :data:`RECORD_ARRAYS`, the timing extras,
+the size bounds of a trace and :func:`check_records`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class RecordArray:
+    """One per-record array of a trace.
+
+    Attributes
+    ----------
+    name : str
+        The :class:`Trace` attribute (and the array's name in a saved file).
+    dtype : numpy.dtype
+        What the solvers record: ``int64`` iterations, ``float64`` otherwise.
+    nan_ok : bool
+        Whether NaN is a legal value (the exploitability of a run that
+        evaluated nothing).
+    table : bool
+        Whether one record is an (information sets, actions) table, so the
+        array has shape ``(records, I, A)``; otherwise ``(records,)``.
+    evaluates : str or None
+        For an exploitability, the table whose strategies it evaluates.
+    strategy : bool
+        Whether each record is a strategy: a distribution over the legal
+        actions of every information set.
+    """
+
+    name: str
+    dtype: np.dtype
+    nan_ok: bool = False
+    table: bool = False
+    evaluates: str | None = None
+    strategy: bool = False
+
+
+#: The per-record arrays of every trace, in the order traces and files list them.
+RECORD_ARRAYS: tuple[RecordArray, ...] = (
+    RecordArray("iterations", np.dtype(np.int64)),
+    RecordArray("cumulative_regret", np.dtype(np.float64), table=True),
+    RecordArray("instantaneous_regret", np.dtype(np.float64), table=True),
+    RecordArray("current_strategy", np.dtype(np.float64), table=True, strategy=True),
+    RecordArray("average_strategy", np.dtype(np.float64), table=True, strategy=True),
+    RecordArray("exploitability", np.dtype(np.float64), nan_ok=True,
+                evaluates="average_strategy"),
+    RecordArray("current_exploitability", np.dtype(np.float64), nan_ok=True,
+                evaluates="current_strategy"),
+)
+#: Per-record extras of a timed run (the tree solvers): seconds spent solving, and nodes
+#: touched, up to each record.  Such a trace also keeps ``extras["total_time"]``.
+TIMING_EXTRAS: tuple[tuple[str, np.dtype], ...] = (("elapsed", np.dtype(np.float64)),
+                                                   ("nodes_touched", np.dtype(np.int64)))
+
+#: Bytes a trace recorded on the default schedule may take (its record and timing
+#: arrays): the schedule is thinned to fit, whatever the game.
+DEFAULT_TRACE_BYTES = 50_000_000
+#: Bytes any trace may take: an explicit schedule beyond this is refused before the run,
+#: and a file claiming more is refused before it is read.
+MAX_TRACE_BYTES = 2_000_000_000
+
+
+def record_shape(spec: RecordArray, records: int, game) -> tuple[int, ...]:
+    """The shape ``spec``'s array has in a trace of ``records`` records on ``game``."""
+    return (records, *game.legal_mask.shape) if spec.table else (records,)
+
+
+def record_nbytes(table_size: int, timed: bool = True) -> int:
+    """Bytes one record takes: every :data:`RECORD_ARRAYS` entry (and the timing extras).
+
+    Parameters
+    ----------
+    table_size : int
+        Entries of one (information sets x actions) table, ``game.legal_mask.size``.
+    timed : bool
+        Whether the run keeps :data:`TIMING_EXTRAS` (the tree solvers do).
+    """
+    size = sum(spec.dtype.itemsize * (table_size if spec.table else 1) for spec in RECORD_ARRAYS)
+    if timed:
+        size += sum(dtype.itemsize for _, dtype in TIMING_EXTRAS)
+    return size
+
+
+def check_records(arrays: Mapping[str, Any], game, last_iteration: int | None = None,
+                  extras: Mapping[str, Any] | None = None) -> int:
+    """Check a trace's per-record arrays against :data:`RECORD_ARRAYS` and ``game``.
+
+    Parameters
+    ----------
+    arrays : mapping
+        Every :data:`RECORD_ARRAYS` name to its array.
+    game
+        The game recorded on (its ``legal_mask`` gives the tables' shape).
+    last_iteration : int, optional
+        The solver state's iteration: no record may come after it.
+    extras : mapping, optional
+        The trace's extras; those of :data:`TIMING_EXTRAS` it holds are checked too.
+
+    Returns
+    -------
+    int
+        The number of records.
+
+    Raises
+    ------
+    ValueError
+        Naming the array at fault: missing, empty (no record), not an array, of
+        another dtype or shape than the schema and the game give, holding NaN (where not
+        allowed) or infinities, records in number unlike the others, or
+        iterations that are not strictly increasing within 1..``last_iteration``.
+    """
+    iterations = arrays.get("iterations")
+    if not isinstance(iterations, np.ndarray) or iterations.ndim != 1:
+        got = ("missing" if iterations is None else
+               f"of shape {iterations.shape}" if isinstance(iterations, np.ndarray)
+               else f"a {type(iterations).__name__}")
+        raise ValueError(f"record array 'iterations' must be a one-dimensional array; it is "
+                         f"{got}")
+    records = len(iterations)
+    if records == 0:  # every run records at least its last iteration; views need one
+        raise ValueError("record array 'iterations' is empty: a trace holds at least one record "
+                         "(every run records its last iteration)")
+    checks = [(f"record array {spec.name!r}", arrays.get(spec.name), spec.dtype,
+               record_shape(spec, records, game), spec.nan_ok) for spec in RECORD_ARRAYS]
+    checks += [(f"extras array {name!r}", extras[name], dtype, (records,), False)
+               for name, dtype in TIMING_EXTRAS if extras is not None and name in extras]
+    for what, value, dtype, expected, nan_ok in checks:
+        if not isinstance(value, np.ndarray):
+            got = "missing" if value is None else f"a {type(value).__name__}, not an array"
+            raise ValueError(f"{what} is {got}")
+        if value.dtype != dtype:
+            raise ValueError(f"{what} must hold {dtype} numbers; it holds {value.dtype}")
+        if value.shape != expected:
+            raise ValueError(f"{what} has shape {value.shape}; {records} records of "
+                             f"{getattr(game, 'name', 'the game')} need {expected} (every "
+                             "record array holds one entry per recorded iteration)")
+        if dtype.kind == "f":
+            bad = np.isinf(value) if nan_ok else ~np.isfinite(value)
+            if np.any(bad):
+                record = int(np.argwhere(bad)[0][0])
+                kind = "infinite values" if nan_ok else "NaN or infinite values"
+                raise ValueError(f"{what} holds {kind} (first at record {record}, iteration "
+                                 f"{iterations[record]})")
+    for spec in RECORD_ARRAYS:
+        if spec.strategy and records:
+            _check_distributions(arrays[spec.name], game, f"record array {spec.name!r}",
+                                 iterations)
+    if records:
+        steps = np.flatnonzero(np.diff(iterations) <= 0)
+        if len(steps):
+            k = int(steps[0])
+            raise ValueError(f"record array 'iterations' must be strictly increasing; record "
+                             f"{k + 1} (iteration {iterations[k + 1]}) follows iteration "
+                             f"{iterations[k]}")
+        if iterations[0] < 1:
+            raise ValueError(f"record array 'iterations' must start at 1 or later; it starts at "
+                             f"{iterations[0]}")
+        if last_iteration is not None and iterations[-1] > last_iteration:
+            raise ValueError(f"record array 'iterations' goes up to {iterations[-1]}, past the "
+                             f"solver state's iteration {last_iteration}")
+    return records
+
+
+#: How far a recorded strategy's row may be from summing to 1 (rounding in long sums).
+DISTRIBUTION_TOLERANCE = 1e-6
+
+
+def _check_distributions(table: np.ndarray, game, what: str, iterations: np.ndarray) -> None:
+    """Each record of ``table`` must be a distribution over every set's legal actions."""
+    mask = np.asarray(game.legal_mask, dtype=bool)
+    illegal = (table < 0) | (~mask & (table != 0))
+    off = np.abs(np.where(mask, table, 0.0).sum(axis=-1) - 1.0) > DISTRIBUTION_TOLERANCE
+    for bad, why in ((illegal.any(axis=-1), "a negative probability or one on an illegal action"),
+                     (off, "probabilities that do not sum to 1")):
+        if np.any(bad):
+            record, info = (int(k) for k in np.argwhere(bad)[0])
+            raise ValueError(f"{what} holds {why} (record {record}, iteration "
+                             f"{iterations[record]}, information set "
+                             f"{game.infoset_keys[info]!r}): a strategy must be a "
+                             "distribution over the legal actions")
