@@ -232,14 +232,8 @@ listing(walk, "info = tree.infoset[node]", "return value")
 #   row, so the sum over $h \in I$ happens by itself.
 # - The strategy sum grows by the player's **own** reach times its strategy, for the average.
 #
-# By default `update` is `counterfactual_regret`, CFR's own rule; a caller may pass another (exercise 3 will):
-
-# %%
-listing(counterfactual_regret)
-
-# %% [markdown]
-# `others` is $\pi_{-i}(h)$, chance's reach times the opponent's, and `others * (action_values - value)` is
-# this node's share of the counterfactual regret of its set.
+# By default `update` is `counterfactual_regret`, CFR's own rule; a caller may pass another. Its body
+# is exercise 3, so its listing comes after the exercise.
 #
 # Finally the loop over iterations:
 
@@ -267,7 +261,8 @@ display(HTML(snapshot_html(infoset_snapshot(trace, 0, "Qb"))))
 # the node's `reach` (a numpy array `[player 1, player 2, chance]`), the acting `player` (0 or 1),
 # `action_values` (a numpy array, one value per action) and the node's `value`. It must return one number
 # per action. The checker passes it to `vanilla_cfr` as its `update`, runs it beside the unchanged
-# `vanilla_cfr` on Kuhn poker and compares the cumulative regrets after every iteration.
+# `vanilla_cfr` on Kuhn poker, then on a Kuhn poker whose deals are uneven (probabilities 1/21 to 6/21,
+# so chance's reach is not always 1/6), and compares the cumulative regrets after every iteration.
 # (Solution: `%load solutions/03_regret_update.py`.)
 
 # %% tags=["exercise-regret-update"]
@@ -277,6 +272,16 @@ def my_regret_update(reach, player, action_values, value):
 
 # %%
 check.check_regret_update(my_regret_update)
+
+# %% [markdown]
+# Once the checker is happy, compare with the reference's own rule:
+
+# %%
+listing(counterfactual_regret)
+
+# %% [markdown]
+# `others` is $\pi_{-i}(h)$, chance's reach times the opponent's, and `others * (action_values - value)` is
+# this node's share of the counterfactual regret of its set.
 
 # %% [markdown]
 # ## 5 · Predict, then reveal: the own-reach mistake

@@ -39,6 +39,7 @@ from cfrviz.views.compare import (comparison_figure, exploitability_at, log_chec
                                   regret_estimates_figure)
 from cfrviz.views.listing import listing
 from cfrviz.widgets.compare import ComparisonView
+from cfrviz.widgets.reveal import ShowMe
 from cfrviz.widgets.sampling import SampledPaths
 
 # %%
@@ -228,10 +229,12 @@ SampledPaths(kuhn, "external_sampling", iterations=30, seed=0)
 #
 # ## 5 · The same, in readable Python
 #
-# The package keeps a plain Python version next to the compiled solver. Here it is, whole:
+# The package keeps a plain Python version next to the compiled solver. Exercise 3 (end of
+# section 7) asks you to write this walk yourself, so the listing is behind a button: try the
+# exercise first if you like, or click to read it now.
 
 # %%
-listing(external_sampling_walk)
+ShowMe(listing(external_sampling_walk), "Show me external_sampling_walk")
 
 # %% [markdown]
 # The lines follow the pseudocode: `kind` says who moves; `sigma` is line 6; the opponent's branch
@@ -368,7 +371,7 @@ for t, average, current in zip(run.iterations, run.exploitability, run.current_e
 # %% [markdown]
 # ### Exercise 3 — write external sampling
 #
-# Write the walk of section 4 yourself, without looking back at the listing if you can. Your
+# Write the walk of section 4 yourself, without opening the listing of section 5 if you can. Your
 # function gets the `tree`, the `node` to walk from, the traverser `player` (0 or 1), the two tables
 # `regret_sum` and `strategy_sum` (update them in place), and `draw`: call `draw(node,
 # probabilities)` wherever the walk samples, and it returns the index of the outcome or action
