@@ -73,9 +73,9 @@ from .core.trace import (
     record_nbytes,
     record_shape,
 )
-from .core.tree import CHANCE, TERMINAL, GameTree
+from .core.tree import GameTree
 from .games.matrix import MatrixGame
-from .games.nodes import Node, tree_from_nodes
+from .games.stored import stored_tree, tree_content
 
 #: Version of the file layout this module writes; it reads this one and older.
 FORMAT_VERSION = 2
@@ -365,7 +365,7 @@ def _game_meta(game) -> dict:
     else:
         # A custom game (read from a file, or built from a definition): its content is kept,
         # never the path it came from, which a loaded trace must not be able to name.
-        content = _tree_content(game)
+        content = tree_content(game)
         meta.update(kind="stored", tree=content if len(json.dumps(content)) <= MAX_GAME_BYTES
                     else None)
     return meta
@@ -376,26 +376,6 @@ def _rebuildable(name: str) -> bool:
     from .games import GAMES, load_game_file
 
     return name in GAMES.names() and GAMES.lookup(name).factory is not load_game_file
-
-
-#: The GameTree fields a stored game keeps, per node and per information set.
-_NODE_FIELDS = ("parent", "player", "chance_prob", "utility", "infoset", "chance_labels",
-                "history")
-_TREE_FIELDS = (*_NODE_FIELDS, "infoset_keys", "infoset_actions", "description")
-_KINDS = {CHANCE: "chance", TERMINAL: "terminal"}  # a node's kind by its player; else "decision"
-
-
-def _tree_content(tree: GameTree) -> dict:
-    """A custom game tree as plain JSON values, enough for :func:`build_tree` to walk it again."""
-    return {
-        "parent": tree.parent.tolist(), "player": tree.player.tolist(),
-        "chance_prob": tree.chance_prob.tolist(), "utility": tree.utility.tolist(),
-        "infoset": tree.infoset.tolist(),
-        "chance_labels": [list(labels) for labels in tree.chance_labels],
-        "history": list(tree.history), "infoset_keys": list(tree.infoset_keys),
-        "infoset_actions": [list(actions) for actions in tree.infoset_actions],
-        "description": tree.description,
-    }
 
 
 # --- loading -------------------------------------------------------------------------
@@ -773,7 +753,7 @@ def _rebuild_game(path: Path, game_meta: dict) -> GameTree | MatrixGame:
             raise ValueError(f"{path} was recorded on {name!r}, a custom game too large to be "
                              f"kept in the file; pass the game: load_trace(path, game=...)")
         try:
-            game = _stored_tree(name, content)
+            game = stored_tree(name, content)
         except ValueError as exc:
             raise _bad(path, f"its stored game {name!r} cannot be rebuilt ({exc})") from None
     elif kind == "tree":
@@ -808,96 +788,6 @@ def _rebuild_game(path: Path, game_meta: dict) -> GameTree | MatrixGame:
                          f"its rules or payoffs differ from the game rebuilt now; pass the game "
                          f"it was recorded on: load_trace(path, game=...)")
     return game
-
-
-# --- a custom game kept in a trace -----------------------------------------------------
-
-def _stored_tree(name: str, content) -> GameTree:
-    """Walk a stored game's content again (as linked nodes, with
-    :func:`~cfrviz.games.nodes.tree_from_nodes`), checking every field.
-
-    The walk rebuilds every array, so the tree is consistent by construction
-    (parents before children, chance probabilities summing to 1, information
-    sets that agree), whatever the content held.
-    """
-    if not isinstance(content, dict) or set(content) != set(_TREE_FIELDS):
-        raise ValueError(f"its content must hold exactly {', '.join(_TREE_FIELDS)}")
-    nodes = content["parent"]
-    if not isinstance(nodes, list) or not nodes:
-        raise ValueError("'parent' must be a non-empty list")
-    n = len(nodes)
-    for key in _NODE_FIELDS:
-        if not isinstance(content[key], list) or len(content[key]) != n:
-            raise ValueError(f"{key!r} must be a list of {n} entries, one per node")
-    parent = _whole_numbers(content["parent"], "parent")
-    player = _whole_numbers(content["player"], "player")
-    infoset = _whole_numbers(content["infoset"], "infoset")
-    keys = _strings(content["infoset_keys"], "infoset_keys")
-    actions = [_strings(row, "infoset_actions") for row in _list(content["infoset_actions"],
-                                                                 "infoset_actions")]
-    labels = [_strings(row, "chance_labels") for row in content["chance_labels"]]
-    history = _strings(content["history"], "history")
-    if len(actions) != len(keys):
-        raise ValueError(f"'infoset_actions' must have one entry per key ({len(keys)})")
-    if not isinstance(content["description"], str):
-        raise ValueError("'description' must be a string")
-    try:
-        chance_prob = np.array(content["chance_prob"], dtype=np.float64)
-        utility = np.array(content["utility"], dtype=np.float64)
-    except (TypeError, ValueError, OverflowError) as exc:
-        raise ValueError(f"'chance_prob' and 'utility' must be numbers ({exc})") from None
-    if chance_prob.shape != (n,) or utility.shape != (n, 2):
-        raise ValueError(f"'chance_prob' must be {n} numbers and 'utility' {n} pairs")
-    if parent[0] != -1 or any(not 0 <= parent[c] < c for c in range(1, n)):
-        raise ValueError("'parent' must be -1 at the root and an earlier node elsewhere")
-    children: list[list[int]] = [[] for _ in range(n)]
-    for c in range(1, n):
-        children[parent[c]].append(c)
-    for h in range(n):
-        if player[h] in (0, 1):
-            if not 0 <= infoset[h] < len(keys):
-                raise ValueError(f"node {h}'s 'infoset' {infoset[h]} is not an information set")
-            width = len(actions[infoset[h]])
-        elif player[h] == CHANCE:
-            width = len(labels[h])
-        elif player[h] == TERMINAL:
-            width = 0
-        else:
-            raise ValueError(f"node {h}'s 'player' {player[h]} is not 0, 1, chance or terminal")
-        if len(children[h]) != width:
-            raise ValueError(f"node {h} has {len(children[h])} children for {width} actions")
-    linked = [Node(history[h], _KINDS.get(player[h], "decision"), player=player[h])
-              for h in range(n)]
-    for h, node in enumerate(linked):
-        if player[h] == CHANCE:
-            node.labels = tuple(labels[h])
-            node.probs = tuple(float(chance_prob[c]) for c in children[h])
-        elif player[h] == TERMINAL:
-            node.payoffs = (float(utility[h, 0]), float(utility[h, 1]))
-        else:
-            node.labels, node.infoset = tuple(actions[infoset[h]]), keys[infoset[h]]
-        node.children = {label: linked[c] for label, c in zip(node.labels, children[h])}
-    return tree_from_nodes(name, content["description"], linked[0])
-
-
-def _list(value, what: str) -> list:
-    if not isinstance(value, list):
-        raise ValueError(f"{what!r} must be a list")
-    return value
-
-
-def _whole_numbers(values: list, what: str) -> list[int]:
-    if not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
-        raise ValueError(f"{what!r} must hold whole numbers")
-    return values
-
-
-def _strings(values, what: str) -> list[str]:
-    if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
-        raise ValueError(f"{what!r} must hold lists of strings")
-    if len(set(values)) != len(values) and what != "history":
-        raise ValueError(f"{what!r} repeats a label")
-    return values
 
 
 __all__ = ["FORMAT_VERSION", "MAX_META_BYTES", "game_fingerprint", "load_trace", "save_trace"]
