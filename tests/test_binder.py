@@ -16,6 +16,7 @@ same PyPI releases as pip in seconds rather than minutes; the venv itself comes 
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -119,6 +120,11 @@ def test_binder_environment_passes_the_installation_check(tmp_path):
     env.update(PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '')}", VIRTUAL_ENV=str(venv))
     warmed = _run(["bash", str(repo / "binder" / "postBuild")], cwd=repo, env=env)
     assert "compiled in" in warmed.stdout, warmed.stdout  # the copy's cache starts cold
+    # The course's Jupyter settings, where the image's server and JupyterLab read them.
+    server = json.loads((venv / "etc/jupyter/jupyter_server_config.d/cfrviz.json").read_text())
+    assert server["ContentsManager"]["pre_save_hook"] == "cfrviz.jupyter_hooks.forget_widget_views"
+    lab = json.loads((venv / "share/jupyter/lab/settings/overrides.json").read_text())
+    assert lab["@jupyterlab/apputils-extension:notification"]["fetchNews"] == "false"
 
     # Lesson 00's first cell runs this check (from the lessons folder, in the image's Python).
     checked = _run([str(bin_dir / "python"), "-m", "cfrviz.check"], cwd=repo / "lessons", env=env)
