@@ -4,11 +4,17 @@ Each source is a Python file in the "percent" format: a line ``# %%`` starts a
 code cell, ``# %% [markdown]`` a markdown cell (its lines lose their leading
 ``# ``), and ``tags=["a", "b"]`` after either sets cell tags.  Notebooks are
 written with outputs cleared.  Run: ``python tools/build_lessons.py``.
+
+Planned times have one source, ``tools/lessons/planned_minutes.json``: a
+lesson writes ``{{minutes}}`` for its own and ``{{minutes:NN_slug}}`` for
+another's (lesson 00's course map), and the build fills them in.  README's
+table is checked against the same file by ``tests/test_planned_times.py``.
 """
 
 from __future__ import annotations
 
 import ast
+import json
 import re
 import sys
 from pathlib import Path
@@ -16,6 +22,8 @@ from pathlib import Path
 import nbformat
 
 ROOT = Path(__file__).resolve().parent.parent
+PLANNED = ROOT / "tools" / "lessons" / "planned_minutes.json"
+MINUTES = re.compile(r"\{\{minutes(?::(?P<slug>[0-9A-Za-z_]+))?\}\}")
 MARKER = re.compile(r"^# %%(?P<md> \[markdown\])?(?: tags=(?P<tags>\[.*\]))?\s*$")
 
 
@@ -49,9 +57,29 @@ def parse(text: str) -> list:
     return cells
 
 
+def planned_minutes() -> dict[str, int]:
+    """Each lesson's planned time in minutes, by its file's stem."""
+    return json.loads(PLANNED.read_text(encoding="utf-8"))
+
+
+def fill_minutes(text: str, stem: str, planned: dict[str, int] | None = None) -> str:
+    """Replace ``{{minutes}}`` by lesson ``stem``'s planned minutes and ``{{minutes:slug}}`` by
+    lesson ``slug``'s; a lesson missing from planned_minutes.json is a ValueError."""
+    planned = planned_minutes() if planned is None else planned
+
+    def minutes(match: re.Match) -> str:
+        slug = match["slug"] or stem
+        if slug not in planned:
+            raise ValueError(f"{stem}: {match[0]} names lesson {slug!r}, which has no planned "
+                             f"time in {PLANNED.relative_to(ROOT)}")
+        return str(planned[slug])
+
+    return MINUTES.sub(minutes, text)
+
+
 def build(source: Path) -> Path:
     nb = nbformat.v4.new_notebook()
-    nb.cells = parse(source.read_text())
+    nb.cells = parse(fill_minutes(source.read_text(), source.stem))
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)",
                                  "language": "python"}
     nb.metadata["language_info"] = {"name": "python"}

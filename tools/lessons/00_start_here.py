@@ -7,7 +7,7 @@
 # algorithms behind the poker programs that beat professional players. Instead of reading about it, you
 # will run it, scrub through its training step by step and watch strategies settle into an equilibrium.
 #
-# This notebook takes five minutes: it checks that your installation works and explains how the lessons
+# This notebook takes about {{minutes}} minutes: it checks that your installation works and explains how the lessons
 # are built.
 #
 # ## 1 · Check your installation
@@ -81,16 +81,16 @@ widgets.VBox([demo_slider, demo_figure])
 #
 # | lesson | what you learn | planned time |
 # |---|---|---|
-# | [01 · Regret matching](01_regret_matching.ipynb) | regret, regret matching, best response, exploitability, equilibrium of rock-paper-scissors | 30 min |
-# | [02 · Games as trees](02_games_as_trees.ipynb) | extensive form, chance, information sets, behaviour strategies, reach probabilities | 30 min |
-# | [03 · Counterfactual regret](03_counterfactual_regret.ipynb) | counterfactual values and regrets; the CFR algorithm line by line | 35 min |
-# | [04 · CFR on Kuhn poker](04_cfr_on_kuhn.ipynb) | the training explorer; bluffing emerges; the value −1/18; the equilibrium segment | 35 min |
-# | [05 · Best response and exploitability](05_best_response.ipynb) | the yardstick of a strategy; playing against the bot | 30 min |
-# | [06 · Monte Carlo CFR](06_monte_carlo_cfr.ipynb) | chance, external and outcome sampling; an honest cost axis | 30 min |
-# | [07 · Faster CFR](07_faster_cfr.ipynb) | CFR+, linear CFR, discounted CFR side by side | 30 min |
-# | [08 · Scaling up](08_scaling_up.ipynb) | Leduc and pocket poker, lossless abstraction, the archetype tournament | 35 min |
-# | [09 · The road to superhuman poker](09_road_to_superhuman.ipynb) | Cepheus, DeepStack, Libratus, Pluribus, Deep CFR | 30 min |
-# | [10 · Deep CFR](10_deep_cfr.ipynb) | networks instead of tables: traversals, a reservoir memory, the iteration-weighted loss; against tabular CFR | 40 min |
+# | [01 · Regret matching](01_regret_matching.ipynb) | regret, regret matching, best response, exploitability, equilibrium of rock-paper-scissors | {{minutes:01_regret_matching}} min |
+# | [02 · Games as trees](02_games_as_trees.ipynb) | extensive form, chance, information sets, behaviour strategies, reach probabilities | {{minutes:02_games_as_trees}} min |
+# | [03 · Counterfactual regret](03_counterfactual_regret.ipynb) | counterfactual values and regrets; the CFR algorithm line by line | {{minutes:03_counterfactual_regret}} min |
+# | [04 · CFR on Kuhn poker](04_cfr_on_kuhn.ipynb) | the training explorer; bluffing emerges; the value −1/18; the equilibrium segment | {{minutes:04_cfr_on_kuhn}} min |
+# | [05 · Best response and exploitability](05_best_response.ipynb) | the yardstick of a strategy; playing against the bot | {{minutes:05_best_response}} min |
+# | [06 · Monte Carlo CFR](06_monte_carlo_cfr.ipynb) | chance, external and outcome sampling; an honest cost axis | {{minutes:06_monte_carlo_cfr}} min |
+# | [07 · Faster CFR](07_faster_cfr.ipynb) | CFR+, linear CFR, discounted CFR side by side | {{minutes:07_faster_cfr}} min |
+# | [08 · Scaling up](08_scaling_up.ipynb) | Leduc and pocket poker, lossless abstraction, the archetype tournament | {{minutes:08_scaling_up}} min |
+# | [09 · The road to superhuman poker](09_road_to_superhuman.ipynb) | Cepheus, DeepStack, Libratus, Pluribus, Deep CFR | {{minutes:09_road_to_superhuman}} min |
+# | [10 · Deep CFR](10_deep_cfr.ipynb) | networks instead of tables: traversals, a reservoir memory, the iteration-weighted loss; against tabular CFR | {{minutes:10_deep_cfr}} min |
 #
 # To project a lesson in class, run `make present LESSON=04_cfr_on_kuhn` in the course folder: it serves the
 # lesson as a dashboard with the code hidden and large fonts.

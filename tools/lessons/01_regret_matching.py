@@ -11,7 +11,7 @@
 # - measure how far a strategy is from equilibrium with *exploitability*;
 # - predict the equilibrium of a lopsided rock-paper-scissors.
 #
-# **You need** a little Python and the idea of a probability. About 30 minutes.
+# **You need** a little Python and the idea of a probability. About {{minutes}} minutes.
 # Previous: [00 · Start here](00_start_here.ipynb).
 #
 # <span class="cfrviz-notebook-only">Run the cells from top to bottom (Shift+Enter). Sliders and buttons never need you to re-run a cell.</span>

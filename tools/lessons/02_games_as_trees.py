@@ -11,7 +11,7 @@
 # - compute the *reach probability* of a node and split it into what each player and chance contribute.
 #
 # **You need** lesson 01 (strategies, regret, exploitability) and the rule that the probability of several
-# independent steps all happening is their product. About 30 minutes.
+# independent steps all happening is their product. About {{minutes}} minutes.
 # Previous: [01 · Regret matching](01_regret_matching.ipynb). Next: [03 · Counterfactual regret](03_counterfactual_regret.ipynb).
 #
 # <span class="cfrviz-notebook-only">Run the cells from top to bottom (Shift+Enter).</span> Hover over any node of a tree to see its

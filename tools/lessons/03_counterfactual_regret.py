@@ -14,7 +14,7 @@
 # - see what the most common mistake, own reach instead of the opponent's, does to training.
 #
 # **You need** lesson 01 (regret, regret matching, why the *average* strategy) and lesson 02 (game trees,
-# information sets, reach probabilities $\pi_1, \pi_2, \pi_c, \pi_{-i}$). About 35 minutes.
+# information sets, reach probabilities $\pi_1, \pi_2, \pi_c, \pi_{-i}$). About {{minutes}} minutes.
 # Previous: [02 · Games as trees](02_games_as_trees.ipynb). Next: [04 · CFR on Kuhn poker](04_cfr_on_kuhn.ipynb).
 
 # %%

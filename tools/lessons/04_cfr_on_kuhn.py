@@ -13,7 +13,7 @@
 # - write vanilla CFR yourself, from an empty function to a strategy as good as the package's.
 #
 # **You need** lesson 02 (trees, information sets, reach) and lesson 03 (counterfactual regret and the
-# CFR loop). About 35 minutes.
+# CFR loop). About {{minutes}} minutes.
 # Previous: [03 · Counterfactual regret](03_counterfactual_regret.ipynb).
 # Next: [05 · Best response and exploitability](05_best_response.ipynb).
 #

@@ -11,7 +11,7 @@
 #   what each player gives away;
 # - say what an exploitability number means at the table, and why a few hands of play cannot show it.
 #
-# **You need** lesson 04 (CFR on Kuhn poker). About 30 minutes, more if you enjoy playing the bot.
+# **You need** lesson 04 (CFR on Kuhn poker). About {{minutes}} minutes, more if you enjoy playing the bot.
 # Previous: [04 · CFR on Kuhn poker](04_cfr_on_kuhn.ipynb).
 # Next: [06 · Sampling: Monte Carlo CFR](06_monte_carlo_cfr.ipynb).
 #

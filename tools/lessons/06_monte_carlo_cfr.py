@@ -15,7 +15,7 @@
 # - compare algorithms honestly, on the work they do (nodes touched) rather than on iterations.
 #
 # **You need** lessons 03–05: counterfactual regret, the recursive walk of CFR, CFR on Kuhn poker,
-# exploitability. About 60 minutes.
+# exploitability. About {{minutes}} minutes.
 #
 # Previous: [05 · Best response and exploitability](05_best_response.ipynb). Next: [07 · Faster CFR](07_faster_cfr.ipynb).
 #

@@ -13,7 +13,7 @@
 # - say why CFR+'s *current* strategy is worth looking at, when vanilla CFR's is not.
 #
 # **You need** lessons 03–05 (CFR, exploitability); lesson 06's point about comparing on the same
-# work helps. About 30 minutes.
+# work helps. About {{minutes}} minutes.
 #
 # Previous: [06 · Sampling: Monte Carlo CFR](06_monte_carlo_cfr.ipynb). Next: [08 · Scaling up](08_scaling_up.ipynb).
 #

@@ -15,7 +15,7 @@
 # - play against the bot you trained.
 #
 # **You need** lessons 04–05 (CFR, best response, exploitability) and 07 (we solve with DCFR).
-# About 45 minutes.
+# About {{minutes}} minutes.
 #
 # Previous: [07 · Faster CFR](07_faster_cfr.ipynb). Next: [09 · The road to superhuman poker](09_road_to_superhuman.ipynb).
 #

@@ -11,7 +11,7 @@
 #   top of what you now know: CFR, Monte Carlo sampling, CFR+ and discounting, abstraction;
 # - find your way into their papers.
 #
-# **You need** lessons 06–08. About 30 minutes, plus as much reading as you like.
+# **You need** lessons 06–08. About {{minutes}} minutes, plus as much reading as you like.
 #
 # Previous: [08 · Scaling up](08_scaling_up.ipynb). Next: [10 · Deep CFR: networks instead of tables](10_deep_cfr.ipynb).
 #

@@ -17,7 +17,7 @@
 #
 # **You need** lessons 04–06 (CFR, exploitability, external sampling) and the Deep CFR paragraph of
 # lesson 09. No machine learning beyond "a network is a function with weights that gradient
-# descent fits to data". About 40 minutes.
+# descent fits to data". About {{minutes}} minutes.
 #
 # Previous: [09 · The road to superhuman poker](09_road_to_superhuman.ipynb). Next: back to the course map, [00 · Start here](00_start_here.ipynb).
 #
