@@ -15,14 +15,8 @@ from hypothesis import strategies as st
 
 import cfrviz
 from cfrviz.core.tree import CHANCE, TERMINAL, build_tree, check_zero_sum, is_zero_sum
-from cfrviz.games.files import (
-    MAX_DEPTH,
-    MAX_PATH_TEXT,
-    _read_deep_json,
-    _read_json,
-    check_perfect_recall,
-    load_game_file,
-)
+from cfrviz.games.files import MAX_DEPTH, MAX_PATH_TEXT, check_perfect_recall, load_game_file
+from cfrviz.games.json_file import _read_deep_json, _read_json
 
 GAMES = Path(__file__).resolve().parent.parent / "data" / "games"
 BLUFF = json.loads((GAMES / "high_low_bluff.json").read_text())

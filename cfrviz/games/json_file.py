@@ -1,0 +1,352 @@
+"""cfrviz's JSON game format (``data/games/FORMAT.md``), read into linked nodes: every
+error names the file and the node path at fault."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass
+from itertools import islice
+
+from .nodes import Node, shown_path
+from .reading import TOO_LARGE, Paths, check_text, exact_number, short_text
+
+NODE_FIELDS = {
+    "chance": ("type", "name", "outcomes", "comment"),
+    "decision": ("type", "name", "player", "infoset", "actions", "comment"),
+    "terminal": ("type", "name", "payoffs", "comment"),
+}
+TOP_FIELDS = ("name", "description", "root", "comment")
+OUTCOME_FIELDS = ("probability", "node", "comment")
+
+
+# --- cfrviz's JSON format ------------------------------------------------------------------
+
+class _Object(dict):
+    """A JSON object that remembers keys written twice (json keeps only the last)."""
+
+    duplicates: tuple[str, ...] = ()
+
+
+def _object(pairs):
+    obj = _Object(pairs)
+    if len(obj) < len(pairs):
+        seen, dupes = set(), []
+        for key, _ in pairs:
+            if key in seen:
+                dupes.append(key)
+            seen.add(key)
+        obj.duplicates = tuple(dupes)
+    return obj
+
+
+@dataclass(frozen=True)
+class _NotFinite:
+    """A JSON number no float holds (``1e400``) or a ``NaN``/``Infinity`` literal, as written."""
+
+    text: str
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def _json_float(text: str):
+    number = float(text)
+    return number if math.isfinite(number) else _NotFinite(text)
+
+
+def _json_int(text: str):
+    # float() of digits is quick at any length; int() refuses more than 4300 digits.
+    return int(text) if math.isfinite(float(text)) else _NotFinite(text)
+
+
+_DECODER = json.JSONDecoder(object_pairs_hook=_object, parse_float=_json_float,
+                            parse_int=_json_int, parse_constant=_NotFinite)
+
+
+def _read_json(text: str):
+    """``json.loads`` with cfrviz's hooks, or :func:`_read_deep_json` past json's nesting limit.
+
+    Raises
+    ------
+    json.JSONDecodeError
+    """
+    try:
+        return _DECODER.decode(text)
+    except RecursionError:  # json's scanner recurses once per level of nesting
+        return _read_deep_json(text)
+
+
+_SPACE = re.compile(r"[ \t\n\r]*")  # what json skips
+
+
+def _skip(text: str, pos: int) -> int:
+    match = _SPACE.match(text, pos)
+    return match.end() if match else pos
+
+
+def _read_deep_json(text: str):
+    """JSON text to Python values, as :func:`_read_json` gives them, without recursion.
+
+    A stack of the open arrays and objects replaces the call stack of
+    ``json.loads``, so nesting is limited by memory only.  Scalars and keys are
+    read by json itself, so values, hooks and error messages (with their
+    positions) are json's; the tests compare the two readers.
+
+    Raises
+    ------
+    json.JSONDecodeError
+    """
+    def key(at: int) -> tuple[str, int]:
+        """The object key starting at ``at`` and the position after its colon and spaces."""
+        if text[at:at + 1] != '"':
+            raise json.JSONDecodeError("Expecting property name enclosed in double quotes",
+                                       text, at)
+        name, at = _DECODER.raw_decode(text, at)
+        at = _skip(text, at)
+        if text[at:at + 1] != ":":
+            raise json.JSONDecodeError("Expecting ':' delimiter", text, at)
+        return name, _skip(text, at + 1)
+
+    # Each open container is [items, key]: key is None for an array, else the key of the
+    # value being read into an object's list of (key, value) pairs.
+    stack: list[list] = []
+    pos = _skip(text, 0)
+    while True:
+        # Read one value: a scalar, or open a container and go on to its first item.
+        char = text[pos:pos + 1]
+        if char in ("{", "["):
+            pos = _skip(text, pos + 1)
+            if text[pos:pos + 1] == ("}" if char == "{" else "]"):
+                value = _object([]) if char == "{" else []
+                pos += 1
+            elif char == "{":
+                name, pos = key(pos)
+                stack.append([[], name])
+                continue
+            else:
+                stack.append([[], None])
+                continue
+        else:
+            value, pos = _DECODER.raw_decode(text, pos)
+        # Put the value in its container, closing every container that ends here.
+        while True:
+            pos = _skip(text, pos)
+            if not stack:
+                if pos != len(text):
+                    raise json.JSONDecodeError("Extra data", text, pos)
+                return value
+            items, name = stack[-1]
+            items.append(value if name is None else (name, value))
+            char = text[pos:pos + 1]
+            if char == ",":
+                pos = _skip(text, pos + 1)
+                if name is not None:
+                    stack[-1][1], pos = key(pos)
+                break
+            if char != ("]" if name is None else "}"):
+                raise json.JSONDecodeError("Expecting ',' delimiter", text, pos)
+            stack.pop()
+            value = items if name is None else _object(items)
+            pos += 1
+
+
+def parse_json(text: str, file: str, stem: str):
+    try:
+        data = _read_json(text)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{file}: not valid JSON at line {error.lineno}, column {error.colno}: "
+                         f"{error.msg}") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{file}: the file must hold one JSON object with a \"root\" node; "
+                         f"got {_preview(data)}")
+    if problem := _fields(data, TOP_FIELDS):
+        raise ValueError(f"{file}: the top level {problem}")
+    if "root" not in data:
+        raise ValueError(f"{file}: the top level has no \"root\" node; it needs "
+                         f"{{\"root\": {{\"type\": ...}}}}")
+    name = data.get("name", stem)
+    description = data.get("description", "")
+    for key, value in (("name", name), ("description", description)):
+        if not isinstance(value, str):
+            raise ValueError(f"{file}: \"{key}\" must be a string; got {_preview(value)}")
+        check_text(value, f"{file}: \"{key}\"")
+    if not name:
+        raise ValueError(f"{file}: \"name\" must not be empty")
+    paths = Paths(file)
+    root = Node("root", "")
+    stack = [(data["root"], root, 0)]
+    while stack:
+        raw, node, depth = stack.pop()
+        for label, below in _read_node(raw, node, file):
+            child = node.children[label] = Node(paths.step(node, label, depth + 1), "")
+            stack.append((below, child, depth + 1))
+    return name, description, root
+
+
+def _preview(value, limit: int = 60) -> str:
+    """``value`` written as JSON for a message, cut after about ``limit`` characters.
+
+    Iterative and bounded: a value nested thousands deep or holding a hundred
+    thousand items costs no more than a small one.
+    """
+    parts: list[str] = []
+    size = 0
+    stack: list = [value]
+    while stack and size <= limit:
+        item = stack.pop()
+        if isinstance(item, _Punctuation):
+            text = str(item)
+        elif isinstance(item, (dict, list)):
+            text, close = ("{", "}") if isinstance(item, dict) else ("[", "]")
+            entries = list(islice(item.items() if isinstance(item, dict) else item, limit))
+            stack.append(_Punctuation(close if len(entries) == len(item) else ", ..." + close))
+            for i in reversed(range(len(entries))):
+                if isinstance(item, dict):
+                    stack.extend((entries[i][1], _Punctuation(json.dumps(entries[i][0]) + ": ")))
+                else:
+                    stack.append(entries[i])
+                if i:
+                    stack.append(_Punctuation(", "))
+        elif item is None or isinstance(item, (bool, int, float, str)):
+            text = json.dumps(item)
+        else:
+            text = repr(item)
+        parts.append(text)
+        size += len(text)
+    return short_text("".join(parts) + ("..." if stack else ""), limit)
+
+
+class _Punctuation(str):
+    """Text that :func:`_preview` writes as it is (a bracket, a comma, a key)."""
+
+
+def _fields(obj: dict, allowed) -> str:
+    """What is wrong with the keys of a JSON object ("" when nothing is)."""
+    if isinstance(obj, _Object) and obj.duplicates:
+        return f"has the key {_shown(obj.duplicates[0])} twice"
+    unknown = [k for k in obj if k not in allowed]
+    if unknown:
+        return f"has an unknown field {_shown(unknown[0])}; valid fields: {', '.join(allowed)}"
+    return ""
+
+
+def _read_node(raw, node: Node, file: str) -> list:
+    """Fill ``node`` from its JSON object; return its (label, child object) pairs."""
+    def where() -> str:  # built only for a message: a deep node's path is long
+        return f"{file}: node {shown_path(node.path)}"
+
+    if not isinstance(raw, dict):
+        raise ValueError(f"{where()} must be an object with a \"type\" of "
+                         f"{', '.join(map(repr, NODE_FIELDS))}; got {_preview(raw)}")
+    kind = raw.get("type")
+    if not isinstance(kind, str) or kind not in NODE_FIELDS:  # a list is not even hashable
+        what = "has no \"type\"" if "type" not in raw else f"has unknown type {_shown(kind)}"
+        raise ValueError(f"{where()} {what}; valid types: {', '.join(map(repr, NODE_FIELDS))}")
+    if problem := _fields(raw, NODE_FIELDS[kind]):
+        raise ValueError(f"{where()} {problem}")
+    node.kind = kind
+    name = raw.get("name", "")
+    if not isinstance(name, str):
+        raise ValueError(f"{where()}: \"name\" must be a string; got {_preview(name)}")
+    check_text(name, f"{where()}: \"name\"")
+    node.name = name
+    if kind == "terminal":
+        if "payoffs" not in raw:
+            raise ValueError(f"{where()} is terminal but has no \"payoffs\"; give "
+                             f"[player 1's payoff, player 2's payoff]")
+        payoffs = raw["payoffs"]
+        if not isinstance(payoffs, list) or len(payoffs) != 2:
+            raise ValueError(f"{where()}: \"payoffs\" must be [player 1's payoff, player 2's "
+                             f"payoff]; got {_preview(payoffs)}")
+        values = []
+        for i, value in enumerate(payoffs):
+            try:
+                values.append(_number(value))
+            except ValueError as error:
+                raise ValueError(f"{where()}: payoff of player {i + 1} {error}") from None
+        node.payoffs = tuple(values)
+        return []
+    key = "actions" if kind == "decision" else "outcomes"
+    branches = raw.get(key)
+    if not isinstance(branches, dict) or not branches:
+        raise ValueError(f"{where()} is a {kind} node and needs \"{key}\": a non-empty object "
+                         f"{{label: ...}}; got {_preview(branches)}")
+    if isinstance(branches, _Object) and branches.duplicates:
+        raise ValueError(f"{where()} has the {key[:-1]} {_shown(branches.duplicates[0])} twice")
+    if "" in branches:
+        raise ValueError(f"{where()} has an empty {key[:-1]} label")
+    for label in branches:
+        check_text(label, f"{where()}: {key[:-1]} label")
+    node.labels = tuple(branches)
+    if kind == "decision":
+        player = raw.get("player")
+        if isinstance(player, bool) or player not in (1, 2):
+            raise ValueError(f"{where()}: \"player\" must be 1 or 2; got {_preview(player)}")
+        node.player = player - 1
+        infoset = raw.get("infoset")
+        if not isinstance(infoset, str) or not infoset:
+            raise ValueError(f"{where()}: \"infoset\" must be a non-empty string naming the "
+                             f"information set; got {_preview(infoset)}")
+        check_text(infoset, f"{where()}: \"infoset\"")
+        node.infoset = infoset
+        return list(branches.items())
+    probs, pending = [], []
+    for label, outcome in branches.items():
+        if not isinstance(outcome, dict):
+            raise ValueError(f"{_outcome(where(), label)} must be {{\"probability\": ..., "
+                             f"\"node\": {{...}}}}; got {_preview(outcome)}")
+        if problem := _fields(outcome, OUTCOME_FIELDS):
+            raise ValueError(f"{_outcome(where(), label)} {problem}")
+        if "probability" not in outcome or "node" not in outcome:
+            raise ValueError(f"{_outcome(where(), label)} needs both \"probability\" and "
+                             f"\"node\"")
+        try:
+            p = _number(outcome["probability"])
+        except ValueError as error:
+            raise ValueError(f"{_outcome(where(), label)}: probability {error}") from None
+        if p < 0:
+            raise ValueError(f"{_outcome(where(), label)}: probability {p:g} is negative; "
+                             f"probabilities must be >= 0")
+        probs.append(p)
+        pending.append((label, outcome["node"]))
+    node.probs = tuple(probs)
+    return pending
+
+
+
+def _outcome(where: str, label: str) -> str:
+    return f"{where}, outcome {_shown(label)}"
+
+
+def _shown(value) -> str:
+    """A JSON value for a message: a string as Python writes it ('leaf'), else as JSON."""
+    return repr(short_text(value)) if isinstance(value, str) else _preview(value)
+
+
+def _number(value) -> float:
+    """A finite number from a JSON number or a string such as ``"1/3"`` or ``"0.25"``.
+
+    Raises
+    ------
+    ValueError
+        Whose message continues "<the value at fault> ...", e.g. ``is NaN; it must
+        be a finite number``.
+    """
+    if type(value) is float or type(value) is int:  # JSON numbers (not bool), first
+        return float(value)  # finite: the JSON hooks turn other numbers into _NotFinite
+    if isinstance(value, _NotFinite):
+        if value.text in ("NaN", "Infinity", "-Infinity"):
+            raise ValueError(f"is {value.text}; it must be a finite number")
+        raise ValueError(f"is {short_text(value.text)}, {TOO_LARGE}")
+    if isinstance(value, str):
+        try:
+            return float(exact_number(value))
+        except ValueError:
+            raise ValueError(f"is {short_text(value)!r}; write a number or a fraction such as "
+                             f"\"1/3\"") from None
+        except OverflowError:
+            raise ValueError(f"is {short_text(value)!r}, {TOO_LARGE}") from None
+    raise ValueError(f"is {_preview(value)}; it must be a number")
+
