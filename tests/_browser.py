@@ -937,13 +937,20 @@ def resize_window(page, width: int, height: int | None = None, settle: float = 1
     page.wait_for_timeout(int(settle * 1000))
 
 
-def reveal_outputs(page, pause: float = 0.4) -> None:
-    """Scroll every cell output into view in turn: JupyterLab's plotly renderer draws a figure
-    only once it has been on screen."""
-    count = page.locator(".jp-OutputArea-output").count()
-    for i in range(count):
-        page.locator(".jp-OutputArea-output").nth(i).evaluate(
-            "(el) => el.scrollIntoView({block: 'center'})")
+def reveal_outputs(page, pause: float = 0.4, figures_only: bool = False) -> None:
+    """Scroll every cell output (with ``figures_only``, every output holding a plotly figure,
+    drawn or not) into view in turn: JupyterLab's plotly renderer draws a figure only once it
+    has been on screen."""
+    outputs = page.locator(".jp-OutputArea-output")
+    if figures_only:
+        indices = outputs.evaluate_all("""(all) => all.map((el, i) => [el, i])
+          .filter(([el]) => el.matches(".jp-RenderedPlotly")
+                            || el.querySelector(".jp-RenderedPlotly, .js-plotly-plot"))
+          .map(([, i]) => i)""")
+    else:
+        indices = range(outputs.count())
+    for i in indices:
+        outputs.nth(i).evaluate("(el) => el.scrollIntoView({block: 'center'})")
         page.wait_for_timeout(int(pause * 1000))
 
 
@@ -976,7 +983,7 @@ def check_fit(page, name: str, expected_figures: int) -> dict[int, list[dict]]:
     measured = {}
     for step, width in enumerate(WINDOWS):
         resize_window(page, width)
-        reveal_outputs(page)
+        reveal_outputs(page, figures_only=True)
         fits = settled_fit(page)
         assert len(fits) >= expected_figures, (
             f"{name}: expected at least {expected_figures} figures, found {len(fits)}")
