@@ -409,8 +409,9 @@ cfrviz.play_against(leduc, leduc_trace)
 #   actions.
 # - The sequence-form **linear program** solves a two-player zero-sum game exactly, and on small
 #   games faster than CFR. Its time grows faster than the game, it needs the whole game in memory
-#   and gives nothing until it finishes; CFR is anytime, can sample and can be spread out. Poker
-#   programs use CFR; the LP checks it.
+#   (our CFR+, which stores the tree too, needed more at the largest recorded sizes; CFR itself
+#   needs only its tables), and a half-finished LP gives no certified strategy; CFR is anytime,
+#   can sample and can be spread out. Poker programs use CFR; the LP checks it.
 # - An equilibrium strategy beats the archetypes without adapting to them; a best response to each
 #   would win more, at the price of being exploitable itself.
 #

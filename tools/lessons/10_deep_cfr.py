@@ -341,7 +341,10 @@ cfrviz.explore(kuhn, "deep_cfr", iterations=20, traversals=200, train_steps=150,
 #
 # - CFR's tables grow with the information sets; for real poker they cannot be stored. Deep CFR
 #   replaces the regret table by one network per player, from a set's features to a number per
-#   action, and plays regret matching on its predictions.
+#   action, and plays regret matching on its predictions. This lesson's version updates both
+#   players from the same strategy and plays uniformly where no prediction is positive; the
+#   paper's alternates the players within an iteration and plays the best-predicted action
+#   (`fallback="argmax"` in cfrviz).
 # - Each iteration: external-sampling traversals give sampled regrets; a **reservoir** of fixed
 #   capacity keeps each sample ever offered with the same probability; the network is retrained on
 #   it with samples of iteration $t$ weighted by $t$, over legal actions only.
