@@ -278,8 +278,8 @@ exponent, factor = power_law(sizes, [r.lp_bytes / 1e6 for r in large])
 #
 # Memory is not what stops the LP at these sizes: both stay in tens of megabytes. And on memory
 # the recorded rows favour the LP, not CFR+: the fit above gives the LP's peak memory an exponent
-# near 1 (1.05) and our CFR+'s a larger one (1.74), and from about 5,000 sequences per player on,
-# CFR+ uses more (50.3 MB against the LP's 42.4 MB at 8,513 sequences). The reason is our CFR+,
+# near 1 (1.05) and our CFR+'s a larger one (1.74), and at three of the four largest sizes (5,125,
+# 6,007 and 8,513 sequences per player) CFR+ used more (50.3 MB against the LP's 42.4 MB at 8,513). The reason is our CFR+,
 # not CFR: it keeps the whole game tree in memory, laid out for speed, and the tree grows faster
 # than the LP's sequence-form matrix. The dotted line is what CFR itself needs: its two tables, a number per information set and
 # action each, far smaller. Programs for big games keep only those, and generate the tree as they
