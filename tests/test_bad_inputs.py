@@ -447,10 +447,10 @@ def test_every_saved_trace_loads(tmp_path_factory, monkeypatch, extra_bytes, par
                                  limits):
     """Save and load share their limits (made small here so they are reached): a trace either
     saves and then loads, or is refused by save_trace with a ValueError."""
-    import cfrviz.io as io
+    import cfrviz.io.fileformat as io  # where save and load read their limits
     meta_limit, extra_limit = limits
     monkeypatch.setattr(io, "MAX_META_BYTES", meta_limit)
-    monkeypatch.setattr(io, "_MIN_EXTRA_BYTES", extra_limit)
+    monkeypatch.setattr(io, "MIN_EXTRA_BYTES", extra_limit)
     trace = dataclasses.replace(
         KUHN_TRACE, params=dict(KUHN_TRACE.params, note="x" * param_chars),
         extras=dict(KUHN_TRACE.extras, data=np.zeros(extra_bytes // 8)))

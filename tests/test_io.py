@@ -452,9 +452,9 @@ def test_only_a_regular_file_is_opened(tmp_path):
 
 
 def test_what_load_would_refuse_is_not_saved(kuhn_trace, tmp_path, monkeypatch):
-    import cfrviz.io as io
+    import cfrviz.io.fileformat as io  # where save and load read their limits
 
-    monkeypatch.setattr(io, "_MIN_EXTRA_BYTES", 1000)
+    monkeypatch.setattr(io, "MIN_EXTRA_BYTES", 1000)
     big = dataclasses.replace(kuhn_trace, extras={**kuhn_trace.extras, "x": np.zeros(2000)})
     with pytest.raises(ValueError, match=r"extras array 'x' takes 16,000 bytes, more than the "
                                          r"[\d,]+ load_trace reads"):

@@ -1,0 +1,120 @@
+"""The trace file's format: its name and version, the size limits that save and load
+share, and the game fingerprint.
+
+The limits are read as attributes of this module when a trace is saved or loaded, so a test
+can lower them with ``monkeypatch.setattr(cfrviz.io.fileformat, ...)``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import numpy as np
+
+from ..core.trace import MAX_TRACE_BYTES, record_nbytes
+from ..core.tree import GameTree
+from ..games.matrix import MatrixGame
+
+#: Version of the file layout this module writes; it reads this one and older.
+FORMAT_VERSION = 2
+FORMAT_NAME = "cfrviz-trace"
+META = "cfrviz_meta"
+
+#: Largest JSON metadata read, in bytes (params, extras and state scalars, a matrix game's
+#: payoffs, a custom game's content).
+MAX_META_BYTES = 64 * 2**20
+#: Largest custom game kept in a trace, as JSON bytes; a larger one is not stored and the
+#: trace then loads only with ``game=``.
+MAX_GAME_BYTES = MAX_META_BYTES // 2
+#: Largest trace file opened, in bytes (checked before reading, and by save_trace after
+#: writing): the records' limit, room for the metadata and the solver state.
+MAX_FILE_BYTES = MAX_TRACE_BYTES + 2 * MAX_META_BYTES
+#: Room for an ``.npy`` header beyond an array's data (numpy refuses larger headers).
+HEADER_BYTES = 10_000 + 16
+#: Largest extras array that is not one of the schema's (user data kept with a run).
+MIN_EXTRA_BYTES = 2**20
+
+
+def game_fingerprint(game) -> str:
+    """A SHA-256 hex digest that identifies a game exactly.
+
+    Two builds of the same game give the same digest; a change to its rules,
+    its information sets, its action labels or any payoff gives another.
+
+    Parameters
+    ----------
+    game : GameTree or MatrixGame
+        For a :class:`~cfrviz.core.tree.GameTree` the digest covers its name,
+        information-set keys, action labels and the ``parent``, ``action``,
+        ``player``, ``chance_prob``, ``utility`` and ``infoset`` arrays; for a
+        :class:`~cfrviz.games.matrix.MatrixGame`, its name, action labels and
+        payoffs.  Arrays enter in a fixed dtype and byte order (little-endian
+        int64 / float64, ``-0.0`` counted as ``0.0``), so the digest does not
+        depend on the machine.
+
+    Returns
+    -------
+    str
+        64 hexadecimal digits.
+
+    Raises
+    ------
+    ValueError
+        For an object that is neither kind of game.
+    """
+    digest = hashlib.sha256()
+
+    def put(tag: str, data: bytes) -> None:
+        # Tag and length prefixes keep the encoding unambiguous.
+        digest.update(tag.encode())
+        digest.update(len(data).to_bytes(8, "little"))
+        digest.update(data)
+
+    def text(tag: str, value) -> None:
+        put(tag, json.dumps(value).encode())
+
+    def array(tag: str, values, dtype: str) -> None:
+        values = np.ascontiguousarray(values, dtype=dtype)
+        if values.dtype.kind == "f":
+            values = values + 0.0  # -0.0 -> 0.0: the same game either way
+        put(tag, json.dumps(list(values.shape)).encode() + values.tobytes())
+
+    if isinstance(game, GameTree):
+        text("kind", "tree")
+        text("name", game.name)
+        text("infoset_keys", list(game.infoset_keys))
+        text("infoset_actions", [list(a) for a in game.infoset_actions])
+        for name in ("parent", "action", "player", "infoset"):
+            array(name, getattr(game, name), "<i8")
+        for name in ("chance_prob", "utility"):
+            array(name, getattr(game, name), "<f8")
+    elif isinstance(game, MatrixGame):
+        text("kind", "matrix")
+        text("name", game.name)
+        text("row_actions", list(game.row_actions))
+        text("col_actions", list(game.col_actions))
+        array("payoffs", game.payoffs, "<f8")
+    else:
+        raise ValueError(f"cannot fingerprint a {type(game).__name__}; expected a game from "
+                         "cfrviz.load_game (a GameTree or a MatrixGame)")
+    return digest.hexdigest()
+
+
+def rebuildable(name: str) -> bool:
+    """Whether ``load_game(name, **params)`` builds a game without reading a file."""
+    from ..games import GAMES, load_game_file
+
+    return name in GAMES.names() and GAMES.lookup(name).factory is not load_game_file
+
+
+def most_records(game) -> int:
+    """The most records a trace of ``game`` may hold (save and load): MAX_TRACE_BYTES."""
+    return MAX_TRACE_BYTES // record_nbytes(game.legal_mask.size)
+
+
+def extra_limit(game, records: int) -> int:
+    """The most bytes an extras array outside the schema may take (save and load)."""
+    return max(MIN_EXTRA_BYTES, records * game.legal_mask.size * 8)
+
+
