@@ -289,7 +289,7 @@ NOT_CALLED = {
     "RoundRobin": "the result of round_robin, not built by users",
     "available_algorithms": "takes no arguments (Python refuses any)",
     "available_games": "takes no arguments (Python refuses any)",
-    "load_trace": "cfrviz/io.py is hardened separately (load_trace(None) is a TypeError today)",
+    "load_trace": "cfrviz.io is hardened separately (load_trace(None) is a TypeError today)",
 }
 
 
