@@ -36,13 +36,11 @@ from __future__ import annotations
 
 from .frames import WIDTH_STEPS, TreeFrame, edge_texts, edge_width, width_steps
 from .graph import fraction_label, tree_graph
-from .layout import CHANCE_GAP, tidy_layout
+from .layout import CHANCE_GAP, LANE_BASE, LANE_STEP, infoset_lanes, tidy_layout
 from .selection import MAX_DRAWN, MAX_NODES, subtree_sizes
 from .view import (
     CHAR_EM,
     HOVER_MEMBERS,
-    LANE_BASE,
-    LANE_STEP,
     MAX_BOXED_KEYS,
     NARROW_PX,
     ROLES,
@@ -52,5 +50,5 @@ from .view import (
 
 __all__ = ["CHANCE_GAP", "CHAR_EM", "HOVER_MEMBERS", "LANE_BASE", "LANE_STEP", "MAX_BOXED_KEYS",
            "MAX_DRAWN", "MAX_NODES", "NARROW_PX", "ROLES", "WIDTH_STEPS", "TreeFrame",
-           "TreeView", "edge_texts", "edge_width", "fraction_label", "plot_tree",
+           "TreeView", "edge_texts", "edge_width", "fraction_label", "infoset_lanes", "plot_tree",
            "subtree_sizes", "tidy_layout", "tree_graph", "width_steps"]

@@ -1,5 +1,6 @@
-"""Reingold and Tilford's tidy layered layout of the drawn nodes ("Tidier drawings of
-trees", IEEE TSE 1981)."""
+"""Where the drawn nodes go: Reingold and Tilford's tidy layered layout ("Tidier drawings of
+trees", IEEE TSE 1981), then the information sets' bands and connector lanes, which make the
+levels that hold lanes taller."""
 
 from __future__ import annotations
 
@@ -9,6 +10,12 @@ from ...core.tree import CHANCE, GameTree
 
 #: Extra horizontal space between the subtrees of two outcomes of a chance node.
 CHANCE_GAP = 0.6
+
+#: Height of the lowest information-set connector above its level, and between lanes (in
+#: levels: at the normal 100 pixels a level, lanes are 27 pixels apart, room for a key label
+#: in each).
+LANE_BASE = 0.24
+LANE_STEP = 0.27
 
 
 def tidy_layout(tree: GameTree, drawn: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -70,3 +77,51 @@ def tidy_layout(tree: GameTree, drawn: np.ndarray | None = None) -> tuple[np.nda
     y = np.where(drawn, -tree.depth.astype(float), np.nan)
     return x, y
 
+
+def infoset_lanes(tree: GameTree, nodes: np.ndarray, x: np.ndarray,
+                  drawn: np.ndarray) -> tuple[dict[int, np.ndarray], dict[int, int], np.ndarray]:
+    """Where the information sets with two or more drawn members are drawn.
+
+    A set is a shaded band when no other node of its level sits between its
+    members, else a dashed connector in a lane of its own above the level (a
+    lane is reused only with room for the set's key label before it).  Levels
+    with lanes get taller to hold them: ``LANE_STEP`` levels per lane.
+
+    Returns
+    -------
+    groups : dict
+        ``{information-set id: drawn member node ids}``.
+    lanes : dict
+        ``{information-set id: lane}``, ``-1`` for a band.
+    y : float array of shape (tree nodes,)
+        The nodes' heights with the lanes' room added (NaN where not drawn).
+    """
+    drawn_decisions = nodes[tree.player[nodes] >= 0]
+    members: dict[int, list[int]] = {}
+    for n in drawn_decisions.tolist():
+        members.setdefault(int(tree.infoset[n]), []).append(n)
+    groups = {i: np.array(m) for i, m in members.items() if len(m) > 1}
+    lanes: dict[int, int] = {}          # infoset -> lane, or -1 for a band
+    lanes_at = np.zeros(int(tree.depth.max()) + 1, dtype=int)
+    by_depth: dict[int, list[int]] = {}
+    for info, m in groups.items():
+        by_depth.setdefault(int(tree.depth[m[0]]), []).append(info)
+    for d, infos in by_depth.items():
+        level_x = np.sort(x[nodes[tree.depth[nodes] == d]])
+        lane_end: list[float] = []
+        for info in sorted(infos, key=lambda i: x[groups[i]].min()):
+            xs = x[groups[info]]
+            lo, hi = float(xs.min()), float(xs.max())
+            between = int(np.sum((level_x > lo) & (level_x < hi)))
+            if between == len(xs) - 2:
+                lanes[info] = -1
+                continue
+            # Reuse a lane only with room for this set's key label before it.
+            lane = next((k for k, end in enumerate(lane_end) if end < lo - 1.2),
+                        len(lane_end))
+            lane_end[lane:lane + 1] = [hi]
+            lanes[info] = lane
+        lanes_at[d] = len(lane_end)
+    extra = np.cumsum(LANE_STEP * lanes_at)
+    y = np.where(drawn, -(tree.depth + extra[tree.depth]), np.nan)
+    return groups, lanes, y

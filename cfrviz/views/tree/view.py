@@ -37,7 +37,7 @@ from .frames import (
     width_steps,
 )
 from .graph import edge_label, fraction_label, node_role, tree_graph
-from .layout import tidy_layout
+from .layout import LANE_BASE, LANE_STEP, infoset_lanes, tidy_layout
 from .selection import select, subtree_sizes
 
 #: Tree figures take the width of their output area; labels are placed (staggered where
@@ -46,11 +46,6 @@ from .selection import select, subtree_sizes
 NARROW_PX = 560
 #: Width of one character of the small font, in units of the font size (Arial, mixed text).
 CHAR_EM = 0.58
-#: Height of the lowest information-set connector above its level, and between lanes (in
-#: levels: at the normal 100 pixels a level, lanes are 27 pixels apart, room for a key label
-#: in each).
-LANE_BASE = 0.24
-LANE_STEP = 0.27
 #: Trees with more information-set groups than this label them as plain text, without the
 #: white ground (one annotation each).
 MAX_BOXED_KEYS = 60
@@ -147,37 +142,9 @@ class TreeView:
         self.nodes = np.flatnonzero(sel.drawn)
         self._graph = None
 
-        # Information sets with two or more drawn members, and where their groups go: a
-        # shaded band when no other node sits between the members, else a dashed connector
-        # in a lane of its own above the level.  Levels with lanes get taller to hold them.
-        drawn_decisions = self.nodes[tree.player[self.nodes] >= 0]
-        members: dict[int, list[int]] = {}
-        for n in drawn_decisions.tolist():
-            members.setdefault(int(tree.infoset[n]), []).append(n)
-        self.groups = {i: np.array(m) for i, m in members.items() if len(m) > 1}
-        self._lanes: dict[int, int] = {}          # infoset -> lane, or -1 for a band
-        lanes_at = np.zeros(int(tree.depth.max()) + 1, dtype=int)
-        by_depth: dict[int, list[int]] = {}
-        for info, m in self.groups.items():
-            by_depth.setdefault(int(tree.depth[m[0]]), []).append(info)
-        for d, infos in by_depth.items():
-            level_x = np.sort(self.x[self.nodes[tree.depth[self.nodes] == d]])
-            lane_end: list[float] = []
-            for info in sorted(infos, key=lambda i: self.x[self.groups[i]].min()):
-                xs = self.x[self.groups[info]]
-                lo, hi = float(xs.min()), float(xs.max())
-                between = int(np.sum((level_x > lo) & (level_x < hi)))
-                if between == len(xs) - 2:
-                    self._lanes[info] = -1
-                    continue
-                # Reuse a lane only with room for this set's key label before it.
-                lane = next((k for k, end in enumerate(lane_end) if end < lo - 1.2),
-                            len(lane_end))
-                lane_end[lane:lane + 1] = [hi]
-                self._lanes[info] = lane
-            lanes_at[d] = len(lane_end)
-        extra = np.cumsum(LANE_STEP * lanes_at)
-        self.y = np.where(sel.drawn, -(tree.depth + extra[tree.depth]), np.nan)
+        # Information sets with two or more drawn members, each a band or a connector in a
+        # lane above its level (levels with lanes get taller).
+        self.groups, self._lanes, self.y = infoset_lanes(tree, self.nodes, self.x, sel.drawn)
 
         # Edges: every drawn node but the root, split by who moves at the parent.
         children = self.nodes[self.nodes != 0]
