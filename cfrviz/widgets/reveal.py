@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import ipywidgets as W
 
+from .panel import Panel
+
 
 def _html(content) -> str:
     """The content as HTML: its own ``_repr_html_`` when it has one, else escaped text."""
@@ -20,7 +22,7 @@ def _html(content) -> str:
     return f"<pre>{escape(str(content))}</pre>"
 
 
-class ShowMe(W.VBox):
+class ShowMe(Panel):
     """A button that shows ``content`` (anything with ``_repr_html_``, or text) and hides it again.
 
     Parameters
@@ -32,13 +34,14 @@ class ShowMe(W.VBox):
     """
 
     def __init__(self, content, label: str = "Show me") -> None:
+        super().__init__()
         self.label = label
         self.shown = W.HTML(value="")
         self.button = W.Button(description=label, icon="eye", button_style="",
                                layout=W.Layout(width="auto"))
         self._content = _html(content)
         self.button.on_click(self.toggle)
-        super().__init__([self.button, self.shown])
+        self.children = (self.button, self.shown, self.output)
 
     def toggle(self, _button=None) -> None:
         """Show the content if it is hidden, hide it if it is shown."""
