@@ -452,7 +452,8 @@ def check_reopen(page, server, lesson: str) -> list[str]:
     open_notebook_in_workspace(page, server, f"{lesson}.ipynb", f"w{lesson[:2]}-reopened")
     quiet_since, deadline = time.monotonic(), time.monotonic() + 30
     while time.monotonic() < deadline:  # until nothing is "Loading widget" for 2 s
-        if page.locator(".jp-Notebook", has_text="Loading widget").count():
+        # Outputs only: lesson 00's prose quotes "Loading widget".
+        if page.locator(".jp-Notebook .jp-OutputArea-output", has_text="Loading widget").count():
             quiet_since = time.monotonic()
         elif time.monotonic() - quiet_since >= 2:
             break
