@@ -257,6 +257,14 @@ def test_a_hammered_run_never_raises_and_comes_back_consistent(monkeypatch, outs
     monkeypatch.undo()
     assert signal.getsignal(signal.SIGINT) is outside
     assert cut.params["interrupted"] and any("can be resumed" in m for m in messages)
-    assert any("evaluation interrupted" in m for m in messages), messages
+    # Whether a signal also lands during the evaluation depends on thread scheduling: on a
+    # loaded machine at low priority the hammer can miss the whole of it (seen once in CI's
+    # background suite).  test_repeated_ctrl_c_during_the_final_evaluation interrupts the
+    # evaluation for certain; here the trace must say which records were evaluated either way.
+    evaluated = np.isfinite(cut.exploitability)
+    if any("evaluation interrupted" in m for m in messages):
+        assert not evaluated.all() and np.isnan(cut.exploitability[-1])
+    else:
+        assert evaluated.all(), messages
     assert_consistent(cut)
     assert_resumes_bit_for_bit(cut, pocket, algorithm, 3100, [3100], **kwargs)

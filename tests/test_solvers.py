@@ -265,6 +265,7 @@ def test_regret_matching_resume_refuses_what_does_not_fit(game):
 def test_ctrl_c_ends_regret_matching_between_chunks_and_the_run_resumes(game, monkeypatch,
                                                                          update):
     variant = game.with_payoffs(VARIANT)
+    before = signal.getsignal(signal.SIGINT)  # default, or SIG_IGN in a background job
     monkeypatch.setattr(driver, "CHUNK_SECONDS", 1e-9)  # one iteration per chunk
     interrupt_at_match_call(monkeypatch, 41, _ctrl_c)  # two calls per iteration
     with pytest.warns(RuntimeWarning,
@@ -274,7 +275,7 @@ def test_ctrl_c_ends_regret_matching_between_chunks_and_the_run_resumes(game, mo
     # Iteration 21 was under way: it finishes, and the run stops at the chunk boundary.
     assert cut.iterations.tolist() == [10, 20, 21] and cut.params["interrupted"]
     assert cut.state["iteration"] == 21
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    assert signal.getsignal(signal.SIGINT) is before
     monkeypatch.undo()
     whole = cfrviz.solve(variant, "regret_matching", 1000, seed=2, update=update,
                          checkpoints=[10, 20, 21, 500])
