@@ -476,18 +476,24 @@ def wait_for_figure_change(scope, before: list[dict], timeout: float = 15) -> li
     return wait_for_figures_to_settle(scope)
 
 
-def wait_for_figures_to_settle(scope, quiet: float = 0.6, timeout: float = 15) -> list[dict]:
-    """Return the figures' state once it has stayed the same for ``quiet`` seconds."""
+def settled(read, quiet: float, timeout: float):
+    """What ``read()`` returns once it has stayed the same for ``quiet`` seconds (or, after
+    ``timeout`` seconds, the last reading)."""
     deadline = time.monotonic() + timeout
-    state, since = figure_state(scope), time.monotonic()
+    state, since = read(), time.monotonic()
     while time.monotonic() < deadline:
         time.sleep(0.1)
-        now = figure_state(scope)
+        now = read()
         if now != state:
             state, since = now, time.monotonic()
         elif time.monotonic() - since >= quiet:
             return state
     return state
+
+
+def wait_for_figures_to_settle(scope, quiet: float = 0.6, timeout: float = 15) -> list[dict]:
+    """Return the figures' state once it has stayed the same for ``quiet`` seconds."""
+    return settled(lambda: figure_state(scope), quiet, timeout)
 
 
 def slider_value(handle) -> int:

@@ -101,3 +101,18 @@ def assert_close(got, want, *, scale: float, roundings: int, what: str = "") -> 
             f"{what}: off by {gap[worst]:.3g} at {tuple(int(i) for i in worst)} (got "
             f"{got[worst]!r}, want {want[worst]!r}); the bound is {bound:.3g} = {roundings} "
             f"roundings x eps x {scale:.3g}")
+
+
+def assert_iteration_close(one, want, *, regrets: float, sums: float, roundings: int,
+                           iteration: int) -> None:
+    """One compiled iteration's tables (``one``: ``current``, ``instant``, ``regret_sum``,
+    ``strategy_sum``) against the reference's record of the same iteration (``want``:
+    ``strategy``, ``regret``, ``cumulative_regret``, ``strategy_sum``), each to the bound of its
+    own scale: 1 for a strategy, ``regrets`` for the regret tables, ``sums`` for the sums."""
+    for got, expected, scale, what in [
+            (one.current, want["strategy"], 1.0, "current strategy"),
+            (one.instant, want["regret"], regrets, "regrets"),
+            (one.regret_sum, want["cumulative_regret"], regrets, "cumulative regrets"),
+            (one.strategy_sum, want["strategy_sum"], sums, "strategy sums")]:
+        assert_close(got, expected, scale=scale, roundings=roundings,
+                     what=f"{what}, iteration {iteration}")

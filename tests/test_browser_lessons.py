@@ -41,6 +41,7 @@ from _browser import (
     open_notebook_in_workspace,
     run_all_and_wait,
     screenshot,
+    settled,
     slider_range,
     slider_value,
     timeline_handle,
@@ -263,16 +264,7 @@ def digest(scope) -> list[str]:
 
 
 def settle_digest(scope, quiet: float = 0.4, timeout: float = 10) -> list[str]:
-    deadline = time.monotonic() + timeout
-    state, since = digest(scope), time.monotonic()
-    while time.monotonic() < deadline:
-        time.sleep(0.1)
-        now = digest(scope)
-        if now != state:
-            state, since = now, time.monotonic()
-        elif time.monotonic() - since >= quiet:
-            break
-    return state
+    return settled(lambda: digest(scope), quiet, timeout)
 
 
 # ----------------------------------------------------------------------------------- checks

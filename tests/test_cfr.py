@@ -6,7 +6,7 @@ import re
 import numpy as np
 import pytest
 from _games import Coordination
-from _tolerance import EPS, FOLD, assert_close, magnitude, walk_roundings
+from _tolerance import EPS, FOLD, assert_close, assert_iteration_close, magnitude, walk_roundings
 
 import cfrviz
 from cfrviz import engine
@@ -56,13 +56,8 @@ def assert_matches(game, trace, steps, rule):
         one = compiled_iteration(game, rule, t, regret_sum, strategy_sum)
         regrets = magnitude(game.utility, regret_sum, step["cumulative_regret"])
         sums = magnitude(t if rule.linear_average else 1.0, strategy_sum, step["strategy_sum"])
-        for got, want, scale, what in [(one.current, step["strategy"], 1.0, "strategy"),
-                                       (one.instant, step["regret"], regrets, "regrets"),
-                                       (one.regret_sum, step["cumulative_regret"], regrets,
-                                        "cumulative regrets"),
-                                       (one.strategy_sum, step["strategy_sum"], sums,
-                                        "strategy sums")]:
-            assert_close(got, want, scale=scale, roundings=roundings, what=f"{what}, iteration {t}")
+        assert_iteration_close(one, step, regrets=regrets, sums=sums, roundings=roundings,
+                               iteration=t)
         regret_sum, strategy_sum = step["cumulative_regret"], step["strategy_sum"]
         engine.run_full_tree(engine.plan(game).arrays, chained, t, t, rule)
         assert np.array_equal(trace.current_strategy[k], chained.current)

@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from _tolerance import FOLD, assert_close, magnitude, walk_roundings
+from _tolerance import FOLD, assert_iteration_close, magnitude, walk_roundings
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -51,13 +51,8 @@ def test_kernel_matches_the_reference_after_every_iteration(game, name, seed):
         added = slow["strategy_sum"] - strategy_sum
         regrets = magnitude(game.utility, regret_sum, slow["cumulative_regret"], slow["regret"])
         sums = magnitude(1.0, strategy_sum, slow["strategy_sum"], added)
-        for got, want, scale, what in [(one.current, slow["strategy"], 1.0, "current strategy"),
-                                       (one.instant, slow["regret"], regrets, "regrets"),
-                                       (one.regret_sum, slow["cumulative_regret"], regrets,
-                                        "cumulative regrets"),
-                                       (one.strategy_sum, slow["strategy_sum"], sums,
-                                        "strategy sums")]:
-            assert_close(got, want, scale=scale, roundings=roundings, what=f"{what}, iteration {t}")
+        assert_iteration_close(one, slow, regrets=regrets, sums=sums, roundings=roundings,
+                               iteration=t)
         regret_sum, strategy_sum = slow["cumulative_regret"], slow["strategy_sum"]
         kernel(arrays, stepwise, t, t, rng, *extra)  # the compiled run on its own
     assert np.array_equal(rng, stream)  # it drew the reference's numbers, as many of them
