@@ -10,13 +10,15 @@ information set on the tree is :func:`cfrviz.widgets.infoset.infoset_picker`.
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
 
 from ..core.tree import CHANCE, TERMINAL, as_tree
-from . import Feedback, correct, not_done, unanswered, wrong
+from . import Feedback, unanswered
+from .diagnosis import Case, always, diagnose, fallback
 
 #: Exercise 1: a node of Kuhn poker (player 1 holds J, player 2 holds Q, player 1 bet).
 WHICH_SET_NODE = "JQ:b"
@@ -71,69 +73,78 @@ def check_which_set(key, other_node=None) -> Feedback:
 
     Player 1 holds J, player 2 holds Q, player 1 has bet: player 2 acts and
     knows its own card and the bet, so the node is in set ``"Qb"``, together
-    with ``"KQ:b"`` (player 1 holds K instead).
+    with ``"KQ:b"`` (player 1 holds K instead).  The key is judged first
+    (:func:`key_cases`), then the other node; the value the table reads is the
+    other node's id, or None when it is not a node.
     """
-    if unanswered(key):
-        return not_done("Set `my_key` to the key of the information set (a string such as "
-                        "'Kp'), and `my_other_node` to the history of another node in it.")
     tree = _kuhn()
     node = tree.history.index(WHICH_SET_NODE)
     right = tree.infoset_keys[tree.infoset[node]]
+    other = _clean(other_node, cards=2)
+    return diagnose(None if other is None else _node_of(tree, other), (
+        Case.not_done(lambda _: unanswered(key),
+                      "Set `my_key` to the key of the information set (a string such as 'Kp'), "
+                      "and `my_other_node` to the history of another node in it."),
+        *key_cases(tree, key, right),
+        Case.not_done(lambda _: unanswered(other_node),
+                      f"Yes, the key is {right!r}. Now set `my_other_node` to the history of "
+                      "another node in the same set, written like 'JQ:b'."),
+        Case("not-a-node", lambda found: found is None,
+             f"The key {right!r} is right. For the other node, write a history as player 1's "
+             "card, player 2's card, a colon and the moves, like 'KJ:pb'; got "
+             f"{other_node!r}."),
+        Case("same-node", lambda found: found == node,
+             f"The key {right!r} is right, but {WHICH_SET_NODE!r} is the node itself. Which "
+             "other deal looks exactly the same to player 2?"),
+        Case("other-set", lambda found: tree.infoset[found] != tree.infoset[node],
+             lambda found: f"The key {right!r} is right, but {_describe(tree, found)}. Keep "
+                           "what player 2 sees (its Q and the bet) and change only what it "
+                           "cannot see."),
+        Case.correct(always,
+                     lambda found: f"Yes: player 2 holds Q and has seen a bet, so the node is in "
+                                   f"set {right!r}. {tree.history[found]!r} looks the same to "
+                                   "player 2: only player 1's hidden card differs. Player 2 "
+                                   "must choose without knowing which of the two nodes it is "
+                                   "at."),
+    ))
+
+
+def key_cases(tree, key, right: str) -> tuple[Case, ...]:
+    """The rows of exercise 1 that judge the key: each holds only when the key is wrong."""
     answer = _clean(key)
     if answer is not None and len(answer) > 1 and answer[1] == ":":
         answer = answer[0] + answer[2:]  # "Q:b" is a fair way to write "Qb"
-    if answer is None:
-        return wrong(f"A key is a string such as 'Kp' (a card, then the moves seen); got "
-                     f"{key!r}.", "not-a-key")
-    if answer != right:
-        return _explain_key(tree, answer, key)
-    if unanswered(other_node):
-        return not_done(f"Yes, the key is {right!r}. Now set `my_other_node` to the history "
-                        "of another node in the same set, written like 'JQ:b'.")
-    other = _clean(other_node, cards=2)
-    found = None if other is None else _node_of(tree, other)
-    if found is None:
-        return wrong(f"The key {right!r} is right. For the other node, write a history as "
-                     "player 1's card, player 2's card, a colon and the moves, like 'KJ:pb'; "
-                     f"got {other_node!r}.", "not-a-node")
-    if found == node:
-        return wrong(f"The key {right!r} is right, but {WHICH_SET_NODE!r} is the node itself. "
-                     "Which other deal looks exactly the same to player 2?", "same-node")
-    if tree.infoset[found] != tree.infoset[node]:
-        return wrong(f"The key {right!r} is right, but {_describe(tree, found)}. Keep what "
-                     "player 2 sees (its Q and the bet) and change only what it cannot see.",
-                     "other-set")
-    return correct(f"Yes: player 2 holds Q and has seen a bet, so the node is in set {right!r}. "
-                   f"{tree.history[found]!r} looks the same to player 2: only player 1's hidden "
-                   "card differs. Player 2 must choose without knowing which of the two nodes "
-                   "it is at.")
 
+    def wrong_key(test) -> Callable[[object], bool]:
+        return lambda _: answer is not None and answer != right and test(answer)
 
-def _explain_key(tree, answer: str, raw) -> Feedback:
-    keys = set(tree.infoset_keys)
-    if answer in ("Jb",):
-        return wrong("That is player 2's set when player 2 holds J. In 'JQ:b' the first card "
-                     "(J) is player 1's and the second (Q) is player 2's; player 2 acts here and "
-                     "sees only its own card.", "other-card")
-    if answer.upper().startswith("JQ") or answer.upper().startswith("QJ"):
-        return wrong("A key with both cards names a single node. Player 2 never sees player "
-                     "1's card, so its key holds only its own card and the moves it has seen.",
-                     "both-cards")
-    if answer in ("J", "Q", "K"):
-        return wrong(f"{answer!r} is player 1's set at the very start, before anyone has moved. "
-                     "The node in question comes after player 1's bet, and the bet is public.",
-                     "no-history")
-    if answer.lower() in ("b", ":b"):
-        return wrong("Add the card: the key is what the acting player knows, and player 2 "
-                     "knows its own card as well as the bet.", "no-card")
-    if answer in keys:
+    def other_set(_) -> str:
         info = tree.infoset_index(answer)
-        members = tree.infoset_members(info)
-        return wrong(f"{answer!r} is a set of player {tree.infoset_player[info] + 1} "
-                     f"with nodes such as {tree.history[members[0]]!r}. In 'JQ:b' player 2 "
-                     "acts, holding Q, after one bet.", "other-set")
-    return wrong(f"{raw!r} is not a key of Kuhn poker. Keys are the acting player's card "
-                 "followed by the moves so far, e.g. 'K', 'Qp', 'Jpb'.", "not-a-key")
+        return (f"{answer!r} is a set of player {tree.infoset_player[info] + 1} with nodes such "
+                f"as {tree.history[tree.infoset_members(info)[0]]!r}. In 'JQ:b' player 2 acts, "
+                "holding Q, after one bet.")
+
+    return (
+        Case("not-a-key", lambda _: answer is None,
+             f"A key is a string such as 'Kp' (a card, then the moves seen); got {key!r}."),
+        Case("other-card", wrong_key(lambda a: a == "Jb"),
+             "That is player 2's set when player 2 holds J. In 'JQ:b' the first card (J) is "
+             "player 1's and the second (Q) is player 2's; player 2 acts here and sees only its "
+             "own card."),
+        Case("both-cards", wrong_key(lambda a: a.upper().startswith(("JQ", "QJ"))),
+             "A key with both cards names a single node. Player 2 never sees player 1's card, "
+             "so its key holds only its own card and the moves it has seen."),
+        Case("no-history", wrong_key(lambda a: a in ("J", "Q", "K")),
+             f"{answer!r} is player 1's set at the very start, before anyone has moved. The "
+             "node in question comes after player 1's bet, and the bet is public."),
+        Case("no-card", wrong_key(lambda a: a.lower() in ("b", ":b")),
+             "Add the card: the key is what the acting player knows, and player 2 knows its own "
+             "card as well as the bet."),
+        Case("other-set", wrong_key(lambda a: a in set(tree.infoset_keys)), other_set),
+        Case("not-a-key", wrong_key(lambda _: True),
+             f"{key!r} is not a key of Kuhn poker. Keys are the acting player's card followed "
+             "by the moves so far, e.g. 'K', 'Qp', 'Jpb'."),
+    )
 
 
 # --- exercise 2: a reach probability by hand --------------------------------------------------
@@ -256,55 +267,51 @@ def check_reach(answer) -> Feedback:
     after a check (1/3): 1/6 x 3/4 x 1/3 = 1/24.  Answers within 3% count, so
     a rounded decimal is fine.
     """
-    if unanswered(answer):
-        return not_done("Set `my_reach` to a number, e.g. a product like 1/2 * 1/3.")
-    value = _as_number(answer)
-    if value is None:
-        return wrong(f"A reach probability is one number between 0 and 1; got {answer!r}.",
-                     "not-a-number")
     b = reach_breakdown(_kuhn(), REACH_POLICY, REACH_NODE)
     p1, p2, c = b.player1, b.player2, b.chance
     call = REACH_POLICY["Qpb"]["b"]
 
-    def near(x):
-        return bool(np.isclose(value, x, rtol=0.03, atol=1e-9))
+    def near(x) -> Callable[[float], bool]:
+        return lambda value: bool(np.isclose(value, x, rtol=0.03, atol=1e-9))
 
-    if near(b.total):
-        return correct(f"Yes, {_frac(b.total)}: chance deals QJ ({_frac(c)}), player 1 checks "
-                       f"with Q ({_frac(p1)}), player 2 bets with J ({_frac(p2)}). The reach is "
-                       "the product of every probability on the path, and it splits into one "
-                       "factor per contributor: player 1, player 2 and chance.")
-    if not 0 <= value <= 1:
-        return wrong(f"{value:g} cannot be a probability. Reach probabilities multiply the "
-                     "probabilities along the path, so they never exceed 1.", "sum-not-product")
-    mistakes = (
-        (p1 * p2, "forgot-chance",
-         f"You left out chance: the deal QJ itself happens with probability {_frac(c)}."),
-        (p1 * p2 / 3, "chance-one-card",
-         "Chance deals both cards at once: the ordered pair QJ is one of 6 equally likely "
-         "deals, so its probability is 1/6, not 1/3."),
-        (b.others(0), "left-out-own",
-         f"That is {_frac(b.others(0))}, chance times player 2: the reach without player 1's "
-         "own contribution. Lesson 03 uses exactly this number; here we want the whole "
-         f"probability of arriving, including player 1's check ({_frac(p1)})."),
-        (b.others(1), "left-out-opponent",
-         f"You left out player 2's bet with J ({_frac(p2)}): every move on the path counts, "
-         "whoever makes it."),
-        (b.total * call, "one-step-too-far",
-         f"You multiplied in player 1's call ({_frac(call)}), but that move is made *at* the "
-         "node, after arriving. Reach counts only the moves that lead to it."),
-        (b.total * (1 - call), "one-step-too-far",
-         "You multiplied in player 1's next move, which is made *at* the node, after arriving. "
-         "Reach counts only the moves that lead to it."),
-        (p1, "own-only", f"{_frac(p1)} is player 1's part alone; multiply in chance's and player "
-                         "2's parts."),
-    )
-    for target, mistake, message in mistakes:
-        if near(target):
-            return wrong(message, mistake)
-    if near(p1 + p2 + c) or near((p1 + p2 + c) / 3):
-        return wrong("The probabilities along a path multiply: every step must happen, one "
-                     "after the other.", "sum-not-product")
-    return wrong(f"Not quite ({value:.4g}). Follow the path root -> QJ -> p -> b and multiply "
-                 "the probability of each step: the deal, player 1's check with Q, player 2's "
-                 "bet with J after a check.")
+    return diagnose(_as_number(answer), (
+        Case.not_done(lambda _: unanswered(answer),
+                      "Set `my_reach` to a number, e.g. a product like 1/2 * 1/3."),
+        Case("not-a-number", lambda value: value is None,
+             f"A reach probability is one number between 0 and 1; got {answer!r}."),
+        Case.correct(near(b.total),
+                     f"Yes, {_frac(b.total)}: chance deals QJ ({_frac(c)}), player 1 checks with "
+                     f"Q ({_frac(p1)}), player 2 bets with J ({_frac(p2)}). The reach is the "
+                     "product of every probability on the path, and it splits into one factor "
+                     "per contributor: player 1, player 2 and chance."),
+        Case("sum-not-product", lambda value: not 0 <= value <= 1,
+             lambda value: f"{value:g} cannot be a probability. Reach probabilities multiply "
+                           "the probabilities along the path, so they never exceed 1."),
+        Case("forgot-chance", near(p1 * p2),
+             f"You left out chance: the deal QJ itself happens with probability {_frac(c)}."),
+        Case("chance-one-card", near(p1 * p2 / 3),
+             "Chance deals both cards at once: the ordered pair QJ is one of 6 equally likely "
+             "deals, so its probability is 1/6, not 1/3."),
+        Case("left-out-own", near(b.others(0)),
+             f"That is {_frac(b.others(0))}, chance times player 2: the reach without player "
+             "1's own contribution. Lesson 03 uses exactly this number; here we want the whole "
+             f"probability of arriving, including player 1's check ({_frac(p1)})."),
+        Case("left-out-opponent", near(b.others(1)),
+             f"You left out player 2's bet with J ({_frac(p2)}): every move on the path counts, "
+             "whoever makes it."),
+        Case("one-step-too-far", near(b.total * call),
+             f"You multiplied in player 1's call ({_frac(call)}), but that move is made *at* "
+             "the node, after arriving. Reach counts only the moves that lead to it."),
+        Case("one-step-too-far", near(b.total * (1 - call)),
+             "You multiplied in player 1's next move, which is made *at* the node, after "
+             "arriving. Reach counts only the moves that lead to it."),
+        Case("own-only", near(p1),
+             f"{_frac(p1)} is player 1's part alone; multiply in chance's and player 2's parts."),
+        Case("sum-not-product",
+             lambda value: near(p1 + p2 + c)(value) or near((p1 + p2 + c) / 3)(value),
+             "The probabilities along a path multiply: every step must happen, one after the "
+             "other."),
+        fallback(lambda value: f"Not quite ({value:.4g}). Follow the path root -> QJ -> p -> b "
+                               "and multiply the probability of each step: the deal, player 1's "
+                               "check with Q, player 2's bet with J after a check."),
+    ))
