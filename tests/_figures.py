@@ -186,22 +186,22 @@ def lesson_figures() -> dict[str, Callable[[], list]]:
         "06 regret estimates": _regret_estimates,
         "06 sampled paths": lambda: figures_in(
             SampledPaths(kuhn, "external_sampling", iterations=5, seed=0)),
-        "06 explorer, external sampling": lambda: figures_in(
+        "07 explorer, external sampling": lambda: figures_in(
             cfrviz.explore(kuhn, "external_sampling", iterations=100, seed=0, infoset="Jpb")),
-        "06 seeds": lambda: [comparison_figure(
+        "07 seeds": lambda: [comparison_figure(
             [cfrviz.solve(_leduc(), "external_sampling", 300, seed=s, progress=False)
              for s in range(3)], ["external sampling, 3 seeds"] * 3, axis="iterations")],
-        "07 comparison view": lambda: figures_in(ComparisonView(_leduc_runs(),
+        "08 comparison view": lambda: figures_in(ComparisonView(_leduc_runs(),
                                                                 axis="iterations")),
-        "07 current strategies": lambda: [comparison_figure(_leduc_runs(), axis="iterations",
+        "08 current strategies": lambda: [comparison_figure(_leduc_runs(), axis="iterations",
                                                             current=True)],
-        "07 discount explorer": lambda: figures_in(DiscountExplorer(_leduc(), iterations=100)),
-        "08 scaling": _scaling,
-        "08 exact convergence": _exact_convergence,
-        "08 LP against CFR+": _lp_vs_cfr,
-        "08 exploitation": _exploitation,
-        "09 game sizes": _game_sizes,
-        "10 advantages against regrets": lambda: [advantage_regret_figure(_deep(), "Qb")],
-        "10 recorded runs": _recorded_runs,
+        "08 discount explorer": lambda: figures_in(DiscountExplorer(_leduc(), iterations=100)),
+        "09 scaling": _scaling,
+        "09 exact convergence": _exact_convergence,
+        "09 LP against CFR+": _lp_vs_cfr,
+        "09 exploitation": _exploitation,
+        "10 game sizes": _game_sizes,
+        "11 advantages against regrets": lambda: [advantage_regret_figure(_deep(), "Qb")],
+        "11 recorded runs": _recorded_runs,
     }
     return figures

@@ -13,33 +13,6 @@ JUNK = ["", "cfr", 3, 2.5, {"a": 1}, object(), [None, None], np.zeros((2, 2)), [
 
 
 
-def test_fewest_nodes_accepts_the_order_and_aliases():
-    assert ex.check_fewest_nodes(None).status == NOT_DONE
-    assert ex.check_fewest_nodes(list(ex.FEWEST_FIRST)).status == CORRECT
-    assert ex.check_fewest_nodes(("Outcome", "external sampling", "chance-sampling", "CFR")).correct
-    assert ex.check_fewest_nodes(run_solution("06_fewest_nodes.py")["my_order"]).correct
-
-
-def test_the_checker_agrees_with_the_engine():
-    measured = ex._measured()
-    assert sorted(measured, key=measured.get) == list(ex.FEWEST_FIRST)
-
-
-@pytest.mark.parametrize("answer, mistake", [
-    (["cfr", "chance_sampling", "external_sampling", "outcome_sampling"], "reversed"),
-    (["outcome_sampling", "chance_sampling", "external_sampling", "cfr"], "chance-vs-external"),
-    (["external_sampling", "outcome_sampling", "chance_sampling", "cfr"], "outcome-vs-external"),
-    (["cfr", "outcome_sampling", "external_sampling", "chance_sampling"], "cfr-not-last"),
-    (["outcome_sampling", "external_sampling", "cfr"], "names"),
-    (["outcome_sampling", "external_sampling", "chance_sampling", "cfr+"], "names"),
-    ("outcome_sampling", "shape"),
-])
-def test_fewest_nodes_mistakes_are_explained(answer, mistake):
-    feedback = ex.check_fewest_nodes(answer)
-    assert feedback.status == WRONG and feedback.mistake == mistake, feedback
-    assert len(feedback.message) > 40
-
-
 def test_importance_weights():
     assert ex.check_importance_weights(None).status == NOT_DONE
     assert ex.check_importance_weights([2 / 3, 4 / 3, 4 / 3]).correct
@@ -63,13 +36,13 @@ def test_importance_weight_mistakes_are_explained(answer, mistake):
 
 @pytest.mark.parametrize("junk", JUNK, ids=repr)
 def test_junk_never_raises(junk):
-    for checker in (ex.check_fewest_nodes, ex.check_importance_weights):
+    for checker in (ex.check_importance_weights,):
         feedback = checker(junk)
         assert feedback.status in (WRONG, NOT_DONE)
         assert feedback.message
 
 
-# --- exercise 3: the external-sampling walk, as code ----------------------------------------
+# --- exercise 2: the external-sampling walk, as code ----------------------------------------
 
 from cfrviz.core.regret import regret_matching  # noqa: E402
 from cfrviz.core.tree import CHANCE, TERMINAL  # noqa: E402

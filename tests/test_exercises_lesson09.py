@@ -4,75 +4,104 @@ import numpy as np
 import pytest
 from _solutions import run_solution
 
+import cfrviz
 from cfrviz.exercises import CORRECT, NOT_DONE, WRONG
 from cfrviz.exercises import lesson09 as ex
 
-RIGHT = {"Cepheus": "C", "DeepStack": "E", "Libratus": "B", "Pluribus": "A", "Deep CFR": "D"}
-IN_ORDER = {"Cepheus": "A", "DeepStack": "B", "Libratus": "C", "Pluribus": "D", "Deep CFR": "E"}
-JUNK = ["", "A", 3, [1, 2], object(), np.zeros(3), np.nan, np.inf, -5, True,
-        {"Cepheus": 1}, {"Nobody": "A"}, {"Cepheus": "Z"}]
+JUNK = ["", "288x", {"a": 1}, object(), [288], np.zeros(2), np.nan, np.inf, True, 3.5, -1]
 
 
-def test_milestones():
-    assert ex.check_milestones(None).status == NOT_DONE
-    assert ex.check_milestones(dict.fromkeys(RIGHT)).status == NOT_DONE  # the starter cell
-    assert ex.check_milestones({"Cepheus": "A"}).status == NOT_DONE
-    assert ex.check_milestones(RIGHT).status == CORRECT
-    assert ex.check_milestones({"cepheus": "c", "deepstack": "e", "LIBRATUS": "b",
-                                "pluribus": "a", "deep-cfr": "d"}).correct
-    assert ex.check_milestones(run_solution("09_milestones.py")["my_matches"]).correct
 
 
-def test_the_answer_is_not_the_order_of_the_list():
-    # Reading the letters off in turn must match no program, and is named as a mistake.
-    assert list(RIGHT) == list(ex.SYSTEMS) and RIGHT == ex.MATCH
-    assert all(RIGHT[system] != letter for system, letter in IN_ORDER.items())
-    assert IN_ORDER == ex.IN_ORDER
-    feedback = ex.check_milestones(IN_ORDER)
-    assert feedback.status == WRONG and feedback.mistake == "in-order", feedback
-    assert "order" in feedback.message
-    lower = {system.lower(): letter.lower() for system, letter in IN_ORDER.items()}
-    assert ex.check_milestones(lower).mistake == "in-order"
+def test_the_count_is_the_tree_s():
+    assert ex.leduc_infosets() == cfrviz.load_game("leduc_poker").num_infosets == 288
 
 
-def test_every_idea_is_used_once():
-    assert sorted(ex.MATCH.values()) == sorted(ex.IDEAS)
-
-
-@pytest.mark.parametrize("changes, mistake", [
-    ({"DeepStack": "B", "Libratus": "E"}, "deepstack-libratus"),
-    ({"DeepStack": "D", "Deep CFR": "E"}, "deepstack-deepcfr"),
-    ({"Libratus": "A", "Pluribus": "B"}, "libratus-pluribus"),
-    ({"Cepheus": "B", "Libratus": "C"}, "cepheus"),
-    ({"Pluribus": "D", "Deep CFR": "A"}, None),
-    ({"Cepheus": "A"}, "cepheus"),  # one letter of the in-order answer is not that mistake
-])
-def test_milestone_mistakes_are_explained(changes, mistake):
-    feedback = ex.check_milestones({**RIGHT, **changes})
-    assert feedback.status == WRONG and feedback.mistake == mistake, feedback
-    assert len(feedback.message) > 40
-
-
-def test_hulhe_memory():
-    assert ex.check_hulhe_memory(None).status == NOT_DONE
-    assert ex.hulhe_terabytes() == pytest.approx(15_312)
-    assert ex.check_hulhe_memory(15_312).correct
-    assert ex.check_hulhe_memory(15_000).correct  # within 5%
-    assert ex.check_hulhe_memory(run_solution("09_hulhe_memory.py")["my_terabytes"]).correct
+def test_leduc_infosets():
+    assert ex.check_leduc_infosets(None).status == NOT_DONE
+    assert ex.check_leduc_infosets(288).status == CORRECT
+    assert ex.check_leduc_infosets(288.0).correct
+    assert ex.check_leduc_infosets(np.int64(288)).correct
+    assert ex.check_leduc_infosets(run_solution("09_leduc_infosets.py")["my_count"]).correct
 
 
 @pytest.mark.parametrize("answer, mistake", [
-    (7_656, "one-table"), (5_104, "per-set"), (1.53e16, "units"), (15.3, "units"),
-    (122_496, "bits-bytes"), (-3, "shape"), ("15312", "shape"),
+    (936, "suits"), (1936, "nodes"), (270, "only-round-two"), (18, "only-round-one"),
+    (108, "public-card"), (72, "round-one-history"), (144, "one-player"), ("288", "shape"),
 ])
-def test_hulhe_memory_mistakes_are_explained(answer, mistake):
-    feedback = ex.check_hulhe_memory(answer)
+def test_leduc_infoset_mistakes_are_explained(answer, mistake):
+    feedback = ex.check_leduc_infosets(answer)
+    assert feedback.status == WRONG and feedback.mistake == mistake, feedback
+
+
+def test_tournament_values_match_head_to_head_and_the_answer():
+    values = ex.tournament_values()
+    assert set(values) == set(ex.BOT_NAMES)
+    assert max(values, key=values.get) == "uniform_random"
+    assert all(v > 0 for v in values.values())  # the trained strategy beats every archetype
+
+
+def test_most_exploited():
+    assert ex.check_most_exploited(None).status == NOT_DONE
+    assert ex.check_most_exploited("uniform_random").correct
+    assert ex.check_most_exploited(" Uniform Random ").correct
+    assert ex.check_most_exploited(run_solution("09_most_exploited.py")["my_pick"]).correct
+
+
+@pytest.mark.parametrize("answer, mistake", [
+    ("always_raise", "maniac"), ("strong_hands", "tight"), ("always_call", "station"),
+    ("cfr", "names"), (3, "names"),
+])
+def test_most_exploited_mistakes_are_explained(answer, mistake):
+    feedback = ex.check_most_exploited(answer)
     assert feedback.status == WRONG and feedback.mistake == mistake, feedback
 
 
 @pytest.mark.parametrize("junk", JUNK, ids=repr)
 def test_junk_never_raises(junk):
-    for checker in (ex.check_milestones, ex.check_hulhe_memory):
+    for checker in (ex.check_leduc_infosets, ex.check_most_exploited):
         feedback = checker(junk)
         assert feedback.status in (WRONG, NOT_DONE)
         assert feedback.message
+
+
+# --- exercise 3: the LP's memory budget -------------------------------------------------------
+
+FIT = {"exponent": 1.2, "factor": 0.004}
+RIGHT = (16_000 / 0.004) ** (1 / 1.2)
+
+
+def test_lp_budget():
+    assert ex.sequences_within(16_000, **FIT) == pytest.approx(RIGHT)
+    assert ex.check_lp_budget(None, **FIT).status == NOT_DONE
+    assert ex.check_lp_budget(RIGHT, **FIT).correct
+    assert ex.check_lp_budget(RIGHT * 1.05, **FIT).correct  # rounded hand calculations pass
+    assert ex.check_lp_budget(np.float64(RIGHT), **FIT).correct
+    answer = run_solution("09_lp_budget.py", **FIT)["my_sequences"]
+    assert ex.check_lp_budget(answer, **FIT).correct
+
+
+@pytest.mark.parametrize("answer, mistake", [
+    ((16 / 0.004) ** (1 / 1.2), "units"),           # the budget in GB against a fit in MB
+    ((16e9 / 0.004) ** (1 / 1.2), "units"),         # ... or in bytes
+    ((16_000 / 0.004) ** 1.2, "root"),
+    (16_000 / 0.004, "linear"),
+    (2 * RIGHT, "both-players"),
+    (-5, "shape"), ("a lot", "shape"),
+])
+def test_lp_budget_mistakes_are_explained(answer, mistake):
+    feedback = ex.check_lp_budget(answer, **FIT)
+    assert feedback.status == WRONG and feedback.mistake == mistake, feedback
+
+
+@pytest.mark.parametrize("fit", [{"exponent": None, "factor": 0.004},
+                                 {"exponent": 1.2, "factor": -1}, {"exponent": "x", "factor": 1}])
+def test_lp_budget_without_a_fit(fit):
+    feedback = ex.check_lp_budget(RIGHT, **fit)
+    assert feedback.status == WRONG and feedback.mistake == "no-fit"
+
+
+@pytest.mark.parametrize("junk", JUNK, ids=repr)
+def test_lp_budget_junk_never_raises(junk):
+    feedback = ex.check_lp_budget(junk, **FIT)
+    assert feedback.status in (WRONG, NOT_DONE) and feedback.message

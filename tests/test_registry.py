@@ -80,7 +80,7 @@ def test_a_registered_algorithm_is_available_everywhere():
 @pytest.mark.usefixtures("toy_algorithm")
 def test_explain_and_checkers_read_the_registry():
     from cfrviz.analysis.explain import infoset_snapshot
-    from cfrviz.exercises import lesson06
+    from cfrviz.exercises import lesson07
 
     kuhn = cfrviz.load_game("kuhn_poker")
     assert infoset_snapshot(cfrviz.solve(kuhn, "toy_cfr", 5), 3, "K").exact
@@ -88,7 +88,7 @@ def test_explain_and_checkers_read_the_registry():
     # aliases students write are the registry's
     assert ALGORITHMS.resolve("ES") == "external_sampling"
     assert ALGORITHMS.resolve("Vanilla CFR") == "cfr" and ALGORITHMS.resolve("toy") == "toy_cfr"
-    assert lesson06.check_fewest_nodes(["os", "es", "cs", "vanilla"]).status == "correct"
+    assert lesson07.check_fewest_nodes(["os", "es", "cs", "vanilla"]).status == "correct"
 
 
 def test_a_registered_game_loads_by_name():

@@ -491,7 +491,7 @@ CFR_MISTAKES = {
     "sign": "Your regrets have the wrong sign: regret is (value of the action) - (value of the "
             "node), so that regret matching favours the actions that did better.",
     "regret-floor": "You reset negative cumulative regrets to zero. That is CFR+'s rule "
-                    "(lesson 07), a good algorithm but not vanilla CFR, and its average lands "
+                    "(lesson 08), a good algorithm but not vanilla CFR, and its average lands "
                     "elsewhere. Vanilla CFR keeps the negative regrets.",
     "unweighted-average": "Your average is the plain mean of the strategies played. CFR weights "
                           "each iteration's strategy at a set by the player's own reach of the "

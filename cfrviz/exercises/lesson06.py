@@ -1,16 +1,16 @@
-"""Checkers for lesson 06, Monte Carlo CFR.
+"""Checkers for lesson 06, Monte Carlo CFR: sample, and stay unbiased.
 
-Exercise 1 asks for importance weights, exercise 2 for the order of the
-algorithms by nodes touched.  Exercise 3 is code: the external-sampling walk
-with stochastically-weighted averaging (:func:`check_external_sampling`).  Its
-checker runs the student's walk beside :func:`cfrviz.reference.mccfr.
-external_sampling_walk` with the *same* draws: each node's draw takes a
-uniform number fixed in advance for that iteration, player and node, so a
-right walk reproduces the reference's tables exactly, in whatever order it
-tries the actions.  When the tables differ it names the mistake, from the way
-the walk drew (its own actions, no chance, wrong probabilities) or from a
-wrong version of the walk (:func:`cfrviz.analysis.sampling.
-external_sampling_variant`) that reproduces every table.
+Exercise 1 asks for importance weights. Exercise 2 is code: the
+external-sampling walk with stochastically-weighted averaging
+(:func:`check_external_sampling`). Its checker runs the student's walk beside
+:func:`cfrviz.reference.mccfr.external_sampling_walk` with the *same* draws:
+each node's draw takes a uniform number fixed in advance for that iteration,
+player and node, so a right walk reproduces the reference's tables exactly, in
+whatever order it tries the actions. When the tables differ it names the
+mistake, from the way the walk drew (its own actions, no chance, wrong
+probabilities) or from a wrong version of the walk
+(:func:`cfrviz.analysis.sampling.external_sampling_variant`) that reproduces
+every table.
 """
 
 from __future__ import annotations
@@ -23,83 +23,12 @@ from ..core.regret import regret_matching
 from ..core.tree import CHANCE
 from ..reference.mccfr import external_sampling_walk
 from ..reference.mccfr import sample as pick
-from ..solvers.registry import ALGORITHMS
 from . import Feedback, correct, not_done, unanswered, wrong
 from .coding import run_student
-
-#: The answer key: the four algorithms the exercise compares, fewest nodes touched per
-#: iteration first (a test checks it against the measurement).
-FEWEST_FIRST = ("outcome_sampling", "external_sampling", "chance_sampling", "cfr")
 
 #: Exercise 1: chance deals J, Q, K with probability 1/3 each; the sampler draws them with Q.
 DEAL_P = np.array([1 / 3, 1 / 3, 1 / 3])
 SAMPLER_Q = np.array([1 / 2, 1 / 4, 1 / 4])
-
-
-def _name(item) -> str | None:
-    """The algorithm a student's name refers to (any registered alias), if the exercise has it."""
-    name = ALGORITHMS.resolve(item)
-    return name if name in FEWEST_FIRST else None
-
-
-@lru_cache(maxsize=1)
-def _measured() -> dict[str, float]:
-    """Nodes per iteration on Leduc poker, measured (cached: the engine is deterministic)."""
-    from ..analysis.sampling import nodes_per_iteration
-    from ..games import load_game
-
-    return nodes_per_iteration(load_game("leduc_poker"), FEWEST_FIRST[::-1], iterations=200)
-
-
-def _numbers() -> str:
-    m = _measured()
-    return ", ".join(f"{name} {m[name]:,.0f}" for name in FEWEST_FIRST)
-
-
-def check_fewest_nodes(answer) -> Feedback:
-    """Exercise 2: order cfr and the three samplers from fewest nodes per iteration to most.
-
-    The right order is outcome sampling (one path per player), external
-    sampling (all of the updated player's actions, one of everything else),
-    chance sampling (every action of both players below one deal), vanilla
-    CFR (the whole tree, once per player).
-    """
-    if unanswered(answer):
-        return not_done("Set `my_order` to a list of the four names, fewest nodes per "
-                        "iteration first, e.g. ['cfr', 'chance_sampling', ...].")
-    if isinstance(answer, str) or not hasattr(answer, "__iter__"):
-        return wrong(f"Give a list of four names such as ['cfr', 'outcome_sampling', ...]; got "
-                     f"{answer!r}.", "shape")
-    items = list(answer)
-    # the names the exercise has, in the given order (an unknown one leaves fewer than four)
-    names = tuple(n for n in map(_name, items) if n is not None)
-    if len(items) != 4 or len(names) != 4 or sorted(names) != sorted(FEWEST_FIRST):
-        return wrong("List each of 'cfr', 'chance_sampling', 'external_sampling' and "
-                     f"'outcome_sampling' exactly once; got {items!r}.", "names")
-    measured = f"Measured on Leduc, nodes per iteration: {_numbers()}."
-    if names == FEWEST_FIRST:
-        return correct("Right. Outcome sampling follows a single path per player update; "
-                       "external sampling branches only on the updated player's own actions; "
-                       "chance sampling fixes the cards but tries every action of both players; "
-                       f"vanilla CFR walks everything, once per player. {measured}")
-    if names == FEWEST_FIRST[::-1]:
-        return wrong("That is the order from most to fewest. Put the cheapest iteration "
-                     "first.", "reversed")
-    if names[-1] != "cfr":
-        return wrong("Vanilla CFR cannot be cheaper than a sampler: it visits every node of the "
-                     "tree (once per player), and each sampler visits a subset of those nodes. "
-                     "Put 'cfr' last.", "cfr-not-last")
-    if names.index("chance_sampling") < names.index("external_sampling"):
-        return wrong("Chance sampling samples only the cards; below the deal it still tries "
-                     "every action of both players. External sampling also samples the "
-                     "opponent's actions, one per decision, so it walks fewer nodes. "
-                     f"{measured}", "chance-vs-external")
-    if names.index("external_sampling") < names.index("outcome_sampling"):
-        return wrong("External sampling tries every action of the player it updates, so its "
-                     "walk branches at each of that player's decisions; outcome sampling "
-                     "samples those too and follows one path. "
-                     f"{measured}", "outcome-vs-external")
-    return wrong(f"Not quite. {measured}")
 
 
 def check_importance_weights(answer) -> Feedback:
@@ -144,7 +73,7 @@ def check_importance_weights(answer) -> Feedback:
                  "choose w so that it equals Σ_c p(c) v(c) for every v.")
 
 
-# --- exercise 3: the external-sampling walk, as code ----------------------------------------
+# --- exercise 2: the external-sampling walk, as code ----------------------------------------
 
 #: The games and iterations the walk is checked on, and the seed of the draws.
 WALK_CHECKS = (("kuhn_poker", 40), ("leduc_poker", 3))
@@ -312,7 +241,7 @@ def _same(a, b) -> bool:
 
 
 def check_external_sampling(function) -> Feedback:
-    """Exercise 3: ``function(tree, node, player, regret_sum, strategy_sum, draw)`` is external
+    """Exercise 2: ``function(tree, node, player, regret_sum, strategy_sum, draw)`` is external
     sampling with stochastically-weighted averaging.
 
     The checker calls it for player 1 then player 2, iteration after

@@ -1,187 +1,450 @@
-"""Checkers for lesson 08, scaling up: Leduc, pocket poker, and CFR against linear programming."""
+"""Checkers and helpers for lesson 08, faster CFR: CFR+, linear CFR and discounted CFR.
+
+Exercise 1 turns one iteration of CFR into CFR+ as code
+(:func:`check_cfr_plus_iteration`): the checker runs the student's iteration
+on Kuhn poker, compares the running sums with ``cfrviz.solve(kuhn, "cfr+")``
+after every iteration, and names the mistake when a wrong version
+(:data:`REGRET_RULES`, :data:`AVERAGE_WEIGHTS`, simultaneous updates)
+reproduces them.  Exercise 2 is DCFR's discounts by hand, exercise 3 the race
+between the variants.  :func:`one_change_at_a_time` is the lesson's
+comparison of vanilla CFR with each of CFR+'s two changes alone.
+"""
 
 from __future__ import annotations
 
 from functools import lru_cache
-from numbers import Real
 
 import numpy as np
 
-from . import Feedback, as_number, correct, not_done, unanswered, wrong
+from ..analysis.variants import dcfr_discounts
+from ..core.regret import regret_matching
+from ..reference.cfr import cfr_pass
+from ..solvers.registry import ALGORITHMS
+from . import Feedback, as_vector, correct, not_done, unanswered, wrong
+from .coding import run_student
 
-#: Exercise 1's counts: private ranks, decision points in one betting round, ways the first
-#: round can end with a call, public ranks.
-PRIVATE_RANKS, DECISIONS_PER_ROUND, ROUND_ONE_CALLS, PUBLIC_RANKS = 3, 6, 5, 3
-#: Exercise 2: the trained strategy the archetypes face.
-TOURNAMENT_ALGORITHM, TOURNAMENT_ITERATIONS = "dcfr", 1000
-BOT_NAMES = ("always_raise", "always_call", "uniform_random", "strong_hands")
-
-
-def leduc_infosets() -> int:
-    """3 × 6 first-round sets plus 3 × 3 × 5 × 6 second-round sets: 288."""
-    first = PRIVATE_RANKS * DECISIONS_PER_ROUND
-    second = PRIVATE_RANKS * PUBLIC_RANKS * ROUND_ONE_CALLS * DECISIONS_PER_ROUND
-    return first + second
-
-
-def _count(answer):
-    if isinstance(answer, bool) or not isinstance(answer, (Real, np.integer, np.floating)):
-        return None
-    value = float(answer)
-    return value if np.isfinite(value) else None
+#: Exercise 1: iterations of the student's CFR+ the checker runs on Kuhn poker.
+PLUS_ITERATIONS = 30
+#: Exercise 2: DCFR's multipliers after this iteration, with the paper's parameters.
+DISCOUNT_T = 4
+DISCOUNT_PARAMS = (1.5, 0.0, 2.0)
+#: Exercise 3: the race on Leduc poker.
+RACE_GAME = "leduc_poker"
+RACE_ITERATIONS = 500
+#: The variants the race compares (the answer key of exercise 3).
+VARIANTS = ("cfr", "cfr+", "linear_cfr", "dcfr")
 
 
-def check_leduc_infosets(answer) -> Feedback:
-    """Exercise 1: how many information sets Leduc poker has when cards are ranks (288)."""
-    if unanswered(answer):
-        return not_done("Set `my_count` to a whole number.")
-    value = _count(answer)
-    if value is None:
-        return wrong(f"Expected a number; got {answer!r}.", "shape")
-    first = PRIVATE_RANKS * DECISIONS_PER_ROUND
-    second = PRIVATE_RANKS * PUBLIC_RANKS * ROUND_ONE_CALLS * DECISIONS_PER_ROUND
-    total = first + second
-    if value == total:
-        return correct(f"Yes: {first} sets in round one (3 private ranks × 6 decision points) "
-                       f"and {second} in round two (3 private ranks × 3 public ranks × 5 ways "
-                       f"into the round × 6 decision points), {total} in all.")
-    if value == 936:
-        return wrong("936 is the count with suits told apart (6 private cards, 5 public cards), "
-                     "as OpenSpiel builds Leduc. The question counts ranks only.", "suits")
-    if value == 1936:
-        return wrong("1,936 is the number of nodes of the tree. An information set groups the "
-                     "nodes a player cannot tell apart: the opponent's card is hidden.", "nodes")
-    if value == second:
-        return wrong(f"That is round two alone. Add the {first} decisions of round one "
-                     "(3 private ranks × 6 decision points).", "only-round-two")
-    if value == first:
-        return wrong(f"That is round one alone. Round two adds a public card and the five "
-                     f"ways round one can end in a call: {second} more sets.", "only-round-one")
-    if value == first + PRIVATE_RANKS * ROUND_ONE_CALLS * DECISIONS_PER_ROUND:
-        return wrong("The public card is seen by both players, so it splits every round-two "
-                     "set three ways (J, Q or K on the board). Multiply round two by 3.",
-                     "public-card")
-    if value == first + PRIVATE_RANKS * PUBLIC_RANKS * DECISIONS_PER_ROUND:
-        return wrong("Round two's sets also remember how round one went: the five call-ending "
-                     "histories (cc, rc, crc, rrc, crrc) lead to different sets.",
-                     "round-one-history")
-    if value * 2 == total:
-        return wrong(f"That is one player's share. Both players' sets count: {total} in all "
-                     "(each player has 144).", "one-player")
-    return wrong("Not quite. Count round one (private rank × decision points) and round two "
-                 "(private rank × public rank × ways into round two × decision points) and "
-                 "add them.")
+# --- section 1: one change at a time ----------------------------------------------------------
+
+def one_change_at_a_time(game, checkpoints) -> dict[str, dict[int, float]]:
+    """Exploitability of the average strategy of vanilla CFR and of each of CFR+'s changes alone.
+
+    Four runs of the compiled full-tree CFR, all with alternating updates:
+    ``"cfr"`` (vanilla), ``"linear average"`` (the average weights iteration
+    t by t, regrets as vanilla), ``"regret floor"`` (cumulative regrets
+    floored at zero after each update, average as vanilla) and ``"cfr+"``
+    (both changes).  Returns ``{run: {iteration: exploitability}}`` at the
+    ``checkpoints``.
+    """
+    from .. import engine
+    from ..solvers.driver import average_strategy
+
+    marks = sorted(set(int(t) for t in checkpoints))
+    runs = {"cfr": (False, False), "linear average": (False, True),
+            "regret floor": (True, False), "cfr+": (True, True)}
+    p = engine.plan(game)
+    shape = game.legal_mask.shape
+    out: dict[str, dict[int, float]] = {}
+    for name, (plus, linear) in runs.items():
+        tables = engine.Tables(*(np.zeros(shape) for _ in range(4)))
+        rule = engine.UpdateRule(alternating=True, plus=plus, linear_average=linear)
+        out[name], done = {}, 0
+        for t in marks:
+            engine.run_full_tree(p.arrays, tables, done + 1, t, rule)
+            done = t
+            average = average_strategy(tables.strategy_sum, game.legal_mask)
+            out[name][t] = float(engine.tree_exploitability(game, average))
+    return out
+
+
+# --- exercise 1: CFR+ as code -----------------------------------------------------------------
+
+#: How a wrong CFR+ may fold one pass's regrets into the cumulative ones (see :func:`fold`).
+REGRET_RULES = ("right", "no-floor", "floor-before", "floor-increment", "linear-regrets")
+#: How a wrong CFR+ may weight iteration t's strategy in the average (see :func:`average_weight`).
+AVERAGE_WEIGHTS = ("right", "uniform-average", "squared-average", "delayed-average",
+                   "shifted-average")
+
+
+def fold(rule: str, regret_sum: np.ndarray, regret: np.ndarray, t: int) -> np.ndarray:
+    """The cumulative regrets after adding one pass's ``regret`` at iteration ``t``.
+
+    ``"right"`` is regret matching+ (add, then floor at zero); the others are
+    typical slips: no floor (vanilla CFR), a floor before adding, a floor on
+    the increment only, and the increment weighted by t (linear CFR's regrets).
+    """
+    if rule == "no-floor":
+        return regret_sum + regret
+    if rule == "floor-before":
+        return np.maximum(regret_sum, 0.0) + regret
+    if rule == "floor-increment":
+        return regret_sum + np.maximum(regret, 0.0)
+    step = t * regret if rule == "linear-regrets" else regret
+    return np.maximum(regret_sum + step, 0.0)
+
+
+def average_weight(name: str, t: int) -> float:
+    """Iteration ``t``'s weight in the average: ``t`` (right), 1, t², t − 1 or t + 1."""
+    return {"right": float(t), "uniform-average": 1.0, "squared-average": float(t) ** 2,
+            "delayed-average": max(t - 1.0, 0.0), "shifted-average": t + 1.0}[name]
+
+
+PLUS_MESSAGES = {
+    "vanilla": "This is still vanilla CFR: your regrets and your average are exactly vanilla "
+               "CFR's. CFR+ changes two lines: the stored regret sum is floored at zero after "
+               "each update, np.maximum(regret_sum + regret, 0), and the strategy weights are "
+               "multiplied by t before they are added.",
+    "no-floor": "Your stored regrets go below zero, as vanilla CFR's do. If you floored them "
+                "only where regret matching reads them, regret_matching(np.maximum(regret_sum, "
+                "0)), that changes nothing: regret matching ignores negative regrets anyway. "
+                "CFR+ floors the stored sum itself, so that the next iteration starts from 0: "
+                "regret_sum = np.maximum(regret_sum + regret, 0).",
+    "floor-before": "You floor before adding the iteration's regret, np.maximum(regret_sum, 0) "
+                    "+ regret, so the stored sum can still end below zero. Add first, then "
+                    "floor: np.maximum(regret_sum + regret, 0).",
+    "floor-increment": "You floor this iteration's regret, not the sum: regret_sum + "
+                       "np.maximum(regret, 0) only ever grows. Add the regret as it is, then "
+                       "floor the total: np.maximum(regret_sum + regret, 0).",
+    "linear-regrets": "You multiply the regrets by t as well: that is linear CFR's rule for "
+                      "regrets (with a floor). CFR+ adds the regret unweighted and weights only "
+                      "the average by t.",
+    "simultaneous": "Your regrets are right for player 1 but not for player 2: both players' "
+                    "passes use the strategy from the start of the iteration (simultaneous "
+                    "updates). CFR+ alternates: compute the strategy again from the updated "
+                    "regrets before player 2's pass, inside the loop over players.",
+    "uniform-average": "Your regrets are CFR+'s, but every iteration counts the same in your "
+                       "average. CFR+ weights iteration t's strategy by t: strategy_sum + t * "
+                       "weights.",
+    "squared-average": "Your regrets are CFR+'s, but your average weights iteration t by t²: "
+                       "that is DCFR's γ = 2. CFR+ (as cfrviz and OpenSpiel run it) weights "
+                       "iteration t by t.",
+    "delayed-average": "Your regrets are CFR+'s, but your average weights iteration t by t − 1 "
+                       "(so iteration 1 not at all). Tammelin et al. (2015) delayed the average "
+                       "by d iterations, max(t − d, 0); cfrviz's CFR+, like OpenSpiel's, uses "
+                       "no delay: weight t, counting iterations from 1.",
+    "shifted-average": "Your regrets are CFR+'s, but your average weights iteration t by t + 1. "
+                       "t already counts from 1 here: weight t.",
+}
+
+
+def plus_iteration(tree, regret_sum, strategy_sum, t: int, *, rule: str = "right",
+                   weight: str = "right", alternating: bool = True, first: int = 0):
+    """One iteration of CFR+ (the defaults) or of one of its typical wrong versions.
+
+    Each player in turn (or both from the same strategy when not
+    ``alternating``) runs :func:`cfrviz.reference.cfr.cfr_pass` and folds its
+    regrets by :func:`fold` with ``rule`` and its strategy weights, times
+    :func:`average_weight` of ``weight``, into the sums; ``first`` is the player updated
+    first (CFR+ is CFR+ in either order).  Returns the new sums.
+    """
+    w = average_weight(weight, t)
+    strategy = regret_matching(regret_sum, tree.legal_mask)
+    for player in (first, 1 - first):
+        if alternating:
+            strategy = regret_matching(regret_sum, tree.legal_mask)
+        regret, weights = cfr_pass(tree, strategy, player)
+        regret_sum = fold(rule, regret_sum, regret, t)
+        strategy_sum = strategy_sum + w * weights
+    return regret_sum, strategy_sum
+
+
+def _run(tree, iterations: int, **version) -> list[tuple[np.ndarray, np.ndarray]]:
+    regret_sum = np.zeros(tree.legal_mask.shape)
+    strategy_sum = np.zeros(tree.legal_mask.shape)
+    sums = []
+    for t in range(1, iterations + 1):
+        regret_sum, strategy_sum = plus_iteration(tree, regret_sum, strategy_sum, t, **version)
+        sums.append((regret_sum, strategy_sum))
+    return sums
+
+
+def _average(tree, strategy_sum: np.ndarray) -> np.ndarray:
+    from ..solvers.driver import average_strategy
+
+    return average_strategy(strategy_sum, tree.legal_mask)
+
+
+def _close(a: np.ndarray, b: np.ndarray) -> bool:
+    return bool(np.allclose(a, b, rtol=1e-9, atol=1e-12))
 
 
 @lru_cache(maxsize=1)
-def tournament_values() -> dict[str, float]:
-    """Exact payoff per hand (both seats averaged) of a DCFR strategy against each archetype."""
+def _plus_targets():
+    """cfrviz's CFR+ on Kuhn poker, recorded after each of :data:`PLUS_ITERATIONS` iterations."""
     from ..games import load_game
-    from ..play.bots import bot
-    from ..play.match import head_to_head
     from ..solvers import solve
 
-    game = load_game("leduc_poker")
-    trained = solve(game, TOURNAMENT_ALGORITHM, TOURNAMENT_ITERATIONS, checkpoints=[],
-                    progress=False).average_policy()
-    return {name: head_to_head(game, trained, bot(game, name), hands=2, seed=0).exact
-            for name in BOT_NAMES}
+    tree = load_game("kuhn_poker")
+    marks = list(range(1, PLUS_ITERATIONS + 1))
+    trace = solve(tree, "cfr+", PLUS_ITERATIONS, checkpoints=marks, progress=False)
+    vanilla = solve(tree, "cfr", PLUS_ITERATIONS, checkpoints=[PLUS_ITERATIONS], progress=False)
+    return tree, trace, float(vanilla.exploitability[-1])
 
 
-def check_most_exploited(answer) -> Feedback:
-    """Exercise 3: which archetype does the trained Leduc strategy beat by the most per hand?
+def _sums(out, shape) -> tuple[np.ndarray, np.ndarray] | str:
+    """The two tables a student's iteration returned, or what is wrong with them."""
+    if out is None:
+        return "returned None (a missing `return regret_sum, strategy_sum`?)"
+    if not isinstance(out, (tuple, list)) or len(out) != 2:
+        return (f"returned {type(out).__name__}; it should return two tables, "
+                "(regret_sum, strategy_sum)")
+    tables = []
+    for name, table in zip(("regret_sum", "strategy_sum"), out):
+        try:
+            array = np.array(table, dtype=float)
+        except (TypeError, ValueError):
+            return f"returned a {name} that is not numbers"
+        if array.shape != shape:
+            return (f"returned a {name} of shape {array.shape}; it should keep the shape "
+                    f"{shape}, one row per information set")
+        if not np.all(np.isfinite(array)):
+            return f"returned a {name} that is not finite"
+        tables.append(array)
+    return tables[0], tables[1]
 
-    The truth is computed exactly (expected values, no luck) for a DCFR
-    strategy after 1,000 iterations; it is the uniformly random bot.
+
+_PLUS_HINTS = {
+    TypeError: "cfr_pass(tree, strategy, player) returns two tables (regret, weights); "
+               "regret_matching(regret_sum, tree.legal_mask) a strategy; t is an int.",
+    ValueError: "All tables have shape (information sets, max actions), tree.legal_mask.shape.",
+}
+
+
+def _diagnose(tree, got: list[tuple[np.ndarray, np.ndarray]]) -> str | None:
+    """The name of the wrong version whose sums match the student's after every iteration."""
+    n = len(got)
+    regret_versions = [("right", True), ("no-floor", True), ("floor-before", True),
+                       ("floor-increment", True), ("linear-regrets", True), ("right", False)]
+    for rule, alternating in regret_versions:
+        runs = _run(tree, n, rule=rule, alternating=alternating)
+        if not all(_close(g[0], r[0]) for g, r in zip(got, runs)):
+            continue
+        regret_name = rule if alternating else "simultaneous"
+        for weight in AVERAGE_WEIGHTS:
+            if weight != "right":
+                runs = _run(tree, n, rule=rule, weight=weight, alternating=alternating)
+            if all(_close(_average(tree, g[1]), _average(tree, r[1]))
+                   for g, r in zip(got, runs)):
+                if regret_name == "no-floor" and weight == "uniform-average":
+                    return "vanilla"
+                return weight if regret_name == "right" else regret_name
+        return None if regret_name == "right" else regret_name
+    return None
+
+
+def check_cfr_plus_iteration(function, iterations: int = PLUS_ITERATIONS) -> Feedback:
+    """Exercise 1: ``function(tree, regret_sum, strategy_sum, t)`` is one iteration of CFR+.
+
+    The checker starts from zero tables and calls the function for t = 1, 2,
+    ..., ``iterations`` on Kuhn poker, feeding back the two tables it
+    returns, and compares after every iteration the cumulative regrets with
+    those of ``cfrviz.solve(kuhn, "cfr+")`` and the average strategy (the
+    strategy sum normalised per set, so any positive scale passes) with its
+    average.  When they differ it names the mistake if a wrong version
+    reproduces the student's sums: no floor (or a floor only inside regret
+    matching), a floor before adding, a floored increment, linear regrets,
+    simultaneous updates, an average weighted 1, t², t − 1 or t + 1.  CFR+ with player 2
+    updated first is accepted too, and said so.  Known limit: the smallest positive cumulative
+    regret in these 30 iterations is 0.0101, so a floor with a smaller tolerance
+    (``total > 1e-3``) is not told apart from the right one.
+    """
+    if unanswered(function):
+        return not_done("Write `my_cfr_plus_iteration`, then run this cell again.")
+    if not callable(function):
+        return wrong(f"Pass the function itself, check_cfr_plus_iteration("
+                     f"my_cfr_plus_iteration); got {function!r}.", "not-callable")
+    tree, trace, vanilla = _plus_targets()
+    iterations = min(int(iterations), PLUS_ITERATIONS)
+    shape = tree.legal_mask.shape
+    regret_sum, strategy_sum = np.zeros(shape), np.zeros(shape)
+    got: list[tuple[np.ndarray, np.ndarray]] = []
+    first_bad = None
+    for t in range(1, iterations + 1):
+        out, problem = run_student(
+            lambda r=regret_sum, s=strategy_sum, t=t: function(tree, r.copy(), s.copy(), t),
+            name="`my_cfr_plus_iteration`", hints=_PLUS_HINTS)
+        if problem is not None:
+            return problem
+        sums = _sums(out, shape)
+        if isinstance(sums, str):
+            return wrong(f"`my_cfr_plus_iteration` {sums} (at iteration {t}).", "shape")
+        regret_sum, strategy_sum = sums
+        got.append(sums)
+        i = trace.index(t)
+        if first_bad is None and not (
+                _close(regret_sum, trace.cumulative_regret[i])
+                and _close(_average(tree, strategy_sum), trace.average_strategy[i])):
+            first_bad = t
+    if first_bad is None:
+        from ..engine import tree_exploitability
+
+        mine = tree_exploitability(tree, _average(tree, strategy_sum))
+        return correct(f"Your iteration reproduces cfrviz's CFR+ on Kuhn poker after each of "
+                       f"{iterations} iterations: the same cumulative regrets and the same "
+                       f"average strategy. After {iterations} iterations its exploitability is "
+                       f"{mine:.5f}, against {vanilla:.5f} for vanilla CFR. Two lines changed: "
+                       "a floor on the stored regrets, and the weight t in the average.")
+    swapped = _run(tree, iterations, first=1)
+    if all(_close(g[0], r[0]) and _close(_average(tree, g[1]), _average(tree, r[1]))
+           for g, r in zip(got, swapped)):
+        from ..engine import tree_exploitability
+
+        mine = tree_exploitability(tree, _average(tree, strategy_sum))
+        return correct(f"Your iteration is CFR+ with player 2 updated first: after each of "
+                       f"{iterations} iterations on Kuhn poker your regrets and average strategy "
+                       "are those of CFR+ in that order (cfrviz's CFR+ starts with player 1; "
+                       "both orders are CFR+, as in lesson 04). After "
+                       f"{iterations} iterations its exploitability is {mine:.5f}, against "
+                       f"{vanilla:.5f} for vanilla CFR.")
+    name = _diagnose(tree, got)
+    if name is not None:
+        return wrong(PLUS_MESSAGES[name], name)
+    i = trace.index(first_bad)
+    which = ("cumulative regrets" if not _close(got[first_bad - 1][0], trace.cumulative_regret[i])
+             else "average strategy")
+    return wrong(f"After iteration {first_bad} your {which} differ from cfrviz's CFR+. Start "
+                 "from vanilla CFR's iteration: for each player in turn, regret matching on the "
+                 "current regrets, cfr_pass, then regret_sum = np.maximum(regret_sum + regret, "
+                 "0) and strategy_sum = strategy_sum + t * weights.")
+
+
+def check_dcfr_discounts(answer) -> Feedback:
+    """Exercise 2: the three factors DCFR (1.5, 0, 2) applies after iteration 4.
+
+    Positive regrets × 4^1.5 / (4^1.5 + 1) = 8/9, negative regrets
+    × 4^0 / (4^0 + 1) = 1/2, strategy sum × (4/5)^2 = 16/25.
     """
     if unanswered(answer):
-        return not_done(f"Set `my_pick` to one of {', '.join(map(repr, BOT_NAMES))}.")
-    name = answer.strip().lower().replace(" ", "_").replace("-", "_") \
-        if isinstance(answer, str) else None
-    if name not in BOT_NAMES:
-        return wrong(f"Pick one of {', '.join(map(repr, BOT_NAMES))}; got {answer!r}.", "names")
-    values = tournament_values()
-    best = max(values, key=values.__getitem__)
-    numbers = ", ".join(f"{n} {values[n]:+.3f}" for n in sorted(values, key=values.__getitem__,
-                                                                 reverse=True))
-    if name == best:
-        return correct(f"Yes. Exact winnings per hand: {numbers}. The random bot folds good "
-                       "hands to a bet and raises with bad ones; an equilibrium strategy "
-                       "collects on every such mistake without trying to.")
-    if name == "always_raise":
-        return wrong("A natural guess, but raising with everything also wins the pots a "
-                     "cautious strategy folds. The equilibrium strategy does not adapt to the "
-                     "maniac (a best response would call it down much wider), so it collects "
-                     f"less than you might think. Exact winnings per hand: {numbers}.", "maniac")
-    if name == "strong_hands":
-        return wrong("The tight bot is the hardest of the four to beat: it only puts money in "
-                     "with good hands, which is close to sensible play in a small game. "
-                     f"Exact winnings per hand: {numbers}.", "tight")
-    if name == "always_call":
-        return wrong("Close: the calling station pays off every value bet, but it never folds "
-                     "a winner and never gets bluffed off one. The random bot makes both "
-                     f"kinds of mistake. Exact winnings per hand: {numbers}.", "station")
-    return wrong(f"Not quite. Exact winnings per hand: {numbers}.")
+        return not_done("Set `my_factors` to three numbers: the multipliers for positive "
+                        "regrets, negative regrets and the strategy sum.")
+    got = as_vector(answer, 3)
+    if got is None:
+        return wrong(f"Expected three numbers [positive, negative, average]; got {answer!r}.",
+                     "shape")
+    alpha, beta, gamma = DISCOUNT_PARAMS
+    t = DISCOUNT_T
+    right = np.array(dcfr_discounts(t, alpha, beta, gamma))
+    if np.allclose(got, right, atol=2e-3):
+        return correct("Right: 8/9 ≈ 0.889 (4^1.5 = 8), 1/2 (any t^0 is 1) and (4/5)^2 = 0.64. "
+                       "Positive regrets are barely touched, negative regrets are halved after "
+                       "every iteration — so an action that was bad early can recover quickly "
+                       "— and the average forgets early strategies.")
+    if np.allclose(got, right[[1, 0, 2]], atol=2e-3):
+        return wrong("α and β are swapped: α discounts the positive regrets (t^1.5 → 8/9) and "
+                     "β the negative ones (t^0 → 1/2).", "swapped")
+    if np.allclose(got, dcfr_discounts(t + 1, alpha, beta, gamma), atol=2e-3):
+        return wrong("Those are the factors after iteration 5. Use t = 4, the iteration just "
+                     "finished.", "next-iteration")
+    if np.allclose(got / 100, right, atol=2e-3):
+        return wrong("Those are percentages: a discount is a multiplier, 8/9 ≈ 0.889, not "
+                     "88.9. Give the three factors as numbers between 0 and 1.", "percentage")
+    for other in range(1, 21):
+        if other not in (t, t + 1) and np.allclose(got, dcfr_discounts(other, alpha, beta, gamma),
+                                                   atol=2e-3):
+            return wrong(f"Those are the factors after iteration t = {other}. Use t = {t}, "
+                         "the iteration just finished.", "wrong-iteration")
+    if np.allclose(got[:2], right[:2], atol=2e-3) and np.isclose(got[2], t / (t + 1), atol=2e-3):
+        return wrong("The regret factors are right. The average's factor is (t/(t+1)) raised "
+                     "to the power γ = 2.", "gamma-power")
+    if np.allclose(got[:2], right[:2], atol=2e-3) and np.isclose(got[2], t**gamma / (t**gamma + 1),
+                                                              atol=2e-3):
+        return wrong("The regret factors are right, but the strategy sum uses a different "
+                     "formula: (t/(t+1))^γ, not t^γ/(t^γ+1).", "average-formula")
+    if np.isclose(got[0], right[0], atol=2e-3) and np.isclose(got[1], 0.0):
+        return wrong("Setting negative regrets to 0 is what CFR+ does. DCFR multiplies them "
+                     "by t^β/(t^β+1), which for β = 0 is 1/2.", "cfr-plus")
+    if np.any(got > 1):
+        return wrong("A discount is a multiplier between 0 and 1. Did you forget to divide: "
+                     "t^α / (t^α + 1)?", "not-a-factor")
+    return wrong("Not quite. Positive regrets: t^α/(t^α+1); negative regrets: t^β/(t^β+1); "
+                 "strategy sum: (t/(t+1))^γ; with t = 4, α = 1.5, β = 0, γ = 2.")
 
 
-#: Exercise 3: the memory budget, in MB (a laptop's 16 GB, decimal units as in the figures).
-BUDGET_MB = 16_000
-#: How close an answer must be: printed fits are rounded, so a careful hand calculation lands
-#: within a few per cent.
-BUDGET_TOLERANCE = 0.10
-#: The order of magnitude of heads-up limit hold'em's sequences per player (3.19e14 information
-#: sets, lesson 09), for scale in the feedback.
-HULHE_SEQUENCES = 1e14
+@lru_cache(maxsize=1)
+def race() -> dict[str, float]:
+    """Exploitability of each variant's average after :data:`RACE_ITERATIONS` on Leduc."""
+    from ..analysis.evaluation import exploitability
+    from ..games import load_game
+    from ..solvers import solve
+
+    game = load_game(RACE_GAME)
+    out = {}
+    for name in VARIANTS:
+        trace = solve(game, name, RACE_ITERATIONS, checkpoints=[], progress=False)
+        out[name] = float(exploitability(game, trace.average_policy()))
+    return out
 
 
-def sequences_within(budget_mb: float, exponent: float, factor: float) -> float:
-    """Solve ``factor * n ** exponent = budget_mb`` for ``n``."""
-    return (budget_mb / factor) ** (1.0 / exponent)
+def _name(item) -> str | None:
+    """The variant a student's name refers to (any registered alias), if the race has it."""
+    name = ALGORITHMS.resolve(item)
+    return name if name in VARIANTS else None
 
 
-def check_lp_budget(answer, exponent, factor, budget_mb: float = BUDGET_MB) -> Feedback:
-    """Exercise 2: sequences per player at which the LP's memory reaches ``budget_mb``.
+def check_variant_ranking(answer) -> Feedback:
+    """Exercise 3: rank CFR, CFR+, linear CFR and DCFR by exploitability after 500 iterations.
 
-    The recorded runs fit ``memory (MB) ≈ factor × sequences ** exponent``; the
-    answer is :func:`sequences_within` (within 10%).  Recognised mistakes: the
-    budget in GB or in bytes against a fit in MB (``units``), raising to the
-    exponent instead of taking its root (``root``), ignoring the exponent as if
-    memory grew in proportion (``linear``) and counting both players' sequences
-    (``both-players``).
+    The answer is a list, lowest exploitability first (a single name is
+    taken as the prediction of the lowest).  The truth is computed here, by
+    running the four solvers on Leduc poker.
     """
-    b, f, budget = as_number(exponent), as_number(factor), as_number(budget_mb)
-    if b is None or f is None or budget is None or b <= 0 or f <= 0 or budget <= 0:
-        return wrong("The fit is missing: run the cell that prints the LP's growth "
-                     "(`exponent`, `factor`) first.", "no-fit")
     if unanswered(answer):
-        return not_done("Set `my_sequences` to a number of sequences per player.")
-    value = as_number(answer)
-    if value is None or value <= 0:
-        return wrong(f"Expected a positive number of sequences; got {answer!r}.", "shape")
-    right = sequences_within(budget, b, f)
-
-    def near(x: float) -> bool:
-        return abs(value - x) <= BUDGET_TOLERANCE * x
-
-    if near(right):
-        hulhe_tb = f * HULHE_SEQUENCES ** b / 1e6
-        return correct(f"Yes: about {right:,.0f} sequences per player, since "
-                       f"{f:.4g} × {right:,.0f}^{b:.3f} ≈ {budget:,.0f} MB. Our Leduc has 337. "
-                       "Heads-up limit hold'em has some 10^14 sequences per player; the same "
-                       f"growth would ask for {hulhe_tb:.1e} TB there, if it held that far.")
-    for budget_as in (budget / 1e3, budget * 1e6, budget / 1e6, budget * 1e3):
-        if near(sequences_within(budget_as, b, f)):
-            return wrong("The method is right but the units are not: the fit gives megabytes, "
-                         f"so the budget is {budget:,.0f} MB (16 GB = 16,000 MB), not 16 or "
-                         "16 × 10^9.", "units")
-    if near((budget / f) ** b):
-        return wrong("Raise to the power 1/exponent, not exponent: from memory = factor × n^b, "
-                     "n = (memory / factor)^(1/b).", "root")
-    if near(budget / f):
-        return wrong("That treats memory as proportional to the size (exponent 1). Use the "
-                     f"fitted exponent {b:.3f}: n = (budget / factor)^(1/exponent).", "linear")
-    if near(2 * right):
-        return wrong("That counts both players' sequences; the fit is per player (the x axis "
-                     "of the figure).", "both-players")
-    return wrong("Not quite. Solve factor × n^exponent = budget for n: "
-                 "n = (budget / factor)^(1/exponent), with the budget in MB.")
+        return not_done("Set `my_ranking` to the four names, lowest exploitability first, "
+                        "e.g. ['cfr', 'linear_cfr', 'cfr+', 'dcfr'].")
+    results = race()
+    truth = tuple(sorted(results, key=results.__getitem__))
+    numbers = ", ".join(f"{n} {results[n]:.1e}" for n in truth)
+    if isinstance(answer, str):
+        name = _name(answer)
+        if name is None:
+            return wrong(f"Use one of {', '.join(VARIANTS)}; got {answer!r}.", "names")
+        if name == truth[0]:
+            return correct(f"Yes, {name} is lowest after {RACE_ITERATIONS} iterations "
+                           f"({numbers}).")
+        names: tuple[str, ...] = (name,)
+    else:
+        try:
+            items = list(answer)
+        except TypeError:
+            return wrong(f"Give a list of the four names; got {answer!r}.", "shape")
+        # the names the race has, in the given order (an unknown one leaves fewer than four)
+        names = tuple(n for n in map(_name, items) if n is not None)
+        if len(items) != 4 or len(names) != 4 or sorted(names) != sorted(VARIANTS):
+            return wrong(f"List each of {', '.join(VARIANTS)} exactly once; got {items!r}.",
+                         "names")
+        if names == truth:
+            ratio = results[truth[-1]] / results[truth[0]]
+            return correct(f"All four in the right order: {numbers}. Discounting the early, "
+                           f"bad iterations pays: after the same work {truth[0]} is {ratio:.0f} "
+                           f"times less exploitable than {truth[-1]}.")
+    first = names[0]
+    if first == "cfr":
+        return wrong("Vanilla CFR is the slowest of the four here: its average gives the "
+                     "terrible first iterations as much weight as the last ones, and its "
+                     f"negative regrets pile up. Measured: {numbers}.", "vanilla-best")
+    if first == "linear_cfr":
+        return wrong("Linear CFR helps (recent iterations count more) but keeps large "
+                     "negative regrets, so an action that looked bad early stays unplayed for "
+                     f"long. Measured: {numbers}.", "linear-best")
+    if first == "cfr+" and truth[0] == "dcfr":
+        return wrong("Close: CFR+ is a strong second. DCFR also halves negative regrets every "
+                     "iteration (β = 0) and weights the average quadratically (γ = 2), and "
+                     f"on Leduc that edges ahead. Measured: {numbers}.", "plus-vs-dcfr")
+    if len(names) == 4 and first == truth[0]:
+        if names.index("linear_cfr") < names.index("cfr+"):
+            return wrong("The winner is right. Further down, CFR+ beats linear CFR: throwing "
+                         "negative regrets away (regret matching+) matters more than weighting "
+                         f"iterations linearly. Measured: {numbers}.", "linear-vs-plus")
+        return wrong(f"The winner is right, the rest is not. Measured: {numbers}.", "partly")
+    return wrong(f"Not quite. Measured: {numbers}.")

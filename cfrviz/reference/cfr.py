@@ -175,7 +175,7 @@ def cfr_pass(tree, strategy, player: int):
     """One player's half of a CFR iteration, as two tables: what it adds to each running sum.
 
     Walks the whole tree once (:func:`walk`) with every player following
-    ``strategy``.  Lesson 07's exercise builds CFR+ out of it: the student's
+    ``strategy``.  Lesson 08's exercise builds CFR+ out of it: the student's
     code decides how the two tables are folded into the running sums.
 
     Parameters

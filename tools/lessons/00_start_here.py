@@ -86,11 +86,12 @@ widgets.VBox([demo_slider, demo_figure])
 # | [03 · Counterfactual regret](03_counterfactual_regret.ipynb) | counterfactual values and regrets; the CFR algorithm line by line | {{minutes:03_counterfactual_regret}} min |
 # | [04 · CFR on Kuhn poker](04_cfr_on_kuhn.ipynb) | the training explorer; bluffing emerges; the value −1/18; the equilibrium segment | {{minutes:04_cfr_on_kuhn}} min |
 # | [05 · Best response and exploitability](05_best_response.ipynb) | the yardstick of a strategy; playing against the bot | {{minutes:05_best_response}} min |
-# | [06 · Monte Carlo CFR](06_monte_carlo_cfr.ipynb) | chance, external and outcome sampling; an honest cost axis | {{minutes:06_monte_carlo_cfr}} min |
-# | [07 · Faster CFR](07_faster_cfr.ipynb) | CFR+, linear CFR, discounted CFR side by side | {{minutes:07_faster_cfr}} min |
-# | [08 · Scaling up](08_scaling_up.ipynb) | Leduc and pocket poker, lossless abstraction, the archetype tournament | {{minutes:08_scaling_up}} min |
-# | [09 · The road to superhuman poker](09_road_to_superhuman.ipynb) | Cepheus, DeepStack, Libratus, Pluribus, Deep CFR | {{minutes:09_road_to_superhuman}} min |
-# | [10 · Deep CFR](10_deep_cfr.ipynb) | networks instead of tables: traversals, a reservoir memory, the iteration-weighted loss; against tabular CFR | {{minutes:10_deep_cfr}} min |
+# | [06 · Monte Carlo CFR](06_monte_carlo_cfr.ipynb) | sample, then correct: unbiased regrets; chance, external and outcome sampling; you write external sampling | {{minutes:06_monte_carlo_cfr}} min |
+# | [07 · Sampling in practice](07_sampling_in_practice.ipynb) | stochastically-weighted averaging, outcome sampling's weights and ε, noise and seeds, an honest cost axis | {{minutes:07_sampling_in_practice}} min |
+# | [08 · Faster CFR](08_faster_cfr.ipynb) | CFR+, linear CFR, discounted CFR side by side | {{minutes:08_faster_cfr}} min |
+# | [09 · Scaling up](09_scaling_up.ipynb) | Leduc and pocket poker, lossless abstraction, the archetype tournament | {{minutes:09_scaling_up}} min |
+# | [10 · The road to superhuman poker](10_road_to_superhuman.ipynb) | Cepheus, DeepStack, Libratus, Pluribus, Deep CFR | {{minutes:10_road_to_superhuman}} min |
+# | [11 · Deep CFR](11_deep_cfr.ipynb) | networks instead of tables: traversals, a reservoir memory, the iteration-weighted loss; against tabular CFR | {{minutes:11_deep_cfr}} min |
 #
 # To project a lesson in class, run `make present LESSON=04_cfr_on_kuhn` in the course folder: it serves the
 # lesson as a dashboard with the code hidden and large fonts.

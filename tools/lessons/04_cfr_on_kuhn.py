@@ -217,7 +217,7 @@ cfrviz.KuhnEquilibriumView(runs)
 #
 # ### Exercise 2 — find $\alpha$ of a run
 #
-# The next cell trains 2,000 iterations of *linear CFR* (lesson 07; here just a black box) and does **not**
+# The next cell trains 2,000 iterations of *linear CFR* (lesson 08; here just a black box) and does **not**
 # draw it. From its average strategy, `mystery.average_policy()`, find the $\alpha$ it landed on.
 # (Solution: `%load solutions/04_alpha.py`.)
 

@@ -1,8 +1,8 @@
-# Source of lessons/07_faster_cfr.ipynb; build with `python tools/build_lessons.py`.
+# Source of lessons/08_faster_cfr.ipynb; build with `python tools/build_lessons.py`.
 # Cells are separated by lines "# %% [markdown]" or "# %%" (optionally with "tags=[...]").
 
 # %% [markdown]
-# # 07 · Faster CFR: CFR+, linear CFR and discounted CFR
+# # 08 · Faster CFR: CFR+, linear CFR and discounted CFR
 #
 # **Goals.** By the end of this lesson you can
 # - name the two habits that slow vanilla CFR down: it never forgets its early, bad iterations,
@@ -12,16 +12,16 @@
 # - compare the variants on the same budget, and tune DCFR's three parameters with sliders;
 # - say why CFR+'s *current* strategy is worth looking at, when vanilla CFR's is not.
 #
-# **You need** lessons 03–05 (CFR, exploitability); lesson 06's point about comparing on the same
+# **You need** lessons 03–05 (CFR, exploitability); lesson 07's point about comparing on the same
 # work helps. About {{minutes}} minutes.
 #
-# Previous: [06 · Sampling: Monte Carlo CFR](06_monte_carlo_cfr.ipynb). Next: [08 · Scaling up](08_scaling_up.ipynb).
+# Previous: [07 · Sampling in practice](07_sampling_in_practice.ipynb). Next: [09 · Scaling up](09_scaling_up.ipynb).
 #
 # <span class="cfrviz-notebook-only">Run the cells from top to bottom (Shift+Enter). Sliders and buttons never need you to re-run a cell.</span>
 
 # %%
 import cfrviz
-from cfrviz.exercises import lesson07 as check
+from cfrviz.exercises import lesson08 as check
 from cfrviz.analysis.variants import dcfr_discounts
 from cfrviz.views.compare import comparison_figure, exploitability_at, log_checkpoints
 from cfrviz.widgets.compare import ComparisonView
@@ -106,7 +106,7 @@ for t in at:
 # 30 times on Kuhn poker, starting from zero tables, and compares your regrets and average strategy
 # after every iteration with `cfrviz.solve(kuhn, "cfr+")`; updating player 2 first is CFR+ too, and
 # the checker accepts that order as well (lesson 04's checker does the same). (Solution:
-# `%load solutions/07_cfr_plus_iteration.py`.)
+# `%load solutions/08_cfr_plus_iteration.py`.)
 
 # %% tags=["exercise-cfr-plus-iteration"]
 import numpy as np
@@ -142,7 +142,7 @@ check.check_cfr_plus_iteration(my_cfr_plus_iteration)
 # ### Exercise 2 — the discount factors
 # With the recommended $(\alpha, \beta, \gamma) = (1.5, 0, 2)$: by what factors does DCFR multiply
 # the positive regrets, the negative regrets and the strategy sum after iteration $t = 4$?
-# (Solution: `%load solutions/07_dcfr_discounts.py`.)
+# (Solution: `%load solutions/08_dcfr_discounts.py`.)
 
 # %% tags=["exercise-dcfr-discounts"]
 my_factors = None  # [positive regrets, negative regrets, strategy sum]
@@ -166,12 +166,12 @@ for t in (1, 2, 4, 10, 100):
 # ## 3 · Predict, then race
 #
 # All four variants walk the same tree in the same way, so one iteration costs each of them the same
-# nodes (lesson 06): comparing them per iteration is fair here.
+# nodes (lesson 07): comparing them per iteration is fair here.
 #
 # ### Exercise 3 — who is ahead after 500 iterations?
 # On Leduc poker, rank `"cfr"`, `"cfr+"`, `"linear_cfr"` and `"dcfr"` (with the recommended
 # parameters) by the exploitability of their average strategy after **500 iterations**, lowest
-# first. Decide before you run anything below. (Solution: `%load solutions/07_variant_ranking.py`.)
+# first. Decide before you run anything below. (Solution: `%load solutions/08_variant_ranking.py`.)
 
 # %% tags=["exercise-variant-ranking"]
 my_ranking = None  # e.g. ["cfr", "linear_cfr", "cfr+", "dcfr"], lowest exploitability first
@@ -262,7 +262,7 @@ for name in sorted(kuhn_final, key=kuhn_final.get):
 #
 # **Read more.** O. Tammelin, *Solving Large Imperfect Information Games Using CFR+*, arXiv:1407.5042,
 # 2014. O. Tammelin, N. Burch, M. Johanson and M. Bowling, *Solving Heads-up Limit Texas Hold'em*,
-# IJCAI 2015 — CFR+ at the scale of lesson 09's Cepheus. N. Brown and T. Sandholm, *Solving
+# IJCAI 2015 — CFR+ at the scale of lesson 10's Cepheus. N. Brown and T. Sandholm, *Solving
 # Imperfect-Information Games via Discounted Regret Minimization*, AAAI 2019 — linear CFR and DCFR.
 #
-# Previous: [06 · Sampling: Monte Carlo CFR](06_monte_carlo_cfr.ipynb). Next: [08 · Scaling up](08_scaling_up.ipynb).
+# Previous: [07 · Sampling in practice](07_sampling_in_practice.ipynb). Next: [09 · Scaling up](09_scaling_up.ipynb).
