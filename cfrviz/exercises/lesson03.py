@@ -18,6 +18,7 @@ training they give in :mod:`cfrviz.reference.updates`, source listings in
 from __future__ import annotations
 
 import traceback
+from collections.abc import Callable
 
 import numpy as np
 
@@ -26,6 +27,7 @@ from ..reference.cfr import counterfactual_regret, vanilla_cfr, walk
 from ..reference.updates import REGRET_UPDATES
 from . import Feedback, correct, not_done, unanswered, wrong
 from .coding import run_student
+from .diagnosis import Case, always, close_to, diagnose, fallback
 
 #: Exercise 1: player 1 bets K always, J one time in three, Q never (other sets uniform).
 BLUFF_POLICY = {"J": {"p": 2 / 3, "b": 1 / 3}, "Q": {"p": 1.0, "b": 0.0},
@@ -110,49 +112,50 @@ def check_counterfactual_values(answer) -> Feedback:
     -(1/18 + 1/6) = -2/9.  Calling wins 2 against J and loses 2 against K:
     2/18 - 2/6 = -2/9.  Both are -2/9: player 1's bluffs make player 2 indifferent.
     """
-    if unanswered(answer):
-        return not_done("Set `my_values` to two numbers: the counterfactual value of folding "
-                        "(p) and of calling (b), e.g. [-1/3, 1/2].")
-    values = _pair(answer)
-    if values is None:
-        return wrong(f"Expected two numbers, [fold, call] (or {{'p': ..., 'b': ...}}); got "
-                     f"{answer!r}.", "shape")
-    right = np.array([-2 / 9, -2 / 9])
-    if np.allclose(values, right, atol=2e-3):
-        return correct("Yes: both are -2/9. Player 1 holds J with weight 1/6 x 1/3 = 1/18 and K "
-                       "with weight 1/6 x 1 = 1/6. Folding loses 1 either way: -(1/18 + 1/6). "
-                       "Calling wins 2 against J and loses 2 against K: 2/18 - 2/6. Equal "
-                       "values mean zero regret for both actions: with these bluffs, player 2 "
-                       "with Q has nothing to learn.")
-    mistakes = (
-        ([-2.0, 0.0], "own-reach",
-         "You weighted each node by 1, which is player 2's own reach (it has not moved yet). "
-         "A counterfactual value weights each node by how likely chance and the opponent "
-         "make it: 1/6 x 1/3 for the J node, 1/6 x 1 for the K node."),
-        ([-4 / 3, -4 / 3], "no-chance",
+    return diagnose(_pair(answer), (
+        Case.not_done(lambda _: unanswered(answer),
+                      "Set `my_values` to two numbers: the counterfactual value of folding (p) "
+                      "and of calling (b), e.g. [-1/3, 1/2]."),
+        Case("shape", lambda values: values is None,
+             f"Expected two numbers, [fold, call] (or {{'p': ..., 'b': ...}}); got {answer!r}."),
+        Case.correct(close_to([-2 / 9, -2 / 9], atol=2e-3),
+                     "Yes: both are -2/9. Player 1 holds J with weight 1/6 x 1/3 = 1/18 and K "
+                     "with weight 1/6 x 1 = 1/6. Folding loses 1 either way: -(1/18 + 1/6). "
+                     "Calling wins 2 against J and loses 2 against K: 2/18 - 2/6. Equal values "
+                     "mean zero regret for both actions: with these bluffs, player 2 with Q has "
+                     "nothing to learn."),
+        *VALUE_MISTAKES,
+        fallback(lambda values: f"Not quite: you gave {np.round(values, 4).tolist()}. Weight "
+                                "each node of Qb (player 1 holds J, or K) by chance x player 1's "
+                                "bet probability, and sum weight x payoff: folding pays -1, "
+                                "calling +2 against J and -2 against K."),
+    ))
+
+
+#: Exercise 1's recognised mistakes: the values each wrong weighting gives, and what to say.
+VALUE_MISTAKES = (
+    Case("own-reach", close_to([-2.0, 0.0], atol=2e-3),
+         "You weighted each node by 1, which is player 2's own reach (it has not moved yet). A "
+         "counterfactual value weights each node by how likely chance and the opponent make it: "
+         "1/6 x 1/3 for the J node, 1/6 x 1 for the K node."),
+    Case("no-chance", close_to([-4 / 3, -4 / 3], atol=2e-3),
          "You used player 1's betting probabilities (1/3 and 1) but left out chance: each deal "
          "happens with probability 1/6, which multiplies in too."),
-        ([-1 / 3, 0.0], "no-opponent",
+    Case("no-opponent", close_to([-1 / 3, 0.0], atol=2e-3),
          "You weighted both nodes by chance alone (1/6 each), as if player 1 bet with J as "
-         "often as with K. Player 1's part of the reach counts: it bets K always but J only "
-         "a third of the time."),
-        ([-1 / 6, 0.0], "uniform",
-         "These are the values if player 1 bet half the time with every card. Use the "
-         "strategy given: bets J 1/3, K always."),
-        ([-1.0, -1.0], "normalised",
+         "often as with K. Player 1's part of the reach counts: it bets K always but J only a "
+         "third of the time."),
+    Case("uniform", close_to([-1 / 6, 0.0], atol=2e-3),
+         "These are the values if player 1 bet half the time with every card. Use the strategy "
+         "given: bets J 1/3, K always."),
+    Case("normalised", close_to([-1.0, -1.0], atol=2e-3),
          "These are the expected payoffs *given* that play reached Qb: the weights divided by "
          "their total (2/9) so that they sum to 1. The counterfactual value keeps the weights "
          "as they are, 1/18 and 1/6, without dividing."),
-        ([2 / 9, 2 / 9], "sign",
+    Case("sign", close_to([2 / 9, 2 / 9], atol=2e-3),
          "The sign is flipped: these are player 1's values. The values here are player 2's: "
          "folding loses player 2 its ante, -1."),
-    )
-    for target, mistake, message in mistakes:
-        if np.allclose(values, target, atol=2e-3):
-            return wrong(message, mistake)
-    return wrong(f"Not quite: you gave {np.round(values, 4).tolist()}. Weight each node of Qb "
-                 "(player 1 holds J, or K) by chance x player 1's bet probability, and sum "
-                 "weight x payoff: folding pays -1, calling +2 against J and -2 against K.")
+)
 
 
 # --- exercise 2: counterfactual values as code ----------------------------------------------
@@ -367,36 +370,58 @@ def check_counterfactual_function(function) -> Feedback:
                 return wrong(f"For {shown}: {failed.message}", "crash")
             return failed
         variants = cf_variants(tree, strategy, info)
-        if result is None:
-            return wrong(f"For {shown} your function returned None: did you forget `return`?",
-                         "no-return")
+        verdict = diagnose(result, _answer_cases(tree, info, shown, variants))
+        if not verdict.correct:
+            return verdict
+        answers.append((shown, _per_action(result, tree, info), variants))
+    return diagnose(answers, (
+        Case.correct(_everywhere("right"),
+                     f"Your function gives the counterfactual values at all {len(answers)} sets "
+                     "and strategies tried, on Kuhn poker and on Leduc poker (where some deals "
+                     "are likelier than others). Opponent-and-chance reach times each action's "
+                     "value, summed over the set's nodes: exactly what CFR feeds its regret "
+                     "matchers."),
+        *(Case(mistake, _everywhere(mistake), message) for mistake, message in CF_MISTAKES.items()),
+        fallback(_first_difference),
+    ))
+
+
+def _everywhere(name: str) -> Callable[[list], bool]:
+    """A condition on exercise 2's answers: each equals ``cf_variants(...)[name]`` of its case."""
+    return lambda answers: all(_close(values, variants[name]) for _, values, variants in answers)
+
+
+def _answer_cases(tree, info: int, shown: str, variants: dict) -> tuple[Case, ...]:
+    """Exercise 2's table for one call: is what the function returned one number per action?
+    (``correct`` here means only that the answer can be compared.)"""
+    actions = list(tree.infoset_actions[info])
+
+    def set_value(result) -> bool:
         scalar = _as_scalar(result)
-        if scalar is not None:
-            if np.isclose(scalar, variants["set-value"], rtol=1e-7, atol=1e-10):
-                return wrong(CF_MISTAKES["set-value"], "set-value")
-            return wrong(f"For {shown} you returned one number, {scalar:.4g}; return one value "
-                         f"per action ({len(tree.infoset_actions[info])} here, for "
-                         f"{list(tree.infoset_actions[info])}).", "shape")
-        values = _per_action(result, tree, info)
-        if values is None:
-            return wrong(f"For {shown} expected one finite number per action "
-                         f"{list(tree.infoset_actions[info])}; got {result!r}.", "shape")
-        answers.append((shown, values, variants))
-    bad = [a for a in answers if not _close(a[1], a[2]["right"])]
-    if not bad:
-        return correct(f"Your function gives the counterfactual values at all {len(answers)} "
-                       "sets and strategies tried, on Kuhn poker and on Leduc poker (where some "
-                       "deals are likelier than others). Opponent-and-chance reach times each "
-                       "action's value, summed over the set's nodes: exactly what CFR feeds its "
-                       "regret matchers.")
-    for mistake, message in CF_MISTAKES.items():
-        if all(_close(values, variants[mistake]) for _, values, variants in answers):
-            return wrong(message, mistake)
-    shown, values, variants = bad[0]
-    return wrong(f"For {shown} you returned {np.round(values, 4).tolist()}; the counterfactual "
-                 f"values are {np.round(variants['right'], 4).tolist()}. For each node h of the "
-                 "set, multiply chance's and the opponent's reach of h by the acting player's "
-                 "value of each child of h, and sum over the nodes.")
+        return scalar is not None and bool(np.isclose(scalar, variants["set-value"], rtol=1e-7,
+                                                      atol=1e-10))
+
+    return (
+        Case("no-return", lambda result: result is None,
+             f"For {shown} your function returned None: did you forget `return`?"),
+        Case("set-value", set_value, CF_MISTAKES["set-value"]),
+        Case("shape", lambda result: _as_scalar(result) is not None,
+             lambda result: f"For {shown} you returned one number, {_as_scalar(result):.4g}; "
+                            f"return one value per action ({len(actions)} here, for "
+                            f"{actions})."),
+        Case("shape", lambda result: _per_action(result, tree, info) is None,
+             lambda result: f"For {shown} expected one finite number per action {actions}; got "
+                            f"{result!r}."),
+        Case.correct(always, "one number per action"),
+    )
+
+
+def _first_difference(answers) -> str:
+    shown, values, variants = next(a for a in answers if not _close(a[1], a[2]["right"]))
+    return (f"For {shown} you returned {np.round(values, 4).tolist()}; the counterfactual "
+            f"values are {np.round(variants['right'], 4).tolist()}. For each node h of the set, "
+            "multiply chance's and the opponent's reach of h by the acting player's value of "
+            "each child of h, and sum over the nodes.")
 
 
 def _as_scalar(result) -> float | None:
