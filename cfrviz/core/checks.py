@@ -14,13 +14,14 @@ import math
 import os
 import stat
 from numbers import Integral
-from typing import BinaryIO
+from typing import BinaryIO, cast
 
 from .registry import Param
 from .tree import as_tree
+from .types import GameLike
 
 
-def check_game(game, what: str):
+def check_game(game: object, what: str) -> GameLike:
     """``game`` itself when it is a game from :func:`cfrviz.load_game` (a tree or a matrix game).
 
     Parameters
@@ -39,22 +40,25 @@ def check_game(game, what: str):
         raise ValueError(f"{what} needs a game, not its name {game!r}: load it first, e.g. "
                          f"game = cfrviz.load_game({game!r})")
     as_tree(game, what)
-    return game
+    # as_tree refused anything that is neither a GameTree nor has one as ``.tree`` (a
+    # MatrixGame): both are Games, which core cannot name by class (games sits above it).
+    return cast(GameLike, game)
 
 
-def check_player(player, what: str = "player") -> int:
+def check_player(player: object, what: str = "player") -> int:
     """``player`` as an int when it is 0 (player 1) or 1 (player 2); a bool is refused."""
     if isinstance(player, bool) or not isinstance(player, Integral) or player not in (0, 1):
         raise ValueError(f"{what} must be 0 (player 1) or 1 (player 2); got {player!r}")
     return int(player)
 
 
-def whole_number(value, name: str, low: float = 0, high: float = math.inf) -> int:
+def whole_number(value: object, name: str, low: float = 0, high: float = math.inf) -> int:
     """``value`` as an int when it is a whole number in ``low..high`` (bools and floats refused)."""
-    return Param(name, kind="int", low=low, high=high).check(value)
+    number: int = Param(name, kind="int", low=low, high=high).check(value)
+    return number
 
 
-def infoset_id(game, infoset, name: str = "infoset") -> int:
+def infoset_id(game: GameLike, infoset: object, name: str = "infoset") -> int:
     """The id of an information set given by key (a string) or by id.
 
     An id is a whole number in ``0..num_infosets - 1``: ``1.5``, ``True`` or ``-1`` (which
@@ -67,16 +71,18 @@ def infoset_id(game, infoset, name: str = "infoset") -> int:
         raise ValueError(f"{getattr(game, 'name', 'this game')} has no information set; got "
                          f"{name}={infoset!r}")
     try:
-        return Param(name, kind="int", low=0, high=count - 1).check(infoset)
+        index: int = Param(name, kind="int", low=0, high=count - 1).check(infoset)
+        return index
     except ValueError:
         raise ValueError(f"{name} must be an information set's key or id, a whole number in "
                          f"0..{count - 1} ({getattr(game, 'name', 'the game')} has {count} "
                          f"information sets); got {infoset!r:.60}") from None
 
 
-def check_flag(value, name: str) -> bool:
+def check_flag(value: object, name: str) -> bool:
     """``value`` when it is ``True`` or ``False`` (not 1, not ``"yes"``)."""
-    return Param(name, kind="bool").check(value)
+    flag: bool = Param(name, kind="bool").check(value)
+    return flag
 
 
 _KINDS = ((stat.S_ISFIFO, "a named pipe (FIFO)"),
@@ -84,7 +90,7 @@ _KINDS = ((stat.S_ISFIFO, "a named pipe (FIFO)"),
           (stat.S_ISSOCK, "a socket"))
 
 
-def open_regular_file(path, what: str, limit: int) -> BinaryIO:
+def open_regular_file(path: str | os.PathLike[str], what: str, limit: int) -> BinaryIO:
     """``path`` opened for binary reading when it is a regular file of at most ``limit`` bytes.
 
     The one way cfrviz opens a file it reads (game files, traces).  Opening never blocks
@@ -137,7 +143,7 @@ def open_regular_file(path, what: str, limit: int) -> BinaryIO:
         raise
 
 
-def read_regular_file(path, what: str, limit: int) -> bytes:
+def read_regular_file(path: str | os.PathLike[str], what: str, limit: int) -> bytes:
     """The bytes of ``path``, read through :func:`open_regular_file` (same checks and errors)."""
     with open_regular_file(path, what, limit) as handle:
         data = handle.read(limit + 1)

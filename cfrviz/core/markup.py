@@ -40,7 +40,7 @@ _ENTITIES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&#34;",
                            "%": "&#37;", "$": "&#36;"})
 
 
-def escape(text) -> str:
+def escape(text: object) -> str:
     """``text`` (anything, through ``str``) with ``& < > " ' % $`` replaced by character references.
 
     The browser and plotly both show the result exactly as the original text:

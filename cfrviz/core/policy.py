@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from numbers import Real
 
 import numpy as np
+import numpy.typing as npt
 
 from .checks import check_game
 from .tree import GameTree
+from .types import FloatArray, GameLike
 
 #: How far a distribution may be from summing to 1 before it is rejected.
 SUM_TOLERANCE = 1e-6
@@ -37,7 +39,7 @@ class Policy:
         actions (naming the information set).
     """
 
-    def __init__(self, game, probabilities):
+    def __init__(self, game: GameLike, probabilities: npt.ArrayLike) -> None:
         check_game(game, "Policy")
         mask = game.legal_mask
         probs = _as_table(probabilities, game)
@@ -54,13 +56,13 @@ class Policy:
         self.probabilities = probs
 
     @classmethod
-    def uniform(cls, game) -> Policy:
+    def uniform(cls, game: GameLike) -> Policy:
         """Every legal action equally likely at every information set."""
         mask = check_game(game, "Policy").legal_mask
         return cls(game, mask / mask.sum(axis=1, keepdims=True))
 
     @classmethod
-    def from_dict(cls, game, mapping: Mapping) -> Policy:
+    def from_dict(cls, game: GameLike, mapping: Mapping[str, Mapping[str, float]]) -> Policy:
         """Build a policy from ``{infoset key: {action: probability}}``.
 
         Information sets left out are played uniformly; a key or an action
@@ -104,7 +106,7 @@ class Policy:
         return f"Policy({self.game.name}; " + "; ".join(parts) + ")"
 
 
-def _as_table(probabilities, game) -> np.ndarray:
+def _as_table(probabilities: npt.ArrayLike, game: GameLike) -> FloatArray:
     """A private float copy of a table of numbers, or a ValueError saying what was given."""
     want = (f"a policy for {game.name} needs an array of shape {game.legal_mask.shape} "
             "(information sets x actions) holding numbers")
@@ -121,14 +123,14 @@ def _as_table(probabilities, game) -> np.ndarray:
     return np.array(raw, dtype=float)
 
 
-def _as_probability(value, key, action) -> float:
+def _as_probability(value: object, key: str, action: str) -> float:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, Real):
         raise ValueError(f"information set {key!r}, action {action!r}: probability {value!r} "
                          "is not a number")
     return float(value)
 
 
-def _check_distribution(values: np.ndarray, where: str, actions) -> None:
+def _check_distribution(values: FloatArray, where: str, actions: Sequence[str]) -> None:
     if not np.all(np.isfinite(values)):
         raise ValueError(f"{where}: probabilities {values.tolist()} must be finite numbers")
     if np.any(values < 0):
@@ -141,7 +143,8 @@ def _check_distribution(values: np.ndarray, where: str, actions) -> None:
                          f"sum to {total:g}, not 1")
 
 
-def as_distribution(value, actions, where: str) -> np.ndarray:
+def as_distribution(value: npt.ArrayLike | Mapping[str, float], actions: Sequence[str],
+                    where: str) -> FloatArray:
     """Validate a user-given distribution (a list, array or ``{action: p}``) over ``actions``."""
     if isinstance(value, Mapping):
         unknown = [a for a in value if a not in actions]
@@ -160,7 +163,7 @@ def as_distribution(value, actions, where: str) -> np.ndarray:
     return arr
 
 
-def check_policy(game, policy, what: str = "") -> None:
+def check_policy(game: GameLike, policy: object, what: str = "") -> None:
     """Refuse anything but a :class:`~cfrviz.Policy` that fits ``game``.
 
     A policy fits when it was made for ``game`` or for a game with the same

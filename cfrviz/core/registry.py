@@ -55,10 +55,10 @@ class Param:
     high: float = math.inf
     low_open: bool = False
     step: float = 0.1
-    choices: tuple = ()
+    choices: tuple[object, ...] = ()
     help: str = ""
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"parameter {self.name!r}: kind must be one of {KINDS}; "
                              f"got {self.kind!r}")
@@ -67,8 +67,13 @@ class Param:
     def required(self) -> bool:
         return self.default is inspect.Parameter.empty
 
-    def check(self, value):
-        """``value`` converted to the parameter's kind, or a ``ValueError`` saying what is valid."""
+    def check(self, value: object) -> Any:
+        """``value`` converted to the parameter's kind, or a ``ValueError`` saying what is valid.
+
+        The result's type follows :attr:`kind`, a run-time value (``bool``, ``int``, ``float``,
+        one of the choices, or ``value`` itself), hence ``Any``: callers name the type they
+        declared, e.g. ``count: int = Param("count", kind="int").check(value)``.
+        """
         if self.kind == "bool":
             if not isinstance(value, bool):
                 raise ValueError(f"{self.name} must be True or False; got {value!r}")
@@ -79,18 +84,19 @@ class Param:
             return value
         if self.kind in ("int", "float"):
             number = Integral if self.kind == "int" else Real
-            ok = isinstance(value, number) and not isinstance(value, bool) and _finite(value)
             # Whole numbers reach numpy and compiled code as 64-bit integers.
             wide = (self.kind == "int" and isinstance(value, Integral)
                     and not isinstance(value, bool) and abs(int(value)) > INT_LIMIT)
-            ok = ok and not wide and (value > self.low if self.low_open else value >= self.low)
-            ok = ok and value <= self.high
-            if not ok:
-                what = "a whole number" if self.kind == "int" else "a finite number"
-                fits = f" that fits in 64 bits (at most {INT_LIMIT:,})" if wide else ""
-                raise ValueError(f"{self.name} must be {what}{self.bounds()}{fits}; got "
-                                 f"{_shown(value)}")
-            return int(value) if self.kind == "int" else float(value)
+            if isinstance(value, number) and not isinstance(value, bool) and _finite(value) \
+                    and not wide \
+                    and not (value <= self.low if self.low_open else value < self.low) \
+                    and value <= self.high:  # finite, so "not <" is ">=" (Real types only "<")
+                return int(value) if self.kind == "int" and isinstance(value, Integral) \
+                    else float(value)
+            what = "a whole number" if self.kind == "int" else "a finite number"
+            fits = f" that fits in 64 bits (at most {INT_LIMIT:,})" if wide else ""
+            raise ValueError(f"{self.name} must be {what}{self.bounds()}{fits}; got "
+                             f"{_shown(value)}")
         return value
 
     def bounds(self) -> str:
@@ -106,7 +112,7 @@ class Param:
         return (" " + " and ".join(parts)) if parts else ""
 
 
-def _finite(value) -> bool:
+def _finite(value: Real) -> bool:
     """Whether a number is finite and within a float's range, for numbers of any size
     (``math.isfinite`` raises ``OverflowError`` for ``10**400``)."""
     if isinstance(value, Integral):
@@ -117,7 +123,7 @@ def _finite(value) -> bool:
         return False
 
 
-def _shown(value) -> str:
+def _shown(value: object) -> str:
     """``repr(value)`` for a message, cut short for a number thousands of digits long."""
     if isinstance(value, Integral) and not isinstance(value, bool) and abs(int(value)) > 10**30:
         return f"an integer of {len(str(abs(int(value)))):,} digits"
@@ -201,7 +207,7 @@ class Registry(Mapping[str, E]):
     def __len__(self) -> int:
         return len(self._entries)
 
-    def lookup(self, name) -> E:
+    def lookup(self, name: object) -> E:
         """The entry registered under exactly ``name``, or a ``ValueError`` listing the names."""
         if not isinstance(name, str) or name not in self._entries:
             meant = self.resolve(name)
@@ -210,7 +216,7 @@ class Registry(Mapping[str, E]):
                              f"{', '.join(self.names())}")
         return self._entries[name]
 
-    def resolve(self, text) -> str | None:
+    def resolve(self, text: object) -> str | None:
         """The name ``text`` refers to, by name or alias, loosely spelled; ``None`` if none."""
         if not isinstance(text, str):
             return None
@@ -241,7 +247,8 @@ class Registry(Mapping[str, E]):
                 for name, p in declared.items() if name in given or not p.required}
 
 
-def params_from_signature(factory: Callable, skip: tuple[str, ...] = ()) -> tuple[Param, ...]:
+def params_from_signature(factory: Callable[..., object],
+                          skip: tuple[str, ...] = ()) -> tuple[Param, ...]:
     """Parameters read from a function's signature (kind ``"any"``: the function checks them).
 
     Raises
@@ -266,7 +273,7 @@ def params_from_signature(factory: Callable, skip: tuple[str, ...] = ()) -> tupl
                  if name not in skip)
 
 
-def _names(value, what: str) -> tuple[str, ...]:
+def _names(value: object, what: str) -> tuple[str, ...]:
     """``value`` as a tuple of non-empty strings (one string is refused, not split in letters)."""
     if isinstance(value, str) or not isinstance(value, (tuple, list)) \
             or not all(isinstance(v, str) and v.strip() for v in value):
@@ -295,13 +302,15 @@ class Factory:
     """
 
     name: str
-    factory: Callable
+    # What a factory builds depends on its registry (a game, a bot's Policy), and each
+    # registry's caller checks it (load_game refuses a factory that returns no game).
+    factory: Callable[..., Any]
     summary: str = ""
     aliases: tuple[str, ...] = ()
     params: tuple[Param, ...] = ()
     given: tuple[str, ...] = ()
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.strip():
             raise ValueError(f"a plug-in's name must be a non-empty string; got {self.name!r}")
         if not callable(self.factory):

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
+
+from .types import BoolArray, FloatArray
 
 
-def regret_matching(regrets, mask=None) -> np.ndarray:
+def regret_matching(regrets: npt.ArrayLike, mask: npt.ArrayLike | None = None) -> FloatArray:
     """Strategy proportional to the positive part of the regrets.
 
     Regret matching (Hart and Mas-Colell, 2000, "A simple adaptive procedure
@@ -42,22 +45,23 @@ def regret_matching(regrets, mask=None) -> np.ndarray:
     if raw.dtype.kind not in "iuf" or raw.ndim == 0:
         raise ValueError(f"regrets must be an array of numbers, one per action (the last axis); "
                          f"got {regrets!r:.80}")
-    regrets = raw.astype(float)
-    if not np.all(np.isfinite(regrets)):
-        raise ValueError(f"regrets must be finite numbers; got {regrets.tolist()!r:.80}")
-    mask = np.ones(regrets.shape, dtype=bool) if mask is None else np.asarray(mask, dtype=bool)
-    if mask.shape != regrets.shape:
-        raise ValueError(f"mask must have the regrets' shape {regrets.shape}; got shape "
-                         f"{mask.shape}")
-    positive = np.where(mask, np.maximum(regrets, 0.0), 0.0)
+    values = raw.astype(float)
+    if not np.all(np.isfinite(values)):
+        raise ValueError(f"regrets must be finite numbers; got {values.tolist()!r:.80}")
+    legal_mask = np.ones(values.shape, dtype=bool) if mask is None \
+        else np.asarray(mask, dtype=bool)
+    if legal_mask.shape != values.shape:
+        raise ValueError(f"mask must have the regrets' shape {values.shape}; got shape "
+                         f"{legal_mask.shape}")
+    positive = np.where(legal_mask, np.maximum(values, 0.0), 0.0)
     total = positive.sum(axis=-1, keepdims=True)
-    legal = mask.sum(axis=-1, keepdims=True)
-    uniform = np.where(mask, 1.0 / np.maximum(legal, 1), 0.0)
+    legal = legal_mask.sum(axis=-1, keepdims=True)
+    uniform = np.where(legal_mask, 1.0 / np.maximum(legal, 1), 0.0)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(total > 0, positive / np.where(total > 0, total, 1.0), uniform)
 
 
-def average_strategy(strategy_sum: np.ndarray, mask: np.ndarray) -> np.ndarray:
+def average_strategy(strategy_sum: FloatArray, mask: BoolArray) -> FloatArray:
     """Normalise a strategy sum per information set; never-reached sets play uniformly.
 
     The average strategy of CFR and regret matching is the strategy sum divided by its row

@@ -12,9 +12,11 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Protocol, TypeVar, cast
 
 import numpy as np
+
+from .types import BoolArray, FloatArray, GameLike, IntArray
 
 CHANCE = -1
 TERMINAL = -2
@@ -80,25 +82,26 @@ class GameTree:
     """
 
     name: str
-    parent: np.ndarray
-    action: np.ndarray
-    player: np.ndarray
-    chance_prob: np.ndarray
-    utility: np.ndarray
-    infoset: np.ndarray
-    depth: np.ndarray
-    children: tuple
-    history: tuple
-    infoset_keys: tuple
-    infoset_player: np.ndarray
-    infoset_actions: tuple
-    legal_mask: np.ndarray
-    chance_labels: tuple
+    parent: IntArray
+    action: IntArray
+    player: IntArray
+    chance_prob: FloatArray
+    utility: FloatArray
+    infoset: IntArray
+    depth: IntArray
+    children: tuple[IntArray, ...]
+    history: tuple[str, ...]
+    infoset_keys: tuple[str, ...]
+    infoset_player: IntArray
+    infoset_actions: tuple[tuple[str, ...], ...]
+    legal_mask: BoolArray
+    chance_labels: tuple[tuple[str, ...], ...]
     description: str = ""
-    params: Mapping[str, Any] | None = None
-    memo: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    params: Mapping[str, object] | None = None
+    memo: dict[str, object] = field(default_factory=dict, init=False, repr=False,
+                                    compare=False)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         for name in ("parent", "action", "player", "chance_prob", "utility", "infoset", "depth",
                      "infoset_player", "legal_mask"):
             getattr(self, name).setflags(write=False)
@@ -117,7 +120,8 @@ class GameTree:
 
     @property
     def max_actions(self) -> int:
-        return self.legal_mask.shape[1]
+        width: int = self.legal_mask.shape[1]
+        return width
 
     def infoset_index(self, key: str) -> int:
         """Index of an information set, with an error that lists some valid keys."""
@@ -141,17 +145,18 @@ class GameTree:
         """
         if name not in self.memo:
             self.memo[name] = compute(self)
-        return self.memo[name]
+        # The memo holds values of many types; each name is only ever stored by ``compute``.
+        return cast(T, self.memo[name])
 
-    def levels(self) -> list[np.ndarray]:
+    def levels(self) -> list[IntArray]:
         """Node ids grouped by depth, root first (computed once)."""
-        def compute(tree: GameTree) -> list[np.ndarray]:
+        def compute(tree: GameTree) -> list[IntArray]:
             order = np.argsort(tree.depth, kind="stable")
             bounds = np.searchsorted(tree.depth[order], np.arange(tree.depth.max() + 2))
             return [order[bounds[d]:bounds[d + 1]] for d in range(tree.depth.max() + 1)]
         return self.cached("levels", compute)
 
-    def infoset_members(self, infoset: int) -> np.ndarray:
+    def infoset_members(self, infoset: int) -> IntArray:
         """Node ids of the members of one information set."""
         return np.flatnonzero(self.infoset == infoset)
 
@@ -160,7 +165,7 @@ class GameTree:
                 f"information sets, {int(np.sum(self.player == TERMINAL))} terminals)")
 
 
-def as_tree(game, what: str = "this") -> GameTree:
+def as_tree(game: object, what: str = "this") -> GameTree:
     """The game tree behind a game: a :class:`GameTree` itself, or a matrix game's two-move tree.
 
     Parameters
@@ -297,22 +302,22 @@ def _where(definition: GameDefinition, history: list[str]) -> str:
     return f"{definition.name}, history {text!r}"
 
 
-def _zero_sum_violation(game) -> int | None:
+def _zero_sum_violation(game: GameLike) -> int | None:
     """First terminal node whose two payoffs do not cancel, or None."""
-    utility = getattr(game, "utility", None)
-    if utility is None:  # a MatrixGame holds only player 1's payoffs: zero-sum by construction
-        return None
+    if not isinstance(game, GameTree):
+        return None  # a MatrixGame holds only player 1's payoffs: zero-sum by construction
+    utility = game.utility
     scale = np.maximum(1.0, np.abs(utility).sum(axis=1))
     bad = np.flatnonzero((game.player == TERMINAL) & (np.abs(utility.sum(axis=1)) > 1e-9 * scale))
     return int(bad[0]) if len(bad) else None
 
 
-def is_zero_sum(game) -> bool:
+def is_zero_sum(game: GameLike) -> bool:
     """Whether the two players' payoffs cancel at every terminal (to rounding)."""
     return _zero_sum_violation(game) is None
 
 
-def check_zero_sum(game, what: str) -> None:
+def check_zero_sum(game: GameLike, what: str) -> None:
     """Refuse a game that is not two-player zero-sum, for algorithms that need one.
 
     Parameters
@@ -327,7 +332,7 @@ def check_zero_sum(game, what: str) -> None:
         Naming the first terminal history whose payoffs do not sum to 0.
     """
     node = _zero_sum_violation(game)
-    if node is not None:
+    if node is not None and isinstance(game, GameTree):
         u1, u2 = game.utility[node]
         raise ValueError(f"{what} needs a two-player zero-sum game; {game.name} is not zero-sum "
                          f"at history {game.history[node]!r} (payoffs {u1:g} and {u2:g} sum to "

@@ -4,17 +4,22 @@ then stacking, evaluating and joining a resumed run's records)."""
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeAlias
 
 import numpy as np
 
+from ..types import FloatArray, GameLike
 from .records import Trace
 from .schema import RECORD_ARRAYS, TIMING_EXTRAS
 from .state import SolverState
 
 #: The tables in the order :meth:`Recorder.add` takes them.
 _ADD_ORDER = ("cumulative_regret", "instantaneous_regret", "current_strategy", "average_strategy")
+
+#: One recorded table: an (information sets, actions) array, or regret matching's
+#: per-player lists of numbers (which its own ``stack`` pads).
+Table: TypeAlias = FloatArray | Sequence[Sequence[float]]
 
 
 class Recorder:
@@ -36,20 +41,22 @@ class Recorder:
         ``elapsed`` and ``nodes_touched``.
     """
 
-    def __init__(self, game, average: Callable | None = None, stack: Callable | None = None,
-                 timed: bool = True):
+    def __init__(self, game: GameLike, average: Callable[[FloatArray], FloatArray] | None = None,
+                 stack: Callable[[list[Table]], FloatArray] | None = None,
+                 timed: bool = True) -> None:
         self.game = game
         self.shape = game.legal_mask.shape
         self._average = average
         self._stack = stack if stack is not None else self._stack_arrays
         self.timed = timed
         self.iterations: list[int] = []
-        self.tables: dict[str, list] = {spec.name: [] for spec in RECORD_ARRAYS if spec.table}
-        self.timing: dict[str, list] = {name: [] for name, _ in TIMING_EXTRAS}
+        self.tables: dict[str, list[Table]] = {spec.name: [] for spec in RECORD_ARRAYS
+                                               if spec.table}
+        self.timing: dict[str, list[float]] = {name: [] for name, _ in TIMING_EXTRAS}
         # Bound appends in the order add() takes its arguments: regret matching records
         # every iteration from a plain-Python loop, where lookups per call show.
-        self._appends = tuple(rows.append for rows in (
-            self.iterations, *(self.tables[name] for name in _ADD_ORDER)))
+        self._append_iteration = self.iterations.append
+        self._appends = tuple(self.tables[name].append for name in _ADD_ORDER)
         self._timing_appends = tuple(self.timing[name].append for name, _ in TIMING_EXTRAS)
 
     def __len__(self) -> int:
@@ -69,11 +76,12 @@ class Recorder:
                  state.current.copy(), self._average(state.strategy_sum),
                  elapsed=state.elapsed, nodes_touched=state.nodes_touched)
 
-    def add(self, iteration: int, cumulative_regret, instantaneous_regret, current_strategy,
-            average_strategy, elapsed: float = 0.0, nodes_touched: int = 0) -> None:
+    def add(self, iteration: int, cumulative_regret: Table, instantaneous_regret: Table,
+            current_strategy: Table, average_strategy: Table, elapsed: float = 0.0,
+            nodes_touched: int = 0) -> None:
         """Record one row whose values the caller will never change (copies, or fresh lists)."""
-        it, cum, inst, cur, avg = self._appends
-        it(iteration)
+        cum, inst, cur, avg = self._appends
+        self._append_iteration(iteration)
         cum(cumulative_regret)
         inst(instantaneous_regret)
         cur(current_strategy)
@@ -83,8 +91,9 @@ class Recorder:
             spent(elapsed)
             touched(nodes_touched)
 
-    def trace(self, algorithm: str, params: dict, state: SolverState, *,
-              exploitability: Callable | None = None, interrupted: bool = False,
+    def trace(self, algorithm: str, params: Mapping[str, Any], state: SolverState, *,
+              exploitability: Callable[[FloatArray], FloatArray] | None = None,
+              interrupted: bool = False,
               resume: Trace | None = None, stop: Callable[[], bool] | None = None,
               block: int = 1, notes: Mapping[str, str] | None = None) -> Trace:
         """The trace of the run: records stacked, evaluated, and joined after ``resume``'s.
@@ -121,7 +130,7 @@ class Recorder:
         if not self.iterations and resume is None:
             raise KeyboardInterrupt(f"{algorithm} was interrupted before its first iteration "
                                     "finished")
-        arrays = {}
+        arrays: dict[str, Any] = {}
         for spec in RECORD_ARRAYS:
             if spec.table:
                 arrays[spec.name] = self._stack(self.tables[spec.name])
@@ -163,5 +172,5 @@ class Recorder:
         return Trace(game=self.game, algorithm=algorithm, params=run_params, extras=extras,
                      state=state.as_dict(), **arrays)
 
-    def _stack_arrays(self, rows) -> np.ndarray:
+    def _stack_arrays(self, rows: list[Table]) -> FloatArray:
         return np.array(rows) if rows else np.zeros((0, *self.shape))

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from ..policy import Policy
+from ..types import FloatArray, GameLike, IntArray
 from .schema import RECORD_ARRAYS
 
 
@@ -53,20 +54,21 @@ class Trace:
         enough to resume the run; ``None`` when not kept.
     """
 
-    game: Any
+    game: GameLike
     algorithm: str
-    params: dict
-    iterations: np.ndarray
-    cumulative_regret: np.ndarray
-    instantaneous_regret: np.ndarray
-    current_strategy: np.ndarray
-    average_strategy: np.ndarray
-    exploitability: np.ndarray
-    current_exploitability: np.ndarray
-    extras: dict = field(default_factory=dict)
-    state: dict | None = None
+    params: dict[str, Any]
+    iterations: IntArray
+    cumulative_regret: FloatArray
+    instantaneous_regret: FloatArray
+    current_strategy: FloatArray
+    average_strategy: FloatArray
+    exploitability: FloatArray
+    current_exploitability: FloatArray
+    # Values of many kinds, as a saved file holds them (JSON values and arrays).
+    extras: dict[str, Any] = field(default_factory=dict)
+    state: dict[str, Any] | None = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         for spec in RECORD_ARRAYS:
             getattr(self, spec.name).setflags(write=False)
 

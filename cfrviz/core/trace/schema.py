@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
+
+from ..types import FloatArray, GameLike, IntArray
 
 
 @dataclass(frozen=True)
@@ -34,7 +35,7 @@ class RecordArray:
     """
 
     name: str
-    dtype: np.dtype
+    dtype: np.dtype[np.int64 | np.float64]
     nan_ok: bool = False
     table: bool = False
     evaluates: str | None = None
@@ -55,8 +56,8 @@ RECORD_ARRAYS: tuple[RecordArray, ...] = (
 )
 #: Per-record extras of a timed run (the tree solvers): seconds spent solving, and nodes
 #: touched, up to each record.  Such a trace also keeps ``extras["total_time"]``.
-TIMING_EXTRAS: tuple[tuple[str, np.dtype], ...] = (("elapsed", np.dtype(np.float64)),
-                                                   ("nodes_touched", np.dtype(np.int64)))
+TIMING_EXTRAS: tuple[tuple[str, np.dtype[np.int64 | np.float64]], ...] = (
+    ("elapsed", np.dtype(np.float64)), ("nodes_touched", np.dtype(np.int64)))
 
 #: Bytes a trace recorded on the default schedule may take (its record and timing
 #: arrays): the schedule is thinned to fit, whatever the game.
@@ -66,7 +67,7 @@ DEFAULT_TRACE_BYTES = 50_000_000
 MAX_TRACE_BYTES = 2_000_000_000
 
 
-def record_shape(spec: RecordArray, records: int, game) -> tuple[int, ...]:
+def record_shape(spec: RecordArray, records: int, game: GameLike) -> tuple[int, ...]:
     """The shape ``spec``'s array has in a trace of ``records`` records on ``game``."""
     return (records, *game.legal_mask.shape) if spec.table else (records,)
 
@@ -87,8 +88,8 @@ def record_nbytes(table_size: int, timed: bool = True) -> int:
     return size
 
 
-def check_records(arrays: Mapping[str, Any], game, last_iteration: int | None = None,
-                  extras: Mapping[str, Any] | None = None) -> int:
+def check_records(arrays: Mapping[str, object], game: GameLike, last_iteration: int | None = None,
+                  extras: Mapping[str, object] | None = None) -> int:
     """Check a trace's per-record arrays against :data:`RECORD_ARRAYS` and ``game``.
 
     Parameters
@@ -148,9 +149,9 @@ def check_records(arrays: Mapping[str, Any], game, last_iteration: int | None = 
                 raise ValueError(f"{what} holds {kind} (first at record {record}, iteration "
                                  f"{iterations[record]})")
     for spec in RECORD_ARRAYS:
-        if spec.strategy and records:
-            _check_distributions(arrays[spec.name], game, f"record array {spec.name!r}",
-                                 iterations)
+        table = arrays[spec.name]
+        if spec.strategy and records and isinstance(table, np.ndarray):  # (an array: see above)
+            _check_distributions(table, game, f"record array {spec.name!r}", iterations)
     if records:
         steps = np.flatnonzero(np.diff(iterations) <= 0)
         if len(steps):
@@ -171,7 +172,8 @@ def check_records(arrays: Mapping[str, Any], game, last_iteration: int | None = 
 DISTRIBUTION_TOLERANCE = 1e-6
 
 
-def _check_distributions(table: np.ndarray, game, what: str, iterations: np.ndarray) -> None:
+def _check_distributions(table: FloatArray, game: GameLike, what: str,
+                         iterations: IntArray) -> None:
     """Each record of ``table`` must be a distribution over every set's legal actions."""
     mask = np.asarray(game.legal_mask, dtype=bool)
     illegal = (table < 0) | (~mask & (table != 0))

@@ -8,9 +8,12 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from numbers import Integral, Real
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
+import numpy.typing as npt
+
+from ..types import FloatArray, GameLike, UIntArray
 
 
 @dataclass(eq=False)
@@ -45,15 +48,15 @@ class SolverState:
         come from numpy (sampled regret matching); ``None`` otherwise.
     """
 
-    regret_sum: np.ndarray
-    strategy_sum: np.ndarray
-    current: np.ndarray
-    instant: np.ndarray
-    rng: np.ndarray
+    regret_sum: FloatArray
+    strategy_sum: FloatArray
+    current: FloatArray
+    instant: FloatArray
+    rng: UIntArray
     iteration: int = 0
     nodes_touched: int = 0
     elapsed: float = 0.0
-    generator: dict | None = None
+    generator: dict[str, Any] | None = None  # numpy's bit_generator.state: JSON-like values
 
     #: The (information sets, actions) tables.
     TABLES: ClassVar[tuple[str, ...]] = ("regret_sum", "strategy_sum", "current", "instant")
@@ -65,15 +68,17 @@ class SolverState:
     KEYS: ClassVar[tuple[str, ...]] = (*SAVED, "generator")
 
     @classmethod
-    def array_fields(cls, game) -> dict[str, tuple[np.dtype, tuple[int, ...]]]:
+    def array_fields(cls, game: GameLike) -> dict[str, tuple[np.dtype[Any], tuple[int, ...]]]:
         """The dtype and shape of every array field on ``game``: the four tables and ``rng``."""
-        fields: dict[str, tuple[np.dtype, tuple[int, ...]]] = {
+        fields: dict[str, tuple[np.dtype[Any], tuple[int, ...]]] = {
             name: (np.dtype(np.float64), tuple(game.legal_mask.shape)) for name in cls.TABLES}
         fields["rng"] = (np.dtype(np.uint64), (1,))
         return fields
 
     @classmethod
-    def fresh(cls, game, rng=None, regret_sum=None, generator: dict | None = None) -> SolverState:
+    def fresh(cls, game: GameLike, rng: npt.ArrayLike | None = None,
+              regret_sum: npt.ArrayLike | None = None,
+              generator: dict[str, Any] | None = None) -> SolverState:
         """The state before the first iteration on ``game``.
 
         Parameters
@@ -103,7 +108,7 @@ class SolverState:
             self, **{name: getattr(self, name).copy() for name in (*self.TABLES, "rng")},
             generator=copy.deepcopy(self.generator))
 
-    def validate(self, game) -> SolverState:
+    def validate(self, game: GameLike) -> SolverState:
         """Check the state fits ``game``; return it.
 
         Raises
@@ -171,9 +176,9 @@ class SolverState:
                                                 f"as another state (a number out of range)")
         return self
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         """What a :class:`Trace` keeps as its ``state``: copies of the :attr:`SAVED` fields."""
-        out = {}
+        out: dict[str, Any] = {}
         for name in self.SAVED:
             value = getattr(self, name)
             out[name] = value.copy() if isinstance(value, np.ndarray) else value
@@ -185,7 +190,7 @@ class SolverState:
         return out
 
     @classmethod
-    def from_dict(cls, saved: Mapping, game) -> SolverState:
+    def from_dict(cls, saved: Mapping[str, Any], game: GameLike) -> SolverState:
         """A fresh, validated state from a trace's ``state`` (the inverse of :meth:`as_dict`).
 
         Arrays are copied (a loaded trace's are read-only); ``current`` and
@@ -232,7 +237,7 @@ class SolverState:
 MAX_COUNT = 2**62
 
 
-def _same_state(read, given) -> bool:
+def _same_state(read: object, given: object) -> bool:
     """Whether numpy's reading of a bit generator state equals the state given (numpy may
     reduce an out-of-range number silently)."""
     if isinstance(read, dict) and isinstance(given, dict):
@@ -251,7 +256,7 @@ def _state_error(name: str, what: str) -> ValueError:
     return ValueError(f"solver state field {name!r} {what}")
 
 
-def _converted(value, dtype, name: str) -> np.ndarray:
+def _converted(value: object, dtype: type[np.generic], name: str) -> npt.NDArray[Any]:
     try:
         return np.array(value, dtype=dtype)
     except (TypeError, ValueError, OverflowError) as exc:
