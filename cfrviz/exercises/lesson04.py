@@ -15,6 +15,7 @@ compared with :func:`cfrviz.solve` and with the wrong versions of
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 import numpy as np
 
@@ -22,8 +23,9 @@ from ..analysis.explain import infoset_snapshot
 from ..core.regret import regret_matching
 from ..engine import tree_reach_probabilities
 from ..views.equilibrium import KUHN_COORDINATES, nearest_alpha
-from . import Feedback, as_number, correct, not_done, unanswered, wrong
+from . import Feedback, as_number, correct, unanswered, wrong
 from .coding import run_student
+from .diagnosis import Case, diagnose, fallback, screen
 from .lesson03 import node_passes
 
 #: Exercise 1: which number to read, and where.
@@ -104,6 +106,15 @@ def _on_screen(shown):
     return None, None, None
 
 
+def _set_and_action(trace) -> tuple[int, int] | None:
+    """The row of :data:`SET` and the column of :data:`ACTION` in ``trace``'s game, or None."""
+    try:
+        info = trace.game.infoset_index(SET)
+        return info, trace.game.infoset_actions[info].index(ACTION)
+    except Exception:  # not Kuhn poker, or not a trace
+        return None
+
+
 def check_average_at_set(answer, shown) -> Feedback:
     """Exercise 1: P(call) at ``"Qpb"`` in the average strategy after 50 iterations.
 
@@ -114,103 +125,145 @@ def check_average_at_set(answer, shown) -> Feedback:
     shown : TrainingExplorer or Trace
         The explorer the student read it from (or its trace): the answer is
         checked against that run, whatever the student trained, and the
-        explorer's timeline and selected set help name a wrong reading.
+        explorer's timeline and selected set help name a wrong reading
+        (:func:`reading_cases`).
     """
-    if unanswered(answer):
-        return not_done("Set `my_call_probability` to the number you read in the panel "
-                        "(one probability, e.g. 0.5).")
     value = as_number(answer)
-    if value is None:
-        return wrong(f"Expected one probability (a number between 0 and 1); got {answer!r}.",
-                     "not-a-number")
     trace, on_screen, selected = _on_screen(shown)
-    if trace is None:
-        return wrong("Pass the explorer you read the number from: "
-                     "check_average_at_set(my_call_probability, explorer).", "no-explorer")
-    try:
-        game = trace.game
-        info = game.infoset_index(SET)
-        a = game.infoset_actions[info].index(ACTION)
-    except Exception:
-        return wrong(f"The explorer is not showing Kuhn poker (it has no set {SET!r}): choose "
-                     "kuhn_poker and press Solve, or run the explorer's cell again.", "no-explorer")
+    cell = None if trace is None else _set_and_action(trace)
+    recorded = [] if cell is None else [int(t) for t in trace.iterations]
+    unreadable = screen(value, (
+        Case.not_done(lambda _: unanswered(answer),
+                      "Set `my_call_probability` to the number you read in the panel (one "
+                      "probability, e.g. 0.5)."),
+        Case("not-a-number", lambda v: v is None,
+             f"Expected one probability (a number between 0 and 1); got {answer!r}."),
+        Case("no-explorer", lambda _: trace is None,
+             "Pass the explorer you read the number from: "
+             "check_average_at_set(my_call_probability, explorer)."),
+        Case("no-explorer", lambda _: cell is None,
+             f"The explorer is not showing Kuhn poker (it has no set {SET!r}): choose "
+             "kuhn_poker and press Solve, or run the explorer's cell again."),
+        Case("run-too-short", lambda _: ITERATION not in recorded,
+             lambda _: f"The explorer's run did not record iteration {ITERATION} (it has "
+                       f"{recorded[0]}..{recorded[-1]}): set iterations to "
+                       f"{EXPLORER_ITERATIONS} and press Solve, then read the panel again."),
+    ))
+    if unreadable is not None:
+        return unreadable
+    assert trace is not None and cell is not None
+    return diagnose(value, reading_cases(trace, *cell, on_screen, selected))
+
+
+def reading_cases(trace, info: int, a: int, on_screen: int | None,
+                  selected: int | None) -> tuple[Case, ...]:
+    """Exercise 1's table: the numbers a student might read off ``trace``'s explorer instead of
+    the average P(call) at :data:`SET` after :data:`ITERATION` iterations.
+
+    ``on_screen`` is the record the explorer's timeline shows and ``selected`` its selected
+    set (None for a bare trace).
+    """
+    game = trace.game
     recorded = [int(t) for t in trace.iterations]
-    if ITERATION not in recorded:
-        return wrong(f"The explorer's run did not record iteration {ITERATION} (it has "
-                     f"{recorded[0]}..{recorded[-1]}): set iterations to "
-                     f"{EXPLORER_ITERATIONS} and press Solve, then read the panel again.",
-                     "run-too-short")
     k = trace.index(ITERATION)
-    average = float(trace.average_strategy[k, info, a])
-    current = float(trace.current_strategy[k, info, a])
 
-    def near(x):
-        return abs(value - x) <= READ_TOLERANCE
+    def average_at(t: int, row: int = info, column: int = a) -> float:
+        return float(trace.average_strategy[trace.index(t), row, column])
 
-    if 1 < value <= 100 and abs(value / 100 - average) <= 1e-3:
-        return wrong(f"{value:g} looks like a percentage. Give the probability as a number "
-                     f"between 0 and 1: {value / 100:.3f}.", "percentage")
-    if not 0 <= value <= 1:
-        return wrong(f"{value:g} is not a probability: it must lie between 0 and 1.",
-                     "not-a-probability")
-    if near(average):
-        return correct(f"Yes: {average:.3f}. That is the average strategy, the one CFR's "
-                       f"guarantee is about and the one you would deploy. The strategy played "
-                       f"at iteration {ITERATION} was {current:.3f}: the current strategy still "
-                       "swings from iteration to iteration.")
-    if near(current):
-        return wrong(f"{current:.3f} is the *current* strategy, the one played at iteration "
-                     f"{ITERATION} (row 'strategy played'). CFR's guarantee is about the "
-                     f"average of all the strategies played so far (row 'average strategy'); "
-                     "the current one keeps swinging and can be exploited.", "current")
-    try:
-        step = float(infoset_snapshot(trace, k, info).next_strategy[a])
-    except Exception:  # a trace without what the panel shows: skip this reading
-        step = float("nan")
-    if near(step):
-        return wrong(f"{step:.3f} is the regret-matching step: the strategy the regrets after "
-                     f"iteration {ITERATION} give for the *next* iteration. Read the row "
-                     "'average strategy'.", "next-strategy")
-    if near(1 - average):
-        return wrong(f"{value:.3f} is the average probability of folding (p) at {SET!r}. The "
-                     "question asks for calling, the action b.", "fold-not-call")
-    if near(1 - current):
-        return wrong(f"{value:.3f} is the probability of folding in the *current* strategy. "
-                     "Read the row 'average strategy', column b (call).", "current")
-    try:
-        plain = float(average_from_current(trace, SET, ITERATION, weighted=False)[a])
-    except ValueError:  # a run that did not record every iteration
-        plain = float("nan")
-    if near(plain):
-        return wrong(f"{value:.3f} is the plain mean of the strategies played in iterations "
-                     f"1..{ITERATION}. CFR weights each iteration by player 1's own "
-                     f"probability of reaching {SET!r} (how often it checked its queen then): "
-                     "a strategy at a set you rarely reach counts for little.", "unweighted")
-    where = ""
+    average, current = average_at(ITERATION), float(trace.current_strategy[k, info, a])
+
+    def near(x: float) -> Callable[[float], bool]:
+        return lambda value: abs(value - x) <= READ_TOLERANCE
+
+    def next_strategy(value: float) -> bool:
+        try:
+            step = float(infoset_snapshot(trace, k, info).next_strategy[a])
+        except Exception:  # a trace without what the panel shows: skip this reading
+            return False
+        return near(step)(value)
+
+    def plain_mean(value: float) -> bool:
+        try:
+            plain = float(average_from_current(trace, SET, ITERATION, weighted=False)[a])
+        except ValueError:  # a run that did not record every iteration
+            return False
+        return near(plain)(value)
+
+    def neighbour(value: float) -> int | None:
+        return next((t for t in (ITERATION - 1, ITERATION + 1)
+                     if t in recorded and near(average_at(t))(value)), None)
+
+    def other_iteration(value: float) -> int | None:
+        # The iteration on the explorer's screen first, then the closest reading of any other.
+        shown_t = [] if on_screen is None else [int(trace.iterations[on_screen])]
+        others = np.array([average_at(t) for t in recorded])
+        closest = recorded[int(np.argmin(np.abs(others - value)))]
+        return next((t for t in shown_t + [closest]
+                     if t != ITERATION and near(average_at(t))(value)), None)
+
+    def other_set(value: float) -> str | None:
+        return next((key for row, key in enumerate(game.infoset_keys)
+                     if key != SET and near(float(trace.average_strategy[k, row, 1]))(value)),
+                    None)
+
+    where, hint = _explorer_hints(trace, info, on_screen, selected)
+    return (
+        Case("percentage", lambda v: 1 < v <= 100 and abs(v / 100 - average) <= 1e-3,
+             lambda v: f"{v:g} looks like a percentage. Give the probability as a number "
+                       f"between 0 and 1: {v / 100:.3f}."),
+        Case("not-a-probability", lambda v: not 0 <= v <= 1,
+             lambda v: f"{v:g} is not a probability: it must lie between 0 and 1."),
+        Case.correct(near(average),
+                     f"Yes: {average:.3f}. That is the average strategy, the one CFR's guarantee "
+                     f"is about and the one you would deploy. The strategy played at iteration "
+                     f"{ITERATION} was {current:.3f}: the current strategy still swings from "
+                     "iteration to iteration."),
+        Case("current", near(current),
+             f"{current:.3f} is the *current* strategy, the one played at iteration "
+             f"{ITERATION} (row 'strategy played'). CFR's guarantee is about the average of all "
+             "the strategies played so far (row 'average strategy'); the current one keeps "
+             "swinging and can be exploited."),
+        Case("next-strategy", next_strategy,
+             lambda v: f"{v:.3f} is the regret-matching step: the strategy the regrets after "
+                       f"iteration {ITERATION} give for the *next* iteration. Read the row "
+                       "'average strategy'."),
+        Case("fold-not-call", near(1 - average),
+             lambda v: f"{v:.3f} is the average probability of folding (p) at {SET!r}. The "
+                       "question asks for calling, the action b."),
+        Case("current", near(1 - current),
+             lambda v: f"{v:.3f} is the probability of folding in the *current* strategy. "
+                       "Read the row 'average strategy', column b (call)."),
+        Case("unweighted", plain_mean,
+             lambda v: f"{v:.3f} is the plain mean of the strategies played in iterations "
+                       f"1..{ITERATION}. CFR weights each iteration by player 1's own "
+                       f"probability of reaching {SET!r} (how often it checked its queen then): "
+                       "a strategy at a set you rarely reach counts for little."),
+        Case("off-by-one", lambda v: neighbour(v) is not None,
+             lambda v: f"{v:.3f} is the average strategy after iteration {neighbour(v)}, one "
+                       f"step from {ITERATION}. The slider moves one frame at a time: check the "
+                       f"label beside it reads {ITERATION}." + where),
+        Case("other-iteration", lambda v: other_iteration(v) is not None,
+             lambda v: f"{v:.3f} is the average strategy at {SET!r} after iteration "
+                       f"{other_iteration(v)}, not {ITERATION}." + where),
+        Case("other-set", lambda v: other_set(v) is not None,
+             lambda v: f"{v:.3f} is the average probability of b at {other_set(v)!r}, another "
+                       f"information set. Pick {SET!r} (player 1 holds a queen, checked, and "
+                       f"player 2 bet).{hint}"),
+        fallback(f"Not quite. Select {SET!r} (or click one of its nodes), put the timeline on "
+                 f"iteration {ITERATION}, and read the row 'average strategy' in column b."),
+    )
+
+
+def _explorer_hints(trace, info: int, on_screen: int | None,
+                    selected: int | None) -> tuple[str, str]:
+    """What to add to a wrong reading about the explorer's timeline and its selected set."""
+    where = hint = ""
     if on_screen is not None and int(trace.iterations[on_screen]) != ITERATION:
         where = (f" Your explorer's timeline is at iteration {int(trace.iterations[on_screen])};"
                  f" move it to {ITERATION}.")
-    for t in (ITERATION - 1, ITERATION + 1):
-        if t in recorded and near(float(trace.average_strategy[trace.index(t), info, a])):
-            return wrong(f"{value:.3f} is the average strategy after iteration {t}, one step "
-                         f"from {ITERATION}. The slider moves one frame at a time: check the "
-                         f"label beside it reads {ITERATION}." + where, "off-by-one")
-    # The iteration on the explorer's screen first, then the closest reading of any other.
-    shown_t = [] if on_screen is None else [int(trace.iterations[on_screen])]
-    others = np.array([float(trace.average_strategy[trace.index(t), info, a]) for t in recorded])
-    for t in shown_t + [recorded[int(np.argmin(np.abs(others - value)))]]:
-        if t != ITERATION and near(float(trace.average_strategy[trace.index(t), info, a])):
-            return wrong(f"{value:.3f} is the average strategy at {SET!r} after iteration {t}, "
-                         f"not {ITERATION}." + where, "other-iteration")
-    for row, key in enumerate(game.infoset_keys):
-        if key != SET and near(float(trace.average_strategy[k, row, 1])):
-            hint = (f" The explorer has {game.infoset_keys[selected]!r} selected."
-                    if selected is not None and selected != info else "")
-            return wrong(f"{value:.3f} is the average probability of b at {key!r}, another "
-                         f"information set. Pick {SET!r} (player 1 holds a queen, checked, and "
-                         f"player 2 bet).{hint}", "other-set")
-    return wrong(f"Not quite. Select {SET!r} (or click one of its nodes), put the timeline on "
-                 f"iteration {ITERATION}, and read the row 'average strategy' in column b.")
+    if selected is not None and selected != info:
+        hint = f" The explorer has {trace.game.infoset_keys[selected]!r} selected."
+    return where, hint
 
 
 def alpha_estimates(policy_or_trace) -> dict:
@@ -251,63 +304,83 @@ def check_alpha(answer, trace, others=()) -> Feedback:
     others : iterable of Trace, optional
         Other runs on screen, to recognise the alpha of the wrong run.
     """
-    if unanswered(answer):
-        return not_done("Set `my_alpha` to one number between 0 and 1/3.")
     value = as_number(answer)
-    if value is None:
-        return wrong(f"Expected one number (alpha); got {answer!r}.", "not-a-number")
     try:
         estimates = alpha_estimates(trace)
-        current = _coordinates(trace, current=True)
+        points = _coordinates(trace), _coordinates(trace, current=True)
+        problem = None
     except Exception as error:  # the trace is not a Kuhn run: say so, never raise
-        return wrong(f"Could not read a Kuhn poker run from {type(trace).__name__}: {error}")
+        problem = f"Could not read a Kuhn poker run from {type(trace).__name__}: {error}"
+    unreadable = screen(value, (
+        Case.not_done(lambda _: unanswered(answer), "Set `my_alpha` to one number between 0 "
+                                                    "and 1/3."),
+        Case("not-a-number", lambda v: v is None, f"Expected one number (alpha); got {answer!r}."),
+        Case(None, lambda _: problem is not None, lambda _: str(problem)),
+    ))
+    if unreadable is not None:
+        return unreadable
+    return diagnose(value, alpha_cases(trace, estimates, *points, others))
+
+
+def alpha_cases(trace, estimates: dict, point, current, others=()) -> tuple[Case, ...]:
+    """Exercise 2's table: what else a student might give for ``trace``'s alpha.
+
+    ``estimates`` is :func:`alpha_estimates` of the run, ``point`` and ``current`` the
+    coordinates of its average and current strategies, ``others`` the other runs on screen.
+    """
     alpha = estimates["nearest"]
     candidates = [alpha] + [estimates[k] for k in ("bet J", "bet K / 3", "call Q - 1/3")]
 
-    def near(x, tol=ALPHA_TOLERANCE):
-        return abs(value - x) <= tol
+    def near(x: float, tol: float = ALPHA_TOLERANCE) -> Callable[[float], bool]:
+        return lambda value: abs(value - x) <= tol
 
-    if 1 < value <= 100 and any(abs(value / 100 - x) <= ALPHA_TOLERANCE for x in candidates):
-        return wrong(f"{value:g} looks like a percentage. alpha is a probability: "
-                     f"{value / 100:.3f}.", "percentage")
+    def another_run(value: float):
+        for other in others:
+            if other is trace:
+                continue
+            try:
+                theirs = alpha_estimates(other)["nearest"]
+            except Exception:
+                continue
+            if near(theirs, ALPHA_TOLERANCE / 2)(value):
+                return other
+        return None
+
+    from_current = nearest_alpha(current)[0]
     shown = (f"bet J {estimates['bet J']:.3f}, bet K / 3 {estimates['bet K / 3']:.3f}, "
              f"call Q − 1/3 {estimates['call Q - 1/3']:.3f}")
-    if any(near(x) for x in candidates):
-        return correct(f"Yes: alpha ≈ {alpha:.3f} ({shown}). Three different readings of the "
-                       "same alpha agree because the run sits on the segment of equilibria. "
-                       "Another algorithm or another sampling seed lands somewhere else on it.")
-    point = _coordinates(trace)
-    if near(point[1]):
-        return wrong(f"{value:.3f} is P(bet | K), which is 3·alpha at an equilibrium. Divide "
-                     "by 3.", "bet-king")
-    if near(point[2]):
-        return wrong(f"{value:.3f} is P(call | Q after check–bet), which is alpha + 1/3 at an "
-                     "equilibrium. Subtract 1/3.", "call-queen")
-    if near(1 - point[0]) or near(1 - point[1]):
-        return wrong(f"{value:.3f} is a probability of *checking*. alpha is the probability of "
-                     "betting a jack.", "check-not-bet")
-    from_current = nearest_alpha(current)[0]
-    if near(from_current, ALPHA_TOLERANCE / 2) and not near(alpha, 3 * ALPHA_TOLERANCE):
-        return wrong(f"{value:.3f} comes from the *current* strategy (the last one played). The "
-                     "run's answer is its average strategy: use trace.average_policy().",
-                     "current")
-    for other in others:
-        if other is trace:
-            continue
-        try:
-            theirs = alpha_estimates(other)["nearest"]
-        except Exception:
-            continue
-        if near(theirs, ALPHA_TOLERANCE / 2):
-            return wrong(f"{value:.3f} is where another run ({other.algorithm}) landed. Each "
-                         "run lands at its own alpha: read this run's average strategy.",
-                         "other-run")
-    if not 0 <= value <= 1 / 3 + 1e-9:
-        return wrong(f"alpha lies between 0 and 1/3; {value:.3f} does not. Read P(bet | J) from "
-                     "the run's average strategy (that is alpha).", "out-of-range")
-    return wrong("Not quite. At an equilibrium alpha = P(bet | J) = P(bet | K)/3 = "
-                 "P(call | Q, check–bet) − 1/3: read any of the three from the run's "
-                 "average strategy.")
+    return (
+        Case("percentage", lambda v: 1 < v <= 100
+             and any(abs(v / 100 - x) <= ALPHA_TOLERANCE for x in candidates),
+             lambda v: f"{v:g} looks like a percentage. alpha is a probability: "
+                       f"{v / 100:.3f}."),
+        Case.correct(lambda v: any(near(x)(v) for x in candidates),
+                     f"Yes: alpha ≈ {alpha:.3f} ({shown}). Three different readings of the same "
+                     "alpha agree because the run sits on the segment of equilibria. Another "
+                     "algorithm or another sampling seed lands somewhere else on it."),
+        Case("bet-king", near(point[1]),
+             lambda v: f"{v:.3f} is P(bet | K), which is 3·alpha at an equilibrium. Divide by "
+                       "3."),
+        Case("call-queen", near(point[2]),
+             lambda v: f"{v:.3f} is P(call | Q after check–bet), which is alpha + 1/3 at an "
+                       "equilibrium. Subtract 1/3."),
+        Case("check-not-bet", lambda v: near(1 - point[0])(v) or near(1 - point[1])(v),
+             lambda v: f"{v:.3f} is a probability of *checking*. alpha is the probability of "
+                       "betting a jack."),
+        Case("current", lambda v: near(from_current, ALPHA_TOLERANCE / 2)(v)
+             and not near(alpha, 3 * ALPHA_TOLERANCE)(v),
+             lambda v: f"{v:.3f} comes from the *current* strategy (the last one played). The "
+                       "run's answer is its average strategy: use trace.average_policy()."),
+        Case("other-run", lambda v: another_run(v) is not None,
+             lambda v: f"{v:.3f} is where another run ({another_run(v).algorithm}) landed. "
+                       "Each run lands at its own alpha: read this run's average strategy."),
+        Case("out-of-range", lambda v: not 0 <= v <= 1 / 3 + 1e-9,
+             lambda v: f"alpha lies between 0 and 1/3; {v:.3f} does not. Read P(bet | J) from "
+                       "the run's average strategy (that is alpha)."),
+        fallback("Not quite. At an equilibrium alpha = P(bet | J) = P(bet | K)/3 = "
+                 "P(call | Q, check–bet) − 1/3: read any of the three from the run's average "
+                 "strategy."),
+    )
 
 
 _SITUATIONS = {"": ("player 1", "first to act", "bet"),
@@ -423,11 +496,8 @@ def cfr_variant_run(tree, iterations: int, *, alternating: bool = True, first: i
     """
     mask = tree.legal_mask
     owner = tree.infoset_player
-    decisions = np.flatnonzero(tree.player >= 0)
+    decisions, child = _decision_children(tree)
     info = tree.infoset[decisions]
-    child = np.zeros((len(decisions), mask.shape[1]), dtype=int)
-    for row, node in enumerate(decisions):
-        child[row, :len(tree.children[node])] = tree.children[node]
     regret_sum = np.zeros(mask.shape)
     sums = {name: np.zeros(mask.shape) for name in AVERAGE_WEIGHTS}
     weigh = REGRET_WEIGHTS[regret_weight]
@@ -465,6 +535,15 @@ def cfr_variant_run(tree, iterations: int, *, alternating: bool = True, first: i
             snapshots[t] = {name: _normalised(total, mask) for name, total in sums.items()}
             snapshots[t].update(played=played, next=regret_matching(regret_sum, mask))
     return snapshots
+
+
+def _decision_children(tree) -> tuple[np.ndarray, np.ndarray]:
+    """The decision nodes, and per decision node its children in action order (0-padded)."""
+    decisions = np.flatnonzero(tree.player >= 0)
+    child = np.zeros((len(decisions), tree.legal_mask.shape[1]), dtype=int)
+    for row, node in enumerate(decisions):
+        child[row, :len(tree.children[node])] = tree.children[node]
+    return decisions, child
 
 
 def _normalised(sums, mask) -> np.ndarray:
@@ -516,26 +595,7 @@ def _as_strategy_table(result, tree):
     if hasattr(result, "probabilities"):
         result = result.probabilities
     if isinstance(result, dict):
-        missing = [key for key in tree.infoset_keys if key not in result]
-        if missing:
-            return None, (f"your dict has no entry for {len(missing)} of the "
-                          f"{tree.num_infosets} information sets, e.g. {missing[0]!r}")
-        table = np.zeros(mask.shape)
-        for row, key in enumerate(tree.infoset_keys):
-            actions, probs = tree.infoset_actions[row], result[key]
-            if isinstance(probs, dict):
-                if set(probs) != set(actions):
-                    return None, (f"at {key!r} your dict has actions {sorted(probs)}, "
-                                  f"not {list(actions)}")
-                probs = [probs[a] for a in actions]
-            try:
-                values = np.array(probs, dtype=float).ravel()
-            except (TypeError, ValueError):
-                return None, f"at {key!r} {probs!r} is not numbers"
-            if len(values) not in (len(actions), mask.shape[1]):
-                return None, f"at {key!r} expected {len(actions)} probabilities, got {probs!r}"
-            table[row, :len(actions)] = values[:len(actions)]
-        return table, None
+        return _table_from_dict(result, tree)
     if isinstance(result, (str, bytes)):
         return None, f"it returned {result!r}"
     try:
@@ -547,6 +607,30 @@ def _as_strategy_table(result, tree):
                       f"{mask.shape} (information sets x actions) or a dict "
                       "{key: probabilities}")
     return np.where(mask, table, 0.0), None
+
+
+def _table_from_dict(result: dict, tree):
+    """``{key: probabilities}`` (a list, or ``{action: p}``) as a strategy table, or why not."""
+    missing = [key for key in tree.infoset_keys if key not in result]
+    if missing:
+        return None, (f"your dict has no entry for {len(missing)} of the "
+                      f"{tree.num_infosets} information sets, e.g. {missing[0]!r}")
+    table = np.zeros(tree.legal_mask.shape)
+    for row, key in enumerate(tree.infoset_keys):
+        actions, probs = tree.infoset_actions[row], result[key]
+        if isinstance(probs, dict):
+            if set(probs) != set(actions):
+                return None, (f"at {key!r} your dict has actions {sorted(probs)}, "
+                              f"not {list(actions)}")
+            probs = [probs[a] for a in actions]
+        try:
+            values = np.array(probs, dtype=float).ravel()
+        except (TypeError, ValueError):
+            return None, f"at {key!r} {probs!r} is not numbers"
+        if len(values) not in (len(actions), table.shape[1]):
+            return None, f"at {key!r} expected {len(actions)} probabilities, got {probs!r}"
+        table[row, :len(actions)] = values[:len(actions)]
+    return table, None
 
 
 def _diagnose_run(tree, iterations: int, table, weights=KUHN_WEIGHTS,
@@ -607,26 +691,35 @@ def _student_run(function, tree, iterations: int):
         if failed.mistake == "crash":
             failed = wrong(f"On {game}: {failed.message}", "crash")
         return None, False, seconds, failed
-    if result is None:
-        return None, False, seconds, wrong(
-            "`my_cfr` returned None: return the average strategy (an array of information "
-            "sets x actions, or a dict {key: probabilities}).", "no-return")
-    table, why = _as_strategy_table(result, tree)
-    if table is None:
-        return None, False, seconds, wrong(f"`my_cfr` ran on {game}, but {why}.", "shape")
-    if not np.all(np.isfinite(table)):
-        return None, False, seconds, wrong(
-            f"On {game} your strategy holds NaN or infinite numbers: a division by a zero "
-            "total? Every row of the average is the strategy sum divided by its own total.",
-            "not-finite")
-    totals = table.sum(axis=1)
-    if np.all(table >= -1e-12) and np.allclose(totals, 1, atol=1e-6):
+    table, why = (None, None) if result is None else _as_strategy_table(result, tree)
+    failed = screen(table, (
+        Case("no-return", lambda _: result is None,
+             "`my_cfr` returned None: return the average strategy (an array of information "
+             "sets x actions, or a dict {key: probabilities})."),
+        Case("shape", lambda t: t is None, f"`my_cfr` ran on {game}, but {why}."),
+        Case("not-finite", lambda t: not np.all(np.isfinite(t)),
+             f"On {game} your strategy holds NaN or infinite numbers: a division by a zero "
+             "total? Every row of the average is the strategy sum divided by its own total."),
+        Case("not-a-strategy", lambda t: not _is_strategy(t) and not _divisible(t),
+             f"On {game} your result is not a strategy: at each information set the "
+             "probabilities must be at least 0 and sum to 1."),
+    ))
+    if failed is not None:
+        return None, False, seconds, failed
+    assert table is not None
+    if _is_strategy(table):
         return table, False, seconds, None
-    if np.all(table >= 0) and np.all(totals > 0):
-        return table / totals[:, None], True, seconds, None
-    return None, False, seconds, wrong(
-        f"On {game} your result is not a strategy: at each information set the probabilities "
-        "must be at least 0 and sum to 1.", "not-a-strategy")
+    return table / table.sum(axis=1)[:, None], True, seconds, None
+
+
+def _is_strategy(table) -> bool:
+    """Rows of probabilities: at least 0 (to rounding) and summing to 1."""
+    return bool(np.all(table >= -1e-12) and np.allclose(table.sum(axis=1), 1, atol=1e-6))
+
+
+def _divisible(table) -> bool:
+    """Rows of non-negative strategy sums, each with a positive total: normalisable."""
+    return bool(np.all(table >= 0) and np.all(table.sum(axis=1) > 0))
 
 
 PLAYER_2_FIRST = "alternating (player 2 first)"
@@ -652,11 +745,13 @@ def check_my_cfr(function) -> Feedback:
     :data:`CFR_MISTAKES`.  A correct run's message gives the exploitability
     of the student's Kuhn strategy beside cfrviz's.
     """
-    if unanswered(function):
-        return not_done("Write `my_cfr`, then run this cell again.")
-    if not callable(function):
-        return wrong(f"Pass the function itself, check_my_cfr(my_cfr); got {function!r}.",
-                     "not-callable")
+    unusable = screen(function, (
+        Case.not_done(unanswered, "Write `my_cfr`, then run this cell again."),
+        Case("not-callable", lambda f: not callable(f),
+             f"Pass the function itself, check_my_cfr(my_cfr); got {function!r}."),
+    ))
+    if unusable is not None:
+        return unusable
     from ..analysis.evaluation import exploitability
     from ..core.policy import Policy
     from ..games import load_game
@@ -665,45 +760,18 @@ def check_my_cfr(function) -> Feedback:
     (kuhn_name, n), (leduc_name, m) = CFR_RUNS
     kuhn, leduc = load_game(kuhn_name), load_game(leduc_name)
     table, unnormalised, seconds, failed = _student_run(function, kuhn, n)
+    if failed is None:
+        assert table is not None
+        references = {"alternating": solve(kuhn, "cfr", n, progress=False),
+                      "simultaneous": solve(kuhn, "cfr", n, alternating=False, progress=False)}
+        mode, loose, failed = _kuhn_mode(function, kuhn, table, unnormalised, references)
+    if failed is None:
+        theirs = exploitability(kuhn, Policy(kuhn, table))
+        ours = float(references[mode if mode in references else "alternating"]
+                     .exploitability[-1])
+        failed, exact_leduc = _leduc_verdict(function, leduc, m, mode)
     if failed is not None:
         return failed
-    assert table is not None
-    references = {"alternating": solve(kuhn, "cfr", n, progress=False),
-                  "simultaneous": solve(kuhn, "cfr", n, alternating=False, progress=False)}
-    mode = next((name for name, run in references.items()
-                 if _same(table, run.average_strategy[-1], kuhn.legal_mask)), None)
-    loose = False
-    if mode is None:  # float32 tables, or the additions in another order: close, not equal
-        mode = next((name for name, run in references.items()
-                     if _same(table, run.average_strategy[-1], kuhn.legal_mask, loose=True)),
-                    None)
-        loose = mode is not None
-    if mode is None or unnormalised:
-        failed = _explain_kuhn(function, kuhn, table, unnormalised, mode, references)
-        if failed is not None:
-            return failed
-        mode = PLAYER_2_FIRST
-        loose = not _same(table, cfr_variant_run(kuhn, n, first=1)[n]["own"], kuhn.legal_mask)
-    theirs = exploitability(kuhn, Policy(kuhn, table))
-    ours = float(references[mode if mode in references else "alternating"].exploitability[-1])
-    table, unnormalised, _, failed = _student_run(function, leduc, m)
-    if failed is not None:
-        return failed
-    assert table is not None
-    alternating, first = mode != "simultaneous", int(mode == PLAYER_2_FIRST)
-    want = (cfr_variant_run(leduc, m, first=1)[m]["own"] if first else
-            solve(leduc, "cfr", m, alternating=alternating, progress=False).average_strategy[-1])
-    exact_leduc = _same(table, want, leduc.legal_mask)
-    loose = loose or not exact_leduc
-    if not exact_leduc and not _same(table, want, leduc.legal_mask, loose=True):
-        names = _diagnose_run(leduc, m, table, weights=("no-chance",),
-                              modes=((alternating, first),), floors=False)
-        if names:
-            return wrong(" ".join(CFR_MISTAKES[name] for name in names), "+".join(names))
-        return wrong("Your run agreed with vanilla CFR on Kuhn poker but not on Leduc poker, "
-                     "where some sets have three actions and some deals are likelier than "
-                     "others. " + _difference(leduc, table, want, f"{mode} updates", m),
-                     "leduc-only")
     return correct(f"Your CFR is vanilla CFR with {mode} updates: its average strategy agrees "
                    f"with cfrviz's on Kuhn poker ({n} iterations) and on Leduc poker ({m} "
                    f"iterations). On Kuhn poker your average strategy has exploitability "
@@ -715,7 +783,53 @@ def check_my_cfr(function) -> Feedback:
                        "to 1e-6: that is what float32 tables (about 7 significant digits) or "
                        "sums added in another order give, and the checker accepts it (the "
                        "nearest wrong run, one iteration more or fewer, is about 9e-4 off "
-                       "on Kuhn poker)." if loose else ""))
+                       "on Kuhn poker)." if loose or not exact_leduc else ""))
+
+
+def _kuhn_mode(function, kuhn, table, unnormalised: bool, references: dict):
+    """Which vanilla CFR the student's Kuhn run is: ``(mode, within FLOAT_TOLERANCE only?,
+    None)``, or ``(None, False, feedback)`` naming what it got wrong."""
+    n = int(references["alternating"].iterations[-1])
+    mode = next((name for name, run in references.items()
+                 if _same(table, run.average_strategy[-1], kuhn.legal_mask)), None)
+    loose = False
+    if mode is None:  # float32 tables, or the additions in another order: close, not equal
+        mode = next((name for name, run in references.items()
+                     if _same(table, run.average_strategy[-1], kuhn.legal_mask, loose=True)),
+                    None)
+        loose = mode is not None
+    if mode is None or unnormalised:
+        failed = _explain_kuhn(function, kuhn, table, unnormalised, mode, references)
+        if failed is not None:
+            return None, False, failed
+        mode = PLAYER_2_FIRST
+        loose = not _same(table, cfr_variant_run(kuhn, n, first=1)[n]["own"], kuhn.legal_mask)
+    return mode, loose, None
+
+
+def _leduc_verdict(function, leduc, m: int, mode: str) -> tuple[Feedback | None, bool]:
+    """Run ``my_cfr`` on Leduc poker and compare with vanilla CFR in the ``mode`` Kuhn poker
+    showed: ``(feedback when it differs or fails, or None; equal to 1e-6?)``."""
+    from ..solvers import solve
+
+    table, _, _, failed = _student_run(function, leduc, m)
+    if failed is not None:
+        return failed, False
+    assert table is not None
+    alternating, first = mode != "simultaneous", int(mode == PLAYER_2_FIRST)
+    want = (cfr_variant_run(leduc, m, first=1)[m]["own"] if first else
+            solve(leduc, "cfr", m, alternating=alternating, progress=False).average_strategy[-1])
+    if _same(table, want, leduc.legal_mask):
+        return None, True
+    if _same(table, want, leduc.legal_mask, loose=True):
+        return None, False
+    names = _diagnose_run(leduc, m, table, weights=("no-chance",),
+                          modes=((alternating, first),), floors=False)
+    if names:
+        return wrong(" ".join(CFR_MISTAKES[name] for name in names), "+".join(names)), False
+    return wrong("Your run agreed with vanilla CFR on Kuhn poker but not on Leduc poker, where "
+                 "some sets have three actions and some deals are likelier than others. "
+                 + _difference(leduc, table, want, f"{mode} updates", m), "leduc-only"), False
 
 
 def _explain_kuhn(function, kuhn, table, unnormalised, mode, references) -> Feedback | None:
