@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from cfrviz.exercises import CORRECT, NOT_DONE, WRONG
-from cfrviz.exercises.diagnosis import Case, close_to, diagnose, fallback
+from cfrviz.exercises.diagnosis import Case, close_to, diagnose, fallback, screen
 
 
 def explode(_value):
@@ -59,3 +59,12 @@ def test_close_to_uses_allclose_and_its_tolerances():
     assert not close_to([1.0, 2.0])([1.0, 2.1])
     assert close_to([1.0, 2.0], atol=0.2)([1.0, 2.1])
     assert isinstance(close_to(0)(np.zeros(3)), bool)
+
+
+def test_screen_gives_the_first_row_that_holds_or_none():
+    rows = (Case.not_done(lambda v: v is None, "fill it in"),
+            Case("not-a-number", lambda v: not isinstance(v, int), "a number, please"))
+    assert screen(None, rows).status == NOT_DONE
+    assert screen("x", rows).mistake == "not-a-number"
+    assert screen(3, rows) is None
+    assert screen(3, ()) is None

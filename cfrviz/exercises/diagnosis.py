@@ -8,7 +8,8 @@ its name and explanation, or "correct".  The first row whose condition holds giv
 the verdict, and the table ends with a :func:`fallback` that always holds, so every
 answer gets one.  The order is the checker's priority: put the right answer before the
 mistakes it could be confused with, and shape checks before anything that reads the
-value.
+value.  :func:`screen` reads a table without a fallback, for the rows that decide
+whether an answer can be judged at all (None: go on).
 
 Example::
 
@@ -85,6 +86,18 @@ def fallback(message: Message, name: str | None = None) -> Case:
     return Case(name, always, message)
 
 
+def screen(value: Any, cases: Sequence[Case]) -> Feedback | None:
+    """The verdict of the first row of ``cases`` that holds for ``value``, or None if none does.
+
+    For the rows a checker reads before it can judge an answer at all (a placeholder,
+    something that is not a number, a run that cannot be read): None means "go on".
+    """
+    for case in cases:
+        if case.when(value):
+            return case.feedback(value)
+    return None
+
+
 def diagnose(value: Any, cases: Sequence[Case]) -> Feedback:
     """The verdict of the first row of ``cases`` whose condition holds for ``value``.
 
@@ -106,10 +119,9 @@ def diagnose(value: Any, cases: Sequence[Case]) -> Feedback:
     if not cases or cases[-1].when is not always:
         raise ValueError("a diagnosis table must end with a fallback(...) row; "
                          f"this one ends with {cases[-1] if cases else 'nothing'!r}")
-    for case in cases:
-        if case.when(value):
-            return case.feedback(value)
-    raise AssertionError("unreachable: the fallback row always holds")
+    verdict = screen(value, cases)
+    assert verdict is not None  # the fallback row always holds
+    return verdict
 
 
 def close_to(target: Any, rtol: float = 1e-5, atol: float = 1e-8) -> Callable[[Any], bool]:

@@ -27,7 +27,7 @@ from ..reference.cfr import counterfactual_regret, vanilla_cfr, walk
 from ..reference.updates import REGRET_UPDATES
 from . import Feedback, correct, not_done, unanswered, wrong
 from .coding import run_student
-from .diagnosis import Case, always, close_to, diagnose, fallback
+from .diagnosis import Case, close_to, diagnose, fallback, screen
 
 #: Exercise 1: player 1 bets K always, J one time in three, Q never (other sets uniform).
 BLUFF_POLICY = {"J": {"p": 2 / 3, "b": 1 / 3}, "Q": {"p": 1.0, "b": 0.0},
@@ -370,9 +370,9 @@ def check_counterfactual_function(function) -> Feedback:
                 return wrong(f"For {shown}: {failed.message}", "crash")
             return failed
         variants = cf_variants(tree, strategy, info)
-        verdict = diagnose(result, _answer_cases(tree, info, shown, variants))
-        if not verdict.correct:
-            return verdict
+        unusable = screen(result, _answer_cases(tree, info, shown, variants))
+        if unusable is not None:
+            return unusable
         answers.append((shown, _per_action(result, tree, info), variants))
     return diagnose(answers, (
         Case.correct(_everywhere("right"),
@@ -392,8 +392,8 @@ def _everywhere(name: str) -> Callable[[list], bool]:
 
 
 def _answer_cases(tree, info: int, shown: str, variants: dict) -> tuple[Case, ...]:
-    """Exercise 2's table for one call: is what the function returned one number per action?
-    (``correct`` here means only that the answer can be compared.)"""
+    """Exercise 2's rows for one call: what keeps its answer from being compared (none
+    hold when the function returned one finite number per action)."""
     actions = list(tree.infoset_actions[info])
 
     def set_value(result) -> bool:
@@ -412,7 +412,6 @@ def _answer_cases(tree, info: int, shown: str, variants: dict) -> tuple[Case, ..
         Case("shape", lambda result: _per_action(result, tree, info) is None,
              lambda result: f"For {shown} expected one finite number per action {actions}; got "
                             f"{result!r}."),
-        Case.correct(always, "one number per action"),
     )
 
 
