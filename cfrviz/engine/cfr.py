@@ -14,8 +14,9 @@ from typing import NamedTuple
 import numpy as np
 
 from ..core.tree import TERMINAL
+from ..core.types import BoolArray, FloatArray
 from .jit import kernel
-from .plan import CHANCE_EDGE
+from .plan import CHANCE_EDGE, PlanArrays
 
 __all__ = ["Tables", "UpdateRule", "copy_table", "match_row", "reach_pass", "regret_matching_table",
            "run_full_tree", "value_pass"]
@@ -36,10 +37,10 @@ class Tables(NamedTuple):
         Output: the last iteration's regrets.
     """
 
-    regret_sum: np.ndarray
-    strategy_sum: np.ndarray
-    current: np.ndarray
-    instant: np.ndarray
+    regret_sum: FloatArray
+    strategy_sum: FloatArray
+    current: FloatArray
+    instant: FloatArray
 
 
 class UpdateRule(NamedTuple):
@@ -73,7 +74,7 @@ class UpdateRule(NamedTuple):
 # ----------------------------------------------------------------------------- regret matching
 
 @kernel
-def copy_table(source, target):
+def copy_table(source: FloatArray, target: FloatArray) -> None:
     """``target[:, :] = source`` for two tables of one shape, written as a loop.
 
     The slice assignment would compile numba's shape-mismatch error message (integer
@@ -87,7 +88,7 @@ def copy_table(source, target):
 
 
 @kernel
-def match_row(regret_sum, mask, info, out):
+def match_row(regret_sum: FloatArray, mask: BoolArray, info: int, out: FloatArray) -> None:
     """Regret matching on one information set's row, written into ``out``."""
     width = regret_sum.shape[1]
     total = 0.0
@@ -109,7 +110,7 @@ def match_row(regret_sum, mask, info, out):
 
 
 @kernel
-def regret_matching_table(regret_sum, mask, out):
+def regret_matching_table(regret_sum: FloatArray, mask: BoolArray, out: FloatArray) -> None:
     """Regret matching on every row of a (information sets x actions) table."""
     for info in range(regret_sum.shape[0]):
         match_row(regret_sum, mask, info, out[info])
@@ -118,7 +119,8 @@ def regret_matching_table(regret_sum, mask, out):
 # ----------------------------------------------------------------------------- one CFR pass
 
 @kernel
-def reach_pass(arrays, strategy, reach, prob):
+def reach_pass(arrays: PlanArrays, strategy: FloatArray, reach: FloatArray,
+               prob: FloatArray) -> None:
     """Top-down: each node's reach split into rows (player 1, player 2, chance).
 
     ``prob[h]`` is the probability of the edge into ``h``; the edge label is
@@ -142,7 +144,7 @@ def reach_pass(arrays, strategy, reach, prob):
 
 
 @kernel
-def value_pass(arrays, prob, who, value):
+def value_pass(arrays: PlanArrays, prob: FloatArray, who: int, value: FloatArray) -> None:
     """Bottom-up: each node's expected value for player ``who`` (preorder: one loop is enough)."""
     parent, player, utility = arrays.parent, arrays.player, arrays.utility
     n = parent.shape[0]
@@ -153,7 +155,9 @@ def value_pass(arrays, prob, who, value):
 
 
 @kernel
-def _cfr_pass(arrays, strategy, who, reach, prob, value, regret, weighted):
+def _cfr_pass(arrays: PlanArrays, strategy: FloatArray, who: int, reach: FloatArray,
+              prob: FloatArray, value: FloatArray, regret: FloatArray,
+              weighted: FloatArray) -> None:
     """One player's counterfactual regrets and own-reach-weighted strategy (Zinkevich et al. 2007).
 
     ``regret`` and ``weighted`` are flat (infoset * width + action) and are
@@ -181,7 +185,8 @@ def _cfr_pass(arrays, strategy, who, reach, prob, value, regret, weighted):
 # ----------------------------------------------------------------------------- the CFR family
 
 @kernel
-def _apply(arrays, tables, rule, who, t, regret, weighted):
+def _apply(arrays: PlanArrays, tables: Tables, rule: UpdateRule, who: int, t: int,
+           regret: FloatArray, weighted: FloatArray) -> None:
     """Fold one player's iteration-t regrets and strategy weights into the running sums.
 
     - vanilla CFR: add; average weighted by own reach;
@@ -220,7 +225,8 @@ def _apply(arrays, tables, rule, who, t, regret, weighted):
 
 
 @kernel
-def run_full_tree(arrays, tables, first, last, rule):
+def run_full_tree(arrays: PlanArrays, tables: Tables, first: int, last: int,
+                  rule: UpdateRule) -> None:
     """Iterations ``first..last`` (1-based) of the full-tree CFR family, in place.
 
     Parameters

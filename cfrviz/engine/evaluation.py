@@ -10,15 +10,16 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.tree import TERMINAL, GameTree
+from ..core.types import FloatArray, IntArray
 from .cfr import reach_pass, value_pass
 from .jit import kernel
-from .plan import CHANCE_EDGE, plan
+from .plan import CHANCE_EDGE, PlanArrays, plan
 
 __all__ = ["counterfactual_table", "tree_best_response", "tree_expected_values",
            "tree_exploitability", "tree_reach_probabilities"]
 
 
-def _profile(probabilities: np.ndarray) -> np.ndarray:
+def _profile(probabilities: FloatArray) -> FloatArray:
     """A profile as the kernels' one argument type: C-ordered, writeable float64.
 
     A read-only table (a Policy's, a trace's) is a different numba type from a writeable one,
@@ -29,7 +30,7 @@ def _profile(probabilities: np.ndarray) -> np.ndarray:
 
 
 @kernel
-def expected_values(arrays, strategy):
+def expected_values(arrays: PlanArrays, strategy: FloatArray) -> FloatArray:
     """Expected payoff of each player under a strategy profile."""
     n = arrays.parent.shape[0]
     reach = np.empty((3, n))
@@ -45,7 +46,9 @@ def expected_values(arrays, strategy):
 
 
 @kernel
-def best_response_values(arrays, strategy, who, order, stage, decisions):
+def best_response_values(arrays: PlanArrays, strategy: FloatArray, who: int, order: IntArray,
+                         stage: IntArray, decisions: IntArray
+                         ) -> tuple[float, IntArray, FloatArray]:
     """A best response of ``who`` that sees only its own information sets.
 
     Nodes are processed by decreasing *stage* (how many of ``who``'s own
@@ -122,7 +125,8 @@ def best_response_values(arrays, strategy, who, order, stage, decisions):
 
 
 @kernel
-def _counterfactual(arrays, strategy, who):
+def _counterfactual(arrays: PlanArrays, strategy: FloatArray, who: int
+                    ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
     """The arrays of :func:`counterfactual_table`."""
     parent, edge, slot, player, infoset = (arrays.parent, arrays.edge, arrays.slot, arrays.player,
                                            arrays.infoset)
@@ -154,7 +158,7 @@ def _counterfactual(arrays, strategy, who):
     return opponent_reach, own_reach, node_value, action_value
 
 
-def tree_reach_probabilities(tree: GameTree, probabilities: np.ndarray) -> np.ndarray:
+def tree_reach_probabilities(tree: GameTree, probabilities: FloatArray) -> FloatArray:
     """Each node's reach split by contributor, shape (3, nodes): player 1, player 2, chance.
 
     The probability that play reaches a node is the product of the three rows.
@@ -166,13 +170,14 @@ def tree_reach_probabilities(tree: GameTree, probabilities: np.ndarray) -> np.nd
     return reach
 
 
-def tree_expected_values(tree: GameTree, probabilities: np.ndarray) -> tuple[float, float]:
+def tree_expected_values(tree: GameTree, probabilities: FloatArray) -> tuple[float, float]:
     """Expected payoff of each player under a strategy profile (compiled)."""
     out = expected_values(plan(tree).arrays, _profile(probabilities))
     return float(out[0]), float(out[1])
 
 
-def tree_best_response(tree: GameTree, probabilities: np.ndarray, who: int):
+def tree_best_response(tree: GameTree, probabilities: FloatArray, who: int
+                       ) -> tuple[float, IntArray, FloatArray]:
     """``(value, best action per set, action values)`` of ``who``'s best response (compiled).
 
     See :func:`best_response_values`; raises ``ValueError`` for a tree
@@ -187,13 +192,14 @@ def tree_best_response(tree: GameTree, probabilities: np.ndarray, who: int):
     return float(value), best, totals
 
 
-def tree_exploitability(tree: GameTree, probabilities: np.ndarray) -> float:
+def tree_exploitability(tree: GameTree, probabilities: FloatArray) -> float:
     """NashConv / 2 of a profile in a two-player zero-sum tree (compiled)."""
     return (tree_best_response(tree, probabilities, 0)[0]
             + tree_best_response(tree, probabilities, 1)[0]) / 2
 
 
-def counterfactual_table(tree: GameTree, probabilities: np.ndarray, who: int) -> dict:
+def counterfactual_table(tree: GameTree, probabilities: FloatArray, who: int
+                         ) -> dict[str, FloatArray]:
     """Counterfactual quantities of every information set of ``who`` under a profile.
 
     Returns

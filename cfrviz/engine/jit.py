@@ -17,22 +17,32 @@ kernel runs, uncached.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 from functools import wraps
-from typing import Any
+from typing import Any, TypeVar
 
 from numba import njit
+from numba.core.dispatcher import Dispatcher
 
 __all__ = ["CACHE_PROBLEM", "cache_folder", "kernel"]
 
 #: Why compiled code cannot be cached on disk, or None when it can.
 CACHE_PROBLEM: str | None = None
 
+#: A kernel's Python function, whose signature its compiled dispatcher keeps.
+F = TypeVar("F", bound=Callable[..., object])
+
 _FIX = ("set the environment variable NUMBA_CACHE_DIR to a folder you can write to "
         "(e.g. export NUMBA_CACHE_DIR=$HOME/.numba-cache) and restart Python")
 
 
-def kernel(function):
-    """``numba.njit(cache=True)``, or plain ``njit`` when numba can write a cache nowhere."""
+def kernel(function: F) -> Dispatcher[F]:
+    """``numba.njit(cache=True)``, or plain ``njit`` when numba can write a cache nowhere.
+
+    numba's own stubs type the dispatcher by the function it compiles, so a call of a kernel
+    is checked against the Python function's annotations (which numba itself ignores: it
+    compiles for the types of the arguments it is given).
+    """
     try:
         dispatcher = njit(cache=True)(function)
     except RuntimeError as error:
@@ -40,7 +50,7 @@ def kernel(function):
             raise
         _no_cache("numba cannot store compiled code anywhere (the cfrviz folder is read-only "
                   "and so is the user cache folder)")
-        return njit(function)
+        return njit()(function)
     _save_softly(dispatcher)
     return dispatcher
 
@@ -54,7 +64,7 @@ def _no_cache(why: str) -> None:
         warnings.warn(CACHE_PROBLEM, RuntimeWarning, stacklevel=3)
 
 
-def _save_softly(dispatcher) -> None:
+def _save_softly(dispatcher: Dispatcher[Any]) -> None:
     """Make a failed save of compiled code (``OSError``: disk full, quota, I/O) stop caching
     this kernel instead of failing the call that compiled it."""
     cache: Any = getattr(dispatcher, "_cache", None)  # numba's FunctionCache; see cache_folder
@@ -63,7 +73,7 @@ def _save_softly(dispatcher) -> None:
         return
 
     @wraps(save)
-    def save_overload(sig, data):
+    def save_overload(sig: object, data: object) -> None:
         try:
             save(sig, data)
         except OSError as error:
@@ -74,7 +84,7 @@ def _save_softly(dispatcher) -> None:
     cache.save_overload = save_overload
 
 
-def cache_folder(dispatcher) -> str | None:
+def cache_folder(dispatcher: Dispatcher[Any]) -> str | None:
     """The folder where numba stores a kernel's compiled code, or None without a disk cache."""
     cache = getattr(dispatcher, "_cache", None)  # numba's FunctionCache; no public accessor
     path = getattr(cache, "cache_path", None)

@@ -20,8 +20,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.tree import CHANCE, TERMINAL
-from .cfr import copy_table, match_row, regret_matching_table
+from ..core.types import FloatArray, IntArray, UIntArray
+from .cfr import Tables, copy_table, match_row, regret_matching_table
 from .jit import kernel
+from .plan import PlanArrays
 from .rng import uniform
 
 __all__ = ["run_chance_sampling", "run_external_sampling", "run_outcome_sampling"]
@@ -30,10 +32,10 @@ __all__ = ["run_chance_sampling", "run_external_sampling", "run_outcome_sampling
 # ----------------------------------------------------------------------------- shared helpers
 
 @kernel
-def _sample(weights, rng):
+def _sample(weights: FloatArray, rng: UIntArray) -> int:
     """An index drawn with probabilities ``weights`` (which sum to 1), from one uniform."""
     u = uniform(rng)
-    k = weights.shape[0]
+    k: int = weights.shape[0]
     acc = 0.0
     for i in range(k):
         acc += weights[i]
@@ -47,7 +49,7 @@ def _sample(weights, rng):
 
 
 @kernel
-def _sample_chance(arrays, h, buf, rng):
+def _sample_chance(arrays: PlanArrays, h: int, buf: FloatArray, rng: UIntArray) -> int:
     """Index of the outcome drawn at chance node ``h`` (``buf``: scratch of the widest node)."""
     lo = arrays.child_ptr[h]
     k = arrays.child_ptr[h + 1] - lo
@@ -57,7 +59,7 @@ def _sample_chance(arrays, h, buf, rng):
 
 
 @kernel
-def _scratch(arrays):
+def _scratch(arrays: PlanArrays) -> FloatArray:
     """A buffer as long as the widest node's list of children or actions.
 
     A loop rather than ``np.max(np.diff(...))``, whose compilation took seconds.
@@ -70,7 +72,7 @@ def _scratch(arrays):
 
 
 @kernel
-def _record_instant(tables, before, owner, who):
+def _record_instant(tables: Tables, before: FloatArray, owner: IntArray, who: int) -> None:
     """This iteration's regrets of ``who``'s sets: the change since ``before``."""
     regret_sum = tables.regret_sum
     for info in range(regret_sum.shape[0]):
@@ -82,7 +84,8 @@ def _record_instant(tables, before, owner, who):
 # ----------------------------------------------------------------------------- chance sampling
 
 @kernel
-def run_chance_sampling(arrays, tables, first, last, rng):
+def run_chance_sampling(arrays: PlanArrays, tables: Tables, first: int, last: int,
+                        rng: UIntArray) -> int:
     """Chance-sampled CFR (Zinkevich et al. 2007; Lanctot et al. 2009), alternating players.
 
     Each player's traversal samples one outcome at every chance node it meets
@@ -199,7 +202,8 @@ def run_chance_sampling(arrays, tables, first, last, rng):
 # ----------------------------------------------------------------------------- external sampling
 
 @kernel
-def run_external_sampling(arrays, tables, first, last, rng):
+def run_external_sampling(arrays: PlanArrays, tables: Tables, first: int, last: int,
+                          rng: UIntArray) -> int:
     """External-sampling MCCFR with stochastically-weighted averaging (Lanctot et al. 2009).
 
     For each player in turn: sample chance and the opponent's actions, try
@@ -288,7 +292,8 @@ def run_external_sampling(arrays, tables, first, last, rng):
 # ----------------------------------------------------------------------------- outcome sampling
 
 @kernel
-def run_outcome_sampling(arrays, tables, first, last, rng, epsilon):
+def run_outcome_sampling(arrays: PlanArrays, tables: Tables, first: int, last: int,
+                         rng: UIntArray, epsilon: float) -> int:
     """Outcome-sampling MCCFR (Lanctot et al. 2009) with epsilon-on-policy exploration.
 
     Each player's traversal samples one path: chance and the opponent on
@@ -377,7 +382,9 @@ def run_outcome_sampling(arrays, tables, first, last, rng, epsilon):
 
 
 @kernel
-def external_sampling_regrets(arrays, strategy, who, traversals, rng, infos, regrets):
+def external_sampling_regrets(arrays: PlanArrays, strategy: FloatArray, who: int,
+                              traversals: int, rng: UIntArray, infos: IntArray,
+                              regrets: FloatArray) -> tuple[int, int]:
     """``traversals`` external-sampling walks for player ``who``; returns (samples, touched).
 
     Chance and the opponent are sampled from ``strategy``; every action of

@@ -8,11 +8,13 @@ labelled with who chose it, and each decision edge carries its slot
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 import numpy as np
+import numpy.typing as npt
 
 from ..core.tree import CHANCE, TERMINAL, GameTree
+from ..core.types import BoolArray, FloatArray, IntArray
 
 __all__ = ["CHANCE", "CHANCE_EDGE", "PLAYER_EDGES", "ROOT_EDGE", "TERMINAL", "Plan", "PlanArrays",
            "plan"]
@@ -54,20 +56,23 @@ class PlanArrays(NamedTuple):
         Legal actions of each information set.
     """
 
-    parent: np.ndarray
-    edge: np.ndarray
-    slot: np.ndarray
-    player: np.ndarray
-    infoset: np.ndarray
-    child_ptr: np.ndarray
-    child_ids: np.ndarray
-    chance_prob: np.ndarray
-    utility: np.ndarray
-    owner: np.ndarray
-    mask: np.ndarray
+    parent: IntArray
+    edge: IntArray
+    slot: IntArray
+    player: IntArray
+    infoset: IntArray
+    child_ptr: IntArray
+    child_ids: IntArray
+    chance_prob: FloatArray
+    utility: FloatArray
+    owner: IntArray
+    mask: BoolArray
 
 
-def _frozen(values, dtype) -> np.ndarray:
+S = TypeVar("S", bound=np.generic)
+
+
+def _frozen(values: npt.ArrayLike, dtype: type[S]) -> npt.NDArray[S]:
     """A read-only, C-ordered copy of ``values`` as ``dtype``.
 
     Numba compiles a kernel once per argument type, and an array's type includes its dtype,
@@ -95,7 +100,7 @@ class Plan:
         Why the tree lacks perfect recall, if it does.
     """
 
-    def __init__(self, tree: GameTree):
+    def __init__(self, tree: GameTree) -> None:
         n = tree.num_nodes
         self.n = n
         self.width = tree.max_actions
@@ -125,8 +130,10 @@ class Plan:
             utility=_frozen(tree.utility, np.float64),
             owner=_frozen(tree.infoset_player, np.int64),
             mask=_frozen(tree.legal_mask, np.bool_))
-        self.br_order, self.br_stage, self.br_decisions = [], [], []
-        self.recall_problem = None
+        self.br_order: list[IntArray] = []
+        self.br_stage: list[IntArray] = []
+        self.br_decisions: list[IntArray] = []
+        self.recall_problem: str | None = None
         for p in PLAYER_EDGES:
             # stage = how many of p's own decisions lie above a node (its sequence length)
             # and the slot of the last of them (perfect recall: equal across an information set)

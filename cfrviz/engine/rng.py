@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.types import FloatArray, UIntArray
 from .jit import kernel
 
 __all__ = ["seed_state", "uniform", "uniforms"]
@@ -21,23 +22,24 @@ _S30, _S27, _S31, _S11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(
 
 
 @kernel
-def uniform(rng):
+def uniform(rng: UIntArray) -> float:
     """Next uniform float in [0, 1) from a SplitMix64 state (uint64 array of length 1)."""
     rng[0] += _GOLDEN
     z = rng[0]
     z = (z ^ (z >> _S30)) * _MIX1
     z = (z ^ (z >> _S27)) * _MIX2
     z = z ^ (z >> _S31)
-    return (z >> _S11) * (1.0 / 9007199254740992.0)  # the top 53 bits, over 2^53
+    draw: float = (z >> _S11) * (1.0 / 9007199254740992.0)  # the top 53 bits, over 2^53
+    return draw
 
 
-def seed_state(generator: np.random.Generator) -> np.ndarray:
+def seed_state(generator: np.random.Generator) -> UIntArray:
     """A fresh SplitMix64 state drawn from the caller's generator."""
     return np.array([generator.integers(0, 2**63, dtype=np.uint64)], dtype=np.uint64)
 
 
 @kernel
-def uniforms(rng, count):
+def uniforms(rng: UIntArray, count: int) -> FloatArray:
     """``count`` draws from the compiled generator, advancing ``rng`` in place."""
     out = np.empty(count)
     for i in range(count):
