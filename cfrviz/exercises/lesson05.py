@@ -13,6 +13,7 @@ an exploitability from two best responses.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
 import numpy as np
@@ -21,8 +22,9 @@ from ..analysis.evaluation import reach_probabilities
 from ..core.policy import Policy
 from ..core.tree import TERMINAL
 from ..engine import tree_best_response
-from . import Feedback, as_number, correct, not_done, unanswered, wrong
+from . import Feedback, as_number, unanswered, wrong
 from .coding import run_student
+from .diagnosis import Case, diagnose, fallback, screen
 from .lesson04 import describe_kuhn_set, strategy_table  # noqa: F401  (used by the lesson)
 
 #: Exercise 1: player 1's first move (the other sets do not matter for the spot).
@@ -121,9 +123,6 @@ def check_best_response_by_hand(action, value) -> Feedback:
     ``value`` is what player 2 expects to win each time it faces the bet.
     The answer is fold, −1: a bet comes from a king five times in six.
     """
-    if unanswered(action) and unanswered(value):
-        return not_done("Set `my_action` to 'fold' or 'call' and `my_value` to what that "
-                        "action wins, on average, each time player 2 faces the bet.")
     spot = _spot()
     conditional = dict(zip(spot["actions"], spot["conditional"]))
     best, best_value, peek = spot["best"], spot["value"], spot["peeking_value"]
@@ -136,58 +135,59 @@ def check_best_response_by_hand(action, value) -> Feedback:
         f"action for both, weighting each deal by how likely it is given the bet. A 'best "
         f"response' that reads hidden cards is not a strategy player 2 can play, and it "
         f"overstates how exploitable player 1 is.")
-    if isinstance(action, (dict, list, tuple)) and len(action) > 1:
-        return wrong(peek_message, "peeking")
-    number = as_number(value)
-    if number is not None and abs(number - peek) <= SPOT_TOLERANCE:
-        return wrong(peek_message, "peeking")
-    if unanswered(action):
-        return not_done("Also set `my_action` to 'fold' or 'call'.")
     choice = _action(action)
-    if choice is None:
-        return wrong(f"`my_action` should be 'fold' or 'call'; got {action!r}.", "not-an-action")
-    if unanswered(value):
-        return not_done("Also set `my_value`: what the chosen action wins on average each time "
-                        "player 2 faces the bet.")
-    if number is None:
-        return wrong(f"`my_value` should be one number; got {value!r}.", "not-a-number")
+    reach, call, fold = spot["reach"], conditional["b"], conditional["p"]
 
-    def near(x):
-        return abs(number - x) <= SPOT_TOLERANCE
+    def near(x: float) -> Callable[[float], bool]:
+        return lambda number: abs(number - x) <= SPOT_TOLERANCE
 
-    reach = spot["reach"]
-    call, fold = conditional["b"], conditional["p"]
-    if choice == best and near(best_value):
-        return correct(
-            f"Yes: {ACTION_WORDS[best]}, {best_value:+.3f}. Given the bet, player 1 holds J "
-            f"with probability 1/6 and K with 5/6 (a king is always bet, a jack one time in "
-            f"five), so calling wins 2·(1/6) − 2·(5/6) = {call:+.3f}, worse than the "
-            f"{fold:+.0f} of folding. Against this strategy, bluffs are too rare to be "
-            f"worth catching.")
-    counterfactual = float(spot["counterfactual"][spot["actions"].index(choice)])
-    if choice == best and near(counterfactual):
-        return wrong(f"Right action; {number:+.3f} is its counterfactual value, weighted by "
-                     f"how often play reaches the spot ({reach:.3f} of all deals). Per time "
-                     f"player 2 faces the bet, divide by that reach: "
-                     f"{counterfactual:+.3f} / {reach:.3f}.", "counterfactual")
-    if choice == "b" and near(call):
-        return wrong(f"Your value for calling is right ({call:+.3f}), but folding loses only "
-                     f"{-fold:.0f} (the ante already in the pot). The best response takes the "
-                     "action that loses less: fold.", "call")
-    if choice == "b" and near(0.0):
-        return wrong("Calling is worth 0 only if J and K were equally likely. But player 1 "
-                     "bets every king and only one jack in five, so a bet tells you a lot: "
-                     "given the bet, P(J) = (1/2·1/5) / (1/2·1/5 + 1/2·1) = 1/6. Redo the "
-                     "call with those odds.", "ignored-bet")
-    if choice == "p" and near(0.0):
-        return wrong("Right action, but folding is not free: player 2's ante (1) stays in "
-                     "the pot, so folding wins −1.", "fold-free")
-    if choice == best:
-        return wrong(f"Right action ({ACTION_WORDS[best]}). Its value is the ante player 2 "
-                     f"gives up: {best_value:+.0f}.", "value")
-    return wrong("Not quite. First find how likely each card of player 1 is, given that it "
-                 "bet (Bayes: a king is always bet, a jack one time in five). Then compare "
-                 "calling (win 2 against J, lose 2 against K) with folding (lose the ante).")
+    def counterfactual() -> float:
+        return float(spot["counterfactual"][spot["actions"].index(choice)])
+
+    return diagnose(as_number(value), (
+        Case.not_done(lambda _: unanswered(action) and unanswered(value),
+                      "Set `my_action` to 'fold' or 'call' and `my_value` to what that action "
+                      "wins, on average, each time player 2 faces the bet."),
+        Case("peeking", lambda _: isinstance(action, (dict, list, tuple)) and len(action) > 1,
+             peek_message),
+        Case("peeking", lambda number: number is not None and near(peek)(number), peek_message),
+        Case.not_done(lambda _: unanswered(action), "Also set `my_action` to 'fold' or 'call'."),
+        Case("not-an-action", lambda _: choice is None,
+             f"`my_action` should be 'fold' or 'call'; got {action!r}."),
+        Case.not_done(lambda _: unanswered(value),
+                      "Also set `my_value`: what the chosen action wins on average each time "
+                      "player 2 faces the bet."),
+        Case("not-a-number", lambda number: number is None,
+             f"`my_value` should be one number; got {value!r}."),
+        Case.correct(lambda number: choice == best and near(best_value)(number),
+                     f"Yes: {ACTION_WORDS[best]}, {best_value:+.3f}. Given the bet, player 1 "
+                     "holds J with probability 1/6 and K with 5/6 (a king is always bet, a jack "
+                     f"one time in five), so calling wins 2·(1/6) − 2·(5/6) = {call:+.3f}, "
+                     f"worse than the {fold:+.0f} of folding. Against this strategy, bluffs are "
+                     "too rare to be worth catching."),
+        Case("counterfactual", lambda number: choice == best and near(counterfactual())(number),
+             lambda number: f"Right action; {number:+.3f} is its counterfactual value, weighted "
+                            f"by how often play reaches the spot ({reach:.3f} of all deals). Per "
+                            "time player 2 faces the bet, divide by that reach: "
+                            f"{counterfactual():+.3f} / {reach:.3f}."),
+        Case("call", lambda number: choice == "b" and near(call)(number),
+             f"Your value for calling is right ({call:+.3f}), but folding loses only "
+             f"{-fold:.0f} (the ante already in the pot). The best response takes the action "
+             "that loses less: fold."),
+        Case("ignored-bet", lambda number: choice == "b" and near(0.0)(number),
+             "Calling is worth 0 only if J and K were equally likely. But player 1 bets every "
+             "king and only one jack in five, so a bet tells you a lot: given the bet, P(J) = "
+             "(1/2·1/5) / (1/2·1/5 + 1/2·1) = 1/6. Redo the call with those odds."),
+        Case("fold-free", lambda number: choice == "p" and near(0.0)(number),
+             "Right action, but folding is not free: player 2's ante (1) stays in the pot, so "
+             "folding wins −1."),
+        Case("value", lambda _: choice == best,
+             f"Right action ({ACTION_WORDS[best]}). Its value is the ante player 2 gives up: "
+             f"{best_value:+.0f}."),
+        fallback("Not quite. First find how likely each card of player 1 is, given that it bet "
+                 "(Bayes: a king is always bet, a jack one time in five). Then compare calling "
+                 "(win 2 against J, lose 2 against K) with folding (lose the ante)."),
+    ))
 
 
 # --- exercise 2: a best response, as code ---------------------------------------------------
@@ -379,46 +379,72 @@ def check_best_response_code(function) -> Feedback:
     left out, the responder's own reach, player 2 minimising, the opponent's
     payoff); a crash is reported with the line of the student's cell.
     """
-    if unanswered(function):
-        return not_done("Write `my_best_response`, then run this cell again.")
-    if not callable(function):
-        return wrong(f"Pass the function itself, check_best_response_code(my_best_response); "
-                     f"got {function!r}.", "not-callable")
+    unusable = screen(function, (
+        Case.not_done(unanswered, "Write `my_best_response`, then run this cell again."),
+        Case("not-callable", lambda f: not callable(f),
+             "Pass the function itself, check_best_response_code(my_best_response); got "
+             f"{function!r}."),
+    ))
+    if unusable is not None:
+        return unusable
     cases = code_cases()
     exact, mistakes = _code_targets()
     got: list[float] = []
     for game, name, probs, player in cases:
         out, problem = run_student(lambda g=game, p=probs, i=player: function(g, p.copy(), i),
                                    name="`my_best_response`", hints=_CODE_HINTS)
+        value = as_number(out)
+        if problem is None and value is None:
+            shown = "None (a missing `return`?)" if out is None else repr(out)
+            problem = wrong(f"`my_best_response` should return one number, what the best "
+                            f"response wins; against {name} in {game.name} as player "
+                            f"{player + 1} it returned {shown}.", "not-a-number")
         if problem is not None:
             return problem
-        value = as_number(out)
-        if value is None:
-            shown = "None (a missing `return`?)" if out is None else repr(out)
-            return wrong(f"`my_best_response` should return one number, what the best "
-                         f"response wins; against {name} in {game.name} as player "
-                         f"{player + 1} it returned {shown}.", "not-a-number")
+        assert value is not None
         got.append(value)
-    if all(_same(a, b) for a, b in zip(got, exact)):
-        kuhn_cases = sum(1 for c in cases if c[0].name == "kuhn_poker")
-        return correct(f"Your best response wins exactly what cfrviz.best_response finds in "
-                       f"all {len(cases)} cases: {kuhn_cases} in Kuhn poker (six strategies, "
-                       f"both seats) and {len(cases) - kuhn_cases} in Leduc poker "
-                       f"({cases[-1][0].num_infosets} information sets). One action per set, "
-                       "chosen by values weighted by chance and the opponent: that is all a "
-                       "best response is.")
-    first = next(i for i, (a, b) in enumerate(zip(got, exact)) if not _same(a, b))
-    game, name, _, player = cases[first]
-    for mistake, _, message in CODE_MISTAKES:
-        if any(all(_same(a, b) for a, b in zip(got, values)) for values in mistakes[mistake]):
-            return wrong(message.format(who=player + 1, got=got[first], want=exact[first]),
-                         mistake)
-    return wrong(f"Against {name} in {game.name}, as player {player + 1}, your function "
-                 f"returned {got[first]:+.6f}; the best response wins {exact[first]:+.6f}. "
-                 "Check the three parts: each terminal's payoff for `player` times "
-                 "reach[2] * reach[1 - player]; chance and opponent nodes add up their "
-                 "children; at the player's sets one action for the whole set, the one with "
-                 "the largest sum over the set's nodes.")
+    return diagnose(got, code_verdicts(cases, exact, mistakes))
+
+
+def code_verdicts(cases, exact, mistakes) -> tuple[Case, ...]:
+    """Exercise 2's table over the values the student's function returned for ``cases``:
+    right everywhere, or one of :data:`CODE_MISTAKES` everywhere, or neither."""
+    kuhn_cases = sum(1 for c in cases if c[0].name == "kuhn_poker")
+
+    def matches(values) -> Callable[[list], bool]:
+        return lambda got: all(_same(a, b) for a, b in zip(got, values))
+
+    def any_of(versions) -> Callable[[list], bool]:
+        return lambda got: any(matches(values)(got) for values in versions)
+
+    def first(got) -> int:
+        return next(i for i, (a, b) in enumerate(zip(got, exact)) if not _same(a, b))
+
+    def explained(message: str) -> Callable[[list], str]:
+        return lambda got: message.format(who=cases[first(got)][3] + 1, got=got[first(got)],
+                                          want=exact[first(got)])
+
+    def unexplained(got) -> str:
+        game, name, _, player = cases[first(got)]
+        return (f"Against {name} in {game.name}, as player {player + 1}, your function "
+                f"returned {got[first(got)]:+.6f}; the best response wins "
+                f"{exact[first(got)]:+.6f}. Check the three parts: each terminal's payoff for "
+                "`player` times reach[2] * reach[1 - player]; chance and opponent nodes add up "
+                "their children; at the player's sets one action for the whole set, the one "
+                "with the largest sum over the set's nodes.")
+
+    return (
+        Case.correct(matches(exact),
+                     f"Your best response wins exactly what cfrviz.best_response finds in all "
+                     f"{len(cases)} cases: {kuhn_cases} in Kuhn poker (six strategies, both "
+                     f"seats) and {len(cases) - kuhn_cases} in Leduc poker "
+                     f"({cases[-1][0].num_infosets} information sets). One action per set, "
+                     "chosen by values weighted by chance and the opponent: that is all a best "
+                     "response is."),
+        *(Case(mistake, any_of(mistakes[mistake]), explained(message))
+          for mistake, _, message in CODE_MISTAKES),
+        fallback(unexplained),
+    )
 
 
 @lru_cache(maxsize=1)
@@ -443,58 +469,69 @@ def _exploit_targets() -> dict:
 
 def check_exploitability(answer) -> Feedback:
     """Exercise 3: exploitability of vanilla CFR's average strategy after 100 iterations."""
-    if unanswered(answer):
-        return not_done("Set `my_exploitability` to one number computed with "
-                        "cfrviz.best_response.")
     value = as_number(answer)
-    if value is None:
-        return wrong(f"Expected one number; got {answer!r}. (A BestResponse object? Use its "
-                     "`.value`.)", "not-a-number")
-    t = _exploit_targets()
+    unreadable = screen(value, (
+        Case.not_done(lambda _: unanswered(answer),
+                      "Set `my_exploitability` to one number computed with "
+                      "cfrviz.best_response."),
+        Case("not-a-number", lambda v: v is None,
+             f"Expected one number; got {answer!r}. (A BestResponse object? Use its "
+             "`.value`.)"),
+    ))
+    if unreadable is not None:
+        return unreadable
+    return diagnose(value, exploitability_cases(_exploit_targets()))
 
-    def near(x):
+
+def exploitability_cases(t: dict) -> tuple[Case, ...]:
+    """Exercise 3's table, from the numbers of :func:`_exploit_targets`: the answer, and what
+    a student might compute instead."""
+
+    def near(x: float) -> Callable[[float], bool]:
         # answers copied from a print with three or four decimals count
-        return abs(value - x) <= max(TOLERANCE / 2, 0.03 * abs(x))
+        return lambda value: abs(value - x) <= max(TOLERANCE / 2, 0.03 * abs(x))
 
-    if near(t["answer"]):
-        return correct(f"Yes: {t['answer']:.5f}. Player 1's best response wins "
-                       f"{t['br0']:+.5f} and player 2's {t['br1']:+.5f}; their mean is the "
-                       "exploitability: what a perfect exploiter who knows the strategy wins "
-                       "per hand, seats alternating. It is 0 exactly at an equilibrium.")
-    if near(t["nash_conv"]):
-        return wrong(f"{value:.5f} is the sum of the two best responses' winnings (NashConv). "
-                     "Exploitability is half of it: the average over the two seats.",
-                     "nash-conv")
-    if near(t["br0"]) or near(t["gain0"]):
-        return wrong("That is only player 1's best response (what an exploiter wins in player "
-                     "1's seat). Add player 2's best response and take the mean.", "one-sided")
-    if near(t["br1"]) or near(t["gain1"]):
-        return wrong("That is only player 2's best response (what an exploiter wins in player "
-                     "2's seat). Add player 1's best response and take the mean.", "one-sided")
-    if near(t["current"]):
-        return wrong(f"{value:.5f} is the exploitability of the *current* strategy (the one "
-                     f"played at iteration {EXPLOIT_ITERATION}). Measure the average "
-                     "strategy, trace.average_policy(100): that is the one CFR hands you.",
-                     "current")
-    if near(t["uniform"]):
-        return wrong("That is the exploitability of the uniform strategy (11/24). Measure CFR's "
-                     "average strategy after 100 iterations.", "uniform")
-    if near(100 * t["answer"]):
-        return wrong(f"{value:g} looks like a percentage: the exploitability is in chips per "
-                     f"hand, {value / 100:.5f}, not a fraction of anything. Give the number "
-                     "itself.", "percentage")
-    wrong_t = [it for it, x in t["others"].items() if near(x)]
-    if wrong_t:
-        it = min(wrong_t, key=lambda it: abs(t["others"][it] - value))
-        return wrong(f"{value:.5f} is the exploitability of the average strategy after "
-                     f"{it:,} iterations (trace.average_policy({it})). The exercise asks "
-                     f"after {EXPLOIT_ITERATION}: trace.average_policy({EXPLOIT_ITERATION}).",
-                     "wrong-iteration")
-    if near((t["br0"] - t["br1"]) / 2) or near(t["br0"] - t["br1"]):
-        return wrong("Check the signs: each best response's value is already what that "
-                     "player wins, so add them (then halve).", "sign")
-    return wrong(f"Not quite. With p = trace.average_policy({EXPLOIT_ITERATION}): "
-                 "(best_response(kuhn, p, 0).value + best_response(kuhn, p, 1).value) / 2.")
+    def other_iteration(value: float) -> int | None:
+        found = [it for it, x in t["others"].items() if near(x)(value)]
+        return min(found, key=lambda it: abs(t["others"][it] - value)) if found else None
+
+    return (
+        Case.correct(near(t["answer"]),
+                     f"Yes: {t['answer']:.5f}. Player 1's best response wins {t['br0']:+.5f} "
+                     f"and player 2's {t['br1']:+.5f}; their mean is the exploitability: what a "
+                     "perfect exploiter who knows the strategy wins per hand, seats alternating. "
+                     "It is 0 exactly at an equilibrium."),
+        Case("nash-conv", near(t["nash_conv"]),
+             lambda v: f"{v:.5f} is the sum of the two best responses' winnings (NashConv). "
+                       "Exploitability is half of it: the average over the two seats."),
+        Case("one-sided", lambda v: near(t["br0"])(v) or near(t["gain0"])(v),
+             "That is only player 1's best response (what an exploiter wins in player 1's "
+             "seat). Add player 2's best response and take the mean."),
+        Case("one-sided", lambda v: near(t["br1"])(v) or near(t["gain1"])(v),
+             "That is only player 2's best response (what an exploiter wins in player 2's "
+             "seat). Add player 1's best response and take the mean."),
+        Case("current", near(t["current"]),
+             lambda v: f"{v:.5f} is the exploitability of the *current* strategy (the one "
+                       f"played at iteration {EXPLOIT_ITERATION}). Measure the average "
+                       "strategy, trace.average_policy(100): that is the one CFR hands you."),
+        Case("uniform", near(t["uniform"]),
+             "That is the exploitability of the uniform strategy (11/24). Measure CFR's average "
+             "strategy after 100 iterations."),
+        Case("percentage", near(100 * t["answer"]),
+             lambda v: f"{v:g} looks like a percentage: the exploitability is in chips per "
+                       f"hand, {v / 100:.5f}, not a fraction of anything. Give the number "
+                       "itself."),
+        Case("wrong-iteration", lambda v: other_iteration(v) is not None,
+             lambda v: f"{v:.5f} is the exploitability of the average strategy after "
+                       f"{other_iteration(v):,} iterations "
+                       f"(trace.average_policy({other_iteration(v)})). The exercise asks after "
+                       f"{EXPLOIT_ITERATION}: trace.average_policy({EXPLOIT_ITERATION})."),
+        Case("sign", lambda v: near((t["br0"] - t["br1"]) / 2)(v) or near(t["br0"] - t["br1"])(v),
+             "Check the signs: each best response's value is already what that player wins, so "
+             "add them (then halve)."),
+        fallback(f"Not quite. With p = trace.average_policy({EXPLOIT_ITERATION}): "
+                 "(best_response(kuhn, p, 0).value + best_response(kuhn, p, 1).value) / 2."),
+    )
 
 
 def exploiter(game, policy: Policy) -> Policy:
