@@ -25,6 +25,7 @@ from ..reference.mccfr import external_sampling_walk
 from ..reference.mccfr import sample as pick
 from . import Feedback, correct, not_done, unanswered, wrong
 from .coding import run_student
+from .diagnosis import Case, close_to, diagnose, fallback
 
 #: Exercise 1: chance deals J, Q, K with probability 1/3 each; the sampler draws them with Q.
 DEAL_P = np.array([1 / 3, 1 / 3, 1 / 3])
@@ -39,38 +40,39 @@ def check_importance_weights(answer) -> Feedback:
     card c; it is unbiased for every v exactly when w(c) = p(c) / q(c),
     i.e. (2/3, 4/3, 4/3).
     """
-    if unanswered(answer):
-        return not_done("Set `my_weights` to three numbers: the weight for a drawn J, Q and K.")
     try:
         w = np.array(answer, dtype=float)
     except (TypeError, ValueError):
         w = None
-    if w is None or w.shape != (3,) or not np.all(np.isfinite(w)):
-        return wrong(f"Expected three numbers (weights for J, Q, K); got {answer!r}.", "shape")
     right = DEAL_P / SAMPLER_Q
-    expectation = float(np.sum(SAMPLER_Q * w * 1.0))  # with v = 1 for every card
-    if np.allclose(w, right, atol=1e-3):
-        return correct("Yes: w = p / q = (2/3, 4/3, 4/3). The often-drawn jack is scaled down, "
-                       "the rarely-drawn queen and king up, so that on average "
-                       "Σ q(c) · w(c) · v(c) = Σ p(c) · v(c): the exact expected value, whatever "
-                       "v is. This is the division by the sampling probability in every Monte "
-                       "Carlo CFR update.")
-    if np.allclose(w, 1.0):
-        return wrong("With no correction the estimate averages to ½v(J) + ¼v(Q) + ¼v(K), not "
-                     "⅓ of each: the jack, drawn more often than it is dealt, counts too much. "
-                     "Divide by how likely the sampler was to draw the card.", "no-correction")
-    if np.allclose(w, SAMPLER_Q / DEAL_P, atol=1e-3):
-        return wrong("Upside down: that is q / p, which makes the frequent jack count even more. "
-                     "A card the sampler draws often must be scaled down.", "inverted")
-    if np.allclose(w, 1 / SAMPLER_Q, atol=1e-3):
-        return wrong("Dividing by q is half of it: the true expectation also weighs each card "
-                     "by its chance probability p = 1/3. With 1/q the estimate averages to "
-                     f"{expectation:g} times the right value when every v is 1.", "one-over-q")
-    if np.allclose(w, DEAL_P, atol=1e-3):
-        return wrong("Multiplying by p alone keeps the sampler's bias: the estimate would "
-                     "average Σ q(c) p(c) v(c). Divide by q as well.", "only-p")
-    return wrong("Not quite. Write the expectation of the estimate, Σ_c q(c) w(c) v(c), and "
-                 "choose w so that it equals Σ_c p(c) v(c) for every v.")
+    return diagnose(w, (
+        Case.not_done(lambda _: unanswered(answer),
+                      "Set `my_weights` to three numbers: the weight for a drawn J, Q and K."),
+        Case("shape", lambda w: w is None or w.shape != (3,) or not np.all(np.isfinite(w)),
+             f"Expected three numbers (weights for J, Q, K); got {answer!r}."),
+        Case.correct(close_to(right, atol=1e-3),
+                     "Yes: w = p / q = (2/3, 4/3, 4/3). The often-drawn jack is scaled down, the "
+                     "rarely-drawn queen and king up, so that on average Σ q(c) · w(c) · v(c) = "
+                     "Σ p(c) · v(c): the exact expected value, whatever v is. This is the "
+                     "division by the sampling probability in every Monte Carlo CFR update."),
+        Case("no-correction", close_to(1.0),
+             "With no correction the estimate averages to ½v(J) + ¼v(Q) + ¼v(K), not ⅓ of "
+             "each: the jack, drawn more often than it is dealt, counts too much. Divide by how "
+             "likely the sampler was to draw the card."),
+        Case("inverted", close_to(SAMPLER_Q / DEAL_P, atol=1e-3),
+             "Upside down: that is q / p, which makes the frequent jack count even more. A card "
+             "the sampler draws often must be scaled down."),
+        Case("one-over-q", close_to(1 / SAMPLER_Q, atol=1e-3),
+             lambda w: "Dividing by q is half of it: the true expectation also weighs each card "
+                       "by its chance probability p = 1/3. With 1/q the estimate averages to "
+                       f"{float(np.sum(SAMPLER_Q * w * 1.0)):g} times the right value when "
+                       "every v is 1."),
+        Case("only-p", close_to(DEAL_P, atol=1e-3),
+             "Multiplying by p alone keeps the sampler's bias: the estimate would average "
+             "Σ q(c) p(c) v(c). Divide by q as well."),
+        fallback("Not quite. Write the expectation of the estimate, Σ_c q(c) w(c) v(c), and "
+                 "choose w so that it equals Σ_c p(c) v(c) for every v."),
+    ))
 
 
 # --- exercise 2: the external-sampling walk, as code ----------------------------------------

@@ -9,7 +9,8 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..solvers.registry import ALGORITHMS
-from . import Feedback, correct, not_done, unanswered, wrong
+from . import Feedback, unanswered
+from .diagnosis import Case, diagnose, fallback, screen
 
 #: The answer key: the four algorithms the exercise compares, fewest nodes touched per
 #: iteration first (a test checks it against the measurement).
@@ -44,39 +45,52 @@ def check_fewest_nodes(answer) -> Feedback:
     chance sampling (every action of both players below one deal), vanilla
     CFR (the whole tree, once per player).
     """
-    if unanswered(answer):
-        return not_done("Set `my_order` to a list of the four names, fewest nodes per "
-                        "iteration first, e.g. ['cfr', 'chance_sampling', ...].")
-    if isinstance(answer, str) or not hasattr(answer, "__iter__"):
-        return wrong(f"Give a list of four names such as ['cfr', 'outcome_sampling', ...]; got "
-                     f"{answer!r}.", "shape")
+    unreadable = screen(answer, (
+        Case.not_done(unanswered, "Set `my_order` to a list of the four names, fewest nodes per "
+                                  "iteration first, e.g. ['cfr', 'chance_sampling', ...]."),
+        Case("shape", lambda a: isinstance(a, str) or not hasattr(a, "__iter__"),
+             f"Give a list of four names such as ['cfr', 'outcome_sampling', ...]; got "
+             f"{answer!r}."),
+    ))
+    if unreadable is not None:
+        return unreadable
     items = list(answer)
     # the names the exercise has, in the given order (an unknown one leaves fewer than four)
     names = tuple(n for n in map(_name, items) if n is not None)
-    if len(items) != 4 or len(names) != 4 or sorted(names) != sorted(FEWEST_FIRST):
-        return wrong("List each of 'cfr', 'chance_sampling', 'external_sampling' and "
-                     f"'outcome_sampling' exactly once; got {items!r}.", "names")
+    return diagnose(names, order_cases(items))
+
+
+def order_cases(items: list) -> tuple[Case, ...]:
+    """Exercise 1's table over the names the student listed (``items``), read as the
+    algorithms they name, in order."""
     measured = f"Measured on Leduc, nodes per iteration: {_numbers()}."
-    if names == FEWEST_FIRST:
-        return correct("Right. Outcome sampling follows a single path per player update; "
-                       "external sampling branches only on the updated player's own actions; "
-                       "chance sampling fixes the cards but tries every action of both players; "
-                       f"vanilla CFR walks everything, once per player. {measured}")
-    if names == FEWEST_FIRST[::-1]:
-        return wrong("That is the order from most to fewest. Put the cheapest iteration "
-                     "first.", "reversed")
-    if names[-1] != "cfr":
-        return wrong("Vanilla CFR cannot be cheaper than a sampler: it visits every node of the "
-                     "tree (once per player), and each sampler visits a subset of those nodes. "
-                     "Put 'cfr' last.", "cfr-not-last")
-    if names.index("chance_sampling") < names.index("external_sampling"):
-        return wrong("Chance sampling samples only the cards; below the deal it still tries "
-                     "every action of both players. External sampling also samples the "
-                     "opponent's actions, one per decision, so it walks fewer nodes. "
-                     f"{measured}", "chance-vs-external")
-    if names.index("external_sampling") < names.index("outcome_sampling"):
-        return wrong("External sampling tries every action of the player it updates, so its "
-                     "walk branches at each of that player's decisions; outcome sampling "
-                     "samples those too and follows one path. "
-                     f"{measured}", "outcome-vs-external")
-    return wrong(f"Not quite. {measured}")
+
+    def before(first: str, second: str):
+        return lambda names: names.index(first) < names.index(second)
+
+    return (
+        Case("names", lambda names: len(items) != 4 or len(names) != 4
+             or sorted(names) != sorted(FEWEST_FIRST),
+             "List each of 'cfr', 'chance_sampling', 'external_sampling' and "
+             f"'outcome_sampling' exactly once; got {items!r}."),
+        Case.correct(lambda names: names == FEWEST_FIRST,
+                     "Right. Outcome sampling follows a single path per player update; external "
+                     "sampling branches only on the updated player's own actions; chance "
+                     "sampling fixes the cards but tries every action of both players; vanilla "
+                     f"CFR walks everything, once per player. {measured}"),
+        Case("reversed", lambda names: names == FEWEST_FIRST[::-1],
+             "That is the order from most to fewest. Put the cheapest iteration first."),
+        Case("cfr-not-last", lambda names: names[-1] != "cfr",
+             "Vanilla CFR cannot be cheaper than a sampler: it visits every node of the tree "
+             "(once per player), and each sampler visits a subset of those nodes. Put 'cfr' "
+             "last."),
+        Case("chance-vs-external", before("chance_sampling", "external_sampling"),
+             "Chance sampling samples only the cards; below the deal it still tries every "
+             "action of both players. External sampling also samples the opponent's actions, "
+             f"one per decision, so it walks fewer nodes. {measured}"),
+        Case("outcome-vs-external", before("external_sampling", "outcome_sampling"),
+             "External sampling tries every action of the player it updates, so its walk "
+             "branches at each of that player's decisions; outcome sampling samples those too "
+             f"and follows one path. {measured}"),
+        fallback(f"Not quite. {measured}"),
+    )
