@@ -21,6 +21,7 @@ import numpy as np
 
 import cfrviz
 from cfrviz.exercises import lesson01 as check
+from cfrviz.exercises import sampled_rm as check_srm
 from cfrviz.widgets import RegretMatchingExplorer
 
 # %%
@@ -244,6 +245,70 @@ for seed in (0, 1, 2):
 print(f"expected updates: exploitability {variant_trace.exploitability[-1]:.4f}")
 
 # %% [markdown]
+# ### Exercise 4 — write the sampled trainer
+#
+# Now write that loop yourself. Every round:
+#
+# 1. each player's strategy is regret matching on its cumulative regrets (`cfrviz.regret_matching`,
+#    or your own from exercise 2); when `opponent` is given, player 2 plays it instead, every round;
+# 2. each player draws one action from its strategy: `a = draw(0, x)` for player 1 and `b = draw(1, y)`
+#    for player 2. `draw` comes from the checker and returns the index of the action drawn; it takes
+#    its random numbers from a list fixed in advance, so that your run and the checker's draw alike;
+# 3. each player's regret of each action grows by what that action would have earned against the
+#    other player's *drawn* action, minus what the drawn pair earned (the table is player 1's
+#    payoffs; player 2 earns their negative);
+# 4. each player's strategy (the probabilities, not the action drawn) is added to its sum.
+#
+# Return the two average strategies. The checker runs your loop on three short runs, with the
+# same draws as its own loop, and names the likely mistake if they differ; then it runs yours for
+# 5,000 rounds, in self-play and against the creature of habit of section 4.
+# (Solution: `%load solutions/01_sampled_regret_matching.py`.)
+
+# %% tags=["exercise-sampled-regret-matching"]
+def my_sampled_regret_matching(payoffs, rounds, draw, opponent=None):
+    """Both players draw an action each round; returns the two average strategies."""
+    A = np.asarray(payoffs, dtype=float)  # player 1's payoffs; player 2 earns -A
+    m, n = A.shape
+    regrets = [np.zeros(m), np.zeros(n)]
+    strategy_sums = [np.zeros(m), np.zeros(n)]
+    for _ in range(rounds):
+        raise NotImplementedError  # replace this line: strategies, draws, regrets, sums
+    return strategy_sums[0] / rounds, strategy_sums[1] / rounds
+
+
+# %%
+sampled_verdict = check_srm.check_sampled_regret_matching(my_sampled_regret_matching)
+sampled_verdict
+
+# %% [markdown]
+# Once your loop passes, the next cell runs it on rock-paper-scissors in self-play with the draws
+# that `cfrviz.solve(..., update="sampled", seed=0)` makes, for 10 to 10,000 rounds, and puts the
+# exploitability of your averages beside the package's and beside the bound
+# $2\Delta\sqrt{|A|/T}$ that holds in expectation ($\Delta = 2$ is the payoff range, $|A| = 3$ the
+# number of actions): regret matching keeps each player's expected sampled regret below
+# $\Delta\sqrt{|A|\,T}$, and the sampling itself adds noise of at most the same size.
+
+# %%
+if sampled_verdict.correct:
+    print("  rounds   your exploitability   cfrviz.solve's   bound 2Δ√(|A|/T)")
+    for rounds in (10, 100, 1_000, 10_000):
+        mine = my_sampled_regret_matching(game.payoffs, rounds, check_srm.Draws.seeded(0, rounds))
+        theirs = cfrviz.solve(game, "regret_matching", rounds, update="sampled", seed=0,
+                              checkpoints=[rounds])
+        yours = cfrviz.exploitability(game, cfrviz.Policy.from_dict(
+            game, {"P1": dict(zip("RPS", mine[0])), "P2": dict(zip("RPS", mine[1]))}))
+        print(f"{rounds:>8,} {yours:>21.4f} {theirs.exploitability[-1]:>16.4f} "
+              f"{check_srm.expected_bound(game.payoffs, rounds):>18.4f}")
+else:
+    print("When your loop passes the checker above, this cell compares it with cfrviz.solve.")
+
+# %% [markdown]
+# The two middle columns agree to every digit: your loop *is* the package's sampled solver. Both
+# fall roughly like $1/\sqrt{T}$ (from 0.094 at 100 rounds to 0.011 at 10,000) and stay well
+# below the bound, a worst case for the expectation. Both players start with zero regrets, which
+# would leave the expected update of section 5 at uniform for ever; the sampled one moves at once,
+# because a handful of draws is never balanced.
+#
 # ## Summary
 #
 # - The regret of an action is what it would have earned minus what was earned.
@@ -251,6 +316,8 @@ print(f"expected updates: exploitability {variant_trace.exploitability[-1]:.4f}"
 # - Against a fixed opponent it finds a best response; in self-play of a zero-sum game the **average**
 #   strategies approach a Nash equilibrium (exploitability $\sim 1/\sqrt{T}$) while the current ones cycle.
 # - Equilibria can surprise: doubling scissors' stakes makes scissors rarer.
+# - The classic trainer draws one action per player per round and takes regrets against the drawn
+#   action: noisier, but it needs only what was played, and its average converges too.
 #
 # **Read more.** S. Hart and A. Mas-Colell, *A simple adaptive procedure leading to correlated equilibrium*,
 # Econometrica 2000. T. Neller and M. Lanctot, *An Introduction to Counterfactual Regret Minimization*, 2013
