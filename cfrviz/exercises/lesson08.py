@@ -12,6 +12,7 @@ comparison of vanilla CFR with each of CFR+'s two changes alone.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
 import numpy as np
@@ -20,8 +21,9 @@ from ..analysis.variants import dcfr_discounts
 from ..core.regret import regret_matching
 from ..reference.cfr import cfr_pass
 from ..solvers.registry import ALGORITHMS
-from . import Feedback, as_vector, correct, not_done, unanswered, wrong
+from . import Feedback, as_vector, not_done, unanswered, wrong
 from .coding import run_student
+from .diagnosis import Case, close_to, diagnose, fallback, screen
 
 #: Exercise 1: iterations of the student's CFR+ the checker runs on Kuhn poker.
 PLUS_ITERATIONS = 30
@@ -259,17 +261,19 @@ def check_cfr_plus_iteration(function, iterations: int = PLUS_ITERATIONS) -> Fee
     regret in these 30 iterations is 0.0101, so a floor with a smaller tolerance
     (``total > 1e-3``) is not told apart from the right one.
     """
-    if unanswered(function):
-        return not_done("Write `my_cfr_plus_iteration`, then run this cell again.")
-    if not callable(function):
-        return wrong(f"Pass the function itself, check_cfr_plus_iteration("
-                     f"my_cfr_plus_iteration); got {function!r}.", "not-callable")
-    tree, trace, vanilla = _plus_targets()
+    unusable = screen(function, (
+        Case.not_done(unanswered, "Write `my_cfr_plus_iteration`, then run this cell again."),
+        Case("not-callable", lambda f: not callable(f),
+             "Pass the function itself, check_cfr_plus_iteration(my_cfr_plus_iteration); got "
+             f"{function!r}."),
+    ))
+    if unusable is not None:
+        return unusable
+    tree, trace, _ = _plus_targets()
     iterations = min(int(iterations), PLUS_ITERATIONS)
     shape = tree.legal_mask.shape
     regret_sum, strategy_sum = np.zeros(shape), np.zeros(shape)
     got: list[tuple[np.ndarray, np.ndarray]] = []
-    first_bad = None
     for t in range(1, iterations + 1):
         out, problem = run_student(
             lambda r=regret_sum, s=strategy_sum, t=t: function(tree, r.copy(), s.copy(), t),
@@ -281,42 +285,72 @@ def check_cfr_plus_iteration(function, iterations: int = PLUS_ITERATIONS) -> Fee
             return wrong(f"`my_cfr_plus_iteration` {sums} (at iteration {t}).", "shape")
         regret_sum, strategy_sum = sums
         got.append(sums)
-        i = trace.index(t)
-        if first_bad is None and not (
-                _close(regret_sum, trace.cumulative_regret[i])
-                and _close(_average(tree, strategy_sum), trace.average_strategy[i])):
-            first_bad = t
-    if first_bad is None:
+    return diagnose(got, plus_cases(tree, trace, iterations))
+
+
+def plus_cases(tree, trace, iterations: int) -> tuple[Case, ...]:
+    """Exercise 1's table over the student's tables after each iteration (``got``):
+    cfrviz's CFR+ in either order, a wrong version that :func:`_diagnose` names, or neither."""
+    vanilla = _plus_targets()[2]
+
+    def first_bad(got) -> int | None:
+        for t, (regret_sum, strategy_sum) in enumerate(got, start=1):
+            i = trace.index(t)
+            if not (_close(regret_sum, trace.cumulative_regret[i])
+                    and _close(_average(tree, strategy_sum), trace.average_strategy[i])):
+                return t
+        return None
+
+    def player_2_first(got) -> bool:
+        swapped = _run(tree, iterations, first=1)
+        return all(_close(g[0], r[0]) and _close(_average(tree, g[1]), _average(tree, r[1]))
+                   for g, r in zip(got, swapped))
+
+    def exploitability(got) -> float:
         from ..engine import tree_exploitability
 
-        mine = tree_exploitability(tree, _average(tree, strategy_sum))
-        return correct(f"Your iteration reproduces cfrviz's CFR+ on Kuhn poker after each of "
-                       f"{iterations} iterations: the same cumulative regrets and the same "
-                       f"average strategy. After {iterations} iterations its exploitability is "
-                       f"{mine:.5f}, against {vanilla:.5f} for vanilla CFR. Two lines changed: "
-                       "a floor on the stored regrets, and the weight t in the average.")
-    swapped = _run(tree, iterations, first=1)
-    if all(_close(g[0], r[0]) and _close(_average(tree, g[1]), _average(tree, r[1]))
-           for g, r in zip(got, swapped)):
-        from ..engine import tree_exploitability
+        return tree_exploitability(tree, _average(tree, got[-1][1]))
 
-        mine = tree_exploitability(tree, _average(tree, strategy_sum))
-        return correct(f"Your iteration is CFR+ with player 2 updated first: after each of "
-                       f"{iterations} iterations on Kuhn poker your regrets and average strategy "
-                       "are those of CFR+ in that order (cfrviz's CFR+ starts with player 1; "
-                       "both orders are CFR+, as in lesson 04). After "
-                       f"{iterations} iterations its exploitability is {mine:.5f}, against "
-                       f"{vanilla:.5f} for vanilla CFR.")
-    name = _diagnose(tree, got)
-    if name is not None:
-        return wrong(PLUS_MESSAGES[name], name)
-    i = trace.index(first_bad)
-    which = ("cumulative regrets" if not _close(got[first_bad - 1][0], trace.cumulative_regret[i])
-             else "average strategy")
-    return wrong(f"After iteration {first_bad} your {which} differ from cfrviz's CFR+. Start "
-                 "from vanilla CFR's iteration: for each player in turn, regret matching on the "
-                 "current regrets, cfr_pass, then regret_sum = np.maximum(regret_sum + regret, "
-                 "0) and strategy_sum = strategy_sum + t * weights.")
+    diagnosed: dict[int, str | None] = {}  # _diagnose runs the wrong versions: once per answer
+
+    def named(name: str) -> Callable[[list], bool]:
+        def holds(got) -> bool:
+            if id(got) not in diagnosed:
+                diagnosed[id(got)] = _diagnose(tree, got)
+            return diagnosed[id(got)] == name
+        return holds
+
+    def unexplained(got) -> str:
+        t = first_bad(got)
+        assert t is not None
+        which = ("cumulative regrets" if not _close(got[t - 1][0],
+                                                    trace.cumulative_regret[trace.index(t)])
+                 else "average strategy")
+        return (f"After iteration {t} your {which} differ from cfrviz's CFR+. Start from "
+                "vanilla CFR's iteration: for each player in turn, regret matching on the "
+                "current regrets, cfr_pass, then regret_sum = np.maximum(regret_sum + regret, "
+                "0) and strategy_sum = strategy_sum + t * weights.")
+
+    return (
+        Case.correct(lambda got: first_bad(got) is None,
+                     lambda got: f"Your iteration reproduces cfrviz's CFR+ on Kuhn poker after "
+                                 f"each of {iterations} iterations: the same cumulative regrets "
+                                 "and the same average strategy. After "
+                                 f"{iterations} iterations its exploitability is "
+                                 f"{exploitability(got):.5f}, against {vanilla:.5f} for vanilla "
+                                 "CFR. Two lines changed: a floor on the stored regrets, and "
+                                 "the weight t in the average."),
+        Case.correct(player_2_first,
+                     lambda got: f"Your iteration is CFR+ with player 2 updated first: after "
+                                 f"each of {iterations} iterations on Kuhn poker your regrets "
+                                 "and average strategy are those of CFR+ in that order "
+                                 "(cfrviz's CFR+ starts with player 1; both orders are CFR+, as "
+                                 f"in lesson 04). After {iterations} iterations its "
+                                 f"exploitability is {exploitability(got):.5f}, against "
+                                 f"{vanilla:.5f} for vanilla CFR."),
+        *(Case(name, named(name), message) for name, message in PLUS_MESSAGES.items()),
+        fallback(unexplained),
+    )
 
 
 def check_dcfr_discounts(answer) -> Feedback:
@@ -325,50 +359,59 @@ def check_dcfr_discounts(answer) -> Feedback:
     Positive regrets × 4^1.5 / (4^1.5 + 1) = 8/9, negative regrets
     × 4^0 / (4^0 + 1) = 1/2, strategy sum × (4/5)^2 = 16/25.
     """
-    if unanswered(answer):
-        return not_done("Set `my_factors` to three numbers: the multipliers for positive "
-                        "regrets, negative regrets and the strategy sum.")
-    got = as_vector(answer, 3)
-    if got is None:
-        return wrong(f"Expected three numbers [positive, negative, average]; got {answer!r}.",
-                     "shape")
     alpha, beta, gamma = DISCOUNT_PARAMS
     t = DISCOUNT_T
     right = np.array(dcfr_discounts(t, alpha, beta, gamma))
-    if np.allclose(got, right, atol=2e-3):
-        return correct("Right: 8/9 ≈ 0.889 (4^1.5 = 8), 1/2 (any t^0 is 1) and (4/5)^2 = 0.64. "
-                       "Positive regrets are barely touched, negative regrets are halved after "
-                       "every iteration — so an action that was bad early can recover quickly "
-                       "— and the average forgets early strategies.")
-    if np.allclose(got, right[[1, 0, 2]], atol=2e-3):
-        return wrong("α and β are swapped: α discounts the positive regrets (t^1.5 → 8/9) and "
-                     "β the negative ones (t^0 → 1/2).", "swapped")
-    if np.allclose(got, dcfr_discounts(t + 1, alpha, beta, gamma), atol=2e-3):
-        return wrong("Those are the factors after iteration 5. Use t = 4, the iteration just "
-                     "finished.", "next-iteration")
-    if np.allclose(got / 100, right, atol=2e-3):
-        return wrong("Those are percentages: a discount is a multiplier, 8/9 ≈ 0.889, not "
-                     "88.9. Give the three factors as numbers between 0 and 1.", "percentage")
-    for other in range(1, 21):
-        if other not in (t, t + 1) and np.allclose(got, dcfr_discounts(other, alpha, beta, gamma),
-                                                   atol=2e-3):
-            return wrong(f"Those are the factors after iteration t = {other}. Use t = {t}, "
-                         "the iteration just finished.", "wrong-iteration")
-    if np.allclose(got[:2], right[:2], atol=2e-3) and np.isclose(got[2], t / (t + 1), atol=2e-3):
-        return wrong("The regret factors are right. The average's factor is (t/(t+1)) raised "
-                     "to the power γ = 2.", "gamma-power")
-    if np.allclose(got[:2], right[:2], atol=2e-3) and np.isclose(got[2], t**gamma / (t**gamma + 1),
-                                                              atol=2e-3):
-        return wrong("The regret factors are right, but the strategy sum uses a different "
-                     "formula: (t/(t+1))^γ, not t^γ/(t^γ+1).", "average-formula")
-    if np.isclose(got[0], right[0], atol=2e-3) and np.isclose(got[1], 0.0):
-        return wrong("Setting negative regrets to 0 is what CFR+ does. DCFR multiplies them "
-                     "by t^β/(t^β+1), which for β = 0 is 1/2.", "cfr-plus")
-    if np.any(got > 1):
-        return wrong("A discount is a multiplier between 0 and 1. Did you forget to divide: "
-                     "t^α / (t^α + 1)?", "not-a-factor")
-    return wrong("Not quite. Positive regrets: t^α/(t^α+1); negative regrets: t^β/(t^β+1); "
-                 "strategy sum: (t/(t+1))^γ; with t = 4, α = 1.5, β = 0, γ = 2.")
+
+    def factors_at(other: int) -> np.ndarray:
+        return np.array(dcfr_discounts(other, alpha, beta, gamma))
+
+    def other_iteration(got) -> int | None:
+        return next((other for other in range(1, 21) if other not in (t, t + 1)
+                     and np.allclose(got, factors_at(other), atol=2e-3)), None)
+
+    def regrets_right_and_average(factor: float) -> Callable[[np.ndarray], bool]:
+        return lambda got: bool(np.allclose(got[:2], right[:2], atol=2e-3)
+                                and np.isclose(got[2], factor, atol=2e-3))
+
+    return diagnose(as_vector(answer, 3), (
+        Case.not_done(lambda _: unanswered(answer),
+                      "Set `my_factors` to three numbers: the multipliers for positive regrets, "
+                      "negative regrets and the strategy sum."),
+        Case("shape", lambda got: got is None,
+             f"Expected three numbers [positive, negative, average]; got {answer!r}."),
+        Case.correct(close_to(right, atol=2e-3),
+                     "Right: 8/9 ≈ 0.889 (4^1.5 = 8), 1/2 (any t^0 is 1) and (4/5)^2 = 0.64. "
+                     "Positive regrets are barely touched, negative regrets are halved after "
+                     "every iteration — so an action that was bad early can recover quickly — "
+                     "and the average forgets early strategies."),
+        Case("swapped", close_to(right[[1, 0, 2]], atol=2e-3),
+             "α and β are swapped: α discounts the positive regrets (t^1.5 → 8/9) and β the "
+             "negative ones (t^0 → 1/2)."),
+        Case("next-iteration", close_to(factors_at(t + 1), atol=2e-3),
+             "Those are the factors after iteration 5. Use t = 4, the iteration just finished."),
+        Case("percentage", lambda got: bool(np.allclose(got / 100, right, atol=2e-3)),
+             "Those are percentages: a discount is a multiplier, 8/9 ≈ 0.889, not 88.9. Give "
+             "the three factors as numbers between 0 and 1."),
+        Case("wrong-iteration", lambda got: other_iteration(got) is not None,
+             lambda got: f"Those are the factors after iteration t = {other_iteration(got)}. "
+                         f"Use t = {t}, the iteration just finished."),
+        Case("gamma-power", regrets_right_and_average(t / (t + 1)),
+             "The regret factors are right. The average's factor is (t/(t+1)) raised to the "
+             "power γ = 2."),
+        Case("average-formula", regrets_right_and_average(t**gamma / (t**gamma + 1)),
+             "The regret factors are right, but the strategy sum uses a different formula: "
+             "(t/(t+1))^γ, not t^γ/(t^γ+1)."),
+        Case("cfr-plus", lambda got: bool(np.isclose(got[0], right[0], atol=2e-3)
+                                          and np.isclose(got[1], 0.0)),
+             "Setting negative regrets to 0 is what CFR+ does. DCFR multiplies them by "
+             "t^β/(t^β+1), which for β = 0 is 1/2."),
+        Case("not-a-factor", lambda got: bool(np.any(got > 1)),
+             "A discount is a multiplier between 0 and 1. Did you forget to divide: t^α / "
+             "(t^α + 1)?"),
+        fallback("Not quite. Positive regrets: t^α/(t^α+1); negative regrets: t^β/(t^β+1); "
+                 "strategy sum: (t/(t+1))^γ; with t = 4, α = 1.5, β = 0, γ = 2."),
+    ))
 
 
 @lru_cache(maxsize=1)
@@ -402,49 +445,63 @@ def check_variant_ranking(answer) -> Feedback:
     if unanswered(answer):
         return not_done("Set `my_ranking` to the four names, lowest exploitability first, "
                         "e.g. ['cfr', 'linear_cfr', 'cfr+', 'dcfr'].")
-    results = race()
+    single = isinstance(answer, str)
+    try:
+        items = [answer] if single else list(answer)
+    except TypeError:
+        items = None
+    # the names the race has, in the given order (an unknown one leaves fewer than four)
+    names = () if items is None else tuple(n for n in map(_name, items) if n is not None)
+    return diagnose(names, ranking_cases(answer, items, race()))
+
+
+def ranking_cases(answer, items: list | None, results: dict[str, float]) -> tuple[Case, ...]:
+    """Exercise 3's table over the variants the student named, best first (one name alone is
+    a prediction of the best); ``items`` is what the student listed (None: not a list) and
+    ``results`` the measured exploitabilities."""
+    single = isinstance(answer, str)
     truth = tuple(sorted(results, key=results.__getitem__))
     numbers = ", ".join(f"{n} {results[n]:.1e}" for n in truth)
-    if isinstance(answer, str):
-        name = _name(answer)
-        if name is None:
-            return wrong(f"Use one of {', '.join(VARIANTS)}; got {answer!r}.", "names")
-        if name == truth[0]:
-            return correct(f"Yes, {name} is lowest after {RACE_ITERATIONS} iterations "
-                           f"({numbers}).")
-        names: tuple[str, ...] = (name,)
-    else:
-        try:
-            items = list(answer)
-        except TypeError:
-            return wrong(f"Give a list of the four names; got {answer!r}.", "shape")
-        # the names the race has, in the given order (an unknown one leaves fewer than four)
-        names = tuple(n for n in map(_name, items) if n is not None)
-        if len(items) != 4 or len(names) != 4 or sorted(names) != sorted(VARIANTS):
-            return wrong(f"List each of {', '.join(VARIANTS)} exactly once; got {items!r}.",
-                         "names")
-        if names == truth:
-            ratio = results[truth[-1]] / results[truth[0]]
-            return correct(f"All four in the right order: {numbers}. Discounting the early, "
-                           f"bad iterations pays: after the same work {truth[0]} is {ratio:.0f} "
-                           f"times less exploitable than {truth[-1]}.")
-    first = names[0]
-    if first == "cfr":
-        return wrong("Vanilla CFR is the slowest of the four here: its average gives the "
-                     "terrible first iterations as much weight as the last ones, and its "
-                     f"negative regrets pile up. Measured: {numbers}.", "vanilla-best")
-    if first == "linear_cfr":
-        return wrong("Linear CFR helps (recent iterations count more) but keeps large "
-                     "negative regrets, so an action that looked bad early stays unplayed for "
-                     f"long. Measured: {numbers}.", "linear-best")
-    if first == "cfr+" and truth[0] == "dcfr":
-        return wrong("Close: CFR+ is a strong second. DCFR also halves negative regrets every "
-                     "iteration (β = 0) and weights the average quadratically (γ = 2), and "
-                     f"on Leduc that edges ahead. Measured: {numbers}.", "plus-vs-dcfr")
-    if len(names) == 4 and first == truth[0]:
-        if names.index("linear_cfr") < names.index("cfr+"):
-            return wrong("The winner is right. Further down, CFR+ beats linear CFR: throwing "
-                         "negative regrets away (regret matching+) matters more than weighting "
-                         f"iterations linearly. Measured: {numbers}.", "linear-vs-plus")
-        return wrong(f"The winner is right, the rest is not. Measured: {numbers}.", "partly")
-    return wrong(f"Not quite. Measured: {numbers}.")
+    ratio = results[truth[-1]] / results[truth[0]]
+
+    def complete(names) -> bool:
+        return items is not None and len(items) == 4 and len(names) == 4 \
+            and sorted(names) == sorted(VARIANTS)
+
+    def first(name: str) -> Callable[[tuple], bool]:
+        return lambda names: names[0] == name
+
+    return (
+        Case("names", lambda names: single and not names,
+             f"Use one of {', '.join(VARIANTS)}; got {answer!r}."),
+        Case("shape", lambda _: items is None, f"Give a list of the four names; got {answer!r}."),
+        Case("names", lambda names: not single and not complete(names),
+             f"List each of {', '.join(VARIANTS)} exactly once; got {items!r}."),
+        Case.correct(lambda names: single and names[0] == truth[0],
+                     f"Yes, {truth[0]} is lowest after {RACE_ITERATIONS} iterations "
+                     f"({numbers})."),
+        Case.correct(lambda names: names == truth,
+                     f"All four in the right order: {numbers}. Discounting the early, bad "
+                     f"iterations pays: after the same work {truth[0]} is {ratio:.0f} times "
+                     f"less exploitable than {truth[-1]}."),
+        Case("vanilla-best", first("cfr"),
+             "Vanilla CFR is the slowest of the four here: its average gives the terrible "
+             "first iterations as much weight as the last ones, and its negative regrets pile "
+             f"up. Measured: {numbers}."),
+        Case("linear-best", first("linear_cfr"),
+             "Linear CFR helps (recent iterations count more) but keeps large negative "
+             "regrets, so an action that looked bad early stays unplayed for long. Measured: "
+             f"{numbers}."),
+        Case("plus-vs-dcfr", lambda names: names[0] == "cfr+" and truth[0] == "dcfr",
+             "Close: CFR+ is a strong second. DCFR also halves negative regrets every iteration "
+             "(β = 0) and weights the average quadratically (γ = 2), and on Leduc that edges "
+             f"ahead. Measured: {numbers}."),
+        Case("linear-vs-plus", lambda names: len(names) == 4 and names[0] == truth[0]
+             and names.index("linear_cfr") < names.index("cfr+"),
+             "The winner is right. Further down, CFR+ beats linear CFR: throwing negative "
+             "regrets away (regret matching+) matters more than weighting iterations linearly. "
+             f"Measured: {numbers}."),
+        Case("partly", lambda names: len(names) == 4 and names[0] == truth[0],
+             f"The winner is right, the rest is not. Measured: {numbers}."),
+        fallback(f"Not quite. Measured: {numbers}."),
+    )
