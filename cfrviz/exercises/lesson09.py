@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from numbers import Real
 
 import numpy as np
 
-from . import Feedback, as_number, correct, not_done, unanswered, wrong
+from . import Feedback, as_number, unanswered
+from .diagnosis import Case, diagnose, fallback, screen
 
 #: Exercise 1's counts: private ranks, decision points in one betting round, ways the first
 #: round can end with a call, public ranks.
@@ -33,44 +35,47 @@ def _count(answer):
 
 def check_leduc_infosets(answer) -> Feedback:
     """Exercise 1: how many information sets Leduc poker has when cards are ranks (288)."""
-    if unanswered(answer):
-        return not_done("Set `my_count` to a whole number.")
-    value = _count(answer)
-    if value is None:
-        return wrong(f"Expected a number; got {answer!r}.", "shape")
     first = PRIVATE_RANKS * DECISIONS_PER_ROUND
     second = PRIVATE_RANKS * PUBLIC_RANKS * ROUND_ONE_CALLS * DECISIONS_PER_ROUND
     total = first + second
-    if value == total:
-        return correct(f"Yes: {first} sets in round one (3 private ranks × 6 decision points) "
-                       f"and {second} in round two (3 private ranks × 3 public ranks × 5 ways "
-                       f"into the round × 6 decision points), {total} in all.")
-    if value == 936:
-        return wrong("936 is the count with suits told apart (6 private cards, 5 public cards), "
-                     "as OpenSpiel builds Leduc. The question counts ranks only.", "suits")
-    if value == 1936:
-        return wrong("1,936 is the number of nodes of the tree. An information set groups the "
-                     "nodes a player cannot tell apart: the opponent's card is hidden.", "nodes")
-    if value == second:
-        return wrong(f"That is round two alone. Add the {first} decisions of round one "
-                     "(3 private ranks × 6 decision points).", "only-round-two")
-    if value == first:
-        return wrong(f"That is round one alone. Round two adds a public card and the five "
-                     f"ways round one can end in a call: {second} more sets.", "only-round-one")
-    if value == first + PRIVATE_RANKS * ROUND_ONE_CALLS * DECISIONS_PER_ROUND:
-        return wrong("The public card is seen by both players, so it splits every round-two "
-                     "set three ways (J, Q or K on the board). Multiply round two by 3.",
-                     "public-card")
-    if value == first + PRIVATE_RANKS * PUBLIC_RANKS * DECISIONS_PER_ROUND:
-        return wrong("Round two's sets also remember how round one went: the five call-ending "
-                     "histories (cc, rc, crc, rrc, crrc) lead to different sets.",
-                     "round-one-history")
-    if value * 2 == total:
-        return wrong(f"That is one player's share. Both players' sets count: {total} in all "
-                     "(each player has 144).", "one-player")
-    return wrong("Not quite. Count round one (private rank × decision points) and round two "
-                 "(private rank × public rank × ways into round two × decision points) and "
-                 "add them.")
+
+    def equals(x: float) -> Callable[[float], bool]:
+        return lambda value: value == x
+
+    return diagnose(_count(answer), (
+        Case.not_done(lambda _: unanswered(answer), "Set `my_count` to a whole number."),
+        Case("shape", lambda value: value is None, f"Expected a number; got {answer!r}."),
+        Case.correct(equals(total),
+                     f"Yes: {first} sets in round one (3 private ranks × 6 decision points) and "
+                     f"{second} in round two (3 private ranks × 3 public ranks × 5 ways into the "
+                     f"round × 6 decision points), {total} in all."),
+        Case("suits", equals(936),
+             "936 is the count with suits told apart (6 private cards, 5 public cards), as "
+             "OpenSpiel builds Leduc. The question counts ranks only."),
+        Case("nodes", equals(1936),
+             "1,936 is the number of nodes of the tree. An information set groups the nodes a "
+             "player cannot tell apart: the opponent's card is hidden."),
+        Case("only-round-two", equals(second),
+             f"That is round two alone. Add the {first} decisions of round one (3 private ranks "
+             "× 6 decision points)."),
+        Case("only-round-one", equals(first),
+             "That is round one alone. Round two adds a public card and the five ways round one "
+             f"can end in a call: {second} more sets."),
+        Case("public-card",
+             equals(first + PRIVATE_RANKS * ROUND_ONE_CALLS * DECISIONS_PER_ROUND),
+             "The public card is seen by both players, so it splits every round-two set three "
+             "ways (J, Q or K on the board). Multiply round two by 3."),
+        Case("round-one-history", equals(first + PRIVATE_RANKS * PUBLIC_RANKS
+                                         * DECISIONS_PER_ROUND),
+             "Round two's sets also remember how round one went: the five call-ending histories "
+             "(cc, rc, crc, rrc, crrc) lead to different sets."),
+        Case("one-player", equals(total / 2),
+             f"That is one player's share. Both players' sets count: {total} in all (each "
+             "player has 144)."),
+        fallback("Not quite. Count round one (private rank × decision points) and round two "
+                 "(private rank × public rank × ways into round two × decision points) and add "
+                 "them."),
+    ))
 
 
 @lru_cache(maxsize=1)
@@ -94,34 +99,40 @@ def check_most_exploited(answer) -> Feedback:
     The truth is computed exactly (expected values, no luck) for a DCFR
     strategy after 1,000 iterations; it is the uniformly random bot.
     """
-    if unanswered(answer):
-        return not_done(f"Set `my_pick` to one of {', '.join(map(repr, BOT_NAMES))}.")
     name = answer.strip().lower().replace(" ", "_").replace("-", "_") \
         if isinstance(answer, str) else None
-    if name not in BOT_NAMES:
-        return wrong(f"Pick one of {', '.join(map(repr, BOT_NAMES))}; got {answer!r}.", "names")
+    unreadable = screen(name, (
+        Case.not_done(lambda _: unanswered(answer),
+                      f"Set `my_pick` to one of {', '.join(map(repr, BOT_NAMES))}."),
+        Case("names", lambda name: name not in BOT_NAMES,
+             f"Pick one of {', '.join(map(repr, BOT_NAMES))}; got {answer!r}."),
+    ))
+    if unreadable is not None:
+        return unreadable
     values = tournament_values()
     best = max(values, key=values.__getitem__)
     numbers = ", ".join(f"{n} {values[n]:+.3f}" for n in sorted(values, key=values.__getitem__,
                                                                  reverse=True))
-    if name == best:
-        return correct(f"Yes. Exact winnings per hand: {numbers}. The random bot folds good "
-                       "hands to a bet and raises with bad ones; an equilibrium strategy "
-                       "collects on every such mistake without trying to.")
-    if name == "always_raise":
-        return wrong("A natural guess, but raising with everything also wins the pots a "
-                     "cautious strategy folds. The equilibrium strategy does not adapt to the "
-                     "maniac (a best response would call it down much wider), so it collects "
-                     f"less than you might think. Exact winnings per hand: {numbers}.", "maniac")
-    if name == "strong_hands":
-        return wrong("The tight bot is the hardest of the four to beat: it only puts money in "
-                     "with good hands, which is close to sensible play in a small game. "
-                     f"Exact winnings per hand: {numbers}.", "tight")
-    if name == "always_call":
-        return wrong("Close: the calling station pays off every value bet, but it never folds "
-                     "a winner and never gets bluffed off one. The random bot makes both "
-                     f"kinds of mistake. Exact winnings per hand: {numbers}.", "station")
-    return wrong(f"Not quite. Exact winnings per hand: {numbers}.")
+    return diagnose(name, (
+        Case.correct(lambda name: name == best,
+                     f"Yes. Exact winnings per hand: {numbers}. The random bot folds good hands "
+                     "to a bet and raises with bad ones; an equilibrium strategy collects on "
+                     "every such mistake without trying to."),
+        Case("maniac", lambda name: name == "always_raise",
+             "A natural guess, but raising with everything also wins the pots a cautious "
+             "strategy folds. The equilibrium strategy does not adapt to the maniac (a best "
+             "response would call it down much wider), so it collects less than you might "
+             f"think. Exact winnings per hand: {numbers}."),
+        Case("tight", lambda name: name == "strong_hands",
+             "The tight bot is the hardest of the four to beat: it only puts money in with good "
+             "hands, which is close to sensible play in a small game. Exact winnings per hand: "
+             f"{numbers}."),
+        Case("station", lambda name: name == "always_call",
+             "Close: the calling station pays off every value bet, but it never folds a winner "
+             "and never gets bluffed off one. The random bot makes both kinds of mistake. Exact "
+             f"winnings per hand: {numbers}."),
+        fallback(f"Not quite. Exact winnings per hand: {numbers}."),
+    ))
 
 
 #: Exercise 3: the memory budget, in MB (a laptop's 16 GB, decimal units as in the figures).
@@ -150,38 +161,51 @@ def check_lp_budget(answer, exponent, factor, budget_mb: float = BUDGET_MB) -> F
     (``both-players``).
     """
     b, f, budget = as_number(exponent), as_number(factor), as_number(budget_mb)
-    if b is None or f is None or budget is None or b <= 0 or f <= 0 or budget <= 0:
-        return wrong("The fit is missing: run the cell that prints the LP's growth "
-                     "(`exponent`, `factor`) first.", "no-fit")
-    if unanswered(answer):
-        return not_done("Set `my_sequences` to a number of sequences per player.")
     value = as_number(answer)
-    if value is None or value <= 0:
-        return wrong(f"Expected a positive number of sequences; got {answer!r}.", "shape")
+    unreadable = screen(value, (
+        Case("no-fit", lambda _: b is None or f is None or budget is None or b <= 0 or f <= 0
+             or budget <= 0,
+             "The fit is missing: run the cell that prints the LP's growth (`exponent`, "
+             "`factor`) first."),
+        Case.not_done(lambda _: unanswered(answer),
+                      "Set `my_sequences` to a number of sequences per player."),
+        Case("shape", lambda value: value is None or value <= 0,
+             f"Expected a positive number of sequences; got {answer!r}."),
+    ))
+    if unreadable is not None:
+        return unreadable
+    assert b is not None and f is not None and budget is not None
+    return diagnose(value, budget_cases(b, f, budget))
+
+
+def budget_cases(b: float, f: float, budget: float) -> tuple[Case, ...]:
+    """Exercise 2's table for the fit ``memory (MB) = f × n^b`` and a budget in MB."""
     right = sequences_within(budget, b, f)
+    hulhe_tb = f * HULHE_SEQUENCES ** b / 1e6
 
-    def near(x: float) -> bool:
-        return abs(value - x) <= BUDGET_TOLERANCE * x
+    def near(x: float) -> Callable[[float], bool]:
+        return lambda value: abs(value - x) <= BUDGET_TOLERANCE * x
 
-    if near(right):
-        hulhe_tb = f * HULHE_SEQUENCES ** b / 1e6
-        return correct(f"Yes: about {right:,.0f} sequences per player, since "
-                       f"{f:.4g} × {right:,.0f}^{b:.3f} ≈ {budget:,.0f} MB. Our Leduc has 337. "
-                       "Heads-up limit hold'em has some 10^14 sequences per player; the same "
-                       f"growth would ask for {hulhe_tb:.1e} TB there, if it held that far.")
-    for budget_as in (budget / 1e3, budget * 1e6, budget / 1e6, budget * 1e3):
-        if near(sequences_within(budget_as, b, f)):
-            return wrong("The method is right but the units are not: the fit gives megabytes, "
-                         f"so the budget is {budget:,.0f} MB (16 GB = 16,000 MB), not 16 or "
-                         "16 × 10^9.", "units")
-    if near((budget / f) ** b):
-        return wrong("Raise to the power 1/exponent, not exponent: from memory = factor × n^b, "
-                     "n = (memory / factor)^(1/b).", "root")
-    if near(budget / f):
-        return wrong("That treats memory as proportional to the size (exponent 1). Use the "
-                     f"fitted exponent {b:.3f}: n = (budget / factor)^(1/exponent).", "linear")
-    if near(2 * right):
-        return wrong("That counts both players' sequences; the fit is per player (the x axis "
-                     "of the figure).", "both-players")
-    return wrong("Not quite. Solve factor × n^exponent = budget for n: "
-                 "n = (budget / factor)^(1/exponent), with the budget in MB.")
+    other_units = [sequences_within(budget_as, b, f)
+                   for budget_as in (budget / 1e3, budget * 1e6, budget / 1e6, budget * 1e3)]
+    return (
+        Case.correct(near(right),
+                     f"Yes: about {right:,.0f} sequences per player, since {f:.4g} × "
+                     f"{right:,.0f}^{b:.3f} ≈ {budget:,.0f} MB. Our Leduc has 337. Heads-up "
+                     "limit hold'em has some 10^14 sequences per player; the same growth would "
+                     f"ask for {hulhe_tb:.1e} TB there, if it held that far."),
+        Case("units", lambda value: any(near(x)(value) for x in other_units),
+             "The method is right but the units are not: the fit gives megabytes, so the "
+             f"budget is {budget:,.0f} MB (16 GB = 16,000 MB), not 16 or 16 × 10^9."),
+        Case("root", near((budget / f) ** b),
+             "Raise to the power 1/exponent, not exponent: from memory = factor × n^b, n = "
+             "(memory / factor)^(1/b)."),
+        Case("linear", near(budget / f),
+             "That treats memory as proportional to the size (exponent 1). Use the fitted "
+             f"exponent {b:.3f}: n = (budget / factor)^(1/exponent)."),
+        Case("both-players", near(2 * right),
+             "That counts both players' sequences; the fit is per player (the x axis of the "
+             "figure)."),
+        fallback("Not quite. Solve factor × n^exponent = budget for n: n = (budget / "
+                 "factor)^(1/exponent), with the budget in MB."),
+    )
