@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from numbers import Real
 
 import numpy as np
 
 from ..analysis.scaling import PUBLISHED_SIZES
-from . import Feedback, correct, not_done, unanswered, wrong
+from . import Feedback, not_done, unanswered, wrong
+from .diagnosis import Case, diagnose, fallback, screen
 
 #: The ideas of exercise 2, by letter.  They are listed in a different order from the programs
 #: (:data:`SYSTEMS`), so that giving the letters A to E in turn matches none of them.
@@ -54,63 +55,81 @@ def _system(name) -> str | None:
     return None
 
 
-def check_milestones(answer) -> Feedback:
-    """Exercise 2: match each program to the idea it added (a dict ``{system: letter}``)."""
+def _read_matches(answer) -> tuple[dict[str, str], Feedback | None]:
+    """The student's ``{system: letter}`` with names and letters cleaned up, or what is wrong
+    with it."""
     if unanswered(answer):
-        return not_done("Fill in `my_matches` with a letter for each program.")
+        return {}, not_done("Fill in `my_matches` with a letter for each program.")
     if not isinstance(answer, Mapping):
-        return wrong(f"Give a dict such as {{'Cepheus': 'A', ...}}; got {type(answer).__name__}.",
-                     "shape")
-    matches = {}
+        return {}, wrong(f"Give a dict such as {{'Cepheus': 'A', ...}}; got "
+                         f"{type(answer).__name__}.", "shape")
+    matches: dict[str, str] = {}
     for key, letter in answer.items():
         system = _system(key)
-        if system is None:
-            return wrong(f"{key!r} is not one of {', '.join(SYSTEMS)}.", "names")
-        if unanswered(letter):
-            return not_done(f"{system} still has no letter.")
-        if not isinstance(letter, str) or letter.strip().upper() not in IDEAS:
-            return wrong(f"{system}: use one of the letters {', '.join(IDEAS)}; got {letter!r}.",
-                         "names")
+        problem = screen((system, letter), (
+            Case("names", lambda pair: pair[0] is None,
+                 f"{key!r} is not one of {', '.join(SYSTEMS)}."),
+            Case.not_done(lambda pair: unanswered(pair[1]), f"{system} still has no letter."),
+            Case("names", lambda pair: not isinstance(pair[1], str)
+                 or pair[1].strip().upper() not in IDEAS,
+                 f"{system}: use one of the letters {', '.join(IDEAS)}; got {letter!r}."),
+        ))
+        if problem is not None:
+            return {}, problem
+        assert system is not None
         matches[system] = letter.strip().upper()
-    missing = [s for s in SYSTEMS if s not in matches]
-    if missing:
-        return not_done(f"Give a letter for {', '.join(missing)} as well.")
-    wrong_ones = [s for s in SYSTEMS if matches[s] != MATCH[s]]
-    if not wrong_ones:
-        return correct("All five right. Cepheus scaled a full-width solver (CFR+); DeepStack and "
-                       "Libratus both solve during play but from different starting points (a "
-                       "value network vs. a precomputed blueprint); Pluribus carried the "
-                       "blueprint-plus-search recipe to six players; Deep CFR replaced the "
-                       "tables themselves.")
-    if matches == IN_ORDER:
-        return wrong("Those are the letters A to E in the order the programs are listed, but "
-                     "the ideas are listed in another order: read each description and find "
-                     "the program that introduced it (the table above says what each added).",
-                     "in-order")
+    return matches, None
 
-    def swapped(a: str, b: str) -> bool:
-        return matches[a] == MATCH[b] and matches[b] == MATCH[a]
 
-    if swapped("DeepStack", "Libratus"):
-        return wrong("DeepStack and Libratus are swapped. Both solve subgames while playing, "
-                     "but DeepStack keeps no strategy for the whole game and values its "
-                     "lookahead's leaves with a neural network, while Libratus starts from a "
-                     "blueprint computed in advance with Monte Carlo CFR.", "deepstack-libratus")
-    if swapped("DeepStack", "Deep CFR"):
-        return wrong("DeepStack and Deep CFR both use deep networks, for different jobs: "
-                     "DeepStack's network estimates counterfactual values where its lookahead "
-                     "stops; Deep CFR's networks stand in for the regret and strategy tables "
-                     "of CFR itself.", "deepstack-deepcfr")
-    if swapped("Libratus", "Pluribus"):
-        return wrong("Libratus and Pluribus are swapped. Both combine a blueprint with search, "
-                     "but Libratus played one opponent at a time (heads-up) and Pluribus sat "
-                     "at a table of six.", "libratus-pluribus")
-    if matches["Cepheus"] != MATCH["Cepheus"]:
-        return wrong("Cepheus is the one that needed no abstraction of the betting and no "
-                     "search: limit hold'em was small enough (about 3 × 10^14 sets) for CFR+ "
-                     "to solve it whole, offline.", "cepheus")
-    first = wrong_ones[0]
-    return wrong(f"{len(wrong_ones)} of five are off, e.g. {first}: {WHY[first]}.")
+def check_milestones(answer) -> Feedback:
+    """Exercise 2: match each program to the idea it added (a dict ``{system: letter}``)."""
+    matches, problem = _read_matches(answer)
+    if problem is not None:
+        return problem
+
+    def missing(matches) -> list[str]:
+        return [s for s in SYSTEMS if s not in matches]
+
+    def wrong_ones(matches) -> list[str]:
+        return [s for s in SYSTEMS if matches[s] != MATCH[s]]
+
+    def swapped(a: str, b: str) -> Callable[[dict], bool]:
+        return lambda matches: matches[a] == MATCH[b] and matches[b] == MATCH[a]
+
+    return diagnose(matches, (
+        Case.not_done(lambda matches: bool(missing(matches)),
+                      lambda matches: f"Give a letter for {', '.join(missing(matches))} as "
+                                      "well."),
+        Case.correct(lambda matches: not wrong_ones(matches),
+                     "All five right. Cepheus scaled a full-width solver (CFR+); DeepStack and "
+                     "Libratus both solve during play but from different starting points (a "
+                     "value network vs. a precomputed blueprint); Pluribus carried the "
+                     "blueprint-plus-search recipe to six players; Deep CFR replaced the tables "
+                     "themselves."),
+        Case("in-order", lambda matches: matches == IN_ORDER,
+             "Those are the letters A to E in the order the programs are listed, but the ideas "
+             "are listed in another order: read each description and find the program that "
+             "introduced it (the table above says what each added)."),
+        Case("deepstack-libratus", swapped("DeepStack", "Libratus"),
+             "DeepStack and Libratus are swapped. Both solve subgames while playing, but "
+             "DeepStack keeps no strategy for the whole game and values its lookahead's leaves "
+             "with a neural network, while Libratus starts from a blueprint computed in advance "
+             "with Monte Carlo CFR."),
+        Case("deepstack-deepcfr", swapped("DeepStack", "Deep CFR"),
+             "DeepStack and Deep CFR both use deep networks, for different jobs: DeepStack's "
+             "network estimates counterfactual values where its lookahead stops; Deep CFR's "
+             "networks stand in for the regret and strategy tables of CFR itself."),
+        Case("libratus-pluribus", swapped("Libratus", "Pluribus"),
+             "Libratus and Pluribus are swapped. Both combine a blueprint with search, but "
+             "Libratus played one opponent at a time (heads-up) and Pluribus sat at a table of "
+             "six."),
+        Case("cepheus", lambda matches: matches["Cepheus"] != MATCH["Cepheus"],
+             "Cepheus is the one that needed no abstraction of the betting and no search: limit "
+             "hold'em was small enough (about 3 × 10^14 sets) for CFR+ to solve it whole, "
+             "offline."),
+        fallback(lambda matches: f"{len(wrong_ones(matches))} of five are off, e.g. "
+                                 f"{wrong_ones(matches)[0]}: {WHY[wrong_ones(matches)[0]]}."),
+    ))
 
 
 def hulhe_terabytes() -> float:
@@ -124,32 +143,34 @@ def check_hulhe_memory(answer) -> Feedback:
     3.19e14 sets × 3 actions × 2 tables × 8 bytes = 15,312 TB (about 15
     petabytes); answers within 5% count.
     """
-    if unanswered(answer):
-        return not_done("Set `my_terabytes` to a number.")
-    if isinstance(answer, bool) or not isinstance(answer, (Real, np.integer, np.floating)) \
-            or not np.isfinite(float(answer)) or float(answer) <= 0:
-        return wrong(f"Expected a positive number of terabytes; got {answer!r}.", "shape")
-    value = float(answer)
+    positive = (not isinstance(answer, bool)
+                and isinstance(answer, (Real, np.integer, np.floating))
+                and np.isfinite(float(answer)) and float(answer) > 0)
     right = hulhe_terabytes()
 
-    def near(x):
-        return abs(value - x) <= 0.05 * x
+    def near(*targets: float) -> Callable[[float], bool]:
+        return lambda value: any(abs(value - x) <= 0.05 * x for x in targets)
 
-    if near(right):
-        return correct(f"Yes, about {right:,.0f} TB, or {right / 1000:,.0f} petabytes: far "
-                       "beyond one machine. The Cepheus team compressed the tables and spread "
-                       "the computation over a cluster of about 200 computers for some two "
-                       "months; our engine would need every entry in memory.")
-    if near(right / TABLES):
-        return wrong("That is one table. CFR keeps two for the whole run: cumulative regrets "
-                     "and the strategy sum (for the average).", "one-table")
-    if near(right / ACTIONS):
-        return wrong("Each information set needs one entry per action (fold, call, raise), "
-                     "not one per set.", "per-set")
-    if near(right * 1e12) or near(right * 1e3) or near(right / 1e3):
-        return wrong("The size is right but the unit is off: the question asks for terabytes, "
-                     "10^12 bytes.", "units")
-    if near(right / BYTES) or near(right * BYTES):
-        return wrong("Count 8 bytes (64 bits) per number.", "bits-bytes")
-    return wrong("Not quite. Multiply the information sets by 3 actions, 2 tables and 8 bytes, "
-                 "then divide by 10^12.")
+    return diagnose(float(answer) if positive else None, (
+        Case.not_done(lambda _: unanswered(answer), "Set `my_terabytes` to a number."),
+        Case("shape", lambda value: value is None,
+             f"Expected a positive number of terabytes; got {answer!r}."),
+        Case.correct(near(right),
+                     f"Yes, about {right:,.0f} TB, or {right / 1000:,.0f} petabytes: far beyond "
+                     "one machine. The Cepheus team compressed the tables and spread the "
+                     "computation over a cluster of about 200 computers for some two months; our "
+                     "engine would need every entry in memory."),
+        Case("one-table", near(right / TABLES),
+             "That is one table. CFR keeps two for the whole run: cumulative regrets and the "
+             "strategy sum (for the average)."),
+        Case("per-set", near(right / ACTIONS),
+             "Each information set needs one entry per action (fold, call, raise), not one per "
+             "set."),
+        Case("units", near(right * 1e12, right * 1e3, right / 1e3),
+             "The size is right but the unit is off: the question asks for terabytes, 10^12 "
+             "bytes."),
+        Case("bits-bytes", near(right / BYTES, right * BYTES),
+             "Count 8 bytes (64 bits) per number."),
+        fallback("Not quite. Multiply the information sets by 3 actions, 2 tables and 8 bytes, "
+                 "then divide by 10^12."),
+    ))
