@@ -1,0 +1,587 @@
+"""Checkers for lesson 09's sequence-form exercises: the constraints ``E x = e`` and the LP.
+
+Exercise "plan constraints": the student writes ``my_constraints(tree, player, first)``,
+returning ``(E, e)`` for one player of a two-player game (row 0: ``x(∅) = 1``; then a row
+per information set of the player: its actions' weights add up to the weight of the
+sequence leading to it; columns numbered as :func:`cfrviz.analysis.lp.sequence_form`
+numbers them, ``first[I] + a`` for action ``a`` of set ``I``).  The checker runs it for
+both players of Kuhn poker and of two-rank Leduc (so a matrix typed in for Kuhn does not
+pass), finds each row by the set whose actions it carries (so any row order, and any
+row multiplied by a nonzero number, is accepted: they state the same constraints), and
+names the first wrong row in words: which set, which sequence.
+
+Exercise "sequence LP": the student writes ``my_game_value(A, E, e, F, f, linprog)``,
+solving the sequence-form linear program with the ``linprog`` it is given (SciPy's
+:func:`scipy.optimize.linprog`, with a note-taker attached, so the checker can read the
+program the student built when the value is wrong).  Any formulation is accepted (player
+1's maximisation, player 2's minimisation); the value must be within
+:data:`VALUE_TOLERANCE` of the game's on Kuhn poker (−1/18) and two matrix games.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+
+import numpy as np
+
+from ..analysis.lp import sequence_form
+from ..analysis.realization import sequence_labels
+from . import Feedback, as_number, correct, not_done, unanswered, wrong
+from .coding import run_student
+from .diagnosis import Case, diagnose, fallback
+
+#: The games the constraints are checked on: (name, parameters, what to call it).
+CONSTRAINT_GAMES: tuple[tuple[str, dict, str], ...] = (("kuhn_poker", {}, "Kuhn poker"),
+                    ("leduc_poker", {"ranks": 2}, "Leduc poker with two ranks"))
+#: Numbers within this of each other count as equal in a row.
+ENTRY_TOLERANCE = 1e-9
+PLAYER_NAMES = ("player 1 (E, e)", "player 2 (F, f)")
+
+
+@lru_cache(maxsize=4)
+def _game(name: str, ranks: int | None = None):
+    from ..games import load_game
+
+    return load_game(name) if ranks is None else load_game(name, ranks=ranks)
+
+
+def game_for(name: str, params: dict):
+    """The cached tree of one of the checked games."""
+    return _game(name, params.get("ranks"))
+
+
+def reference_constraints(tree, player: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(E, e)`` (or ``(F, f)``) as dense arrays, from :func:`cfrviz.analysis.lp.sequence_form`."""
+    rows = sequence_form(tree).constraints[player].toarray()
+    rhs = np.zeros(len(rows))
+    rhs[0] = 1.0
+    return rows, rhs
+
+
+# --- exercise: the constraints --------------------------------------------------------------
+
+@dataclass
+class RowFinding:
+    """The first thing wrong with a student's ``(E, e)`` (``kind`` None: nothing)."""
+
+    kind: str | None = None
+    game: str = ""
+    player: int = 0
+    infoset: str = ""
+    shape: tuple = ()
+    expected_shape: tuple = ()
+    sets: int = 0
+    detail: dict = field(default_factory=dict)
+
+    @property
+    def where(self) -> str:
+        return f"In {self.game}, for {PLAYER_NAMES[self.player]}"
+
+
+def _as_matrix(value) -> np.ndarray | None:
+    """A 2-d float array from a list of lists, a numpy array or a scipy sparse matrix."""
+    if hasattr(value, "toarray"):
+        value = value.toarray()
+    try:
+        array = np.array(value, dtype=float)
+    except (TypeError, ValueError):
+        return None
+    if array.ndim != 2 or not np.all(np.isfinite(array)):
+        return None
+    return array
+
+
+def _as_rhs(value, rows: int) -> np.ndarray | None:
+    if hasattr(value, "toarray"):
+        value = value.toarray()
+    try:
+        array = np.array(value, dtype=float).ravel()
+    except (TypeError, ValueError):
+        return None
+    if array.shape != (rows,) or not np.all(np.isfinite(array)):
+        return None
+    return array
+
+
+def find_row_mistake(tree, player: int, answer, game: str = "") -> RowFinding:
+    """What is wrong with ``answer = (E, e)`` for ``player`` of ``tree`` (kind None: nothing)."""
+    want, _ = reference_constraints(tree, player)
+    form = sequence_form(tree)
+    sets = [int(i) for i in np.flatnonzero(tree.infoset_player == player)]
+    finding = RowFinding(game=game, player=player, expected_shape=want.shape, sets=len(sets))
+    if not isinstance(answer, (tuple, list)) or len(answer) != 2:
+        finding.kind = "not-a-pair"
+        finding.detail["got"] = _short(answer)
+        return finding
+    E = _as_matrix(answer[0])
+    if E is None:
+        finding.kind = "not-a-matrix"
+        finding.detail["got"] = _short(answer[0])
+        return finding
+    finding.shape = E.shape
+    if E.shape != want.shape:
+        finding.kind = _shape_mistake(E.shape, want.shape, tree)
+        return finding
+    e = _as_rhs(answer[1], len(E))
+    if e is None:
+        finding.kind = "rhs-shape"
+        finding.detail["got"] = _short(answer[1])
+        return finding
+    labels = sequence_labels(tree, player, form)
+    rows = np.column_stack([E, e])
+    used = np.zeros(len(rows), dtype=bool)
+    # The row x(∅) = 1: a row with nothing but column 0.
+    only_root = [r for r in range(len(E)) if abs(E[r, 0]) > ENTRY_TOLERANCE
+                 and np.all(np.abs(E[r, 1:]) <= ENTRY_TOLERANCE)]
+    if not only_root:
+        finding.kind = "no-root-row"
+        return finding
+    root = only_root[0]
+    used[root] = True
+    if not np.isclose(e[root] / E[root, 0], 1.0, atol=ENTRY_TOLERANCE):
+        finding.kind = "root-rhs"
+        finding.detail["value"] = float(e[root] / E[root, 0])
+        return finding
+    for info in sets:
+        start, count = int(form.first[info]), len(tree.infoset_actions[info])
+        actions = list(range(start, start + count))
+        key = tree.infoset_keys[info]
+        finding.infoset = key
+        touching = [r for r in range(len(E)) if not used[r]
+                    and np.any(np.abs(E[r, actions]) > ENTRY_TOLERANCE)]
+        if not touching:
+            finding.kind = "missing-set"
+            finding.detail["actions"] = [labels[c] for c in actions]
+            return finding
+        r = touching[0]
+        used[r] = True
+        row = rows[r] / E[r, start] if abs(E[r, start]) > ENTRY_TOLERANCE else rows[r]
+        finding.detail.update(actions=[labels[c] for c in actions], row=r,
+                              parent=labels[int(form.parent[info])])
+        if not np.allclose(row[actions], 1.0, atol=ENTRY_TOLERANCE):
+            finding.kind = "actions"
+            finding.detail["coefficients"] = np.round(rows[r, actions], 4).tolist()
+            return finding
+        others = [c for c in np.flatnonzero(np.abs(row[:-1]) > ENTRY_TOLERANCE).tolist()
+                  if c not in actions]
+        finding.detail["others"] = {labels[c]: round(float(row[c]), 4) for c in others}
+        parent = int(form.parent[info])
+        rhs = float(row[-1])
+        if abs(rhs) > ENTRY_TOLERANCE:
+            finding.kind = "behaviour-rows" if not others and np.isclose(rhs, 1.0) \
+                else "row-rhs"
+            finding.detail["rhs"] = rhs
+            return finding
+        if not others:
+            finding.kind = "no-parent"
+            return finding
+        if others == [parent] and np.isclose(row[parent], 1.0):
+            finding.kind = "parent-sign"
+            return finding
+        if others == [parent] and row[parent] < 0 and not np.isclose(row[parent], -1.0):
+            finding.kind = "actions"  # x(I, ·) and x(σ(I)) with different weights
+            finding.detail["coefficients"] = np.round(rows[r, actions], 4).tolist()
+            finding.detail["parent_coefficient"] = round(float(rows[r, parent]), 4)
+            return finding
+        if others != [parent] or not np.isclose(row[parent], -1.0):
+            finding.kind = ("parent-is-empty" if others == [0] and parent != 0
+                            and np.isclose(row[0], -1.0) else "wrong-parent")
+            return finding
+    if not np.all(used):
+        finding.kind = "extra-rows"
+        finding.detail["row"] = int(np.flatnonzero(~used)[0])
+    return finding
+
+
+def _shape_mistake(shape: tuple, want: tuple, tree) -> str:
+    if shape == want[::-1]:
+        return "transposed"
+    if shape[1] != want[1]:
+        return "columns"
+    if shape[0] == want[0] - 1:
+        return "no-root-row"
+    if shape[0] in (tree.num_infosets, tree.num_infosets + 1):
+        return "all-sets"
+    return "rows"
+
+
+def _seq_list(names) -> str:
+    return ", ".join(f"x({n})" for n in names)
+
+
+def _row_cases(f: RowFinding) -> tuple[Case, ...]:
+    """The diagnosis table of one finding (the value judged is the finding's kind)."""
+    d = f.detail
+    key = f"{f.infoset!r}"
+    return (
+        Case.correct(lambda kind: kind is None, ""),
+        Case("not-a-pair", lambda kind: kind == "not-a-pair",
+             f"{f.where}, your function returned {d.get('got')}; return two things, the "
+             "matrix and the right-hand side: `return E, e`."),
+        Case("not-a-matrix", lambda kind: kind == "not-a-matrix",
+             f"{f.where}, the matrix you returned, {d.get('got')}, is not a table of finite "
+             "numbers (a numpy array of shape rows × sequences)."),
+        Case("transposed", lambda kind: kind == "transposed",
+             f"{f.where}, your E has shape {f.shape}; it should be {f.expected_shape}: one row "
+             "per constraint (the empty sequence, then each information set of the player) "
+             "and one column per sequence. It looks transposed."),
+        Case("columns", lambda kind: kind == "columns",
+             f"{f.where}, your E has {f.shape[1] if f.shape else '?'} columns; the player has "
+             f"{f.expected_shape[1]} sequences (∅ plus one per action of each of their "
+             f"{f.sets} information sets), one column each, numbered first[I] + a."),
+        Case("all-sets", lambda kind: kind == "all-sets",
+             f"{f.where}, your E has {f.shape[0] if f.shape else '?'} rows: a row for every "
+             f"information set of the game. A player's plan is constrained only at their own "
+             f"sets: {f.sets} rows for them, plus the row x(∅) = 1."),
+        Case("no-root-row", lambda kind: kind == "no-root-row",
+             f"{f.where}, no row says x(∅) = 1 (a row with a single 1, in column 0, and right-"
+             "hand side 1). Without it the all-zero vector satisfies every other row, and zero "
+             "is no strategy. Make row 0 that row."),
+        Case("root-rhs", lambda kind: kind == "root-rhs",
+             f"{f.where}, the row of the empty sequence says x(∅) = {d.get('value', 0):g}. The "
+             "empty sequence is played with certainty: its right-hand side, e[0], must be 1 "
+             "(and the others 0)."),
+        Case("rhs-shape", lambda kind: kind == "rhs-shape",
+             f"{f.where}, the right-hand side you returned, {d.get('got')}, should be "
+             f"{f.expected_shape[0]} numbers, one per row of E: 1 for x(∅) = 1, 0 elsewhere."),
+        Case("missing-set", lambda kind: kind == "missing-set",
+             f"{f.where}, no row mentions the sequences of information set {key} "
+             f"({_seq_list(d.get('actions', []))}). Each set of the player gets one row."),
+        Case("actions", lambda kind: kind == "actions",
+             f"{f.where}, the row of information set {key} gives its action sequences "
+             f"{', '.join(d.get('actions', []))} the coefficients {d.get('coefficients')}"
+             + (f" and x({d.get('parent')}) {d['parent_coefficient']:g}"
+                if "parent_coefficient" in d else "")
+             + ". The actions' weights add up to exactly the parent's weight: 1 on each "
+             f"action, −1 on x({d.get('parent')})."),
+        Case("behaviour-rows", lambda kind: kind == "behaviour-rows",
+             f"{f.where}, the row of information set {key} says "
+             f"{' + '.join(_seq_list(d.get('actions', [])).split(', '))} = 1: that is a "
+             "behaviour strategy's rule (probabilities at a set sum to 1). A realization plan "
+             "multiplies the probabilities along the way, so the actions share out the weight "
+             f"of the sequence that leads to {key}: the row needs −1 on x({d.get('parent')}) "
+             "and right-hand side 0."),
+        Case("row-rhs", lambda kind: kind == "row-rhs",
+             f"{f.where}, the row of information set {key} has right-hand side "
+             f"{d.get('rhs', 0):g} (after dividing the row by its action coefficient). Only "
+             "the row x(∅) = 1 has a right-hand side; the sets' rows are Σ_a x(I, a) − x(σ(I)) "
+             "= 0."),
+        Case("no-parent", lambda kind: kind == "no-parent",
+             f"{f.where}, the row of information set {key} adds up its action sequences "
+             f"({', '.join(d.get('actions', []))}) and nothing else, with right-hand side 0: "
+             "that forces them all to 0. It should subtract the weight of the sequence "
+             f"leading to {key}, x({d.get('parent')}), with coefficient −1."),
+        Case("parent-sign", lambda kind: kind == "parent-sign",
+             f"{f.where}, the row of information set {key} has +1 on x({d.get('parent')}): it "
+             f"says the actions' weights plus x({d.get('parent')}) make 0. The parent's weight "
+             "goes on the other side of the equation: coefficient −1."),
+        Case("parent-is-empty", lambda kind: kind == "parent-is-empty",
+             f"{f.where}, the row of information set {key} takes its weight from the empty "
+             f"sequence ∅. But the player reaches {key} only after their own earlier move "
+             f"{d.get('parent')}: its parent sequence is x({d.get('parent')}), the player's "
+             "own last move on the way (perfect recall makes it the same for every history "
+             "of the set)."),
+        Case("wrong-parent", lambda kind: kind == "wrong-parent",
+             f"{f.where}, the row of information set {key} has "
+             f"{_coefficients(d.get('others', {}))} besides its actions. The one sequence "
+             f"whose weight it shares out is the player's own last move before {key}, "
+             f"x({d.get('parent')}), with −1 (the opponent's and chance's moves are not the "
+             "player's sequences)."),
+        Case("extra-rows", lambda kind: kind == "extra-rows",
+             f"{f.where}, row {d.get('row')} of E is one row too many: every set's row and "
+             "the row of ∅ are there already. Is one set listed twice?"),
+        Case("rows", lambda kind: kind == "rows",
+             f"{f.where}, your E has {f.shape[0] if f.shape else '?'} rows; it should have "
+             f"{f.expected_shape[0]}: the row x(∅) = 1 and one per information set of the "
+             f"player ({f.sets})."),
+        fallback(f"{f.where}, something is off at information set {key}."),
+    )
+
+
+def _coefficients(others: dict) -> str:
+    if not others:
+        return "no other entry"
+    return ", ".join(f"{v:+g} on x({k})" for k, v in others.items())
+
+
+_CONSTRAINT_HINTS = {
+    IndexError: "first[I] + a is the column of action a at set I; the matrix has one column "
+                "per sequence of the player (len(first) is the number of sets of the game, "
+                "not of columns).",
+    TypeError: "The checker calls my_constraints(tree, player, first) with player 0 or 1 and "
+               "first an array of column numbers; return (E, e).",
+}
+
+
+def check_plan_constraints(function) -> Feedback:
+    """Exercise: ``function(tree, player, first) -> (E, e)``, the realization-plan constraints.
+
+    Checked on :data:`CONSTRAINT_GAMES`, both players, against
+    :func:`cfrviz.analysis.lp.sequence_form`'s; each wrong row is named by its set
+    (see :func:`find_row_mistake` for what is recognised).
+    """
+    if unanswered(function):
+        return not_done("Write `my_constraints`, then run this cell again.")
+    if not callable(function):
+        return wrong(f"Pass the function itself, check_plan_constraints(my_constraints); got "
+                     f"{_short(function)}.", "not-callable")
+    for name, params, label in CONSTRAINT_GAMES:
+        tree = game_for(name, params)
+        first = sequence_form(tree).first.copy()
+        for player in (0, 1):
+            answer, failed = run_student(
+                lambda tree=tree, player=player, first=first: function(tree, player,
+                                                                       first.copy()),
+                name="`my_constraints`", hints=_CONSTRAINT_HINTS)
+            if failed is not None:
+                return failed
+            finding = find_row_mistake(tree, player, answer, label)
+            if finding.kind is not None:
+                return diagnose(finding.kind, _row_cases(finding))
+    return correct("Right, for both players of Kuhn poker and of two-rank Leduc: x(∅) = 1, "
+                   "and at each information set the actions share out exactly the weight of "
+                   "the player's own last move before it. In Kuhn, player 1's sets J, Q, K "
+                   "hang from ∅ and Jpb, Qpb, Kpb from J·p, Q·p, K·p; all of player 2's hang "
+                   "from ∅, since player 2 has not moved before. E and F have 7 rows and 13 "
+                   "columns each.")
+
+
+# --- exercise: the linear program -----------------------------------------------------------
+
+#: The value must be this close to the game's (HiGHS' own feasibility tolerance is 1e-7).
+VALUE_TOLERANCE = 1e-7
+#: Matrix games as sequence forms: player 1 picks a row, player 2 a column.
+MATRIX_GAMES = (("the matrix game [[2, -1, 0], [-1, 3, -2]]", ((2, -1, 0), (-1, 3, -2))),
+                ("the matrix game [[1, -2], [-1, 2], [0, 1]]", ((1, -2), (-1, 2), (0, 1))))
+
+
+def matrix_sequence_form(matrix) -> tuple[np.ndarray, ...]:
+    """``(A, E, e, F, f)`` of a matrix game: one set per player, its actions hang from ∅."""
+    M = np.asarray(matrix, dtype=float)
+    n, m = M.shape
+    A = np.zeros((n + 1, m + 1))
+    A[1:, 1:] = M
+    E = np.zeros((2, n + 1))
+    E[0, 0], E[1, 0], E[1, 1:] = 1, -1, 1
+    F = np.zeros((2, m + 1))
+    F[0, 0], F[1, 0], F[1, 1:] = 1, -1, 1
+    e = np.array([1.0, 0.0])
+    return A, E, e, F, e.copy()
+
+
+@lru_cache(maxsize=1)
+def lp_cases() -> tuple[tuple[str, tuple[np.ndarray, ...], float], ...]:
+    """(name, (A, E, e, F, f), value) of each program the LP exercise is checked on."""
+    from ..analysis.equilibrium import matrix_equilibrium
+
+    kuhn = game_for("kuhn_poker", {})
+    form = sequence_form(kuhn)
+    (E, e), (F, f) = (reference_constraints(kuhn, p) for p in (0, 1))
+    cases: list[tuple[str, tuple[np.ndarray, ...], float]] = [
+        ("Kuhn poker", (form.payoff.toarray(), E, e, F, f), float(Fraction(-1, 18)))]
+    for name, matrix in MATRIX_GAMES:
+        value = float(matrix_equilibrium(matrix).value)
+        cases.append((name, matrix_sequence_form(matrix), value))
+    return tuple(cases)
+
+
+class LinprogRecorder:
+    """SciPy's ``linprog``, keeping each call's arguments and result (for the diagnosis)."""
+
+    def __init__(self):
+        self.calls: list[tuple[tuple, dict, object]] = []
+
+    def __call__(self, *args, **kwargs):
+        from scipy.optimize import linprog
+
+        result = linprog(*args, **kwargs)
+        self.calls.append((args, kwargs, result))
+        return result
+
+
+@dataclass
+class LPFinding:
+    """What the checker learned from one run of the student's LP function."""
+
+    game: str
+    value: float
+    got: object
+    number: float | None
+    calls: list
+    crashed: Feedback | None = None
+    sizes: tuple = ()
+
+
+def _argument(args: tuple, kwargs: dict, position: int, name: str):
+    return args[position] if len(args) > position else kwargs.get(name)
+
+
+def _lower_bounds(bounds, count: int) -> np.ndarray:
+    """Each variable's lower bound as linprog reads ``bounds`` (default: 0 for all)."""
+    if bounds is None:
+        return np.zeros(count)
+    pairs = list(bounds) if not isinstance(bounds, tuple) or len(bounds) != 2 or \
+        isinstance(bounds[0], (tuple, list, np.ndarray)) else [bounds] * count
+    if len(pairs) == 1 and count > 1:
+        pairs = pairs * count
+    low = np.full(count, np.nan)
+    for i, pair in enumerate(pairs[:count]):
+        try:
+            first = pair[0]
+        except (TypeError, IndexError):
+            continue
+        low[i] = -np.inf if first is None else float(first)
+    return low
+
+
+def _primal_shape(call, sizes) -> dict | None:
+    """The pieces of a recorded call when it has player 1's primal layout ([x, q])."""
+    args, kwargs, result = call
+    n1, n2, m2 = sizes
+    c = _argument(args, kwargs, 0, "c")
+    A_ub = _argument(args, kwargs, 1, "A_ub")
+    if c is None or A_ub is None:
+        return None
+    c = np.asarray(c, dtype=float).ravel()
+    A_ub = _as_matrix(A_ub)
+    if len(c) != n1 + m2 or A_ub is None or A_ub.shape != (n2, n1 + m2):
+        return None
+    return {"c": c, "A_ub": A_ub, "status": getattr(result, "status", None),
+            "low": _lower_bounds(_argument(args, kwargs, 5, "bounds"), n1 + m2)}
+
+
+def _lp_kind(finding: LPFinding, program: tuple) -> str | None:
+    """The recognised mistake of a wrong LP answer, or None (unrecognised); ``"correct"``."""
+    if finding.crashed is None and finding.number is not None \
+            and abs(finding.number - finding.value) <= VALUE_TOLERANCE:
+        return "correct"
+    if finding.crashed is None and finding.number is None:
+        return "returned-result" if hasattr(finding.got, "fun") else "not-a-number"
+    A, _, _, F, f = program
+    n1, n2 = A.shape
+    shape = _primal_shape(finding.calls[-1], (n1, n2, len(f))) if finding.calls else None
+    if shape is not None:
+        q_low = shape["low"][n1:]
+        if np.any(q_low > -np.inf) and shape["status"] != 0:
+            return "q-nonnegative"
+        if np.allclose(shape["c"][n1:], f) and shape["status"] != 0:
+            return "minimise"
+        block = shape["A_ub"][:, :n1]
+        if not np.allclose(block, -A.T):
+            if np.allclose(block, A.T):
+                return "plus-A"
+            if A.shape[0] == A.shape[1] and np.allclose(block, -A):
+                return "A-not-transposed"
+    if finding.calls and getattr(finding.calls[-1][2], "status", 0) != 0:
+        return "no-optimum"
+    if finding.crashed is not None:
+        return "crash"
+    if not finding.calls:
+        return "no-linprog"
+    assert finding.number is not None
+    if abs(finding.value) > VALUE_TOLERANCE and abs(finding.number + finding.value) \
+            <= VALUE_TOLERANCE:
+        return "sign"
+    return None
+
+
+def _lp_cases(f: LPFinding) -> tuple[Case, ...]:
+    status = getattr(f.calls[-1][2], "status", None) if f.calls else None
+    message = getattr(f.calls[-1][2], "message", "") if f.calls else ""
+    shown = f"{f.number:.10g}" if f.number is not None else _short(f.got)
+    return (
+        Case.correct(lambda kind: kind == "correct", ""),
+        Case("q-nonnegative", lambda kind: kind == "q-nonnegative",
+             f"On {f.game}, linprog found no optimum (status {status}: {message}). Your "
+             "bounds keep q ≥ 0 — linprog's default for every variable unless told otherwise. "
+             "q are the multipliers of the equalities F y = f, free in sign: give x the bounds "
+             "(0, None) and q (None, None)."),
+        Case("minimise", lambda kind: kind == "minimise",
+             f"On {f.game}, linprog found no optimum (status {status}: {message}). Your "
+             "objective is +f on q: linprog minimises, so that minimises fᵀq, which has no "
+             "bottom. Player 1 maximises fᵀq: pass c = −f on q (and 0 on x), then the value "
+             "is −result.fun."),
+        Case("plus-A", lambda kind: kind == "plus-A",
+             f"On {f.game} you returned {shown}; the value is {f.value:.10g}. Your inequality "
+             "rows hold +Aᵀ on x: that is Fᵀq + Aᵀx ≤ 0, the program of a player 1 who "
+             "wants to lose. The constraint is Fᵀq − Aᵀx ≤ 0: the block on x is −Aᵀ."),
+        Case("A-not-transposed", lambda kind: kind == "A-not-transposed",
+             f"On {f.game} you returned {shown}; the value is {f.value:.10g}. Your inequality "
+             "rows hold −A, not −Aᵀ: there is one inequality per sequence of player 2 (a "
+             "column of A), so the block on x is −A.T. (Kuhn's A is square, so the shapes "
+             "did not complain.)"),
+        Case("no-optimum", lambda kind: kind == "no-optimum",
+             f"On {f.game}, linprog found no optimum (status {status}: {message}). Check "
+             "the program against maximise fᵀq subject to Fᵀq − Aᵀx ≤ 0, Ex = e, x ≥ 0, q "
+             "free."),
+        Case("crash", lambda kind: kind == "crash",
+             lambda _: f"On {f.game}: {f.crashed.message if f.crashed is not None else ''}"),
+        Case("returned-result", lambda kind: kind == "returned-result",
+             f"On {f.game} you returned linprog's whole result. Return the value, a number: "
+             "−result.fun for player 1's maximisation (linprog minimises, so the objective "
+             "was negated)."),
+        Case("not-a-number", lambda kind: kind == "not-a-number",
+             f"On {f.game} you returned {_short(f.got)}; return the game's value, one number."),
+        Case("no-linprog", lambda kind: kind == "no-linprog",
+             f"On {f.game} you returned {shown} without calling the linprog you were given; "
+             f"the value is {f.value:.10g}. Solve the program with linprog (the last argument "
+             "of my_game_value)."),
+        Case("sign", lambda kind: kind == "sign",
+             f"On {f.game} you returned {shown}, the value with the wrong sign. linprog "
+             "minimises: to maximise fᵀq you minimised −fᵀq, so the maximum is −result.fun."),
+        fallback(f"On {f.game} you returned {shown}; the value of the game to player 1 is "
+                 f"{f.value:.10g}. Compare your program with: maximise fᵀq subject to "
+                 "Fᵀq − Aᵀx ≤ 0, Ex = e, x ≥ 0, q free."),
+    )
+
+
+_LP_HINTS = {
+    ValueError: "Check the shapes: A is (sequences of player 1) × (sequences of player 2), E "
+                "has a column per sequence of player 1 and F per sequence of player 2; the "
+                "variables are x (one per column of E) then q (one per row of F), and "
+                "Fᵀq − Aᵀx ≤ 0 has one row per sequence of player 2.",
+    TypeError: "If linprog found no optimum, result.fun is None: print result.status and "
+               "result.message. Call my_game_value(A, E, e, F, f, linprog) and return a "
+               "number.",
+}
+
+
+def check_sequence_lp(function) -> Feedback:
+    """Exercise: ``function(A, E, e, F, f, linprog) -> value`` solves the sequence-form LP.
+
+    Run on Kuhn poker (value −1/18) and the two :data:`MATRIX_GAMES`, with
+    :class:`LinprogRecorder` as ``linprog``; correct when every value is within
+    :data:`VALUE_TOLERANCE`.  Mistakes are named from the value and, when the
+    program has player 1's layout ``[x, q]``, from the program itself.
+    """
+    if unanswered(function):
+        return not_done("Write `my_game_value`, then run this cell again.")
+    if not callable(function):
+        return wrong(f"Pass the function itself, check_sequence_lp(my_game_value); got "
+                     f"{_short(function)}.", "not-callable")
+    for name, program, value in lp_cases():
+        recorder = LinprogRecorder()
+        copies = tuple(np.array(a, copy=True) for a in program)
+        got, failed = run_student(lambda copies=copies, recorder=recorder: function(
+            *copies, recorder), name="`my_game_value`", hints=_LP_HINTS)
+        if failed is not None and failed.mistake != "crash":
+            return failed
+        finding = LPFinding(name, value, got, as_number(got) if failed is None else None,
+                            recorder.calls, failed)
+        kind = _lp_kind(finding, program)
+        verdict = diagnose(kind, _lp_cases(finding))
+        if not verdict.correct:
+            return verdict
+    A, E, _, F, _ = lp_cases()[0][1]
+    return correct(f"Right: −1/18 = {-1 / 18:.10f} for Kuhn poker (to within "
+                   f"{VALUE_TOLERANCE:g}), and the values of both matrix games. One linear "
+                   f"program of {A.shape[0] + len(F)} variables and {A.shape[1] + len(E)} "
+                   "constraints gives the exact value that CFR approaches over thousands of "
+                   "iterations.")
+
+
+def _short(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
