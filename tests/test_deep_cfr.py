@@ -288,6 +288,24 @@ def test_train_deep_cfr_returns_the_trace_solve_returns(kuhn, run):
     assert trace.params == run.trace.params
 
 
+def test_solve_returns_the_networks_when_asked(kuhn, run):
+    kept = cfrviz.solve(kuhn, "deep_cfr", 8, seed=3, networks=True, **QUICK)
+    assert isinstance(kept, dc.DeepCFRRun) and kept.iterations == 8
+    for spec in RECORD_ARRAYS:
+        np.testing.assert_array_equal(getattr(kept.trace, spec.name),
+                                      getattr(run.trace, spec.name))
+    assert kept.trace.params == run.trace.params and "networks" not in kept.trace.params
+    for p in range(2):
+        assert [net.params.tolist() for net in kept.networks[p]] == \
+            [net.params.tolist() for net in run.networks[p]]
+    # a run option of Deep CFR's alone: checked, refused elsewhere, never a control
+    with pytest.raises(ValueError, match="networks must be True or False; got 1"):
+        cfrviz.solve(kuhn, "deep_cfr", 2, networks=1, **QUICK)
+    with pytest.raises(ValueError, match="algorithm 'cfr' takes no parameter 'networks'"):
+        cfrviz.solve(kuhn, "cfr", 2, networks=True)
+    assert "networks" not in [p.name for p in algorithm("deep_cfr").params]
+
+
 def test_thirty_iterations_leave_uniform_far_behind(kuhn):
     # measured 0.0449 (seed 0, default parameters); uniform play is 0.458
     trace = cfrviz.solve(kuhn, "deep_cfr", 30, seed=0, checkpoints=[30])

@@ -10,29 +10,48 @@ import pytest
 
 import cfrviz
 from cfrviz.core.registry import Param, Registry
+from cfrviz.core.regret import regret_matching
+from cfrviz.core.trace import SolverState
+from cfrviz.core.tree import as_tree
+from cfrviz.engine import counterfactual_table
 from cfrviz.games import GAMES, Game, register_game
 from cfrviz.solvers import ALGORITHMS, Algorithm, register_algorithm
-from cfrviz.solvers.cfr import solve_cfr
+from cfrviz.solvers.driver import drive, tree_stepper
 from cfrviz.widgets.explorer import explore
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _half_alternating_cfr(game, iterations, rng, record, *, alternating, damping, progress,
-                          resume):
-    """A toy plug-in: vanilla CFR that carries an extra, declared parameter."""
-    trace = solve_cfr(game, iterations, rng, record, alternating=alternating, progress=progress,
-                      resume=resume)
-    trace.params["damping"] = damping
-    return trace
+def _damped_cfr(request):
+    """A toy plug-in, as docs/ARCHITECTURE.md's recipe writes one: a stepper and a registration.
+
+    Vanilla CFR with simultaneous updates, in numpy, whose cumulative regrets are multiplied
+    by ``1 - damping`` before each iteration's are added (``damping=0`` is vanilla CFR).
+    """
+    tree = as_tree(request.game, request.name)
+    mask, owner, damping = tree.legal_mask, tree.infoset_player, request.params["damping"]
+
+    def step(state, first, last):
+        for _ in range(first, last + 1):
+            sigma = regret_matching(state.regret_sum, mask)
+            tables = [counterfactual_table(tree, sigma, p) for p in range(2)]
+            mine = [owner == p for p in range(2)]
+            regrets = np.select([m[:, None] for m in mine],
+                                [t["action_values"] - t["value"][:, None] for t in tables])
+            reach = np.select(mine, [t["own_reach"] for t in tables])
+            state.current, state.instant = sigma, np.where(mask, regrets, 0.0)
+            state.regret_sum = (1 - damping) * state.regret_sum + state.instant
+            state.strategy_sum += reach[:, None] * sigma
+        return tree.num_nodes * (last - first + 1)
+
+    return drive(request, tree_stepper(request, tree, SolverState.fresh(tree), step))
 
 
 @pytest.fixture
 def toy_algorithm():
     entry = register_algorithm(Algorithm(
-        "toy_cfr", "toy CFR", "full_tree", _half_alternating_cfr,
-        (Param("alternating", True, "bool"),
-         Param("damping", 0.25, "float", 0.0, 1.0, help="carried along, to test controls")),
+        "toy_cfr", "toy CFR", "full_tree", _damped_cfr,
+        (Param("damping", 0.0, "float", 0.0, 1.0, help="how much of the past regrets to forget"),),
         summary="a test plug-in", aliases=("toy",)))
     yield entry
     ALGORITHMS.unregister("toy_cfr")
@@ -57,19 +76,25 @@ def _bench_module():
 def test_a_registered_algorithm_is_available_everywhere():
     kuhn = cfrviz.load_game("kuhn_poker")
     assert "toy_cfr" in cfrviz.available_algorithms()
-    trace = cfrviz.solve(kuhn, "toy_cfr", 20, damping=0.5)
-    assert trace.params["damping"] == 0.5
-    assert np.array_equal(trace.cumulative_regret,
-                          cfrviz.solve(kuhn, "cfr", 20).cumulative_regret)
+    # damping=0: vanilla CFR with simultaneous updates, as the compiled engine computes it
+    trace = cfrviz.solve(kuhn, "toy_cfr", 20)
+    engine = cfrviz.solve(kuhn, "cfr", 20, alternating=False)
+    assert trace.params == {"damping": 0.0, "interrupted": False, "seed": 0, "iterations": 20}
+    for name in ("cumulative_regret", "current_strategy", "average_strategy", "exploitability"):
+        np.testing.assert_allclose(getattr(trace, name), getattr(engine, name), atol=1e-12,
+                                   err_msg=name)
+    damped = cfrviz.solve(kuhn, "toy_cfr", 20, damping=0.5, checkpoints=[10])
+    assert damped.params["damping"] == 0.5 and damped.iterations.tolist() == [10, 20]
+    assert not np.allclose(damped.cumulative_regret[-1], trace.cumulative_regret[-1])
     with pytest.raises(ValueError, match="damping must be a finite number >= 0 and <= 1"):
         cfrviz.solve(kuhn, "toy_cfr", 20, damping=2.0)
-    with pytest.raises(ValueError, match="takes no parameter 'alpha'; it accepts: alternating, "
-                                         "damping, progress, resume"):
+    with pytest.raises(ValueError, match="takes no parameter 'alpha'; it accepts: damping, "
+                                         "progress, resume"):
         cfrviz.solve(kuhn, "toy_cfr", 20, alpha=1.0)
 
     ex = explore(kuhn, "toy_cfr", iterations=10, damping=0.75)
     assert "toy_cfr" in [value for _, value in ex.algorithm.options]
-    assert ex.control("damping").value == 0.75 and ex.control("alternating").value is True
+    assert ex.control("damping").value == 0.75
     ex.control("damping").value = 0.5
     ex.solve()
     assert ex.last_error is None and ex.trace.params["damping"] == 0.5

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
-import numpy as np
+from collections.abc import Iterable
+from typing import Any, Literal, overload
 
 from ..core.registry import Param
+from ..core.trace import Trace
 
 # Importing an algorithm module registers its algorithms.
 from . import cfr, deep_cfr, regret_matching  # noqa: F401
+from .deep_cfr import DeepCFRRun
 from .registry import (
     ALGORITHMS,
     FAMILIES,
     Algorithm,
+    Request,
+    Trained,
     algorithm,
     algorithms_in,
     check_request,
@@ -25,8 +30,20 @@ def available_algorithms() -> list[str]:
     return ALGORITHMS.names()
 
 
-def solve(game, algorithm: str, iterations: int, seed: int | None = None, checkpoints=None,
-          **params):
+@overload
+def solve(game: object, algorithm: str, iterations: int, seed: int | None = None,
+          checkpoints: Iterable[int] | None = None, *, networks: Literal[True],
+          **params: Any) -> DeepCFRRun: ...
+
+
+@overload
+def solve(game: object, algorithm: str, iterations: int, seed: int | None = None,
+          checkpoints: Iterable[int] | None = None, *, networks: Literal[False] = ...,
+          **params: Any) -> Trace: ...
+
+
+def solve(game: object, algorithm: str, iterations: int, seed: int | None = None,
+          checkpoints: Iterable[int] | None = None, **params: Any) -> Trace | Trained:
     """Run a learning algorithm on a game and return its training trace.
 
     Parameters
@@ -56,10 +73,14 @@ def solve(game, algorithm: str, iterations: int, seed: int | None = None, checkp
         two seconds) and ``resume`` (a trace of the same run to continue to
         ``iterations``; ``seed``, if given, must then be the trace's own,
         since the run goes on with the random stream its state holds).
+        Deep CFR also takes ``networks=True``, to get a
+        :class:`~cfrviz.solvers.deep_cfr.DeepCFRRun` (the trace and every
+        iteration's networks) instead of the trace alone.
 
     Returns
     -------
     Trace
+        (a ``DeepCFRRun`` for ``"deep_cfr"`` with ``networks=True``)
 
     Raises
     ------
@@ -68,11 +89,9 @@ def solve(game, algorithm: str, iterations: int, seed: int | None = None, checkp
         or a value of the wrong type or out of range.
     """
     request = check_request(game, algorithm, iterations, seed, checkpoints, params)
-    trace = request.algorithm.run(game, request.iterations, rng=np.random.default_rng(request.seed),
-                                  record=request.record, **request.params)
-    trace.params.update(seed=request.seed, iterations=request.iterations)
-    return trace
+    return request.algorithm.run(request)
 
 
-__all__ = ["ALGORITHMS", "FAMILIES", "Algorithm", "Param", "algorithm", "algorithms_in",
-           "available_algorithms", "register_algorithm", "solve", "tree_algorithms"]
+__all__ = ["ALGORITHMS", "FAMILIES", "Algorithm", "Param", "Request", "algorithm",
+           "algorithms_in", "available_algorithms", "register_algorithm", "solve",
+           "tree_algorithms"]

@@ -2,20 +2,22 @@
 
 All are thin named front ends over two compiled cores in :mod:`cfrviz.engine`
 (full-tree passes, and sampled traversals) and one training loop
-(:func:`cfrviz.solvers.driver.run`); they differ only in the flags they set.
+(:func:`cfrviz.solvers.driver.run_tree`); they differ only in the flags they set.
 Each is registered once, at the bottom, with its parameters: :func:`cfrviz.solve`
-checks values against those declarations before calling the runner.
+checks values against those declarations and hands the runner the checked
+:class:`~cfrviz.solvers.registry.Request`.
 """
 
 from __future__ import annotations
 
-import numpy as np
+from collections.abc import Callable
 
 from .. import engine
 from ..core.registry import Param
+from ..core.trace import SolverState, Trace
 from ..core.tree import GameTree, as_tree, check_zero_sum
-from .driver import average_strategy, default_checkpoints, run
-from .registry import Algorithm, register_algorithm
+from .driver import average_strategy, default_checkpoints, run_tree
+from .registry import Algorithm, Request, register_algorithm
 
 __all__ = ["average_strategy", "default_checkpoints", "tree_exploitability", "solve_cfr",
            "solve_cfr_plus", "solve_linear_cfr", "solve_dcfr", "solve_chance_sampling",
@@ -23,33 +25,36 @@ __all__ = ["average_strategy", "default_checkpoints", "tree_exploitability", "so
 
 tree_exploitability = engine.tree_exploitability
 
+#: A compiled sampler: ``kernel(arrays, tables, first, last, rng, *extra) -> nodes touched``.
+Sampler = Callable[..., int]
 
-def _tree(game, algorithm: str) -> GameTree:
-    tree = as_tree(game, algorithm)
-    check_zero_sum(tree, algorithm)
+
+def _tree(request: Request) -> GameTree:
+    tree = as_tree(request.game, request.name)
+    check_zero_sum(tree, request.name)
     return tree
 
 
-def _full_tree(game, iterations, rng, record, algorithm, params, progress, resume, *,
-               alternating, plus=False, discount=False, alpha=1.0, beta=1.0, gamma=1.0,
-               linear_average=False):
-    tree = _tree(game, algorithm)
+def _full_tree(request: Request, *, plus: bool = False, discount: bool = False,
+               alpha: float = 1.0, beta: float = 1.0, gamma: float = 1.0,
+               linear_average: bool = False) -> Trace:
+    """A full-tree member of the family: the compiled sweep with these flags
+    (:class:`cfrviz.engine.UpdateRule`'s; ``alternating`` is the request's)."""
+    tree = _tree(request)
     p = engine.plan(tree)
+    update = engine.UpdateRule(alternating=request.params["alternating"], plus=plus,
+                               discount=discount, alpha=alpha, beta=beta, gamma=gamma,
+                               linear_average=linear_average)
 
-    def step(state, first, last):
+    def step(state: SolverState, first: int, last: int) -> int:
         tables = engine.Tables(state.regret_sum, state.strategy_sum, state.current, state.instant)
-        rule = engine.UpdateRule(alternating=alternating, plus=plus, discount=discount,
-                                 alpha=alpha, beta=beta, gamma=gamma,
-                                 linear_average=linear_average)
-        engine.run_full_tree(p.arrays, tables, first, last, rule)
+        engine.run_full_tree(p.arrays, tables, first, last, update)
         return 2 * p.n * (last - first + 1)
 
-    return run(tree, algorithm, iterations, rng, record, params, step, progress=progress,
-               resume=resume)
+    return run_tree(request, tree, step)
 
 
-def solve_cfr(game, iterations: int, rng: np.random.Generator, record, *,
-              alternating, progress, resume):
+def solve_cfr(request: Request) -> Trace:
     """Vanilla counterfactual regret minimization (Zinkevich et al., 2007).
 
     Each iteration computes, for every information set, the counterfactual
@@ -60,46 +65,34 @@ def solve_cfr(game, iterations: int, rng: np.random.Generator, record, *,
     :func:`cfrviz.reference.vanilla_cfr` is the readable recursive version
     this compiled engine is tested against.
 
-    Parameters
-    ----------
+    Parameters (``request.params``)
+    -------------------------------
     alternating : bool, default True
         Update player 1, then player 2 against player 1's new strategy (as
         OpenSpiel does); ``False`` updates both from the same strategies.
-    progress : bool or None
-        Show a progress bar: always, never, or (``None``) once a run has
-        taken two seconds.
-    resume : Trace, optional
-        Continue a run of the same game and parameters from its final state.
     """
-    return _full_tree(game, iterations, rng, record, "cfr", {"alternating": alternating},
-                      progress, resume, alternating=alternating)
+    return _full_tree(request)
 
 
-def solve_cfr_plus(game, iterations: int, rng: np.random.Generator, record, *,
-                   alternating, progress, resume):
+def solve_cfr_plus(request: Request) -> Trace:
     """CFR+ (Tammelin, 2014; Tammelin et al., 2015).
 
     Regret matching+ (cumulative regrets floored at zero after every
     update), alternating updates, and an average weighted linearly by the
     iteration number, as in OpenSpiel's ``CFRPlusSolver``.
     """
-    return _full_tree(game, iterations, rng, record, "cfr+", {"alternating": alternating},
-                      progress, resume, alternating=alternating, plus=True, linear_average=True)
+    return _full_tree(request, plus=True, linear_average=True)
 
 
-def solve_linear_cfr(game, iterations: int, rng: np.random.Generator, record, *,
-                     alternating, progress, resume):
+def solve_linear_cfr(request: Request) -> Trace:
     """Linear CFR (Brown and Sandholm, 2019): iteration t's regrets and strategy weigh t.
 
     The same as DCFR with alpha = beta = gamma = 1.
     """
-    return _full_tree(game, iterations, rng, record, "linear_cfr", {"alternating": alternating},
-                      progress, resume, alternating=alternating, discount=True,
-                      alpha=1.0, beta=1.0, gamma=1.0)
+    return _full_tree(request, discount=True, alpha=1.0, beta=1.0, gamma=1.0)
 
 
-def solve_dcfr(game, iterations: int, rng: np.random.Generator, record, *,
-               alpha, beta, gamma, alternating, progress, resume):
+def solve_dcfr(request: Request) -> Trace:
     """Discounted CFR (Brown and Sandholm, 2019, "Solving imperfect-information games via
     discounted regret minimization").
 
@@ -108,62 +101,55 @@ def solve_dcfr(game, iterations: int, rng: np.random.Generator, record, *,
     strategy sum by (t / (t + 1))^gamma.  The defaults (1.5, 0, 2) are the
     paper's recommendation.
     """
-    params = {"alpha": alpha, "beta": beta, "gamma": gamma, "alternating": alternating}
-    return _full_tree(game, iterations, rng, record, "dcfr", params, progress, resume,
-                      alternating=alternating, discount=True, alpha=alpha, beta=beta,
-                      gamma=gamma)
+    params = request.params
+    return _full_tree(request, discount=True, alpha=params["alpha"], beta=params["beta"],
+                      gamma=params["gamma"])
 
 
-def _sampled(game, iterations, rng, record, algorithm, params, progress, resume, kernel,
-             *extra):
-    tree = _tree(game, algorithm)
+def _sampled(request: Request, kernel: Sampler, *extra: float) -> Trace:
+    """A sampling member of the family: the compiled ``kernel``, drawing from the state's
+    generator."""
+    tree = _tree(request)
     p = engine.plan(tree)
 
-    def step(state, first, last):
+    def step(state: SolverState, first: int, last: int) -> int:
         tables = engine.Tables(state.regret_sum, state.strategy_sum, state.current, state.instant)
         return int(kernel(p.arrays, tables, first, last, state.rng, *extra))
 
-    return run(tree, algorithm, iterations, rng, record, params, step, progress=progress,
-               resume=resume)
+    return run_tree(request, tree, step)
 
 
-def solve_chance_sampling(game, iterations: int, rng: np.random.Generator, record, *,
-                          progress, resume):
+def solve_chance_sampling(request: Request) -> Trace:
     """Chance-sampled CFR (Zinkevich et al., 2007; Lanctot et al., 2009).
 
     Each iteration, for each player in turn, draws one outcome at every chance
     node on the way and runs a full CFR pass over the players' actions below
     the drawn outcomes.  Cheap iterations, noisier progress.
     """
-    return _sampled(game, iterations, rng, record, "chance_sampling", {}, progress, resume,
-                    engine.run_chance_sampling)
+    return _sampled(request, engine.run_chance_sampling)
 
 
-def solve_external_sampling(game, iterations: int, rng: np.random.Generator, record, *,
-                            progress, resume):
+def solve_external_sampling(request: Request) -> Trace:
     """External-sampling Monte Carlo CFR (Lanctot et al., 2009), stochastically-weighted averaging.
 
     For each player in turn, sample chance and the opponent's actions, and
     try every action of the player being updated.
     """
-    return _sampled(game, iterations, rng, record, "external_sampling", {}, progress, resume,
-                    engine.run_external_sampling)
+    return _sampled(request, engine.run_external_sampling)
 
 
-def solve_outcome_sampling(game, iterations: int, rng: np.random.Generator, record, *,
-                           epsilon, progress, resume):
+def solve_outcome_sampling(request: Request) -> Trace:
     """Outcome-sampling Monte Carlo CFR (Lanctot et al., 2009).
 
     Each player's update follows one sampled path from root to a terminal;
     the player being updated explores with probability ``epsilon`` (uniform
     over legal actions), which keeps the importance weights bounded.
 
-    Parameters
-    ----------
+    Parameters (``request.params``)
+    -------------------------------
     epsilon : float in (0, 1], default 0.6
     """
-    return _sampled(game, iterations, rng, record, "outcome_sampling", {"epsilon": epsilon},
-                    progress, resume, engine.run_outcome_sampling, epsilon)
+    return _sampled(request, engine.run_outcome_sampling, request.params["epsilon"])
 
 
 # ----------------------------------------------------------------------------- registrations

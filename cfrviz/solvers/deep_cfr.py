@@ -63,20 +63,21 @@ with ``fallback="argmax"``):
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from .. import engine
 from ..core.checks import infoset_id, whole_number
 from ..core.registry import Param
-from ..core.regret import average_strategy
-from ..core.trace import Recorder, SolverState, Trace
+from ..core.trace import SolverState, Trace
 from ..core.tree import GameTree, as_tree, check_zero_sum
 from ..engine.mccfr import external_sampling_regrets
-from .driver import Run, Stepper, drive, schedule
+from .driver import drive, tree_stepper
 from .network import MLP, train
-from .registry import Algorithm, check_request, register_algorithm
+from .registry import Algorithm, Request, check_request, register_algorithm
 
 __all__ = ["DeepCFRRun", "FeatureEncoding", "Reservoir", "advantage_table", "infoset_features",
            "own_reach_table", "solve_deep_cfr", "strategy_from_advantages", "train_deep_cfr"]
@@ -375,7 +376,11 @@ class DeepCFRRun:
 
     @property
     def game(self) -> GameTree:
-        return self.trace.game
+        """The tree the run solved (a matrix game's two-move tree for a matrix game)."""
+        game = self.trace.game
+        if not isinstance(game, GameTree):
+            raise TypeError(f"a Deep CFR trace holds a game tree; got {type(game).__name__}")
+        return game
 
     @property
     def iterations(self) -> int:
@@ -420,74 +425,93 @@ class DeepCFRRun:
         return infoset_id(self.game, infoset)
 
 
-def _run(game, iterations: int, rng: np.random.Generator, record, *, traversals: int,
-         capacity: int, hidden: int, train_steps: int, learning_rate: float, batch_size: int,
-         warm_start: bool, fallback: str, progress, resume) -> DeepCFRRun:
-    tree = as_tree(game, ALGORITHM)
+def _train(request: Request) -> DeepCFRRun:
+    """Train Deep CFR as ``request`` asks, through the one driver."""
+    tree = as_tree(request.game, ALGORITHM)
     check_zero_sum(tree, ALGORITHM)
-    if resume is not None:
+    if request.resume is not None:
         raise ValueError("deep_cfr cannot resume a run: its networks and memories are not kept "
                          "in a trace; run it again with more iterations")
-    if fallback not in FALLBACKS:
-        raise ValueError(f"fallback must be one of {FALLBACKS}; got {fallback!r}")
-    params = {"traversals": traversals, "capacity": capacity, "hidden": hidden,
-              "train_steps": train_steps, "learning_rate": learning_rate,
-              "batch_size": batch_size, "warm_start": warm_start, "fallback": fallback}
-    mask = tree.legal_mask
-    width = mask.shape[1]
-    _, features = infoset_features(tree)
-    scale = float(np.max(np.abs(tree.utility))) or 1.0
-    sizes = (features.shape[1], hidden, hidden, width)
-    walk_rng = engine.seed_state(rng)  # the compiled walks' SplitMix64 word
-    memories = [Reservoir(capacity, width) for _ in range(2)]
-    networks: list[list[MLP]] = [[], []]
+    step = _Step(tree, request.params, request.rng)
     state = SolverState.fresh(tree)
-    state.current = mask / mask.sum(axis=1, keepdims=True)  # sigma_1: no network yet
+    state.current = tree.legal_mask / tree.legal_mask.sum(axis=1, keepdims=True)  # sigma_1
+    trace = drive(request, tree_stepper(request, tree, state, step, chunked=False,
+                                        resumable=False))
+    return DeepCFRRun(trace, step.networks, step.scale, step.fallback)
 
-    def step(state: SolverState, first: int, last: int) -> int:
+
+class _Step:
+    """Deep CFR's step: iterations ``first..last`` (the driver asks for one at a time).
+
+    It keeps what a trace cannot hold: each player's advantage memory and every iteration's
+    networks.  The state's ``current`` is sigma_t, ``regret_sum`` the advantages the networks
+    of iteration t predict, ``instant`` the exact regrets of sigma_t and ``strategy_sum`` the
+    Single Deep CFR sums (sigma_t weighted by t and the owner's own reach).
+    """
+
+    def __init__(self, tree: GameTree, params: Mapping[str, Any],
+                 rng: np.random.Generator) -> None:
+        self.tree, self.rng = tree, rng
+        self.traversals: int = params["traversals"]
+        self.hidden: int = params["hidden"]
+        self.train_steps: int = params["train_steps"]
+        self.learning_rate: float = params["learning_rate"]
+        self.batch_size: int = params["batch_size"]
+        self.warm_start: bool = params["warm_start"]
+        self.fallback: str = params["fallback"]
+        width = tree.legal_mask.shape[1]
+        _, self.features = infoset_features(tree)
+        self.scale = float(np.max(np.abs(tree.utility))) or 1.0
+        self.walk_rng = engine.seed_state(rng)  # the compiled walks' SplitMix64 word
+        self.memories = [Reservoir(params["capacity"], width) for _ in range(2)]
+        self.networks: list[list[MLP]] = [[], []]
+
+    def __call__(self, state: SolverState, first: int, last: int) -> int:
         touched = 0
         for t in range(first, last + 1):
-            if t > 1:  # sigma_t: what the networks of iteration t - 1 play
-                state.current = strategy_from_advantages(state.regret_sum, mask, fallback)
-            sigma = state.current
-            for p in range(2):
-                infos, regrets, walked = external_sampling_samples(tree, sigma, p, traversals,
-                                                                   walk_rng)
-                memories[p].add(infos, regrets / scale, float(t), rng)
-                touched += walked
-            trained = []
-            for p in range(2):
-                if warm_start and networks[p]:
-                    net = networks[p][-1].copy()
-                else:
-                    net = MLP.create(sizes, rng)
-                _fit(net, memories[p], features, mask, train_steps, learning_rate,
-                     batch_size, rng)
-                networks[p].append(net)
-                trained.append(net)
-            # SD-CFR's exact average: sigma_t weighted by t and the owner's own reach.
-            counterfactual = [engine.counterfactual_table(tree, sigma, p) for p in range(2)]
-            owner = tree.infoset_player
-            reach = np.where(owner == 0, counterfactual[0]["own_reach"],
-                             counterfactual[1]["own_reach"])
-            state.strategy_sum += t * reach[:, None] * sigma
-            state.regret_sum = advantage_table(tree, trained, scale)
-            state.instant = _exact_regrets(counterfactual, owner, mask)
-            state.iteration = t
-            if not np.isfinite(state.regret_sum).all():
-                raise ValueError(f"deep_cfr on {tree.name}: the advantage networks' "
-                                 f"outputs became infinite or NaN at iteration {t}; "
-                                 "lower learning_rate")
+            touched += self.iteration(state, t)
         return touched
 
-    def exploitability(tables):
-        return np.array([engine.tree_exploitability(tree, table) for table in tables])
+    def iteration(self, state: SolverState, t: int) -> int:
+        """Play sigma_t, sample, remember, learn; returns the nodes the walks touched."""
+        tree, mask = self.tree, self.tree.legal_mask
+        if t > 1:  # sigma_t: what the networks of iteration t - 1 play
+            state.current = strategy_from_advantages(state.regret_sum, mask, self.fallback)
+        sigma = state.current
+        touched = 0
+        for p in range(2):
+            infos, regrets, walked = external_sampling_samples(tree, sigma, p, self.traversals,
+                                                               self.walk_rng)
+            self.memories[p].add(infos, regrets / self.scale, float(t), self.rng)
+            touched += walked
+        trained = [self.learn(p) for p in range(2)]
+        # SD-CFR's exact average: sigma_t weighted by t and the owner's own reach.
+        counterfactual = [engine.counterfactual_table(tree, sigma, p) for p in range(2)]
+        owner = tree.infoset_player
+        reach = np.where(owner == 0, counterfactual[0]["own_reach"],
+                         counterfactual[1]["own_reach"])
+        state.strategy_sum += t * reach[:, None] * sigma
+        state.regret_sum = advantage_table(tree, trained, self.scale)
+        state.instant = _exact_regrets(counterfactual, owner, mask)
+        state.iteration = t
+        if not np.isfinite(state.regret_sum).all():
+            raise ValueError(f"deep_cfr on {tree.name}: the advantage networks' outputs became "
+                             f"infinite or NaN at iteration {t}; lower learning_rate")
+        return touched
 
-    recorder = Recorder(tree, average=lambda strategy_sum: average_strategy(strategy_sum, mask))
-    trace = drive(Run(tree, ALGORITHM, iterations, params, progress),
-                  Stepper(state, step, recorder, schedule(record, iterations, mask.size),
-                          exploitability, chunked=False, resumable=False))
-    return DeepCFRRun(trace, networks, scale, fallback)
+    def learn(self, p: int) -> MLP:
+        """Player p's network of this iteration, trained on p's memory, kept and returned."""
+        networks = self.networks[p]
+        if self.warm_start and networks:
+            net = networks[-1].copy()
+        else:
+            sizes = (self.features.shape[1], self.hidden, self.hidden,
+                     self.tree.legal_mask.shape[1])
+            net = MLP.create(sizes, self.rng)
+        _fit(net, self.memories[p], self.features, self.tree.legal_mask, self.train_steps,
+             self.learning_rate, self.batch_size, self.rng)
+        networks.append(net)
+        return net
 
 
 def _exact_regrets(counterfactual, owner, mask) -> np.ndarray:
@@ -517,9 +541,7 @@ def _fit(net: MLP, memory: Reservoir, features, mask, steps: int, learning_rate:
 
 # ----------------------------------------------------------------------------- entry points
 
-def solve_deep_cfr(game, iterations: int, rng: np.random.Generator, record, *, traversals,
-                   capacity, hidden, train_steps, learning_rate, batch_size, warm_start,
-                   fallback, progress, resume) -> Trace:
+def solve_deep_cfr(request: Request) -> Trace | DeepCFRRun:
     """Deep CFR (Brown et al., 2019) with the Single Deep CFR average (Steinberger, 2019).
 
     See the module's documentation for the algorithm.  The trace's records hold:
@@ -565,29 +587,34 @@ def solve_deep_cfr(game, iterations: int, rng: np.random.Generator, record, *, t
         with the largest prediction, the paper's rule.  Measured with the
         other defaults (median of seeds 0-2, 100 iterations): Kuhn 0.0238
         either way; Leduc 0.206 (uniform), 0.189 (argmax).
-    progress : bool or None
-    resume : None
-        Deep CFR runs cannot be resumed (a ``ValueError`` says so).
+
+    Run options (``request.options``)
+    ---------------------------------
+    networks : bool, default False
+        Return a :class:`DeepCFRRun`, the trace with every iteration's advantage
+        networks, instead of the trace alone: ``cfrviz.solve(game, "deep_cfr", n,
+        networks=True)``.  The networks are not in the trace (a trace file holds
+        arrays of fixed schema).
+
+    ``resume`` is refused: a Deep CFR run cannot be resumed (its memories and networks
+    are not in the trace).
 
     Returns
     -------
-    Trace
-        The networks themselves are not in the trace (a trace file holds
-        arrays of fixed schema); :func:`train_deep_cfr` returns them with it.
+    Trace or DeepCFRRun
         A Ctrl-C ends the run after the iteration in progress, with a warning;
         the trace holds the finished iterations.
     """
-    return _run(game, iterations, rng, record, traversals=traversals, capacity=capacity,
-                hidden=hidden, train_steps=train_steps, learning_rate=learning_rate,
-                batch_size=batch_size, warm_start=warm_start, fallback=fallback,
-                progress=progress, resume=resume).trace
+    run = _train(request)
+    return run if request.options["networks"] else run.trace
 
 
-def train_deep_cfr(game, iterations: int, seed: int = 0, checkpoints=None,
-                   **params) -> DeepCFRRun:
-    """Run Deep CFR as :func:`cfrviz.solve` does, and keep the networks.
+def train_deep_cfr(game: object, iterations: int, seed: int | None = None,
+                   checkpoints: Iterable[int] | None = None, **params: Any) -> DeepCFRRun:
+    """``cfrviz.solve(game, "deep_cfr", iterations, seed, checkpoints, networks=True,
+    **params)``: Deep CFR, keeping the networks.
 
-    Takes exactly :func:`cfrviz.solve`'s arguments (without the algorithm);
+    The same request, checked by the same registry, run by the same runner;
     ``train_deep_cfr(game, n, seed=s).trace`` equals ``cfrviz.solve(game,
     "deep_cfr", n, seed=s)``.
 
@@ -597,11 +624,9 @@ def train_deep_cfr(game, iterations: int, seed: int = 0, checkpoints=None,
         The trace, and every iteration's advantage networks (to evaluate a
         network at a set: ``run.advantages("Qb", iteration=30)``).
     """
-    request = check_request(game, ALGORITHM, iterations, seed, checkpoints, params)
-    run = _run(game, request.iterations, np.random.default_rng(request.seed), request.record,
-               **request.params)
-    run.trace.params.update(seed=request.seed, iterations=request.iterations)
-    return run
+    request = check_request(game, ALGORITHM, iterations, seed, checkpoints,
+                            {**params, "networks": True})
+    return _train(request)
 
 
 register_algorithm(Algorithm(
@@ -622,6 +647,8 @@ register_algorithm(Algorithm(
            help="start each network from the previous iteration's instead of from scratch"),
      Param("fallback", "uniform", "choice", choices=FALLBACKS,
            help="what a set plays when no predicted advantage is positive")),
+    options=(Param("networks", False, "bool",
+                   help="return a DeepCFRRun: the trace and every iteration's networks"),),
     exact_regrets=True,  # the recorded instantaneous regrets are the exact ones
     summary="advantage networks trained on sampled regrets; exact Single Deep CFR average",
     paper="Brown, Lerer, Gross and Sandholm (2019), Deep counterfactual regret minimization, "

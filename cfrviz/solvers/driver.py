@@ -1,11 +1,13 @@
 """The one training loop: chunks, checkpoints, progress, interrupts, evaluation, resume.
 
-A runner checks its parameters, builds the starting state (fresh, or resumed with
-:func:`resume_state`) and hands :func:`drive` a :class:`Run` (what was asked: game,
-iterations, the trace's params, progress, resume) and a :class:`Stepper` (how to advance:
-``step(state, first, last)``, the recorder, the schedule, the evaluation).  Every algorithm
-goes through it: the tree kernels (:func:`run` wraps a compiled step), regret matching (a
-plain-Python step that records inside its chunks) and Deep CFR (one iteration per step).
+A runner checks what only it knows, builds the starting state (fresh, or resumed with
+:func:`resume_state`) and hands :func:`drive` the
+:class:`~cfrviz.solvers.registry.Request` :func:`cfrviz.solve` checked (game, iterations,
+generator, checkpoints, the declared parameters, progress, resume) and a :class:`Stepper`
+(how to advance: ``step(state, first, last)``, the recorder, the schedule, the
+evaluation).  Every algorithm goes through it: the tree kernels (:func:`run_tree` wraps a
+compiled step), regret matching (a plain-Python step that records inside its chunks) and
+Deep CFR (one iteration per step).
 The driver decides how many iterations go into each call (about a tenth of a second's worth,
 so a progress bar moves and an interrupt is honoured quickly), has a
 :class:`~cfrviz.core.trace.Recorder` take snapshots at the checkpoints, and evaluates them
@@ -42,7 +44,13 @@ from ..core.trace import (
     record_nbytes,
 )
 from ..core.tree import GameTree
+from ..core.types import FloatArray, GameLike
 from ..engine import seed_state, tree_exploitability
+from ..games.matrix import MatrixGame
+from .registry import Request
+
+#: The games a run solves: trees, and matrix games (regret matching).
+Solved = GameTree | MatrixGame
 
 #: Checkpoint schedules record every iteration while the four recorded
 #: (information sets x actions) tables stay below this many numbers in all.
@@ -103,7 +111,8 @@ class Schedule:
     notes: dict[str, str]
 
 
-def schedule(record, iterations: int, table_size: int, timed: bool = True) -> Schedule:
+def schedule(record: list[int] | None, iterations: int, table_size: int,
+             timed: bool = True) -> Schedule:
     """The checkpoints of a run, from :func:`cfrviz.solve`'s ``record``.
 
     ``None`` gives :func:`default_checkpoints`, with a note in the trace's
@@ -178,7 +187,7 @@ def deferred_interrupt() -> Iterator[InterruptFlag]:
         yield flag
         return
 
-    def handler(_signum, _frame):
+    def handler(_signum: int, _frame: object) -> None:
         flag.count += 1
 
     previous = signal.signal(signal.SIGINT, handler)
@@ -188,7 +197,7 @@ def deferred_interrupt() -> Iterator[InterruptFlag]:
         signal.signal(signal.SIGINT, previous)
 
 
-def check_payoff_scale(game, iterations: int, algorithm: str) -> None:
+def check_payoff_scale(game: Solved, iterations: int, algorithm: str) -> None:
     """Refuse a game whose payoffs could overflow float64 sums over ``iterations`` iterations.
 
     Counterfactual values are bounded by the largest payoff ``U`` (reach
@@ -203,8 +212,7 @@ def check_payoff_scale(game, iterations: int, algorithm: str) -> None:
     ValueError
         Naming the largest payoff and the bound it would reach.
     """
-    payoffs = game.utility if isinstance(game, GameTree) else np.asarray(game.payoffs)
-    largest = float(np.max(np.abs(payoffs))) if payoffs.size else 0.0
+    largest = _largest_payoff(game)
     with np.errstate(over="ignore"):
         bound = np.float64(largest) * iterations * (iterations + 1) * game.legal_mask.shape[1]
     if not np.isfinite(bound) or bound > np.finfo(np.float64).max:
@@ -217,12 +225,20 @@ def check_payoff_scale(game, iterations: int, algorithm: str) -> None:
                          "number)")
 
 
+def _largest_payoff(game: GameLike) -> float:
+    if not isinstance(game, (GameTree, MatrixGame)):
+        raise TypeError(f"cfrviz solves game trees and matrix games; got {type(game).__name__}")
+    payoffs = game.utility if isinstance(game, GameTree) else game.payoffs
+    return float(np.max(np.abs(payoffs))) if payoffs.size else 0.0
+
+
 #: Readable names of the solver state's tables, for errors.
 _TABLE_NAMES = {"regret_sum": "cumulative regrets", "strategy_sum": "strategy sums",
                 "current": "current strategy", "instant": "instantaneous regrets"}
 
 
-def check_finite(state: SolverState, first: int, last: int, algorithm: str, game) -> None:
+def check_finite(state: SolverState, first: int, last: int, algorithm: str,
+                 game: GameLike) -> None:
     """Stop a run whose state went infinite or NaN during iterations ``first..last``.
 
     Raises
@@ -232,8 +248,7 @@ def check_finite(state: SolverState, first: int, last: int, algorithm: str, game
     """
     for name in SolverState.TABLES:
         if not np.isfinite(getattr(state, name)).all():
-            payoffs = game.utility if isinstance(game, GameTree) else np.asarray(game.payoffs)
-            largest = float(np.max(np.abs(payoffs))) if payoffs.size else 0.0
+            largest = _largest_payoff(game)
             span = f"iteration {last}" if first == last else f"iterations {first}..{last}"
             raise ValueError(f"{algorithm} on {game.name}: the {_TABLE_NAMES[name]} ({name}) "
                              f"became infinite or NaN during {span}: the payoffs (up to "
@@ -241,7 +256,8 @@ def check_finite(state: SolverState, first: int, last: int, algorithm: str, game
                              "too large for float64 sums; scale the payoffs down")
 
 
-def progress_bar(total: int, initial: int, algorithm: str, game: str, progress):
+def progress_bar(total: int, initial: int, algorithm: str, game: str,
+                 progress: bool | None) -> Any:
     """A tqdm bar (notebook widget or terminal line), or None.
 
     ``progress=None`` shows a bar only for runs still going after two seconds.
@@ -268,16 +284,8 @@ def warn_interrupted(algorithm: str, done: int, iterations: int, during: int | N
                   f"{message}", RuntimeWarning, stacklevel=stacklevel + 1)
 
 
-@dataclass(frozen=True)
-class Run:
-    """What a runner asks the driver for: the request :func:`cfrviz.solve` checked."""
-
-    game: Any  # a GameTree, or a MatrixGame for regret matching
-    algorithm: str
-    iterations: int
-    params: dict  # what the trace records as the run's settings
-    progress: bool | None = None
-    resume: Trace | None = None
+#: ``step(state, first, last) -> nodes touched``: an algorithm's iterations ``first..last``.
+Step = Callable[[SolverState, int, int], int]
 
 
 @dataclass
@@ -292,10 +300,10 @@ class Stepper:
     """
 
     state: SolverState
-    step: Callable[[SolverState, int, int], int]
+    step: Step
     recorder: Recorder
     plan: Schedule
-    exploitability: Callable[[np.ndarray], np.ndarray]
+    exploitability: Callable[[FloatArray], FloatArray]
     #: True: ``step`` records the checkpoints inside its chunks itself (regret matching);
     #: False: the driver ends a chunk at each checkpoint and takes the snapshot.
     records_itself: bool = False
@@ -306,7 +314,7 @@ class Stepper:
     resumable: bool = True
 
 
-def drive(run: Run, stepper: Stepper) -> Trace:
+def drive(request: Request, stepper: Stepper) -> Trace:
     """The one training loop: chunks, progress bar, deferred Ctrl-C, snapshots, evaluation.
 
     Chunks last about :data:`CHUNK_SECONDS` (or one iteration, for a stepper that is not
@@ -315,17 +323,19 @@ def drive(run: Run, stepper: Stepper) -> Trace:
     until the trace is built: a first one ends the run at the next chunk boundary (the last
     finished iteration is recorded), a further one ends the evaluation of the records (those
     not evaluated keep a NaN exploitability); either way the trace comes back, with a
-    ``RuntimeWarning``.
+    ``RuntimeWarning``.  The trace records the request's settings
+    (:meth:`~cfrviz.solvers.registry.Request.settings`), then its seed and iterations.
     """
     state, recorder, plan = stepper.state, stepper.recorder, stepper.plan
+    game, name = recorder.game, request.name
     start = state.iteration
     wanted = [t for t in plan.points if t > start]
-    targets = [run.iterations] if stepper.records_itself else wanted
+    targets = [request.iterations] if stepper.records_itself else wanted
     interrupted, during = False, None
     with deferred_interrupt() as flag:
         stepper.step(state, start + 1, start)  # compiles on first use, outside the timed loop
-        bar = progress_bar(run.iterations, start, run.algorithm, run.game.name, run.progress)
-        per_iteration = None
+        bar = progress_bar(request.iterations, start, name, game.name, request.progress)
+        per_iteration: float | None = None
         try:
             for target in targets:
                 while state.iteration < target and not interrupted and not flag.hit:
@@ -344,7 +354,7 @@ def drive(run: Run, stepper: Stepper) -> Trace:
                     state.elapsed += spent
                     state.iteration = first + size - 1
                     per_iteration = spent / size
-                    check_finite(state, first, state.iteration, run.algorithm, run.game)
+                    check_finite(state, first, state.iteration, name, game)
                     if bar is not None:
                         bar.update(size)
                 if state.iteration == target and not stepper.records_itself:
@@ -358,32 +368,49 @@ def drive(run: Run, stepper: Stepper) -> Trace:
         if interrupted:
             if state.iteration > start and recorder.last != state.iteration:
                 (stepper.last_record or recorder.snapshot)(state)  # nothing finished is lost
-            warn_interrupted(run.algorithm, state.iteration, run.iterations, during=during,
+            warn_interrupted(name, state.iteration, request.iterations, during=during,
                              stacklevel=4, resumable=stepper.resumable)
         flag.clear()  # from here on a Ctrl-C ends the evaluation
-        return recorder.trace(run.algorithm, run.params, state,
-                              exploitability=stepper.exploitability if plan.evaluate else None,
-                              interrupted=interrupted, resume=run.resume,
-                              stop=lambda: flag.hit, block=stepper.block, notes=plan.notes)
+        trace = recorder.trace(name, request.settings(), state,
+                               exploitability=stepper.exploitability if plan.evaluate else None,
+                               interrupted=interrupted, resume=request.resume,
+                               stop=lambda: flag.hit, block=stepper.block, notes=plan.notes)
+    trace.params.update(seed=request.seed, iterations=request.iterations)
+    return trace
 
 
-def run(game: GameTree, algorithm: str, iterations: int, rng: np.random.Generator, record,
-        params: dict, step: Callable, progress=None, resume: Trace | None = None) -> Trace:
+def tree_stepper(request: Request, tree: GameTree, state: SolverState, step: Step,
+                 **how: Any) -> Stepper:
+    """A tree algorithm's :class:`Stepper`: ``step`` on ``state``, snapshots averaged by the
+    one normaliser, the request's schedule, and the compiled exploitability of each record
+    (``how``: the stepper's other fields, e.g. ``chunked=False``)."""
+    mask = tree.legal_mask
+
+    def exploitability(tables: FloatArray) -> FloatArray:
+        return np.array([tree_exploitability(tree, table) for table in tables])
+
+    recorder = Recorder(tree, average=lambda strategy_sum: average_strategy(strategy_sum, mask))
+    return Stepper(state, step, recorder, schedule(request.record, request.iterations, mask.size),
+                   exploitability, **how)
+
+
+def run_tree(request: Request, tree: GameTree, step: Step) -> Trace:
     """Run a tree algorithm's compiled ``step`` through :func:`drive`.
+
+    The state is fresh (its compiled generator seeded from ``request.rng``) or the resumed
+    trace's (:func:`resume_state`).
 
     Parameters
     ----------
+    request : Request
+        What :func:`cfrviz.solve` checked.
+    tree : GameTree
+        The game's tree (``request.game`` itself, or a matrix game's two-move tree).
     step : callable
         ``step(state, first, last) -> nodes touched`` advancing ``state`` (a
         :class:`~cfrviz.core.trace.SolverState`: it reads and updates
         ``state.regret_sum``, ``strategy_sum``, ``current``, ``instant`` and
         ``rng`` in place) through iterations ``first..last``.
-    record : list of int or None
-        From :func:`cfrviz.solve`: ``None`` for :func:`default_checkpoints`,
-        ``[]`` for the final state only with no evaluation.
-    resume : Trace, optional
-        A trace of the same game, algorithm and parameters whose ``state``
-        the run continues; its records are kept in front of the new ones.
 
     Raises
     ------
@@ -392,25 +419,16 @@ def run(game: GameTree, algorithm: str, iterations: int, rng: np.random.Generato
         state that went infinite or NaN (after the chunk where it did); for an
         explicit schedule too large to keep; for a ``resume`` that does not fit.
     """
-    mask = game.legal_mask
-    check_payoff_scale(game, iterations, algorithm)
-    if resume is not None:
-        state = resume_state(game, algorithm, iterations, params, resume, rng=rng)
+    check_payoff_scale(tree, request.iterations, request.name)
+    if request.resume is not None:
+        state = resume_state(request, tree)
     else:
-        state = SolverState.fresh(game, rng=seed_state(rng))
-
-    def exploitability(tables):
-        return np.array([tree_exploitability(game, table) for table in tables])
-
-    recorder = Recorder(game, average=lambda strategy_sum: average_strategy(strategy_sum, mask))
-    return drive(Run(game, algorithm, iterations, params, progress, resume),
-                 Stepper(state, step, recorder, schedule(record, iterations, mask.size),
-                         exploitability))
+        state = SolverState.fresh(tree, rng=seed_state(request.rng))
+    return drive(request, tree_stepper(request, tree, state, step))
 
 
-def resume_state(game, algorithm: str, iterations: int, params: dict, trace,
-                 timed: bool = True, rng: np.random.Generator | None = None) -> SolverState:
-    """The state to continue ``trace`` from, after checking it is a run of the same kind.
+def resume_state(request: Request, game: GameLike, timed: bool = True) -> SolverState:
+    """The state to continue ``request.resume`` from, after checking it is a run of the same kind.
 
     Everything is checked before any compiled code runs: the state against
     :meth:`~cfrviz.core.trace.SolverState.validate`, the records against
@@ -420,15 +438,16 @@ def resume_state(game, algorithm: str, iterations: int, params: dict, trace,
     Raises
     ------
     ValueError
-        When ``trace`` is not a trace with a solver state, was recorded by
-        another algorithm, on another game or with other parameters, or (given
-        ``rng``, the generator :func:`cfrviz.solve` made from its ``seed``) with
-        another seed: the state carries the trace's own random stream, so a
-        resumed run cannot follow another seed; or when it already
+        When the trace is not a trace with a solver state, was recorded by
+        another algorithm, on another game or with other parameters, or with
+        another seed than the request's: the state carries the trace's own random
+        stream, so a resumed run cannot follow another seed; or when it already
         has ``iterations`` iterations, or holds a state or records that do
         not fit the game (the message names the field or array).
     """
-    if not isinstance(trace, Trace) or trace.state is None:
+    trace, algorithm, iterations = request.resume, request.name, request.iterations
+    params = request.settings()
+    if trace is None or trace.state is None:
         raise ValueError("resume= takes a Trace returned by cfrviz.solve (or loaded with "
                          "cfrviz.load_trace); this one has no solver state")
     if trace.algorithm != algorithm:
@@ -442,9 +461,8 @@ def resume_state(game, algorithm: str, iterations: int, params: dict, trace,
            if k not in ("interrupted", "seed", "iterations", "resumed_from")}
     if old != params:
         raise ValueError(f"resume with the run's own parameters {old}; got {params}")
-    recorded = trace.params.get("seed")
-    given = None if rng is None else getattr(rng.bit_generator.seed_seq, "entropy", None)
-    if recorded is not None and given is not None and recorded != given:
+    recorded, given = trace.params.get("seed"), request.seed
+    if recorded is not None and recorded != given:
         raise ValueError(f"resume= continues the trace's own random stream, seeded with "
                          f"{recorded!r}; seed={given} was given. Pass seed={recorded!r} (a "
                          f"resumed run cannot switch seeds), or start a new run without "
@@ -462,7 +480,7 @@ def resume_state(game, algorithm: str, iterations: int, params: dict, trace,
     return state
 
 
-def _same_game(a, b) -> bool:
+def _same_game(a: GameLike, b: GameLike) -> bool:
     """Whether two games have the same information sets and payoffs (trees or matrices)."""
     if a is b:
         return True

@@ -10,15 +10,24 @@ module and register it with :func:`register_algorithm`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from numbers import Integral
+from typing import Any, Protocol
 
 import numpy as np
 
 from ..core.checks import check_game
 from ..core.registry import Param, Registry
 from ..core.trace import Trace
+
+
+class Trained(Protocol):
+    """What a runner returns instead of a plain trace when one of the algorithm's own run
+    options asks for more (Deep CFR's ``networks=True``: the trace and the networks)."""
+
+    @property
+    def trace(self) -> Trace: ...
 
 #: Families, in the order menus list them.  "network" is for function-approximation
 #: methods such as Deep CFR.
@@ -46,11 +55,12 @@ class Algorithm:
         ``"matrix"`` solves matrix games; ``"full_tree"`` sweeps the whole
         tree every iteration; ``"sampling"`` walks a sampled part of it.
     run : callable
-        ``run(game, iterations, rng, record, **params) -> Trace``, with every
-        declared parameter and run option passed by keyword, already checked.
+        ``run(request) -> Trace``: the :class:`Request` (game, iterations, generator,
+        checkpoints, the declared parameters and run options, already checked) in, the
+        trace of :func:`cfrviz.solvers.driver.drive` out.
     params : tuple of Param
-        The algorithm's own parameters (``progress`` and ``resume`` are
-        :data:`RUN_OPTIONS`, common to all).
+        The algorithm's own parameters: what the trace records and the explorer shows
+        controls for (``progress`` and ``resume`` are :data:`RUN_OPTIONS`, common to all).
     exact_regrets : bool
         Whether the recorded regrets are the exact counterfactual regrets
         (full-tree sweeps) or sampled estimates.
@@ -63,23 +73,38 @@ class Algorithm:
     alternates : bool
         Whether its ``alternating`` parameter (when True) updates player 2
         against player 1's freshly updated strategy, as the full-tree sweeps do.
+    options : tuple of Param
+        Run options of this algorithm alone, like :data:`RUN_OPTIONS`: how to run or what
+        to return, not what is learnt, so neither recorded in the trace nor shown as
+        controls (Deep CFR's ``networks``).
+    start_only : tuple of str
+        Parameters that only say where a fresh run starts (regret matching's
+        ``initial_regrets``): checked and passed like the others, but not among the
+        settings the trace records, which a resumed run must match.
     """
 
     name: str
     label: str
     family: str
-    run: Callable
+    run: Callable[[Request], Trace | Trained]
     params: tuple[Param, ...] = ()
     exact_regrets: bool = True
     summary: str = ""
     paper: str = ""
     aliases: tuple[str, ...] = ()
     alternates: bool = False
+    options: tuple[Param, ...] = ()
+    start_only: tuple[str, ...] = ()
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.family not in FAMILIES:
             raise ValueError(f"algorithm {self.name!r}: family must be one of {FAMILIES}; "
                              f"got {self.family!r}")
+        undeclared = [name for name in self.start_only
+                      if name not in {p.name for p in self.params}]
+        if undeclared:
+            raise ValueError(f"algorithm {self.name!r}: start_only names {undeclared[0]!r}, "
+                             "which is not one of its params")
 
     @property
     def random(self) -> bool:
@@ -132,48 +157,106 @@ SEED = Param("seed", 0, "int", 0, help="seed of the numpy.random.Generator behin
 
 @dataclass(frozen=True)
 class Request:
-    """A run :func:`cfrviz.solve` was asked for, every argument checked: what a runner gets."""
+    """A run :func:`cfrviz.solve` was asked for, every argument checked: what a runner gets.
+
+    A runner checks what only it knows (a matrix game, a strategy's labels), builds its
+    :class:`~cfrviz.solvers.driver.Stepper` and hands both to
+    :func:`~cfrviz.solvers.driver.drive`.
+
+    Attributes
+    ----------
+    algorithm : Algorithm
+    game
+        The game as given (a runner may solve its tree, :func:`cfrviz.core.tree.as_tree`).
+    iterations : int
+    seed : int
+        The seed ``rng`` was made from (the trace records it).
+    rng : numpy.random.Generator
+        The run's one generator, ``numpy.random.default_rng(seed)``.
+    record : list of int or None
+        ``None``: the solver's default schedule; ``[]``: the final state only.
+    params : dict
+        The algorithm's declared parameters, checked, defaults filled in, in declared order.
+    progress : bool or None
+    resume : Trace or None
+    options : dict
+        The algorithm's own run options (:attr:`Algorithm.options`), checked.
+    """
 
     algorithm: Algorithm
+    game: Any
     iterations: int
     seed: int
-    record: list[int] | None  # None: the solver's default schedule; []: the final state only
-    params: dict  # the algorithm's parameters and the RUN_OPTIONS, defaults filled in
+    rng: np.random.Generator
+    record: list[int] | None
+    params: dict[str, Any]
+    progress: bool | None = None
+    resume: Trace | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        """The algorithm's name, as errors and the trace write it."""
+        return self.algorithm.name
+
+    def normalised(self, **values: Any) -> Request:
+        """The same request with some parameters in the form the runner keeps them (regret
+        matching's ``opponent`` as a list of probabilities), for the trace to record."""
+        unknown = sorted(set(values) - set(self.params))
+        if unknown:
+            raise TypeError(f"{self.name} declares no parameter {', '.join(unknown)}")
+        return replace(self, params={**self.params, **values})
+
+    def settings(self) -> dict[str, Any]:
+        """What the trace records as the run's parameters (and a resume must match): every
+        declared parameter but those that only say where a fresh run starts
+        (:attr:`Algorithm.start_only`)."""
+        return {name: value for name, value in self.params.items()
+                if name not in self.algorithm.start_only}
 
 
-def check_request(game, algorithm: str, iterations, seed, checkpoints, params: dict) -> Request:
+def check_request(game: object, algorithm: str, iterations: object, seed: object,
+                  checkpoints: object, params: Mapping[str, Any]) -> Request:
     """Check :func:`cfrviz.solve`'s arguments, in the order its errors name them.
 
     A ``seed`` left out is 0, or the resumed trace's own.
     """
     entry = ALGORITHMS.lookup(algorithm)
     check_game(game, entry.name)
-    iterations = ITERATIONS.check(iterations)
+    runs: int = ITERATIONS.check(iterations)
     if seed is None:
         resumed = params.get("resume")
         recorded = resumed.params.get("seed") if isinstance(resumed, Trace) else None
         seed = 0 if recorded is None else recorded
-    seed = SEED.check(seed)
-    record = check_checkpoints(checkpoints, iterations)
-    values = ALGORITHMS.check_params(entry, params, extra=RUN_OPTIONS)
-    if values["progress"] is not None and not isinstance(values["progress"], bool):
+    number: int = SEED.check(seed)
+    record = check_checkpoints(checkpoints, runs)
+    values = ALGORITHMS.check_params(entry, params, extra=(*entry.options, *RUN_OPTIONS))
+    progress = values.pop("progress")
+    if progress is not None and not isinstance(progress, bool):
         raise ValueError(f"progress must be True, False or None (a bar for runs longer than two "
-                         f"seconds); got {values['progress']!r}")
-    return Request(entry, iterations, seed, record, values)
+                         f"seconds); got {progress!r}")
+    resume = values.pop("resume")
+    if resume is not None and not isinstance(resume, Trace):
+        raise ValueError(f"resume= takes a Trace returned by cfrviz.solve (or loaded with "
+                         f"cfrviz.load_trace); got a {type(resume).__name__}, which has no "
+                         "solver state")
+    options = {p.name: values.pop(p.name) for p in entry.options}
+    return Request(entry, game, runs, number, np.random.default_rng(number), record, values,
+                   progress, resume, options)
 
 
-def check_checkpoints(checkpoints, iterations: int) -> list[int] | None:
+def check_checkpoints(checkpoints: object, iterations: int) -> list[int] | None:
     """The sorted iterations to record, ``None`` for the solver's default, ``[]`` for final only."""
     if checkpoints is None:
         return None
     if isinstance(checkpoints, (str, bytes)) or not np.iterable(checkpoints):
         raise ValueError(f"checkpoints must be a list of iteration numbers; got {checkpoints!r}")
-    checkpoints = list(checkpoints)  # once: a generator would be used up by the checks
-    for c in checkpoints:
+    given = list(checkpoints)  # once: a generator would be used up by the checks
+    for c in given:
         if isinstance(c, (bool, np.bool_)) or not isinstance(c, Integral):
             raise ValueError(f"checkpoints must be iteration numbers, whole numbers in "
                              f"1..{iterations}; got {c!r}")
-    points = sorted({int(c) for c in checkpoints})
+    points = sorted({int(c) for c in given})
     bad = [c for c in points if not 1 <= c <= iterations]
     if bad:
         raise ValueError(f"checkpoint {bad[0]} is outside the run; checkpoints must lie in "

@@ -10,23 +10,34 @@ bar, resume from a trace's :class:`~cfrviz.core.trace.SolverState`, and the
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from operator import mul
+from typing import Any, TypeAlias
 
 import numpy as np
 
 from ..core.policy import as_distribution
 from ..core.registry import Param
 from ..core.trace import Recorder, SolverState, Trace
+from ..core.types import FloatArray
 from ..games.matrix import MatrixGame, matrix_exploitability
 from .driver import (
-    Run,
     Stepper,
     check_payoff_scale,
     drive,
     resume_state,
     schedule,
 )
-from .registry import Algorithm, register_algorithm
+from .registry import Algorithm, Request, register_algorithm
+
+#: Both players' lists of numbers (regrets, strategy sums, strategies), player 1 first.
+Pair: TypeAlias = list[list[float]]
+#: The last finished iteration: (t, cumulative regrets, strategy sums, its regrets, its
+#: strategies).
+Finished: TypeAlias = tuple[int, Pair, Pair, tuple[list[float], list[float]],
+                            tuple[list[float], list[float]]]
+#: ``Recorder.add``: one record from the loop's lists.
+Add: TypeAlias = Callable[..., None]
 
 UPDATES = ("expected", "sampled")
 ALGORITHM = "regret_matching"
@@ -34,9 +45,7 @@ ALGORITHM = "regret_matching"
 EVALUATION_BLOCK = 4096
 
 
-def solve_regret_matching(game, iterations: int, rng: np.random.Generator, record, *,
-                          opponent, update: str, initial_regrets, progress,
-                          resume: Trace | None) -> Trace:
+def solve_regret_matching(request: Request) -> Trace:
     """Regret matching (Hart and Mas-Colell, 2000) on a two-player matrix game.
 
     Each iteration both players play the strategy that regret matching
@@ -46,19 +55,8 @@ def solve_regret_matching(game, iterations: int, rng: np.random.Generator, recor
     zero-sum game (its exploitability falls like 1/sqrt(T)); the current
     strategy need not converge at all.
 
-    Parameters
-    ----------
-    game : MatrixGame
-    iterations : int
-    rng : numpy.random.Generator
-        Used only by ``update="sampled"``, which draws from a copy of it (two
-        uniform numbers per iteration); the copy's state is kept in the
-        trace's ``state["generator"]``, so a resumed run draws exactly what an
-        uninterrupted one would.
-    record : list of int or None
-        Iterations to snapshot; ``None`` for the tree solvers' default
-        schedule (:func:`~cfrviz.solvers.driver.default_checkpoints`: every
-        iteration for short runs, about 200 log-spaced ones for long runs).
+    Parameters (``request.params``, declared at the bottom of this module)
+    ---------------------------------------------------------------------
     opponent : array_like or dict, optional
         A fixed strategy for player 2 (e.g. ``[0.4, 0.3, 0.3]`` or
         ``{"R": 0.5, "P": 0.5}``).  Player 1 then learns a best response to
@@ -98,37 +96,43 @@ def solve_regret_matching(game, iterations: int, rng: np.random.Generator, recor
         For payoffs so large that regret sums could overflow (before running),
         or regrets that went infinite anyway (after the chunk where they did).
     """
+    game, params, iterations = request.game, request.params, request.iterations
     if not isinstance(game, MatrixGame):
         raise ValueError("regret_matching solves matrix games such as rock_paper_scissors; "
                          f"got {getattr(game, 'name', game)!r}")
-    if update not in UPDATES:
-        raise ValueError(f"update must be one of {UPDATES}; got {update!r}")
-    A = game.payoffs
-    m, n = A.shape
+    m, n = game.payoffs.shape
+    opponent = params["opponent"]
     fixed = None if opponent is None else as_distribution(opponent, game.col_actions,
                                                            "opponent strategy")
-    params = {"opponent": None if fixed is None else fixed.tolist(), "update": update}
+    request = request.normalised(opponent=None if fixed is None else fixed.tolist())
     check_payoff_scale(game, iterations, ALGORITHM)
-    if resume is not None:
-        if initial_regrets is not None:
-            raise ValueError("initial_regrets sets where a run starts; a resumed run continues "
-                             "from the trace's state, so leave initial_regrets out")
-        state = resume_state(game, ALGORITHM, iterations, params, resume, timed=False, rng=rng)
-        if (update == "sampled") != (state.generator is not None):
-            raise ValueError("solver state field 'generator' must hold the numpy generator's "
-                             "state for sampled updates, and only for them")
-    else:
-        state = SolverState.fresh(
-            game, regret_sum=_initial_regrets(game, initial_regrets),
-            generator=_plain(rng.bit_generator.state) if update == "sampled" else None)
+    state = _start(request, game)
     generator = None if state.generator is None else _numpy_generator(state.generator)
     width = game.legal_mask.shape[1]
-    plan = schedule(record, iterations, game.legal_mask.size, timed=False)
+    plan = schedule(request.record, iterations, game.legal_mask.size, timed=False)
     recorder = Recorder(game, stack=lambda rows: _stack(rows, m, n, width), timed=False)
-    step = _Step(A, fixed, generator, set(plan.points), recorder.add)
-    return drive(Run(game, ALGORITHM, iterations, params, progress, resume),
-                 Stepper(state, step, recorder, plan, step.exploitability, records_itself=True,
-                         last_record=step.last_record, block=EVALUATION_BLOCK))
+    step = _Step(game.payoffs, fixed, generator, set(plan.points), recorder.add)
+    return drive(request, Stepper(state, step, recorder, plan, step.exploitability,
+                                  records_itself=True, last_record=step.last_record,
+                                  block=EVALUATION_BLOCK))
+
+
+def _start(request: Request, game: MatrixGame) -> SolverState:
+    """The state a run starts from: the resumed trace's, or fresh (with ``initial_regrets``,
+    and the generator of sampled updates, a copy of the request's)."""
+    sampled = request.params["update"] == "sampled"
+    if request.resume is not None:
+        if request.params["initial_regrets"] is not None:
+            raise ValueError("initial_regrets sets where a run starts; a resumed run continues "
+                             "from the trace's state, so leave initial_regrets out")
+        state = resume_state(request, game, timed=False)
+        if sampled != (state.generator is not None):
+            raise ValueError("solver state field 'generator' must hold the numpy generator's "
+                             "state for sampled updates, and only for them")
+        return state
+    return SolverState.fresh(
+        game, regret_sum=_initial_regrets(game, request.params["initial_regrets"]),
+        generator=_plain(request.rng.bit_generator.state) if sampled else None)
 
 
 class _Step:
@@ -140,15 +144,16 @@ class _Step:
     the chunk, so a resumed run draws what an uninterrupted one would.
     """
 
-    def __init__(self, payoffs: np.ndarray, fixed, generator, wanted: set[int], add) -> None:
+    def __init__(self, payoffs: FloatArray, fixed: FloatArray | None,
+                 generator: np.random.Generator | None, wanted: set[int], add: Add) -> None:
         self.payoffs = payoffs
-        self.fixed = None if fixed is None else fixed.tolist()
+        self.fixed: list[float] | None = None if fixed is None else fixed.tolist()
         self.generator = generator
         self.wanted = wanted
         self.add = add
-        self.finished: tuple | None = None  # (t, cum, strategy_sum, regrets, strategies)
+        self.finished: Finished | None = None
 
-    def exploitability(self, tables: np.ndarray) -> np.ndarray:
+    def exploitability(self, tables: FloatArray) -> FloatArray:
         m, n = self.payoffs.shape
         return matrix_exploitability(self.payoffs, tables[:, 0, :m], tables[:, 1, :n])
 
@@ -191,7 +196,7 @@ class _Step:
                 if t in wanted:
                     _record(add, finished)
         except KeyboardInterrupt:
-            if generator is not None:  # give back the draws of the iterations not finished
+            if generator is not None and before is not None:  # give back the unfinished draws
                 generator.bit_generator.state = before
                 generator.random((0 if finished is None else finished[0] - first + 1, 2))
             raise
@@ -204,13 +209,13 @@ class _Step:
         return 0
 
 
-def _record(add, finished: tuple) -> None:
+def _record(add: Add, finished: Finished) -> None:
     t, cum, strategy_sum, regrets, strategies = finished
     add(t, cum, regrets, strategies,
         [[s / t for s in strategy_sum[0]], [s / t for s in strategy_sum[1]]])
 
 
-def _store(state: SolverState, finished: tuple, m: int, n: int) -> None:
+def _store(state: SolverState, finished: Finished, m: int, n: int) -> None:
     """Write the loop's lists back into the state's tables (padding stays zero)."""
     t, cum, strategy_sum, regrets, strategies = finished
     for table, values in ((state.regret_sum, cum), (state.strategy_sum, strategy_sum),
@@ -220,7 +225,7 @@ def _store(state: SolverState, finished: tuple, m: int, n: int) -> None:
     state.iteration = t
 
 
-def _plain(value):
+def _plain(value: Any) -> Any:
     """A numpy bit generator's state as JSON values (arrays become lists), for saving."""
     if isinstance(value, dict):
         return {key: _plain(v) for key, v in value.items()}
@@ -231,7 +236,7 @@ def _plain(value):
     return value
 
 
-def _numpy_generator(saved: dict) -> np.random.Generator:
+def _numpy_generator(saved: dict[str, Any]) -> np.random.Generator:
     """A numpy generator in the state ``saved`` (validated by SolverState to name one)."""
     bit_generator = getattr(np.random, saved["bit_generator"])()
     try:
@@ -242,7 +247,7 @@ def _numpy_generator(saved: dict) -> np.random.Generator:
     return np.random.Generator(bit_generator)
 
 
-def _initial_regrets(game: MatrixGame, value) -> np.ndarray:
+def _initial_regrets(game: MatrixGame, value: object) -> FloatArray:
     cum = np.zeros(game.legal_mask.shape)
     if value is None:
         return cum
@@ -263,7 +268,7 @@ def _initial_regrets(game: MatrixGame, value) -> np.ndarray:
     return cum
 
 
-def _numeric(value) -> bool:
+def _numeric(value: Any) -> bool:
     try:
         np.asarray(value, dtype=float)
         return True
@@ -292,7 +297,7 @@ def _sample(dist: list[float], u: float) -> int:
     return max((i for i, p in enumerate(dist) if p > 0.0), default=0)
 
 
-def _stack(rows, m: int, n: int, width: int) -> np.ndarray:
+def _stack(rows: Sequence[Any], m: int, n: int, width: int) -> FloatArray:
     """Pad per-player lists to the information-set table's width and stack them."""
     if m == n == width:
         return np.array(rows, dtype=float).reshape(len(rows), 2, width)
@@ -310,6 +315,7 @@ register_algorithm(Algorithm(
      Param("update", "expected", "choice", choices=UPDATES,
            help="regrets against the opponent's whole mix, or against one sampled action"),
      Param("initial_regrets", None, help="cumulative regrets before the first iteration")),
+    start_only=("initial_regrets",),
     summary="both players play in proportion to their positive regrets",
     paper="Hart and Mas-Colell (2000), A simple adaptive procedure leading to correlated "
           "equilibrium, Econometrica", aliases=("rm",)))
