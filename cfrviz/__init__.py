@@ -17,6 +17,7 @@ report a missing numpy or plotly instead of crashing on ``import cfrviz``.
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 __version__ = "0.1.0"
 
@@ -43,7 +44,9 @@ _EXPORTS = {name: module for module, names in _MODULES.items() for name in names
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str):
+# Any: the exports are looked up by name at run time; importing them here for the checker
+# would be the static import this module avoids (typed code imports from their modules).
+def __getattr__(name: str) -> Any:
     if name not in _EXPORTS:
         raise AttributeError(f"module 'cfrviz' has no attribute {name!r}")
     value = getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)

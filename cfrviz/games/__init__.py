@@ -45,7 +45,7 @@ def available_games() -> list[str]:
     return GAMES.names()
 
 
-def load_game(name: str, **params):
+def load_game(name: str, **params: object) -> GameTree | MatrixGame:
     """Build a game by name.
 
     Parameters
@@ -66,7 +66,7 @@ def load_game(name: str, **params):
     """
     entry = GAMES.lookup(name)
     GAMES.check_params(entry, params)
-    game = entry.factory(**params)
+    game: object = entry.factory(**params)  # checked below: a plug-in may return anything
     if not isinstance(game, (GameTree, MatrixGame)):
         raise ValueError(f"game {name!r} is registered with a factory that returned a "
                          f"{type(game).__name__}, not a game: a factory must return "

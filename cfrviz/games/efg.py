@@ -4,10 +4,16 @@ nodes: every error names the file, the line and column, and the node path."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from fractions import Fraction
+from typing import TypeAlias, TypeVar
 
 from .nodes import Node, shown_path
 from .reading import TOO_LARGE, Paths, check_text, exact_number, short_text
+
+#: A number as the file writes it, exactly (payoffs add up without rounding).
+Exact: TypeAlias = Fraction | int
+T = TypeVar("T")
 
 # --- Gambit's .efg format ------------------------------------------------------------------
 
@@ -31,16 +37,19 @@ class _EfgReader:
     worked out again for an error message only.
     """
 
-    def __init__(self, text: str, file: str):
+    def __init__(self, text: str, file: str) -> None:
         self.file = file
         self.text = text
         self.tokens: list[tuple[str, str, str, str]] = _TOKEN.findall(text)
         self.tokens.append(_END)
         self.pos = 0
         self.paths = Paths(file)
-        self.infosets: dict[tuple[int, int], tuple[str, tuple]] = {}
-        self.events: dict[int, tuple[str, tuple, tuple]] = {}
-        self.outcomes: dict[int, tuple[str, tuple]] = {}
+        # (player, number) -> (name, action labels)
+        self.infosets: dict[tuple[int, int], tuple[str, tuple[str, ...]]] = {}
+        # number -> (name, outcome labels, probabilities)
+        self.events: dict[int, tuple[str, tuple[str, ...], tuple[Exact, ...]]] = {}
+        # number -> (name, the two payoffs)
+        self.outcomes: dict[int, tuple[str, tuple[Exact, Exact]]] = {}
         # Decision nodes with their (player, information set number), keyed by
         # name_infosets once every information set's name is known.
         self.decisions: list[tuple[Node, tuple[int, int]]] = []
@@ -86,7 +95,7 @@ class _EfgReader:
                              f"{short_text(text)!r}", self.pos - 1, path)
         return int(text)
 
-    def number(self, what: str, path: str) -> Fraction | int:
+    def number(self, what: str, path: str) -> Exact:
         text = self.take(_WORD, what, path)
         try:
             value = exact_number(text)
@@ -103,16 +112,16 @@ class _EfgReader:
         found = self.tokens[self.pos][kind]
         return bool(found) and (text is None or found == text)
 
-    def braced(self, item, what: str, path: str) -> list:
+    def braced(self, item: Callable[[], T], what: str, path: str) -> list[T]:
         self.take(_BRACE, f"'{{' opening the {what}", path)
-        items = []
+        items: list[T] = []
         while not self.next_is(_BRACE, "}") and self.tokens[self.pos] != _END:
             items.append(item())
         self.take(_BRACE, f"'}}' closing the {what}", path)
         return items
 
     # grammar
-    def read(self, stem: str):
+    def read(self, stem: str) -> tuple[str, str, Node]:
         magic = self.take(_WORD, "'EFG' at the start of a Gambit extensive-form file")
         if magic != "EFG":
             raise self.error(f"a Gambit extensive-form file starts with 'EFG'; got "
@@ -158,20 +167,20 @@ class _EfgReader:
                 stack.append((child, below, iter(child.labels)))
         return root
 
-    def outcome(self, path: str) -> tuple[Fraction | int, Fraction | int]:
+    def outcome(self, path: str) -> tuple[Exact, Exact]:
         start = self.pos
         number = self.integer("an outcome number (0 for none)", path, 0)
-        declared = None
+        declared: tuple[str, tuple[Exact, Exact]] | None = None
         if self.next_is(_STRING):
             name = self.take(_STRING, "an outcome name", path)
-            payoffs = tuple(self.braced(lambda: self.number("a payoff", path), "payoffs", path))
+            payoffs = self.braced(lambda: self.number("a payoff", path), "payoffs", path)
             if number == 0:
                 raise self.error("outcome 0 means 'no outcome' and cannot have payoffs", start,
                                  path)
             if len(payoffs) != 2:
                 raise self.error(f"outcome {number} has {len(payoffs)} payoffs; a two-player "
                                  f"game needs 2", start, path)
-            declared = (name, payoffs)
+            declared = (name, (payoffs[0], payoffs[1]))
         if number == 0:
             return (0, 0)
         if declared is None:
@@ -184,7 +193,7 @@ class _EfgReader:
                              f"payoffs than before", start, path)
         return declared[1]
 
-    def node(self, path: str, paid: tuple) -> tuple[Node, tuple]:
+    def node(self, path: str, paid: tuple[Exact, Exact]) -> tuple[Node, tuple[Exact, Exact]]:
         """Read one node (not its children); return it and the payoffs paid down to it."""
         start = self.pos
         kind = self.take(_WORD, "a node: 'c' (chance), 'p' (player) or 't' (terminal)", path)
@@ -196,14 +205,14 @@ class _EfgReader:
         if kind == "t":
             node.kind = "terminal"
             own = self.outcome(path)
-            payoffs = []
+            payoffs: list[float] = []
             for i in (0, 1):
                 try:
                     payoffs.append(float(paid[i] + own[i]))
                 except OverflowError:
                     raise self.error(f"the payoff of player {i + 1} adds up to a number "
                                      f"{TOO_LARGE}", start, path) from None
-            node.payoffs = tuple(payoffs)
+            node.payoffs = (payoffs[0], payoffs[1])
             return node, paid
         if kind == "c":
             node.kind = "chance"
@@ -267,7 +276,7 @@ class _EfgReader:
             with no name, or a name that several sets share): the two would merge into one
             set, which changes the game.
         """
-        owners: dict[str, set] = {}
+        owners: dict[str, set[tuple[int, int]]] = {}
         for (player, number), (label, _) in self.infosets.items():
             owners.setdefault(label, set()).add((player, number))
         keys: dict[tuple[int, int], str] = {}
@@ -290,5 +299,5 @@ class _EfgReader:
             node.infoset = keys[ident]
 
 
-def parse_efg(text: str, file: str, stem: str):
+def parse_efg(text: str, file: str, stem: str) -> tuple[str, str, Node]:
     return _EfgReader(text, file).read(stem)

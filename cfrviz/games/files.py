@@ -21,6 +21,7 @@ so memory grows with depth times the number of nodes).
 from __future__ import annotations
 
 import codecs
+import os
 import reprlib
 from pathlib import Path
 
@@ -35,7 +36,7 @@ MAX_FILE_BYTES = 200_000_000
 """The largest game file read, in bytes (checked before reading; only regular files are read)."""
 
 
-def load_game_file(path) -> GameTree:
+def load_game_file(path: str | os.PathLike[str]) -> GameTree:
     """Read a custom game from a JSON file (cfrviz's format) or a Gambit ``.efg`` file.
 
     Also reachable as ``cfrviz.load_game("file", path=...)``.  Reading is

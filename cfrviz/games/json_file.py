@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 import math
 import re
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from itertools import islice
 
 from .nodes import Node, shown_path
@@ -23,16 +24,17 @@ OUTCOME_FIELDS = ("probability", "node", "comment")
 
 # --- cfrviz's JSON format ------------------------------------------------------------------
 
-class _Object(dict):
+class _Object(dict[str, object]):
     """A JSON object that remembers keys written twice (json keeps only the last)."""
 
     duplicates: tuple[str, ...] = ()
 
 
-def _object(pairs):
+def _object(pairs: Sequence[tuple[str, object]]) -> _Object:
     obj = _Object(pairs)
     if len(obj) < len(pairs):
-        seen, dupes = set(), []
+        seen: set[str] = set()
+        dupes: list[str] = []
         for key, _ in pairs:
             if key in seen:
                 dupes.append(key)
@@ -51,12 +53,12 @@ class _NotFinite:
         return self.text
 
 
-def _json_float(text: str):
+def _json_float(text: str) -> float | _NotFinite:
     number = float(text)
     return number if math.isfinite(number) else _NotFinite(text)
 
 
-def _json_int(text: str):
+def _json_int(text: str) -> int | _NotFinite:
     # float() of digits is quick at any length; int() refuses more than 4300 digits.
     return int(text) if math.isfinite(float(text)) else _NotFinite(text)
 
@@ -65,7 +67,7 @@ _DECODER = json.JSONDecoder(object_pairs_hook=_object, parse_float=_json_float,
                             parse_int=_json_int, parse_constant=_NotFinite)
 
 
-def _read_json(text: str):
+def _read_json(text: str) -> object:
     """``json.loads`` with cfrviz's hooks, or :func:`_read_deep_json` past json's nesting limit.
 
     Raises
@@ -86,7 +88,17 @@ def _skip(text: str, pos: int) -> int:
     return match.end() if match else pos
 
 
-def _read_deep_json(text: str):
+@dataclass
+class _Open:
+    """An array or object :func:`_read_deep_json` is reading: an array's values so far, or an
+    object's (key, value) pairs and the key of the value being read."""
+
+    key: str | None = None  # None for an array
+    items: list[object] = field(default_factory=list)
+    pairs: list[tuple[str, object]] = field(default_factory=list)
+
+
+def _read_deep_json(text: str) -> object:
     """JSON text to Python values, as :func:`_read_json` gives them, without recursion.
 
     A stack of the open arrays and objects replaces the call stack of
@@ -109,10 +121,9 @@ def _read_deep_json(text: str):
             raise json.JSONDecodeError("Expecting ':' delimiter", text, at)
         return name, _skip(text, at + 1)
 
-    # Each open container is [items, key]: key is None for an array, else the key of the
-    # value being read into an object's list of (key, value) pairs.
-    stack: list[list] = []
+    stack: list[_Open] = []  # the open containers, innermost last
     pos = _skip(text, 0)
+    value: object
     while True:
         # Read one value: a scalar, or open a container and go on to its first item.
         char = text[pos:pos + 1]
@@ -123,10 +134,10 @@ def _read_deep_json(text: str):
                 pos += 1
             elif char == "{":
                 name, pos = key(pos)
-                stack.append([[], name])
+                stack.append(_Open(name))
                 continue
             else:
-                stack.append([[], None])
+                stack.append(_Open())
                 continue
         else:
             value, pos = _DECODER.raw_decode(text, pos)
@@ -137,22 +148,25 @@ def _read_deep_json(text: str):
                 if pos != len(text):
                     raise json.JSONDecodeError("Extra data", text, pos)
                 return value
-            items, name = stack[-1]
-            items.append(value if name is None else (name, value))
+            top = stack[-1]
+            if top.key is None:
+                top.items.append(value)
+            else:
+                top.pairs.append((top.key, value))
             char = text[pos:pos + 1]
             if char == ",":
                 pos = _skip(text, pos + 1)
-                if name is not None:
-                    stack[-1][1], pos = key(pos)
+                if top.key is not None:
+                    top.key, pos = key(pos)
                 break
-            if char != ("]" if name is None else "}"):
+            if char != ("]" if top.key is None else "}"):
                 raise json.JSONDecodeError("Expecting ',' delimiter", text, pos)
             stack.pop()
-            value = items if name is None else _object(items)
+            value = top.items if top.key is None else _object(top.pairs)
             pos += 1
 
 
-def parse_json(text: str, file: str, stem: str):
+def parse_json(text: str, file: str, stem: str) -> tuple[str, str, Node]:
     try:
         data = _read_json(text)
     except json.JSONDecodeError as error:
@@ -185,7 +199,7 @@ def parse_json(text: str, file: str, stem: str):
     return name, description, root
 
 
-def _preview(value, limit: int = 60) -> str:
+def _preview(value: object, limit: int = 60) -> str:
     """``value`` written as JSON for a message, cut after about ``limit`` characters.
 
     Iterative and bounded: a value nested thousands deep or holding a hundred
@@ -193,7 +207,7 @@ def _preview(value, limit: int = 60) -> str:
     """
     parts: list[str] = []
     size = 0
-    stack: list = [value]
+    stack: list[object] = [value]
     while stack and size <= limit:
         item = stack.pop()
         if isinstance(item, _Punctuation):
@@ -222,7 +236,7 @@ class _Punctuation(str):
     """Text that :func:`_preview` writes as it is (a bracket, a comma, a key)."""
 
 
-def _fields(obj: dict, allowed) -> str:
+def _fields(obj: dict[str, object], allowed: Sequence[str]) -> str:
     """What is wrong with the keys of a JSON object ("" when nothing is)."""
     if isinstance(obj, _Object) and obj.duplicates:
         return f"has the key {_shown(obj.duplicates[0])} twice"
@@ -232,7 +246,7 @@ def _fields(obj: dict, allowed) -> str:
     return ""
 
 
-def _read_node(raw, node: Node, file: str) -> list:
+def _read_node(raw: object, node: Node, file: str) -> list[tuple[str, object]]:
     """Fill ``node`` from its JSON object; return its (label, child object) pairs."""
     def where() -> str:  # built only for a message: a deep node's path is long
         return f"{file}: node {shown_path(node.path)}"
@@ -266,7 +280,7 @@ def _read_node(raw, node: Node, file: str) -> list:
                 values.append(_number(value))
             except ValueError as error:
                 raise ValueError(f"{where()}: payoff of player {i + 1} {error}") from None
-        node.payoffs = tuple(values)
+        node.payoffs = (values[0], values[1])  # two: checked above
         return []
     key = "actions" if kind == "decision" else "outcomes"
     branches = raw.get(key)
@@ -320,12 +334,12 @@ def _outcome(where: str, label: str) -> str:
     return f"{where}, outcome {_shown(label)}"
 
 
-def _shown(value) -> str:
+def _shown(value: object) -> str:
     """A JSON value for a message: a string as Python writes it ('leaf'), else as JSON."""
     return repr(short_text(value)) if isinstance(value, str) else _preview(value)
 
 
-def _number(value) -> float:
+def _number(value: object) -> float:
     """A finite number from a JSON number or a string such as ``"1/3"`` or ``"0.25"``.
 
     Raises

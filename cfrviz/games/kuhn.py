@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import permutations
 
-from ..core.tree import CHANCE, build_tree
+from ..core.tree import CHANCE, GameTree, build_tree
 
 CARDS = "JQK"
 RANK = {c: i for i, c in enumerate(CARDS)}
@@ -29,7 +29,7 @@ class KuhnPoker:
 
     name = "kuhn_poker"
 
-    def initial_state(self):
+    def initial_state(self) -> _KuhnState:
         return _KuhnState(None, "")
 
 
@@ -44,10 +44,10 @@ class _KuhnState:
     def current_player(self) -> int:
         return CHANCE if self.cards is None else len(self.moves) % 2
 
-    def legal_actions(self):
+    def legal_actions(self) -> tuple[str, ...]:
         return ("p", "b")
 
-    def chance_outcomes(self):
+    def chance_outcomes(self) -> tuple[tuple[str, float], ...]:
         return tuple(("".join(pair), 1 / 6) for pair in permutations(CARDS, 2))
 
     def child(self, action: str) -> _KuhnState:
@@ -60,7 +60,7 @@ class _KuhnState:
         assert self.cards is not None, "Kuhn poker deals the cards at the root, before any move"
         return self.cards
 
-    def returns(self):
+    def returns(self) -> tuple[float, float]:
         cards = self._dealt()
         winner = 0 if RANK[cards[0]] > RANK[cards[1]] else 1
         if self.moves == "bp":
@@ -78,6 +78,6 @@ class _KuhnState:
         return "" if self.cards is None else f"{self.cards}:{self.moves}"
 
 
-def kuhn_poker():
+def kuhn_poker() -> GameTree:
     """Kuhn poker as a :class:`~cfrviz.core.tree.GameTree` (rules: :class:`KuhnPoker`)."""
     return build_tree(KuhnPoker())

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from numbers import Integral
 
 from ..core.registry import Param
-from ..core.tree import CHANCE, build_tree
+from ..core.tree import CHANCE, GameTree, build_tree
 
 #: Leduc's ranks, low to high.
 RANKS = "JQK"
@@ -119,12 +119,12 @@ class LeducPoker:
 
     name = "leduc_poker"
 
-    def __init__(self, suits: bool = False, ranks: str = RANKS):
+    def __init__(self, suits: bool = False, ranks: str = RANKS) -> None:
         self.suits = suits
         self.ranks = ranks
         self.deck = tuple(r + s for r in ranks for s in SUITS) if suits else tuple(ranks * 2)
 
-    def initial_state(self):
+    def initial_state(self) -> _LeducState:
         return _LeducState(self, None, None, ("",))
 
 
@@ -156,7 +156,7 @@ class _LeducState:
             return CHANCE
         return self._round.to_act
 
-    def legal_actions(self):
+    def legal_actions(self) -> tuple[str, ...]:
         return self._round.legal_actions(MAX_RAISES)
 
     def _remaining(self) -> list[str]:
@@ -165,12 +165,12 @@ class _LeducState:
             rest.remove(card)
         return rest
 
-    def chance_outcomes(self):
+    def chance_outcomes(self) -> tuple[tuple[str, float], ...]:
         # Outcomes are distinct card labels (ranks when suits are ignored), each with
         # the number of physical cards that carry it divided by the cards left.
         rest = self._remaining()
         if self.private is None:
-            out = []
+            out: list[tuple[str, float]] = []
             for first in dict.fromkeys(rest):
                 others = list(rest)
                 others.remove(first)
@@ -196,7 +196,7 @@ class _LeducState:
             paid = [paid[0] + size * units[0], paid[1] + size * units[1]]
         return paid
 
-    def returns(self):
+    def returns(self) -> tuple[float, float]:
         paid = self._contributions()
         folder = self._round.folder
         if folder is not None:
@@ -241,7 +241,7 @@ def rank_labels(ranks: int) -> str:
     return FULL_SUIT if ranks == MAX_RANKS else LADDER[len(LADDER) - int(ranks):]
 
 
-def leduc_poker(suits: bool = False, ranks: int = 3):
+def leduc_poker(suits: bool = False, ranks: int = 3) -> GameTree:
     """Leduc hold'em as a :class:`~cfrviz.core.tree.GameTree` (rules: :class:`LeducPoker`).
 
     Parameters

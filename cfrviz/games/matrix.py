@@ -17,6 +17,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ..core.tree import GameTree, build_tree
+from ..core.types import BoolArray, FloatArray, IntArray
 
 RPS_ACTIONS = ("R", "P", "S")
 RPS_ACTION_NAMES = ("rock", "paper", "scissors")
@@ -48,7 +49,7 @@ class MatrixGame:
     """
 
     name: str
-    payoffs: np.ndarray
+    payoffs: FloatArray
     row_actions: tuple[str, ...]
     col_actions: tuple[str, ...]
     action_names: tuple[str, ...] = ()
@@ -85,8 +86,8 @@ class MatrixGame:
         return ("P1", "P2")
 
     @property
-    def infoset_player(self) -> np.ndarray:
-        return np.array([0, 1])
+    def infoset_player(self) -> IntArray:
+        return np.array([0, 1], dtype=np.int64)
 
     @property
     def infoset_actions(self) -> tuple[tuple[str, ...], ...]:
@@ -101,7 +102,7 @@ class MatrixGame:
         return max(len(self.row_actions), len(self.col_actions))
 
     @property
-    def legal_mask(self) -> np.ndarray:
+    def legal_mask(self) -> BoolArray:
         mask = np.zeros((2, self.max_actions), dtype=bool)
         mask[0, : len(self.row_actions)] = True
         mask[1, : len(self.col_actions)] = True
@@ -130,7 +131,7 @@ class MatrixGame:
         """
         return build_tree(_MatrixDefinition(self))
 
-    def with_payoffs(self, payoffs) -> MatrixGame:
+    def with_payoffs(self, payoffs: ArrayLike) -> MatrixGame:
         """A copy of this game with another payoff matrix (same actions)."""
         return MatrixGame(self.name, payoffs, self.row_actions, self.col_actions,
                           self.action_names)
@@ -143,13 +144,13 @@ class MatrixGame:
 class _MatrixDefinition:
     """A matrix game as a two-move game definition for :func:`~cfrviz.core.tree.build_tree`."""
 
-    def __init__(self, game: MatrixGame):
+    def __init__(self, game: MatrixGame) -> None:
         self.game = game
         self.name = game.name
         self.__doc__ = (f"{game.name} as a tree: player 1 picks a row, then player 2 picks a "
                         "column without seeing it.")
 
-    def initial_state(self):
+    def initial_state(self) -> _MatrixState:
         return _MatrixState(self.game, ())
 
 
@@ -164,19 +165,19 @@ class _MatrixState:
     def current_player(self) -> int:
         return len(self.moves)
 
-    def legal_actions(self):
+    def legal_actions(self) -> tuple[str, ...]:
         return self.game.infoset_actions[len(self.moves)]
 
-    def chance_outcomes(self):
+    def chance_outcomes(self) -> tuple[tuple[str, float], ...]:
         return ()
 
     def child(self, action: str) -> _MatrixState:
         return _MatrixState(self.game, self.moves + (action,))
 
-    def returns(self):
+    def returns(self) -> tuple[float, float]:
         row, col = self.moves
-        value = self.game.payoffs[self.game.row_actions.index(row),
-                                  self.game.col_actions.index(col)]
+        value: float = self.game.payoffs[self.game.row_actions.index(row),
+                                         self.game.col_actions.index(col)]
         return (value, -value)
 
     def infoset_key(self) -> str:
@@ -186,8 +187,8 @@ class _MatrixState:
         return ",".join(self.moves)
 
 
-def validate_payoffs(payoffs, shape: tuple[int, int], row_labels: Sequence[str],
-                     col_labels: Sequence[str]) -> np.ndarray:
+def validate_payoffs(payoffs: object, shape: tuple[int, int], row_labels: Sequence[str],
+                     col_labels: Sequence[str]) -> FloatArray:
     """Check a payoff matrix cell by cell and return it as a float array.
 
     Raises
@@ -227,7 +228,7 @@ def validate_payoffs(payoffs, shape: tuple[int, int], row_labels: Sequence[str],
     return out
 
 
-def rock_paper_scissors(payoffs=None) -> MatrixGame:
+def rock_paper_scissors(payoffs: ArrayLike | None = None) -> MatrixGame:
     """Rock-paper-scissors as a zero-sum matrix game.
 
     Parameters
@@ -242,8 +243,8 @@ def rock_paper_scissors(payoffs=None) -> MatrixGame:
                       RPS_ACTIONS, RPS_ACTIONS, RPS_ACTION_NAMES)
 
 
-def matrix_exploitability(payoffs: np.ndarray, row: np.ndarray, col: np.ndarray) -> np.ndarray:
+def matrix_exploitability(payoffs: FloatArray, row: FloatArray, col: FloatArray) -> FloatArray:
     """Exploitability of many profiles at once (rows of ``row`` and ``col``)."""
-    best_row = (col @ payoffs.T).max(axis=-1)
-    best_col = -(row @ payoffs).min(axis=-1)
+    best_row: FloatArray = (col @ payoffs.T).max(axis=-1)
+    best_col: FloatArray = -(row @ payoffs).min(axis=-1)
     return (best_row + best_col) / 2

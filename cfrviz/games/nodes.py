@@ -29,10 +29,10 @@ class Node:
     name: str = ""
     player: int = CHANCE
     infoset: str = ""
-    labels: tuple = ()
-    probs: tuple = ()
+    labels: tuple[str, ...] = ()
+    probs: tuple[float, ...] = ()
     children: dict[str, Node] = field(default_factory=dict)  # by label, in label order
-    payoffs: tuple = (0.0, 0.0)
+    payoffs: tuple[float, float] = (0.0, 0.0)
 
     def step(self, label: str) -> str:
         """Path of the child reached by ``label``.
@@ -56,7 +56,7 @@ def step_text(text: str) -> str:
 class NodeGame:
     """A tree of :class:`Node` objects as a game definition for :func:`build_tree`."""
 
-    def __init__(self, name: str, description: str, root: Node):
+    def __init__(self, name: str, description: str, root: Node) -> None:
         self.name = name
         self.__doc__ = description
         self.root = root
@@ -77,16 +77,16 @@ class NodeState:
     def current_player(self) -> int:
         return self.node.player
 
-    def legal_actions(self):
+    def legal_actions(self) -> tuple[str, ...]:
         return self.node.labels
 
-    def chance_outcomes(self):
+    def chance_outcomes(self) -> tuple[tuple[str, float], ...]:
         return tuple(zip(self.node.labels, self.node.probs))
 
     def child(self, action: str) -> NodeState:
         return NodeState(self.node.children[action])  # by key: a wide node stays linear
 
-    def returns(self):
+    def returns(self) -> tuple[float, float]:
         return self.node.payoffs
 
     def infoset_key(self) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from ..core.tree import CHANCE, build_tree
+from ..core.tree import CHANCE, GameTree, build_tree
 from .leduc import betting_round
 
 RANKS = "TJQKA"
@@ -14,7 +14,7 @@ BET = 2
 MAX_RAISES = 2
 
 
-def hand_strength(cards: str) -> tuple:
+def hand_strength(cards: str) -> tuple[int, ...]:
     """Showdown strength of three ranks (two private cards and the public card).
 
     A larger tuple wins: ``(2, trips)``, ``(1, pair, kicker)`` or
@@ -69,7 +69,7 @@ class PocketPoker:
 
     name = "pocket_poker"
 
-    def initial_state(self):
+    def initial_state(self) -> _PocketState:
         return _PocketState((), "")
 
 
@@ -86,17 +86,17 @@ class _PocketState:
     def current_player(self) -> int:
         return CHANCE if len(self.dealt) < 3 else betting_round(self.moves).to_act
 
-    def legal_actions(self):
+    def legal_actions(self) -> tuple[str, ...]:
         return betting_round(self.moves).legal_actions(MAX_RAISES)
 
-    def chance_outcomes(self):
+    def chance_outcomes(self) -> tuple[tuple[str, float], ...]:
         used = Counter("".join(self.dealt))
         left = {r: COPIES - used[r] for r in RANKS}
         total = sum(left.values())
         if len(self.dealt) == 2:
             return tuple((r, n / total) for r, n in left.items() if n)
         pairs = total * (total - 1)
-        out = []
+        out: list[tuple[str, float]] = []
         for i, high in enumerate(RANKS):
             for low in RANKS[: i + 1]:
                 ways = left[high] * (left[high] - 1) if high == low else 2 * left[high] * left[low]
@@ -109,7 +109,7 @@ class _PocketState:
             return _PocketState(self.dealt + (action,), "")
         return _PocketState(self.dealt, self.moves + action)
 
-    def returns(self):
+    def returns(self) -> tuple[float, float]:
         state = betting_round(self.moves)
         paid = [1 + BET * u for u in state.units]
         if state.folder is not None:
@@ -131,6 +131,6 @@ class _PocketState:
         return hands if len(self.dealt) < 3 else f"{hands}|{self.dealt[2]}:{self.moves}"
 
 
-def pocket_poker():
+def pocket_poker() -> GameTree:
     """Pocket poker as a :class:`~cfrviz.core.tree.GameTree` (rules: :class:`PocketPoker`)."""
     return build_tree(PocketPoker())

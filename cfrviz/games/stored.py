@@ -8,6 +8,8 @@ so the tree is consistent by construction whatever the content held.
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 import numpy as np
 
 from ..core.tree import CHANCE, TERMINAL, GameTree
@@ -20,7 +22,22 @@ TREE_FIELDS = (*NODE_FIELDS, "infoset_keys", "infoset_actions", "description")
 _KINDS = {CHANCE: "chance", TERMINAL: "terminal"}  # a node's kind by its player; else "decision"
 
 
-def tree_content(tree: GameTree) -> dict:
+class StoredContent(TypedDict):
+    """A custom game tree as plain JSON values (:data:`TREE_FIELDS`), per node and per set."""
+
+    parent: list[int]
+    player: list[int]
+    chance_prob: list[float]
+    utility: list[list[float]]
+    infoset: list[int]
+    chance_labels: list[list[str]]
+    history: list[str]
+    infoset_keys: list[str]
+    infoset_actions: list[list[str]]
+    description: str
+
+
+def tree_content(tree: GameTree) -> StoredContent:
     """A custom game tree as plain JSON values, enough for :func:`stored_tree` to rebuild it."""
     return {
         "parent": tree.parent.tolist(), "player": tree.player.tolist(),
@@ -33,7 +50,7 @@ def tree_content(tree: GameTree) -> dict:
     }
 
 
-def stored_tree(name: str, content) -> GameTree:
+def stored_tree(name: str, content: object) -> GameTree:
     """Walk a stored game's content again (as linked nodes, with
     :func:`~cfrviz.games.nodes.tree_from_nodes`), checking every field.
 
@@ -101,24 +118,26 @@ def stored_tree(name: str, content) -> GameTree:
     return tree_from_nodes(name, content["description"], linked[0])
 
 
-def _list(value, what: str) -> list:
+def _list(value: object, what: str) -> list[object]:
     if not isinstance(value, list):
         raise ValueError(f"{what!r} must be a list")
     return value
 
 
-def _whole_numbers(values: list, what: str) -> list[int]:
-    if not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+def _whole_numbers(values: list[object], what: str) -> list[int]:
+    numbers = [v for v in values if isinstance(v, int) and not isinstance(v, bool)]
+    if len(numbers) != len(values):
         raise ValueError(f"{what!r} must hold whole numbers")
-    return values
+    return numbers
 
 
-def _strings(values, what: str) -> list[str]:
-    if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+def _strings(values: object, what: str) -> list[str]:
+    strings = [v for v in values if isinstance(v, str)] if isinstance(values, list) else []
+    if not isinstance(values, list) or len(strings) != len(values):
         raise ValueError(f"{what!r} must hold lists of strings")
-    if len(set(values)) != len(values) and what != "history":
+    if len(set(strings)) != len(strings) and what != "history":
         raise ValueError(f"{what!r} repeats a label")
-    return values
+    return strings
 
 
-__all__ = ["NODE_FIELDS", "TREE_FIELDS", "stored_tree", "tree_content"]
+__all__ = ["NODE_FIELDS", "TREE_FIELDS", "StoredContent", "stored_tree", "tree_content"]
