@@ -28,10 +28,13 @@ replacing once full, appending beyond the capacity.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
-from . import Feedback, correct, not_done, unanswered, wrong
+from . import Feedback, unanswered, wrong
 from .coding import run_student
+from .diagnosis import Case, diagnose, fallback, screen
 
 #: The stream of the exact replay: its length, the capacity and the generator's seed.
 REPLAY = (60, 8, 2024)
@@ -228,63 +231,96 @@ def check_reservoir_add(function) -> Feedback:
     answers are named when a version of :data:`VARIANTS` reproduces the
     replay, or its exact keep probabilities fit the measured frequencies.
     """
-    if unanswered(function):
-        return not_done(f"Write {_NAME}, then run this cell again.")
-    if not callable(function):
-        return wrong(f"Pass the function itself, check_reservoir_add(my_add); got {function!r}.",
-                     "not-callable")
+    unusable = screen(function, (
+        Case.not_done(unanswered, f"Write {_NAME}, then run this cell again."),
+        Case("not-callable", lambda f: not callable(f),
+             f"Pass the function itself, check_reservoir_add(my_add); got {function!r}."),
+    ))
+    if unusable is not None:
+        return unusable
+    verdict = _replay_verdict(function)
+    if verdict is not None:
+        return verdict
+    length, capacity, streams = DISTRIBUTION
+    measured, problem = _frequencies(function, length, capacity, streams)
+    if problem is not None:
+        return problem
+    return diagnose(measured, distribution_cases(length, capacity, streams))
+
+
+def _replay_verdict(function) -> Feedback | None:
+    """The exact replay of :data:`REPLAY`: correct, a named variant, a buffer of the wrong
+    shape, or None when the buffer differs from algorithm R's and the distribution decides."""
     length, capacity, seed = REPLAY
     after, problem = _stream(function, length, capacity, np.random.default_rng(seed))
     if problem is not None:
         return problem
     assert after is not None
+
+    def replays(name: str) -> Callable[[list], bool]:
+        return lambda buffers: buffers == _replay(lambda *a: variant_add(name, *a), length,
+                                                  capacity, seed)
+
     right = _replay(reference_add, length, capacity, seed)
-    if after == right:
-        return correct(f"Your buffer matches algorithm R after each of {length} samples with the "
-                       f"same random draws (capacity {capacity}). Every sample offered so far is "
-                       "kept with the same probability, capacity / samples offered: the memory "
-                       "of a Deep CFR run remembers early iterations as well as recent ones, in "
-                       "a fixed space.")
-    for name in VARIANTS:
-        if after == _replay(lambda *a, n=name: variant_add(n, *a), length, capacity, seed):
-            return wrong(MESSAGES[name], name)
-    shape = _shape_problem(after, capacity)
-    if shape is not None:
-        return shape
-    length, capacity, streams = DISTRIBUTION
-    measured, problem = _frequencies(function, length, capacity, streams)
-    if problem is not None:
-        return problem
-    assert measured is not None
-    freq, pairs = measured
+    verdict = screen(after, (
+        Case.correct(lambda buffers: buffers == right,
+                     f"Your buffer matches algorithm R after each of {length} samples with the "
+                     f"same random draws (capacity {capacity}). Every sample offered so far is "
+                     "kept with the same probability, capacity / samples offered: the memory of "
+                     "a Deep CFR run remembers early iterations as well as recent ones, in a "
+                     "fixed space."),
+        *(Case(name, replays(name), MESSAGES[name]) for name in VARIANTS),
+    ))
+    return verdict if verdict is not None else _shape_problem(after, capacity)
+
+
+def distribution_cases(length: int, capacity: int, streams: int) -> tuple[Case, ...]:
+    """The table over ``(freq, pairs)``, how often each sample and each pair of samples ended
+    in the buffer over ``streams`` streams of ``length`` samples (:func:`_frequencies`)."""
     uniform = np.full(length, capacity / length)
-    if _fits(freq, uniform, streams):
-        # Each sample alone is right; a uniform reservoir also keeps every *pair* equally often,
-        # capacity (capacity - 1) / (length (length - 1)).
-        upper = np.triu_indices(length, 1)
-        together = capacity * (capacity - 1) / (length * (length - 1))
-        if _fits(pairs[upper], np.full(len(upper[0]), together), streams):
-            return correct(f"Your buffer draws its random numbers differently from algorithm R, "
-                           f"but over {streams:,} streams of {length} samples (capacity "
-                           f"{capacity}) each sample ended in the buffer {capacity}/{length} of "
-                           "the time, and each pair of samples together "
-                           f"{capacity * (capacity - 1)}/{length * (length - 1)} of the time, as "
-                           "they should: the buffer is a uniformly random set of samples.")
+    # A uniform reservoir keeps each sample capacity / length of the time, and every *pair*
+    # equally often too, capacity (capacity - 1) / (length (length - 1)).
+    upper = np.triu_indices(length, 1)
+    together = capacity * (capacity - 1) / (length * (length - 1))
+
+    def singles_fit(measured) -> bool:
+        return _fits(measured[0], uniform, streams)
+
+    def keeps_like(name: str) -> Callable[[tuple], bool]:
+        return lambda measured: _fits(measured[0], keep_probabilities(name, length, capacity),
+                                      streams)
+
+    def pairs_off(measured) -> str:
+        pairs = measured[1]
         worst = int(np.argmax(np.abs(pairs[upper] - together)))
         i, j = upper[0][worst], upper[1][worst]
-        return wrong(f"Each sample alone ends in your buffer {capacity}/{length} of the time, as "
-                     f"it should, but pairs do not: samples {i} and {j} were in it together "
-                     f"{pairs[i, j]:.1%} of the time over {streams:,} streams, against "
-                     f"{together:.1%} for a uniformly random set of {capacity}. A sample that "
-                     "enters must evict a uniformly random slot, whichever sample is in it: "
-                     "draw j = rng.integers(0, seen + 1) and replace buffer[j] when "
-                     "j < capacity.", "pairs")
-    for name in ("always-replace", "off-by-one", "never-replace"):
-        if _fits(freq, keep_probabilities(name, length, capacity), streams):
-            return wrong(MESSAGES[name], name)
-    worst = int(np.argmax(np.abs(freq - uniform)))
-    return wrong(f"Over {streams:,} streams of {length} samples with capacity {capacity}, sample "
-                 f"{worst} ended in the buffer {freq[worst]:.1%} of the time; every sample should "
-                 f"end there {capacity}/{length} = {capacity / length:.0%} of the time. Append "
-                 "while the buffer is not full; after that draw j = rng.integers(0, seen + 1) "
-                 "and replace buffer[j] when j < capacity.")
+        return (f"Each sample alone ends in your buffer {capacity}/{length} of the time, as it "
+                f"should, but pairs do not: samples {i} and {j} were in it together "
+                f"{pairs[i, j]:.1%} of the time over {streams:,} streams, against "
+                f"{together:.1%} for a uniformly random set of {capacity}. A sample that enters "
+                "must evict a uniformly random slot, whichever sample is in it: draw j = "
+                "rng.integers(0, seen + 1) and replace buffer[j] when j < capacity.")
+
+    def singles_off(measured) -> str:
+        freq = measured[0]
+        worst = int(np.argmax(np.abs(freq - uniform)))
+        return (f"Over {streams:,} streams of {length} samples with capacity {capacity}, sample "
+                f"{worst} ended in the buffer {freq[worst]:.1%} of the time; every sample "
+                f"should end there {capacity}/{length} = {capacity / length:.0%} of the time. "
+                "Append while the buffer is not full; after that draw j = rng.integers(0, seen "
+                "+ 1) and replace buffer[j] when j < capacity.")
+
+    return (
+        Case.correct(lambda measured: singles_fit(measured) and _fits(
+            measured[1][upper], np.full(len(upper[0]), together), streams),
+                     f"Your buffer draws its random numbers differently from algorithm R, but "
+                     f"over {streams:,} streams of {length} samples (capacity {capacity}) each "
+                     f"sample ended in the buffer {capacity}/{length} of the time, and each "
+                     "pair of samples together "
+                     f"{capacity * (capacity - 1)}/{length * (length - 1)} of the time, as they "
+                     "should: the buffer is a uniformly random set of samples."),
+        Case("pairs", singles_fit, pairs_off),
+        *(Case(name, keeps_like(name), MESSAGES[name])
+          for name in ("always-replace", "off-by-one", "never-replace")),
+        fallback(singles_off),
+    )
