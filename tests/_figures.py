@@ -156,6 +156,18 @@ def _recorded_runs():
     return [recorded_runs_figure(recorded, axis="nodes")]
 
 
+def _leaderboard():
+    from cfrviz.play.tournament import run_tournament
+    from cfrviz.widgets.leaderboard import Leaderboard
+
+    def tight(s):
+        if s.strength > 0.3 and "r" in s.actions:
+            return "raise"
+        return ("call" if s.strength > 0 else "fold") if s.facing_bet else "check"
+    field = run_tournament("pocket_poker", {"your bot": tight}, hands=2000)
+    return figures_in(Leaderboard(field, highlight="your bot"))
+
+
 def lesson_figures() -> dict[str, Callable[[], list]]:
     """Name -> a function building that lesson figure (a list: a widget may hold several)."""
     import cfrviz
@@ -200,6 +212,7 @@ def lesson_figures() -> dict[str, Callable[[], list]]:
         "09 exact convergence": _exact_convergence,
         "09 LP against CFR+": _lp_vs_cfr,
         "09 exploitation": _exploitation,
+        "09 tournament leaderboard": _leaderboard,
         "10 game sizes": _game_sizes,
         "11 advantages against regrets": lambda: [advantage_regret_figure(_deep(), "Qb")],
         "11 recorded runs": _recorded_runs,

@@ -9,10 +9,12 @@ from .bluff import BluffExplorer, bluff_explorer
 from .equilibrium import KuhnEquilibriumView
 from .explorer import TrainingExplorer, explore
 from .infoset import InfosetPicker, infoset_picker
+from .leaderboard import Leaderboard, leaderboard
 from .matrix import RegretMatchingExplorer
 from .play import PlayTable, play_against
 from .sampling import SampledPaths, sampled_paths
 
 __all__ = ["BestResponseExplorer", "BluffExplorer", "InfosetPicker", "KuhnEquilibriumView",
+           "Leaderboard", "leaderboard",
            "PlayTable", "RegretMatchingExplorer", "SampledPaths", "TrainingExplorer",
            "bluff_explorer", "explore", "infoset_picker", "play_against", "sampled_paths"]
