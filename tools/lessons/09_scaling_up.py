@@ -9,6 +9,8 @@
 # - explain a **lossless abstraction** (playing ranks instead of cards) and check that it loses
 #   nothing;
 # - measure how a CFR iteration's time and memory grow with the game;
+# - build the sequence form's constraints $E x = e$ for Kuhn poker and solve its linear program
+#   with SciPy's `linprog`;
 # - solve a game exactly with a linear program, and say why poker programs use CFR all the same;
 # - run a tournament against archetype bots, and explain why an equilibrium strategy does not beat
 #   every opponent by as much as it could;
@@ -192,6 +194,105 @@ print(f"exploitability of the LP's policy: {cfrviz.exploitability(leduc, exact.p
       f"(rounding error: the policy is exact)")
 
 # %% [markdown]
+# ### The sequence form of Kuhn poker, by hand
+#
+# Before racing the LP against CFR, build one yourself, on Kuhn poker. Each player has 13
+# sequences: the empty one, and two (pass `p`, bet `b`) at each of their six information sets.
+# They are numbered as cfrviz numbers them: column 0 is ∅, and action `a` of information set
+# `I` is column `first[I] + a`. The two lists below give every column its name (`Jpb·b` is "bet
+# at information set `Jpb`"):
+
+# %%
+from cfrviz.analysis.lp import sequence_form
+from cfrviz.analysis.realization import sequence_labels
+from cfrviz.exercises import sequence_form as check_sf
+from cfrviz.widgets.realization import RealizationPlanExplorer
+
+kuhn_form = sequence_form(kuhn)
+first = kuhn_form.first  # first[I]: the column of information set I's first action
+for p in (0, 1):
+    names = sequence_labels(kuhn, p, kuhn_form)
+    print(f"player {p + 1}: " + "  ".join(f"{i}={name}" for i, name in enumerate(names)))
+
+# %% [markdown]
+# ### Exercise 2 — the constraints $E x = e$
+# Write `my_constraints(tree, player, first)`, returning `(E, e)` for `player` (0 or 1), as
+# numpy arrays:
+# - one **column** per sequence of the player, numbered as above;
+# - **row 0** says $x(\varnothing) = 1$: a 1 in column 0, and $e_0 = 1$;
+# - then one **row per information set** of the player (in the order of their ids): its
+#   actions' weights add up to the weight of the sequence that leads to it. That sequence is the
+#   player's **own last move** before the set, or ∅ if they have not moved yet. So the row has
+#   $+1$ on each action's column, $-1$ on that parent sequence's column, and $e = 0$.
+#
+# To find each set's parent sequence, walk the tree from the root (node 0):
+# `tree.children[node]` lists a node's children, `tree.player[node]` is 0 or 1 for a
+# player's decision (negative for chance and terminals), `tree.infoset[node]` is the
+# information set of a decision node, and `tree.action[child]` is the number of the action
+# that leads to `child`. `tree.infoset_player` and `tree.infoset_actions` give each set's owner
+# and actions. The checker runs your function for both players of Kuhn poker and of Leduc poker
+# with two ranks, and names the first row that is wrong.
+# (Solution: `%load solutions/09_plan_constraints.py`.)
+
+# %% tags=["exercise-plan-constraints"]
+def my_constraints(tree, player, first):
+    """(E, e): the row x(∅) = 1, then one row per information set of `player`."""
+    raise NotImplementedError  # replace this line
+
+
+# %%
+check_sf.check_plan_constraints(my_constraints)
+
+# %% [markdown]
+# ### Exercise 3 — solve Kuhn poker with `linprog`
+# With $E, e$ for player 1, $F, f$ for player 2 and the payoff matrix $A$ (one row per sequence
+# of player 1, one column per sequence of player 2), the value of the game to player 1 is the
+# optimum of
+#
+# $$ \max_{x,\,q}\; f^\top q \quad\text{subject to}\quad F^\top q - A^\top x \le 0,\quad
+#    E x = e,\quad x \ge 0,\quad q \text{ free.} $$
+#
+# ($q$ has one entry per row of $F$: for each plan $x$, $\max f^\top q$ over the first
+# constraint is what player 2's best response leaves player 1.) Write
+# `my_game_value(A, E, e, F, f, linprog)`: solve this program with the `linprog` it is given
+# (SciPy's `scipy.optimize.linprog`, which the checker watches so that it can tell you what is
+# wrong with your program) and return the value. Mind two things about `linprog`: it
+# **minimises** `c @ z`, and unless told otherwise it keeps **every** variable at $\ge 0$. The
+# variables are $z = (x, q)$. The checker runs it on Kuhn poker, where the value must be
+# $-1/18$ to within $10^{-7}$, and on two matrix games. The matrices of Kuhn poker are below.
+# (Solution: `%load solutions/09_sequence_lp.py`.)
+
+# %%
+A = kuhn_form.payoff.toarray()
+E, F = (m.toarray() for m in kuhn_form.constraints)
+e = f = np.eye(len(E))[0]
+print(f"A: {A.shape}, {np.count_nonzero(A)} nonzero entries; E: {E.shape}; F: {F.shape}")
+
+# %% tags=["exercise-sequence-lp"]
+def my_game_value(A, E, e, F, f, linprog):
+    """The value of the game to player 1, from the sequence-form linear program."""
+    raise NotImplementedError  # replace this line
+
+
+# %%
+check_sf.check_sequence_lp(my_game_value)
+
+# %% [markdown]
+# ### Explore: a realization plan by hand
+#
+# A slider for each of player 1's sequences, and beside each information set its row of
+# $E x = e$: whether it holds, or by how much it fails. The widget starts at the uniform
+# strategy. Move `x(J·b)` alone: set `J`'s row fails. Move `x(J·p)` to make it hold again, and
+# now `Jpb`'s row fails, because its parent weight changed: a realization plan moves in
+# blocks. While every row holds, the widget shows the strategy, what it earns against player 2's
+# LP strategy, and what it earns against player 2's **best response**, the number the linear
+# program maximises. Press **equilibrium (LP)**: that number reaches the value, $-1/18$. From
+# the uniform strategy, the best response takes about 0.36 chips per hand more.
+
+# %%
+RealizationPlanExplorer(kuhn)
+
+# %% [markdown]
 # ### Predict, then reveal: who is faster?
 #
 # CFR+ needs a few hundred iterations to bring Leduc's exploitability below $10^{-3}$ chips per
@@ -285,7 +386,7 @@ exponent, factor = power_law(sizes, [r.lp_bytes / 1e6 for r in large])
 # action each, far smaller. Programs for big games keep only those, and generate the tree as they
 # walk it.
 #
-# ### Exercise 2 — where does the LP run out of memory?
+# ### Exercise 4 — where does the LP run out of memory?
 # The cell above fitted the LP's peak memory as `factor × n ** exponent` megabytes, with `n` the
 # sequences per player. Suppose the growth held for larger games. At how many sequences per player
 # would the LP need a laptop's 16 GB (16,000 MB)? Use `exponent` and `factor`.
@@ -331,7 +432,7 @@ check.check_lp_budget(my_sequences, exponent, factor)
 #
 # The bots read folds, calls and raises from the tree, so they play any of our games.
 #
-# ### Exercise 3 — predict the tournament
+# ### Exercise 5 — predict the tournament
 # Our DCFR strategy for Leduc (1,000 iterations) plays each archetype, both seats. Against which
 # archetype does it win the **most** per hand? (Solution: `%load solutions/09_most_exploited.py`.)
 
@@ -407,6 +508,11 @@ cfrviz.play_against(leduc, leduc_trace)
 #   small game's strategy is exactly as good in the big one, and much cheaper to compute.
 # - A CFR iteration's time grows with the nodes of the tree, its memory with information sets ×
 #   actions.
+# - A **realization plan** gives each of a player's sequences the product of their own
+#   probabilities along it; $x(\varnothing) = 1$ and, at each information set, the actions share
+#   out the weight of the player's own last move before it. These rows, $E x = e$, and the
+#   payoff matrix $A$ make Kuhn poker one linear program of 20 variables, whose optimum is
+#   $-1/18$.
 # - The sequence-form **linear program** solves a two-player zero-sum game exactly, and on small
 #   games faster than CFR. Its time grows faster than the game, it needs the whole game in memory
 #   (our CFR+, which stores the tree too, needed more at the largest recorded sizes; CFR itself
