@@ -1,6 +1,7 @@
 """Lesson 02's checkers accept the right answers, explain typical mistakes and never raise on junk;
 its helpers agree with the package's own computations."""
 
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -16,21 +17,16 @@ JUNK = [None, ..., "", "   ", 3, 2.5, [], {}, ["Qb"], ("Qb",), b"Qb", object(), 
         np.array([1.0, 2.0]), True]
 
 
-
-
-@pytest.fixture(scope="module")
-def kuhn():
-    return cfrviz.load_game("kuhn_poker")
-
-
 # --- exercise 1: which set -------------------------------------------------------------------
 
-def test_which_set_accepts_the_answer_and_its_spellings():
-    assert ex.check_which_set("Qb", "KQ:b").status == CORRECT
-    for key, other in (("qb", "kq:b"), (" 'Qb' ", "KQb"), ("Q:b", "KQ:b")):
-        assert ex.check_which_set(key, other).correct, (key, other)
-    solution = run_solution("02_which_set.py")
-    assert ex.check_which_set(solution["my_key"], solution["my_other_node"]).correct
+_SOLUTION = run_solution("02_which_set.py")
+WHICH_SET_RIGHT = [("Qb", "KQ:b"), ("qb", "kq:b"), (" 'Qb' ", "KQb"), ("Q:b", "KQ:b"),
+                   (_SOLUTION["my_key"], _SOLUTION["my_other_node"])]
+
+
+@pytest.mark.parametrize("key, other", WHICH_SET_RIGHT)
+def test_which_set_accepts_the_answer_and_its_spellings(key, other):
+    assert ex.check_which_set(key, other).status == CORRECT
 
 
 def test_which_set_unanswered_parts_are_not_done():
@@ -84,12 +80,22 @@ def test_which_set_never_raises_on_junk(junk):
 
 # --- exercise 2: reach -----------------------------------------------------------------------
 
-def test_reach_accepts_the_exact_value_and_a_rounded_one():
-    assert ex.check_reach(1 / 24).status == CORRECT
-    assert ex.check_reach(0.0417).correct
-    assert ex.check_reach(1 / 6 * 0.75 * 0.33).correct   # probabilities read off the figure
-    assert ex.check_reach(np.float64(1 / 24)).correct
-    assert ex.check_reach(run_solution("02_reach.py")["my_reach"]).correct
+REACH_RIGHT = {
+    "exact": 1 / 24,
+    "rounded": 0.0417,
+    "read off the figure": 1 / 6 * 0.75 * 0.33,
+    "numpy": np.float64(1 / 24),
+    "a fraction": Fraction(1, 24),
+    "the solution": run_solution("02_reach.py")["my_reach"],
+}
+
+
+@pytest.mark.parametrize("form", REACH_RIGHT)
+def test_reach_accepts_the_exact_value_and_a_rounded_one(form):
+    assert ex.check_reach(REACH_RIGHT[form]).status == CORRECT
+
+
+def test_reach_not_done():
     assert ex.check_reach(None).status == NOT_DONE
 
 
@@ -101,6 +107,10 @@ def test_reach_accepts_the_exact_value_and_a_rounded_one():
     (1 / 24 * 1 / 2, "one-step-too-far"),     # the call at the node multiplied in
     (3 / 4, "own-only"),
     (1 / 6 + 3 / 4 + 1 / 3, "sum-not-product"),
+    ((1 / 6 + 3 / 4 + 1 / 3) / 3, "sum-not-product"),
+    (24, "sum-not-product"),
+    ("1/24", "not-a-number"),
+    (0.3, None),
 ])
 def test_reach_mistakes_are_explained(answer, mistake):
     feedback = ex.check_reach(answer)
