@@ -16,22 +16,23 @@ JUNK = [None, ..., "", "abc", 3, [], {}, [1.0], [1, 2, 3], {"p": 1}, {"x": 1, "y
         float("nan"), [np.nan, 0.0], np.zeros((2, 2)), b"ab", True]
 
 
-
-
-@pytest.fixture(scope="module")
-def kuhn():
-    return cfrviz.load_game("kuhn_poker")
-
-
 # --- exercise 1: counterfactual values -------------------------------------------------------
 
-def test_counterfactual_values_accepts_the_answer():
-    assert ex.check_counterfactual_values([-2 / 9, -2 / 9]).status == CORRECT
-    assert ex.check_counterfactual_values((-0.222, -0.222)).correct
-    assert ex.check_counterfactual_values({"p": -2 / 9, "b": -2 / 9}).correct
-    assert ex.check_counterfactual_values(np.array([-2 / 9, -2 / 9])).correct
-    assert ex.check_counterfactual_values(
-        run_solution("03_counterfactual_values.py")["my_values"]).correct
+VALUES_RIGHT = {
+    "list": [-2 / 9, -2 / 9],
+    "rounded tuple": (-0.222, -0.222),
+    "dict": {"p": -2 / 9, "b": -2 / 9},
+    "numpy": np.array([-2 / 9, -2 / 9]),
+    "the solution": run_solution("03_counterfactual_values.py")["my_values"],
+}
+
+
+@pytest.mark.parametrize("form", VALUES_RIGHT)
+def test_counterfactual_values_accepts_the_answer(form):
+    assert ex.check_counterfactual_values(VALUES_RIGHT[form]).status == CORRECT
+
+
+def test_counterfactual_values_not_done():
     assert ex.check_counterfactual_values(None).status == NOT_DONE
 
 
@@ -43,6 +44,8 @@ def test_counterfactual_values_accepts_the_answer():
     ([-1, -1], "normalised"),
     ([2 / 9, 2 / 9], "sign"),
     ([1, 2, 3], "shape"),
+    ({"fold": -2 / 9, "call": -2 / 9}, "shape"),
+    ([0.5, 0.5], None),
 ])
 def test_counterfactual_value_mistakes_are_explained(answer, mistake):
     feedback = ex.check_counterfactual_values(answer)
@@ -82,12 +85,14 @@ def right(reach, player, action_values, value):
     return reach[2] * reach[1 - player] * (action_values - value)
 
 
-def test_regret_update_accepts_correct_implementations():
-    assert ex.check_regret_update(right).status == CORRECT
-    assert ex.check_regret_update(lambda r, i, q, v: list(right(r, i, q, v))).correct
-    assert ex.check_regret_update(
-        lambda r, i, q, v: np.prod(np.delete(r, i)) * (q - v)).correct
-    assert ex.check_regret_update(run_solution("03_regret_update.py")["my_regret_update"]).correct
+@pytest.mark.parametrize("function", [
+    right,
+    lambda r, i, q, v: list(right(r, i, q, v)),
+    lambda r, i, q, v: np.prod(np.delete(r, i)) * (q - v),
+    run_solution("03_regret_update.py")["my_regret_update"],
+])
+def test_regret_update_accepts_correct_implementations(function):
+    assert ex.check_regret_update(function).status == CORRECT
 
 
 def test_regret_update_starter_is_not_done():
@@ -184,15 +189,53 @@ SUM = "values[a] += weight * value(child)"
 RETURN = "    return values\n"
 
 
-def test_counterfactual_function_accepts_the_solution_and_other_forms():
-    solution = run_solution(CF_SOLUTION)["my_counterfactual_values"]
-    assert ex.check_counterfactual_function(solution).status == CORRECT
-    as_dict = cf_function(**{RETURN: "    return dict(zip(tree.infoset_actions[info], "
-                                      "values.tolist()))\n"})
-    assert ex.check_counterfactual_function(as_dict).correct
-    padded = cf_function(**{RETURN: "    return np.append(values, [0.0] * (tree.max_actions - "
-                                    "len(values)))\n"})
-    assert ex.check_counterfactual_function(padded).correct
+CF_ITERATIVE = """
+def my_counterfactual_values(tree, strategy, info):
+    # No recursion: reaches top-down and values bottom-up, in node order (parents come first).
+    player = int(tree.infoset_player[info])
+    n = len(tree.player)
+
+    def p(node, a, child, mine_too):
+        kind = int(tree.player[node])
+        if kind == -1:
+            return float(tree.chance_prob[child])
+        if kind == player and not mine_too:
+            return 1.0
+        return float(strategy[int(tree.infoset[node])][a])
+
+    reach = [1.0] * n
+    value = [0.0] * n
+    for node in range(n):
+        for a, child in enumerate(tree.children[node]):
+            reach[child] = reach[node] * p(node, a, child, False)
+    for node in reversed(range(n)):
+        if int(tree.player[node]) == -2:
+            value[node] = float(tree.utility[node][player])
+        for a, child in enumerate(tree.children[node]):
+            value[node] += p(node, a, child, True) * value[child]
+    out = [0.0] * len(tree.infoset_actions[info])
+    for node in range(n):
+        if int(tree.player[node]) >= 0 and int(tree.infoset[node]) == info:
+            for a, child in enumerate(tree.children[node]):
+                out[a] += reach[node] * value[child]
+    return out
+"""
+
+CF_RIGHT = {
+    "the solution (recursive values)": lambda: run_solution(CF_SOLUTION)[
+        "my_counterfactual_values"],
+    "pure python, iterative": lambda: as_cell(CF_ITERATIVE)["my_counterfactual_values"],
+    "a dict by action": lambda: cf_function(**{
+        RETURN: "    return dict(zip(tree.infoset_actions[info], values.tolist()))\n"}),
+    "padded to the table's width": lambda: cf_function(**{
+        RETURN: "    return np.append(values, [0.0] * (tree.max_actions - len(values)))\n"}),
+}
+
+
+@pytest.mark.parametrize("style", CF_RIGHT)
+def test_counterfactual_function_accepts_the_solution_and_other_forms(style):
+    feedback = ex.check_counterfactual_function(CF_RIGHT[style]())
+    assert feedback.status == CORRECT, feedback.message
 
 
 def test_counterfactual_function_agrees_with_the_engine():
@@ -319,6 +362,11 @@ def my_regret_update(reach, player, action_values, value):
 ''',
 }
 
+#: Plausible wrong updates, and the mistake each gets (issue 22 item 2).
+UPDATE_MISTAKE = {"hard-coded 1/6": "uneven-chance", "uniform chance": "uneven-chance",
+                  "no chance": "no-chance", "own reach": "own-and-chance", "sign": "sign",
+                  "chance squared": "uneven-chance"}
+
 UPDATE_WRONG = {
     # Chance's 1/6 hard-coded: right on Kuhn poker, where every deal has probability 1/6.
     "hard-coded 1/6": '''
@@ -367,7 +415,8 @@ def test_regret_update_in_any_style_is_accepted(style):
 @pytest.mark.parametrize("name", UPDATE_WRONG)
 def test_regret_update_wrong_code_is_rejected(name):
     feedback = ex.check_regret_update(as_cell(UPDATE_WRONG[name])["my_regret_update"])
-    assert feedback.status == WRONG, (name, feedback.message)
+    assert feedback.status == WRONG and feedback.mistake == UPDATE_MISTAKE[name], (
+        name, feedback.message)
 
 
 @pytest.mark.parametrize("name", ["hard-coded 1/6", "uniform chance", "chance squared"])
