@@ -13,11 +13,6 @@ JUNK = ["0.5", "abc", [0.5, 0.5], {"b": 0.5}, np.array([0.1, 0.2]), float("nan")
 
 
 @pytest.fixture(scope="module")
-def kuhn():
-    return cfrviz.load_game("kuhn_poker")
-
-
-@pytest.fixture(scope="module")
 def run300(kuhn):
     return cfrviz.solve(kuhn, "cfr", ex.EXPLORER_ITERATIONS, seed=0, progress=False)
 
@@ -57,11 +52,21 @@ def explorer(kuhn):
     return cfrviz.explore(kuhn, "cfr", iterations=ex.EXPLORER_ITERATIONS, seed=0, infoset="J")
 
 
-def test_average_at_set_accepts_the_average(run300):
-    value = cell(run300, "average")
-    assert ex.check_average_at_set(value, run300).status == CORRECT
-    assert ex.check_average_at_set(round(value, 3), run300).correct
-    assert ex.check_average_at_set(np.float64(value), run300).correct
+AVERAGE_RIGHT = {
+    "exact": lambda value: value,
+    "three decimals, as the panel shows": lambda value: round(value, 3),
+    "numpy": np.float64,
+    "a one-element array": lambda value: np.array([value]),
+}
+
+
+@pytest.mark.parametrize("form", AVERAGE_RIGHT)
+def test_average_at_set_accepts_the_average(run300, form):
+    answer = AVERAGE_RIGHT[form](cell(run300, "average"))
+    assert ex.check_average_at_set(answer, run300).status == CORRECT
+
+
+def test_average_at_set_not_done(run300):
     assert ex.check_average_at_set(None, run300).status == NOT_DONE
 
 
@@ -120,16 +125,25 @@ def test_average_at_set_recognises_the_current_strategy(run300):
     assert "current" in feedback.message and "average" in feedback.message
 
 
-@pytest.mark.parametrize("mistake", ["fold-not-call", "unweighted", "other-iteration",
-                                     "other-set"])
+#: What a student might read instead of the average P(call) at Qpb after 50 iterations, and
+#: the mistake the checker names for it.
+AVERAGE_WRONG = {
+    "fold-not-call": lambda run: 1 - cell(run, "average"),
+    "unweighted": lambda run: ex.average_from_current(run, ex.SET, ex.ITERATION, False)[1],
+    "other-iteration": lambda run: run.average_policy()[ex.SET]["b"],
+    "other-set": lambda run: run.average_strategy[run.index(ex.ITERATION),
+                                                  run.game.infoset_index("J"), 1],
+    "current": lambda run: round(cell(run, "current"), 3),
+    "percentage": lambda run: round(100 * cell(run, "average"), 1),
+    "not-a-probability": lambda _: 1.5,
+    "off-by-one": lambda run: run.average_strategy[run.index(ex.ITERATION + 1),
+                                                   run.game.infoset_index(ex.SET), 1],
+}
+
+
+@pytest.mark.parametrize("mistake", AVERAGE_WRONG)
 def test_average_at_set_explains_other_mistakes(run300, mistake):
-    game = run300.game
-    k = run300.index(ex.ITERATION)
-    answer = {"fold-not-call": 1 - cell(run300, "average"),
-              "unweighted": ex.average_from_current(run300, ex.SET, ex.ITERATION, False)[1],
-              "other-iteration": run300.average_policy()[ex.SET]["b"],
-              "other-set": run300.average_strategy[k, game.infoset_index("J"), 1]}[mistake]
-    feedback = ex.check_average_at_set(float(answer), run300)
+    feedback = ex.check_average_at_set(float(AVERAGE_WRONG[mistake](run300)), run300)
     assert feedback.status == WRONG and feedback.mistake == mistake, feedback
     assert len(feedback.message) > 40
 
@@ -140,24 +154,39 @@ def test_average_at_set_never_raises_on_junk(run300, junk):
     assert feedback.status == WRONG and feedback.message
 
 
-def test_alpha_accepts_each_reading(mystery, others):
-    estimates = ex.alpha_estimates(mystery)
-    for key in ("bet J", "bet K / 3", "call Q - 1/3", "nearest"):
-        assert ex.check_alpha(estimates[key], mystery, others).correct
-    assert ex.check_alpha(round(estimates["nearest"], 2), mystery).correct
-    namespace = run_solution("04_alpha.py", mystery=mystery)
-    assert ex.check_alpha(namespace["my_alpha"], mystery, others).correct
+ALPHA_RIGHT = {
+    "bet J": lambda run: ex.alpha_estimates(run)["bet J"],
+    "bet K / 3": lambda run: ex.alpha_estimates(run)["bet K / 3"],
+    "call Q - 1/3": lambda run: ex.alpha_estimates(run)["call Q - 1/3"],
+    "nearest": lambda run: ex.alpha_estimates(run)["nearest"],
+    "two decimals": lambda run: round(ex.alpha_estimates(run)["nearest"], 2),
+    "the solution": lambda run: run_solution("04_alpha.py", mystery=run)["my_alpha"],
+}
+
+ALPHA_WRONG = {
+    "bet-king": lambda run, _: run.average_policy()["K"]["b"],
+    "call-queen": lambda run, _: run.average_policy()["Qpb"]["b"],
+    "check-not-bet": lambda run, _: run.average_policy()["J"]["p"],
+    "other-run": lambda _, others: ex.alpha_estimates(others[0])["nearest"],
+    "out-of-range": lambda *_: 0.5,
+    "percentage": lambda run, _: 100 * ex.alpha_estimates(run)["nearest"],
+    "not-a-number": lambda *_: "0.2",
+}
+
+
+@pytest.mark.parametrize("reading", ALPHA_RIGHT)
+def test_alpha_accepts_each_reading(mystery, others, reading):
+    assert ex.check_alpha(ALPHA_RIGHT[reading](mystery), mystery, others).status == CORRECT
+
+
+@pytest.mark.parametrize("mistake", ALPHA_WRONG)
+def test_alpha_recognises_typical_mistakes(mystery, others, mistake):
+    feedback = ex.check_alpha(ALPHA_WRONG[mistake](mystery, others), mystery, others)
+    assert feedback.status == WRONG and feedback.mistake == mistake, (mistake, feedback)
+
+
+def test_alpha_not_done(mystery):
     assert ex.check_alpha(None, mystery).status == NOT_DONE
-
-
-def test_alpha_recognises_typical_mistakes(mystery, others):
-    p = mystery.average_policy()
-    cases = {"bet-king": p["K"]["b"], "call-queen": p["Qpb"]["b"], "check-not-bet": p["J"]["p"],
-             "other-run": ex.alpha_estimates(others[0])["nearest"], "out-of-range": 0.5,
-             "percentage": 100 * ex.alpha_estimates(mystery)["nearest"]}
-    for mistake, answer in cases.items():
-        feedback = ex.check_alpha(answer, mystery, others)
-        assert feedback.status == WRONG and feedback.mistake == mistake, (mistake, feedback)
 
 
 def test_alpha_recognises_the_current_strategy(kuhn):
