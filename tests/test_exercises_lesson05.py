@@ -4,7 +4,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from _solutions import SOLUTIONS, run_solution
+from _solutions import SOLUTIONS, as_cell, run_solution
 
 import cfrviz
 from cfrviz.exercises import CORRECT, NOT_DONE, WRONG
@@ -12,11 +12,6 @@ from cfrviz.exercises import lesson05 as ex
 
 JUNK = ["abc", [1, 2, 3], {"x": 1}, np.array([0.1, 0.2]), float("nan"), float("inf"), True,
         object(), (1,)]
-
-
-@pytest.fixture(scope="module")
-def kuhn():
-    return cfrviz.load_game("kuhn_poker")
 
 
 @pytest.fixture(scope="module")
@@ -93,27 +88,48 @@ def test_best_response_by_hand_never_raises(junk):
 
 # -- exercise 2: an exploitability --------------------------------------------------------------
 
-def test_exploitability_accepts(kuhn, trace):
+def _brs(kuhn, trace):
     policy = trace.average_policy(ex.EXPLOIT_ITERATION)
-    exact = cfrviz.exploitability(kuhn, policy)
-    assert ex.check_exploitability(exact).status == CORRECT
-    assert ex.check_exploitability(round(exact, 4)).correct
-    ns = run_solution("05_exploitability.py", trace=trace, kuhn=kuhn)
-    assert ex.check_exploitability(ns["my_exploitability"]).correct
+    return (cfrviz.best_response(kuhn, policy, 0).value,
+            cfrviz.best_response(kuhn, policy, 1).value)
+
+
+EXPLOITABILITY_RIGHT = {
+    "exact": lambda kuhn, trace: cfrviz.exploitability(
+        kuhn, trace.average_policy(ex.EXPLOIT_ITERATION)),
+    "four decimals": lambda kuhn, trace: round(cfrviz.exploitability(
+        kuhn, trace.average_policy(ex.EXPLOIT_ITERATION)), 4),
+    "the mean of two best responses": lambda kuhn, trace: np.mean(_brs(kuhn, trace)),
+    "the solution": lambda kuhn, trace: run_solution("05_exploitability.py", trace=trace,
+                                                     kuhn=kuhn)["my_exploitability"],
+}
+
+EXPLOITABILITY_WRONG = [
+    ("nash-conv", lambda kuhn, trace: sum(_brs(kuhn, trace))),
+    ("one-sided", lambda kuhn, trace: _brs(kuhn, trace)[0]),
+    ("one-sided", lambda kuhn, trace: _brs(kuhn, trace)[1]),
+    ("current", lambda kuhn, trace: cfrviz.exploitability(
+        kuhn, trace.current_policy(ex.EXPLOIT_ITERATION))),
+    ("uniform", lambda *_: 11 / 24),
+    ("sign", lambda kuhn, trace: (_brs(kuhn, trace)[0] - _brs(kuhn, trace)[1]) / 2),
+    ("not-a-number", lambda kuhn, _: cfrviz.best_response(kuhn, cfrviz.Policy.uniform(kuhn), 0)),
+    (None, lambda *_: 0.25),
+]
+
+
+@pytest.mark.parametrize("form", EXPLOITABILITY_RIGHT)
+def test_exploitability_accepts(kuhn, trace, form):
+    assert ex.check_exploitability(EXPLOITABILITY_RIGHT[form](kuhn, trace)).status == CORRECT
+
+
+def test_exploitability_not_done():
     assert ex.check_exploitability(None).status == NOT_DONE
 
 
-def test_exploitability_mistakes(kuhn, trace):
-    policy = trace.average_policy(ex.EXPLOIT_ITERATION)
-    br0 = cfrviz.best_response(kuhn, policy, 0).value
-    br1 = cfrviz.best_response(kuhn, policy, 1).value
-    cases = {"nash-conv": br0 + br1, "one-sided": br1,
-             "current": cfrviz.exploitability(kuhn, trace.current_policy(ex.EXPLOIT_ITERATION)),
-             "uniform": 11 / 24, "sign": (br0 - br1) / 2}
-    for mistake, answer in cases.items():
-        feedback = ex.check_exploitability(answer)
-        assert feedback.status == WRONG and feedback.mistake == mistake, (mistake, feedback)
-    assert ex.check_exploitability(br0).mistake == "one-sided"
+@pytest.mark.parametrize("mistake, answer", EXPLOITABILITY_WRONG)
+def test_exploitability_mistakes(kuhn, trace, mistake, answer):
+    feedback = ex.check_exploitability(answer(kuhn, trace))
+    assert feedback.status == WRONG and feedback.mistake == mistake, (mistake, feedback)
 
 
 @pytest.mark.parametrize("t", [10, 50, 1000, 10_000])
@@ -190,6 +206,47 @@ def test_best_response_code_solution_passes():
     feedback = ex.check_best_response_code(run_solution(SOLUTION)["my_best_response"])
     assert feedback.status == CORRECT, feedback
     assert "16 cases" in feedback.message and "Leduc" in feedback.message
+
+
+BEST_RESPONSE_PURE_PYTHON = """
+def my_best_response(tree, policy, player):
+    # Pure Python, no recursion: the others' reach top-down, then values deepest level first.
+    n = len(tree.player)
+    weight = [1.0] * n
+    for node in range(n):
+        kind = int(tree.player[node])
+        for a, child in enumerate(tree.children[node]):
+            if kind == -1:
+                weight[child] = weight[node] * float(tree.chance_prob[child])
+            elif kind == 1 - player:
+                weight[child] = weight[node] * float(policy[int(tree.infoset[node])][a])
+            else:
+                weight[child] = weight[node]
+    value = [0.0] * n
+    choice = {}
+    for node in sorted(range(n), key=lambda i: -int(tree.depth[i])):
+        kind = int(tree.player[node])
+        kids = [int(c) for c in tree.children[node]]
+        if kind == -2:
+            value[node] = weight[node] * float(tree.utility[node][player])
+        elif kind != player:
+            value[node] = sum(value[c] for c in kids)
+        else:
+            info = int(tree.infoset[node])
+            if info not in choice:
+                members = [h for h in range(n) if int(tree.player[h]) == player
+                           and int(tree.infoset[h]) == info]
+                totals = [sum(value[int(tree.children[h][a])] for h in members)
+                          for a in range(len(kids))]
+                choice[info] = totals.index(max(totals))
+            value[node] = value[kids[choice[info]]]
+    return value[0]
+"""
+
+
+def test_a_pure_python_best_response_passes():
+    feedback = ex.check_best_response_code(as_cell(BEST_RESPONSE_PURE_PYTHON)["my_best_response"])
+    assert feedback.status == CORRECT, feedback.message
 
 
 def test_variants_default_to_the_exact_best_response():
