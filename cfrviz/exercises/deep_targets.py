@@ -1,0 +1,419 @@
+"""Checkers for lesson 11's two Deep CFR computations that the text derives: the network's
+target at a set, and Single Deep CFR's average strategy at a set.
+
+Exercise "weighted target": ``my_target(ts, infos, regrets, info)`` returns what the
+advantage network's loss ``Σ_i t_i ||V(I_i) − r_i||²`` is minimised by at set ``info``:
+the iteration-weighted mean ``Σ t r / Σ t`` of that set's samples.  It is compared, at
+every set of several memories (Kuhn and Leduc poker, samples from external-sampling
+traversals kept in a :class:`~cfrviz.solvers.deep_cfr.Reservoir`, and a small memory
+written out by hand), with the package's own :meth:`Reservoir.grouped`, which Deep CFR
+trains on.
+
+Exercise "SD-CFR average": ``my_sd_average(strategies, reaches)`` returns Single Deep
+CFR's average at one set (Steinberger 2019), ``Σ_t t π_t σ_t / Σ_t t π_t`` over the
+iterations ``t = 1 … T``, with ``π_t`` the owner's own reach to the set under ``σ_t``.
+It is compared with the average that :func:`cfrviz.solvers.deep_cfr.train_deep_cfr`
+computes for its trace, at every set of a short Kuhn run, and on a hand-made case
+with three actions and iterations where the set is not reached.
+
+In both, a wrong answer is named only when a wrong formula written here reproduces it
+at every set checked (:data:`TARGET_VARIANTS`, :data:`AVERAGE_VARIANTS`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from ..core.regret import average_strategy
+from . import Feedback, not_done, unanswered, wrong
+from .coding import run_student
+from .diagnosis import Case, close_to, diagnose, fallback
+
+#: Answers within this of the package's count as equal.
+TOLERANCE = 1e-9
+
+
+@dataclass(frozen=True)
+class Memory:
+    """A memory of samples, as the exercise hands it to the student."""
+
+    name: str
+    ts: np.ndarray        # the iteration of each sample (1, 2, ...)
+    infos: np.ndarray     # its information set
+    regrets: np.ndarray   # its sampled regrets, one column per action (0 where illegal)
+    actions: np.ndarray   # number of legal actions of each set (indexed by set id)
+    keys: tuple
+
+
+def _from_reservoir(name: str, tree, memory) -> Memory:
+    size = len(memory)
+    return Memory(name, memory.weights[:size].copy(), memory.infos[:size].copy(),
+                  memory.regrets[:size].copy(), tree.legal_mask.sum(axis=1), tree.infoset_keys)
+
+
+def sampled_memory(tree, player: int, iterations: int, traversals: int, capacity: int,
+                   seed: int):
+    """A :class:`~cfrviz.solvers.deep_cfr.Reservoir` filled as Deep CFR fills one: each
+    iteration t, ``traversals`` external-sampling walks for ``player`` against a strategy,
+    their samples offered with weight t.  The strategy changes with t (a random one per
+    iteration, drawn from ``seed``), so the samples of different iterations differ."""
+    from .. import engine
+    from ..solvers.deep_cfr import Reservoir, external_sampling_samples
+
+    rng = np.random.default_rng(seed)
+    state = engine.seed_state(rng)
+    memory = Reservoir(capacity, tree.max_actions)
+    mask = tree.legal_mask
+    for t in range(1, iterations + 1):
+        raw = np.where(mask, rng.random(mask.shape) + 0.05, 0.0)
+        strategy = raw / raw.sum(axis=1, keepdims=True)
+        infos, regrets, _ = external_sampling_samples(tree, strategy, player, traversals, state)
+        memory.add(infos, regrets, float(t), rng)
+    return memory
+
+
+@lru_cache(maxsize=1)
+def target_memories() -> tuple[Memory, ...]:
+    """The memories the target is checked on (built once)."""
+    from ..games import load_game
+    from ..solvers.deep_cfr import Reservoir
+
+    kuhn, leduc = load_game("kuhn_poker"), load_game("leduc_poker")
+    by_hand = Reservoir(10, 2)
+    # Out of iteration order, as a reservoir keeps them; set 0 has samples of three iterations,
+    # set 1 one sample only, set 3 two samples of the same iteration.
+    rows = [(3, 0, (1.0, -1.0)), (1, 0, (-2.0, 2.0)), (3, 3, (0.5, 0.0)), (2, 0, (0.0, 4.0)),
+            (5, 1, (1.5, -0.5)), (3, 3, (-0.5, 1.0)), (4, 0, (2.0, -3.0))]
+    for t, info, regret in rows:
+        by_hand.add(np.array([info]), np.array([regret]), float(t), np.random.default_rng(0))
+    return (
+        _from_reservoir("a small memory written out by hand", kuhn, by_hand),
+        _from_reservoir("player 2's memory on Kuhn poker (10 iterations)", kuhn,
+                        sampled_memory(kuhn, 1, 10, 40, 300, seed=11)),
+        _from_reservoir("player 1's memory on Leduc poker (6 iterations)", leduc,
+                        sampled_memory(leduc, 0, 6, 30, 2000, seed=12)),
+    )
+
+
+def package_targets(memory: Memory) -> dict[int, np.ndarray]:
+    """Each set's target as Deep CFR computes it (:meth:`Reservoir.grouped`), legal actions."""
+    from ..solvers.deep_cfr import Reservoir
+
+    store = Reservoir(len(memory.ts), memory.regrets.shape[1])
+    store.infos, store.regrets, store.weights = memory.infos, memory.regrets, memory.ts
+    store.seen = len(memory.ts)
+    sets, means, _ = store.grouped()
+    return {int(s): means[k, :memory.actions[s]] for k, s in enumerate(sets)}
+
+
+def _weighted(weights: Callable[[np.ndarray], np.ndarray], divide: str = "weights"):
+    """A target formula: weights of the set's samples, and what the sum is divided by."""
+    def formula(ts, infos, regrets, info):
+        at = infos == info
+        w = weights(ts[at])
+        total = {"weights": w.sum(), "count": at.sum(), "none": 1.0,
+                 "all weights": weights(ts).sum()}[divide]
+        return (w[:, None] * regrets[at]).sum(axis=0) / total
+    return formula
+
+
+def _everywhere(ts, _infos, regrets, _info):
+    return (ts[:, None] * regrets).sum(axis=0) / ts.sum()
+
+
+def _latest(ts, infos, regrets, info):
+    at = infos == info
+    last = at & (ts == ts[at].max())
+    return regrets[last].mean(axis=0)
+
+
+def _as_strategy(ts, infos, regrets, info):
+    target = _weighted(lambda t: t)(ts, infos, regrets, info)
+    positive = np.maximum(target, 0.0)
+    return positive / positive.sum() if positive.sum() > 0 else np.full(len(target),
+                                                                         1 / len(target))
+
+
+#: Wrong targets the checker recognises: (mistake, formula, message).
+TARGET_VARIANTS: tuple[tuple[str, Callable, str], ...] = (
+    ("unweighted", _weighted(np.ones_like),
+     "Your target is the plain mean of the set's samples: every sample counts the same. The "
+     "loss weights sample i by its iteration t_i, so the minimum is the weighted mean, "
+     "Σ t·r / Σ t over the set's samples: later iterations count more."),
+    ("weighted-sum", _weighted(lambda t: t, "none"),
+     "Your target is Σ t·r, the weighted sum, not divided by anything. The network's best "
+     "output is a mean: divide by the sum of the same weights, Σ t, over the set's samples."),
+    ("divided-by-count", _weighted(lambda t: t, "count"),
+     "You divide Σ t·r by the number of samples. Each sample enters the loss with weight t, "
+     "so the weights must sum to 1 after dividing: divide by Σ t over the set's samples."),
+    ("all-sets-denominator", _weighted(lambda t: t, "all weights"),
+     "Your numerator is right (the set's samples only) but you divide by Σ t over the whole "
+     "memory. The loss at this set involves only this set's samples: divide by their Σ t."),
+    ("all-sets", _everywhere,
+     "Your target is the weighted mean of every sample in the memory, whatever its set. The "
+     "network sees the set's features and nothing else, so its best output at a set is the "
+     "mean of that set's samples only: select them with infos == info first."),
+    ("squared-weights", _weighted(lambda t: t * t),
+     "You weight samples by t². Deep CFR's loss weights iteration t by t (linear CFR's "
+     "weighting), so the target is Σ t·r / Σ t."),
+    ("latest-iteration", _latest,
+     "Your target uses only the samples of the latest iteration at the set. A reservoir keeps "
+     "samples of every iteration, in no particular order, and the network is fitted to all "
+     "of them: average all the set's samples, each weighted by its t."),
+    ("strategy", _as_strategy,
+     "You returned regret matching applied to the target: a strategy. The exercise asks for "
+     "the target itself, Σ t·r / Σ t, in regret units (it can be negative); regret matching "
+     "comes afterwards, when the network's outputs are played."),
+)
+
+
+def _target_run(function) -> tuple[np.ndarray | None, Feedback | None, str]:
+    """The student's targets at every set of every memory, flattened; or why not."""
+    out = []
+    for memory in target_memories():
+        for info in sorted(set(memory.infos.tolist())):
+            k = int(memory.actions[info])
+            got, failed = run_student(
+                lambda m=memory, i=info: function(m.ts.copy(), m.infos.copy(),
+                                                  m.regrets.copy(), i),
+                name="`my_target`", hints=_TARGET_HINTS)
+            if failed is not None:
+                return None, failed, memory.name
+            vector = _vector(got, k, memory.regrets.shape[1])
+            if vector is None:
+                return None, wrong(f"In {memory.name}, at set {memory.keys[info]!r} (id {info}, "
+                                   f"{k} actions), your function returned {_short(got)}: return "
+                                   f"{k} numbers, one per action.", "shape"), memory.name
+            out.append(vector)
+    return np.concatenate(out), None, ""
+
+
+def _vector(value, k: int, width: int) -> np.ndarray | None:
+    try:
+        array = np.array(value, dtype=float).ravel()
+    except (TypeError, ValueError):
+        return None
+    if len(array) == width and width > k:
+        array = array[:k]
+    if array.shape != (k,) or not np.all(np.isfinite(array)):
+        return None
+    return array
+
+
+def _flat(formula) -> np.ndarray:
+    with np.errstate(all="ignore"):
+        return np.concatenate([np.asarray(formula(m.ts, m.infos, m.regrets, info),
+                                          dtype=float)[:int(m.actions[info])]
+                               for m in target_memories()
+                               for info in sorted(set(m.infos.tolist()))])
+
+
+_TARGET_HINTS = {
+    IndexError: "ts, infos and regrets have one entry (one row) per sample; select a set's "
+                "samples with a boolean mask, at = infos == info.",
+    TypeError: "The checker calls my_target(ts, infos, regrets, info) with numpy arrays and a "
+               "set id, and expects the set's target, one number per action.",
+}
+
+
+def check_weighted_target(function) -> Feedback:
+    """Exercise: ``function(ts, infos, regrets, info)`` is the iteration-weighted mean target.
+
+    Compared, at every set of :func:`target_memories`, with
+    :func:`package_targets` (Deep CFR's :meth:`Reservoir.grouped`).
+    """
+    if unanswered(function):
+        return not_done("Write `my_target`, then run this cell again.")
+    if not callable(function):
+        return wrong(f"Pass the function itself, check_weighted_target(my_target); got "
+                     f"{_short(function)}.", "not-callable")
+    got, failed, _ = _target_run(function)
+    if failed is not None:
+        return failed
+    right = np.concatenate([package_targets(m)[info] for m in target_memories()
+                            for info in sorted(set(m.infos.tolist()))])
+    sets = sum(len(set(m.infos.tolist())) for m in target_memories())
+    return diagnose(got, (
+        Case.correct(close_to(right, rtol=0, atol=TOLERANCE),
+                     f"Right at all {sets} sets of the three memories: your targets equal the "
+                     "weighted means Deep CFR trains towards (Reservoir.grouped). At each set "
+                     "the network can do no better than Σ t·r / Σ t, because the loss is a "
+                     "weighted sum of squares and the set's inputs never change."),
+        *(Case(name, close_to(_flat(formula), rtol=0, atol=TOLERANCE), message)
+          for name, formula, message in TARGET_VARIANTS),
+        fallback(_first_difference),
+    ))
+
+
+def _first_difference(values: np.ndarray) -> str:
+    at = 0
+    for memory in target_memories():
+        targets = package_targets(memory)
+        for info in sorted(set(memory.infos.tolist())):
+            k = int(memory.actions[info])
+            if not np.allclose(values[at:at + k], targets[info], rtol=0, atol=TOLERANCE):
+                return (f"In {memory.name}, at set {memory.keys[info]!r} (id {info}), your target "
+                        f"is {np.round(values[at:at + k], 4).tolist()}; Σ t·r / Σ t over its "
+                        f"{int(np.sum(memory.infos == info))} samples is "
+                        f"{np.round(targets[info], 4).tolist()}.")
+            at += k
+    return "Not quite: the target at a set is Σ t·r / Σ t over that set's samples."
+
+
+# --- the Single Deep CFR average ------------------------------------------------------------
+
+@dataclass(frozen=True)
+class AverageCase:
+    """One set of one run: the strategies played there, the owner's reach, the package's
+    average."""
+
+    name: str
+    strategies: np.ndarray   # (T, k): sigma_t at the set, t = 1..T
+    reaches: np.ndarray      # (T,): the owner's own reach to the set under sigma_t
+    expected: np.ndarray     # (k,)
+
+
+@lru_cache(maxsize=1)
+def average_cases() -> tuple[AverageCase, ...]:
+    """Every set of a short Deep CFR run on Kuhn poker, with the average its trace holds,
+    and a hand-made set of three actions that some iterations do not reach."""
+    from ..core.tree import as_tree
+    from ..games import load_game
+    from ..solvers.deep_cfr import own_reach_table, train_deep_cfr
+
+    kuhn = as_tree(load_game("kuhn_poker"), "check_sd_average")
+    run = train_deep_cfr(kuhn, 6, seed=0, traversals=50, train_steps=30,
+                         checkpoints=[6], progress=False)
+    played = np.array([run.strategy(t) for t in range(1, run.iterations + 1)])
+    reach = np.array([own_reach_table(kuhn, sigma) for sigma in played])
+    average = run.trace.average_strategy[-1]
+    cases = [AverageCase(f"set {key!r} of a 6-iteration Deep CFR run on Kuhn poker",
+                         played[:, info, :2], reach[:, info], average[info, :2])
+             for info, key in enumerate(kuhn.infoset_keys)]
+    strategies = np.array([[0.2, 0.3, 0.5], [1.0, 0.0, 0.0], [0.1, 0.1, 0.8], [0.6, 0.4, 0.0],
+                           [0.0, 0.5, 0.5]])
+    reaches = np.array([0.5, 0.0, 0.25, 1.0, 0.0])
+    weights = np.arange(1, 6)[:, None] * reaches[:, None]
+    summed = (weights * strategies).sum(axis=0, keepdims=True)
+    cases.append(AverageCase("a set of three actions, not reached at iterations 2 and 5",
+                             strategies, reaches,
+                             average_strategy(summed, np.ones((1, 3), dtype=bool))[0]))
+    return tuple(cases)
+
+
+def _mix(weight: Callable[[np.ndarray, np.ndarray], np.ndarray], normalise: bool = True):
+    def formula(strategies, reaches):
+        t = np.arange(1, len(strategies) + 1, dtype=float)
+        w = weight(t, reaches)
+        total = (w[:, None] * strategies).sum(axis=0)
+        return total / total.sum() if normalise else total
+    return formula
+
+
+#: Wrong averages the checker recognises: (mistake, formula, message).
+AVERAGE_VARIANTS: tuple[tuple[str, Callable, str], ...] = (
+    ("unweighted", _mix(lambda t, _r: np.ones_like(t)),
+     "Your average gives every iteration the same weight. SD-CFR weights iteration t by t "
+     "(later networks are better) and by the player's own reach π_t(I): an iteration whose "
+     "strategy seldom leads to the set plays there seldom, so it counts little."),
+    ("no-reach", _mix(lambda t, _r: t),
+     "You weight iteration t by t only. The average *behaviour* at a set also weights by "
+     "the player's own reach π_t(I) (lesson 04's average strategy): an iteration that does "
+     "not lead to the set contributes nothing there. Weight by t · π_t(I)."),
+    ("no-t", _mix(lambda _t, r: r),
+     "You weight by the reach only. SD-CFR picks iteration t's network with probability "
+     "proportional to t, so the weights are t · π_t(I)."),
+    ("zero-based", _mix(lambda t, r: (t - 1) * r),
+     "You weight iteration t by t − 1: the first iteration counts for nothing. Did you "
+     "number the iterations with enumerate, from 0? The strategies are those of iterations "
+     "1, 2, …, T: weight row k (from 0) by (k + 1) · reach."),
+    ("not-normalised", _mix(lambda t, r: t * r, normalise=False),
+     "You returned Σ t · π_t · σ_t without dividing: a strategy sums to 1. Divide by "
+     "Σ t · π_t (it is the sum of your vector)."),
+    ("last-iterate", lambda strategies, _reaches: strategies[-1],
+     "You returned the last iteration's strategy. CFR's guarantee is about the average of "
+     "the iterations' strategies, weighted by t and the player's reach, not the last one."),
+)
+
+
+def _average_run(function) -> tuple[np.ndarray | None, Feedback | None]:
+    out = []
+    for case in average_cases():
+        got, failed = run_student(
+            lambda c=case: function(c.strategies.copy(), c.reaches.copy()),
+            name="`my_sd_average`", hints=_AVERAGE_HINTS)
+        if failed is not None:
+            return None, failed
+        vector = _vector(got, case.strategies.shape[1], case.strategies.shape[1])
+        if vector is None:
+            return None, wrong(f"For {case.name}, your function returned {_short(got)}: return "
+                               f"{case.strategies.shape[1]} probabilities, one per action.",
+                               "shape")
+        out.append(vector)
+    return np.concatenate(out), None
+
+
+_AVERAGE_HINTS = {
+    IndexError: "strategies has one row per iteration (T rows, one column per action) and "
+                "reaches one number per iteration.",
+    ZeroDivisionError: "Divide by Σ t · π_t, which is positive here: every set is reached at "
+                       "some iteration.",
+    TypeError: "The checker calls my_sd_average(strategies, reaches) with numpy arrays and "
+               "expects one probability per action.",
+}
+
+
+def check_sd_average(function) -> Feedback:
+    """Exercise: ``function(strategies, reaches)`` is Single Deep CFR's average at a set.
+
+    Compared, at every case of :func:`average_cases`, with the package's average
+    (a Deep CFR trace's average strategy, or ``Σ t π σ`` normalised by
+    :func:`cfrviz.core.regret.average_strategy`).
+    """
+    if unanswered(function):
+        return not_done("Write `my_sd_average`, then run this cell again.")
+    if not callable(function):
+        return wrong(f"Pass the function itself, check_sd_average(my_sd_average); got "
+                     f"{_short(function)}.", "not-callable")
+    got, failed = _average_run(function)
+    if failed is not None:
+        return failed
+    cases = average_cases()
+    right = np.concatenate([c.expected for c in cases])
+
+    def variant(formula) -> np.ndarray:
+        with np.errstate(all="ignore"):
+            return np.concatenate([np.asarray(formula(c.strategies, c.reaches), dtype=float)
+                                   for c in cases])
+
+    return diagnose(got, (
+        Case.correct(close_to(right, rtol=0, atol=TOLERANCE),
+                     f"Right at all {len(cases)} sets: your averages equal the one cfrviz's "
+                     "Deep CFR computes for its trace (every iteration's networks kept, "
+                     "iteration t weighted by t and by the player's own reach). It is how "
+                     "Steinberger's player behaves: it picks one iteration's network with "
+                     "probability proportional to t before the game and plays it throughout."),
+        *(Case(name, close_to(variant(formula), rtol=0, atol=TOLERANCE), message)
+          for name, formula, message in AVERAGE_VARIANTS),
+        fallback(_first_average_difference),
+    ))
+
+
+def _first_average_difference(values: np.ndarray) -> str:
+    at = 0
+    for case in average_cases():
+        k = case.strategies.shape[1]
+        if not np.allclose(values[at:at + k], case.expected, rtol=0, atol=TOLERANCE):
+            return (f"For {case.name}, your average is {np.round(values[at:at + k], 4).tolist()}"
+                    f"; Σ_t t·π_t·σ_t / Σ_t t·π_t is {np.round(case.expected, 4).tolist()}.")
+        at += k
+    return "Not quite: the average is Σ_t t·π_t·σ_t / Σ_t t·π_t."
+
+
+def _short(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
