@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from _solutions import SOLUTIONS, run_solution
+from _solutions import SOLUTIONS, as_cell, run_solution
 
 from cfrviz.exercises import CORRECT, NOT_DONE, WRONG
 from cfrviz.exercises import lesson06 as ex
@@ -10,15 +10,21 @@ from cfrviz.exercises import lesson06 as ex
 JUNK = ["", "cfr", 3, 2.5, {"a": 1}, object(), [None, None], np.zeros((2, 2)), [np.nan] * 3,
         ["cfr"] * 4, [1, 2, 3, 4]]
 
+WEIGHTS_RIGHT = {
+    "list of fractions": [2 / 3, 4 / 3, 4 / 3],
+    "rounded numpy": np.array([0.6667, 1.3333, 1.3333]),
+    "p / q as arrays": ex.DEAL_P / ex.SAMPLER_Q,
+    "the solution": run_solution("06_importance_weights.py")["my_weights"],
+}
 
 
+@pytest.mark.parametrize("form", WEIGHTS_RIGHT)
+def test_importance_weights(form):
+    assert ex.check_importance_weights(WEIGHTS_RIGHT[form]).status == CORRECT
 
-def test_importance_weights():
+
+def test_importance_weights_not_done():
     assert ex.check_importance_weights(None).status == NOT_DONE
-    assert ex.check_importance_weights([2 / 3, 4 / 3, 4 / 3]).correct
-    assert ex.check_importance_weights(np.array([0.6667, 1.3333, 1.3333])).correct
-    solution = run_solution("06_importance_weights.py")
-    assert ex.check_importance_weights(solution["my_weights"]).correct
 
 
 @pytest.mark.parametrize("answer, mistake", [
@@ -28,6 +34,8 @@ def test_importance_weights():
     ([1 / 3, 1 / 3, 1 / 3], "only-p"),
     ([1, 2], "shape"),
     ("2/3, 4/3, 4/3", "shape"),
+    ([1.0, 1.0, 1.0, 1.0], "shape"),
+    ([0.5, 1.5, 1.0], None),
 ])
 def test_importance_weight_mistakes_are_explained(answer, mistake):
     feedback = ex.check_importance_weights(answer)
@@ -102,10 +110,46 @@ def make_walk(*, regret_weight="none", average="opponent", average_weight="none"
     return walk
 
 
-def test_the_solution_and_a_students_walk_pass():
-    solution = run_solution("06_external_sampling.py")["my_external_sampling"]
-    assert ex.check_external_sampling(solution).status == CORRECT
-    assert ex.check_external_sampling(make_walk()).status == CORRECT
+WALK_PURE_PYTHON = """
+def my_external_sampling(tree, node, player, regret_sum, strategy_sum, draw):
+    # Lists and plain floats: regret matching by hand, no numpy arithmetic.
+    kind = int(tree.player[node])
+    if kind == -2:
+        return float(tree.utility[node][player])
+    children = [int(c) for c in tree.children[node]]
+    if kind == -1:
+        probs = [float(tree.chance_prob[c]) for c in children]
+        return my_external_sampling(tree, children[draw(node, probs)], player, regret_sum,
+                                    strategy_sum, draw)
+    info, k = int(tree.infoset[node]), len(children)
+    positive = [max(float(r), 0.0) for r in regret_sum[info][:k]]
+    total = sum(positive)
+    sigma = [p / total for p in positive] if total > 0 else [1.0 / k] * k
+    if kind != player:
+        for a in range(k):
+            strategy_sum[info][a] += sigma[a]
+        return my_external_sampling(tree, children[draw(node, sigma)], player, regret_sum,
+                                    strategy_sum, draw)
+    values = [my_external_sampling(tree, c, player, regret_sum, strategy_sum, draw)
+              for c in children]
+    value = sum(s * v for s, v in zip(sigma, values))
+    for a in range(k):
+        regret_sum[info][a] += values[a] - value
+    return value
+"""
+
+WALK_RIGHT = {
+    "the solution (numpy)": lambda: run_solution("06_external_sampling.py")[
+        "my_external_sampling"],
+    "reach and q tracked, actions first to last": make_walk,
+    "pure python": lambda: as_cell(WALK_PURE_PYTHON)["my_external_sampling"],
+}
+
+
+@pytest.mark.parametrize("style", WALK_RIGHT)
+def test_the_solution_and_a_students_walk_pass(style):
+    feedback = ex.check_external_sampling(WALK_RIGHT[style]())
+    assert feedback.status == CORRECT, feedback.message
 
 
 @pytest.mark.parametrize("options, mistake", [

@@ -12,11 +12,21 @@ JUNK = ["", "cfr", 3, 2.5, {"a": 1}, object(), [None, None], np.zeros((2, 2)), [
         ["cfr"] * 4, [1, 2, 3, 4]]
 
 
-def test_fewest_nodes_accepts_the_order_and_aliases():
+FEWEST_RIGHT = {
+    "list": list(ex.FEWEST_FIRST),
+    "aliases in a tuple": ("Outcome", "external sampling", "chance-sampling", "CFR"),
+    "a numpy array of names": np.array(ex.FEWEST_FIRST),
+    "the solution": run_solution("07_fewest_nodes.py")["my_order"],
+}
+
+
+@pytest.mark.parametrize("form", FEWEST_RIGHT)
+def test_fewest_nodes_accepts_the_order_and_aliases(form):
+    assert ex.check_fewest_nodes(FEWEST_RIGHT[form]).status == CORRECT
+
+
+def test_fewest_nodes_not_done():
     assert ex.check_fewest_nodes(None).status == NOT_DONE
-    assert ex.check_fewest_nodes(list(ex.FEWEST_FIRST)).status == CORRECT
-    assert ex.check_fewest_nodes(("Outcome", "external sampling", "chance-sampling", "CFR")).correct
-    assert ex.check_fewest_nodes(run_solution("07_fewest_nodes.py")["my_order"]).correct
 
 
 def test_the_checker_agrees_with_the_engine():
