@@ -11,14 +11,21 @@ from cfrviz.exercises import lesson08 as ex
 JUNK = ["", "fast", 3, {"a": 1}, object(), [None] * 3, np.zeros((2, 2)), [np.nan] * 3,
         ["cfr"] * 4, [1, 2, 3, 4], [np.inf, 0, 0]]
 
+DISCOUNTS_RIGHT = {
+    "fractions": [8 / 9, 1 / 2, 16 / 25],
+    "rounded tuple": (0.889, 0.5, 0.64),
+    "numpy": np.array(ex.dcfr_discounts(4, 1.5, 0.0, 2.0)),
+    "the solution": run_solution("08_dcfr_discounts.py")["my_factors"],
+}
 
 
+@pytest.mark.parametrize("form", DISCOUNTS_RIGHT)
+def test_dcfr_discounts(form):
+    assert ex.check_dcfr_discounts(DISCOUNTS_RIGHT[form]).status == CORRECT
 
-def test_dcfr_discounts():
+
+def test_dcfr_discounts_not_done():
     assert ex.check_dcfr_discounts(None).status == NOT_DONE
-    assert ex.check_dcfr_discounts([8 / 9, 1 / 2, 16 / 25]).status == CORRECT
-    assert ex.check_dcfr_discounts((0.889, 0.5, 0.64)).correct
-    assert ex.check_dcfr_discounts(run_solution("08_dcfr_discounts.py")["my_factors"]).correct
 
 
 @pytest.mark.parametrize("answer, mistake", [
@@ -29,6 +36,7 @@ def test_dcfr_discounts():
     ([8 / 9, 0, 16 / 25], "cfr-plus"),
     ([8, 1, 16], "not-a-factor"),
     ([8 / 9, 1 / 2], "shape"),
+    ([0.5, 0.5, 0.5], None),
 ])
 def test_dcfr_discount_mistakes_are_explained(answer, mistake):
     feedback = ex.check_dcfr_discounts(answer)
@@ -40,12 +48,21 @@ def test_race_is_what_the_lesson_says():
     assert sorted(results, key=results.get) == ["dcfr", "cfr+", "linear_cfr", "cfr"]
 
 
-def test_variant_ranking_accepts_the_truth_in_any_spelling():
+RANKING_RIGHT = {
+    "list": ["dcfr", "cfr+", "linear_cfr", "cfr"],
+    "aliases in a tuple": ("DCFR", "CFR+", "linear", "vanilla"),
+    "a single name, the lowest": "discounted",
+    "the solution": run_solution("08_variant_ranking.py")["my_ranking"],
+}
+
+
+@pytest.mark.parametrize("form", RANKING_RIGHT)
+def test_variant_ranking_accepts_the_truth_in_any_spelling(form):
+    assert ex.check_variant_ranking(RANKING_RIGHT[form]).status == CORRECT
+
+
+def test_variant_ranking_not_done():
     assert ex.check_variant_ranking(None).status == NOT_DONE
-    assert ex.check_variant_ranking(["dcfr", "cfr+", "linear_cfr", "cfr"]).correct
-    assert ex.check_variant_ranking(("DCFR", "CFR+", "linear", "vanilla")).correct
-    assert ex.check_variant_ranking("discounted").correct  # a single name: the lowest
-    assert ex.check_variant_ranking(run_solution("08_variant_ranking.py")["my_ranking"]).correct
 
 
 @pytest.mark.parametrize("answer, mistake", [
@@ -88,8 +105,7 @@ def test_dcfr_discounts_at_another_iteration_are_named(t):
 
 # -- section 1: one change at a time ------------------------------------------------------------
 
-def test_one_change_at_a_time_ends_where_the_solvers_end():
-    kuhn = cfrviz.load_game("kuhn_poker")
+def test_one_change_at_a_time_ends_where_the_solvers_end(kuhn):
     curves = ex.one_change_at_a_time(kuhn, [10, 50])
     assert set(curves) == {"cfr", "linear average", "regret floor", "cfr+"}
     for name in ("cfr", "cfr+"):
@@ -127,8 +143,7 @@ def test_cfr_plus_solution_passes():
     assert f"{ex.PLUS_ITERATIONS} iterations" in feedback.message
 
 
-def test_plus_iteration_is_cfrviz_cfr_plus():
-    kuhn = cfrviz.load_game("kuhn_poker")
+def test_plus_iteration_is_cfrviz_cfr_plus(kuhn):
     trace = cfrviz.solve(kuhn, "cfr+", 5, checkpoints=[1, 2, 3, 4, 5], progress=False)
     for t, (regret_sum, strategy_sum) in enumerate(ex._run(kuhn, 5), start=1):
         np.testing.assert_allclose(regret_sum, trace.cumulative_regret[t - 1], atol=1e-12)
@@ -321,7 +336,18 @@ def test_cfr_plus_right_code_in_any_style_and_order_is_accepted(style):
         assert "player 2 updated first" in feedback.message
 
 
+#: The mistake each of PLUS_WRONG gets: None where no one wrong version explains it (then the
+#: message says after which iteration the tables first differ).
+PLUS_WRONG_MISTAKE = {"floor only inside regret matching, player 2 first": None,
+                      "player 2 first, uniform average": None,
+                      "player 2 first, simultaneous": "simultaneous",
+                      "one player only": None, "floor rounds small regrets away": None}
+
+
 @pytest.mark.parametrize("name", PLUS_WRONG)
 def test_cfr_plus_wrong_code_in_either_order_is_rejected(name):
     feedback = ex.check_cfr_plus_iteration(as_cell(PLUS_WRONG[name])["my_cfr_plus_iteration"])
-    assert feedback.status == WRONG, (name, feedback.message)
+    assert feedback.status == WRONG and feedback.mistake == PLUS_WRONG_MISTAKE[name], (
+        name, feedback.message)
+    if feedback.mistake is None:
+        assert "After iteration" in feedback.message
