@@ -101,8 +101,13 @@ def test_singling_out_a_bot_marks_it_everywhere(result):
                                                                                "entries"}
     board.single_out("crasher")
     assert "No bot called 'crasher' played" in board.last_error and board.highlight is None
-    with pytest.raises(ValueError, match="highlight must be a bot that played"):
-        Leaderboard(result, highlight="crasher")
+    with pytest.raises(ValueError, match="highlight must be a bot that was entered"):
+        Leaderboard(result, highlight="nobody")
+    # A bot that could not play is marked where it is listed: among the problems.
+    flagged = Leaderboard(result, highlight="crasher")
+    assert flagged.highlight is None and flagged.flagged == "crasher"
+    marked = re.findall(r"<li style='margin:4px 0;([^']*)'><b>([^<]*)</b>", flagged.problems.value)
+    assert [name for css, name in marked if "background" in css] == ["crasher"]
     with pytest.raises(ValueError, match="shows the result of run_tournament"):
         Leaderboard({"caller": 1})
 

@@ -399,7 +399,9 @@ def tabulate(game: GameTree, bot: Callable, name: str, *, source: str | None = N
                 raise
             except BaseException as error:  # noqa: B036 -- a bot's SystemExit is a crash too
                 line, text = _crash_line(error, filename)
-                detail = str(error) or "(no message)"
+                detail = str(error) or ("(not written yet)"
+                                        if isinstance(error, NotImplementedError)
+                                        else "(no message)")
                 return Problem(name, "crash",
                                f"raised {type(error).__name__}: {detail}"
                                f"{_place(source, line, text)}, deciding at "

@@ -40,14 +40,15 @@ class Leaderboard(Panel):
     tournament : Tournament
         From :func:`cfrviz.play.tournament.run_tournament`.
     highlight : str, optional
-        A bot to single out at first (it can be changed in the menu).
+        A bot to single out at first (it can be changed in the menu); one that could not
+        play is marked in the list of problems.
     presenter : bool, optional
         Larger text for a projector; ``None`` follows :func:`cfrviz.views.set_presenter`.
 
     Raises
     ------
     ValueError
-        For something that is not a Tournament, or a ``highlight`` that did not play.
+        For something that is not a Tournament, or a ``highlight`` that was not entered.
     """
 
     def __init__(self, tournament: Tournament, highlight: str | None = None,
@@ -56,9 +57,14 @@ class Leaderboard(Panel):
         if not isinstance(tournament, Tournament):
             raise ValueError(f"Leaderboard shows the result of run_tournament(...); got "
                              f"{type(tournament).__name__}")
-        if highlight is not None and highlight not in tournament.names:
-            raise ValueError(f"highlight must be a bot that played: one of "
-                             f"{list(tournament.names)}; got {highlight!r}")
+        entered = [*tournament.names, *(p.name for p in tournament.problems)]
+        if highlight is not None and highlight not in entered:
+            raise ValueError(f"highlight must be a bot that was entered: one of {entered}; "
+                             f"got {highlight!r}")
+        #: A singled-out bot that could not play is marked in the problems instead.
+        self.flagged = highlight if highlight not in tournament.names else None
+        if self.flagged is not None:
+            highlight = None
         self.tournament = tournament
         self.presenter = presenter
         self._style = get_style(presenter)
@@ -129,9 +135,9 @@ class Leaderboard(Panel):
                 f"margin:8px 0'><caption style='text-align:left;font-size:{self._px(16)};"
                 f"font-weight:bold;padding:4px 0'>{caption}</caption>{''.join(rows)}</table>")
 
-    def _mark(self, name: str) -> str:
-        return f"background:{HIGHLIGHT_BACKGROUND};font-weight:bold" \
-            if name == self.highlight else ""
+    def _mark(self, name: str, marked: str | None = None) -> str:
+        chosen = self.highlight if marked is None else marked
+        return f"background:{HIGHLIGHT_BACKGROUND};font-weight:bold" if name == chosen else ""
 
     def _ranking_html(self) -> str:
         t = self.tournament
@@ -180,7 +186,8 @@ class Leaderboard(Panel):
             return (f"<div style='font-size:{self._px(14)};margin:8px 0'>Every bot entered "
                     "played: no problems.</div>")
         items = "".join(
-            f"<li style='margin:4px 0'><b>{html.escape(p.name)}</b> "
+            f"<li style='margin:4px 0;{self._mark(p.name, self.flagged)}'>"
+            f"<b>{html.escape(p.name)}</b> "
             f"<span style='color:{OKABE_ITO['vermillion']};font-weight:bold'>"
             f"[{html.escape(p.kind)}]</span> {html.escape(p.message)}</li>" for p in problems)
         return (f"<div style='font-size:{self._px(14)};margin:8px 0'>"

@@ -14,6 +14,7 @@
 # - solve a game exactly with a linear program, and say why poker programs use CFR all the same;
 # - run a tournament against archetype bots, and explain why an equilibrium strategy does not beat
 #   every opponent by as much as it could;
+# - write a pocket-poker bot of your own and see where it ranks among the archetypes;
 # - play against the bot you trained.
 #
 # **You need** lessons 04–05 (CFR, best response, exploitability) and 08 (we solve with DCFR).
@@ -31,6 +32,9 @@ import numpy as np
 
 import cfrviz
 from cfrviz.exercises import lesson09 as check
+from cfrviz.exercises import bots as bot_check
+from cfrviz.play.entrants import situations
+from cfrviz.widgets import leaderboard
 from cfrviz.analysis.lp_scaling import average_values, load_recorded, power_law, race, table_text
 from cfrviz.analysis.scaling import game_size, lift_policy, measure_scaling, solver_bytes
 from cfrviz.views.compare import exploitation_figure, log_checkpoints
@@ -489,6 +493,58 @@ for name in cfrviz.BOTS:
           f"(exact {result.exact:+.3f})")
 
 # %% [markdown]
+# ### Exercise 6 — a bot of your own
+#
+# Now enter a pocket-poker bot of your own. A bot is a function `my_bot(situation)`, where
+# `situation` is everything you know when it is your turn:
+# - `situation.hand`, your two cards (`"AK"`), and `situation.public`, the public card (`"Q"`);
+# - `situation.betting`, the actions so far: `""` when you open, `"c"` after a check, `"cr"` after
+#   a check and a raise;
+# - `situation.actions` and `situation.names`, the legal actions, e.g. `("f", "c", "r")` and
+#   `("fold", "call", "raise")`; `situation.facing_bet` says whether folding is legal. At most two
+#   bets are allowed, so after `"rr"` or `"crr"` you may only call or fold;
+# - `situation.strength`, what your hand would win per hand on average if nobody bet any more:
+#   above 0 is better than average. To rank hands your own way,
+#   `cfrviz.games.pocket.hand_strength(situation.hand + situation.public)` starts with 2 for three
+#   of a kind, 1 for a pair and 0 for a high card;
+# - `situation.player`, 0 if you act first and 1 if you act second.
+#
+# Return an action (`"fold"`, `"check"`, `"call"`, `"bet"`, `"raise"`, or a label from
+# `situation.actions`), a distribution such as `{"call": 0.7, "raise": 0.3}`, or a list of
+# probabilities in the order of `situation.actions`. Here is one situation: you are player 1
+# with ace-king, the queen is up, you checked and the opponent raised.
+
+# %%
+situations(pocket)[pocket.infoset_index("AK|Q:cr")]
+
+# %% [markdown]
+# Your bot is asked once about each of the 450 situations, in both seats; its answers are its
+# strategy, which then plays 20,000 duplicate deals against each archetype. The checker passes
+# when your bot beats both `always_call` and `uniform_random`, the two archetypes that finish last
+# among themselves, with the whole 95% interval above zero. Copying an archetype does not get
+# there; using your cards does. Then try to beat `strong_hands`. A crash, an illegal action or a
+# decision slower than a second is reported with the situation, and the line, where it happened.
+# The same function, saved in a file of its own, is what a class tournament collects (see
+# `docs/CLASSROOM.md`). (Solution: `%load solutions/09_my_bot.py`.)
+
+# %% tags=["exercise-my-bot"]
+def my_bot(situation):
+    """What to do in `situation`: an action, {action: probability}, or a list of probabilities."""
+    raise NotImplementedError  # replace this line with your bot
+
+# %%
+field = bot_check.archetype_tournament(my_bot)
+bot_check.check_my_bot(my_bot, field)
+
+# %% [markdown]
+# The leaderboard ranks your bot among the archetypes by its winnings per hand averaged over its
+# opponents. The table of pairs shows where it wins and where it loses, and a bot that could not
+# play is listed at the bottom with the reason.
+
+# %%
+leaderboard(field, highlight=bot_check.YOU)
+
+# %% [markdown]
 # ## 6 · Play the bot
 #
 # Your turn at the table. The bot plays the Leduc DCFR strategy after the iteration on the slider
@@ -520,6 +576,9 @@ cfrviz.play_against(leduc, leduc_trace)
 #   can sample and can be spread out. Poker programs use CFR; the LP checks it.
 # - An equilibrium strategy beats the archetypes without adapting to them; a best response to each
 #   would win more, at the price of being exploitable itself.
+# - A bot is a strategy: a function from what a player knows to an action or a distribution. Yours
+#   was ranked among the archetypes by duplicate play with 95% intervals; the same function, in a
+#   file, enters a class tournament.
 #
 # **Read more.** F. Southey, M. Bowling, B. Larson, C. Piccione, N. Burch, D. Billings and C. Rayner,
 # *Bayes' Bluff: Opponent Modelling in Poker*, UAI 2005 — where Leduc hold'em comes from.
