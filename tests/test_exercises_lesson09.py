@@ -4,30 +4,33 @@ import numpy as np
 import pytest
 from _solutions import run_solution
 
-import cfrviz
 from cfrviz.exercises import CORRECT, NOT_DONE, WRONG
 from cfrviz.exercises import lesson09 as ex
 
 JUNK = ["", "288x", {"a": 1}, object(), [288], np.zeros(2), np.nan, np.inf, True, 3.5, -1]
 
 
+def test_the_count_is_the_tree_s(leduc):
+    assert ex.leduc_infosets() == leduc.num_infosets == 288
 
 
-def test_the_count_is_the_tree_s():
-    assert ex.leduc_infosets() == cfrviz.load_game("leduc_poker").num_infosets == 288
+INFOSETS_RIGHT = {"int": 288, "float": 288.0, "numpy int": np.int64(288),
+                  "the solution": run_solution("09_leduc_infosets.py")["my_count"]}
 
 
-def test_leduc_infosets():
+@pytest.mark.parametrize("form", INFOSETS_RIGHT)
+def test_leduc_infosets(form):
+    assert ex.check_leduc_infosets(INFOSETS_RIGHT[form]).status == CORRECT
+
+
+def test_leduc_infosets_not_done():
     assert ex.check_leduc_infosets(None).status == NOT_DONE
-    assert ex.check_leduc_infosets(288).status == CORRECT
-    assert ex.check_leduc_infosets(288.0).correct
-    assert ex.check_leduc_infosets(np.int64(288)).correct
-    assert ex.check_leduc_infosets(run_solution("09_leduc_infosets.py")["my_count"]).correct
 
 
 @pytest.mark.parametrize("answer, mistake", [
     (936, "suits"), (1936, "nodes"), (270, "only-round-two"), (18, "only-round-one"),
     (108, "public-card"), (72, "round-one-history"), (144, "one-player"), ("288", "shape"),
+    (300, None),
 ])
 def test_leduc_infoset_mistakes_are_explained(answer, mistake):
     feedback = ex.check_leduc_infosets(answer)
@@ -41,11 +44,18 @@ def test_tournament_values_match_head_to_head_and_the_answer():
     assert all(v > 0 for v in values.values())  # the trained strategy beats every archetype
 
 
-def test_most_exploited():
+EXPLOITED_RIGHT = {"the name": "uniform_random", "spaces and capitals": " Uniform Random ",
+                   "hyphens": "uniform-random",
+                   "the solution": run_solution("09_most_exploited.py")["my_pick"]}
+
+
+@pytest.mark.parametrize("form", EXPLOITED_RIGHT)
+def test_most_exploited(form):
+    assert ex.check_most_exploited(EXPLOITED_RIGHT[form]).status == CORRECT
+
+
+def test_most_exploited_not_done():
     assert ex.check_most_exploited(None).status == NOT_DONE
-    assert ex.check_most_exploited("uniform_random").correct
-    assert ex.check_most_exploited(" Uniform Random ").correct
-    assert ex.check_most_exploited(run_solution("09_most_exploited.py")["my_pick"]).correct
 
 
 @pytest.mark.parametrize("answer, mistake", [
@@ -71,14 +81,25 @@ FIT = {"exponent": 1.2, "factor": 0.004}
 RIGHT = (16_000 / 0.004) ** (1 / 1.2)
 
 
-def test_lp_budget():
+BUDGET_RIGHT = {
+    "exact": lambda: RIGHT,
+    "a rounded hand calculation": lambda: RIGHT * 1.05,
+    "numpy": lambda: np.float64(RIGHT),
+    "the solution": lambda: run_solution("09_lp_budget.py", **FIT)["my_sequences"],
+}
+
+
+def test_sequences_within_solves_the_fit():
     assert ex.sequences_within(16_000, **FIT) == pytest.approx(RIGHT)
+
+
+@pytest.mark.parametrize("form", BUDGET_RIGHT)
+def test_lp_budget(form):
+    assert ex.check_lp_budget(BUDGET_RIGHT[form](), **FIT).status == CORRECT
+
+
+def test_lp_budget_not_done():
     assert ex.check_lp_budget(None, **FIT).status == NOT_DONE
-    assert ex.check_lp_budget(RIGHT, **FIT).correct
-    assert ex.check_lp_budget(RIGHT * 1.05, **FIT).correct  # rounded hand calculations pass
-    assert ex.check_lp_budget(np.float64(RIGHT), **FIT).correct
-    answer = run_solution("09_lp_budget.py", **FIT)["my_sequences"]
-    assert ex.check_lp_budget(answer, **FIT).correct
 
 
 @pytest.mark.parametrize("answer, mistake", [
@@ -88,6 +109,7 @@ def test_lp_budget():
     (16_000 / 0.004, "linear"),
     (2 * RIGHT, "both-players"),
     (-5, "shape"), ("a lot", "shape"),
+    (RIGHT / 3, None),
 ])
 def test_lp_budget_mistakes_are_explained(answer, mistake):
     feedback = ex.check_lp_budget(answer, **FIT)
