@@ -340,7 +340,8 @@ def test_ctrl_c_returns_the_finished_iterations(kuhn, monkeypatch):
             signal.raise_signal(signal.SIGINT)
         return walk(*args)
 
-    monkeypatch.setattr(dc, "external_sampling_samples", interrupting)
+    monkeypatch.setattr("cfrviz.solvers.deep_cfr.training.external_sampling_samples",
+                        interrupting)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         trace = cfrviz.solve(kuhn, "deep_cfr", 10, checkpoints=[5, 10], **QUICK)

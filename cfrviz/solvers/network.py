@@ -16,11 +16,13 @@ no per-sample weights (Deep CFR weighs iteration t's samples by t).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 import numpy as np
 from threadpoolctl import threadpool_limits
+
+from ..core.types import BoolArray, FloatArray
 
 __all__ = ["MLP", "Adam", "one_blas_thread", "train"]
 
@@ -50,7 +52,7 @@ class MLP:
         ``biases[k]`` has shape (outputs of layer k,).
     """
 
-    def __init__(self, sizes, params: np.ndarray | None = None):
+    def __init__(self, sizes: Sequence[int], params: FloatArray | None = None) -> None:
         self.sizes = tuple(int(s) for s in sizes)
         if len(self.sizes) < 2 or min(self.sizes) < 1:
             raise ValueError(f"an MLP needs at least an input and an output size, all >= 1; "
@@ -63,7 +65,7 @@ class MLP:
         self.weights, self.biases = self.layers(self.params)
 
     @staticmethod
-    def count(sizes) -> int:
+    def count(sizes: Sequence[int]) -> int:
         """How many parameters a network of these sizes has."""
         return sum((n_in + 1) * n_out for n_in, n_out in zip(sizes[:-1], sizes[1:]))
 
@@ -78,7 +80,7 @@ class MLP:
         return weights, biases
 
     @classmethod
-    def create(cls, sizes, rng: np.random.Generator) -> MLP:
+    def create(cls, sizes: Sequence[int], rng: np.random.Generator) -> MLP:
         """A freshly initialised network with layer sizes ``sizes``.
 
         Weights are drawn from N(0, 2 / fan_in) (He et al., 2015, the usual choice before a
@@ -107,12 +109,13 @@ class MLP:
             out.append(z if k == last else np.maximum(z, 0.0))
         return out
 
-    def loss(self, x, y, weight, mask) -> float:
+    def loss(self, x: FloatArray, y: FloatArray, weight: FloatArray, mask: BoolArray) -> float:
         """The weighted squared error of :meth:`gradients`, without the gradient."""
         error = np.where(mask, self.forward(x) - y, 0.0)
         return float(weight @ (error ** 2).sum(axis=1) / weight.sum())
 
-    def gradients(self, x, y, weight, mask) -> tuple[float, np.ndarray]:
+    def gradients(self, x: FloatArray, y: FloatArray, weight: FloatArray,
+                  mask: BoolArray) -> tuple[float, FloatArray]:
         """Loss ``sum_i w_i sum_a mask_ia (f(x_i)_a - y_ia)^2 / sum_i w_i`` and its gradient.
 
         Parameters
@@ -153,7 +156,7 @@ class Adam:
     """Adam (Kingma and Ba, 2015): per-parameter step sizes from running gradient moments."""
 
     def __init__(self, net: MLP, learning_rate: float = 1e-3, beta1: float = 0.9,
-                 beta2: float = 0.999, eps: float = 1e-8):
+                 beta2: float = 0.999, eps: float = 1e-8) -> None:
         self.net = net
         self.learning_rate, self.beta1, self.beta2, self.eps = learning_rate, beta1, beta2, eps
         self.m = np.zeros_like(net.params)  # running mean of the gradient
@@ -183,7 +186,8 @@ def one_blas_thread() -> Iterator[None]:
         yield
 
 
-def train(net: MLP, x, y, weight, mask, steps: int, learning_rate: float = 1e-3,
+def train(net: MLP, x: FloatArray, y: FloatArray, weight: FloatArray, mask: BoolArray,
+          steps: int, learning_rate: float = 1e-3,
           batch_size: int | None = None, rng: np.random.Generator | None = None) -> list[float]:
     """Fit ``net`` (in place) to targets ``y`` with Adam on the weighted squared error.
 
