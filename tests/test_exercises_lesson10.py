@@ -13,14 +13,25 @@ JUNK = ["", "A", 3, [1, 2], object(), np.zeros(3), np.nan, np.inf, -5, True,
         {"Cepheus": 1}, {"Nobody": "A"}, {"Cepheus": "Z"}]
 
 
-def test_milestones():
+MILESTONES_RIGHT = {
+    "the dict": RIGHT,
+    "any spelling": {"cepheus": "c", "deepstack": "e", "LIBRATUS": "b", "pluribus": "a",
+                     "deep-cfr": "d"},
+    "in another order, with spaces": {" Deep CFR ": " D", "Pluribus": "A", "Libratus": "B",
+                                      "DeepStack": "E", "Cepheus": "C"},
+    "the solution": run_solution("10_milestones.py")["my_matches"],
+}
+
+
+@pytest.mark.parametrize("form", MILESTONES_RIGHT)
+def test_milestones(form):
+    assert ex.check_milestones(MILESTONES_RIGHT[form]).status == CORRECT
+
+
+def test_milestones_not_done():
     assert ex.check_milestones(None).status == NOT_DONE
     assert ex.check_milestones(dict.fromkeys(RIGHT)).status == NOT_DONE  # the starter cell
     assert ex.check_milestones({"Cepheus": "A"}).status == NOT_DONE
-    assert ex.check_milestones(RIGHT).status == CORRECT
-    assert ex.check_milestones({"cepheus": "c", "deepstack": "e", "LIBRATUS": "b",
-                                "pluribus": "a", "deep-cfr": "d"}).correct
-    assert ex.check_milestones(run_solution("10_milestones.py")["my_matches"]).correct
 
 
 def test_the_answer_is_not_the_order_of_the_list():
@@ -53,17 +64,26 @@ def test_milestone_mistakes_are_explained(changes, mistake):
     assert len(feedback.message) > 40
 
 
-def test_hulhe_memory():
-    assert ex.check_hulhe_memory(None).status == NOT_DONE
+MEMORY_RIGHT = {"exact": 15_312, "within 5%": 15_000, "numpy": np.float64(1.5312e4),
+                "the solution": run_solution("10_hulhe_memory.py")["my_terabytes"]}
+
+
+def test_hulhe_terabytes():
     assert ex.hulhe_terabytes() == pytest.approx(15_312)
-    assert ex.check_hulhe_memory(15_312).correct
-    assert ex.check_hulhe_memory(15_000).correct  # within 5%
-    assert ex.check_hulhe_memory(run_solution("10_hulhe_memory.py")["my_terabytes"]).correct
+
+
+@pytest.mark.parametrize("form", MEMORY_RIGHT)
+def test_hulhe_memory(form):
+    assert ex.check_hulhe_memory(MEMORY_RIGHT[form]).status == CORRECT
+
+
+def test_hulhe_memory_not_done():
+    assert ex.check_hulhe_memory(None).status == NOT_DONE
 
 
 @pytest.mark.parametrize("answer, mistake", [
     (7_656, "one-table"), (5_104, "per-set"), (1.53e16, "units"), (15.3, "units"),
-    (122_496, "bits-bytes"), (-3, "shape"), ("15312", "shape"),
+    (122_496, "bits-bytes"), (-3, "shape"), ("15312", "shape"), (1_000, None),
 ])
 def test_hulhe_memory_mistakes_are_explained(answer, mistake):
     feedback = ex.check_hulhe_memory(answer)
