@@ -91,7 +91,7 @@ widgets.VBox([demo_slider, demo_figure])
 # | [08 · Faster CFR](08_faster_cfr.ipynb) | CFR+, linear CFR, discounted CFR side by side | {{minutes:08_faster_cfr}} min |
 # | [09 · Scaling up](09_scaling_up.ipynb) | Leduc and pocket poker, lossless abstraction, the sequence form by hand (E x = e, linprog), the archetype tournament | {{minutes:09_scaling_up}} min |
 # | [10 · The road to superhuman poker](10_road_to_superhuman.ipynb) | Cepheus, DeepStack, Libratus, Pluribus, Deep CFR | {{minutes:10_road_to_superhuman}} min |
-# | [11 · Deep CFR](11_deep_cfr.ipynb) | networks instead of tables: traversals, a reservoir memory, the iteration-weighted loss; against tabular CFR | {{minutes:11_deep_cfr}} min |
+# | [11 · Deep CFR](11_deep_cfr.ipynb) | networks instead of tables: traversals, a reservoir memory, the iteration-weighted loss and its target, Single Deep CFR's average; against tabular CFR | {{minutes:11_deep_cfr}} min |
 #
 # To project a lesson in class, run `make present LESSON=04_cfr_on_kuhn` in the course folder: it serves the
 # lesson as a dashboard with the code hidden and large fonts.

@@ -11,7 +11,8 @@
 #   regrets, a network trained on them with an **iteration-weighted** loss, regret matching on its
 #   predictions;
 # - read what the network sees (the encoding of an information set) and what it is trained towards;
-# - write reservoir sampling yourself;
+# - write reservoir sampling yourself, and compute what the network is trained towards at a set
+#   and Single Deep CFR's average strategy there;
 # - compare Deep CFR with tabular CFR honestly, on iterations and on nodes touched, and say when
 #   networks are worth their price.
 #
@@ -214,6 +215,47 @@ check.check_reservoir_add(my_add)
 #   linear CFR's cumulative regret at $I$ divided by a positive number. Regret matching ignores a
 #   positive factor, so it plays what linear CFR would play with those regrets.
 #
+# A memory to try this on: player 2's reservoir (capacity 300) after ten iterations of 50
+# traversals each, all at the uniform strategy for simplicity. Each kept sample is a row: its
+# iteration `ts[i]`, its information set `infos[i]` and its sampled regrets `regrets[i]`. A
+# reservoir keeps them in no particular order:
+
+# %%
+from cfrviz.exercises import deep_targets as check_deep
+from cfrviz.solvers.deep_cfr import Reservoir, own_reach_table
+
+memory = Reservoir(capacity=300, width=kuhn.max_actions)
+memory_rng = np.random.default_rng(3)
+memory_walks = engine.seed_state(memory_rng)
+for t in range(1, 11):
+    new_infos, new_regrets, _ = external_sampling_samples(kuhn, uniform, 1, 50, memory_walks)
+    memory.add(new_infos, new_regrets, t, memory_rng)
+kept = len(memory)
+ts, infos, regrets = memory.weights[:kept], memory.infos[:kept], memory.regrets[:kept]
+print(f"{memory.seen:,} samples offered, {kept} kept; the first five:")
+for i in range(5):
+    print(f"  t = {ts[i]:2.0f}  set {kuhn.infoset_keys[infos[i]]:3}  regrets {np.round(regrets[i], 3)}")
+
+# %% [markdown]
+# ### Exercise 2 — the network's target at a set
+# Write `my_target(ts, infos, regrets, info)`: the vector that player 2's network should output
+# at information set `info` (a set id, e.g. `kuhn.infoset_keys.index("Qb")`) to make the loss
+# above as small as it can be, given these samples. Return one number per action. The checker
+# compares your function, at every set, with what cfrviz's Deep CFR trains towards, on this kind
+# of memory for Kuhn and for Leduc poker (where some sets have two actions of three: return the
+# legal ones, or the whole row), and on a small memory written out by hand.
+# (Solution: `%load solutions/11_weighted_target.py`.)
+
+# %% tags=["exercise-weighted-target"]
+def my_target(ts, infos, regrets, info):
+    """What the network's loss is minimised by at set `info`: one number per action."""
+    raise NotImplementedError  # replace this line
+
+
+# %%
+check_deep.check_weighted_target(my_target)
+
+# %% [markdown]
 # ## 6 · Training on Kuhn poker, live
 #
 # A short run with fewer traversals and training steps than the defaults, so that it finishes in
@@ -242,6 +284,41 @@ print("advantages at Qb (pass, bet):", np.round(by_hand, 4),
 positive = np.maximum(by_hand, 0)
 print("next strategy at Qb:", np.round(positive / positive.sum(), 3) if positive.sum() > 0
       else "uniform (no positive advantage)")
+
+# %% [markdown]
+# Each iteration's networks play a strategy $\sigma_t$ (`run.strategy(t)`), and Single Deep CFR
+# keeps them all. Its average at a set $I$ of player $p$ mixes them, iteration $t$ weighted by
+# $t$ (linear averaging, as the loss weights its samples) and by $\pi^{\sigma_t}_p(I)$, player
+# $p$'s own probability of playing into $I$ (`own_reach_table`), as lesson 04's average strategy
+# weights by the player's reach. At `Qb`, the strategies played and player 2's reach, iteration by
+# iteration:
+
+# %%
+qb = kuhn.infoset_keys.index("Qb")
+played = [run.strategy(t) for t in range(1, ITERATIONS + 1)]
+strategies = np.array([sigma[qb, :2] for sigma in played])
+reaches = np.array([own_reach_table(kuhn, sigma)[qb] for sigma in played])
+for t in (1, 2, 10, 30):
+    print(f"iteration {t:2}: sigma_t(Qb) = (pass {strategies[t - 1, 0]:.3f}, bet "
+          f"{strategies[t - 1, 1]:.3f}), player 2's reach {reaches[t - 1]:.3f}")
+
+# %% [markdown]
+# ### Exercise 3 — Single Deep CFR's average at a set
+# Write `my_sd_average(strategies, reaches)`: row $k$ of `strategies` is the strategy played at
+# the set in iteration $t = k + 1$ (one column per action) and `reaches[k]` the owner's reach to
+# the set in that iteration; return the average strategy at the set, one probability per action.
+# The checker compares it, at every set of a short Deep CFR run, with the average cfrviz keeps in
+# the run's trace, and on a set of three actions that some iterations never reach.
+# (Solution: `%load solutions/11_sd_average.py`.)
+
+# %% tags=["exercise-sd-average"]
+def my_sd_average(strategies, reaches):
+    """Single Deep CFR's average at one set: one probability per action."""
+    raise NotImplementedError  # replace this line
+
+
+# %%
+check_deep.check_sd_average(my_sd_average)
 
 # %% [markdown]
 # ## 7 · Advantages against exact regrets
@@ -348,10 +425,12 @@ cfrviz.explore(kuhn, "deep_cfr", iterations=20, traversals=200, train_steps=150,
 # - Each iteration: external-sampling traversals give sampled regrets; a **reservoir** of fixed
 #   capacity keeps each sample ever offered with the same probability; the network is retrained on
 #   it with samples of iteration $t$ weighted by $t$, over legal actions only.
-# - At each set, the loss is minimised by the weighted mean of its samples: linear CFR's cumulative
-#   regret, divided by a positive factor that regret matching ignores.
+# - At each set, the loss is minimised by the weighted mean of its samples, Σ t·r / Σ t (you
+#   computed it): linear CFR's cumulative regret, divided by a positive factor that regret
+#   matching ignores.
 # - The average strategy comes from a second network (Deep CFR) or from keeping every iteration's
-#   networks (Single Deep CFR, which cfrviz computes exactly).
+#   networks (Single Deep CFR, which cfrviz computes exactly: at a set, iteration t's strategy
+#   weighted by t and by the player's own reach, as you computed).
 # - On Kuhn and Leduc, tables win: fewer nodes, less time, lower exploitability. Networks pay off
 #   when tables cannot be stored and sets must share what is learned.
 #
