@@ -177,6 +177,14 @@ def test_the_clock_leaves_the_alarm_as_it_found_it():
     tabulate(KUHN, lambda _s: time.sleep(1), "slow", decision_limit=0.1)
     assert signal.getsignal(signal.SIGALRM) is before
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    # An alarm set outside (a test runner's timeout) keeps running, minus the time spent.
+    signal.setitimer(signal.ITIMER_REAL, 100.0)
+    try:
+        tabulate(KUHN, lambda _s: time.sleep(0.05) or "p", "steady")
+        left = signal.getitimer(signal.ITIMER_REAL)[0]
+        assert 99.0 < left < 100.0 - 0.05 * KUHN.num_infosets + 0.2
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
 
 
 def test_prints_are_hidden_or_shown(capsys):

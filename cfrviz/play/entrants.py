@@ -209,6 +209,9 @@ class _Clock:
 
     def __enter__(self) -> _Clock:
         if self.interrupts:
+            # An alarm someone else set (a test runner's timeout) is paused, and resumed on exit.
+            self._outer = signal.setitimer(signal.ITIMER_REAL, 0)
+            self._entered = time.perf_counter()
             self._previous = signal.signal(signal.SIGALRM, self._ring)
         return self
 
@@ -216,6 +219,10 @@ class _Clock:
         if self.interrupts:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, self._previous)
+            delay, interval = self._outer
+            if delay > 0:
+                left = delay - (time.perf_counter() - self._entered)
+                signal.setitimer(signal.ITIMER_REAL, max(left, 1e-3), interval)
 
     def call(self, function: Callable, argument, limit: float):
         """``(result, seconds)``; raises :class:`_Timeout` when stopped."""
