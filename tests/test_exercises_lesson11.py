@@ -253,10 +253,19 @@ def test_right_code_in_any_style_is_accepted(style):
     assert feedback.correct, (style, feedback.message)
 
 
+#: The mistake each of WRONG_STYLES gets: None where no wrong version explains it, and the
+#: message then names the sample whose frequency is furthest off.
+WRONG_STYLE_MISTAKE = {"counter-not-sample": "counter-not-sample", "pairs": "pairs",
+                       "cyclic slot": None, "evicts the oldest": None, "too rarely": None}
+
+
 @pytest.mark.parametrize("name", WRONG_STYLES)
 def test_plausible_wrong_code_is_rejected(name):
     feedback = ex.check_reservoir_add(as_cell(WRONG_STYLES[name])["my_add"])
-    assert feedback.status == WRONG, (name, feedback.message)
+    assert feedback.status == WRONG and feedback.mistake == WRONG_STYLE_MISTAKE[name], (
+        name, feedback.message)
+    if feedback.mistake is None:
+        assert "ended in the buffer" in feedback.message
 
 
 @pytest.mark.parametrize("name", ["counter-not-sample", "pairs"])
