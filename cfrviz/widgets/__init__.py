@@ -12,9 +12,11 @@ from .infoset import InfosetPicker, infoset_picker
 from .leaderboard import Leaderboard, leaderboard
 from .matrix import RegretMatchingExplorer
 from .play import PlayTable, play_against
+from .realization import RealizationPlanExplorer
 from .sampling import SampledPaths, sampled_paths
 
 __all__ = ["BestResponseExplorer", "BluffExplorer", "InfosetPicker", "KuhnEquilibriumView",
            "Leaderboard", "leaderboard",
-           "PlayTable", "RegretMatchingExplorer", "SampledPaths", "TrainingExplorer",
+           "PlayTable", "RealizationPlanExplorer", "RegretMatchingExplorer", "SampledPaths",
+           "TrainingExplorer",
            "bluff_explorer", "explore", "infoset_picker", "play_against", "sampled_paths"]
