@@ -23,6 +23,7 @@ import numpy as np
 
 import cfrviz
 from cfrviz.exercises import lesson07 as check
+from cfrviz.exercises import outcome_weights as check_ow
 from cfrviz.analysis.sampling import (AVERAGING, averaging_weights, counterfactual_regrets,
                                       expected_update, nodes_per_iteration)
 from cfrviz.core.regret import regret_matching
@@ -102,9 +103,79 @@ for t, average, current in zip(run.iterations, run.exploitability, run.current_e
 # and $\tilde v(I, b) = 0$ for the actions $b$ not taken. $\pi^\sigma(z \mid h a)$, the **tail
 # reach**, is the probability that everybody's strategies lead from $h a$ to $z$; it turns the
 # payoff at $z$ into a value of $h a$. The regret of action $b$ is then
-# $\tilde v(I, b) - \sum_c \sigma(I, c)\,\tilde v(I, c)$. The readable version builds these products
-# one level at a time on the way back up (`sampled = below / explore[a]` divides by the probability
-# of the draw, `value = sigma[a] * sampled` multiplies by the strategy's):
+# $\tilde v(I, b) - \sum_c \sigma(I, c)\,\tilde v(I, c)$.
+#
+# ### Exercise 1 — the regrets of one sampled path
+#
+# Work these numbers out for a path the walk really drew. A path is the list of its steps from the
+# root to the leaf $z$, each a tuple `(who, sigma, q, a)`: who moved there (`"chance"`, 0 for
+# player 1 or 1 for player 2), the probabilities it plays with (`sigma`; chance's own at a chance
+# node), the probabilities the walk drew with (`q`), and the index `a` it drew. Chance and the
+# opponent are drawn on policy, so their `q` is their `sigma`; the traverser explores, with
+# $q = \varepsilon/k + (1 - \varepsilon)\,\sigma$ and $\varepsilon = 0.6$ here. So $q(z)$ is the
+# product of every step's `q[a]`, $\pi_{-i}(h)$ the product of `sigma[a]` over the steps before
+# $h$ where the traverser does not move, and the tail reach the product of `sigma[a]` over the
+# steps after $h$.
+#
+# Write `my_outcome_regrets(path, payoff, player)`: `payoff` is $u_i(z)$ for the traverser
+# `player`; return one array of regrets (one entry per action) for each step of `player` on the
+# path, in path order. The first path the checker tries is this one, drawn on Kuhn poker with the
+# strategies after 50 iterations of external sampling (actions: pass, bet):
+
+# %%
+example = check_ow.recorded_paths()[0]
+print(f"traverser: player {example.player + 1}; payoff at the leaf: {example.payoff:g}")
+print("history  who      sigma           q               drew")
+for (who, sigma, q, a), history in zip(example.steps, example.histories):
+    print(f"{history!r:8} {str(who):7}  {np.round(sigma, 3)!s:15} {np.round(q, 3)!s:15} {a}")
+
+# %% [markdown]
+# The checker compares your regrets, on six paths of Kuhn and Leduc poker (some with a chance node
+# in the middle, some for player 2), with the ones the package's readable walk added when it drew
+# them, and names the likely mistake if they differ. (Solution:
+# `%load solutions/07_outcome_regrets.py`.)
+
+# %% tags=["exercise-outcome-regrets"]
+def my_outcome_regrets(path, payoff, player):
+    """Outcome sampling's regrets at each of `player`'s steps on one sampled path."""
+    regrets = []
+    for d, (who, sigma, q, a) in enumerate(path):
+        if who != player:
+            continue
+        raise NotImplementedError  # replace this line: π_{-i}(h), the tail reach, q(z), regrets
+    return regrets
+
+
+# %%
+outcome_verdict = check_ow.check_outcome_regrets(my_outcome_regrets)
+outcome_verdict
+
+# %% [markdown]
+# Once yours passes, the next cell prints your regrets beside the walk's, path by path and step
+# by step.
+
+# %%
+if outcome_verdict.correct:
+    for path in check_ow.recorded_paths():
+        mine = my_outcome_regrets(path.steps, path.payoff, path.player)
+        game = path.game.replace("_", " ")
+        print(f"{game}, player {path.player + 1}, payoff {path.payoff:g}:")
+        for k, (yours, walks) in enumerate(zip(mine, path.regrets)):
+            print(f"   step {k + 1}: yours {np.round(yours, 4)!s:28} "
+                  f"the walk's {np.round(walks, 4)!s}")
+else:
+    print("When your function passes the checker above, this cell compares it on every path.")
+
+# %% [markdown]
+# Some regrets are in the hundreds (−719.5 on the last path) although no payoff in Leduc poker
+# exceeds 13 in size: dividing by a small $q(z)$ is what keeps the estimate unbiased, and it is
+# also where its variance comes from.
+# Some are exactly 0: the tail reach is 0 when, below $h$, the walk explored an action the
+# strategy never plays.
+#
+# The readable version builds the same products one level at a time on the way back up
+# (`sampled = below / explore[a]` divides by the probability of the draw, `value = sigma[a] *
+# sampled` multiplies by the strategy's):
 
 # %%
 listing(outcome_sampling_walk, "explore =", "return value")
@@ -184,7 +255,7 @@ comparison_figure(seed_runs, ["external sampling, 5 seeds"] * 5, axis="iteration
 # Lesson 06 counted what vanilla CFR touches per iteration: every node, twice. The samplers touch
 # far fewer, and not equally few.
 #
-# ### Exercise 1 — predict the cost
+# ### Exercise 2 — predict the cost
 # Before you look at any measurement: order `"cfr"`, `"chance_sampling"`, `"external_sampling"`
 # and `"outcome_sampling"` from the **fewest nodes touched per iteration** on Leduc poker to the
 # most. (Solution: `%load solutions/07_fewest_nodes.py`.)

@@ -1,0 +1,305 @@
+"""Checker for lesson 07's outcome sampling weights: the regrets one sampled path gives.
+
+Outcome sampling walks a single path from the root to a leaf ``z``.  At a node ``h`` of the
+traverser ``i`` on the path, with ``a`` the action taken there, the sampled value of ``a`` is
+
+    pi_{-i}(h) * pi(z | h a) * u_i(z) / q(z),
+
+the other actions' sampled values are 0, and the regret of ``b`` is its sampled value minus
+the strategy's, ``sigma(a)`` times the value of ``a``.  The student writes
+``regrets(path, payoff, player)``: a path is a list of steps ``(who, sigma, q, a)`` (who moved:
+``"chance"``, 0 or 1; the probabilities the mover plays with; those the walk drew with; the
+index drawn).  The checker's paths are walks of
+:func:`cfrviz.reference.mccfr.outcome_sampling_walk` recorded on Kuhn and Leduc poker
+(:func:`recorded_paths`), and the right answers are the regrets that walk added.  A wrong
+answer is named by the variant of :func:`outcome_regrets` (:data:`MISTAKES`) that gives it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from ..core.regret import regret_matching
+from ..core.tree import CHANCE, TERMINAL
+from ..reference.mccfr import outcome_sampling_walk, stream_draws
+from . import Feedback, correct, not_done, unanswered, wrong
+from .coding import run_student
+from .diagnosis import Case, diagnose, fallback
+
+#: The recorded walks: (game, iterations of external sampling that give the strategies, seed
+#: of the walk's draws, traverser).  Kuhn's first path is lesson 07's example.
+WALKS = (
+    ("kuhn_poker", 50, 3, 0),
+    ("kuhn_poker", 50, 8, 1),
+    ("kuhn_poker", 200, 5, 0),
+    ("leduc_poker", 100, 1, 0),
+    ("leduc_poker", 100, 4, 1),
+    ("leduc_poker", 300, 9, 0),
+)
+EPSILON = 0.6
+
+#: Wrong answers the checker recognises: what each is told.
+MISTAKES = {
+    "no-division": "You did not divide by q(z), the probability that the walk sampled this path. "
+                   "A path the walk draws rarely must count for more when it is drawn: divide "
+                   "π_{-i}(h) π(z|ha) u_i(z) by q(z), the product of the q of every step.",
+    "sigma-as-q": "You divided by the strategy's probabilities at the traverser's steps instead "
+                  "of the ones the walk drew with. There the walk explores, drawing from q = "
+                  "ε-uniform + (1-ε) σ; q(z) is the product of each step's q[a], and an action "
+                  "the strategy never plays can still be drawn (with σ, you would divide by 0).",
+    "prefix-q": "You divided by the probability of sampling the path down to h·a only. The walk "
+                "also sampled the rest of the path to z, so divide by q(z), the whole path's.",
+    "tail-includes-action": "Your tail reach includes σ(a) at h itself. The tail reach π(z|ha) "
+                            "starts *after* the action a: it is the product of the steps below "
+                            "h·a.",
+    "tail-opponent-only": "Your tail reach leaves out the traverser's own probabilities below "
+                          "h·a. π(z|ha) is everybody's (chance's, the opponent's and the "
+                          "traverser's) probability of going from h·a to z: it turns u_i(z) "
+                          "into the value of h·a under the current strategies.",
+    "own-reach": "Your weight includes the traverser's own probabilities before h. A "
+                 "counterfactual value supposes the traverser played to h: π_{-i}(h) is "
+                 "chance's and the opponent's reach only.",
+    "chance-once": "Chance's probabilities appear on one side only. Count them in both "
+                   "π_{-i}(h)·π(z|ha) and q(z) (the walk draws chance with chance's "
+                   "probabilities, so they cancel), or in neither.",
+    "values-not-regrets": "These are the sampled values ṽ(I, b), not the regrets. Subtract the "
+                          "strategy's sampled value, Σ_c σ(c) ṽ(I, c) = σ(a) ṽ(I, a), from "
+                          "each.",
+    "baseline-q": "Your baseline uses q(a), the probability the walk drew a with. The regret "
+                  "compares each action with the *strategy*: subtract σ(a) ṽ(I, a).",
+    "flipped": "The regrets' sign is flipped: regret(b) = ṽ(I, b) - σ(a) ṽ(I, a), not the "
+               "other way round.",
+}
+
+#: Mistakes with more than one form: chance left out of the reaches, or out of q.
+_VARIANTS = {"chance-once": ("chance-once", "chance-once-q")}
+
+_HINTS = {
+    IndexError: "A path is a list of steps (who, sigma, q, a); sigma and q are arrays with "
+                "one entry per action (or chance outcome) at that step, a is an index into "
+                "them.",
+    TypeError: "Return a list with one array of regrets per step of `player`, in path order.",
+}
+
+
+@dataclass(frozen=True)
+class Path:
+    """One recorded outcome-sampling walk: its steps, the leaf's payoff and the answer.
+
+    Attributes
+    ----------
+    game : str
+    player : int
+        The traverser.
+    steps : list of (who, sigma, q, a)
+    payoff : float
+        The traverser's payoff at the leaf.
+    histories : list of str
+        The history at each step (for messages).
+    regrets : list of numpy.ndarray
+        What :func:`~cfrviz.reference.mccfr.outcome_sampling_walk` added at each of the
+        traverser's steps, in path order.
+    """
+
+    game: str
+    player: int
+    steps: list
+    payoff: float
+    histories: list
+    regrets: list
+
+
+@lru_cache(maxsize=4)
+def _game(name: str):
+    from ..games import load_game
+
+    return load_game(name)
+
+
+@lru_cache(maxsize=8)
+def _regrets_after(name: str, iterations: int) -> np.ndarray:
+    """The regrets after a short external-sampling run (seed 0): strategies that are not
+    uniform, with actions the traverser never plays (so that exploring them matters)."""
+    from ..solvers import solve
+
+    run = solve(_game(name), "external_sampling", iterations, seed=0, checkpoints=[iterations])
+    return np.array(run.cumulative_regret[-1])
+
+
+def record_path(name: str, iterations: int, seed: int, player: int) -> Path:
+    """Walk outcome sampling once and record its path and the regrets it added."""
+    tree = _game(name)
+    before = _regrets_after(name, iterations)
+    regret_sum = before.copy()
+    strategy_sum = np.zeros(tree.legal_mask.shape)
+    stream = stream_draws(np.random.default_rng(seed))
+    log: list[tuple[int, np.ndarray, int]] = []
+
+    def draw(node, probabilities):
+        index = stream(node, probabilities)
+        log.append((node, np.array(probabilities, dtype=float), index))
+        return index
+
+    outcome_sampling_walk(tree, 0, player, 1.0, 1.0, EPSILON, regret_sum, strategy_sum, draw)
+    steps: list[tuple[str | int, np.ndarray, np.ndarray, int]] = []
+    histories, regrets = [], []
+    node = 0
+    for node, q, index in log:
+        children = tree.children[node]
+        if tree.player[node] == CHANCE:
+            steps.append(("chance", tree.chance_prob[children].copy(), q, index))
+        else:
+            info = tree.infoset[node]
+            sigma = regret_matching(before[info], tree.legal_mask[info])[:len(children)]
+            who = int(tree.player[node])
+            steps.append((who, sigma, q, index))
+            if who == player:
+                regrets.append((regret_sum - before)[info, :len(children)])
+        histories.append(tree.history[node])
+    leaf = tree.children[node][log[-1][2]]
+    assert tree.player[leaf] == TERMINAL
+    return Path(name, player, steps, float(tree.utility[leaf, player]), histories, regrets)
+
+
+@lru_cache(maxsize=1)
+def recorded_paths() -> tuple[Path, ...]:
+    """The checker's paths: :data:`WALKS`, recorded."""
+    return tuple(record_path(*walk) for walk in WALKS)
+
+
+def outcome_regrets(path, payoff: float, player: int, mistake: str | None = None) -> list:
+    """The regrets outcome sampling adds at each of ``player``'s steps of ``path``.
+
+    The plain formula of lesson 07 (chance counted in the reaches and in q, where it cancels);
+    ``mistake``, a key of :data:`MISTAKES` (or ``"chance-once-q"``, chance left out of q
+    only), gives the wrong answer a student might compute.
+    """
+    prob = [float(sigma[a]) for _, sigma, _, a in path]
+    drew = [float(q[a]) for _, _, q, a in path]
+    who = [w for w, _, _, _ in path]
+    out = []
+    for d, (w, sigma, q, a) in enumerate(path):
+        if w != player:
+            continue
+        before = [k for k in range(d) if who[k] != player or mistake == "own-reach"]
+        after = [k for k in range(d + 1, len(path))
+                 if mistake != "tail-opponent-only" or who[k] != player]
+        if mistake == "chance-once":
+            before = [k for k in before if who[k] != "chance"]
+            after = [k for k in after if who[k] != "chance"]
+        reach = np.prod([prob[k] for k in before]) * np.prod([prob[k] for k in after])
+        if mistake == "tail-includes-action":
+            reach *= prob[d]
+        if mistake == "sigma-as-q":
+            q_z = np.prod([prob[k] if who[k] == player else drew[k] for k in range(len(path))])
+        elif mistake == "prefix-q":
+            q_z = np.prod(drew[: d + 1])
+        elif mistake == "chance-once-q":  # chance in the reaches but not in q
+            q_z = np.prod([drew[k] for k in range(len(path)) if who[k] != "chance"])
+        else:
+            q_z = np.prod(drew)
+        with np.errstate(all="ignore"):
+            value = reach * payoff if mistake == "no-division" else reach * payoff / q_z
+        values = np.zeros(len(sigma))
+        values[a] = value
+        if mistake == "values-not-regrets":
+            out.append(values)
+            continue
+        baseline = (float(q[a]) if mistake == "baseline-q" else float(sigma[a])) * value
+        out.append(baseline - values if mistake == "flipped" else values - baseline)
+    return out
+
+
+def _as_regrets(result, path: Path):
+    """The student's answer as a list of float arrays shaped like the right one, or None."""
+    if isinstance(result, np.ndarray) and result.ndim == 2:
+        result = list(result)
+    if not isinstance(result, (list, tuple)) or len(result) != len(path.regrets):
+        return None
+    out = []
+    for got, want in zip(result, path.regrets):
+        try:
+            values = np.array(got, dtype=float)
+        except (TypeError, ValueError):
+            return None
+        if values.shape != want.shape:
+            return None
+        out.append(values)
+    return out
+
+
+def _same(got, want) -> bool:
+    return all(np.allclose(g, w, rtol=1e-7, atol=1e-10, equal_nan=True)
+               for g, w in zip(got, want))
+
+
+def _describe(path: Path) -> str:
+    steps = ", ".join(f"{'chance' if w == 'chance' else 'P' + str(w + 1)}:{a}"
+                      for w, _, _, a in path.steps)
+    return (f"the {path.game.replace('_', ' ')} path for player {path.player + 1} "
+            f"(steps {steps}; payoff {path.payoff:g})")
+
+
+def check_outcome_regrets(function) -> Feedback:
+    """Lesson 07: ``function(path, payoff, player)`` gives outcome sampling's regrets.
+
+    Runs it on :func:`recorded_paths` and compares with the regrets
+    :func:`~cfrviz.reference.mccfr.outcome_sampling_walk` added on each path.
+    """
+    if unanswered(function):
+        return not_done("Write `my_outcome_regrets`, then run this cell again.")
+    if not callable(function):
+        return wrong("Pass the function itself, check_outcome_regrets(my_outcome_regrets); "
+                     f"got {function!r:.80}.", "not-callable")
+    paths = recorded_paths()
+    for path in paths:
+        steps = [(w, s.copy(), q.copy(), a) for w, s, q, a in path.steps]  # theirs to change
+        with np.errstate(all="ignore"):
+            result, failed = run_student(lambda steps=steps, path=path: function(
+                steps, path.payoff, path.player), name="`my_outcome_regrets`", hints=_HINTS)
+        if failed is not None:
+            return failed
+        verdict = _judge(result, path)
+        if not verdict.correct:
+            return verdict
+    where = sum(len(p.regrets) for p in paths)
+    return correct(f"Your regrets equal the ones outcome_sampling_walk added at all {where} of "
+                   f"the traverser's nodes on {len(paths)} sampled paths of Kuhn and Leduc "
+                   "poker: π_{-i}(h) · π(z|ha) · u_i(z) / q(z) for the action taken, 0 for the "
+                   "others, minus σ(a) times that.")
+
+
+def _judge(result, path: Path) -> Feedback:
+    shown = _describe(path)
+    steps = len(path.regrets)
+
+    def variant(mistake):
+        def matches(got) -> bool:
+            return any(_same(got, outcome_regrets(path.steps, path.payoff, path.player, name))
+                       for name in _VARIANTS.get(mistake, (mistake,)))
+        return matches
+
+    return diagnose(_as_regrets(result, path), (
+        Case("no-return", lambda _: result is None,
+             "`my_outcome_regrets` returned None: return the list of regret arrays."),
+        Case("shape", lambda got: got is None,
+             f"On {shown}, expected a list of {steps} array(s) of regrets, one per step of "
+             f"player {path.player + 1}, each with one entry per action there; got "
+             f"{result!r:.120}."),
+        Case.correct(lambda got: _same(got, path.regrets), "agrees"),
+        *(Case(mistake, variant(mistake), message) for mistake, message in MISTAKES.items()),
+        fallback(lambda got: _first_difference(got, path, shown)),
+    ))
+
+
+def _first_difference(got, path: Path, shown: str) -> str:
+    k = next(k for k, (g, w) in enumerate(zip(got, path.regrets))
+             if not np.allclose(g, w, rtol=1e-7, atol=1e-10))
+    return (f"On {shown}, at player {path.player + 1}'s step {k + 1} you gave "
+            f"{np.round(got[k], 4).tolist()}; outcome_sampling_walk added "
+            f"{np.round(path.regrets[k], 4).tolist()}. Build ṽ(a) = π_{{-i}}(h) · π(z|ha) · "
+            "u_i(z) / q(z) from the steps before h (not the traverser's), the steps after it "
+            "(everybody's σ) and every step's q; then regret(b) = ṽ(b) - σ(a) ṽ(a).")
