@@ -19,25 +19,34 @@ VARIANTS = {  # algorithm -> the reference's settings for it
     "cfr+": {"regret_floor": True, "linear_average": True},
     "linear_cfr": {"discount": (1.0, 1.0, 1.0)},
     "dcfr": {"discount": (1.5, 0.0, 2.0)},
+    "pcfr+": {"regret_floor": True, "linear_average": True, "predictive": True,
+              "average_power": 2.0},
+    "pdcfr+": {"regret_floor": True, "discount": (2.3, 2.3, 5.0), "predictive": True},
 }
 RULES = {  # algorithm -> the engine's settings for it (what cfrviz.solve passes by default)
     "cfr": {},
     "cfr+": {"plus": True, "linear_average": True},
     "linear_cfr": {"discount": True},
     "dcfr": {"discount": True, "alpha": 1.5, "beta": 0.0, "gamma": 2.0},
+    "pcfr+": {"plus": True, "linear_average": True, "predictive": True, "average_power": 2.0},
+    "pdcfr+": {"plus": True, "discount": True, "alpha": 2.3, "beta": 2.3, "gamma": 5.0,
+               "predictive": True},
 }
 
 
 def update_rule(algorithm, alternating):
     settings = {"plus": False, "discount": False, "alpha": 1.0, "beta": 1.0, "gamma": 1.0,
-                "linear_average": False, **RULES[algorithm]}
+                "linear_average": False, "predictive": False, "average_power": 1.0,
+                **RULES[algorithm]}
     return engine.UpdateRule(alternating=alternating, **settings)
 
 
-def compiled_iteration(game, rule, t, regret_sum, strategy_sum):
-    """Iteration ``t`` of the compiled kernel, started from copies of the given sums."""
-    tables = engine.Tables(regret_sum.copy(), strategy_sum.copy(),
-                           *(np.zeros(game.legal_mask.shape) for _ in range(2)))
+def compiled_iteration(game, rule, t, regret_sum, strategy_sum, last=None):
+    """Iteration ``t`` of the compiled kernel, started from copies of the given sums (and of
+    the last iteration's regrets ``last``, the prediction of the predictive variants)."""
+    shape = game.legal_mask.shape
+    tables = engine.Tables(regret_sum.copy(), strategy_sum.copy(), np.zeros(shape),
+                           np.zeros(shape) if last is None else last.copy())
     engine.run_full_tree(engine.plan(game).arrays, tables, t, t, rule)
     return tables
 
@@ -49,16 +58,18 @@ def assert_matches(game, trace, steps, rule):
     mask = game.legal_mask
     roundings = walk_roundings(game) + FOLD
     chained = engine.Tables(*(np.zeros(mask.shape) for _ in range(4)))
-    regret_sum, strategy_sum = np.zeros(mask.shape), np.zeros(mask.shape)
+    regret_sum, strategy_sum, last = (np.zeros(mask.shape) for _ in range(3))
     count = 0
     for k, step in enumerate(steps):
         t = k + 1
-        one = compiled_iteration(game, rule, t, regret_sum, strategy_sum)
+        one = compiled_iteration(game, rule, t, regret_sum, strategy_sum, last)
         regrets = magnitude(game.utility, regret_sum, step["cumulative_regret"])
-        sums = magnitude(t if rule.linear_average else 1.0, strategy_sum, step["strategy_sum"])
+        weight = float(t) ** rule.average_power if rule.linear_average else 1.0
+        sums = magnitude(weight, strategy_sum, step["strategy_sum"])
         assert_iteration_close(one, step, regrets=regrets, sums=sums, roundings=roundings,
                                iteration=t)
-        regret_sum, strategy_sum = step["cumulative_regret"], step["strategy_sum"]
+        regret_sum, strategy_sum, last = (step["cumulative_regret"], step["strategy_sum"],
+                                          step["regret"])
         engine.run_full_tree(engine.plan(game).arrays, chained, t, t, rule)
         assert np.array_equal(trace.current_strategy[k], chained.current)
         assert np.array_equal(trace.instantaneous_regret[k], chained.instant)
@@ -86,7 +97,7 @@ def test_cfr_matches_the_recursive_reference_after_every_iteration_on_leduc(ledu
 
 
 @pytest.mark.parametrize("game_name", ["kuhn_poker", "leduc_poker"])
-@pytest.mark.parametrize("algorithm", ["cfr+", "linear_cfr", "dcfr"])
+@pytest.mark.parametrize("algorithm", ["cfr+", "linear_cfr", "dcfr", "pcfr+", "pdcfr+"])
 @pytest.mark.parametrize("alternating", [True, False])
 def test_variants_match_the_reference(game_name, algorithm, alternating):
     game = cfrviz.load_game(game_name)

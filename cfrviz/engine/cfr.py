@@ -18,8 +18,8 @@ from ..core.types import BoolArray, FloatArray
 from .jit import kernel
 from .plan import CHANCE_EDGE, PlanArrays
 
-__all__ = ["Tables", "UpdateRule", "copy_table", "match_row", "reach_pass", "regret_matching_table",
-           "run_full_tree", "value_pass"]
+__all__ = ["Tables", "UpdateRule", "copy_table", "match_row", "predictive_matching_table",
+           "reach_pass", "regret_matching_table", "run_full_tree", "value_pass"]
 
 
 class Tables(NamedTuple):
@@ -59,7 +59,14 @@ class UpdateRule(NamedTuple):
     alpha, beta, gamma : float
         DCFR's exponents for positive regrets, negative regrets and the strategy sum.
     linear_average : bool
-        Iteration t's strategy weighs t in the average (CFR+).
+        Iteration t's strategy weighs t ** ``average_power`` in the average
+        (CFR+: power 1, linear; PCFR+: power 2, quadratic).
+    predictive : bool
+        Play regret matching on the cumulative regrets *plus* a prediction of
+        the next iteration's regrets, the last iteration's (``tables.instant``):
+        predictive regret matching (Farina, Kroer and Sandholm 2021).
+    average_power : float
+        The exponent of t in the average's weight when ``linear_average``.
     """
 
     alternating: bool = True
@@ -69,6 +76,8 @@ class UpdateRule(NamedTuple):
     beta: float = 1.0
     gamma: float = 1.0
     linear_average: bool = False
+    predictive: bool = False
+    average_power: float = 1.0
 
 
 # ----------------------------------------------------------------------------- regret matching
@@ -114,6 +123,41 @@ def regret_matching_table(regret_sum: FloatArray, mask: BoolArray, out: FloatArr
     """Regret matching on every row of a (information sets x actions) table."""
     for info in range(regret_sum.shape[0]):
         match_row(regret_sum, mask, info, out[info])
+
+
+@kernel
+def predictive_matching_table(regret_sum: FloatArray, prediction: FloatArray, mask: BoolArray,
+                              out: FloatArray) -> None:
+    """Predictive regret matching on every row: regret matching on ``regret_sum + prediction``
+    (positive parts normalised; uniform over the legal actions where none is positive)."""
+    width = regret_sum.shape[1]
+    for info in range(regret_sum.shape[0]):
+        total = 0.0
+        legal = 0
+        for a in range(width):
+            if mask[info, a]:
+                legal += 1
+                r = regret_sum[info, a] + prediction[info, a]
+                if r > 0.0:
+                    total += r
+        for a in range(width):
+            if not mask[info, a]:
+                out[info, a] = 0.0
+            elif total > 0.0:
+                r = regret_sum[info, a] + prediction[info, a]
+                out[info, a] = r / total if r > 0.0 else 0.0
+            else:
+                out[info, a] = 1.0 / legal
+
+
+@kernel
+def _play(tables: Tables, mask: BoolArray, rule: UpdateRule, out: FloatArray) -> None:
+    """The strategy the variant plays from the current tables: regret matching on the
+    cumulative regrets, or on them plus the last regrets when ``rule.predictive``."""
+    if rule.predictive:
+        predictive_matching_table(tables.regret_sum, tables.instant, mask, out)
+    else:
+        regret_matching_table(tables.regret_sum, mask, out)
 
 
 # ----------------------------------------------------------------------------- one CFR pass
@@ -205,7 +249,7 @@ def _apply(arrays: PlanArrays, tables: Tables, rule: UpdateRule, who: int, t: in
         pos = 1.0 / (1.0 + float(t) ** -rule.alpha)
         neg = 1.0 / (1.0 + float(t) ** -rule.beta)
         keep = (t / (t + 1.0)) ** rule.gamma
-    avg_weight = float(t) if rule.linear_average else 1.0
+    avg_weight = float(t) ** rule.average_power if rule.linear_average else 1.0
     for info in range(regret_sum.shape[0]):
         if owner[info] != who:
             continue
@@ -239,7 +283,8 @@ def run_full_tree(arrays: PlanArrays, tables: Tables, first: int, last: int,
     first, last : int
     rule : UpdateRule
         The variant: vanilla CFR (Zinkevich et al. 2007), CFR+ (Tammelin
-        2014), linear CFR or DCFR (Brown and Sandholm 2019).
+        2014), linear CFR or DCFR (Brown and Sandholm 2019), PCFR+ (Farina,
+        Kroer and Sandholm 2021) or PDCFR+ (Xu et al. 2024).
     """
     n = arrays.parent.shape[0]
     mask = arrays.mask
@@ -252,13 +297,13 @@ def run_full_tree(arrays: PlanArrays, tables: Tables, first: int, last: int,
     weighted = np.zeros(num * width)
     strategy = np.empty((num, width))
     for t in range(first, last + 1):
-        regret_matching_table(regret_sum, mask, strategy)
+        _play(tables, mask, rule, strategy)
         copy_table(strategy, tables.current)
         if rule.alternating:
             for who in range(2):
                 _cfr_pass(arrays, strategy, who, reach, prob, value, regret, weighted)
                 _apply(arrays, tables, rule, who, t, regret, weighted)
-                regret_matching_table(regret_sum, mask, strategy)
+                _play(tables, mask, rule, strategy)
         else:
             for who in range(2):
                 _cfr_pass(arrays, strategy, who, reach, prob, value, regret, weighted)

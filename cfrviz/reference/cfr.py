@@ -115,8 +115,10 @@ def vanilla_cfr(tree, iterations: int, alternating: bool = True,
 
 
 def cfr_variant(tree, iterations: int, alternating: bool = True, regret_floor: bool = False,
-                linear_average: bool = False, discount=None):
-    """CFR+, linear CFR and DCFR as small changes to the loop of :func:`vanilla_cfr`.
+                linear_average: bool = False, discount=None, predictive: bool = False,
+                average_power: float = 1.0):
+    """CFR+, linear CFR, DCFR, PCFR+ and PDCFR+ as small changes to the loop of
+    :func:`vanilla_cfr`.
 
     Each iteration computes the same counterfactual regrets and own-reach
     strategy weights as vanilla CFR (by the same recursive walk), then folds
@@ -124,11 +126,16 @@ def cfr_variant(tree, iterations: int, alternating: bool = True, regret_floor: b
 
     - ``regret_floor`` (CFR+, Tammelin 2014): cumulative regrets below zero
       are reset to zero after each update;
-    - ``linear_average``: iteration t's strategy weighs t in the average;
+    - ``linear_average``: iteration t's strategy weighs t ** ``average_power``
+      in the average (1: linear, as CFR+; 2: quadratic, as PCFR+);
+    - ``predictive`` (PCFR+, Farina, Kroer and Sandholm 2021): the strategy
+      played is regret matching on the cumulative regrets plus a prediction
+      of the next regrets, the last ones seen at each set;
     - ``discount=(alpha, beta, gamma)`` (DCFR, Brown and Sandholm 2019): after
       iteration t, positive cumulative regrets are multiplied by
       t^alpha / (t^alpha + 1), negative ones by t^beta / (t^beta + 1), and the
-      strategy sum by (t / (t + 1))^gamma.  Linear CFR is (1, 1, 1).
+      strategy sum by (t / (t + 1))^gamma.  Linear CFR is (1, 1, 1).  PDCFR+
+      (Xu et al. 2024) is the floor, the discount and the prediction together.
 
     Yields the same dicts as :func:`vanilla_cfr`.
     """
@@ -136,13 +143,18 @@ def cfr_variant(tree, iterations: int, alternating: bool = True, regret_floor: b
     owner = tree.infoset_player
     regret_sum = np.zeros(mask.shape)
     strategy_sum = np.zeros(mask.shape)
+    last = np.zeros(mask.shape)  # each set's regrets at its player's last update
+
+    def play():
+        return regret_matching(regret_sum + last if predictive else regret_sum, mask)
 
     def fold(player, t, regret, weights):
         mine = owner == player
+        last[mine] = regret[mine]
         regret_sum[mine] += regret[mine]
         if regret_floor:
             regret_sum[mine] = np.maximum(regret_sum[mine], 0.0)
-        strategy_sum[mine] += (t if linear_average else 1.0) * weights[mine]
+        strategy_sum[mine] += (float(t) ** average_power if linear_average else 1.0) * weights[mine]
         if discount is not None:
             alpha, beta, gamma = discount
             positive = regret_sum[mine] > 0
@@ -152,7 +164,7 @@ def cfr_variant(tree, iterations: int, alternating: bool = True, regret_floor: b
             strategy_sum[mine] *= (t / (t + 1)) ** gamma
 
     for t in range(1, iterations + 1):
-        strategy = regret_matching(regret_sum, mask)
+        strategy = play()
         start = strategy.copy()
         regret = np.zeros(mask.shape)
         if alternating:
@@ -160,7 +172,7 @@ def cfr_variant(tree, iterations: int, alternating: bool = True, regret_floor: b
                 weights = np.zeros(mask.shape)
                 walk(tree, 0, player, np.ones(3), strategy, regret, weights)
                 fold(player, t, regret, weights)
-                strategy = regret_matching(regret_sum, mask)
+                strategy = play()
         else:
             weights = np.zeros(mask.shape)
             for player in (0, 1):

@@ -20,7 +20,8 @@ from .driver import average_strategy, default_checkpoints, run_tree
 from .registry import Algorithm, Request, register_algorithm
 
 __all__ = ["average_strategy", "default_checkpoints", "tree_exploitability", "solve_cfr",
-           "solve_cfr_plus", "solve_linear_cfr", "solve_dcfr", "solve_chance_sampling",
+           "solve_cfr_plus", "solve_linear_cfr", "solve_dcfr", "solve_pcfr_plus",
+           "solve_pdcfr_plus", "solve_chance_sampling",
            "solve_external_sampling", "solve_outcome_sampling"]
 
 tree_exploitability = engine.tree_exploitability
@@ -37,14 +38,16 @@ def _tree(request: Request) -> GameTree:
 
 def _full_tree(request: Request, *, plus: bool = False, discount: bool = False,
                alpha: float = 1.0, beta: float = 1.0, gamma: float = 1.0,
-               linear_average: bool = False) -> Trace:
+               linear_average: bool = False, predictive: bool = False,
+               average_power: float = 1.0) -> Trace:
     """A full-tree member of the family: the compiled sweep with these flags
     (:class:`cfrviz.engine.UpdateRule`'s; ``alternating`` is the request's)."""
     tree = _tree(request)
     p = engine.plan(tree)
     update = engine.UpdateRule(alternating=request.params["alternating"], plus=plus,
                                discount=discount, alpha=alpha, beta=beta, gamma=gamma,
-                               linear_average=linear_average)
+                               linear_average=linear_average, predictive=predictive,
+                               average_power=average_power)
 
     def step(state: SolverState, first: int, last: int) -> int:
         tables = engine.Tables(state.regret_sum, state.strategy_sum, state.current, state.instant)
@@ -104,6 +107,32 @@ def solve_dcfr(request: Request) -> Trace:
     params = request.params
     return _full_tree(request, discount=True, alpha=params["alpha"], beta=params["beta"],
                       gamma=params["gamma"])
+
+
+def solve_pcfr_plus(request: Request) -> Trace:
+    """Predictive CFR+ (Farina, Kroer and Sandholm, 2021).
+
+    CFR+'s floored cumulative regrets R, but the strategy played is regret
+    matching on R + m, where the prediction m of the next iteration's regrets
+    is the last regrets seen at the set.  Alternating updates, and an average
+    that weighs iteration t by t^gamma (2, quadratic, as published).
+    """
+    return _full_tree(request, plus=True, linear_average=True, predictive=True,
+                      average_power=request.params["gamma"])
+
+
+def solve_pdcfr_plus(request: Request) -> Trace:
+    """Predictive discounted CFR+ (Xu, Li, Fu, Fu, Xing and Cheng, 2024).
+
+    PCFR+ with DCFR's discount: after iteration t the floored cumulative
+    regrets are multiplied by t^alpha / (t^alpha + 1) and the strategy sum by
+    (t / (t + 1))^gamma; the strategy played is regret matching on the
+    discounted regrets plus the last regrets.  The defaults (alpha 2.3,
+    gamma 5) are the paper's.
+    """
+    params = request.params
+    return _full_tree(request, plus=True, discount=True, alpha=params["alpha"],
+                      beta=params["alpha"], gamma=params["gamma"], predictive=True)
 
 
 def _sampled(request: Request, kernel: Sampler, *extra: float) -> Trace:
@@ -184,6 +213,25 @@ register_algorithm(Algorithm(
      _ALTERNATING), alternates=True,
     summary="discounted CFR: old regrets and strategies count less", paper=_BROWN,
     aliases=("discounted", "discounted_cfr")))
+_FARINA = ("Farina, Kroer and Sandholm (2021), Faster game solving via predictive Blackwell "
+           "approachability: connecting regret matching and mirror descent, AAAI")
+register_algorithm(Algorithm(
+    "pcfr+", "PCFR+", "full_tree", solve_pcfr_plus,
+    (Param("gamma", 2.0, "float", 0.0, 100.0,
+           help="the average weighs iteration t by t^γ (2: quadratic, as published)"),
+     _ALTERNATING), alternates=True,
+    summary="predictive regret matching+: regrets plus a prediction (the last regrets)",
+    paper=_FARINA, aliases=("pcfr_plus", "pcfrplus", "predictive_cfr+", "predictive")))
+register_algorithm(Algorithm(
+    "pdcfr+", "PDCFR+", "full_tree", solve_pdcfr_plus,
+    (Param("alpha", 2.3, "float", 0.0, 100.0,
+           help="discount of the floored regrets: t^α/(t^α+1)"),
+     Param("gamma", 5.0, "float", 0.0, 100.0, help="discount of the average: (t/(t+1))^γ"),
+     _ALTERNATING), alternates=True,
+    summary="PCFR+ with DCFR's discounts", paper=(
+        "Xu, Li, Fu, Fu, Xing and Cheng (2024), Minimizing weighted counterfactual regret with "
+        "optimistic online mirror descent, IJCAI"),
+    aliases=("pdcfr_plus", "pdcfrplus", "predictive_discounted")))
 register_algorithm(Algorithm(
     "chance_sampling", "chance sampling", "sampling", solve_chance_sampling, (),
     exact_regrets=False, summary="one chance outcome per chance node, every action swept",
