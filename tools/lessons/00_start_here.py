@@ -81,13 +81,13 @@ widgets.VBox([demo_slider, demo_figure])
 #
 # | lesson | what you learn | planned time |
 # |---|---|---|
-# | [01 · Regret matching](01_regret_matching.ipynb) | regret, regret matching, best response, exploitability, equilibrium of rock-paper-scissors | {{minutes:01_regret_matching}} min |
+# | [01 · Regret matching](01_regret_matching.ipynb) | regret, regret matching, best response, exploitability, equilibrium of rock-paper-scissors; you write the sampled trainer | {{minutes:01_regret_matching}} min |
 # | [02 · Games as trees](02_games_as_trees.ipynb) | extensive form, chance, information sets, behaviour strategies, reach probabilities | {{minutes:02_games_as_trees}} min |
 # | [03 · Counterfactual regret](03_counterfactual_regret.ipynb) | counterfactual values and regrets; the CFR algorithm line by line | {{minutes:03_counterfactual_regret}} min |
 # | [04 · CFR on Kuhn poker](04_cfr_on_kuhn.ipynb) | the training explorer; bluffing emerges; the value −1/18; the equilibrium segment | {{minutes:04_cfr_on_kuhn}} min |
 # | [05 · Best response and exploitability](05_best_response.ipynb) | the yardstick of a strategy; playing against the bot | {{minutes:05_best_response}} min |
-# | [06 · Monte Carlo CFR](06_monte_carlo_cfr.ipynb) | sample, then correct: unbiased regrets; chance, external and outcome sampling; you write external sampling | {{minutes:06_monte_carlo_cfr}} min |
-# | [07 · Sampling in practice](07_sampling_in_practice.ipynb) | stochastically-weighted averaging, outcome sampling's weights and ε, noise and seeds, an honest cost axis | {{minutes:07_sampling_in_practice}} min |
+# | [06 · Monte Carlo CFR](06_monte_carlo_cfr.ipynb) | sample, then correct: unbiased regrets; chance, external and outcome sampling; you write chance sampling and external sampling | {{minutes:06_monte_carlo_cfr}} min |
+# | [07 · Sampling in practice](07_sampling_in_practice.ipynb) | stochastically-weighted averaging, outcome sampling's weights and ε (you compute them on a sampled path), noise and seeds, an honest cost axis | {{minutes:07_sampling_in_practice}} min |
 # | [08 · Faster CFR](08_faster_cfr.ipynb) | CFR+, linear CFR, discounted CFR side by side | {{minutes:08_faster_cfr}} min |
 # | [09 · Scaling up](09_scaling_up.ipynb) | Leduc and pocket poker, lossless abstraction, the sequence form by hand (E x = e, linprog), the archetype tournament | {{minutes:09_scaling_up}} min |
 # | [10 · The road to superhuman poker](10_road_to_superhuman.ipynb) | Cepheus, DeepStack, Libratus, Pluribus, Deep CFR | {{minutes:10_road_to_superhuman}} min |
