@@ -169,3 +169,15 @@ def test_every_registered_parameter_has_a_valid_default_and_help():
         for param in entry.params:
             assert param.help, (entry.name, param.name)
             assert param.check(param.default) == param.default or param.kind == "any"
+
+
+def test_start_only_parameters_are_passed_but_not_recorded():
+    rps = cfrviz.load_game("rock_paper_scissors")
+    start = cfrviz.solve(rps, "regret_matching", 50, initial_regrets={"P1": [1, 0, 0]})
+    assert start.params == {"opponent": None, "update": "expected", "interrupted": False,
+                            "seed": 0, "iterations": 50}
+    assert start.current_strategy[0, 0].tolist() == [1.0, 0.0, 0.0]  # it did start there
+    resumed = cfrviz.solve(rps, "regret_matching", 80, resume=start)  # settings match
+    assert resumed.iterations[-1] == 80
+    with pytest.raises(ValueError, match="start_only names 'nope', which is not one of its"):
+        Algorithm("bad", "bad", "full_tree", _damped_cfr, start_only=("nope",))
