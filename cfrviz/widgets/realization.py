@@ -192,8 +192,8 @@ class RealizationPlanExplorer(Panel):
         for row, status in zip(rows[1:], self._row_html[1:]):
             left = " + ".join(f"{self.sliders[self.labels[c]].value:.2f}" for c in row.columns)
             names = " + ".join(f"x({escape(self.labels[c])})" for c in row.columns)
-            verdict = (f"<span style='color:{PASS_COLOUR}'>holds ✓</span>" if row.holds else
-                       f"<span style='color:{FAIL_COLOUR}'>fails by {row.gap:+.2f} ✗</span>")
+            verdict = (f"<span style='color:{PASS_COLOUR}'>holds</span>" if row.holds else
+                       f"<span style='color:{FAIL_COLOUR}'>fails by {row.gap:+.2f}</span>")
             status.value = self._text(
                 f"set <b>{escape(row.infoset)}</b>: {names} = x({escape(self.labels[row.parent])})"
                 f" &nbsp; {left} = {row.right:.2f} &nbsp; {verdict}")

@@ -291,7 +291,7 @@ check_sf.check_sequence_lp(my_game_value)
 # blocks. While every row holds, the widget shows the strategy, what it earns against player 2's
 # LP strategy, and what it earns against player 2's **best response**, the number the linear
 # program maximises. Press **equilibrium (LP)**: that number reaches the value, $-1/18$. From
-# the uniform strategy, the best response takes about 0.36 chips per hand more.
+# the uniform strategy, a best response holds player 1 about 0.36 chips per hand below it.
 
 # %%
 RealizationPlanExplorer(kuhn)
