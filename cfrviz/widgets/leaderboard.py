@@ -127,7 +127,7 @@ class Leaderboard(Panel):
 
     def _cell(self, text: str, *, head: bool = False, css: str = "") -> str:
         tag = "th" if head else "td"
-        return (f"<{tag} style='padding:4px 10px;border-bottom:1px solid #ccc;"
+        return (f"<{tag} style='padding:4px 10px;border-bottom:1px solid #ccc;white-space:nowrap;"
                 f"text-align:{'left' if head else 'right'};{css}'>{text}</{tag}>")
 
     def _table(self, caption: str, rows: list[str]) -> str:
