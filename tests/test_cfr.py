@@ -247,3 +247,18 @@ def test_bad_arguments(kuhn):
 def test_dcfr_with_a_huge_exponent_stays_finite(kuhn):
     trace = cfrviz.solve(kuhn, "dcfr", 2000, alpha=100.0, beta=-100.0, checkpoints=[2000])
     assert np.all(np.isfinite(trace.cumulative_regret)) and trace.exploitability[-1] < 0.05
+
+
+@pytest.mark.parametrize("algorithm", ["cfr", "cfr+", "dcfr", "pcfr+", "pdcfr+"])
+def test_the_explained_next_strategy_is_the_one_played_next(kuhn, algorithm):
+    """What the explorer calls a set's "next strategy" is the strategy the solver plays at
+    the next iteration: regret matching on the cumulative regrets, plus the last regrets for
+    the predictive variants (checking the predictive ones with the plain rule fails)."""
+    from cfrviz.analysis.explain import infoset_snapshot
+
+    trace = cfrviz.solve(kuhn, algorithm, 12, checkpoints=list(range(1, 13)), progress=False)
+    for index in range(len(trace) - 1):
+        for info, key in enumerate(kuhn.infoset_keys):
+            shown = infoset_snapshot(trace, index, key).next_strategy
+            played = trace.current_strategy[index + 1, info, :len(shown)]
+            assert np.allclose(shown, played, rtol=0, atol=1e-15), (algorithm, index, key)

@@ -89,16 +89,21 @@ def infoset_snapshot(trace, index: int, infoset) -> InfosetSnapshot:
     k = len(game.infoset_actions[info])
     table = counterfactual_table(game, played_profile(trace, index, player), player)
     cumulative = trace.cumulative_regret[index, info, :k]
+    regret = trace.instantaneous_regret[index, info, :k]
+    solver = algorithm(trace.algorithm)
+    # what regret matching plays next: on the cumulative regrets, or on them plus the last
+    # regrets (the prediction) for PCFR+ and PDCFR+
+    upcoming = cumulative + regret if solver.predictive else cumulative
     return InfosetSnapshot(
         key=game.infoset_keys[info], player=player, actions=game.infoset_actions[info],
         iteration=int(trace.iterations[index]),
         opponent_reach=float(table["opponent_reach"][info]),
         own_reach=float(table["own_reach"][info]),
         action_values=table["action_values"][info, :k], value=float(table["value"][info]),
-        regret=trace.instantaneous_regret[index, info, :k], cumulative_regret=cumulative,
+        regret=regret, cumulative_regret=cumulative,
         current=trace.current_strategy[index, info, :k],
-        next_strategy=regret_matching(cumulative), average=trace.average_strategy[index, info, :k],
-        exact=algorithm(trace.algorithm).exact_regrets)
+        next_strategy=regret_matching(upcoming), average=trace.average_strategy[index, info, :k],
+        exact=solver.exact_regrets)
 
 
 def counterfactual_values(game, policy, infoset) -> dict:

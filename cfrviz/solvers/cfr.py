@@ -219,7 +219,7 @@ register_algorithm(Algorithm(
     "pcfr+", "PCFR+", "full_tree", solve_pcfr_plus,
     (Param("gamma", 2.0, "float", 0.0, 100.0,
            help="the average weighs iteration t by t^γ (2: quadratic, as published)"),
-     _ALTERNATING), alternates=True,
+     _ALTERNATING), alternates=True, predictive=True,
     summary="predictive regret matching+: regrets plus a prediction (the last regrets)",
     paper=_FARINA, aliases=("pcfr_plus", "pcfrplus", "predictive_cfr+", "predictive")))
 register_algorithm(Algorithm(
@@ -227,7 +227,7 @@ register_algorithm(Algorithm(
     (Param("alpha", 2.3, "float", 0.0, 100.0,
            help="discount of the floored regrets: t^α/(t^α+1)"),
      Param("gamma", 5.0, "float", 0.0, 100.0, help="discount of the average: (t/(t+1))^γ"),
-     _ALTERNATING), alternates=True,
+     _ALTERNATING), alternates=True, predictive=True,
     summary="PCFR+ with DCFR's discounts", paper=(
         "Xu, Li, Fu, Fu, Xing and Cheng (2024), Minimizing weighted counterfactual regret with "
         "optimistic online mirror descent, IJCAI"),

@@ -81,6 +81,10 @@ class Algorithm:
         Parameters that only say where a fresh run starts (regret matching's
         ``initial_regrets``): checked and passed like the others, but not among the
         settings the trace records, which a resumed run must match.
+    predictive : bool
+        Whether the strategy played is regret matching on the cumulative regrets *plus*
+        the last iteration's regrets (PCFR+, PDCFR+), not on the cumulative regrets alone:
+        what a view computes as "the next strategy" of a set.
     """
 
     name: str
@@ -95,6 +99,7 @@ class Algorithm:
     alternates: bool = False
     options: tuple[Param, ...] = ()
     start_only: tuple[str, ...] = ()
+    predictive: bool = False
 
     def __post_init__(self) -> None:
         if self.family not in FAMILIES:
