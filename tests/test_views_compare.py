@@ -14,6 +14,7 @@ from cfrviz.views.compare import (
     cost,
     exploitability_at,
     exploitation_figure,
+    iterates_figure,
     iteration_weights_figure,
     log_checkpoints,
     positive_or_gap,
@@ -100,3 +101,27 @@ def test_update_comparison_figure_draws_one_log_log_line_per_update():
     assert [t.name for t in fig.data] == [UPDATE_LABELS["cfr"], UPDATE_LABELS["own-reach"]]
     assert fig.layout.xaxis.type == "log" and fig.layout.yaxis.type == "log"
     assert min(fig.data[0].y) > 0                        # a zero cannot sit on a log axis
+
+
+def test_iterates_figure_pairs_each_runs_average_and_current(kuhn, leduc):
+    """Two lines a run in one colour, solid for the average and dotted for the current
+    strategy, each reading its own record; an exploitability of zero or below is a gap."""
+    runs = [cfrviz.solve(kuhn, name, 300, checkpoints=log_checkpoints(300, 30), progress=False)
+            for name in ("cfr+", "pcfr+")]
+    fig = iterates_figure(runs, labels=["CFR+", "PCFR+"])
+    assert [d.name for d in fig.data] == ["CFR+: average", "CFR+: current", "PCFR+: average",
+                                          "PCFR+: current"]
+    for k, run in enumerate(runs):
+        average, current = fig.data[2 * k], fig.data[2 * k + 1]
+        assert average.line.color == current.line.color
+        assert (average.line.dash, current.line.dash) == ("solid", "dot")
+        assert list(average.y) == positive_or_gap(run.exploitability)
+        assert list(current.y) == positive_or_gap(run.current_exploitability)
+        assert list(average.x) == list(run.iterations)
+    assert fig.data[0].line.color != fig.data[2].line.color
+    with pytest.raises(ValueError, match="one game"):
+        iterates_figure([runs[0], cfrviz.solve(leduc, "cfr+", 3, progress=False)])
+    with pytest.raises(ValueError, match="at least one"):
+        iterates_figure([])
+    with pytest.raises(ValueError, match="axis must be one of"):
+        iterates_figure(runs, axis="hours")

@@ -181,6 +181,62 @@ def comparison_figure(traces: Sequence, labels: Sequence[str] | None = None,
     return apply_style(fig, style)
 
 
+def iterates_figure(traces: Sequence, labels: Sequence[str] | None = None,
+                    axis: str = "iterations", title: str | None = None,
+                    presenter: bool | None = None) -> go.Figure:
+    """The average strategy and the current strategy of each run, on one log-log chart.
+
+    Each run keeps one colour: its average is a solid line, its current strategy (the
+    one played at that iteration) a dotted line of the same colour, so that whether
+    the *last iterate* converges, or only the average, reads at a glance.  Points where
+    an exploitability is zero or below (rounding, once a run is exact) are gaps.
+
+    Parameters
+    ----------
+    traces : sequence of Trace
+        Runs of tree algorithms on one game (their records hold both exploitabilities).
+    labels : sequence of str, optional
+        A name per trace (default: each trace's algorithm).
+    axis : {"iterations", "nodes", "seconds"}, default "iterations"
+    title : str, optional
+    presenter : bool, optional
+
+    Raises
+    ------
+    ValueError
+        For no traces, traces of different games, a bad axis or labels.
+    """
+    traces = list(traces)
+    if not traces:
+        raise ValueError("iterates_figure needs at least one trace")
+    names = {t.game.name for t in traces}
+    if len(names) > 1:
+        raise ValueError(f"compare runs on one game; got {', '.join(sorted(names))}")
+    labels = _labels(traces, labels)
+    style = get_style(presenter)
+    fig = go.Figure()
+    for k, (trace, label) in enumerate(zip(traces, labels)):
+        colour = RUN_COLOURS[k % len(RUN_COLOURS)]
+        for which, values, dash in (("average", trace.exploitability, "solid"),
+                                    ("current", trace.current_exploitability, "dot")):
+            fig.add_trace(go.Scatter(
+                x=cost(trace, axis), y=positive_or_gap(values), mode="lines",
+                name=f"{label}: {which}", legendgroup=label,
+                line=dict(color=colour, dash=dash, width=2.2 * style.line_scale),
+                hovertemplate=(f"{label}, {which} strategy<br>{COST_AXES[axis]} %{{x:,.4~g}}"
+                               "<br>exploitability %{y:.3~e}<extra></extra>")))
+    game = escape(traces[0].game.name)
+    fig.update_layout(
+        height=int(440 * style.figure_scale), font=style.font(),
+        title=dict(text=title or f"{game}: average (solid) and current (dotted) strategies",
+                   font=style.font(style.title_size)),
+        xaxis=dict(type="log", title=COST_AXES[axis]),
+        yaxis=dict(type="log", title="exploitability", exponentformat="power"),
+        margin=dict(l=70, r=20, t=60, b=50), legend=dict(x=1.02, y=1, xanchor="left",
+                                                         bgcolor="rgba(255,255,255,0.8)"))
+    return apply_style(fig, style)
+
+
 #: Legend names of the regret updates of :data:`cfrviz.reference.updates.REGRET_UPDATES`.
 UPDATE_LABELS = {"cfr": "opponent and chance reach (CFR)", "own-reach": "own reach instead",
                  "sign": "sign flipped", "no-chance": "chance left out",
