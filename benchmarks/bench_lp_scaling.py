@@ -21,7 +21,7 @@ The game tree, which both need, is built before either is measured and is not co
 
 An LP that takes longer than ``--timeout`` seconds is stopped and recorded as not finished.  The
 rows, each labelled with the machine, the date and this command, go to ``--out`` (JSON, read by
-``cfrviz.analysis.lp_scaling.load_recorded``; lesson 09 draws them) and are printed as a table.
+``cfrviz.analysis.lp_scaling.load_recorded``; lesson 10 draws them) and are printed as a table.
 The load average when each game started is recorded with its row.
 """
 

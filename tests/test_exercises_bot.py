@@ -121,7 +121,7 @@ def test_right_bots_in_every_style_pass_with_their_rank(style):
 
 
 def test_the_solution_passes_and_beats_every_archetype():
-    feedback = ex.check_my_bot(run_solution("09_my_bot.py")["my_bot"])
+    feedback = ex.check_my_bot(run_solution("10_my_bot.py")["my_bot"])
     assert feedback.correct and "Your bot ranks 1 of 5" in feedback.message
     assert "It even beats every archetype." in feedback.message
     assert "It wins least against strong_hands" in feedback.message
@@ -159,7 +159,7 @@ def test_the_bar_is_the_two_weakest_archetypes():
 
 
 def test_a_tournament_already_played_is_reused():
-    bot = run_solution("09_my_bot.py")["my_bot"]
+    bot = run_solution("10_my_bot.py")["my_bot"]
     field = ex.archetype_tournament(bot)
     assert ex.YOU in field.names
     assert ex.check_my_bot(bot, field).message == ex.check_my_bot(bot).message

@@ -1,4 +1,4 @@
-"""Lesson 11's Deep CFR computations: the network's weighted-mean target at a set, and Single
+"""Lesson 12's Deep CFR computations: the network's weighted-mean target at a set, and Single
 Deep CFR's average at a set. Right code in several styles passes; each wrong version, written
 as a student might write it, gets its own mistake's name."""
 
@@ -46,7 +46,7 @@ def my_target(ts, infos, regrets, info):
 
 
 def test_the_target_solution_and_other_styles_pass():
-    solution = run_solution("11_weighted_target.py")["my_target"]
+    solution = run_solution("12_weighted_target.py")["my_target"]
     assert ex.check_weighted_target(solution).status == CORRECT
     for style, source in TARGET_STYLES.items():
         feedback = ex.check_weighted_target(as_cell(source)["my_target"])
@@ -161,7 +161,7 @@ def my_sd_average(strategies, reaches):
 
 
 def test_the_average_solution_and_other_styles_pass():
-    solution = run_solution("11_sd_average.py")["my_sd_average"]
+    solution = run_solution("12_sd_average.py")["my_sd_average"]
     assert ex.check_sd_average(solution).status == CORRECT
     for style, source in AVERAGE_STYLES.items():
         feedback = ex.check_sd_average(as_cell(source)["my_sd_average"])

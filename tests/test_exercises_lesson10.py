@@ -7,92 +7,123 @@ from _solutions import run_solution
 from cfrviz.exercises import CORRECT, NOT_DONE, WRONG
 from cfrviz.exercises import lesson10 as ex
 
-RIGHT = {"Cepheus": "C", "DeepStack": "E", "Libratus": "B", "Pluribus": "A", "Deep CFR": "D"}
-IN_ORDER = {"Cepheus": "A", "DeepStack": "B", "Libratus": "C", "Pluribus": "D", "Deep CFR": "E"}
-JUNK = ["", "A", 3, [1, 2], object(), np.zeros(3), np.nan, np.inf, -5, True,
-        {"Cepheus": 1}, {"Nobody": "A"}, {"Cepheus": "Z"}]
+JUNK = ["", "288x", {"a": 1}, object(), [288], np.zeros(2), np.nan, np.inf, True, 3.5, -1]
 
 
-MILESTONES_RIGHT = {
-    "the dict": RIGHT,
-    "any spelling": {"cepheus": "c", "deepstack": "e", "LIBRATUS": "b", "pluribus": "a",
-                     "deep-cfr": "d"},
-    "in another order, with spaces": {" Deep CFR ": " D", "Pluribus": "A", "Libratus": "B",
-                                      "DeepStack": "E", "Cepheus": "C"},
-    "the solution": run_solution("10_milestones.py")["my_matches"],
-}
+def test_the_count_is_the_tree_s(leduc):
+    assert ex.leduc_infosets() == leduc.num_infosets == 288
 
 
-@pytest.mark.parametrize("form", MILESTONES_RIGHT)
-def test_milestones(form):
-    assert ex.check_milestones(MILESTONES_RIGHT[form]).status == CORRECT
+INFOSETS_RIGHT = {"int": 288, "float": 288.0, "numpy int": np.int64(288),
+                  "the solution": run_solution("10_leduc_infosets.py")["my_count"]}
 
 
-def test_milestones_not_done():
-    assert ex.check_milestones(None).status == NOT_DONE
-    assert ex.check_milestones(dict.fromkeys(RIGHT)).status == NOT_DONE  # the starter cell
-    assert ex.check_milestones({"Cepheus": "A"}).status == NOT_DONE
+@pytest.mark.parametrize("form", INFOSETS_RIGHT)
+def test_leduc_infosets(form):
+    assert ex.check_leduc_infosets(INFOSETS_RIGHT[form]).status == CORRECT
 
 
-def test_the_answer_is_not_the_order_of_the_list():
-    # Reading the letters off in turn must match no program, and is named as a mistake.
-    assert list(RIGHT) == list(ex.SYSTEMS) and RIGHT == ex.MATCH
-    assert all(RIGHT[system] != letter for system, letter in IN_ORDER.items())
-    assert IN_ORDER == ex.IN_ORDER
-    feedback = ex.check_milestones(IN_ORDER)
-    assert feedback.status == WRONG and feedback.mistake == "in-order", feedback
-    assert "order" in feedback.message
-    lower = {system.lower(): letter.lower() for system, letter in IN_ORDER.items()}
-    assert ex.check_milestones(lower).mistake == "in-order"
-
-
-def test_every_idea_is_used_once():
-    assert sorted(ex.MATCH.values()) == sorted(ex.IDEAS)
-
-
-@pytest.mark.parametrize("changes, mistake", [
-    ({"DeepStack": "B", "Libratus": "E"}, "deepstack-libratus"),
-    ({"DeepStack": "D", "Deep CFR": "E"}, "deepstack-deepcfr"),
-    ({"Libratus": "A", "Pluribus": "B"}, "libratus-pluribus"),
-    ({"Cepheus": "B", "Libratus": "C"}, "cepheus"),
-    ({"Pluribus": "D", "Deep CFR": "A"}, None),
-    ({"Cepheus": "A"}, "cepheus"),  # one letter of the in-order answer is not that mistake
-])
-def test_milestone_mistakes_are_explained(changes, mistake):
-    feedback = ex.check_milestones({**RIGHT, **changes})
-    assert feedback.status == WRONG and feedback.mistake == mistake, feedback
-    assert len(feedback.message) > 40
-
-
-MEMORY_RIGHT = {"exact": 15_312, "within 5%": 15_000, "numpy": np.float64(1.5312e4),
-                "the solution": run_solution("10_hulhe_memory.py")["my_terabytes"]}
-
-
-def test_hulhe_terabytes():
-    assert ex.hulhe_terabytes() == pytest.approx(15_312)
-
-
-@pytest.mark.parametrize("form", MEMORY_RIGHT)
-def test_hulhe_memory(form):
-    assert ex.check_hulhe_memory(MEMORY_RIGHT[form]).status == CORRECT
-
-
-def test_hulhe_memory_not_done():
-    assert ex.check_hulhe_memory(None).status == NOT_DONE
+def test_leduc_infosets_not_done():
+    assert ex.check_leduc_infosets(None).status == NOT_DONE
 
 
 @pytest.mark.parametrize("answer, mistake", [
-    (7_656, "one-table"), (5_104, "per-set"), (1.53e16, "units"), (15.3, "units"),
-    (122_496, "bits-bytes"), (-3, "shape"), ("15312", "shape"), (1_000, None),
+    (936, "suits"), (1936, "nodes"), (270, "only-round-two"), (18, "only-round-one"),
+    (108, "public-card"), (72, "round-one-history"), (144, "one-player"), ("288", "shape"),
+    (300, None),
 ])
-def test_hulhe_memory_mistakes_are_explained(answer, mistake):
-    feedback = ex.check_hulhe_memory(answer)
+def test_leduc_infoset_mistakes_are_explained(answer, mistake):
+    feedback = ex.check_leduc_infosets(answer)
+    assert feedback.status == WRONG and feedback.mistake == mistake, feedback
+
+
+def test_tournament_values_match_head_to_head_and_the_answer():
+    values = ex.tournament_values()
+    assert set(values) == set(ex.BOT_NAMES)
+    assert max(values, key=values.get) == "uniform_random"
+    assert all(v > 0 for v in values.values())  # the trained strategy beats every archetype
+
+
+EXPLOITED_RIGHT = {"the name": "uniform_random", "spaces and capitals": " Uniform Random ",
+                   "hyphens": "uniform-random",
+                   "the solution": run_solution("10_most_exploited.py")["my_pick"]}
+
+
+@pytest.mark.parametrize("form", EXPLOITED_RIGHT)
+def test_most_exploited(form):
+    assert ex.check_most_exploited(EXPLOITED_RIGHT[form]).status == CORRECT
+
+
+def test_most_exploited_not_done():
+    assert ex.check_most_exploited(None).status == NOT_DONE
+
+
+@pytest.mark.parametrize("answer, mistake", [
+    ("always_raise", "maniac"), ("strong_hands", "tight"), ("always_call", "station"),
+    ("cfr", "names"), (3, "names"),
+])
+def test_most_exploited_mistakes_are_explained(answer, mistake):
+    feedback = ex.check_most_exploited(answer)
     assert feedback.status == WRONG and feedback.mistake == mistake, feedback
 
 
 @pytest.mark.parametrize("junk", JUNK, ids=repr)
 def test_junk_never_raises(junk):
-    for checker in (ex.check_milestones, ex.check_hulhe_memory):
+    for checker in (ex.check_leduc_infosets, ex.check_most_exploited):
         feedback = checker(junk)
         assert feedback.status in (WRONG, NOT_DONE)
         assert feedback.message
+
+
+# --- exercise 3: the LP's memory budget -------------------------------------------------------
+
+FIT = {"exponent": 1.2, "factor": 0.004}
+RIGHT = (16_000 / 0.004) ** (1 / 1.2)
+
+
+BUDGET_RIGHT = {
+    "exact": lambda: RIGHT,
+    "a rounded hand calculation": lambda: RIGHT * 1.05,
+    "numpy": lambda: np.float64(RIGHT),
+    "the solution": lambda: run_solution("10_lp_budget.py", **FIT)["my_sequences"],
+}
+
+
+def test_sequences_within_solves_the_fit():
+    assert ex.sequences_within(16_000, **FIT) == pytest.approx(RIGHT)
+
+
+@pytest.mark.parametrize("form", BUDGET_RIGHT)
+def test_lp_budget(form):
+    assert ex.check_lp_budget(BUDGET_RIGHT[form](), **FIT).status == CORRECT
+
+
+def test_lp_budget_not_done():
+    assert ex.check_lp_budget(None, **FIT).status == NOT_DONE
+
+
+@pytest.mark.parametrize("answer, mistake", [
+    ((16 / 0.004) ** (1 / 1.2), "units"),           # the budget in GB against a fit in MB
+    ((16e9 / 0.004) ** (1 / 1.2), "units"),         # ... or in bytes
+    ((16_000 / 0.004) ** 1.2, "root"),
+    (16_000 / 0.004, "linear"),
+    (2 * RIGHT, "both-players"),
+    (-5, "shape"), ("a lot", "shape"),
+    (RIGHT / 3, None),
+])
+def test_lp_budget_mistakes_are_explained(answer, mistake):
+    feedback = ex.check_lp_budget(answer, **FIT)
+    assert feedback.status == WRONG and feedback.mistake == mistake, feedback
+
+
+@pytest.mark.parametrize("fit", [{"exponent": None, "factor": 0.004},
+                                 {"exponent": 1.2, "factor": -1}, {"exponent": "x", "factor": 1}])
+def test_lp_budget_without_a_fit(fit):
+    feedback = ex.check_lp_budget(RIGHT, **fit)
+    assert feedback.status == WRONG and feedback.mistake == "no-fit"
+
+
+@pytest.mark.parametrize("junk", JUNK, ids=repr)
+def test_lp_budget_junk_never_raises(junk):
+    feedback = ex.check_lp_budget(junk, **FIT)
+    assert feedback.status in (WRONG, NOT_DONE) and feedback.message

@@ -1,4 +1,4 @@
-"""Lesson 09's sequence-form exercises: the constraints E x = e and the linear program.
+"""Lesson 10's sequence-form exercises: the constraints E x = e and the linear program.
 
 Each checker accepts correct code written in different styles and names each plausible
 mistake (every wrong version is written out below, as a student might write it)."""
@@ -130,7 +130,7 @@ def wrong_constraints(*, parent="own", root_row=True, root_rhs=1.0, parent_coeff
 
 
 def test_the_solution_and_three_other_styles_pass():
-    solution = run_solution("09_plan_constraints.py")["my_constraints"]
+    solution = run_solution("10_plan_constraints.py")["my_constraints"]
     assert ex.check_plan_constraints(solution).status == CORRECT
     assert ex.check_plan_constraints(wrong_constraints()).status == CORRECT
     for source in (CLIMB, LEVELS, STACK):
@@ -240,7 +240,7 @@ def primal(*, q_bounds=(None, None), objective=-1.0, block=lambda A: -A.T, answe
 
 
 def test_the_lp_solution_and_other_styles_pass():
-    solution = run_solution("09_sequence_lp.py")["my_game_value"]
+    solution = run_solution("10_sequence_lp.py")["my_game_value"]
     assert ex.check_sequence_lp(solution).status == CORRECT
     assert ex.check_sequence_lp(primal()).status == CORRECT
     for source in (DUAL, SPARSE):

@@ -8,7 +8,7 @@ and, at each information set ``I``, the weights of ``I``'s actions add up to the
 weight of the sequence that leads to ``I``.  These functions name the sequences
 and the rows, measure by how much each row fails, turn a behaviour strategy into
 its plan and back, and evaluate a plan against the other player's best response
-(bottom-up over the opponent's sets, von Stengel 1996).  Lesson 09's
+(bottom-up over the opponent's sets, von Stengel 1996).  Lesson 10's
 realization-plan widget and its sequence-form exercises read them.
 """
 

@@ -1,176 +1,211 @@
-"""Checkers for lesson 10, the road to superhuman poker."""
+"""Checkers for lesson 10, scaling up: Leduc, pocket poker, and CFR against linear programming."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
+from functools import lru_cache
 from numbers import Real
 
 import numpy as np
 
-from ..analysis.scaling import PUBLISHED_SIZES
-from . import Feedback, not_done, unanswered, wrong
+from . import Feedback, as_number, unanswered
 from .diagnosis import Case, diagnose, fallback, screen
 
-#: The ideas of exercise 2, by letter.  They are listed in a different order from the programs
-#: (:data:`SYSTEMS`), so that giving the letters A to E in turn matches none of them.
-IDEAS = {
-    "A": "six players: a blueprint from linear Monte Carlo CFR and a depth-limited search in "
-         "which the opponents may switch among several continuation strategies",
-    "B": "a blueprint from Monte Carlo CFR on an abstracted game, refined during play by safe "
-         "nested subgame solving, with gaps the opponents found patched overnight",
-    "C": "regret matching+ with compressed tables, run on the whole game until it is "
-         "essentially solved, offline",
-    "D": "neural networks trained on sampled regrets replace the regret and strategy tables, "
-         "so no hand-made card abstraction is needed",
-    "E": "no precomputed strategy for the whole game: at every decision, re-solve a "
-         "depth-limited lookahead whose leaves are valued by a neural network",
-}
-SYSTEMS = ("Cepheus", "DeepStack", "Libratus", "Pluribus", "Deep CFR")
-MATCH = {"Cepheus": "C", "DeepStack": "E", "Libratus": "B", "Pluribus": "A", "Deep CFR": "D"}
-#: The answer that reads the letters off in the order the programs are listed.
-IN_ORDER = dict(zip(SYSTEMS, IDEAS))
-WHY = {
-    "Cepheus": "Cepheus (2015) ran CFR+ on all of heads-up limit hold'em",
-    "DeepStack": "DeepStack (2017) re-solves at every decision with a value network at the "
-                 "depth limit",
-    "Libratus": "Libratus (2017) refines an MCCFR blueprint with nested safe subgame solving",
-    "Pluribus": "Pluribus (2019) plays six-player poker with a linear-MCCFR blueprint and "
-                "depth-limited search",
-    "Deep CFR": "Deep CFR (2019) learns regrets with neural networks instead of tables",
-}
-
-#: Exercise 1: heads-up limit hold'em's information sets, actions per set, tables, bytes.
-HULHE_SETS = next(p.infosets for p in PUBLISHED_SIZES if "limit Texas" in p.game
-                  and "no-limit" not in p.game)
-ACTIONS, TABLES, BYTES = 3, 2, 8
+#: Exercise 1's counts: private ranks, decision points in one betting round, ways the first
+#: round can end with a call, public ranks.
+PRIVATE_RANKS, DECISIONS_PER_ROUND, ROUND_ONE_CALLS, PUBLIC_RANKS = 3, 6, 5, 3
+#: Exercise 2: the trained strategy the archetypes face.
+TOURNAMENT_ALGORITHM, TOURNAMENT_ITERATIONS = "dcfr", 1000
+BOT_NAMES = ("always_raise", "always_call", "uniform_random", "strong_hands")
 
 
-def _system(name) -> str | None:
-    if not isinstance(name, str):
+def leduc_infosets() -> int:
+    """3 × 6 first-round sets plus 3 × 3 × 5 × 6 second-round sets: 288."""
+    first = PRIVATE_RANKS * DECISIONS_PER_ROUND
+    second = PRIVATE_RANKS * PUBLIC_RANKS * ROUND_ONE_CALLS * DECISIONS_PER_ROUND
+    return first + second
+
+
+def _count(answer):
+    if isinstance(answer, bool) or not isinstance(answer, (Real, np.integer, np.floating)):
         return None
-    simple = name.strip().lower().replace("-", " ").replace("_", " ")
-    for system in SYSTEMS:
-        if simple == system.lower() or simple.replace(" ", "") == system.lower().replace(" ", ""):
-            return system
-    return None
+    value = float(answer)
+    return value if np.isfinite(value) else None
 
 
-def _read_matches(answer) -> tuple[dict[str, str], Feedback | None]:
-    """The student's ``{system: letter}`` with names and letters cleaned up, or what is wrong
-    with it."""
-    if unanswered(answer):
-        return {}, not_done("Fill in `my_matches` with a letter for each program.")
-    if not isinstance(answer, Mapping):
-        return {}, wrong(f"Give a dict such as {{'Cepheus': 'A', ...}}; got "
-                         f"{type(answer).__name__}.", "shape")
-    matches: dict[str, str] = {}
-    for key, letter in answer.items():
-        system = _system(key)
-        problem = screen((system, letter), (
-            Case("names", lambda pair: pair[0] is None,
-                 f"{key!r} is not one of {', '.join(SYSTEMS)}."),
-            Case.not_done(lambda pair: unanswered(pair[1]), f"{system} still has no letter."),
-            Case("names", lambda pair: not isinstance(pair[1], str)
-                 or pair[1].strip().upper() not in IDEAS,
-                 f"{system}: use one of the letters {', '.join(IDEAS)}; got {letter!r}."),
-        ))
-        if problem is not None:
-            return {}, problem
-        assert system is not None
-        matches[system] = letter.strip().upper()
-    return matches, None
+def check_leduc_infosets(answer) -> Feedback:
+    """Exercise 1: how many information sets Leduc poker has when cards are ranks (288)."""
+    first = PRIVATE_RANKS * DECISIONS_PER_ROUND
+    second = PRIVATE_RANKS * PUBLIC_RANKS * ROUND_ONE_CALLS * DECISIONS_PER_ROUND
+    total = first + second
 
+    def equals(x: float) -> Callable[[float], bool]:
+        return lambda value: value == x
 
-def check_milestones(answer) -> Feedback:
-    """Exercise 2: match each program to the idea it added (a dict ``{system: letter}``)."""
-    matches, problem = _read_matches(answer)
-    if problem is not None:
-        return problem
-
-    def missing(matches) -> list[str]:
-        return [s for s in SYSTEMS if s not in matches]
-
-    def wrong_ones(matches) -> list[str]:
-        return [s for s in SYSTEMS if matches[s] != MATCH[s]]
-
-    def swapped(a: str, b: str) -> Callable[[dict], bool]:
-        return lambda matches: matches[a] == MATCH[b] and matches[b] == MATCH[a]
-
-    return diagnose(matches, (
-        Case.not_done(lambda matches: bool(missing(matches)),
-                      lambda matches: f"Give a letter for {', '.join(missing(matches))} as "
-                                      "well."),
-        Case.correct(lambda matches: not wrong_ones(matches),
-                     "All five right. Cepheus scaled a full-width solver (CFR+); DeepStack and "
-                     "Libratus both solve during play but from different starting points (a "
-                     "value network vs. a precomputed blueprint); Pluribus carried the "
-                     "blueprint-plus-search recipe to six players; Deep CFR replaced the tables "
-                     "themselves."),
-        Case("in-order", lambda matches: matches == IN_ORDER,
-             "Those are the letters A to E in the order the programs are listed, but the ideas "
-             "are listed in another order: read each description and find the program that "
-             "introduced it (the table above says what each added)."),
-        Case("deepstack-libratus", swapped("DeepStack", "Libratus"),
-             "DeepStack and Libratus are swapped. Both solve subgames while playing, but "
-             "DeepStack keeps no strategy for the whole game and values its lookahead's leaves "
-             "with a neural network, while Libratus starts from a blueprint computed in advance "
-             "with Monte Carlo CFR."),
-        Case("deepstack-deepcfr", swapped("DeepStack", "Deep CFR"),
-             "DeepStack and Deep CFR both use deep networks, for different jobs: DeepStack's "
-             "network estimates counterfactual values where its lookahead stops; Deep CFR's "
-             "networks stand in for the regret and strategy tables of CFR itself."),
-        Case("libratus-pluribus", swapped("Libratus", "Pluribus"),
-             "Libratus and Pluribus are swapped. Both combine a blueprint with search, but "
-             "Libratus played one opponent at a time (heads-up) and Pluribus sat at a table of "
-             "six."),
-        Case("cepheus", lambda matches: matches["Cepheus"] != MATCH["Cepheus"],
-             "Cepheus is the one that needed no abstraction of the betting and no search: limit "
-             "hold'em was small enough (about 3 × 10^14 sets) for CFR+ to solve it whole, "
-             "offline."),
-        fallback(lambda matches: f"{len(wrong_ones(matches))} of five are off, e.g. "
-                                 f"{wrong_ones(matches)[0]}: {WHY[wrong_ones(matches)[0]]}."),
+    return diagnose(_count(answer), (
+        Case.not_done(lambda _: unanswered(answer), "Set `my_count` to a whole number."),
+        Case("shape", lambda value: value is None, f"Expected a number; got {answer!r}."),
+        Case.correct(equals(total),
+                     f"Yes: {first} sets in round one (3 private ranks × 6 decision points) and "
+                     f"{second} in round two (3 private ranks × 3 public ranks × 5 ways into the "
+                     f"round × 6 decision points), {total} in all."),
+        Case("suits", equals(936),
+             "936 is the count with suits told apart (6 private cards, 5 public cards), as "
+             "OpenSpiel builds Leduc. The question counts ranks only."),
+        Case("nodes", equals(1936),
+             "1,936 is the number of nodes of the tree. An information set groups the nodes a "
+             "player cannot tell apart: the opponent's card is hidden."),
+        Case("only-round-two", equals(second),
+             f"That is round two alone. Add the {first} decisions of round one (3 private ranks "
+             "× 6 decision points)."),
+        Case("only-round-one", equals(first),
+             "That is round one alone. Round two adds a public card and the five ways round one "
+             f"can end in a call: {second} more sets."),
+        Case("public-card",
+             equals(first + PRIVATE_RANKS * ROUND_ONE_CALLS * DECISIONS_PER_ROUND),
+             "The public card is seen by both players, so it splits every round-two set three "
+             "ways (J, Q or K on the board). Multiply round two by 3."),
+        Case("round-one-history", equals(first + PRIVATE_RANKS * PUBLIC_RANKS
+                                         * DECISIONS_PER_ROUND),
+             "Round two's sets also remember how round one went: the five call-ending histories "
+             "(cc, rc, crc, rrc, crrc) lead to different sets."),
+        Case("one-player", equals(total / 2),
+             f"That is one player's share. Both players' sets count: {total} in all (each "
+             "player has 144)."),
+        fallback("Not quite. Count round one (private rank × decision points) and round two "
+                 "(private rank × public rank × ways into round two × decision points) and add "
+                 "them."),
     ))
 
 
-def hulhe_terabytes() -> float:
-    """Two float64 tables of 3 actions for every HULHE information set, in terabytes (10^12)."""
-    return HULHE_SETS * ACTIONS * TABLES * BYTES / 1e12
+@lru_cache(maxsize=1)
+def tournament_values() -> dict[str, float]:
+    """Exact payoff per hand (both seats averaged) of a DCFR strategy against each archetype."""
+    from ..games import load_game
+    from ..play.bots import bot
+    from ..play.match import head_to_head
+    from ..solvers import solve
+
+    game = load_game("leduc_poker")
+    trained = solve(game, TOURNAMENT_ALGORITHM, TOURNAMENT_ITERATIONS, checkpoints=[],
+                    progress=False).average_policy()
+    return {name: head_to_head(game, trained, bot(game, name), hands=2, seed=0).exact
+            for name in BOT_NAMES}
 
 
-def check_hulhe_memory(answer) -> Feedback:
-    """Exercise 1: memory of CFR's two tables for heads-up limit hold'em, in terabytes.
+def check_most_exploited(answer) -> Feedback:
+    """Exercise 3: which archetype does the trained Leduc strategy beat by the most per hand?
 
-    3.19e14 sets × 3 actions × 2 tables × 8 bytes = 15,312 TB (about 15
-    petabytes); answers within 5% count.
+    The truth is computed exactly (expected values, no luck) for a DCFR
+    strategy after 1,000 iterations; it is the uniformly random bot.
     """
-    positive = (not isinstance(answer, bool)
-                and isinstance(answer, (Real, np.integer, np.floating))
-                and np.isfinite(float(answer)) and float(answer) > 0)
-    right = hulhe_terabytes()
-
-    def near(*targets: float) -> Callable[[float], bool]:
-        return lambda value: any(abs(value - x) <= 0.05 * x for x in targets)
-
-    return diagnose(float(answer) if positive else None, (
-        Case.not_done(lambda _: unanswered(answer), "Set `my_terabytes` to a number."),
-        Case("shape", lambda value: value is None,
-             f"Expected a positive number of terabytes; got {answer!r}."),
-        Case.correct(near(right),
-                     f"Yes, about {right:,.0f} TB, or {right / 1000:,.0f} petabytes: far beyond "
-                     "one machine. The Cepheus team compressed the tables and spread the "
-                     "computation over a cluster of about 200 computers for some two months; our "
-                     "engine would need every entry in memory."),
-        Case("one-table", near(right / TABLES),
-             "That is one table. CFR keeps two for the whole run: cumulative regrets and the "
-             "strategy sum (for the average)."),
-        Case("per-set", near(right / ACTIONS),
-             "Each information set needs one entry per action (fold, call, raise), not one per "
-             "set."),
-        Case("units", near(right * 1e12, right * 1e3, right / 1e3),
-             "The size is right but the unit is off: the question asks for terabytes, 10^12 "
-             "bytes."),
-        Case("bits-bytes", near(right / BYTES, right * BYTES),
-             "Count 8 bytes (64 bits) per number."),
-        fallback("Not quite. Multiply the information sets by 3 actions, 2 tables and 8 bytes, "
-                 "then divide by 10^12."),
+    name = answer.strip().lower().replace(" ", "_").replace("-", "_") \
+        if isinstance(answer, str) else None
+    unreadable = screen(name, (
+        Case.not_done(lambda _: unanswered(answer),
+                      f"Set `my_pick` to one of {', '.join(map(repr, BOT_NAMES))}."),
+        Case("names", lambda name: name not in BOT_NAMES,
+             f"Pick one of {', '.join(map(repr, BOT_NAMES))}; got {answer!r}."),
     ))
+    if unreadable is not None:
+        return unreadable
+    values = tournament_values()
+    best = max(values, key=values.__getitem__)
+    numbers = ", ".join(f"{n} {values[n]:+.3f}" for n in sorted(values, key=values.__getitem__,
+                                                                 reverse=True))
+    return diagnose(name, (
+        Case.correct(lambda name: name == best,
+                     f"Yes. Exact winnings per hand: {numbers}. The random bot folds good hands "
+                     "to a bet and raises with bad ones; an equilibrium strategy collects on "
+                     "every such mistake without trying to."),
+        Case("maniac", lambda name: name == "always_raise",
+             "A natural guess, but raising with everything also wins the pots a cautious "
+             "strategy folds. The equilibrium strategy does not adapt to the maniac (a best "
+             "response would call it down much wider), so it collects less than you might "
+             f"think. Exact winnings per hand: {numbers}."),
+        Case("tight", lambda name: name == "strong_hands",
+             "The tight bot is the hardest of the four to beat: it only puts money in with good "
+             "hands, which is close to sensible play in a small game. Exact winnings per hand: "
+             f"{numbers}."),
+        Case("station", lambda name: name == "always_call",
+             "Close: the calling station pays off every value bet, but it never folds a winner "
+             "and never gets bluffed off one. The random bot makes both kinds of mistake. Exact "
+             f"winnings per hand: {numbers}."),
+        fallback(f"Not quite. Exact winnings per hand: {numbers}."),
+    ))
+
+
+#: Exercise 3: the memory budget, in MB (a laptop's 16 GB, decimal units as in the figures).
+BUDGET_MB = 16_000
+#: How close an answer must be: printed fits are rounded, so a careful hand calculation lands
+#: within a few per cent.
+BUDGET_TOLERANCE = 0.10
+#: The order of magnitude of heads-up limit hold'em's sequences per player (3.19e14 information
+#: sets, lesson 11), for scale in the feedback.
+HULHE_SEQUENCES = 1e14
+
+
+def sequences_within(budget_mb: float, exponent: float, factor: float) -> float:
+    """Solve ``factor * n ** exponent = budget_mb`` for ``n``."""
+    return (budget_mb / factor) ** (1.0 / exponent)
+
+
+def check_lp_budget(answer, exponent, factor, budget_mb: float = BUDGET_MB) -> Feedback:
+    """Exercise 2: sequences per player at which the LP's memory reaches ``budget_mb``.
+
+    The recorded runs fit ``memory (MB) ≈ factor × sequences ** exponent``; the
+    answer is :func:`sequences_within` (within 10%).  Recognised mistakes: the
+    budget in GB or in bytes against a fit in MB (``units``), raising to the
+    exponent instead of taking its root (``root``), ignoring the exponent as if
+    memory grew in proportion (``linear``) and counting both players' sequences
+    (``both-players``).
+    """
+    b, f, budget = as_number(exponent), as_number(factor), as_number(budget_mb)
+    value = as_number(answer)
+    unreadable = screen(value, (
+        Case("no-fit", lambda _: b is None or f is None or budget is None or b <= 0 or f <= 0
+             or budget <= 0,
+             "The fit is missing: run the cell that prints the LP's growth (`exponent`, "
+             "`factor`) first."),
+        Case.not_done(lambda _: unanswered(answer),
+                      "Set `my_sequences` to a number of sequences per player."),
+        Case("shape", lambda value: value is None or value <= 0,
+             f"Expected a positive number of sequences; got {answer!r}."),
+    ))
+    if unreadable is not None:
+        return unreadable
+    assert b is not None and f is not None and budget is not None
+    return diagnose(value, budget_cases(b, f, budget))
+
+
+def budget_cases(b: float, f: float, budget: float) -> tuple[Case, ...]:
+    """Exercise 2's table for the fit ``memory (MB) = f × n^b`` and a budget in MB."""
+    right = sequences_within(budget, b, f)
+    hulhe_tb = f * HULHE_SEQUENCES ** b / 1e6
+
+    def near(x: float) -> Callable[[float], bool]:
+        return lambda value: abs(value - x) <= BUDGET_TOLERANCE * x
+
+    other_units = [sequences_within(budget_as, b, f)
+                   for budget_as in (budget / 1e3, budget * 1e6, budget / 1e6, budget * 1e3)]
+    return (
+        Case.correct(near(right),
+                     f"Yes: about {right:,.0f} sequences per player, since {f:.4g} × "
+                     f"{right:,.0f}^{b:.3f} ≈ {budget:,.0f} MB. Our Leduc has 337. Heads-up "
+                     "limit hold'em has some 10^14 sequences per player; the same growth would "
+                     f"ask for {hulhe_tb:.1e} TB there, if it held that far."),
+        Case("units", lambda value: any(near(x)(value) for x in other_units),
+             "The method is right but the units are not: the fit gives megabytes, so the "
+             f"budget is {budget:,.0f} MB (16 GB = 16,000 MB), not 16 or 16 × 10^9."),
+        Case("root", near((budget / f) ** b),
+             "Raise to the power 1/exponent, not exponent: from memory = factor × n^b, n = "
+             "(memory / factor)^(1/b)."),
+        Case("linear", near(budget / f),
+             "That treats memory as proportional to the size (exponent 1). Use the fitted "
+             f"exponent {b:.3f}: n = (budget / factor)^(1/exponent)."),
+        Case("both-players", near(2 * right),
+             "That counts both players' sequences; the fit is per player (the x axis of the "
+             "figure)."),
+        fallback("Not quite. Solve factor × n^exponent = budget for n: n = (budget / "
+                 "factor)^(1/exponent), with the budget in MB."),
+    )

@@ -1,4 +1,4 @@
-"""Checkers for lesson 09's sequence-form exercises: the constraints ``E x = e`` and the LP.
+"""Checkers for lesson 10's sequence-form exercises: the constraints ``E x = e`` and the LP.
 
 Exercise "plan constraints": the student writes ``my_constraints(tree, player, first)``,
 returning ``(E, e)`` for one player of a two-player game (row 0: ``x(∅) = 1``; then a row

@@ -5,7 +5,7 @@ sequences and, beside them, its constraint (the actions' weights against the wei
 the sequence leading to the set) with whether it holds, or by how much it fails.  When
 every row holds, the plan is a strategy, and the widget shows it as behaviour
 probabilities, with what it earns against the other player's equilibrium strategy and
-against their best response (the number lesson 09's linear program maximises).
+against their best response (the number lesson 10's linear program maximises).
 """
 
 from __future__ import annotations

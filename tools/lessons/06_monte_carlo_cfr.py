@@ -64,7 +64,7 @@ print(f"deals of heads-up hold'em (two private cards each, five public cards): {
 # Most of those nodes lie below the chance nodes that deal the cards: Kuhn poker can deal 6 ordered
 # pairs of cards, Leduc 30 and then a public card. Heads-up Texas hold'em has the number of deals
 # printed above, each followed by its own betting tree, so one walk of the full tree is out of
-# reach (lesson 10 puts more numbers on it). **Monte Carlo CFR**
+# reach (lesson 11 puts more numbers on it). **Monte Carlo CFR**
 # (Lanctot, Waugh, Zinkevich and Bowling, 2009) walks only a *sampled* part of the tree per
 # iteration.
 #

@@ -15,7 +15,7 @@
 # **You need** lessons 03–05 (CFR, exploitability); lesson 07's point about comparing on the same
 # work helps. About {{minutes}} minutes.
 #
-# Previous: [07 · Sampling in practice](07_sampling_in_practice.ipynb). Next: [09 · Scaling up](09_scaling_up.ipynb).
+# Previous: [07 · Sampling in practice](07_sampling_in_practice.ipynb). Next: [10 · Scaling up](10_scaling_up.ipynb).
 #
 # <span class="cfrviz-notebook-only">Run the cells from top to bottom (Shift+Enter). Sliders and buttons never need you to re-run a cell.</span>
 
@@ -262,7 +262,7 @@ for name in sorted(kuhn_final, key=kuhn_final.get):
 #
 # **Read more.** O. Tammelin, *Solving Large Imperfect Information Games Using CFR+*, arXiv:1407.5042,
 # 2014. O. Tammelin, N. Burch, M. Johanson and M. Bowling, *Solving Heads-up Limit Texas Hold'em*,
-# IJCAI 2015 — CFR+ at the scale of lesson 10's Cepheus. N. Brown and T. Sandholm, *Solving
+# IJCAI 2015 — CFR+ at the scale of lesson 11's Cepheus. N. Brown and T. Sandholm, *Solving
 # Imperfect-Information Games via Discounted Regret Minimization*, AAAI 2019 — linear CFR and DCFR.
 #
-# Previous: [07 · Sampling in practice](07_sampling_in_practice.ipynb). Next: [09 · Scaling up](09_scaling_up.ipynb).
+# Previous: [07 · Sampling in practice](07_sampling_in_practice.ipynb). Next: [10 · Scaling up](10_scaling_up.ipynb).

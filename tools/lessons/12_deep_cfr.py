@@ -1,8 +1,8 @@
-# Source of lessons/11_deep_cfr.ipynb; build with `python tools/build_lessons.py`.
+# Source of lessons/12_deep_cfr.ipynb; build with `python tools/build_lessons.py`.
 # Cells are separated by lines "# %% [markdown]" or "# %%" (optionally with "tags=[...]").
 
 # %% [markdown]
-# # 11 · Deep CFR: networks instead of tables
+# # 12 · Deep CFR: networks instead of tables
 #
 # **Goals.** By the end of this lesson you can
 # - say why CFR's tables stop scaling, and what Deep CFR keeps instead: one small neural network
@@ -17,10 +17,10 @@
 #   networks are worth their price.
 #
 # **You need** lessons 04–06 (CFR, exploitability, external sampling) and the Deep CFR paragraph of
-# lesson 10. No machine learning beyond "a network is a function with weights that gradient
+# lesson 11. No machine learning beyond "a network is a function with weights that gradient
 # descent fits to data". About {{minutes}} minutes.
 #
-# Previous: [10 · The road to superhuman poker](10_road_to_superhuman.ipynb). Next: back to the course map, [00 · Start here](00_start_here.ipynb).
+# Previous: [11 · The road to superhuman poker](11_road_to_superhuman.ipynb). Next: back to the course map, [00 · Start here](00_start_here.ipynb).
 #
 # <span class="cfrviz-notebook-only">Run the cells from top to bottom (Shift+Enter). Sliders and buttons never need you to re-run a cell.</span>
 
@@ -33,7 +33,7 @@ import numpy as np
 import cfrviz
 from cfrviz import engine
 from cfrviz.analysis.scaling import PUBLISHED_SIZES, solver_bytes
-from cfrviz.exercises import lesson11 as check
+from cfrviz.exercises import lesson12 as check
 from cfrviz.solvers.deep_cfr import external_sampling_samples, infoset_features, train_deep_cfr
 from cfrviz.views.deep import advantage_regret_figure, advantage_targets, recorded_runs_figure
 from cfrviz.widgets.compare import ComparisonView
@@ -46,7 +46,7 @@ cfrviz.set_presenter(PRESENTER)
 # ## 1 · Why tables stop
 #
 # Every algorithm so far keeps two tables with one number per information set and action: the
-# cumulative regrets and the strategy sum. Lesson 10 measured what they cost per information set on
+# cumulative regrets and the strategy sum. Lesson 11 measured what they cost per information set on
 # pocket poker and scaled that to the published size of heads-up limit hold'em. The same
 # computation again:
 
@@ -61,7 +61,7 @@ for p in PUBLISHED_SIZES:
 
 # %% [markdown]
 # Thousands of terabytes for limit hold'em; for no-limit, a number of terabytes with about 150
-# digits. Abstraction (lesson 09) shrinks the game by hand until a table fits.
+# digits. Abstraction (lesson 10) shrinks the game by hand until a table fits.
 # **Deep CFR** (Brown, Lerer, Gross and Sandholm, 2019) instead stores no table: a neural network
 # *computes* each set's regrets from a description of the set. Its size is fixed by its layers,
 # not by the game, and sets that look alike get alike regrets without anyone deciding which sets
@@ -178,7 +178,7 @@ print(f"one iteration, 1,000 traversals: {len(many):,} samples for player 1; "
 # The checker offers a stream of samples with its own seeded generator and compares your buffer
 # with algorithm R's after every sample (the samples are the numbers 100, 101, ..., never equal to
 # `seen`); if you drew your random numbers another way, it measures instead how often each sample,
-# and each pair of samples, stays in the buffer. (Solution: `%load solutions/11_reservoir_add.py`.)
+# and each pair of samples, stays in the buffer. (Solution: `%load solutions/12_reservoir_add.py`.)
 
 # %% tags=["exercise-reservoir-add"]
 def my_add(buffer, sample, seen, capacity, rng):
@@ -244,7 +244,7 @@ for i in range(5):
 # compares your function, at every set, with what cfrviz's Deep CFR trains towards, on this kind
 # of memory for Kuhn and for Leduc poker (where some sets have two actions of three: return the
 # legal ones, or the whole row), and on a small memory written out by hand.
-# (Solution: `%load solutions/11_weighted_target.py`.)
+# (Solution: `%load solutions/12_weighted_target.py`.)
 
 # %% tags=["exercise-weighted-target"]
 def my_target(ts, infos, regrets, info):
@@ -309,7 +309,7 @@ for t in (1, 2, 10, 30):
 # the set in that iteration; return the average strategy at the set, one probability per action.
 # The checker compares it, at every set of a short Deep CFR run, with the average cfrviz keeps in
 # the run's trace, and on a set of three actions that some iterations never reach.
-# (Solution: `%load solutions/11_sd_average.py`.)
+# (Solution: `%load solutions/12_sd_average.py`.)
 
 # %% tags=["exercise-sd-average"]
 def my_sd_average(strategies, reaches):
@@ -445,4 +445,4 @@ cfrviz.explore(kuhn, "deep_cfr", iterations=20, traversals=200, train_steps=150,
 # - N. Brown and T. Sandholm, *Solving Imperfect-Information Games via Discounted Regret
 #   Minimization*, AAAI 2019 (linear CFR, whose weights the loss uses).
 #
-# Previous: [10 · The road to superhuman poker](10_road_to_superhuman.ipynb). Next: back to the course map, [00 · Start here](00_start_here.ipynb).
+# Previous: [11 · The road to superhuman poker](11_road_to_superhuman.ipynb). Next: back to the course map, [00 · Start here](00_start_here.ipynb).

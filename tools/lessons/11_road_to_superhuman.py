@@ -1,8 +1,8 @@
-# Source of lessons/10_road_to_superhuman.ipynb; build with `python tools/build_lessons.py`.
+# Source of lessons/11_road_to_superhuman.ipynb; build with `python tools/build_lessons.py`.
 # Cells are separated by lines "# %% [markdown]" or "# %%" (optionally with "tags=[...]").
 
 # %% [markdown]
-# # 10 · The road to superhuman poker
+# # 11 · The road to superhuman poker
 #
 # **Goals.** By the end of this lesson you can
 # - put Kuhn, Leduc and pocket poker on one scale with the games the famous programs played, and
@@ -13,13 +13,13 @@
 #
 # **You need** lessons 06–09. About {{minutes}} minutes, plus as much reading as you like.
 #
-# Previous: [09 · Scaling up](09_scaling_up.ipynb). Next: [11 · Deep CFR: networks instead of tables](11_deep_cfr.ipynb).
+# Previous: [10 · Scaling up](10_scaling_up.ipynb). Next: [12 · Deep CFR: networks instead of tables](12_deep_cfr.ipynb).
 #
 # <span class="cfrviz-notebook-only">Run the cells from top to bottom (Shift+Enter). Sliders and buttons never need you to re-run a cell.</span>
 
 # %%
 import cfrviz
-from cfrviz.exercises import lesson10 as check
+from cfrviz.exercises import lesson11 as check
 from cfrviz.analysis.scaling import PUBLISHED_SIZES, game_size, seconds_per_iteration, solver_bytes
 from cfrviz.views.sizes import game_sizes_figure
 
@@ -53,7 +53,7 @@ for p in PUBLISHED_SIZES:
 # CFR keeps two tables: the cumulative regret and the strategy sum, one 8-byte number per information
 # set and action. Suppose every one of limit hold'em's $3.19 \times 10^{14}$ information sets has 3
 # actions (fold, call, raise). How many **terabytes** ($10^{12}$ bytes) do the two tables take?
-# (Solution: `%load solutions/10_hulhe_memory.py`.)
+# (Solution: `%load solutions/11_hulhe_memory.py`.)
 
 # %% tags=["exercise-hulhe-memory"]
 my_terabytes = None  # a number
@@ -66,7 +66,7 @@ check.check_hulhe_memory(my_terabytes)
 # well under a millisecond. How long would **one** iteration of heads-up limit hold'em take: a
 # second, an hour, a day, a year? (And CFR needs thousands of iterations.)
 #
-# To extrapolate, scale by what the cost grows with. Lesson 09 measured it: one iteration visits
+# To extrapolate, scale by what the cost grows with. Lesson 10 measured it: one iteration visits
 # every **node** of the tree, so its time grows with the nodes; only the two tables grow with the
 # information sets. The next cell measures both rates on two of our games.
 
@@ -129,7 +129,7 @@ game_sizes_figure(ours, bytes_per_infoset=bytes_per_set)
 #
 # ### Cepheus (2015): CFR+ at full scale
 # The University of Alberta's team ran **CFR+** (lesson 08) on the whole of heads-up limit hold'em,
-# with no *lossy* abstraction. It did use a lossless one, the kind of lesson 09 §2: hands that
+# with no *lossy* abstraction. It did use a lossless one, the kind of lesson 10 §2: hands that
 # differ only by a renaming of the suits (suit isomorphism) share one information set, which
 # changes no strategy's value. Tables compressed to fit, spread over about 200 computers for more than two
 # months (Bowling et al., 2015; Tammelin et al., 2015). The result's exploitability is below one
@@ -151,7 +151,7 @@ game_sizes_figure(ours, bytes_per_infoset=bytes_per_set)
 # ### Libratus (2017): an abstract blueprint, refined safely during play
 # **Libratus** (Brown and Sandholm, 2018) combined three modules. A **blueprint** strategy was
 # computed in advance with a Monte Carlo CFR variant (lesson 06) on an *abstraction* of the game
-# (lesson 09: similar hands bucketed, few bet sizes). During play, from the third betting round on,
+# (lesson 10: similar hands bucketed, few bet sizes). During play, from the third betting round on,
 # it re-solved the remaining subgame in much finer detail with **nested safe subgame solving**
 # (Brown and Sandholm, 2017), which guarantees the refined strategy is no more exploitable than the
 # blueprint, even when the opponent bets sizes the abstraction lacks. Overnight, a **self-improver**
@@ -179,8 +179,8 @@ game_sizes_figure(ours, bytes_per_infoset=bytes_per_set)
 # sampled regrets of each action from a description of the information set; regret matching on the network's predictions gives the next strategy, and a
 # second network learns the average strategy. Similar information sets get similar regrets because
 # the network generalises — an abstraction learned rather than designed by hand. The course slides
-# end on the same idea: an information set in, predicted regrets out. Lesson 11,
-# [Deep CFR](11_deep_cfr.ipynb), takes it apart and trains it on Kuhn poker.
+# end on the same idea: an information set in, predicted regrets out. Lesson 12,
+# [Deep CFR](12_deep_cfr.ipynb), takes it apart and trains it on Kuhn poker.
 #
 # ### What each added
 #
@@ -204,7 +204,7 @@ my_matches = {"Cepheus": None, "DeepStack": None, "Libratus": None, "Pluribus": 
               "Deep CFR": None}  # a letter "A"–"E" for each
 
 # %% [markdown]
-# (Solution: `%load solutions/10_milestones.py`.)
+# (Solution: `%load solutions/11_milestones.py`.)
 
 # %%
 check.check_milestones(my_matches)
@@ -238,8 +238,8 @@ check.check_milestones(my_matches)
 # - M. Johanson, *Measuring the Size of Large No-Limit Poker Games*, technical report TR13-01,
 #   University of Alberta, 2013 (arXiv:1302.7008).
 #
-# One lesson remains: [11 · Deep CFR](11_deep_cfr.ipynb) takes the last of these milestones apart.
+# One lesson remains: [12 · Deep CFR](12_deep_cfr.ipynb) takes the last of these milestones apart.
 # Or go back to the map in [00 · Start here](00_start_here.ipynb) to revisit any lesson, or take a
 # game of your own (`cfrviz.load_game("file", path=...)`) and solve it.
 #
-# Previous: [09 · Scaling up](09_scaling_up.ipynb). Next: [11 · Deep CFR: networks instead of tables](11_deep_cfr.ipynb).
+# Previous: [10 · Scaling up](10_scaling_up.ipynb). Next: [12 · Deep CFR: networks instead of tables](12_deep_cfr.ipynb).

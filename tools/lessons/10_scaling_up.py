@@ -1,8 +1,8 @@
-# Source of lessons/09_scaling_up.ipynb; build with `python tools/build_lessons.py`.
+# Source of lessons/10_scaling_up.ipynb; build with `python tools/build_lessons.py`.
 # Cells are separated by lines "# %% [markdown]" or "# %%" (optionally with "tags=[...]").
 
 # %% [markdown]
-# # 09 · Scaling up: Leduc and pocket poker
+# # 10 · Scaling up: Leduc and pocket poker
 #
 # **Goals.** By the end of this lesson you can
 # - describe Leduc hold'em and pocket poker and count their information sets;
@@ -20,7 +20,7 @@
 # **You need** lessons 04–05 (CFR, best response, exploitability) and 08 (we solve with DCFR).
 # About {{minutes}} minutes.
 #
-# Previous: [08 · Faster CFR](08_faster_cfr.ipynb). Next: [10 · The road to superhuman poker](10_road_to_superhuman.ipynb).
+# Previous: [08 · Faster CFR](08_faster_cfr.ipynb). Next: [11 · The road to superhuman poker](11_road_to_superhuman.ipynb).
 #
 # <span class="cfrviz-notebook-only">Run the cells from top to bottom (Shift+Enter). Sliders and buttons never need you to re-run a cell.</span>
 
@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 
 import cfrviz
-from cfrviz.exercises import lesson09 as check
+from cfrviz.exercises import lesson10 as check
 from cfrviz.exercises import bots as bot_check
 from cfrviz.play.entrants import situations
 from cfrviz.widgets import leaderboard
@@ -84,7 +84,7 @@ for label, game in GAMES.items():
 # - a player's information set is everything that player knows: their own card, the public card once
 #   it is dealt, and all the betting so far.
 #
-# (Solution: `%load solutions/09_leduc_infosets.py`.)
+# (Solution: `%load solutions/10_leduc_infosets.py`.)
 
 # %% tags=["exercise-leduc-infosets"]
 my_count = None  # a whole number
@@ -136,7 +136,7 @@ print(f"pocket poker deals of labelled cards: {labelled:,}; deals of ranks in ou
 # %% [markdown]
 # Real programs go much further with **lossy** abstraction: they put *similar* hands (not only
 # identical ones) into one bucket, and allow only a few bet sizes. The strategy of the abstract game is
-# then only approximately good in the real one — lesson 10 shows how the superhuman programs cope.
+# then only approximately good in the real one — lesson 11 shows how the superhuman programs cope.
 #
 # ## 3 · Time and memory
 #
@@ -155,7 +155,7 @@ scaling_figure(scaling)
 # %% [markdown]
 # The points lie close to the dashed line of slope 1: time per iteration is roughly proportional to
 # the number of nodes. The solver's tables are small next to the tree here, because poker trees have
-# many nodes per information set (every deal the player cannot see). Lesson 10 pushes these
+# many nodes per information set (every deal the player cannot see). Lesson 11 pushes these
 # measurements to the sizes of real poker.
 #
 # A trace is a third cost: by default it records about 200 snapshots of four tables.
@@ -236,7 +236,7 @@ for p in (0, 1):
 # that leads to `child`. `tree.infoset_player` and `tree.infoset_actions` give each set's owner
 # and actions. The checker runs your function for both players of Kuhn poker and of Leduc poker
 # with two ranks, and names the first row that is wrong.
-# (Solution: `%load solutions/09_plan_constraints.py`.)
+# (Solution: `%load solutions/10_plan_constraints.py`.)
 
 # %% tags=["exercise-plan-constraints"]
 def my_constraints(tree, player, first):
@@ -264,7 +264,7 @@ check_sf.check_plan_constraints(my_constraints)
 # **minimises** `c @ z`, and unless told otherwise it keeps **every** variable at $\ge 0$. The
 # variables are $z = (x, q)$. The checker runs it on Kuhn poker, where the value must be
 # $-1/18$ to within $10^{-7}$, and on two matrix games. The matrices of Kuhn poker are below.
-# (Solution: `%load solutions/09_sequence_lp.py`.)
+# (Solution: `%load solutions/10_sequence_lp.py`.)
 
 # %%
 A = kuhn_form.payoff.toarray()
@@ -394,7 +394,7 @@ exponent, factor = power_law(sizes, [r.lp_bytes / 1e6 for r in large])
 # The cell above fitted the LP's peak memory as `factor × n ** exponent` megabytes, with `n` the
 # sequences per player. Suppose the growth held for larger games. At how many sequences per player
 # would the LP need a laptop's 16 GB (16,000 MB)? Use `exponent` and `factor`.
-# (Solution: `%load solutions/09_lp_budget.py`.)
+# (Solution: `%load solutions/10_lp_budget.py`.)
 
 # %% tags=["exercise-lp-budget"]
 my_sequences = None  # a number of sequences per player
@@ -413,7 +413,7 @@ check.check_lp_budget(my_sequences, exponent, factor)
 #   every terminal history a coefficient, and the solver keeps a factorisation of the matrix on
 #   top. CFR needs only two numbers per information set and action (regrets and the strategy sum,
 #   the dotted line) and can generate the tree as it walks it. Those tables can be compressed and split across machines, as Cepheus did
-#   for limit hold'em (lesson 10).
+#   for limit hold'em (lesson 11).
 # - **Anytime.** Stop CFR whenever you like and its average strategy is usable, and better the
 #   longer it ran, and its exploitability tells you how good. An LP solver stopped half-way is less
 #   useful: a primal simplex iterate is a feasible strategy, but an uncertified one, with no bound
@@ -438,7 +438,7 @@ check.check_lp_budget(my_sequences, exponent, factor)
 #
 # ### Exercise 5 — predict the tournament
 # Our DCFR strategy for Leduc (1,000 iterations) plays each archetype, both seats. Against which
-# archetype does it win the **most** per hand? (Solution: `%load solutions/09_most_exploited.py`.)
+# archetype does it win the **most** per hand? (Solution: `%load solutions/10_most_exploited.py`.)
 
 # %% tags=["exercise-most-exploited"]
 my_pick = None  # "always_raise", "always_call", "uniform_random" or "strong_hands"
@@ -525,7 +525,7 @@ situations(pocket)[pocket.infoset_index("AK|Q:cr")]
 # there; using your cards does. Then try to beat `strong_hands`. A crash, an illegal action or a
 # decision slower than a second is reported with the situation, and the line, where it happened.
 # The same function, saved in a file of its own, is what a class tournament collects (see
-# `docs/CLASSROOM.md`). (Solution: `%load solutions/09_my_bot.py`.)
+# `docs/CLASSROOM.md`). (Solution: `%load solutions/10_my_bot.py`.)
 
 # %% tags=["exercise-my-bot"]
 def my_bot(situation):
@@ -591,4 +591,4 @@ cfrviz.play_against(leduc, leduc_trace)
 # the Dual Revised Simplex Method*, Mathematical Programming Computation 10, 2018 — HiGHS.
 # O. Tammelin, *Solving Large Imperfect Information Games Using CFR+*, 2014.
 #
-# Previous: [08 · Faster CFR](08_faster_cfr.ipynb). Next: [10 · The road to superhuman poker](10_road_to_superhuman.ipynb).
+# Previous: [08 · Faster CFR](08_faster_cfr.ipynb). Next: [11 · The road to superhuman poker](11_road_to_superhuman.ipynb).
