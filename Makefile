@@ -48,7 +48,7 @@ override STAMP_TEST := $(VENV)/.cfrviz-installed-test
 override LOCK_LAB := requirements/lab.txt
 override LOCK_TEST := requirements/test.txt
 
-.PHONY: help lab present test test-fast lint lock benchmark screenshot check-port check-lesson
+.PHONY: help lab present test test-fast test-js lint lock benchmark screenshot check-port check-lesson
 
 help:
 	@echo "make lab        open the course in JupyterLab (installs into .venv the first time)"
@@ -56,6 +56,7 @@ help:
 	@echo "make test       run every test, browser test included"
 	@echo "make test-fast  run the lint and type gates, then the quick tests (no notebooks, no browser)"
 	@echo "make lint       run only the lint (ruff) and type (mypy) gates"
+	@echo "make test-js    run only the front end's JavaScript tests (Node's test runner)"
 	@echo "make lock       rewrite requirements/*.txt, the exact versions lab and test install, to the"
 	@echo "                newest pyproject.toml allows (then run make test)"
 
@@ -200,11 +201,27 @@ present: check-port check-lesson $(STAMP_LAB)
 
 # PYTEST_ARGS reaches pytest as PYTEST_ADDOPTS, which pytest splits like a shell (quotes
 # work) without running anything in it.
-test: lint
+test: lint test-js
 	PYTEST_ADDOPTS="$${PYTEST_ADDOPTS:+$$PYTEST_ADDOPTS }$$CFRVIZ_PYTEST_ARGS" $(PY) -m pytest
 
-test-fast: lint
+test-fast: lint test-js
 	PYTEST_ADDOPTS="$${PYTEST_ADDOPTS:+$$PYTEST_ADDOPTS }$$CFRVIZ_PYTEST_ARGS" $(PY) -m pytest -m "not slow and not browser"
+
+# The front end's JavaScript (cfrviz/widgets/overlay.js): a syntax check, then its unit tests
+# under Node's own test runner (tests/js/, a DOM and plotly shim of our own, no npm packages;
+# under a second).  Node 18 or later.  Without node they are reported as skipped, except in
+# CI (CI=1, as .ci/run sets), where that is a failure.
+override JS := cfrviz/widgets/overlay.js
+test-js:
+	@if command -v node >/dev/null 2>&1; then \
+	  for file in $(JS); do node --check "$$file" || exit 1; done; \
+	  node --test --test-reporter=spec tests/js/; \
+	elif [ -n "$${CI:-}" ]; then \
+	  echo "make test-js: node is not installed; the JavaScript tests (tests/js/) need Node.js 18+" >&2; \
+	  exit 1; \
+	else \
+	  echo "SKIPPED the JavaScript tests (tests/js/): node is not installed (Node.js 18+ runs them)"; \
+	fi
 
 # Zero findings, configured in pyproject.toml ([tool.ruff], [tool.mypy]).
 lint: $(STAMP_TEST)

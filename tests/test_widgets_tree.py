@@ -41,7 +41,8 @@ def test_labels_anchor_texts_on_either_side():
 
 
 def test_states_are_sent_as_given_in_one_message_and_none_when_unchanged():
-    marks = NowMarks([segments([(0, 0, 1, 1)]), labels([(0, 0)]), rings(size=20)])
+    marks = NowMarks({"edges": segments([(0, 0, 1, 1)], styles=[{}, {"dash": "dot"}]),
+                      "labels": labels([(0, 0)]), "rings": rings(size=20)})
     assert marks.at == [None, None, None]
     sent = []
     marks.observe(lambda change: sent.append(change["new"]), names="at")

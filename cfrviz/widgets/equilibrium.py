@@ -56,9 +56,9 @@ class KuhnEquilibriumView(Panel):
         recorded = np.unique(np.concatenate([t.iterations for t in self.traces]))
         self.frames = _frames(recorded, MAX_FRAMES)
         names = [run_label(t) for t in self.traces] if labels is None else list(labels)
-        marks: list[dict] = []
+        marks: dict[str, dict] = {}
         for k, trace in enumerate(self.traces):
-            marks += _run_marks(self.figure, trace, names[k], self.frames,
+            marks |= _run_marks(self.figure, trace, k, names[k], self.frames,
                                 SEGMENT_TRACES + TRACES_PER_RUN * k)
         #: Per run, per timeline stop: where its path's points end (see _stops).
         self._stops = [_stops(trace, self.frames) for trace in self.traces]
@@ -89,11 +89,12 @@ class KuhnEquilibriumView(Panel):
 
     def _on_frame(self, _change=None) -> None:
         with self.reporting(f"Could not show iteration {self.iteration}"):
-            states = []
-            for stops in self._stops:  # per run: path, now (x2 panels), now on the alpha panel
+            states: dict[str, tuple[int, int]] = {}
+            for k, stops in enumerate(self._stops):  # a path from the start, a "now" alone
                 at = int(stops[self.slider.value])
-                states += [(0, at), (at, at), (0, at), (at, at), (at, at)]
-            self.marks.move(*states)
+                states |= {_name(k, part): (0 if part.startswith("path") else at, at)
+                           for part in RUN_MARKS}
+            self.marks.move(**states)
             self.label.value = (f"iteration <b>{self.iteration:,}</b> of "
                                 f"{int(self.frames[-1]):,}")
 
@@ -120,28 +121,38 @@ def _stops(trace, frames: np.ndarray) -> np.ndarray:
     return np.array([int(np.searchsorted(records, record_at(trace, int(it)))) for it in frames])
 
 
-def _run_marks(fig, trace, label: str, frames: np.ndarray, base: int) -> list[dict]:
-    """One run's moving parts, drawn over ``fig`` as its (empty) traces from ``base`` on
-    would draw them: per square panel the path so far and the "now" marker, then the
-    marker on the alpha panel; styles read from those traces."""
+#: A run's marks: per square panel the path so far and the "now" marker, then the "now"
+#: marker on the alpha panel.
+RUN_MARKS = ("path", "now", "path, panel 2", "now, panel 2", "now, alpha panel")
+
+
+def _name(run: int, part: str) -> str:
+    return f"run {run}: {part}"
+
+
+def _run_marks(fig, trace, run: int, label: str, frames: np.ndarray,
+               base: int) -> dict[str, dict]:
+    """Run ``run``'s moving parts (:data:`RUN_MARKS`), drawn over ``fig`` as its (empty)
+    traces from ``base`` on would draw them; styles read from those traces."""
     records = _path_records(trace, frames)
     coords = kuhn_strategy_path(trace)[records]
     # Hover texts where a "now" marker can stand (the timeline's stops), none elsewhere.
     stops = {record_at(trace, int(iteration)) for iteration in frames}
     titles = [f"{label}\n" + now_text(trace, int(i)).replace("<br>", "\n") if i in stops
               else "" for i in records]
-    marks = []
-    for panel, (xaxis, yaxis) in enumerate((("x", "y"), ("x2", "y2"))):
+    marks = {}
+    for panel, (xaxis, yaxis), where in ((0, ("x", "y"), ""), (1, ("x2", "y2"), ", panel 2")):
         points = coords[:, [0, panel + 1]]
         line, now = fig.data[base + 3 * panel], fig.data[base + 3 * panel + 1]
-        marks.append(path(points, xaxis, yaxis, line=_plain(line.line),
-                          opacity=1.0 if line.opacity is None else line.opacity,
-                          trace=base + 3 * panel))
-        marks.append(path(points, xaxis, yaxis, marker=_plain(now.marker), titles=titles,
-                          trace=base + 3 * panel + 1))
+        marks[_name(run, "path" + where)] = path(
+            points, xaxis, yaxis, line=_plain(line.line),
+            opacity=1.0 if line.opacity is None else line.opacity, trace=base + 3 * panel)
+        marks[_name(run, "now" + where)] = path(points, xaxis, yaxis, marker=_plain(now.marker),
+                                                titles=titles, trace=base + 3 * panel + 1)
     alphas = np.column_stack([trace.iterations[records], nearest_alpha(coords)[0]])
-    marks.append(path(alphas, "x3", "y3", marker=_plain(fig.data[base + 7].marker),
-                      titles=titles, trace=base + 7))
+    marks[_name(run, "now, alpha panel")] = path(
+        alphas, "x3", "y3", marker=_plain(fig.data[base + 7].marker), titles=titles,
+        trace=base + 7)
     return marks
 
 

@@ -138,8 +138,9 @@ class TrainingExplorer(TimelinePanel):
         # plotly would redraw every line of both charts on each frame.
         scale = self.style.line_scale
         line = dict(NOW_LINE, width=NOW_LINE["width"] * scale)
-        self.history_marks = NowMarks([vline("x", "y", **line), vline("x2", "y2", **line)])
-        self.curve_marks = NowMarks([point(**NOW_POINT)])
+        self.history_marks = NowMarks({"now": vline("x", "y", **line),
+                                       "now, lower chart": vline("x2", "y2", **line)})
+        self.curve_marks = NowMarks({"now": point(**NOW_POINT)})
         self.panel = W.HTML()
 
         controls = W.VBox([W.HBox([self.algorithm, self.iterations, self.seed]), self.params_box,

@@ -141,9 +141,9 @@ class RegretMatchingExplorer(TimelinePanel):
         # plotly would redraw every line of the chart on each frame.  On the triangle the
         # paths and points are all drawn over it (plotly keeps the triangle, star and legend).
         self.simplex_marks = NowMarks()
-        self.history_marks = NowMarks([vline("x", "y", **NOW_LINE),
-                                       vline("x2", "y2", **NOW_LINE)])
-        self.curve_marks = NowMarks([point(**NOW_POINT)])
+        self.history_marks = NowMarks({"now": vline("x", "y", **NOW_LINE),
+                                       "now, lower chart": vline("x2", "y2", **NOW_LINE)})
+        self.curve_marks = NowMarks({"now": point(**NOW_POINT)})
         self.numbers = W.HTML()
         self.history_player = W.ToggleButtons(options=[("player 1", 0), ("player 2", 1)],
                                               description="charts for", style=style)
@@ -245,9 +245,9 @@ class RegretMatchingExplorer(TimelinePanel):
                 target.add_traces(source.data)
         self._trail = _trail_records(trace, self.frames)
         marks = simplex_marks(self.simplex, trace, self.frames, self._trail)
-        with self.simplex_marks.hold_sync():
-            self.simplex_marks.marks = marks
-            self.simplex_marks.at = [None] * len(marks)
+        # the equilibrium stars (where the game has one) stay at their one point
+        stars = {name: (0, 0) for p in (0, 1) if (name := _mark(p, "equilibrium")) in marks}
+        self.simplex_marks.set_marks(marks, stars)
         self._reset_timeline()
 
     def _on_frame(self, _change=None) -> None:
@@ -256,13 +256,12 @@ class RegretMatchingExplorer(TimelinePanel):
         with self.reporting("Could not show this frame"):
             frame = min(self.slider.value, len(self.frames) - 1)
             index = int(self.frames[frame])
-            # the simplex_marks order: per player the average's path, the current strategy's
-            # trail, the current and the average point; then the equilibria, which stay.
             trail = (int(np.searchsorted(self._trail, max(0, index - CURRENT_TRAIL + 1))),
                      int(np.searchsorted(self._trail, index)))
-            fixed = [(0, 0)] * (len(self.simplex_marks.marks) - 8)
-            self.simplex_marks.move(*[(0, frame), trail, (frame, frame), (frame, frame)] * 2,
-                                    *fixed)
+            moved = {"average path": (0, frame), "current trail": trail,
+                     "current": (frame, frame), "average": (frame, frame)}
+            self.simplex_marks.move(**{_mark(p, part): state for p in (0, 1)
+                                       for part, state in moved.items()})
             it = float(self.trace.iterations[index])
             self.history_marks.move(it, it)
             self.curve_marks.move(exploitability_point(self.trace, index))
@@ -320,39 +319,51 @@ def _trail_records(trace, frames) -> np.ndarray:
     return np.flatnonzero(used)
 
 
-def simplex_marks(fig, trace, frames, trail) -> list[dict]:
+def _mark(player: int, part: str) -> str:
+    """The name of a mark of :func:`simplex_marks`: ``"player 1: average path"``."""
+    return f"player {player + 1}: {part}"
+
+
+def simplex_marks(fig, trace, frames, trail) -> dict[str, dict]:
     """The moving parts of :func:`~cfrviz.views.matrix.simplex_figure` (made with
     ``now_marks=False``) as overlay marks, styled like its traces (which keep their styles
     and legend entries there but draw nothing): per player the
     average strategy's path and the current strategy's trail (through the ``trail``
     records), the current and the average point at the ``frames``; then each player's
-    equilibrium star, drawn again on top as plotly draws it last."""
+    equilibrium star, drawn again on top as plotly draws it last.  Named by
+    :func:`_mark` (player, part)."""
     names = list(trace.game.action_names or trace.game.row_actions)
 
     def titles(kind, rows):
         return [f"{kind}\n" + "\n".join(f"{name}: {v:.3f}" for name, v in zip(names, row))
                 for row in rows]
 
-    marks, stars = [], []
+    marks: dict[str, dict] = {}
+    stars: dict[str, dict] = {}
     for p, ternary in enumerate(("ternary", "ternary2")):
         base = 5 * p
         average = trace.average_strategy[frames, p, :3]
         current = trace.current_strategy[frames, p, :3]
-        marks += [
-            path(average, ternary=ternary, line=fig.data[base].line.to_plotly_json(),
-                 trace=base),
-            path(trace.current_strategy[trail, p, :3], ternary=ternary,
-                 line=fig.data[base + 1].line.to_plotly_json(), trace=base + 1),
-            path(current, ternary=ternary, marker=fig.data[base + 2].marker.to_plotly_json(),
-                 titles=titles("current", current), trace=base + 2),
-            path(average, ternary=ternary, marker=fig.data[base + 3].marker.to_plotly_json(),
-                 titles=titles("average", average), trace=base + 3)]
+        marks |= {
+            _mark(p, "average path"): path(average, ternary=ternary, trace=base,
+                                           line=fig.data[base].line.to_plotly_json()),
+            _mark(p, "current trail"): path(trace.current_strategy[trail, p, :3],
+                                            ternary=ternary, trace=base + 1,
+                                            line=fig.data[base + 1].line.to_plotly_json()),
+            _mark(p, "current"): path(current, ternary=ternary, trace=base + 2,
+                                      marker=fig.data[base + 2].marker.to_plotly_json(),
+                                      titles=titles("current", current)),
+            _mark(p, "average"): path(average, ternary=ternary, trace=base + 3,
+                                      marker=fig.data[base + 3].marker.to_plotly_json(),
+                                      titles=titles("average", average))}
         star = fig.data[base + 4]
         eq = [star.a[0], star.b[0], star.c[0]]
         if np.all(np.isfinite(eq)):
-            stars.append(path([eq], ternary=ternary, marker=star.marker.to_plotly_json(),
-                              titles=titles("equilibrium", [eq]), trace=base + 4))
-    return marks + stars
+            stars[_mark(p, "equilibrium")] = path([eq], ternary=ternary,
+                                                  marker=star.marker.to_plotly_json(),
+                                                  titles=titles("equilibrium", [eq]),
+                                                  trace=base + 4)
+    return marks | stars
 
 
 def _weights(mix) -> np.ndarray:

@@ -4,394 +4,207 @@ Any change of a trace's data or of a layout shape makes plotly.js recompute and 
 trace of the figure, and plotly's ``FigureWidget`` then compares its whole state with the
 kernel's: moving one marker costs as much as redrawing the chart (issue 14).  A
 :class:`NowMarks` widget lies on top of the figure instead, in the same cell of a grid
-(:func:`overlaid`), and draws its vertical lines and points in an SVG of its own at the
-pixels plotly's axes give for the data values: a frame moves two SVG attributes and
-plotly does nothing.  The marks follow zoom, pan and resize (they are redrawn whenever
-plotly redraws) and let the mouse through to the figure below.
+(:func:`overlaid`), and draws its marks in an SVG of its own at the pixels plotly's axes give
+for the data values: a frame moves a few SVG attributes and plotly does nothing.  The marks
+follow zoom, pan, legend clicks and resize (they are redrawn whenever plotly draws) and let the
+mouse through to the figure below.
+
+The front end is ``overlay.js`` beside this module (an ES module, tested under Node by
+``tests/js/overlay.test.js``), with its style in ``overlay.css``; both ship as package data.
+A kind of mark is one drawer in that file's ``KINDS`` and one :class:`Spec` in :data:`SPECS`
+here, which checks a mark's fields and the state a frame gives it (``tests/test_widgets_overlay.py``
+checks that the two tables name the same kinds).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from numbers import Integral, Real
+from pathlib import Path
+from typing import Any
 
 import anywidget
 import ipywidgets as W
 import plotly.graph_objects as go
 import traitlets
 
-#: The overlay's front end: finds the plotly figure in the same ``.cfrviz-overlaid`` box and
-#: draws each mark with that figure's axis conversions (``c2p``: data value to pixel).
-_ESM = r"""
-const NS = "http://www.w3.org/2000/svg";
+#: The front end and its style (package data: ``[tool.setuptools.package-data]``).
+FRONT_END = Path(__file__).with_name("overlay.js")
+STYLE = Path(__file__).with_name("overlay.css")
 
-function dashArray(dash, width) {
-  // plotly.js's own dash lengths (Drawing.dashStyle), so the marks look like its lines.
-  const d = Math.max(width, 3);
-  if (dash === "dot") return `${d}px,${d}px`;
-  if (dash === "dash") return `${3 * d}px,${3 * d}px`;
-  if (dash === "longdash") return `${5 * d}px,${5 * d}px`;
-  if (dash === "dashdot") return `${3 * d}px,${d}px,${d}px,${d}px`;
-  if (dash === "longdashdot") return `${5 * d}px,${2 * d}px,${d}px,${2 * d}px`;
-  return "";
+#: Marker symbols the front end draws as plotly does (overlay.js's ``SYMBOLS``).
+SYMBOLS = ("circle", "square", "diamond", "triangle-up", "pentagon", "star")
+#: plotly's dash names the front end draws (overlay.js's ``dashArray``).
+DASHES = ("solid", "dot", "dash", "longdash", "dashdot", "longdashdot")
+
+
+# ---- what a mark may hold ------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Field:
+    """One field of a mark: a test of its value and, for errors, what a valid value is."""
+
+    test: Callable[[Any], bool]
+    valid: str
+
+
+def _is_number(v) -> bool:
+    return isinstance(v, Real) and not isinstance(v, bool)
+
+
+def _is_finite(v) -> bool:
+    return _is_number(v) and v - v == 0  # not NaN, not infinite
+
+
+def _is_index(v) -> bool:
+    return isinstance(v, Integral) and not isinstance(v, bool) and int(v) >= 0
+
+
+def _list_of(test: Callable[[Any], bool], size: int | None = None) -> Callable[[Any], bool]:
+    return lambda v: (isinstance(v, (list, tuple)) and (size is None or len(v) == size)
+                      and all(test(item) for item in v))
+
+
+def _optional(test: Callable[[Any], bool]) -> Callable[[Any], bool]:
+    return lambda v: v is None or test(v)
+
+
+def _style(**tests: Callable[[Any], bool]) -> Callable[[Any], bool]:
+    """A plotly style dict (as ``to_plotly_json`` gives it): the keys the front end reads must
+    pass their tests; others (``shape``, ``opacity``, ...) are plotly's and ignored."""
+    return lambda v: isinstance(v, dict) and all(test(v[k]) for k, test in tests.items() if k in v)
+
+
+def _is_str(v) -> bool:
+    return isinstance(v, str)
+
+
+def _axis(letter: str) -> Field:
+    return Field(lambda v: isinstance(v, str) and re.fullmatch(f"{letter}([2-9]|[1-9][0-9]+)?", v)
+                 is not None, f'a plotly {letter} axis name ("{letter}", "{letter}2", ...)')
+
+
+_NONNEGATIVE = Field(lambda v: _is_finite(v) and v >= 0, "a number >= 0")
+_COLOR = Field(_is_str, "a CSS colour string")
+_DASH = Field(lambda v: v in DASHES, f"one of {DASHES}")
+_OPACITY = Field(lambda v: _is_finite(v) and 0 <= v <= 1, "a number from 0 to 1")
+_LINE = _style(color=_is_str, width=lambda v: _is_finite(v) and v >= 0, dash=lambda v: v in DASHES)
+_COORDINATES = _list_of(_optional(_is_finite))
+_AXES = {"xaxis": _axis("x"), "yaxis": _axis("y")}
+_SHAPE = {**_AXES, "color": _COLOR, "size": _NONNEGATIVE, "width": _NONNEGATIVE}
+
+
+@dataclass(frozen=True)
+class Spec:
+    """What a mark of one kind is: the fields of its dict (every one required, no others),
+    what must hold between them (``whole``: a complaint or ``None``), and whether a state a
+    frame gives it is valid (``state``, with ``states`` saying what valid states are)."""
+
+    fields: Mapping[str, Field]
+    state: Callable[[dict, Any], bool]
+    states: str
+    whole: Callable[[dict], str | None] = lambda _mark: None
+
+    def check(self, mark: dict, where: str) -> None:
+        """Raise a ValueError naming ``where`` and the field at fault, if ``mark`` is not one."""
+        fields = set(mark) - {"kind", "name"}
+        if fields != set(self.fields):
+            missing, extra = sorted(set(self.fields) - fields), sorted(fields - set(self.fields))
+            raise ValueError(f"{where}: missing fields {missing}, unknown fields {extra} "
+                             f"(a {mark['kind']} mark has {sorted(self.fields)})")
+        for key, field in self.fields.items():
+            if not field.test(mark[key]):
+                raise ValueError(f"{where}: {key} must be {field.valid}; got {mark[key]!r}")
+        complaint = self.whole(mark)
+        if complaint:
+            raise ValueError(f"{where}: {complaint}")
+
+
+def _pair(first: Callable[[Any], bool], second: Callable[[Any], bool]) -> Callable[[Any], bool]:
+    return lambda v: isinstance(v, (list, tuple)) and len(v) == 2 and first(v[0]) and second(v[1])
+
+
+def _each(count: str, test: Callable[[Any], bool]) -> Callable[[dict, Any], bool]:
+    """A state of one item per entry of the mark's field ``count``, each passing ``test``
+    (or ``None``: the whole mark hidden)."""
+    return lambda mark, v: v is None or (isinstance(v, (list, tuple))
+                                         and len(v) == len(mark[count])
+                                         and all(test(item) for item in v))
+
+
+def _segment_width(mark: dict) -> Callable[[Any], bool]:
+    styles = range(len(mark["styles"]))
+    return lambda w: (w is None or (_is_finite(w) and w >= 0)
+                      or (_pair(lambda u: _is_finite(u) and u >= 0, lambda k: k in styles)(w)))
+
+
+def _path_lengths(mark: dict) -> str | None:
+    n = len(mark["x"])
+    if len(mark["y"]) != n:
+        return f"{n} x values, {len(mark['y'])} y values"
+    if mark["titles"] is not None and len(mark["titles"]) != n:
+        return f"{n} points, {len(mark['titles'])} titles"
+    return None
+
+
+def _label_lengths(mark: dict) -> str | None:
+    n, ends = len(mark["anchors"]), len(mark["ends"])
+    return None if ends == n else f"{n} anchors, {ends} ends"
+
+
+_OPTIONAL_NUMBER = _optional(_is_finite)
+
+#: One spec per kind of mark; the front end (overlay.js's ``KINDS``) draws the same kinds.
+SPECS: dict[str, Spec] = {
+    "vline": Spec(
+        {**_AXES, "color": _COLOR, "width": _NONNEGATIVE, "dash": _DASH},
+        lambda _m, v: v is None or _pair(_OPTIONAL_NUMBER, _OPTIONAL_NUMBER)(v),
+        "None or [x, ignored]"),
+    "point": Spec(
+        _SHAPE, lambda _m, v: v is None or _pair(_OPTIONAL_NUMBER, _OPTIONAL_NUMBER)(v),
+        "None or [x, y]"),
+    "path": Spec(
+        {**_AXES,
+         "ternary": Field(_optional(lambda v: isinstance(v, str)
+                                    and re.fullmatch(r"ternary([2-9]|[1-9][0-9]+)?", v)
+                                    is not None), 'None or a ternary subplot ("ternary2", ...)'),
+         "x": Field(_COORDINATES, "a list of numbers (None: a gap)"),
+         "y": Field(_COORDINATES, "a list of numbers (None: a gap)"),
+         "line": Field(_optional(_LINE), "None or a plotly line (color, width, dash)"),
+         "marker": Field(_optional(_style(symbol=lambda v: v in SYMBOLS, size=_is_finite,
+                                          color=_is_str, line=_LINE)),
+                         f"None or a plotly marker (symbol one of {SYMBOLS}, size, color, "
+                         "line)"),
+         "titles": Field(_optional(_list_of(_is_str)), "None or a list of strings"),
+         "opacity": _OPACITY,
+         "trace": Field(_optional(_is_index), "None or a trace index >= 0")},
+        lambda _m, v: v is None or _pair(_OPTIONAL_NUMBER, _OPTIONAL_NUMBER)(v),
+        "None or [first, last] point indices (None: hidden)", _path_lengths),
+    "segments": Spec(
+        {**_AXES, "segments": Field(_list_of(_list_of(_is_finite, 4)), "rows (x0, y0, x1, y1)"),
+         "styles": Field(lambda v: _list_of(_style(color=_is_str,
+                                                    dash=lambda d: d in DASHES))(v) and len(v) > 0,
+                         "a non-empty list of plotly line styles (color, dash)"),
+         "opacity": _OPACITY},
+        lambda m, v: _each("segments", _segment_width(m))(m, v),
+        "None or per segment a width >= 0, [width, style index] or None"),
+    "labels": Spec(
+        {**_AXES, "anchors": Field(_list_of(_list_of(_is_finite, 2)), "(x, y) pairs"),
+         "ends": Field(_list_of(lambda v: isinstance(v, bool)), "a list of booleans"),
+         "font": Field(_style(family=_is_str, size=_is_finite, color=_is_str),
+                       "a plotly font (family, size, color)"),
+         "paper": Field(lambda v: isinstance(v, bool), "True or False"),
+         "offset": Field(_list_of(_is_finite, 2), "(right, down) pixels")},
+        _each("anchors", _optional(_is_str)), "None or per anchor a string or None",
+        _label_lengths),
+    "rings": Spec(
+        _SHAPE, lambda _m, v: v is None or _list_of(_list_of(_is_finite, 2))(v),
+        "None or a list of [x, y] centres"),
 }
-
-function axis(layout, name) {
-  return layout[name.replace(/^([xy])/, "$1axis")];
-}
-
-// The i-th child of group g, made with tag and the classes every mark carries.
-function child(g, i, tag, kind) {
-  while (g.childNodes.length <= i) g.appendChild(document.createElementNS(NS, tag));
-  const node = g.childNodes[i];
-  node.setAttribute("class", `cfrviz-now-mark cfrviz-now-${kind}`);
-  return node;
-}
-
-// Draw SVG path element `path` as the line d in plotly line style {color, width, dash}
-// ("" hides it).
-function drawLine(path, style, d) {
-  const width = style.width || 1;
-  path.setAttribute("d", d);
-  path.setAttribute("fill", "none");
-  path.setAttribute("stroke", style.color || "#333");
-  path.setAttribute("stroke-width", width);
-  path.setAttribute("stroke-dasharray", dashArray(style.dash || "solid", width));
-  path.style.display = d ? "" : "none";
-  return path;
-}
-
-// Draw the i-th child of g as an SVG path with d, in the mark's line style ("" hides it).
-function stroke(g, i, mark, d) {
-  return drawLine(child(g, i, "path", mark.kind), mark, d);
-}
-
-// An x value in pixels of the overlay, or null outside the axis's visible range.
-function xPixel(xa, value) {
-  const x = xa._offset + xa.c2p(value);
-  const inside = Number.isFinite(x) && x >= xa._offset - 0.5 && x <= xa._offset + xa._length + 0.5;
-  return inside ? x : null;
-}
-
-function circle(x, y, r) {
-  return `M${(x + r).toFixed(2)},${y.toFixed(2)}` +
-         `A${r},${r} 0 1,1 ${(x - r).toFixed(2)},${y.toFixed(2)}` +
-         `A${r},${r} 0 1,1 ${(x + r).toFixed(2)},${y.toFixed(2)}Z`;
-}
-
-// plotly.js's marker symbols (Drawing.symbolFuncs' geometry) centred on x, y, for a marker of
-// diameter 2r, so a mark looks like the marker it replaces.
-function polygon(x, y, points) {
-  return "M" + points.map(([u, v]) => `${(x + u).toFixed(2)},${(y + v).toFixed(2)}`).join("L") +
-         "Z";
-}
-
-function ring(count, radii) {  // vertices from the top, clockwise, alternating over radii
-  return Array.from({ length: count }, (_, k) => {
-    const angle = -Math.PI / 2 + (2 * Math.PI * k) / count, r = radii[k % radii.length];
-    return [r * Math.cos(angle), r * Math.sin(angle)];
-  });
-}
-
-const SYMBOLS = {
-  circle: (x, y, r) => circle(x, y, r),
-  square: (x, y, r) => polygon(x, y, [[r, r], [-r, r], [-r, -r], [r, -r]]),
-  diamond: (x, y, r) => polygon(x, y, [[1.3 * r, 0], [0, 1.3 * r], [-1.3 * r, 0], [0, -1.3 * r]]),
-  "triangle-up": (x, y, r) => polygon(x, y, [[-2 * r / Math.sqrt(3), r / 2],
-                                             [2 * r / Math.sqrt(3), r / 2], [0, -r]]),
-  pentagon: (x, y, r) => polygon(x, y, ring(5, [r])),
-  star: (x, y, r) => polygon(x, y, ring(10, [1.4 * r, 0.382 * 1.4 * r])),
-};
-
-// The axes of a ternary subplot: plotly draws its traces with internal cartesian axes (x = c - b,
-// y = a) in a layer translated to (x0, y0), so these give pixels of the figure like a
-// cartesian pair; clip is the triangle.
-function ternaryAxes(gd, name) {
-  const t = gd && gd._fullLayout && gd._fullLayout[name] && gd._fullLayout[name]._subplot;
-  if (!t || !t.xaxis || !t.yaxis) return null;
-  const shift = (ax, offset, length) => ({ _offset: offset, _length: length,
-                                            c2p: (v) => ax.c2p(v) });
-  return { xa: shift(t.xaxis, t.x0, t.w), ya: shift(t.yaxis, t.y0, t.h),
-           clip: `M${t.x0},${t.y0 + t.h}h${t.w}l${-t.w / 2},${-t.h}Z` };
-}
-
-// The parts of a path mark in its group g, made once: a clip path (not a mark: no mark class),
-// then the line and the marker the mark has.
-function pathParts(g, mark) {
-  if (!g.firstChild) {
-    const clip = g.appendChild(document.createElementNS(NS, "clipPath"));
-    clip.setAttribute("id", `cfrviz-clip-${Math.random().toString(36).slice(2)}`);
-    clip.appendChild(document.createElementNS(NS, "path"));
-    for (const part of [mark.line, mark.marker].filter(Boolean)) {
-      const path = g.appendChild(document.createElementNS(NS, "path"));
-      path.setAttribute("class", "cfrviz-now-mark cfrviz-now-path");
-      if (part === mark.marker) path.appendChild(document.createElementNS(NS, "title"));
-    }
-  }
-  const [clip, ...paths] = g.childNodes;
-  return { clip, line: mark.line ? paths[0] : null, dot: mark.marker ? paths.at(-1) : null };
-}
-
-// Set an attribute only when its value changes: a frame of a mark with many parts changes a
-// few of them, and the page then redraws only those.
-function update(node, name, value) {
-  const memo = node.__cfrviz || (node.__cfrviz = {});
-  if (memo[name] !== value) {
-    memo[name] = value;
-    node.setAttribute(name, value);
-  }
-}
-
-// The i-th part of a mark of many (segments, labels, rings) in parent: drawn ones carry the
-// mark's classes, hidden ones "cfrviz-now-off" instead.
-function part(parent, i, tag, kind, shown) {
-  while (parent.childNodes.length <= i) parent.appendChild(document.createElementNS(NS, tag));
-  const node = parent.childNodes[i];
-  update(node, "class", `${shown ? "cfrviz-now-mark" : "cfrviz-now-off"} cfrviz-now-${kind}`);
-  update(node, "display", shown ? "inline" : "none");
-  return node;
-}
-
-// An <svg> in g showing only the plotting area (plotly clips its traces to it: zoomed in they
-// leave it), in the overlay's own pixels; made once, as g's only child.
-function plotArea(g, axes) {
-  const area = g.firstChild || g.appendChild(document.createElementNS(NS, "svg"));
-  if (axes) {
-    const box = [axes.xa._offset, axes.ya._offset, axes.xa._length, axes.ya._length]
-      .map((v) => v.toFixed(2));
-    update(area, "x", box[0]);
-    update(area, "y", box[1]);
-    update(area, "width", box[2]);
-    update(area, "height", box[3]);
-    update(area, "viewBox", box.join(" "));
-  }
-  return area;
-}
-
-// One drawer per kind of mark: (its <g>, the mark, its state in `at`, the axes or null, the
-// plotly element or null).
-const KINDS = {
-  // A vertical line across the y axis's height; state [x, ignored].
-  vline(g, mark, pos, axes) {
-    let d = "";
-    if (axes && pos && pos[0] !== null && pos[0] !== undefined) {
-      const x = xPixel(axes.xa, pos[0]);
-      const ya = axes.ya;
-      if (x !== null) d = `M${x.toFixed(2)},${ya._offset.toFixed(2)}v${ya._length.toFixed(2)}`;
-    }
-    stroke(g, 0, mark, d);
-  },
-  // An open circle of diameter mark.size pixels; state [x, y].
-  point(g, mark, pos, axes) {
-    let d = "";
-    if (axes && pos && pos[0] !== null && pos[0] !== undefined && pos[1] !== null &&
-        pos[1] !== undefined) {
-      const x = xPixel(axes.xa, pos[0]);
-      const y = axes.ya._offset + axes.ya.c2p(pos[1]);
-      if (x !== null && Number.isFinite(y)) d = circle(x, y, (mark.size || 12) / 2);
-    }
-    stroke(g, 0, mark, d);
-  },
-  // Part of a fixed path: a line through mark.x/y[first..last] and a marker at [last], each
-  // drawn if the mark has one; state [first, last].  Hidden with the trace mark.trace (legend).
-  path(g, mark, pos, axes, gd) {
-    if (mark.ternary) axes = ternaryAxes(gd, mark.ternary);
-    const n = mark.x.length;
-    const hidden = mark.trace !== null && mark.trace !== undefined &&
-                   !(gd && gd._fullData && gd._fullData[mark.trace] &&
-                     gd._fullData[mark.trace].visible === true);
-    let line = "", dot = "", title = "";
-    if (axes && pos && Number.isFinite(pos[0]) && Number.isFinite(pos[1]) && n && !hidden) {
-      const index = (v) => Math.min(Math.max(Math.round(v), 0), n - 1);
-      const first = index(pos[0]), last = index(pos[1]);
-      // (c2p takes null for 0: a missing value is no pixel)
-      const pixel = (ax, v) => (v === null ? NaN : ax._offset + ax.c2p(v));
-      const px = (k) => pixel(axes.xa, mark.x[k]), py = (k) => pixel(axes.ya, mark.y[k]);
-      const steps = [];
-      for (let k = first; k <= last; k++) {
-        const x = px(k), y = py(k);
-        if (Number.isFinite(x) && Number.isFinite(y)) {
-          steps.push(`${steps.length ? "L" : "M"}${x.toFixed(2)},${y.toFixed(2)}`);
-        }
-      }
-      line = steps.join("");
-      const x = px(last), y = py(last);
-      const inside = x >= axes.xa._offset - 0.5 && x <= axes.xa._offset + axes.xa._length + 0.5 &&
-                     y >= axes.ya._offset - 0.5 && y <= axes.ya._offset + axes.ya._length + 0.5;
-      if (mark.marker && inside) {
-        dot = (SYMBOLS[mark.marker.symbol] || SYMBOLS.circle)(x, y, (mark.marker.size || 12) / 2);
-      }
-      title = mark.titles ? mark.titles[last] || "" : "";
-    }
-    g.setAttribute("opacity", mark.opacity ?? 1);
-    const parts = pathParts(g, mark);
-    if (parts.line) {
-      const path = drawLine(parts.line, mark.line, line);
-      if (axes) {  // plotly clips its lines to the plotting area (zoomed in, they leave it)
-        parts.clip.firstChild.setAttribute("d", axes.clip ||
-          `M${axes.xa._offset},${axes.ya._offset}h${axes.xa._length}v${axes.ya._length}` +
-          `h${-axes.xa._length}Z`);
-        path.setAttribute("clip-path", `url(#${parts.clip.getAttribute("id")})`);
-      }
-    }
-    if (parts.dot) {
-      const m = mark.marker, outline = m.line || {}, path = parts.dot;
-      path.setAttribute("d", dot);
-      path.setAttribute("fill", m.color || "#333");
-      path.setAttribute("stroke", outline.color || "none");
-      path.setAttribute("stroke-width", outline.width ?? 0);
-      path.style.display = dot ? "" : "none";
-      // Plotly's hover text for this marker, as the browser's tooltip.
-      path.style.pointerEvents = title ? "visiblePainted" : "none";
-      path.firstChild.textContent = title;
-    }
-  },
-  // Fixed segments mark.segments ([x0, y0, x1, y1] in data units), clipped to the plotting
-  // area; state: per segment its width in pixels (in style mark.styles[0]), [width, style
-  // index], or null to hide it.  Only what changed is written to the page.
-  segments(g, mark, widths, axes) {
-    const area = plotArea(g, axes), styles = mark.styles || [{}];
-    update(g, "opacity", mark.opacity ?? 1);
-    mark.segments.forEach((s, i) => {
-      const w = axes && widths ? widths[i] : null;
-      const path = part(area, i, "path", "segments", w !== null && w !== undefined);
-      if (w === null || w === undefined) return;
-      const [width, k] = Array.isArray(w) ? w : [w, 0];
-      const style = styles[k] || styles[0];
-      const x = (v) => (axes.xa._offset + axes.xa.c2p(v)).toFixed(2);
-      const y = (v) => (axes.ya._offset + axes.ya.c2p(v)).toFixed(2);
-      update(path, "d", `M${x(s[0])},${y(s[1])}L${x(s[2])},${y(s[3])}`);
-      update(path, "fill", "none");
-      update(path, "stroke", style.color || "#333");
-      update(path, "stroke-width", width);
-      update(path, "stroke-dasharray", dashArray(style.dash || "solid", width));
-    });
-  },
-  // Texts at fixed anchors mark.anchors ([x, y] in data units, clipped to the plotting area,
-  // or with mark.paper in fractions of it, unclipped), placed as plotly places a text
-  // trace's: starting at the anchor, or ending there where mark.ends[i], moved by mark.offset
-  // pixels; state: one string per anchor (null or "" hides it).
-  labels(g, mark, texts, axes) {
-    const area = mark.paper ? g : plotArea(g, axes), font = mark.font || {};
-    const size = font.size || 12, [dx, dy] = mark.offset || [0, 0];
-    mark.anchors.forEach(([ax, ay], i) => {
-      const text = axes && texts ? texts[i] : null;
-      const node = part(area, i, "text", "labels", Boolean(text));
-      if (!text) return;
-      const x = axes.xa._offset + (mark.paper ? ax * axes.xa._length : axes.xa.c2p(ax));
-      const y = axes.ya._offset + (mark.paper ? (1 - ay) * axes.ya._length : axes.ya.c2p(ay));
-      // plotly.js sets a single line's baseline a quarter of the font size below its point
-      update(node, "x", (x + dx).toFixed(2));
-      update(node, "y", (y + dy + (mark.paper ? 0 : 0.25 * size)).toFixed(2));
-      update(node, "text-anchor", mark.ends && mark.ends[i] ? "end" : "start");
-      update(node, "style", `font-family: ${font.family || "sans-serif"}; font-size: ` +
-                            `${size}px; fill: ${font.color || "#333"}; white-space: pre;`);
-      if (node.textContent !== text) node.textContent = text;
-    });
-  },
-  // Open circles of diameter mark.size pixels, clipped to the plotting area; state: a list
-  // of [x, y] (data units), one circle each.
-  rings(g, mark, points, axes) {
-    const area = plotArea(g, axes), shown = axes && points ? points : [];
-    while (area.childNodes.length > shown.length) area.lastChild.remove();
-    shown.forEach(([x, y], i) => {
-      const px = axes.xa._offset + axes.xa.c2p(x), py = axes.ya._offset + axes.ya.c2p(y);
-      const path = part(area, i, "path", "rings", Number.isFinite(px) && Number.isFinite(py));
-      if (!Number.isFinite(px) || !Number.isFinite(py)) return;
-      update(path, "d", circle(px, py, (mark.size || 12) / 2));
-      update(path, "fill", "none");
-      update(path, "stroke", mark.color || "#333");
-      update(path, "stroke-width", mark.width || 1);
-    });
-  },
-};
-
-function render({ model, el }) {
-  el.classList.add("cfrviz-now-root");
-  const svg = document.createElementNS(NS, "svg");
-  svg.setAttribute("class", "cfrviz-now-svg");
-  el.appendChild(svg);
-  let plot = null, events = null;
-  const redraw = () => draw();
-
-  function unhook() {
-    if (plot && events && plot._ev === events) {
-      plot.removeListener("plotly_afterplot", redraw);
-      plot.removeListener("plotly_relayout", redraw);
-    }
-    events = null;
-  }
-
-  function findPlot() {
-    const box = el.closest(".cfrviz-overlaid");
-    const found = box ? box.querySelector(".js-plotly-plot") : null;
-    if (found !== plot) {
-      unhook();
-      plot = found;
-    }
-    // Plotly.newPlot drops every listener with its event emitter (gd._ev): hook the new one.
-    if (plot && plot.on && plot._ev !== events) {
-      plot.on("plotly_afterplot", redraw);
-      plot.on("plotly_relayout", redraw);
-      events = plot._ev;
-    }
-    return plot;
-  }
-
-  function draw() {
-    const marks = model.get("marks") || [];
-    const at = model.get("at") || [];
-    while (svg.childNodes.length > marks.length) svg.lastChild.remove();
-    while (svg.childNodes.length < marks.length) {
-      svg.appendChild(document.createElementNS(NS, "g"));
-    }
-    const gd = findPlot();
-    const layout = gd && gd._fullLayout;
-    if (layout) {
-      const box = gd.getBoundingClientRect(), own = el.getBoundingClientRect();
-      svg.style.left = `${box.left - own.left}px`;
-      svg.style.top = `${box.top - own.top}px`;
-      svg.setAttribute("width", box.width);
-      svg.setAttribute("height", box.height);
-    }
-    marks.forEach((mark, i) => {
-      const g = svg.childNodes[i];
-      const xa = layout && axis(layout, mark.xaxis || "x");
-      const ya = layout && axis(layout, mark.yaxis || "y");
-      KINDS[mark.kind](g, mark, at[i], xa && ya ? { xa, ya } : null, gd);
-    });
-  }
-
-  model.on("change:at", draw);
-  model.on("change:marks", () => { svg.replaceChildren(); draw(); });
-  // The figure may be drawn after the overlay, or drawn again in a new element.
-  const timer = setInterval(() => { if (findPlot() !== null) draw(); }, 500);
-  const resize = new ResizeObserver(draw);
-  resize.observe(el);
-  draw();
-  return () => {
-    clearInterval(timer);
-    resize.disconnect();
-    unhook();
-  };
-}
-
-export default { render };
-"""
-
-_CSS = """
-.widget-box.cfrviz-overlaid { display: grid; grid-template-columns: auto; overflow: visible; }
-.widget-box.cfrviz-overlaid > * { grid-area: 1 / 1; }
-.widget-box.cfrviz-overlaid.cfrviz-overlaid-fit { grid-template-columns: minmax(0, 1fr); }
-.widget-box.cfrviz-overlaid-fit > * { min-width: 0; }
-.cfrviz-now-root { position: relative; pointer-events: none; z-index: 1; overflow: visible;
-                   min-height: 0; margin: 0; }
-.cfrviz-now-svg { position: absolute; overflow: visible; pointer-events: none; }
-.widget-box.cfrviz-overlaid-under { background: white; }
-.widget-box.cfrviz-overlaid-under > .cfrviz-now-root { z-index: 0; }
-.widget-box.cfrviz-overlaid-under > :not(.cfrviz-now-root) { position: relative; z-index: 1; }
-"""
-
-KINDS = ("vline", "point", "path", "segments", "labels", "rings")
+#: The kinds of mark, in SPECS's order.
+KINDS = tuple(SPECS)
 
 
 def vline(xaxis: str = "x", yaxis: str = "y", *, color: str = "#333", width: float = 1.5,
@@ -522,44 +335,129 @@ def _rounded(v) -> float | None:
 
 
 class NowMarks(anywidget.AnyWidget):
-    """Marks (vertical lines, open circles) at data positions of the figure beneath.
+    """Named marks (lines, points, paths, segments, labels, rings) at data positions of the
+    figure beneath.
 
-    Put it in the same box as the figure with :func:`overlaid`.  ``marks`` says how each
-    mark looks (see :func:`vline`, :func:`point` and :func:`path`); ``at`` where each is, as
-    ``[x, y]`` in data units (``y`` is ignored by a vertical line), ``[first, last]`` point
-    indices for a path; ``None`` hides a mark.  A frame changes ``at`` only.
+    Put it in the same box as the figure with :func:`overlaid`.  ``marks`` says how each mark
+    looks (made with :func:`vline`, :func:`point`, :func:`path`, :func:`segments`,
+    :func:`labels`, :func:`rings`, named and set with :meth:`set_marks`); ``at`` holds each
+    mark's state, in the same order (:meth:`move`, :meth:`show`): ``[x, y]`` in data units
+    (``y`` is ignored by a vertical line), ``[first, last]`` point indices for a path, what
+    its kind takes for the others; ``None`` hides a mark.  A frame changes ``at`` only.  Both
+    are checked whenever they change (traitlets validation, :data:`SPECS`): a mark whose
+    fields or state its kind does not take is a ``ValueError`` naming the mark.
     """
 
-    _esm = _ESM
-    _css = _CSS
+    _esm = FRONT_END
+    _css = STYLE
     marks = traitlets.List(traitlets.Dict()).tag(sync=True)
     at: traitlets.List = traitlets.List().tag(sync=True)
 
-    def __init__(self, marks: Sequence[dict] = (), **kwargs):
-        for mark in marks:
-            if mark.get("kind") not in KINDS:
-                raise ValueError(f"a mark's kind must be one of {KINDS}; got {mark!r}")
-        super().__init__(marks=list(marks), at=[None] * len(marks), **kwargs)
+    def __init__(self, marks: Mapping[str, dict] | None = None, **kwargs):
+        super().__init__(**_named(marks or {}), **kwargs)
         self.add_class("cfrviz-now")
 
-    def move(self, *positions) -> None:
-        """Put mark ``i`` at ``positions[i]`` (an ``(x, y)`` pair, an ``x`` for a line, or
-        ``None`` to hide it); one message, and none if nothing moved."""
-        if len(positions) != len(self.marks):
-            raise ValueError(f"{len(self.marks)} marks, {len(positions)} positions given")
-        at = [_position(p) for p in positions]
+    @property
+    def names(self) -> list[str]:
+        """The marks' names, in drawing order (later ones on top)."""
+        return [mark["name"] for mark in self.marks]
+
+    def set_marks(self, marks: Mapping[str, dict],
+                  states: Mapping[str, Any] | None = None) -> None:
+        """Replace every mark by ``marks`` (name: a mark from :func:`vline`, :func:`path`,
+        ...; drawn in this order), with the ``states`` given by name (as :meth:`show` takes
+        them), the others hidden; one message."""
+        traits = _named(marks)
+        names = list(marks)
+        for name, state in (states or {}).items():
+            if name not in marks:
+                raise ValueError(f"a state for {name!r}, which is none of the marks {names}")
+            traits["at"][names.index(name)] = state
+        with self.hold_sync(), self.hold_trait_notifications():
+            for trait, value in traits.items():
+                setattr(self, trait, value)
+
+    def move(self, *positions, **named) -> None:
+        """Put mark ``i`` at ``positions[i]``, every mark in order, or the mark called
+        ``name`` at ``named[name]``, the others staying (``marks.move(**{"p1 path": (0, 4)})``);
+        a position is an ``(x, y)`` pair, an ``x`` for a line, or ``None`` to hide it.  One
+        message, and none if nothing moved."""
+        self._set(self._states(positions, named, "positions"), _position)
+
+    def show(self, *states, **named) -> None:
+        """Give mark ``i`` the state ``states[i]`` (or the mark called ``name`` the state
+        ``named[name]``) as it is, in the form its kind takes: widths for :func:`segments`,
+        texts for :func:`labels`, centres for :func:`rings`; one message, and none if nothing
+        changed."""
+        self._set(self._states(states, named, "states"), lambda state: state)
+
+    def _states(self, ordered: tuple, named: dict, what: str) -> dict[int, Any]:
+        """Mark index: its new state, from the ordered or the named form."""
+        if ordered and named:
+            raise ValueError(f"give the marks' {what} in order or by name, not both")
+        if named:
+            unknown = sorted(set(named) - set(self.names))
+            if unknown:
+                raise ValueError(f"no mark called {', '.join(map(repr, unknown))}; the marks "
+                                 f"are {self.names}")
+            return {self.names.index(name): value for name, value in named.items()}
+        if len(ordered) != len(self.marks):
+            raise ValueError(f"{len(self.marks)} marks, {len(ordered)} {what} given")
+        return dict(enumerate(ordered))
+
+    def _set(self, states: dict[int, Any], convert: Callable[[Any], Any]) -> None:
+        at = list(self.at)
+        for i, state in states.items():
+            at[i] = convert(state)
         if at != self.at:
             self.at = at
 
-    def show(self, *states) -> None:
-        """Give mark ``i`` the state ``states[i]`` as it is (the form its kind takes: widths
-        for :func:`segments`, texts for :func:`labels`, centres for :func:`rings`); one
-        message, and none if nothing changed."""
-        if len(states) != len(self.marks):
-            raise ValueError(f"{len(self.marks)} marks, {len(states)} states given")
-        at = list(states)
-        if at != self.at:
-            self.at = at
+    @traitlets.validate("marks")
+    def _valid_marks(self, proposal) -> list:
+        marks, names = proposal["value"], set()
+        for i, mark in enumerate(marks):
+            name = mark.get("name")
+            if not isinstance(name, str) or not name:
+                raise ValueError(f"mark {i}: a mark needs a name (a non-empty string); got "
+                                 f"{name!r}")
+            if name in names:
+                raise ValueError(f"two marks are called {name!r}")
+            names.add(name)
+            kind = mark.get("kind")
+            if kind not in SPECS:
+                raise ValueError(f"mark {name!r}: its kind must be one of {KINDS}; got {kind!r}")
+            SPECS[kind].check(mark, f"mark {name!r} ({kind})")
+        if len(self.at) != len(marks):
+            raise ValueError(f"{len(marks)} marks but {len(self.at)} states: set the marks "
+                             "with set_marks, which sets both")
+        return marks
+
+    @traitlets.validate("at")
+    def _valid_at(self, proposal) -> list:
+        at = proposal["value"]
+        if len(at) != len(self.marks):
+            raise ValueError(f"{len(self.marks)} marks, {len(at)} states given")
+        for mark, state in zip(self.marks, at):
+            spec = SPECS.get(str(mark.get("kind")))  # (an unknown kind: the marks' check)
+            if spec is not None and not spec.state(mark, state):
+                raise ValueError(f"mark {mark['name']!r} ({mark['kind']}): a state is "
+                                 f"{spec.states}; got {state!r}")
+        return at
+
+
+def _named(marks: Mapping[str, dict]) -> dict[str, list]:
+    """The traits ``marks`` and ``at`` for marks given as name: mark (all hidden)."""
+    if not isinstance(marks, Mapping):
+        raise ValueError("marks are named: give them as a dict {name: mark}, e.g. "
+                         f"{{'now': vline()}}; got {type(marks).__name__}")
+    for name, mark in marks.items():
+        if not isinstance(mark, Mapping):
+            raise ValueError(f"mark {name!r}: a mark is a dict made by vline(), path(), ...; "
+                             f"got {type(mark).__name__}")
+    return {"marks": [{"kind": mark.get("kind"), "name": name,
+                       **{k: v for k, v in mark.items() if k not in ("kind", "name")}}
+                      for name, mark in marks.items()],
+            "at": [None] * len(marks)}
 
 
 def _position(p) -> list | None:

@@ -61,20 +61,21 @@ class LiveTree(W.Box):
         self._plain_width = _round(plain.line.width)
         self._best_width = _round(best.line.width)
         self._zero_width = _round(zero.width)
-        self.marks = NowMarks([
-            segments(view.edge_segments, styles=[dict(color=best.line.color)],
-                     opacity=best.opacity),
-            segments(view.edge_segments, styles=[
+        self.marks = NowMarks({
+            "best response": segments(view.edge_segments,
+                                      styles=[dict(color=best.line.color)],
+                                      opacity=best.opacity),
+            "edges": segments(view.edge_segments, styles=[
                 dict(color=full.color), dict(color=plain.line.color),
                 dict(color=zero.color, dash=zero.dash)]),
-            labels(np.column_stack([x, y]), ends=left,
-                   font=data[t["edge labels"]].textfont.to_plotly_json()),
-            rings(color=ring.color, size=ring.size, width=ring.line.width),
+            "edge labels": labels(np.column_stack([x, y]), ends=left,
+                                  font=data[t["edge labels"]].textfont.to_plotly_json()),
+            "selected": rings(color=ring.color, size=ring.size, width=ring.line.width),
             # Where plotly puts the annotation it replaces: its box (a pixel of padding and
             # one of border) sits on the plotting area's top right corner.
-            labels([(1.0, 1.0)], ends=[True], paper=True, font=note.to_plotly_json(),
-                   offset=(-2.4, -2.0 - 0.18 * note.size)),
-        ])
+            "note": labels([(1.0, 1.0)], ends=[True], paper=True, font=note.to_plotly_json(),
+                           offset=(-2.4, -2.0 - 0.18 * note.size)),
+        })
         super().__init__([fig, self.marks], layout=W.Layout(**layout))
         stack(self, fig, under=True)
         self.frame: TreeFrame | None = None
@@ -90,7 +91,7 @@ class LiveTree(W.Box):
         frame = self.view.frame(probabilities, best_response=best_response,
                                 selected_infoset=selected_infoset)
         self.view.draw(self.figure, frame)
-        self.marks.show(*self.states(frame))
+        self.marks.show(**self.states(frame))
         self.frame = frame
         return frame
 
@@ -99,9 +100,9 @@ class LiveTree(W.Box):
         sync_figure(self.figure)
         return super()._repr_mimebundle_(**kwargs)
 
-    def states(self, frame: TreeFrame) -> list:
-        """The marks' states for ``frame``: best-response and edge widths, edge labels, ring
-        centres, note."""
+    def states(self, frame: TreeFrame) -> dict:
+        """The marks' states for ``frame``, by name: best-response and edge widths, edge
+        labels, ring centres, note."""
         view, p = self.view, frame.probability
         if p is None:
             edges: list = [[self._plain_width, 1]] * len(view.decision_edges)
@@ -111,7 +112,9 @@ class LiveTree(W.Box):
             edges = [[self._zero_width, 2] if z else w for w, z in zip(widths, zero)]
         best = [self._best_width if c else None for c in frame.chosen.tolist()]
         centres = [[_round(view.x[n]), _round(view.y[n])] for n in frame.ringed.tolist()]
-        return [best, edges, edge_texts(view.edge_actions, p), centres, [frame.note or None]]
+        return {"best response": best, "edges": edges,
+                "edge labels": edge_texts(view.edge_actions, p), "selected": centres,
+                "note": [frame.note or None]}
 
 
 def _round(v) -> float:
