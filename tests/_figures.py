@@ -50,6 +50,15 @@ def _kuhn_runs():
 
 
 @cache
+def _frontier_runs():
+    import cfrviz
+    from cfrviz.views.compare import log_checkpoints
+    marks = log_checkpoints(300, 30)
+    return [cfrviz.solve(_kuhn(), name, 300, checkpoints=marks, progress=False)
+            for name in ("cfr+", "dcfr", "pcfr+", "pdcfr+")]
+
+
+@cache
 def _leduc_runs():
     import cfrviz
     from cfrviz.views.compare import log_checkpoints
@@ -171,7 +180,7 @@ def _leaderboard():
 def lesson_figures() -> dict[str, Callable[[], list]]:
     """Name -> a function building that lesson figure (a list: a widget may hold several)."""
     import cfrviz
-    from cfrviz.views.compare import comparison_figure
+    from cfrviz.views.compare import comparison_figure, iterates_figure
     from cfrviz.views.deep import advantage_regret_figure
     from cfrviz.views.training import cost_curve_figure
     from cfrviz.widgets.compare import ComparisonView
@@ -208,6 +217,9 @@ def lesson_figures() -> dict[str, Callable[[], list]]:
         "08 current strategies": lambda: [comparison_figure(_leduc_runs(), axis="iterations",
                                                             current=True)],
         "08 discount explorer": lambda: figures_in(DiscountExplorer(_leduc(), iterations=100)),
+        "09 race": lambda: figures_in(ComparisonView(_frontier_runs(), axis="iterations")),
+        "09 average and current": lambda: [iterates_figure(
+            _frontier_runs(), labels=["CFR+", "DCFR", "PCFR+", "PDCFR+"])],
         "10 scaling": _scaling,
         "10 exact convergence": _exact_convergence,
         "10 LP against CFR+": _lp_vs_cfr,

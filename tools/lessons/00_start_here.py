@@ -89,6 +89,7 @@ widgets.VBox([demo_slider, demo_figure])
 # | [06 · Monte Carlo CFR](06_monte_carlo_cfr.ipynb) | sample, then correct: unbiased regrets; chance, external and outcome sampling; you write chance sampling and external sampling | {{minutes:06_monte_carlo_cfr}} min |
 # | [07 · Sampling in practice](07_sampling_in_practice.ipynb) | stochastically-weighted averaging, outcome sampling's weights and ε (you compute them on a sampled path), noise and seeds, an honest cost axis | {{minutes:07_sampling_in_practice}} min |
 # | [08 · Faster CFR](08_faster_cfr.ipynb) | CFR+, linear CFR, discounted CFR side by side | {{minutes:08_faster_cfr}} min |
+# | [09 · The frontier of tabular solving](09_frontier.ipynb) | predictive CFR+ (PCFR+, PDCFR+) raced against DCFR; the average and the last iterate | {{minutes:09_frontier}} min |
 # | [10 · Scaling up](10_scaling_up.ipynb) | Leduc and pocket poker, lossless abstraction, the sequence form by hand (E x = e, linprog), the archetype tournament | {{minutes:10_scaling_up}} min |
 # | [11 · The road to superhuman poker](11_road_to_superhuman.ipynb) | Cepheus, DeepStack, Libratus, Pluribus, Deep CFR | {{minutes:11_road_to_superhuman}} min |
 # | [12 · Deep CFR](12_deep_cfr.ipynb) | networks instead of tables: traversals, a reservoir memory, the iteration-weighted loss and its target, Single Deep CFR's average; against tabular CFR | {{minutes:12_deep_cfr}} min |

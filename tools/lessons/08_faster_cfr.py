@@ -15,7 +15,7 @@
 # **You need** lessons 03–05 (CFR, exploitability); lesson 07's point about comparing on the same
 # work helps. About {{minutes}} minutes.
 #
-# Previous: [07 · Sampling in practice](07_sampling_in_practice.ipynb). Next: [10 · Scaling up](10_scaling_up.ipynb).
+# Previous: [07 · Sampling in practice](07_sampling_in_practice.ipynb). Next: [09 · The frontier of tabular solving](09_frontier.ipynb).
 #
 # <span class="cfrviz-notebook-only">Run the cells from top to bottom (Shift+Enter). Sliders and buttons never need you to re-run a cell.</span>
 
@@ -265,4 +265,4 @@ for name in sorted(kuhn_final, key=kuhn_final.get):
 # IJCAI 2015 — CFR+ at the scale of lesson 11's Cepheus. N. Brown and T. Sandholm, *Solving
 # Imperfect-Information Games via Discounted Regret Minimization*, AAAI 2019 — linear CFR and DCFR.
 #
-# Previous: [07 · Sampling in practice](07_sampling_in_practice.ipynb). Next: [10 · Scaling up](10_scaling_up.ipynb).
+# Previous: [07 · Sampling in practice](07_sampling_in_practice.ipynb). Next: [09 · The frontier of tabular solving](09_frontier.ipynb).

@@ -20,7 +20,7 @@
 # **You need** lessons 04–05 (CFR, best response, exploitability) and 08 (we solve with DCFR).
 # About {{minutes}} minutes.
 #
-# Previous: [08 · Faster CFR](08_faster_cfr.ipynb). Next: [11 · The road to superhuman poker](11_road_to_superhuman.ipynb).
+# Previous: [09 · The frontier of tabular solving](09_frontier.ipynb). Next: [11 · The road to superhuman poker](11_road_to_superhuman.ipynb).
 #
 # <span class="cfrviz-notebook-only">Run the cells from top to bottom (Shift+Enter). Sliders and buttons never need you to re-run a cell.</span>
 
@@ -591,4 +591,4 @@ cfrviz.play_against(leduc, leduc_trace)
 # the Dual Revised Simplex Method*, Mathematical Programming Computation 10, 2018 — HiGHS.
 # O. Tammelin, *Solving Large Imperfect Information Games Using CFR+*, 2014.
 #
-# Previous: [08 · Faster CFR](08_faster_cfr.ipynb). Next: [11 · The road to superhuman poker](11_road_to_superhuman.ipynb).
+# Previous: [09 · The frontier of tabular solving](09_frontier.ipynb). Next: [11 · The road to superhuman poker](11_road_to_superhuman.ipynb).

@@ -1,0 +1,177 @@
+# Source of lessons/09_frontier.ipynb; build with `python tools/build_lessons.py`.
+# Cells are separated by lines "# %% [markdown]" or "# %%" (optionally with "tags=[...]").
+
+# %% [markdown]
+# # 09 · The frontier of tabular solving: predictions, last iterates, three players
+#
+# **Goals.** By the end of this lesson you can
+# - say what *predictive* regret matching adds to CFR+, and why a good guess of the next regret
+#   speeds it up;
+# - race CFR+, DCFR, PCFR+ and PDCFR+ fairly, against iterations and against seconds, and say
+#   where the 2019 method still wins;
+# - tell the *average* strategy from the *last iterate*, and see a method built so that the last
+#   iterate itself converges;
+# - say what CFR still guarantees with three players, and what it no longer does, in numbers.
+#
+# **You need** lesson 08 (CFR+, linear CFR, DCFR, the current strategy). About {{minutes}} minutes.
+#
+# Previous: [08 · Faster CFR](08_faster_cfr.ipynb). Next: [10 · Scaling up](10_scaling_up.ipynb).
+#
+# <span class="cfrviz-notebook-only">Run the cells from top to bottom (Shift+Enter). Sliders and buttons never need you to re-run a cell.</span>
+
+# %%
+import cfrviz
+from cfrviz.views.compare import exploitability_at, iterates_figure, log_checkpoints
+from cfrviz.widgets.compare import ComparisonView
+
+# %%
+PRESENTER = False  # True enlarges fonts and figures for a projector
+cfrviz.set_presenter(PRESENTER)
+
+# %%
+kuhn = cfrviz.load_game("kuhn_poker")
+leduc = cfrviz.load_game("leduc_poker")
+LABELS = {"cfr+": "CFR+", "dcfr": "DCFR", "pcfr+": "PCFR+", "pdcfr+": "PDCFR+"}
+
+# %% [markdown]
+# ## 1 · Guess the next regret
+#
+# Lesson 08 ended in 2019, with CFR+ and DCFR. Every method there *reacts*: at iteration $t$ it
+# plays regret matching on the regrets it has collected so far, $R^{t-1}$, and only then learns
+# this iteration's regrets $r^t$. If the regrets change slowly from one iteration to the next,
+# the last regrets $r^{t-1}$ are a good guess of the coming ones. **Predictive regret matching+**
+# (Farina, Kroer and Sandholm, 2021) plays as if the guess had already come true:
+#
+# $$ \sigma^t(I) \;\propto\; \bigl[\,R^{t-1}(I) + m^t(I)\,\bigr]^+ , \qquad m^t(I) = r^{t-1}(I), $$
+#
+# uniform where nothing is positive. After the iteration, the cumulative regrets are updated as in
+# CFR+, $R^t = [R^{t-1} + r^t]^+$: the guess changes what is *played*, never what is *stored*.
+# Run inside CFR with alternating updates, and with an average that weighs iteration $t$ by $t^2$,
+# this is **PCFR+**. Two things it keeps from CFR+ are the floor at zero and the alternation; the
+# quadratic average trusts late iterations even more than CFR+'s linear one.
+#
+# **PDCFR+** (Xu et al., 2024) adds DCFR's discount to PCFR+: after iteration $t$ the floored
+# regrets are multiplied by $t^\alpha / (t^\alpha + 1)$ (the paper uses $\alpha = 2.3$) and the
+# strategy sum by $(t / (t + 1))^\gamma$ with $\gamma = 5$.
+#
+# Both are registered like every other algorithm, with their papers:
+
+# %%
+for name in ("cfr+", "dcfr", "pcfr+", "pdcfr+"):
+    entry = cfrviz.algorithm(name)
+    settings = ", ".join(f"{p.name}={p.default}" for p in entry.params)
+    print(f"{entry.label:7} {entry.summary}\n        ({settings})\n        {entry.paper}\n")
+
+# %% [markdown]
+# **Predict** before the race below: on Kuhn poker, after 100 iterations, how far apart will
+# CFR+'s and PCFR+'s average strategies be in exploitability — about the same, 3 times, or 20
+# times? And on Leduc poker after 2,000 iterations, will the 2021 method beat the 2019 one (DCFR)?
+
+# %% [markdown]
+# ## 2 · The race
+#
+# Four runs on each game, 2,000 iterations each, exploitability recorded at 60 checkpoints.
+# The toggle above each chart switches the x axis between iterations, nodes touched and solver
+# seconds (all four walk the whole tree, so nodes are iterations times a constant).
+
+# %%
+RACE = 2_000
+RACERS = ("cfr+", "dcfr", "pcfr+", "pdcfr+")
+races = {game.name: [cfrviz.solve(game, name, RACE, checkpoints=log_checkpoints(RACE, 60))
+                     for name in RACERS]
+         for game in (kuhn, leduc)}
+ComparisonView(races["kuhn_poker"], labels=[LABELS[n] for n in RACERS], axis="iterations")
+
+# %%
+ComparisonView(races["leduc_poker"], labels=[LABELS[n] for n in RACERS], axis="iterations")
+
+# %% [markdown]
+# The numbers behind the charts, read at a few budgets (exploitability of the average strategy):
+
+# %%
+BUDGETS = (30, 100, 300, 1000, 2000)
+for game_name, runs in races.items():
+    print(f"{game_name}: iterations " + "".join(f"{b:>10,}" for b in BUDGETS) + "    μs/iteration")
+    for run in runs:
+        per = 1e6 * run.extras["total_time"] / RACE
+        print(f"  {LABELS[run.algorithm]:8}          "
+              + "".join(f"{exploitability_at(run, b, 'iterations'):10.1e}" for b in BUDGETS)
+              + f"   {per:11.1f}")
+    leader = min(runs, key=lambda run: run.exploitability[-1]).algorithm
+    print(f"  lowest after {RACE:,} iterations: {LABELS[leader]}\n")
+
+# %% [markdown]
+# Read it against your prediction. On Kuhn poker the predictive methods are in another league:
+# around iteration 100, PCFR+'s average is 20 to 60 times closer to equilibrium than CFR+'s (CFR+'s
+# jumps between about $6 \times 10^{-4}$ and $1.5 \times 10^{-3}$ from one iteration to the next,
+# so the factor depends on the exact iteration), and PDCFR+ is near $10^{-13}$, the limits of
+# floating-point arithmetic, after 1,000. On Leduc poker the order turns around: DCFR, from 2019,
+# is ahead of both predictive methods after 2,000 iterations, and CFR+ comes second. That is what the PCFR+ paper itself reported: much
+# faster on most of its 18 games, while DCFR stays ahead on some poker games. Prediction pays when
+# the regrets really do change slowly; in poker, where a card can turn what an action is worth
+# from one iteration to the next, the guess is worse.
+#
+# The last column (microseconds per iteration on this machine) shows that the prediction is
+# nearly free: it is one addition per action when the strategy is computed. Switch the charts to
+# *solver seconds* to see that the order does not change.
+#
+# **A fair race** runs each method as published (PCFR+'s quadratic average, DCFR's and PDCFR+'s
+# exponents), on the same games, with the same measure of progress. One more thing changes the
+# verdict: *which* strategy you measure. So far it was the average.
+
+# %% [markdown]
+# ## 3 · The average, and the last iterate
+#
+# Regret minimisation promises that the **average** strategy converges. The strategy actually
+# played at iteration $t$, the **current** strategy or *last iterate*, need not: for vanilla CFR it
+# circles around the equilibrium for ever. Why care? Because the average has to be stored (one more
+# table) and, with function approximation as in Deep CFR (lesson 12), it is hard to form at all: a
+# method whose last iterate converges needs neither.
+#
+# In the chart, each colour is one run; the solid line is its average and the dotted line its
+# current strategy, both measured at the same iterations.
+
+# %%
+iterates_figure(races["kuhn_poker"], labels=[LABELS[n] for n in RACERS],
+                title="Kuhn poker: average (solid) and current (dotted) strategies")
+
+# %% [markdown]
+# CFR+'s and DCFR's current strategies stall around $10^{-2}$, far above their averages. PCFR+'s
+# and PDCFR+'s current strategies fall *with* the averages, and on Kuhn poker they stop at exact
+# equilibria: a dotted line that ends means the exploitability reached zero (to the last bit),
+# which a log axis cannot draw. The printout gives the first checkpoint where that happens:
+
+# %%
+for run in races["kuhn_poker"]:
+    exact = [t for t, e in zip(run.iterations, run.current_exploitability) if e <= 1e-15]
+    print(f"{LABELS[run.algorithm]:8} current strategy exact from iteration "
+          f"{exact[0] if exact else 'never (in 2,000)'}")
+
+# %%
+iterates_figure(races["leduc_poker"], labels=[LABELS[n] for n in RACERS],
+                title="Leduc poker: average (solid) and current (dotted) strategies")
+
+# %% [markdown]
+# On Leduc poker no current strategy is anywhere near exact after 2,000 iterations, the predictive
+# ones included: that they settled on Kuhn poker is an observation about one small game, not a
+# guarantee. Methods with a guarantee for the last iterate change the problem itself, as the next
+# section shows.
+#
+# ## Summary
+#
+# - **PCFR+** plays regret matching+ on the cumulative regrets *plus a prediction* of the next
+#   ones, the last regrets seen; it stores the same floored regrets as CFR+ and averages with
+#   weights $t^2$. **PDCFR+** adds DCFR's discounts.
+# - Raced as published, the predictive methods win by orders of magnitude on Kuhn poker, while on
+#   Leduc poker DCFR (2019) is still ahead at 2,000 iterations: measure on your game before you
+#   choose.
+# - The **average** strategy is what regret minimisation guarantees. The **current** strategy of
+#   CFR+ and DCFR does not converge; PCFR+'s happened to on Kuhn poker, not on Leduc.
+#
+# **Read more.** G. Farina, C. Kroer and T. Sandholm, *Faster Game Solving via Predictive
+# Blackwell Approachability: Connecting Regret Matching and Mirror Descent*, AAAI 2021 — PCFR+.
+# H. Xu, K. Li, B. Liu, H. Fu, Q. Fu, J. Xing and J. Cheng, *Minimizing Weighted Counterfactual
+# Regret with Optimistic Online Mirror Descent*, IJCAI 2024 — PDCFR+. N. Brown and T. Sandholm,
+# *Solving Imperfect-Information Games via Discounted Regret Minimization*, AAAI 2019 — DCFR.
+#
+# Previous: [08 · Faster CFR](08_faster_cfr.ipynb). Next: [10 · Scaling up](10_scaling_up.ipynb).
