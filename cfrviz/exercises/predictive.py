@@ -1,0 +1,698 @@
+"""Checker for the frontier lesson's exercise: predictive regret matching+, PCFR+'s step.
+
+PCFR+ (Farina, Kroer and Sandholm, "Faster game solving via predictive Blackwell
+approachability", AAAI 2021) is CFR+ with one change to what is played.  After a player's
+pass at iteration ``t`` has given the regrets ``r`` of its information sets, the student's
+``step(regret_sum, regret, legal_mask, t)`` returns three things for those sets:
+
+- the new cumulative regrets, regret matching+'s ``R = [R + r]^+`` (as CFR+);
+- the strategy those sets play next, regret matching on ``[R + r]^+`` with the *new* ``R``:
+  the prediction is that the next regrets will be like the last ones (uniform over the legal
+  actions where nothing is positive);
+- the weight of iteration ``t``'s strategy in the average, ``t**2`` (any positive multiple
+  gives the same average and is accepted).
+
+How the checker runs it (:func:`check_predictive_step`)
+    For each game of :data:`GAMES` it records every iteration of ``cfrviz.solve(game,
+    "pcfr+")`` and calls the step for player 1's sets, then player 2's, at t = 1, 2, ...,
+    with that run's regrets ``r`` (``trace.instantaneous_regret``) and the student's *own*
+    cumulative regrets from the call before.  After each call it compares the regrets with the
+    run's ``cumulative_regret``, the strategy with the strategy the run plays at ``t + 1``,
+    and, after each iteration, the average built with the student's weights with the run's
+    ``average_strategy``.
+
+Why the student's code may round differently (float32 accepted)
+    ``r`` comes from solve's run, not from the student's strategy, so a rounding difference
+    cannot feed back into later regrets: the fold ``R -> [R + r]^+`` is non-expansive and a
+    difference in ``R`` grows by at most one call's rounding per iteration.  The bounds follow
+    ``tests/_tolerance.py``'s rule, with the student's precision at worst single precision
+    (:data:`EPS`, float32's 1.2e-7):
+
+    - cumulative regrets, per entry: the sum over the calls so far of ``2 eps (|R| + |r|)``
+      (converting the two inputs, the add; the floor is exact);
+    - strategy, per set: the values matched, ``[R + r]^+``, are off by at most ``b`` per action
+      (the measured gap in ``R`` plus ``3 eps (|R| + |r|)``), so with ``P`` the sum of the
+      positive values and ``B`` the sum of the ``b``, each probability is off by at most
+      ``(b + sigma B) / (P - B)`` plus the division's ``(actions + 2) eps``.  A set where every
+      legal value is at most ``-b`` plays the uniform strategy exactly; a set with ``P <= 2B``
+      (rounding could decide the sign) is only required to play a distribution over its legal
+      actions.  Measured on these runs (2026-11-26): the smallest positive ``P`` is 2.8e-3 on
+      Kuhn and 2.3e-3 on Leduc, and every set where nothing is positive has ``R = r = 0``, so
+      in float64 and float32 alike every set is judged strictly;
+    - the average, per entry: ``(actions + 4) eps``.
+
+Naming a mistake
+    A wrong answer is named by the wrong version (written here: :data:`REGRET_RULES`,
+    :data:`STRATEGY_RULES`, :func:`weight_mistake`) that reproduces the student's outputs from
+    the student's own inputs at every call; the regrets are judged first, then the strategy,
+    then the weights.  Under these inputs a floor before the add differs from no floor only
+    once the student's own regrets have gone negative, which they do at the first call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from . import Feedback, unanswered, wrong
+from .coding import run_student
+from .diagnosis import Case, diagnose, fallback, screen
+
+#: The games the checker runs the step on, with the iterations of each.
+GAMES = (("kuhn_poker", 50), ("leduc_poker", 10))
+#: The student's precision at worst: float32's machine epsilon.
+EPS = float(np.finfo(np.float32).eps)
+
+NAME = "`my_predictive_step`"
+
+#: What each named mistake is told (the weight mistakes' messages quote the weights).
+MISTAKES = {
+    "no-floor": "Your stored regrets go below zero: you keep regret_sum + regret as it is. PCFR+ "
+                "keeps CFR+'s floor: store np.maximum(regret_sum + regret, 0). (Regret matching "
+                "ignores negative values when it plays, but a negative stored sum holds an "
+                "action back for many iterations after it has turned good.)",
+    "floor-before": "You floor before adding, np.maximum(regret_sum, 0) + regret, so the stored "
+                    "sum can still end below zero. Add this iteration's regrets first, then "
+                    "floor: np.maximum(regret_sum + regret, 0).",
+    "floor-increment": "You floor this iteration's regrets instead of the sum: regret_sum + "
+                       "np.maximum(regret, 0) can only grow. Add the regrets as they are, then "
+                       "floor the total: np.maximum(regret_sum + regret, 0).",
+    "prediction-stored": "The prediction went into the stored regrets: your regret_sum holds the "
+                         "last regrets twice ([R + r]⁺ + r, or R + 2r). The prediction is used "
+                         "once, to choose the strategy, and then thrown away: store "
+                         "np.maximum(regret_sum + regret, 0), and play regret matching on that "
+                         "plus regret without storing the sum.",
+    "regrets-not-updated": "The regret_sum you return is the one you were given: the regrets "
+                           "never change. Return the new cumulative regrets, "
+                           "np.maximum(regret_sum + regret, 0).",
+    "swapped-returns": "Your regret_sum and strategy come back swapped: return them in the order "
+                       "(regret_sum, strategy, weight).",
+    "no-prediction": "Your strategy is regret matching on the cumulative regrets alone: that is "
+                     "CFR+ (regret matching on R + r and on the floored [R + r]⁺ play the same). "
+                     "The prediction adds the last regrets once more when choosing what to play: "
+                     "regret matching on np.maximum(regret_sum + regret, 0) + regret.",
+    "prediction-from-cumulative": "Your prediction is the cumulative regrets from before the "
+                                  "update, not the last regrets. PCFR+ guesses that the next "
+                                  "iteration's regrets will be like this iteration's: add "
+                                  "`regret` to the new regret_sum, not the old running sum.",
+    "division-by-zero": "Your strategy has NaN at the sets where no action has a positive value: "
+                        "0 / 0. Divide only where the total is positive and play uniformly over "
+                        "the legal actions elsewhere.",
+    "uniform-over-illegal": "Where no action has a positive value, you play uniformly over every "
+                            "column of the table, illegal actions included (1/3 each at a Leduc "
+                            "set with only two legal actions). Spread the probability over the "
+                            "legal actions only: legal_mask / legal_mask.sum(axis=1, "
+                            "keepdims=True).",
+    "zero-fallback": "Where no action has a positive value, your strategy is all zeros, which is "
+                     "not a strategy. Play uniformly over the legal actions there.",
+    "not-normalised": "Your strategy is the positive part itself, not divided by its total: each "
+                      "set's probabilities must add up to 1.",
+    "illegal-actions": "Your strategy puts probability on illegal actions (where legal_mask is "
+                       "False). Keep them at 0, also where you play uniformly.",
+    "uniform-average": "Your regrets and strategies are PCFR+'s, but your weight is the same at "
+                       "every iteration: vanilla CFR's average. PCFR+ weighs iteration t by t², "
+                       "so that the late, better strategies dominate the average.",
+    "linear-average": "Your regrets and strategies are PCFR+'s, but your weight is t: CFR+'s "
+                      "linear average. PCFR+ as published weighs iteration t by t² (quadratic "
+                      "averaging), trusting the late iterations even more.",
+}
+
+_HINTS = {
+    TypeError: "regret_sum and regret are numpy arrays of shape (sets, actions), legal_mask a "
+               "boolean array of that shape, t an int; return (regret_sum, strategy, weight).",
+    ValueError: "All three arrays have the same shape (this player's sets, max actions).",
+    IndexError: "Each array has one row per information set of this player and one column per "
+                "action (the table's widest set): index rows with i and actions with a.",
+}
+
+
+# --- the right step and its wrong versions --------------------------------------------------
+
+def _matched(values: np.ndarray, mask: np.ndarray, fallback_mode: str = "uniform") -> np.ndarray:
+    """Regret matching on ``values`` over the legal actions, with a fallback where nothing is
+    positive: ``"uniform"`` over the legal actions (right), ``"all-columns"`` (illegal ones
+    too) or ``"zeros"``; ``"raw"`` returns the positive parts undivided."""
+    positive = np.where(mask, np.maximum(values, 0.0), 0.0)
+    if fallback_mode == "raw":
+        return positive
+    total = positive.sum(axis=1, keepdims=True)
+    if fallback_mode == "all-columns":
+        uniform = np.full(mask.shape, 1.0 / mask.shape[1])
+    elif fallback_mode == "zeros":
+        uniform = np.zeros(mask.shape)
+    else:
+        uniform = np.where(mask, 1.0 / np.maximum(mask.sum(axis=1, keepdims=True), 1), 0.0)
+    return np.where(total > 0, positive / np.where(total > 0, total, 1.0), uniform)
+
+
+def right_step(regret_sum, regret, legal_mask, t: int) -> tuple[np.ndarray, np.ndarray, float]:
+    """PCFR+'s fold and prediction for one player's sets, as the checker computes it.
+
+    Returns ``([R + r]^+, regret matching on [R + r]^+ + r, t**2)``.
+    """
+    new = np.maximum(np.asarray(regret_sum, dtype=float) + regret, 0.0)
+    return new, _matched(new + regret, np.asarray(legal_mask, dtype=bool)), float(t) ** 2
+
+
+#: Ways a wrong step folds the regrets: ``rule(R, r) -> stored R``; a mistake may have forms.
+REGRET_RULES: dict[str, tuple[Callable[[np.ndarray, np.ndarray], np.ndarray], ...]] = {
+    "no-floor": (lambda R, r: R + r,),
+    "floor-before": (lambda R, r: np.maximum(R, 0.0) + r,),
+    "floor-increment": (lambda R, r: R + np.maximum(r, 0.0),),
+    "prediction-stored": (lambda R, r: np.maximum(R + r, 0.0) + r,
+                          lambda R, r: np.maximum(R + 2 * r, 0.0),
+                          lambda R, r: np.maximum(np.maximum(R + r, 0.0) + r, 0.0),
+                          lambda R, r: R + 2 * r),
+    "regrets-not-updated": (lambda R, _r: R,),
+}
+
+#: Ways a wrong step chooses the strategy from its (right) regrets: ``(values(R, r), fallback)``
+#: where ``values`` are what is regret-matched and ``fallback`` what :func:`_matched` plays.
+STRATEGY_RULES: dict[str, tuple[Callable[[np.ndarray, np.ndarray], np.ndarray], str]] = {
+    "no-prediction": (lambda R, r: np.maximum(R + r, 0.0), "uniform"),
+    "prediction-from-cumulative": (lambda R, r: np.maximum(R + r, 0.0) + R, "uniform"),
+    "uniform-over-illegal": (lambda R, r: np.maximum(R + r, 0.0) + r, "all-columns"),
+    "zero-fallback": (lambda R, r: np.maximum(R + r, 0.0) + r, "zeros"),
+    "not-normalised": (lambda R, r: np.maximum(R + r, 0.0) + r, "raw"),
+}
+
+
+# --- what the checker runs ------------------------------------------------------------------
+
+@dataclass
+class Call:
+    """One call of the student's step: where, what it was given, what it returned, and what
+    solve's run holds there (``want_*``), with the rounding each comparison allows."""
+
+    game: str  # "Kuhn poker", ...
+    t: int
+    player: int
+    rows: np.ndarray  # the player's information sets, indices into the table
+    keys: tuple[str, ...]  # their keys
+    regret_sum: np.ndarray  # the student's cumulative regrets going in
+    regret: np.ndarray
+    mask: np.ndarray
+    got_regrets: np.ndarray
+    got_strategy: np.ndarray
+    got_weight: float
+    want_regrets: np.ndarray
+    want_strategy: np.ndarray
+    slack: np.ndarray  # the allowed gap in the cumulative regrets, per entry
+
+
+@dataclass(frozen=True)
+class Run:
+    """solve(game, "pcfr+")'s record of every iteration, and each iteration's own-reach
+    strategy weights (what the average adds, before the weight of t)."""
+
+    name: str  # "Kuhn poker", ...
+    tree: Any
+    trace: Any
+    weights: tuple[np.ndarray, ...]
+    iterations: int
+
+
+@lru_cache(maxsize=4)
+def pcfr_plus_run(name: str, iterations: int) -> Run:
+    """cfrviz's PCFR+ on ``name``, recorded after each of ``iterations + 1`` iterations (the
+    last one gives the strategy played after the last call)."""
+    from ..games import load_game
+    from ..reference.cfr import cfr_pass
+    from ..solvers import solve
+
+    tree = load_game(name)
+    marks = list(range(1, iterations + 2))
+    trace = solve(tree, "pcfr+", iterations + 1, checkpoints=marks, progress=False)
+    owner = tree.infoset_player
+    weights = []
+    for t in range(1, iterations + 1):
+        w = np.zeros(tree.legal_mask.shape)
+        for player in (0, 1):
+            mine = owner == player
+            # a player's own reach depends only on its own strategy, which is still the one the
+            # trace recorded for iteration t when its pass runs (alternating updates)
+            w[mine] = cfr_pass(tree, trace.current_strategy[t - 1], player)[1][mine]
+        weights.append(w)
+    return Run(name.replace("_", " ").capitalize(), tree, trace, tuple(weights), iterations)
+
+
+def _outputs(out, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, float] | str:
+    """The three things a step returned, as float arrays and a float, or what is wrong."""
+    if out is None:
+        return "returned None (a missing `return regret_sum, strategy, weight`?)"
+    if not isinstance(out, (tuple, list)) or len(out) != 3:
+        kind = f"{len(out)} things" if isinstance(out, (tuple, list)) else type(out).__name__
+        return f"returned {kind}; it should return three: (regret_sum, strategy, weight)"
+    arrays = []
+    for what, value in zip(("regret_sum", "strategy"), out[:2]):
+        try:
+            array = np.array(value, dtype=float)
+        except (TypeError, ValueError):
+            return f"returned a {what} that is not a table of numbers"
+        if array.shape != shape:
+            return (f"returned a {what} of shape {array.shape}; it should have the shape of the "
+                    f"regrets it was given, {shape}")
+        arrays.append(array)
+    try:
+        weight = np.array(out[2], dtype=float)
+    except (TypeError, ValueError):
+        weight = np.array(np.nan)
+    if weight.size != 1 or not np.isfinite(weight).all():
+        return f"returned a weight of {out[2]!r:.60}; it should be one finite number"
+    if not np.all(np.isfinite(arrays[0])):
+        return "returned a regret_sum that is not finite"
+    return arrays[0], arrays[1], float(weight.reshape(()))
+
+
+def _strategy_close(got: np.ndarray, values: np.ndarray, slack: np.ndarray, mask: np.ndarray,
+                    fallback_mode: str = "uniform") -> bool:
+    """Is ``got`` regret matching on ``values`` (with ``fallback_mode``) to within rounding,
+    when each value may be off by ``slack``?  See the module's docstring for the bound."""
+    if not np.all(np.isfinite(got)):
+        return False
+    want = _matched(values, mask, fallback_mode)
+    actions = mask.shape[1]
+    division = (actions + 2) * EPS
+    if fallback_mode == "raw":
+        return bool(np.all(np.abs(got - want) <= slack + division * np.abs(want)))
+    b = np.where(mask, slack, 0.0)
+    positive = np.where(mask, np.maximum(values, 0.0), 0.0)
+    total, spread = positive.sum(axis=1), b.sum(axis=1)
+    certain_zero = np.all(np.where(mask, values + b <= 0, True), axis=1)
+    strict = total > 2 * spread
+    with np.errstate(divide="ignore", invalid="ignore"):
+        bound = (b + want * spread[:, None]) / np.where(strict, total - spread, 1.0)[:, None]
+    bound = np.where(strict[:, None], bound, 0.0) + division
+    gap = np.abs(got - want)
+    judged = (strict | certain_zero)[:, None]
+    if not np.all(np.where(judged, gap <= bound, True)):
+        return False
+    loose = ~(strict | certain_zero)
+    if not loose.any():
+        return True
+    # rounding could decide whether anything is positive here: any distribution over the legal
+    # actions is right (a "raw" or "zeros" version never is one)
+    rows, legal = got[loose], mask[loose]
+    return fallback_mode == "uniform" and bool(
+        np.all(np.where(legal, rows >= -division, np.abs(rows) <= division))
+        and np.all(np.abs(rows.sum(axis=1) - 1) <= actions * division))
+
+
+def _rounding(regret_sum: np.ndarray, regret: np.ndarray) -> np.ndarray:
+    """One call's rounding of the values matched, per entry: ``3 eps (|R| + |r|)``."""
+    return 3 * EPS * (np.abs(regret_sum) + np.abs(regret))
+
+
+def _call_student(function, run: Run) -> list[Call] | Feedback:
+    """Drive the step through ``run``'s iterations; the calls, or the feedback that stops it."""
+    tree, trace = run.tree, run.trace
+    mask, owner = tree.legal_mask, tree.infoset_player
+    shape = mask.shape
+    regret_sum = np.zeros(shape)
+    slack = np.zeros(shape)
+    calls: list[Call] = []
+    for t in range(1, run.iterations + 1):
+        for player in (0, 1):
+            rows = np.flatnonzero(owner == player)
+            given = regret_sum[rows].copy()
+            regret = trace.instantaneous_regret[t - 1][rows].copy()
+            # the allowed gap grows by one call's rounding (the fold is non-expansive)
+            slack[rows] += 2 * EPS * (np.abs(given) + np.abs(regret))
+            with np.errstate(all="ignore"):
+                out, problem = run_student(
+                    lambda g=given, r=regret, m=mask[rows], t=t: function(
+                        g.copy(), r.copy(), m.copy(), t),
+                    name=NAME, hints=_HINTS)
+            if problem is not None:
+                return problem
+            result = _outputs(out, given.shape)
+            if isinstance(result, str):
+                return wrong(f"{NAME} {result} (at iteration {t}, player {player + 1}'s sets of "
+                             f"{run.name}).", "shape")
+            got_regrets, got_strategy, weight = result
+            calls.append(Call(run.name, t, player, rows, tuple(tree.infoset_keys[i] for i in rows),
+                              given, regret, mask[rows], got_regrets, got_strategy, weight,
+                              trace.cumulative_regret[t - 1][rows], trace.current_strategy[t][rows],
+                              slack[rows].copy()))
+            regret_sum[rows] = got_regrets
+    return calls
+
+
+# --- judging ---------------------------------------------------------------------------------
+
+def _agrees(call: Call) -> bool:
+    """The call's regrets and strategy are solve's, to the derived rounding."""
+    gap = np.abs(call.got_regrets - call.want_regrets)
+    if not np.all(gap <= call.slack):
+        return False
+    slack = gap + _rounding(call.want_regrets, call.regret)
+    return _strategy_close(call.got_strategy, call.want_regrets + call.regret, slack, call.mask)
+
+
+def _average_agrees(run: Run, calls: list[Call]) -> int | None:
+    """The first iteration after which the average built with the student's weights differs
+    from solve's (None: it never does)."""
+    from ..core.regret import average_strategy
+
+    mask = run.tree.legal_mask
+    strategy_sum = np.zeros(mask.shape)
+    by_t: dict[int, list[Call]] = {}
+    for call in calls:
+        by_t.setdefault(call.t, []).append(call)
+    bound = (mask.shape[1] + 4) * EPS
+    for t in range(1, run.iterations + 1):
+        for call in by_t[t]:
+            strategy_sum[call.rows] += call.got_weight * run.weights[t - 1][call.rows]
+        with np.errstate(all="ignore"):
+            average = average_strategy(strategy_sum, mask)
+        if not np.all(np.abs(average - run.trace.average_strategy[t - 1]) <= bound):
+            return t
+    return None
+
+
+def _own_rounding(call: Call) -> np.ndarray:
+    return _rounding(call.regret_sum, call.regret)
+
+
+def _regrets_by(rule: Callable[[np.ndarray, np.ndarray], np.ndarray], call: Call) -> bool:
+    want = rule(call.regret_sum, call.regret)
+    return bool(np.all(np.abs(call.got_regrets - want) <= _own_rounding(call)))
+
+
+def _regrets_right(call: Call) -> bool:
+    return _regrets_by(lambda R, r: np.maximum(R + r, 0.0), call)
+
+
+def _strategy_by(values: Callable[[np.ndarray, np.ndarray], np.ndarray], mode: str,
+                 call: Call) -> bool:
+    return _strategy_close(call.got_strategy, values(call.regret_sum, call.regret),
+                           _own_rounding(call), call.mask, mode)
+
+
+def _strategy_right(call: Call) -> bool:
+    return _strategy_by(lambda R, r: np.maximum(R + r, 0.0) + r, "uniform", call)
+
+
+def _powers(calls: list[Call]) -> tuple[np.ndarray, np.ndarray]:
+    ts = np.array([c.t for c in calls], dtype=float)
+    return ts, np.array([c.got_weight for c in calls])
+
+
+def _proportional(weights: np.ndarray, shape: np.ndarray) -> bool:
+    """``weights`` is a positive multiple of ``shape`` (to float32 rounding)."""
+    if not np.all(shape > 0) or not np.all(weights > 0):
+        return bool(np.all((shape == 0) == (weights == 0)) and np.all(weights >= 0)
+                    and (shape > 0).any() and _proportional(weights[shape > 0],
+                                                            shape[shape > 0]))
+    ratio = weights / shape
+    return bool(np.all(np.abs(ratio - ratio[0]) <= 4 * EPS * ratio[0]))
+
+
+def weight_mistake(calls: list[Call]) -> str | None:
+    """The name of what the weights do instead of ``t**2``: ``"uniform-average"`` (1),
+    ``"linear-average"`` (t), ``"average-power"`` (another power of t) or
+    ``"average-weight"`` (anything else); None when they are right."""
+    ts, weights = _powers(calls)
+    if _proportional(weights, ts ** 2):
+        return None
+    if _proportional(weights, np.ones_like(ts)):
+        return "uniform-average"
+    if _proportional(weights, ts):
+        return "linear-average"
+    if _power(calls) is not None:
+        return "average-power"
+    return "average-weight"
+
+
+def _power(calls: list[Call]) -> float | None:
+    """The exponent k if the weights are a positive multiple of t**k, else None."""
+    ts, weights = _powers(calls)
+    if not np.all(weights > 0) or len(set(ts)) < 2:
+        return None
+    later = ts > 1
+    k = float(np.median(np.log(weights[later] / weights[ts == 1][0]) / np.log(ts[later])))
+    return k if _proportional(weights, ts ** k) else None
+
+
+def _weights_said(calls: list[Call]) -> str:
+    shown: dict[int, float] = {}
+    for call in calls:
+        shown.setdefault(call.t, call.got_weight)
+    first = ", ".join(f"t = {t}: {w:g}" for t, w in list(shown.items())[:4])
+    return f"your weights were {first}, …"
+
+
+def _first(calls: list[Call], ok: Callable[[Call], bool]) -> Call | None:
+    return next((call for call in calls if not ok(call)), None)
+
+
+def _describe_regrets(call: Call) -> str:
+    want = np.maximum(call.regret_sum + call.regret, 0.0)
+    gap = np.abs(call.got_regrets - want) - _own_rounding(call)
+    i = int(np.unravel_index(np.argmax(gap), gap.shape)[0])
+    width = int(call.mask[i].sum())
+    return (f"At iteration {call.t} on {call.game}, at player {call.player + 1}'s set "
+            f"{call.keys[i]!r} "
+            f"you were given regret_sum {_show(call.regret_sum[i, :width])} and regret "
+            f"{_show(call.regret[i, :width])}, and returned regret_sum "
+            f"{_show(call.got_regrets[i, :width])}; PCFR+ stores np.maximum(regret_sum + "
+            f"regret, 0) = {_show(want[i, :width])}.")
+
+
+def _describe_strategy(call: Call) -> str:
+    new = np.maximum(call.regret_sum + call.regret, 0.0)
+    want = _matched(new + call.regret, call.mask)
+    with np.errstate(invalid="ignore"):
+        gap = np.where(np.isfinite(call.got_strategy), np.abs(call.got_strategy - want), np.inf)
+    i = int(np.unravel_index(np.argmax(gap), gap.shape)[0])
+    width = call.mask.shape[1]
+    return (f"At iteration {call.t} on {call.game}, at player {call.player + 1}'s set "
+            f"{call.keys[i]!r} "
+            f"(legal actions {call.mask[i].tolist()}) the new regret_sum is "
+            f"{_show(new[i, :width])} and regret {_show(call.regret[i, :width])}; you returned "
+            f"the strategy {_show(call.got_strategy[i, :width])}, PCFR+ plays regret matching "
+            f"on np.maximum(regret_sum + regret, 0) + regret: {_show(want[i, :width])}.")
+
+
+def _show(values: np.ndarray) -> str:
+    return "[" + ", ".join(f"{v:.4g}" for v in values) + "]"
+
+
+def predictive_cases(runs: list[Run]) -> tuple[Case, ...]:
+    """The table over all the calls of the student's step (the value ``diagnose`` reads)."""
+    def all_right(calls: list[Call]) -> bool:
+        return (all(_agrees(call) for call in calls)
+                and all(_average_agrees(run, [c for c in calls if c.game == run.name]) is None
+                        for run in runs))
+
+    def regrets_are(name: str) -> Callable[[list[Call]], bool]:
+        def holds(calls: list[Call]) -> bool:
+            if all(_regrets_right(call) for call in calls):
+                return False
+            return any(all(_regrets_by(rule, call) for call in calls)
+                       for rule in REGRET_RULES[name])
+        return holds
+
+    def swapped(calls: list[Call]) -> bool:
+        return not all(_regrets_right(c) for c in calls) and all(
+            c.got_strategy.shape == c.got_regrets.shape
+            and np.allclose(c.got_strategy, np.maximum(c.regret_sum + c.regret, 0.0),
+                            rtol=1e-5, atol=1e-7)
+            and np.allclose(c.got_regrets, right_step(c.regret_sum, c.regret, c.mask, c.t)[1],
+                            rtol=1e-5, atol=1e-7)
+            for c in calls)
+
+    def regrets_wrong(calls: list[Call]) -> bool:
+        return not all(_regrets_right(call) for call in calls)
+
+    def strategy_is(name: str) -> Callable[[list[Call]], bool]:
+        values, mode = STRATEGY_RULES[name]
+
+        def holds(calls: list[Call]) -> bool:
+            return all(_strategy_by(values, mode, call) for call in calls)
+        return holds
+
+    def nan_where_nothing_positive(calls: list[Call]) -> bool:
+        for call in calls:
+            bad = ~np.isfinite(call.got_strategy).all(axis=1)
+            if not bad.any():
+                continue
+            values = np.maximum(call.regret_sum + call.regret, 0.0) + call.regret
+            nothing = ~np.any(call.mask & (values > 0), axis=1)
+            if not np.all(nothing[bad]):
+                return False
+        return any(not np.isfinite(c.got_strategy).all() for c in calls)
+
+    def not_finite(calls: list[Call]) -> bool:
+        return any(not np.isfinite(c.got_strategy).all() for c in calls)
+
+    def illegal(calls: list[Call]) -> bool:
+        return any(np.any(np.abs(np.where(c.mask, 0.0, c.got_strategy)) > 4 * EPS)
+                   for c in calls)
+
+    def strategy_wrong(calls: list[Call]) -> bool:
+        return not all(_strategy_right(call) for call in calls)
+
+    def weights_are(name: str) -> Callable[[list[Call]], bool]:
+        return lambda calls: weight_mistake(calls) == name
+
+    def weights_wrong(calls: list[Call]) -> bool:
+        return weight_mistake(calls) is not None
+
+    def regret_message(calls: list[Call]) -> str:
+        call = _first(calls, _regrets_right)
+        assert call is not None
+        return _describe_regrets(call)
+
+    def strategy_message(calls: list[Call]) -> str:
+        call = _first(calls, _strategy_right)
+        assert call is not None
+        return _describe_strategy(call)
+
+    def power_message(calls: list[Call]) -> str:
+        k = _power(calls)
+        return (f"Your regrets and strategies are PCFR+'s, but your weight grows like t^{k:.3g}: "
+                f"{_weights_said(calls)} PCFR+ weighs iteration t by t² (quadratic averaging).")
+
+    def weight_message(calls: list[Call]) -> str:
+        return (f"Your regrets and strategies are PCFR+'s, but {_weights_said(calls)} The weight "
+                "of iteration t in PCFR+'s average is t² (or any fixed positive multiple of it, "
+                "which gives the same average): 1, 4, 9, 16, …")
+
+    unexplained = ("Each call agrees with PCFR+'s rule, but the run differs from cfrviz's "
+                   "solve(game, 'pcfr+'). Does your function keep something between calls (a "
+                   "global, a default argument)? It should use only what it is given.")
+
+    def verdict(calls: list[Call]) -> str:
+        return correct_message(runs, calls)
+
+    return (
+        Case.correct(all_right, verdict),
+        Case("swapped-returns", swapped, MISTAKES["swapped-returns"]),
+        *(Case(name, regrets_are(name), MISTAKES[name]) for name in REGRET_RULES),
+        Case(None, regrets_wrong, regret_message),
+        Case("division-by-zero", nan_where_nothing_positive, MISTAKES["division-by-zero"]),
+        Case("not-finite", not_finite,
+             "Your strategy has NaN or infinite entries at sets where some action has a positive "
+             "value: check the division."),
+        *(Case(name, strategy_is(name), MISTAKES[name]) for name in STRATEGY_RULES),
+        Case("illegal-actions", illegal, MISTAKES["illegal-actions"]),
+        Case(None, strategy_wrong, strategy_message),
+        Case("uniform-average", weights_are("uniform-average"), MISTAKES["uniform-average"]),
+        Case("linear-average", weights_are("linear-average"), MISTAKES["linear-average"]),
+        Case("average-power", weights_are("average-power"), power_message),
+        Case("average-weight", weights_wrong, weight_message),
+        fallback(unexplained),
+    )
+
+
+def correct_message(runs: list[Run], calls: list[Call]) -> str:
+    """What a right step is told: where it was checked, and what PCFR+ buys on Kuhn poker."""
+    from ..solvers import solve
+
+    kuhn = runs[0]
+    n = kuhn.iterations
+    plus = solve(kuhn.tree, "cfr+", n, checkpoints=[n], progress=False)
+    parts = ", ".join(f"{run.iterations} on {run.name}" for run in runs)
+    gap = max(float(np.max(np.abs(c.got_regrets - c.want_regrets))) for c in calls)
+    precision = (f" Your regrets differ from cfrviz's by at most {gap:.1g}: rounding, within "
+                 "what single precision allows." if gap > 1e-12 else "")
+    return (f"Your step reproduces cfrviz's PCFR+ at every iteration ({parts}): the same "
+            "cumulative regrets, the same strategy played next, and the same average with your "
+            f"weights.{precision} After {n} iterations on Kuhn poker PCFR+'s average is "
+            f"{float(kuhn.trace.exploitability[n - 1]):.2g} from equilibrium, CFR+'s "
+            f"{float(plus.exploitability[-1]):.2g}: one extra `+ regret` in what is played.")
+
+
+def check_predictive_step(function) -> Feedback:
+    """The exercise: ``function(regret_sum, regret, legal_mask, t)`` is PCFR+'s step.
+
+    ``function`` receives one player's rows of the cumulative regrets (its own from the
+    call before), of this iteration's regrets ``r`` and of the legal-action mask, and ``t``
+    (from 1); it returns ``(new regret_sum, next strategy, weight)``: ``[R + r]^+``, regret
+    matching on ``[R + r]^+ + r`` (uniform over the legal actions where nothing is positive)
+    and the weight of iteration ``t`` in the average, ``t**2``.  The checker drives it
+    through solve(game, "pcfr+")'s run on each of :data:`GAMES` (player 1's sets, then player
+    2's, at every iteration) and compares everything with that run; see the module's
+    docstring for the tolerance (float32 code passes) and how mistakes are named.
+    """
+    unusable = screen(function, (
+        Case.not_done(unanswered, f"Write {NAME}, then run this cell again."),
+        Case("not-callable", lambda f: not callable(f),
+             f"Pass the function itself, check_predictive_step(my_predictive_step); got "
+             f"{function!r:.80}."),
+    ))
+    if unusable is not None:
+        return unusable
+    runs = [pcfr_plus_run(name, iterations) for name, iterations in GAMES]
+    calls: list[Call] = []
+    for run in runs:
+        got = _call_student(function, run)
+        if isinstance(got, Feedback):
+            return got
+        calls.extend(got)
+    return diagnose(calls, predictive_cases(runs))
+
+
+# --- after the exercise: the student's step as a whole solver --------------------------------
+
+def run_your_step(function, game="kuhn_poker", iterations: int = 200
+                  ) -> dict[str, np.ndarray]:
+    """PCFR+ with ``function`` as its step, run on its own (its strategies choose its regrets).
+
+    Alternating updates as cfrviz runs them: player 1's pass with
+    :func:`cfrviz.reference.cfr.cfr_pass`, its sets folded by ``function``, then player 2's
+    against the updated strategy.  Returns ``{"iterations", "yours", "pcfr+", "cfr+",
+    "gap"}``: the exploitability of the student's average and of cfrviz's PCFR+ and CFR+
+    after each iteration, and the largest gap between the student's average strategy and
+    cfrviz's PCFR+'s at each iteration.
+
+    Raises
+    ------
+    ValueError
+        If ``function`` raises or returns something that is not (regret_sum, strategy,
+        weight) with the shapes it was given; the message is the checker's.
+    """
+    from ..core.regret import average_strategy
+    from ..core.tree import as_tree
+    from ..engine import tree_exploitability
+    from ..games import load_game
+    from ..reference.cfr import cfr_pass
+    from ..solvers import solve
+
+    tree = as_tree(load_game(game) if isinstance(game, str) else game, "PCFR+")
+    if isinstance(iterations, bool) or not isinstance(iterations, (int, np.integer)) \
+            or not 1 <= iterations <= 100_000:
+        raise ValueError(f"iterations must be a whole number from 1 to 100000; got "
+                         f"{iterations!r}")
+    mask, owner = tree.legal_mask, tree.infoset_player
+    regret_sum = np.zeros(mask.shape)
+    strategy_sum = np.zeros(mask.shape)
+    strategy = _matched(np.zeros(mask.shape), mask)
+    marks = list(range(1, iterations + 1))
+    ours = solve(tree, "pcfr+", iterations, checkpoints=marks, progress=False)
+    plus = solve(tree, "cfr+", iterations, checkpoints=marks, progress=False)
+    yours, gap = np.zeros(iterations), np.zeros(iterations)
+    for t in marks:
+        for player in (0, 1):
+            rows = np.flatnonzero(owner == player)
+            regret, weights = cfr_pass(tree, strategy, player)
+            out, problem = run_student(
+                lambda r=regret[rows], g=regret_sum[rows], m=mask[rows], t=t: function(
+                    g.copy(), r.copy(), m.copy(), t), name=NAME, hints=_HINTS)
+            if problem is not None:
+                raise ValueError(problem.message)
+            result = _outputs(out, (len(rows), mask.shape[1]))
+            if isinstance(result, str):
+                raise ValueError(f"{NAME} {result} (at iteration {t}, player {player + 1}).")
+            regret_sum[rows], strategy[rows], weight = result
+            strategy_sum[rows] += weight * weights[rows]
+        average = average_strategy(strategy_sum, mask)
+        yours[t - 1] = tree_exploitability(tree, average)
+        gap[t - 1] = float(np.max(np.abs(average - ours.average_strategy[t - 1])))
+    return {"iterations": np.array(marks), "yours": yours, "pcfr+": np.array(ours.exploitability),
+            "cfr+": np.array(plus.exploitability), "gap": gap}
