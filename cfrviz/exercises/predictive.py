@@ -250,22 +250,25 @@ def _outputs(out, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, float
     arrays = []
     for what, value in zip(("regret_sum", "strategy"), out[:2]):
         try:
-            array = np.array(value, dtype=float)
+            array = np.array(value)
         except (TypeError, ValueError):
+            array = np.array(None)
+        if array.dtype.kind not in "iuf":
             return f"returned a {what} that is not a table of numbers"
+        array = array.astype(float)
         if array.shape != shape:
             return (f"returned a {what} of shape {array.shape}; it should have the shape of the "
                     f"regrets it was given, {shape}")
         arrays.append(array)
     try:
-        weight = np.array(out[2], dtype=float)
+        weight = np.array(out[2])
     except (TypeError, ValueError):
-        weight = np.array(np.nan)
-    if weight.size != 1 or not np.isfinite(weight).all():
+        weight = np.array(None)
+    if weight.dtype.kind not in "iuf" or weight.size != 1 or not np.isfinite(weight).all():
         return f"returned a weight of {out[2]!r:.60}; it should be one finite number"
     if not np.all(np.isfinite(arrays[0])):
         return "returned a regret_sum that is not finite"
-    return arrays[0], arrays[1], float(weight.reshape(()))
+    return arrays[0], arrays[1], float(weight.astype(float).reshape(()))
 
 
 def _strategy_close(got: np.ndarray, values: np.ndarray, slack: np.ndarray, mask: np.ndarray,
