@@ -25,8 +25,8 @@ __version__ = "0.1.0"
 _MODULES = {
     "analysis.equilibrium": ("MatrixEquilibrium", "matrix_equilibrium"),
     "analysis.lp": ("ExactEquilibrium", "exact_equilibrium"),
-    "analysis.evaluation": ("BestResponse", "best_response", "exploitability", "expected_values",
-                            "nash_conv"),
+    "analysis.evaluation": ("BestResponse", "best_response", "deviation_gains", "exploitability",
+                            "expected_values", "nash_conv"),
     "core.policy": ("Policy",),
     "core.regret": ("regret_matching",),
     "core.trace": ("Trace",),

@@ -50,14 +50,14 @@ CASES = [
          "best_response needs a game from cfrviz.load_game.*got 'NoneType'"),
     *[case(name, "None, policy", lambda g, f=name: getattr(cfrviz, f)(None, g.policy),
            f"{name} needs a game from cfrviz.load_game.*got 'NoneType'")
-      for name in ("exploitability", "nash_conv", "expected_values")],
+      for name in ("exploitability", "nash_conv", "expected_values", "deviation_gains")],
     *[case(name, "'kuhn_poker', policy",
            lambda g, f=name: getattr(cfrviz, f)("kuhn_poker", g.policy),
            f"{name} needs a game, not its name 'kuhn_poker'.*cfrviz.load_game\\('kuhn_poker'\\)")
-      for name in ("exploitability", "nash_conv", "expected_values")],
+      for name in ("exploitability", "nash_conv", "expected_values", "deviation_gains")],
     *[case(name, "kuhn, None", lambda g, f=name: getattr(cfrviz, f)(g.kuhn, None),
            "expected a cfrviz Policy.*got NoneType")
-      for name in ("exploitability", "nash_conv", "expected_values")],
+      for name in ("exploitability", "nash_conv", "expected_values", "deviation_gains")],
     case("exploitability", "kuhn, an array",
          lambda g: cfrviz.exploitability(g.kuhn, g.policy.probabilities),
          "expected a cfrviz Policy.*got ndarray"),

@@ -8,8 +8,10 @@ import numpy as np
 
 from ..core.checks import check_game, check_player
 from ..core.policy import Policy, check_policy
-from ..core.tree import GameTree, as_tree, check_zero_sum
+from ..core.tree import GameTree, as_tree, check_two_players, check_zero_sum
 from ..engine import tree_best_response, tree_expected_values, tree_reach_probabilities
+from ..engine.multi import deviation_gains as tree_deviation_gains
+from ..engine.multi import profile_values
 from ..games.matrix import MatrixGame
 from ..games.matrix import matrix_exploitability as matrix_exploitability  # re-exported
 
@@ -25,8 +27,8 @@ def _strategies(game: MatrixGame, policy: Policy) -> tuple[np.ndarray, np.ndarra
     return probs[0, : len(game.row_actions)], probs[1, : len(game.col_actions)]
 
 
-def expected_values(game, policy: Policy) -> tuple[float, float]:
-    """Expected payoff of each player when both play ``policy``.
+def expected_values(game, policy: Policy) -> tuple[float, ...]:
+    """Expected payoff of each player when all play ``policy``.
 
     Defined in any game, zero-sum or not: each player's value is read from
     their own payoffs, so a general-sum game (e.g. one loaded from a file)
@@ -34,8 +36,9 @@ def expected_values(game, policy: Policy) -> tuple[float, float]:
 
     Returns
     -------
-    (float, float)
-        The value for player 1 and for player 2 (they sum to 0 in a zero-sum game).
+    tuple of float
+        The value for player 1 and for player 2 (they sum to 0 in a zero-sum game);
+        one value per player in a game of more players (e.g. three-player Kuhn poker).
 
     Raises
     ------
@@ -43,6 +46,8 @@ def expected_values(game, policy: Policy) -> tuple[float, float]:
         For something that is not a game or not a Policy for it.
     """
     _checked(game, policy, "expected_values")
+    if isinstance(game, GameTree) and game.num_players > 2:
+        return tuple(float(v) for v in profile_values(game, policy.probabilities))
     if isinstance(game, GameTree):
         return tree_expected_values(game, policy.probabilities)
     x, y = _strategies(game, policy)
@@ -79,6 +84,9 @@ def reach_probabilities(game, policy) -> np.ndarray:
         for another game, or an array that is not a strategy profile.
     """
     tree = as_tree(game, "reach_probabilities")
+    check_two_players(tree, "reach_probabilities (rows player 1, player 2, chance)",
+                      instead="cfrviz.engine.multi.multi_reach_pass, whose rows are player 1 .. "
+                              "player N and chance")
     if isinstance(policy, Policy):
         check_policy(tree, policy)
     else:
@@ -132,6 +140,7 @@ def best_response(game, policy: Policy, player: int) -> BestResponse:
         For something that is not a game, not a Policy for it, or not a player.
     """
     _checked(game, policy, "best_response")
+    check_two_players(game, "best_response", "it answers the one opponent's part of the policy")
     player = check_player(player)
     if isinstance(game, GameTree):
         value, choice, values = tree_best_response(game, policy.probabilities, player)
@@ -157,7 +166,8 @@ def best_response(game, policy: Policy, player: int) -> BestResponse:
 def nash_conv(game, policy: Policy) -> float:
     """NashConv: the sum over players of what a best response gains over ``policy``.
 
-    Zero exactly at a Nash equilibrium, in any game: each player's gain is
+    Zero exactly at a Nash equilibrium, in any game (of any number of players: the sum of
+    :func:`deviation_gains`): each player's gain is
     measured in their own payoffs, so NashConv is accepted for general-sum
     games too (as OpenSpiel computes it), where it is the total incentive to
     deviate.  What it is *not* there is a loss to the other player; that
@@ -169,6 +179,8 @@ def nash_conv(game, policy: Policy) -> float:
         For something that is not a game or not a Policy for it.
     """
     _checked(game, policy, "nash_conv")
+    if isinstance(game, GameTree) and game.num_players > 2:
+        return float(np.sum(deviation_gains(game, policy)))
     v1, v2 = expected_values(game, policy)
     if isinstance(game, GameTree):  # the values alone, without building per-set tables
         gains = [tree_best_response(game, policy.probabilities, p)[0] for p in (0, 1)]
@@ -196,5 +208,32 @@ def exploitability(game, policy: Policy) -> float:
         is not zero-sum (naming the first terminal history at fault).
     """
     _checked(game, policy, "exploitability")
+    check_two_players(game, "exploitability as NashConv / 2", "it needs a two-player zero-sum "
+                      "game")
     check_zero_sum(game, "exploitability")
     return nash_conv(game, policy) / 2
+
+
+def deviation_gains(game, policy: Policy) -> np.ndarray:
+    """Each player's gain from deviating alone from ``policy``, for any number of players.
+
+    Player i's gain is the value of its best response to the other players' strategies in
+    ``policy`` minus its value when everyone plays ``policy``: exact, by a walk of the tree.
+    All are zero exactly at a Nash equilibrium; their sum is :func:`nash_conv`.  With more
+    than two players this is what can be said of a single profile (exploitability as
+    NashConv / 2 is a two-player zero-sum measure, and is refused there).
+
+    Returns
+    -------
+    numpy.ndarray, shape (players,)
+        Non-negative up to rounding (never clipped).
+
+    Raises
+    ------
+    ValueError
+        For something that is not a game tree (or matrix game) or not a Policy for it.
+    """
+    _checked(game, policy, "deviation_gains")
+    gains: np.ndarray = tree_deviation_gains(as_tree(game, "deviation_gains"),
+                                             policy.probabilities)
+    return gains

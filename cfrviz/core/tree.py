@@ -28,16 +28,19 @@ class GameState(Protocol):
     """What :func:`build_tree` needs from a state of a game definition."""
 
     def is_terminal(self) -> bool: ...
-    def current_player(self) -> int: ...            # 0, 1 or CHANCE
+    def current_player(self) -> int: ...            # 0 .. players - 1, or CHANCE
     def legal_actions(self) -> tuple[str, ...]: ...  # action labels at a decision
     def chance_outcomes(self) -> tuple[tuple[str, float], ...]: ...
     def child(self, action: str) -> GameState: ...
-    def returns(self) -> tuple[float, float]: ...
+    def returns(self) -> tuple[float, ...]: ...      # one payoff per player
     def infoset_key(self) -> str: ...
     def history(self) -> str: ...
 
 
 class GameDefinition(Protocol):
+    """A game's rules: a name and the initial state.  A definition for more than two players
+    also says how many, as an attribute ``num_players`` (two when absent)."""
+
     name: str
 
     def initial_state(self) -> GameState: ...
@@ -45,7 +48,7 @@ class GameDefinition(Protocol):
 
 @dataclass(frozen=True, eq=False)
 class GameTree:
-    """A finite two-player game in extensive form, as flat read-only arrays.
+    """A finite game in extensive form (two players, or more), as flat read-only arrays.
 
     Attributes
     ----------
@@ -55,11 +58,12 @@ class GameTree:
     action : int array
         Index of the action (or chance outcome) that leads from the parent here.
     player : int array
-        0 or 1 for a decision, ``CHANCE`` (-1) or ``TERMINAL`` (-2).
+        The acting player (0, 1, ... ``num_players - 1``) at a decision, ``CHANCE`` (-1)
+        or ``TERMINAL`` (-2).
     chance_prob : float array
         Probability of the chance outcome leading here (1 below a decision node).
-    utility : float array, shape (nodes, 2)
-        Payoffs at terminal nodes (0 elsewhere).
+    utility : float array, shape (nodes, num_players)
+        Payoffs at terminal nodes (0 elsewhere); two columns for a two-player game.
     infoset : int array
         Information-set id of a decision node, -1 elsewhere.
     depth : int array
@@ -116,7 +120,9 @@ class GameTree:
 
     @property
     def num_players(self) -> int:
-        return 2
+        """How many players: the columns of :attr:`utility` (2 for every two-player game)."""
+        players: int = self.utility.shape[1]
+        return players
 
     @property
     def max_actions(self) -> int:
@@ -196,9 +202,14 @@ def build_tree(definition: GameDefinition) -> GameTree:
     ------
     ValueError
         When chance probabilities do not sum to 1, or the nodes of one
-        information set disagree on the player or the actions, naming the
-        history at fault.
+        information set disagree on the player or the actions, or a player or
+        a payoff vector does not fit the definition's ``num_players`` (two when
+        it declares none), naming the history at fault.
     """
+    players = getattr(definition, "num_players", 2)
+    if not isinstance(players, int) or isinstance(players, bool) or players < 2:
+        raise ValueError(f"{definition.name}: num_players must be a whole number >= 2; got "
+                         f"{players!r}")
     parent: list[int] = []
     action: list[int] = []
     player: list[int] = []
@@ -213,6 +224,7 @@ def build_tree(definition: GameDefinition) -> GameTree:
     key_actions: list[tuple[str, ...]] = []
     chance_labels: list[tuple[str, ...]] = []
 
+    nothing = (0.0,) * players
     stack = [(definition.initial_state(), -1, -1, 1.0, 0)]
     while stack:
         state, par, act, prob, d = stack.pop()
@@ -230,12 +242,13 @@ def build_tree(definition: GameDefinition) -> GameTree:
             infoset.append(-1)
             chance_labels.append(())
             returns = tuple(float(r) for r in state.returns())
-            if len(returns) != 2 or not all(map(math.isfinite, returns)):  # not numpy: 3 us each
-                raise ValueError(f"{_where(definition, history)}: terminal payoffs must be two "
-                                 f"finite numbers; got {returns}")
+            if len(returns) != players or not all(map(math.isfinite, returns)):  # not numpy
+                count = "two" if players == 2 else str(players)
+                raise ValueError(f"{_where(definition, history)}: terminal payoffs must be "
+                                 f"{count} finite numbers; got {returns}")
             utility.append(returns)
             continue
-        utility.append((0.0, 0.0))
+        utility.append(nothing)
         who = state.current_player()
         if who == CHANCE:
             outcomes = tuple(state.chance_outcomes())
@@ -250,8 +263,9 @@ def build_tree(definition: GameDefinition) -> GameTree:
                 label, p = outcomes[i]
                 stack.append((state.child(label), node, i, float(p), d + 1))
             continue
-        if who not in (0, 1):
-            raise ValueError(f"{_where(definition, history)}: current player must be 0, 1 or "
+        if who not in range(players):
+            named = "0, 1" if players == 2 else f"0 .. {players - 1}"
+            raise ValueError(f"{_where(definition, history)}: current player must be {named} or "
                              f"chance; got {who!r}")
         actions = tuple(state.legal_actions())
         key = state.infoset_key()
@@ -281,7 +295,7 @@ def build_tree(definition: GameDefinition) -> GameTree:
         action=np.array(action, dtype=np.int64),
         player=np.array(player, dtype=np.int64),
         chance_prob=np.array(chance_prob, dtype=float),
-        utility=np.array(utility, dtype=float).reshape(-1, 2),
+        utility=np.array(utility, dtype=float).reshape(-1, players),
         infoset=np.array(infoset, dtype=np.int64),
         depth=np.array(depth, dtype=np.int64),
         children=tuple(np.array(c, dtype=np.int64) for c in children),
@@ -312,8 +326,41 @@ def _zero_sum_violation(game: GameLike) -> int | None:
     return int(bad[0]) if len(bad) else None
 
 
+#: What a player of a game of more than two players can measure instead of NashConv / 2.
+MULTIPLAYER_MEASURES = ("cfrviz.deviation_gains(game, policy) (each player's gain from "
+                        "deviating alone) or a run's trace.extras['cce_gap']")
+
+
+def check_two_players(game: GameLike, what: str, why: str = "", instead: str = "") -> None:
+    """Refuse a game of more than two players, for what is defined for two only.
+
+    Parameters
+    ----------
+    game : GameTree or MatrixGame
+    what : str
+        What needs two players, for the message, e.g. ``"exploitability as NashConv / 2"``.
+    why : str, optional
+        Why, in a few words, e.g. ``"a best response of 'the opponent' needs one opponent"``.
+    instead : str, optional
+        What to use instead (by default the measures defined for any number of players).
+
+    Raises
+    ------
+    ValueError
+        Saying how many players the game has, why ``what`` needs two, and what to use
+        instead.
+    """
+    players = game.num_players
+    if players != 2:
+        because = f" ({why})" if why else ""
+        raise ValueError(f"{what} is defined for two-player games{because}; {game.name} has "
+                         f"{players} players. For {players} players use "
+                         f"{instead or MULTIPLAYER_MEASURES}")
+
+
 def is_zero_sum(game: GameLike) -> bool:
-    """Whether the two players' payoffs cancel at every terminal (to rounding)."""
+    """Whether the players' payoffs cancel at every terminal (to rounding), for any number of
+    players."""
     return _zero_sum_violation(game) is None
 
 
@@ -329,8 +376,10 @@ def check_zero_sum(game: GameLike, what: str) -> None:
     Raises
     ------
     ValueError
-        Naming the first terminal history whose payoffs do not sum to 0.
+        For a game of more than two players (:func:`check_two_players`), or naming the
+        first terminal history whose payoffs do not sum to 0.
     """
+    check_two_players(game, what, "it needs a two-player zero-sum game")  # zero-sum is not enough
     node = _zero_sum_violation(game)
     if node is not None and isinstance(game, GameTree):
         u1, u2 = game.utility[node]

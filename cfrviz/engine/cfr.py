@@ -2,7 +2,7 @@
 
 One player's CFR pass computes reach probabilities top-down, values
 bottom-up, then counterfactual regrets over the edges (Zinkevich et al.
-2007); :func:`_apply` folds them into the running sums under the variant's
+2007); :func:`apply_update` folds them into the running sums under the variant's
 rule (vanilla CFR, CFR+, linear CFR, DCFR).  The readable recursive version
 the tests compare this with is :func:`cfrviz.reference.cfr_variant`.
 """
@@ -18,8 +18,9 @@ from ..core.types import BoolArray, FloatArray
 from .jit import kernel
 from .plan import CHANCE_EDGE, PlanArrays
 
-__all__ = ["Tables", "UpdateRule", "copy_table", "match_row", "predictive_matching_table",
-           "reach_pass", "regret_matching_table", "run_full_tree", "value_pass"]
+__all__ = ["Tables", "UpdateRule", "apply_update", "copy_table", "match_row", "play_strategy",
+           "predictive_matching_table", "reach_pass", "regret_matching_table", "run_full_tree",
+           "value_pass"]
 
 
 class Tables(NamedTuple):
@@ -151,7 +152,7 @@ def predictive_matching_table(regret_sum: FloatArray, prediction: FloatArray, ma
 
 
 @kernel
-def _play(tables: Tables, mask: BoolArray, rule: UpdateRule, out: FloatArray) -> None:
+def play_strategy(tables: Tables, mask: BoolArray, rule: UpdateRule, out: FloatArray) -> None:
     """The strategy the variant plays from the current tables: regret matching on the
     cumulative regrets, or on them plus the last regrets when ``rule.predictive``."""
     if rule.predictive:
@@ -229,7 +230,7 @@ def _cfr_pass(arrays: PlanArrays, strategy: FloatArray, who: int, reach: FloatAr
 # ----------------------------------------------------------------------------- the CFR family
 
 @kernel
-def _apply(arrays: PlanArrays, tables: Tables, rule: UpdateRule, who: int, t: int,
+def apply_update(arrays: PlanArrays, tables: Tables, rule: UpdateRule, who: int, t: int,
            regret: FloatArray, weighted: FloatArray) -> None:
     """Fold one player's iteration-t regrets and strategy weights into the running sums.
 
@@ -297,16 +298,16 @@ def run_full_tree(arrays: PlanArrays, tables: Tables, first: int, last: int,
     weighted = np.zeros(num * width)
     strategy = np.empty((num, width))
     for t in range(first, last + 1):
-        _play(tables, mask, rule, strategy)
+        play_strategy(tables, mask, rule, strategy)
         copy_table(strategy, tables.current)
         if rule.alternating:
             for who in range(2):
                 _cfr_pass(arrays, strategy, who, reach, prob, value, regret, weighted)
-                _apply(arrays, tables, rule, who, t, regret, weighted)
-                _play(tables, mask, rule, strategy)
+                apply_update(arrays, tables, rule, who, t, regret, weighted)
+                play_strategy(tables, mask, rule, strategy)
         else:
             for who in range(2):
                 _cfr_pass(arrays, strategy, who, reach, prob, value, regret, weighted)
             for who in range(2):
-                _apply(arrays, tables, rule, who, t, regret, weighted)
+                apply_update(arrays, tables, rule, who, t, regret, weighted)
 

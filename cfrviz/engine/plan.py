@@ -101,6 +101,10 @@ class Plan:
     """
 
     def __init__(self, tree: GameTree) -> None:
+        if tree.num_players != 2:
+            raise ValueError(f"the two-player engine's plan labels an edge 0, 1 or chance (2); "
+                             f"{tree.name} has {tree.num_players} players, whose kernels are "
+                             f"in cfrviz.engine.multi (cfrviz.solve(game, 'cfr') uses them)")
         n = tree.num_nodes
         self.n = n
         self.width = tree.max_actions

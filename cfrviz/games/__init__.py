@@ -9,6 +9,7 @@ from ..core.tree import GameTree
 from . import leduc
 from .files import load_game_file
 from .kuhn import kuhn_poker
+from .kuhn3 import kuhn_poker_3p
 from .leduc import leduc_poker
 from .matrix import MatrixGame, rock_paper_scissors
 from .pocket import pocket_poker
@@ -32,6 +33,9 @@ def register_game(game: Game) -> Game:
 register_game(Game("rock_paper_scissors", rock_paper_scissors,
                    "rock-paper-scissors, with editable payoffs", aliases=("rps",)))
 register_game(Game("kuhn_poker", kuhn_poker, "Kuhn poker: three cards, one bet", ("kuhn",)))
+register_game(Game("kuhn_poker_3p", kuhn_poker_3p,
+                   "three-player Kuhn poker: four cards, one bet (OpenSpiel's players=3)",
+                   ("kuhn3", "three_player_kuhn")))
 register_game(Game("leduc_poker", leduc_poker, "Leduc hold'em: six cards, two rounds",
                    ("leduc",), params=leduc.PARAMS))
 register_game(Game("pocket_poker", pocket_poker, "pocket poker: twenty cards, two rounds",
@@ -77,5 +81,6 @@ def load_game(name: str, **params: object) -> GameTree | MatrixGame:
     return game
 
 
-__all__ = ["GAMES", "Game", "MatrixGame", "available_games", "kuhn_poker", "leduc_poker",
-           "load_game", "load_game_file", "pocket_poker", "register_game", "rock_paper_scissors"]
+__all__ = ["GAMES", "Game", "MatrixGame", "available_games", "kuhn_poker", "kuhn_poker_3p",
+           "leduc_poker", "load_game", "load_game_file", "pocket_poker", "register_game",
+           "rock_paper_scissors"]

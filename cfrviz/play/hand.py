@@ -20,7 +20,7 @@ import numpy as np
 
 from ..core.checks import check_flag
 from ..core.policy import Policy, check_policy
-from ..core.tree import CHANCE, TERMINAL, GameTree
+from ..core.tree import CHANCE, TERMINAL, GameTree, check_two_players
 from ..games.matrix import MatrixGame
 from .bots import action_kinds, hand_strength
 from .match import Z95
@@ -167,6 +167,9 @@ def _tree(game) -> GameTree:
     if not isinstance(game, GameTree):
         raise ValueError(f"playing a hand needs a game such as cfrviz.load_game('kuhn_poker'); "
                          f"got {type(game).__name__}")
+    check_two_players(game, "playing a hand", "a human takes one seat against one bot",
+                      instead="cfrviz.deviation_gains(game, policy) to see who gains by "
+                              "deviating")
     return game
 
 

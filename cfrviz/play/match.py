@@ -19,7 +19,7 @@ import numpy as np
 
 from ..core.checks import whole_number
 from ..core.policy import Policy, check_policy
-from ..core.tree import CHANCE, TERMINAL, GameTree
+from ..core.tree import CHANCE, TERMINAL, GameTree, check_two_players
 from ..engine import tree_expected_values
 from ..games.matrix import MatrixGame
 
@@ -186,6 +186,9 @@ def _validate(game, policy_a, policy_b, hands, names) -> GameTree:
     if not isinstance(game, GameTree):
         raise ValueError(f"head-to-head play needs a game such as cfrviz.load_game('kuhn_poker');"
                          f" got {type(game).__name__}")
+    check_two_players(game, "head-to-head play", "A and B swap the two seats of every deal",
+                      instead="cfrviz.deviation_gains(game, policy) to see who gains by "
+                              "deviating")
     check_policy(game, policy_a, "policy_a")
     check_policy(game, policy_b, "policy_b")
     try:

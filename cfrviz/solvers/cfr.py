@@ -15,8 +15,9 @@ from collections.abc import Callable
 from .. import engine
 from ..core.registry import Param
 from ..core.trace import SolverState, Trace
-from ..core.tree import GameTree, as_tree, check_zero_sum
+from ..core.tree import GameTree, as_tree, check_two_players, check_zero_sum
 from .driver import average_strategy, default_checkpoints, run_tree
+from .multi import run_multiplayer
 from .registry import Algorithm, Request, register_algorithm
 
 __all__ = ["average_strategy", "default_checkpoints", "tree_exploitability", "solve_cfr",
@@ -32,6 +33,9 @@ Sampler = Callable[..., int]
 
 def _tree(request: Request) -> GameTree:
     tree = as_tree(request.game, request.name)
+    check_two_players(tree, request.name, "its compiled kernels follow one opponent",
+                      instead="a full-tree algorithm, e.g. cfrviz.solve(game, 'cfr', n), which "
+                              "runs the N-player kernel")
     check_zero_sum(tree, request.name)
     return tree
 
@@ -41,13 +45,18 @@ def _full_tree(request: Request, *, plus: bool = False, discount: bool = False,
                linear_average: bool = False, predictive: bool = False,
                average_power: float = 1.0) -> Trace:
     """A full-tree member of the family: the compiled sweep with these flags
-    (:class:`cfrviz.engine.UpdateRule`'s; ``alternating`` is the request's)."""
-    tree = _tree(request)
-    p = engine.plan(tree)
+    (:class:`cfrviz.engine.UpdateRule`'s; ``alternating`` is the request's).  On a game of
+    more than two players the same rule runs in the N-player kernel
+    (:func:`cfrviz.solvers.multi.run_multiplayer`)."""
     update = engine.UpdateRule(alternating=request.params["alternating"], plus=plus,
                                discount=discount, alpha=alpha, beta=beta, gamma=gamma,
                                linear_average=linear_average, predictive=predictive,
                                average_power=average_power)
+    players = as_tree(request.game, request.name)
+    if players.num_players > 2:
+        return run_multiplayer(request, players, update)
+    tree = _tree(request)
+    p = engine.plan(tree)
 
     def step(state: SolverState, first: int, last: int) -> int:
         tables = engine.Tables(state.regret_sum, state.strategy_sum, state.current, state.instant)
