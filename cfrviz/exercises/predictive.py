@@ -17,8 +17,9 @@ How the checker runs it (:func:`check_predictive_step`)
     "pcfr+")`` and calls the step for player 1's sets, then player 2's, at t = 1, 2, ...,
     with that run's regrets ``r`` (``trace.instantaneous_regret``) and the student's *own*
     cumulative regrets from the call before.  After each call it compares the regrets with the
-    run's ``cumulative_regret``, the strategy with the strategy the run plays at ``t + 1``,
-    and, after each iteration, the average built with the student's weights with the run's
+    run's ``cumulative_regret``, the strategy with regret matching on the run's ``[R + r]^+ +
+    r`` (the strategy the run plays at ``t + 1``, bit for bit: the tests check it), and, after
+    each iteration, the average built with the student's weights with the run's
     ``average_strategy``.
 
 Why the student's code may round differently (float32 accepted)
@@ -200,7 +201,6 @@ class Call:
     got_strategy: np.ndarray
     got_weight: float
     want_regrets: np.ndarray
-    want_strategy: np.ndarray
     slack: np.ndarray  # the allowed gap in the cumulative regrets, per entry
 
 
@@ -219,7 +219,7 @@ class Run:
 @lru_cache(maxsize=4)
 def pcfr_plus_run(name: str, iterations: int) -> Run:
     """cfrviz's PCFR+ on ``name``, recorded after each of ``iterations + 1`` iterations (the
-    last one gives the strategy played after the last call)."""
+    last record holds the strategy played after the checker's last call)."""
     from ..games import load_game
     from ..reference.cfr import cfr_pass
     from ..solvers import solve
@@ -339,8 +339,7 @@ def _call_student(function, run: Run) -> list[Call] | Feedback:
             got_regrets, got_strategy, weight = result
             calls.append(Call(run.name, t, player, rows, tuple(tree.infoset_keys[i] for i in rows),
                               given, regret, mask[rows], got_regrets, got_strategy, weight,
-                              trace.cumulative_regret[t - 1][rows], trace.current_strategy[t][rows],
-                              slack[rows].copy()))
+                              trace.cumulative_regret[t - 1][rows], slack[rows].copy()))
             regret_sum[rows] = got_regrets
     return calls
 
@@ -457,13 +456,12 @@ def _describe_regrets(call: Call) -> str:
     want = np.maximum(call.regret_sum + call.regret, 0.0)
     gap = np.abs(call.got_regrets - want) - _own_rounding(call)
     i = int(np.unravel_index(np.argmax(gap), gap.shape)[0])
-    width = int(call.mask[i].sum())
+    legal = call.mask[i]  # only the legal actions' entries, the others are 0 throughout
     return (f"At iteration {call.t} on {call.game}, at player {call.player + 1}'s set "
-            f"{call.keys[i]!r} "
-            f"you were given regret_sum {_show(call.regret_sum[i, :width])} and regret "
-            f"{_show(call.regret[i, :width])}, and returned regret_sum "
-            f"{_show(call.got_regrets[i, :width])}; PCFR+ stores np.maximum(regret_sum + "
-            f"regret, 0) = {_show(want[i, :width])}.")
+            f"{call.keys[i]!r} you were given regret_sum {_show(call.regret_sum[i, legal])} "
+            f"and regret {_show(call.regret[i, legal])}, and returned regret_sum "
+            f"{_show(call.got_regrets[i, legal])}; PCFR+ stores np.maximum(regret_sum + "
+            f"regret, 0) = {_show(want[i, legal])}.")
 
 
 def _describe_strategy(call: Call) -> str:
@@ -472,13 +470,11 @@ def _describe_strategy(call: Call) -> str:
     with np.errstate(invalid="ignore"):
         gap = np.where(np.isfinite(call.got_strategy), np.abs(call.got_strategy - want), np.inf)
     i = int(np.unravel_index(np.argmax(gap), gap.shape)[0])
-    width = call.mask.shape[1]
     return (f"At iteration {call.t} on {call.game}, at player {call.player + 1}'s set "
-            f"{call.keys[i]!r} "
-            f"(legal actions {call.mask[i].tolist()}) the new regret_sum is "
-            f"{_show(new[i, :width])} and regret {_show(call.regret[i, :width])}; you returned "
-            f"the strategy {_show(call.got_strategy[i, :width])}, PCFR+ plays regret matching "
-            f"on np.maximum(regret_sum + regret, 0) + regret: {_show(want[i, :width])}.")
+            f"{call.keys[i]!r} (legal actions {call.mask[i].tolist()}) the new regret_sum is "
+            f"{_show(new[i])} and regret {_show(call.regret[i])}; you returned the strategy "
+            f"{_show(call.got_strategy[i])}, PCFR+ plays regret matching on "
+            f"np.maximum(regret_sum + regret, 0) + regret: {_show(want[i])}.")
 
 
 def _show(values: np.ndarray) -> str:
