@@ -6,12 +6,13 @@ from dataclasses import replace
 
 from ..core.registry import Factory, Registry
 from ..core.tree import GameTree
-from . import leduc
+from . import leduc, openspiel
 from .files import load_game_file
 from .kuhn import kuhn_poker
 from .kuhn3 import kuhn_poker_3p
 from .leduc import leduc_poker
 from .matrix import MatrixGame, rock_paper_scissors
+from .openspiel import from_openspiel, openspiel_game, policy_from_openspiel, policy_to_openspiel
 from .pocket import pocket_poker
 
 #: One game as :func:`load_game` knows it: ``Game(name, factory, summary, aliases)``, where
@@ -42,6 +43,9 @@ register_game(Game("pocket_poker", pocket_poker, "pocket poker: twenty cards, tw
                    ("pocket",)))
 register_game(Game("file", load_game_file, "a custom game read from a .json or Gambit .efg "
                                            "file"))
+register_game(Game("openspiel", openspiel_game, "an OpenSpiel game by name (pip install "
+                                             "open-spiel), e.g. name='leduc_poker'",
+                   params=openspiel.PARAMS))
 
 
 def available_games() -> list[str]:
@@ -49,7 +53,7 @@ def available_games() -> list[str]:
     return GAMES.names()
 
 
-def load_game(name: str, **params: object) -> GameTree | MatrixGame:
+def load_game(name: str, /, **params: object) -> GameTree | MatrixGame:
     """Build a game by name.
 
     Parameters
@@ -58,6 +62,8 @@ def load_game(name: str, **params: object) -> GameTree | MatrixGame:
         One of :func:`available_games`, e.g. ``"rock_paper_scissors"``, or
         ``"file"`` for a custom game read from ``path`` (a ``.json`` file in
         the format of ``data/games/FORMAT.md`` or a Gambit ``.efg`` file).
+        Positional only, so a game may take a parameter called ``name``
+        (``load_game("openspiel", name="leduc_poker")``).
     **params
         Game parameters, e.g. ``payoffs=[[...], [...], [...]]`` for
         rock-paper-scissors, ``suits=True`` for Leduc,
@@ -81,6 +87,6 @@ def load_game(name: str, **params: object) -> GameTree | MatrixGame:
     return game
 
 
-__all__ = ["GAMES", "Game", "MatrixGame", "available_games", "kuhn_poker", "kuhn_poker_3p",
-           "leduc_poker", "load_game", "load_game_file", "pocket_poker", "register_game",
-           "rock_paper_scissors"]
+__all__ = ["GAMES", "Game", "MatrixGame", "available_games", "from_openspiel", "kuhn_poker",
+           "kuhn_poker_3p", "leduc_poker", "load_game", "load_game_file", "policy_from_openspiel",
+           "policy_to_openspiel", "pocket_poker", "register_game", "rock_paper_scissors"]

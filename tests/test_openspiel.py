@@ -1,0 +1,301 @@
+"""cfrviz.games.openspiel: OpenSpiel games and policies in cfrviz, checked against OpenSpiel.
+
+OpenSpiel is optional (the ``bench`` extra): every test that needs it asks for the ``pyspiel``
+fixture, which skips without it; the tests of what happens without OpenSpiel run everywhere.
+Exploitability is checked against OpenSpiel's own (``exploitability.exploitability``, NashConv /
+2) on policies made on either side: OpenSpiel's uniform ``TabularPolicy`` and its CFR average,
+cfrviz's uniform policy and its CFR average.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+import pytest
+
+import cfrviz
+from cfrviz.core.tree import CHANCE, TERMINAL
+from cfrviz.games import from_openspiel, policy_from_openspiel, policy_to_openspiel
+
+#: OpenSpiel games that fit, as (name, OpenSpiel parameters, turn_based), with their sizes
+#: (nodes, information sets) as the walk finds them.
+GAMES = {
+    "kuhn_poker": (("kuhn_poker", None, False), (58, 12)),
+    "leduc_poker": (("leduc_poker", None, False), (9457, 936)),
+    "liars_dice_1x3": (("liars_dice", {"numdice": 1, "dice_sides": 3}, False), (1147, 192)),
+    "goofspiel_3": (("goofspiel", {"num_cards": 3}, True), (418, 114)),
+    "oshi_zumo_4": (("oshi_zumo", {"coins": 4, "size": 1, "horizon": 3}, True), (1763, 390)),
+}
+ALL = list(GAMES)
+
+
+@pytest.fixture(scope="module")
+def pyspiel():
+    return pytest.importorskip("pyspiel")
+
+
+@pytest.fixture(scope="module")
+def os_exploitability():
+    return pytest.importorskip("open_spiel.python.algorithms.exploitability").exploitability
+
+
+def openspiel_game(pyspiel, key):
+    """The OpenSpiel game (turn-based when it moves simultaneously) and its cfrviz tree."""
+    (name, params, turn_based), _ = GAMES[key]
+    tree = cfrviz.load_game("openspiel", name=name, params=params, turn_based=turn_based)
+    game = pyspiel.load_game(name, params) if params else pyspiel.load_game(name)
+    if turn_based:
+        game = pyspiel.convert_to_turn_based(game)
+    return game, tree
+
+
+@pytest.mark.parametrize("key", ALL)
+def test_the_tree_has_openspiels_states_information_sets_and_chance(pyspiel, key):
+    game, tree = openspiel_game(pyspiel, key)
+    assert (tree.num_nodes, tree.num_infosets) == GAMES[key][1]
+    assert tree.name == "openspiel" and str(game) in tree.description
+    # Walk OpenSpiel's states beside the tree: same players, keys, labels, odds and payoffs.
+    stack = [(0, game.new_initial_state())]
+    while stack:
+        node, state = stack.pop()
+        if state.is_terminal():
+            assert tree.player[node] == TERMINAL
+            np.testing.assert_array_equal(tree.utility[node], state.returns())
+            continue
+        children = tree.children[node].tolist()
+        if state.is_chance_node():
+            assert tree.player[node] == CHANCE
+            outcomes = state.chance_outcomes()
+            assert list(tree.chance_labels[node]) == [state.action_to_string(a)
+                                                      for a, _ in outcomes]
+            assert tree.chance_prob[children].tolist() == [p for _, p in outcomes]
+            moves = [a for a, _ in outcomes]
+        else:
+            info = tree.infoset[node]
+            assert tree.player[node] == state.current_player()
+            assert tree.infoset_keys[info] == state.information_state_string()
+            moves = state.legal_actions()
+            assert tree.infoset_actions[info] == tuple(
+                state.action_to_string(state.current_player(), a) for a in moves)
+        assert len(children) == len(moves)
+        stack.extend((child, state.child(a)) for child, a in zip(children, moves))
+
+
+@pytest.mark.parametrize("key", ALL)
+def test_uniform_exploitability_agrees_with_openspiel(pyspiel, os_exploitability, key):
+    from open_spiel.python.policy import TabularPolicy
+
+    game, tree = openspiel_game(pyspiel, key)
+    theirs = os_exploitability(game, TabularPolicy(game))  # OpenSpiel's own uniform policy
+    ours = cfrviz.exploitability(tree, cfrviz.Policy.uniform(tree))
+    assert ours > 0.1
+    assert ours == pytest.approx(theirs, abs=1e-12)
+    assert policy_from_openspiel(TabularPolicy(game), tree).probabilities.tolist() \
+        == cfrviz.Policy.uniform(tree).probabilities.tolist()
+
+
+@pytest.mark.parametrize("key", ALL)
+def test_openspiels_cfr_policy_keeps_its_exploitability_in_cfrviz(pyspiel, os_exploitability,
+                                                                  key):
+    from open_spiel.python.algorithms import cfr
+
+    game, tree = openspiel_game(pyspiel, key)
+    solver = cfr.CFRSolver(game)
+    for _ in range(5 if key == "leduc_poker" else 30):
+        solver.evaluate_and_update_policy()
+    theirs = solver.average_policy()
+    policy = policy_from_openspiel(theirs, tree)
+    ours = cfrviz.exploitability(tree, policy)
+    assert ours == pytest.approx(os_exploitability(game, theirs), abs=1e-12)
+    assert 0 < ours < cfrviz.exploitability(tree, cfrviz.Policy.uniform(tree))
+    # Back to OpenSpiel, every probability is where it was.
+    back = policy_to_openspiel(policy, game)
+    np.testing.assert_array_equal(back.action_probability_array, theirs.action_probability_array)
+
+
+@pytest.mark.parametrize("key", ALL)
+def test_cfrvizs_cfr_policy_keeps_its_exploitability_in_openspiel(pyspiel, os_exploitability,
+                                                                  key):
+    game, tree = openspiel_game(pyspiel, key)
+    policy = cfrviz.solve(tree, "cfr+", iterations=50, seed=0).average_policy()
+    ours = cfrviz.exploitability(tree, policy)
+    table = policy_to_openspiel(policy, game)
+    assert os_exploitability(game, table) == pytest.approx(ours, abs=1e-12)
+    assert ours < 0.5 * cfrviz.exploitability(tree, cfrviz.Policy.uniform(tree))
+    assert policy_from_openspiel(table, tree).probabilities.tolist() \
+        == policy.probabilities.tolist()
+
+
+def test_a_simultaneous_game_converts_back_from_the_original_game(pyspiel, os_exploitability):
+    original = pyspiel.load_game("goofspiel", {"num_cards": 3})
+    tree = from_openspiel(original, turn_based=True)
+    policy = cfrviz.solve(tree, "cfr", iterations=20, seed=0).average_policy()
+    table = policy_to_openspiel(policy, original)  # converted again, as from_openspiel did
+    assert os_exploitability(table.game, table) == pytest.approx(
+        cfrviz.exploitability(tree, policy), abs=1e-12)
+
+
+# --- cfrviz's own poker games are OpenSpiel's -----------------------------------------------
+
+def _cards(label: str, suits: bool) -> list[int]:
+    """OpenSpiel's card ids for a cfrviz deal label: Kuhn J Q K = 0 1 2; Leduc rank * 2 + suit."""
+    if not suits:
+        return ["JQK".index(c) for c in label]
+    return ["JQK".index(label[i]) * 2 + "sh".index(label[i + 1]) for i in range(0, len(label), 2)]
+
+
+def _same_sets(ours, game, suits: bool) -> dict[tuple[str, str], tuple[str, str]]:
+    """(cfrviz key, action) -> (OpenSpiel key, action label), by walking both trees together.
+
+    At a cfrviz deal OpenSpiel deals the same cards one at a time; at a decision cfrviz's action
+    labels are the first letters of OpenSpiel's (Pass/Bet, Fold/Call/Raise)."""
+    pairs: dict[tuple[str, str], tuple[str, str]] = {}
+    stack = [(0, game.new_initial_state())]
+    while stack:
+        node, state = stack.pop()
+        if ours.player[node] == TERMINAL:
+            assert state.is_terminal()
+            np.testing.assert_allclose(ours.utility[node], state.returns(), atol=1e-12)
+            continue
+        for index, child in enumerate(ours.children[node].tolist()):
+            nxt = state.clone()
+            if ours.player[node] == CHANCE:
+                for card in _cards(ours.chance_labels[node][index], suits):
+                    nxt.apply_action(card)
+            else:
+                key = ours.infoset_keys[ours.infoset[node]]
+                label = ours.infoset_actions[ours.infoset[node]][index]
+                action = next(a for a in state.legal_actions()
+                              if state.action_to_string(a)[0].lower() == label)
+                found = (state.information_state_string(), state.action_to_string(action))
+                assert pairs.setdefault((key, label), found) == found
+                nxt.apply_action(action)
+            stack.append((child, nxt))
+    return pairs
+
+
+@pytest.mark.parametrize("name, suits", [("kuhn_poker", False), ("leduc_poker", True)])
+def test_cfrvizs_poker_is_openspiels(pyspiel, name, suits):
+    ours = cfrviz.load_game(name, suits=True) if suits else cfrviz.load_game(name)
+    theirs = cfrviz.load_game("openspiel", name=name)
+    pairs = _same_sets(ours, pyspiel.load_game(name), suits)
+    # One to one: every set and action of each game is one of the other's.
+    assert len(set(pairs.values())) == len(pairs) == int(ours.legal_mask.sum()) \
+        == int(theirs.legal_mask.sum())
+    assert ours.num_infosets == theirs.num_infosets == {"kuhn_poker": 12, "leduc_poker": 936}[name]
+    # The same policy is worth the same in both: cfrviz's CFR+ average, moved across.
+    policy = cfrviz.solve(ours, "cfr+", iterations=30, seed=0).average_policy()
+    moved: dict[str, dict[str, float]] = {}
+    for (key, label), (os_key, os_label) in pairs.items():
+        moved.setdefault(os_key, {})[os_label] = policy[key][label]
+    same = cfrviz.Policy.from_dict(theirs, moved)
+    assert cfrviz.exploitability(theirs, same) == pytest.approx(
+        cfrviz.exploitability(ours, policy), abs=1e-12)
+    np.testing.assert_allclose(cfrviz.expected_values(theirs, same),
+                               cfrviz.expected_values(ours, policy), atol=1e-12)
+    # And the same game value, solved exactly on each side (Kuhn's is -1/18).
+    value = cfrviz.exact_equilibrium(ours).value
+    assert cfrviz.exact_equilibrium(theirs).value == pytest.approx(value, abs=1e-9)
+    if name == "kuhn_poker":
+        assert value == pytest.approx(-1 / 18, abs=1e-9)
+
+
+# --- games that do not fit ------------------------------------------------------------------
+
+@pytest.mark.parametrize("name, params, words", [
+    ("goofspiel", {"num_cards": 3}, "simultaneous moves, which a cfrviz tree does not draw; pass "
+                                    "turn_based=True"),
+    ("first_sealed_auction", None, "is general-sum, not zero-sum"),
+    ("kuhn_poker", {"players": 3}, "has 3 players; cfrviz converts two-player games only"),
+    ("liars_dice_ir", {"numdice": 1, "dice_sides": 3}, "has imperfect recall: information set"),
+    # OpenSpiel's goofspiel strings show hands, not the order of bids: from 4 cards they forget.
+    ("turn_based_simultaneous_game(game=goofspiel(num_cards=4))", None,
+     "has imperfect recall: information set 'Current player: 0"),
+    ("kuhn_pokr", None, "OpenSpiel has no game 'kuhn_pokr' (did you mean 'kuhn_poker'"),
+    ("kuhn_poker", {"playerz": 2}, "OpenSpiel cannot load 'kuhn_poker'"),
+    ("kuhn_poker(players=2)", {"players": 2}, "either inside the name or as params"),
+])
+@pytest.mark.usefixtures("pyspiel")
+def test_games_that_do_not_fit_are_refused_with_the_reason(name, params, words):
+    with pytest.raises(ValueError) as caught:
+        cfrviz.load_game("openspiel", name=name, params=params)
+    assert words in str(caught.value)
+    assert "Available games are" not in str(caught.value)  # OpenSpiel's list of all 126
+
+
+@pytest.mark.usefixtures("pyspiel")
+def test_a_tree_over_the_node_budget_is_refused_saying_how_to_raise_it():
+    with pytest.raises(ValueError, match=r"more than 1,000 nodes, which max_nodes allows .* "
+                                         r"pass a larger max_nodes, e.g. max_nodes=10_000"):
+        cfrviz.load_game("openspiel", name="liars_dice", max_nodes=1000)
+    with pytest.raises(ValueError, match="max_nodes must be a whole number >= 1"):
+        cfrviz.load_game("openspiel", name="kuhn_poker", max_nodes=0)
+    assert cfrviz.load_game("openspiel", name="kuhn_poker", max_nodes=58).num_nodes == 58
+
+
+def test_a_constant_sum_game_is_shifted_to_zero_sum(pyspiel, os_exploitability):
+    from open_spiel.python.policy import TabularPolicy
+
+    game = pyspiel.load_efg_game(
+        'EFG 2 R "constant sum" { "P1" "P2" }\n'
+        'c "deal" 1 "" { "H" 0.5 "T" 0.5 } 0\n'
+        'p "" 1 1 "" { "l" "r" } 0\n'
+        't "" 1 "" { 3, 1 }\n'
+        't "" 2 "" { 0, 4 }\n'
+        'p "" 1 2 "" { "l" "r" } 0\n'
+        'p "" 2 1 "" { "x" "y" } 0\n'
+        't "" 3 "" { 4, 0 }\n'
+        't "" 4 "" { 1, 3 }\n'
+        't "" 5 "" { 2, 2 }\n')
+    assert game.get_type().utility == pyspiel.GameType.Utility.CONSTANT_SUM
+    tree = from_openspiel(game)
+    assert tree.utility[tree.player == TERMINAL].sum(axis=1).tolist() == [0.0] * 5
+    assert "shifted by -2 each" in tree.description
+    assert cfrviz.exploitability(tree, cfrviz.Policy.uniform(tree)) == pytest.approx(
+        os_exploitability(game, TabularPolicy(game)), abs=1e-12)
+
+
+def test_policies_of_another_game_are_refused(pyspiel):
+    from open_spiel.python.policy import TabularPolicy
+
+    kuhn = cfrviz.load_game("openspiel", name="kuhn_poker")
+    leduc = pyspiel.load_game("leduc_poker")
+    with pytest.raises(ValueError, match="this TabularPolicy has no information state '0' of "
+                                         "openspiel: it was made for another game"):
+        policy_from_openspiel(TabularPolicy(leduc), kuhn)
+    with pytest.raises(ValueError, match="needs an OpenSpiel TabularPolicy"):
+        policy_from_openspiel({"0": [0.5, 0.5]}, kuhn)
+    with pytest.raises(ValueError, match="OpenSpiel's leduc_poker.* has no information state "
+                                         "'0'"):
+        policy_to_openspiel(cfrviz.Policy.uniform(kuhn), leduc)
+    with pytest.raises(ValueError, match="needs the OpenSpiel game the policy's tree came from"):
+        policy_to_openspiel(cfrviz.Policy.uniform(kuhn), "kuhn_poker")
+    with pytest.raises(ValueError, match="from_openspiel needs an OpenSpiel game"):
+        from_openspiel("kuhn_poker")
+
+
+@pytest.mark.usefixtures("pyspiel")
+def test_a_trace_on_an_openspiel_game_saves_and_rebuilds(tmp_path):
+    tree = cfrviz.load_game("openspiel", name="liars_dice", params={"numdice": 1,
+                                                                      "dice_sides": 3})
+    assert tree.params == {"name": "liars_dice", "params": {"numdice": 1, "dice_sides": 3}}
+    trace = cfrviz.solve(tree, "cfr", iterations=10, seed=0)
+    cfrviz.save_trace(trace, tmp_path / "run.npz")
+    loaded = cfrviz.load_trace(tmp_path / "run.npz")  # rebuilt by load_game("openspiel", ...)
+    assert loaded.game.infoset_keys == tree.infoset_keys
+    np.testing.assert_array_equal(loaded.average_policy().probabilities,
+                                  trace.average_policy().probabilities)
+
+
+# --- without OpenSpiel ----------------------------------------------------------------------
+
+def test_without_openspiel_cfrviz_imports_and_says_how_to_install_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "pyspiel", None)  # import pyspiel now raises ImportError
+    assert "openspiel" in cfrviz.available_games()
+    for call in (lambda: cfrviz.load_game("openspiel", name="kuhn_poker"),
+                 lambda: from_openspiel(object()),
+                 lambda: policy_to_openspiel(object(), object())):
+        with pytest.raises(ImportError, match=r"OpenSpiel is not installed: pip install "
+                                              r"open-spiel \(cfrviz's optional 'bench' extra"):
+            call()
