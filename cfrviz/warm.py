@@ -108,6 +108,7 @@ KERNELS: tuple[Kernel, ...] = (
     Kernel("run_chance_sampling", "chance-sampled MCCFR", _solve("chance_sampling")),
     Kernel("run_external_sampling", "external-sampling MCCFR", _solve("external_sampling")),
     Kernel("run_outcome_sampling", "outcome-sampling MCCFR", _solve("outcome_sampling")),
+    Kernel("run_mmd", "magnetic mirror descent", _solve("mmd")),
     Kernel("external_sampling_regrets", "Deep CFR's advantage samples", _deep_cfr_samples),
     Kernel("counterfactual_table", "counterfactual values (lessons 03 and 05)", _counterfactual),
     Kernel("reach_probabilities", "reach probabilities (lessons 02 and 04)", _reach),

@@ -61,9 +61,9 @@ class MMDRule(NamedTuple):
         iteration; 0 keeps OpenSpiel's fixed regulariser (the dilated entropy itself).
     """
 
-    alpha: float = 0.05
+    alpha: float = 0.02
     eta: float = 2.0
-    magnet_every: int = 20
+    magnet_every: int = 50
 
 
 def _build(tree: GameTree) -> SequenceArrays:
