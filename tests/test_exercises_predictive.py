@@ -147,6 +147,13 @@ WRONG_ANSWERS = {
         [(FOLD, "old = regret_sum\n    regret_sum = np.maximum(regret_sum + regret, 0)\n"),
          (PLAYED, "positive = np.where(legal_mask, np.maximum(regret_sum + old, 0), 0)")],
         "prediction-from-cumulative"),
+    "floored prediction": (
+        [(PLAYED, "positive = np.where(legal_mask, np.maximum(regret_sum + np.maximum(regret, 0), "
+                  "0), 0)")], "prediction-floored"),
+    "strategy from the regrets given": (
+        [(FOLD, "old = regret_sum\n    regret_sum = np.maximum(regret_sum + regret, 0)\n"),
+         (PLAYED, "positive = np.where(legal_mask, np.maximum(old, 0), 0)")],
+        "strategy-before-update"),
     "0 / 0 where nothing is positive": (
         [(DIVIDE, "strategy = positive / total")], "division-by-zero"),
     "uniform over every column": (
@@ -166,6 +173,13 @@ WRONG_ANSWERS = {
          (RETURN, "return regret_sum, strategy, 1")], "no-floor"),
     "halved regrets (no named mistake)": (
         [(FOLD, "regret_sum = np.maximum(regret_sum + regret, 0) / 2\n")], None),
+    # a floor that rounds small values away: caught above 3.6e-5, the smallest positive R + r
+    # of the runs (see check_predictive_step's docstring)
+    "floor rounds values below 1e-3 away (no named mistake)": (
+        [(FOLD, FOLD + "    regret_sum = np.where(regret_sum > 1e-3, regret_sum, 0)\n")], None),
+    "half the prediction (no named mistake)": (
+        [(PLAYED, "positive = np.where(legal_mask, np.maximum(regret_sum + regret / 2, 0), 0)")],
+        None),
     "first action where nothing is positive (no named mistake)": (
         [(UNIFORM, "uniform = np.eye(legal_mask.shape[1])[0]")], None),
 }

@@ -100,6 +100,14 @@ MISTAKES = {
                                   "update, not the last regrets. PCFR+ guesses that the next "
                                   "iteration's regrets will be like this iteration's: add "
                                   "`regret` to the new regret_sum, not the old running sum.",
+    "prediction-floored": "You floor the prediction before adding it: [R + r]⁺ + max(r, 0). The "
+                          "guess is the last regrets as they are, negative ones included (a "
+                          "negative regret says that action is likely to do badly again): play "
+                          "regret matching on np.maximum(regret_sum + regret, 0) + regret.",
+    "strategy-before-update": "Your strategy is regret matching on the regret_sum you were "
+                              "given, from before this iteration: it ignores both this "
+                              "iteration's regrets and the prediction. Update first, then play "
+                              "regret matching on np.maximum(regret_sum + regret, 0) + regret.",
     "division-by-zero": "Your strategy has NaN at the sets where no action has a positive value: "
                         "0 / 0. Divide only where the total is positive and play uniformly over "
                         "the legal actions elsewhere.",
@@ -176,6 +184,8 @@ REGRET_RULES: dict[str, tuple[Callable[[np.ndarray, np.ndarray], np.ndarray], ..
 STRATEGY_RULES: dict[str, tuple[Callable[[np.ndarray, np.ndarray], np.ndarray], str]] = {
     "no-prediction": (lambda R, r: np.maximum(R + r, 0.0), "uniform"),
     "prediction-from-cumulative": (lambda R, r: np.maximum(R + r, 0.0) + R, "uniform"),
+    "prediction-floored": (lambda R, r: np.maximum(R + r, 0.0) + np.maximum(r, 0.0), "uniform"),
+    "strategy-before-update": (lambda R, _r: R, "uniform"),
     "uniform-over-illegal": (lambda R, r: np.maximum(R + r, 0.0) + r, "all-columns"),
     "zero-fallback": (lambda R, r: np.maximum(R + r, 0.0) + r, "zeros"),
     "not-normalised": (lambda R, r: np.maximum(R + r, 0.0) + r, "raw"),
@@ -617,7 +627,9 @@ def check_predictive_step(function) -> Feedback:
     and the weight of iteration ``t`` in the average, ``t**2``.  The checker drives it
     through solve(game, "pcfr+")'s run on each of :data:`GAMES` (player 1's sets, then player
     2's, at every iteration) and compares everything with that run; see the module's
-    docstring for the tolerance (float32 code passes) and how mistakes are named.
+    docstring for the tolerance (float32 code passes) and how mistakes are named.  Known
+    limit: the smallest positive ``R + r`` in these runs is 3.6e-5 (Leduc), so a floor that
+    also zeroes values below 1e-6 is not told apart from the right one (one below 1e-3 is).
     """
     unusable = screen(function, (
         Case.not_done(unanswered, f"Write {NAME}, then run this cell again."),
