@@ -6,9 +6,9 @@ pass at iteration ``t`` has given the regrets ``r`` of its information sets, the
 ``step(regret_sum, regret, legal_mask, t)`` returns three things for those sets:
 
 - the new cumulative regrets, regret matching+'s ``R = [R + r]^+`` (as CFR+);
-- the strategy those sets play next, regret matching on ``[R + r]^+`` with the *new* ``R``:
-  the prediction is that the next regrets will be like the last ones (uniform over the legal
-  actions where nothing is positive);
+- the strategy those sets play next, regret matching on ``R + r`` with the *new* ``R``
+  (proportional to ``[R + r]^+``): the prediction is that the next regrets will be like the
+  last ones (uniform over the legal actions where nothing is positive);
 - the weight of iteration ``t``'s strategy in the average, ``t**2`` (any positive multiple
   gives the same average and is accepted).
 
@@ -47,7 +47,7 @@ Naming a mistake
     :data:`STRATEGY_RULES`, :func:`weight_mistake`) that reproduces the student's outputs from
     the student's own inputs at every call; the regrets are judged first, then the strategy,
     then the weights.  Under these inputs a floor before the add differs from no floor only
-    once the student's own regrets have gone negative, which they do at the first call.
+    once the student's own regrets have gone negative, which they have after the first call.
 """
 
 from __future__ import annotations
