@@ -1,0 +1,647 @@
+"""Subgame solving: re-solve one public state's subgame, unsafely or safely, inside a blueprint.
+
+A *subgame* here is everything below one public state: its *root histories* (one per private
+deal that reaches it) and the trees under them.  Its information sets lie wholly inside it (the
+public state is common knowledge), so a new strategy for it can replace the blueprint's there
+and the rest of the game keeps the blueprint's.  Three ways to compute that new strategy:
+
+``"unsafe"``
+    Chance deals the root histories in proportion to their blueprint reach (both players'
+    ranges and chance, :math:`\\pi^\\sigma(h)`), and the subgame is solved as a game of its own
+    for both players at once.  It assumes the opponent keeps playing into the subgame as the
+    blueprint says, so it can make the whole strategy *more* exploitable.
+``"resolve"``
+    The re-solve gadget of Burch, Johanson and Bowling (*Solving imperfect information games
+    using decomposition*, AAAI 2014, CFR-D).  For our player :math:`p` and opponent :math:`o`:
+    chance deals root history :math:`h` with probability proportional to
+    :math:`\\pi_{-o}^\\sigma(h) = \\pi_p^\\sigma(h)\\pi_c(h)`; at its root information set
+    :math:`I` (its private hand) the opponent chooses *terminate* ``T``, receiving its
+    counterfactual best-response value against the blueprint (:func:`root_values`,
+    normalised per history), or *follow* ``F`` into the subgame.  Solving the gadget for
+    :math:`p` cannot raise the opponent's best-response value in the whole game by more than
+    :math:`Z_p \\cdot \\mathrm{NashConv}(\\text{gadget})` (:math:`Z_p = \\sum_h
+    \\pi_{-o}^\\sigma(h)`), so we solve one gadget per player and keep each player's part.
+``"maxmargin"``
+    Max-margin subgame refinement (Moravčík, Schmid, Ha, Hladík and Gaukrodger, *Refining
+    subgames in large imperfect information games*, AAAI 2016), as the gadget Brown and
+    Sandholm describe (*Safe and nested subgame solving*, NeurIPS 2017, section 4): the
+    opponent first picks which root information set :math:`I` to enter, chance deals
+    :math:`h \\in I` in proportion to :math:`\\pi_{-o}^\\sigma(h)`, and every payoff below is
+    shifted by :math:`I`'s normalised best-response value.  The game's value is then minus the
+    smallest margin :math:`\\min_I (\\mathrm{CBV}^{\\sigma}(I) - \\mathrm{CBV}^{\\sigma'}(I))`
+    (normalised by :math:`I`'s weight), and solving it by CFR maximises that margin.  The same
+    bound as the re-solve gadget holds; unlike it, the solution is pushed to *improve* on the
+    blueprint at every root set, not just to match it.
+
+Which histories form a public state comes from :mod:`cfrviz.games.public` when a
+:class:`~cfrviz.games.public.PublicState` is given; any list of node ids whose subtrees are
+closed under information sets works too.  A player's *hand* at a root history (which root
+information set it is in) is the player's information at its first decision below the
+private deal at the game's root: every game with public actions and a single private deal at the
+root (Kuhn, Leduc, pocket poker) fits, and other games are refused.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..core.policy import Policy, check_policy
+from ..core.tree import CHANCE, TERMINAL, GameTree, as_tree, check_zero_sum
+from ..core.types import FloatArray, IntArray
+from ..engine import tree_best_response, tree_exploitability, tree_reach_probabilities
+from ..solvers import solve
+
+#: The three re-solving methods, by the names :func:`resolve` takes.
+METHODS = ("unsafe", "resolve", "maxmargin")
+#: What each method is called in a table or a menu.
+METHOD_LABELS = {"unsafe": "unsafe", "resolve": "re-solve gadget (Burch et al. 2014)",
+                 "maxmargin": "max-margin (Moravčík et al. 2016)"}
+
+
+# --------------------------------------------------------------------------- the tree's layout
+
+def subtree_end(tree: GameTree) -> IntArray:
+    """One past the last node of each node's subtree (nodes are in depth-first preorder)."""
+    def compute(t: GameTree) -> IntArray:
+        end = np.arange(1, t.num_nodes + 1, dtype=np.int64)
+        for h in range(t.num_nodes - 1, 0, -1):
+            p = t.parent[h]
+            if end[h] > end[p]:
+                end[p] = end[h]
+        end.setflags(write=False)
+        return end
+    return tree.cached("subtree_end", compute)
+
+
+def _hand_infosets(tree: GameTree) -> IntArray:
+    """(2, root's children): each player's first information set below each private deal."""
+    def compute(t: GameTree) -> IntArray:
+        if t.player[0] != CHANCE:
+            raise ValueError(f"subgame solving needs a game whose root deals the private "
+                             f"cards (a chance node, as in Kuhn and Leduc poker); {t.name}'s root "
+                             f"is a decision")
+        ends = subtree_end(t)
+        deals = t.children[0]
+        out = np.full((2, len(deals)), -1, dtype=np.int64)
+        for d, deal in enumerate(deals):
+            block = t.player[deal:ends[deal]]
+            for who in (0, 1):
+                first = np.flatnonzero(block == who)
+                if len(first):
+                    out[who, d] = t.infoset[deal + first[0]]
+        return out
+    return tree.cached("subgame_hand_infosets", compute)
+
+
+def _deal_of(tree: GameTree) -> IntArray:
+    """Index (among the root's children) of the private deal above each node; -1 at the root."""
+    def compute(t: GameTree) -> IntArray:
+        deal = np.full(t.num_nodes, -1, dtype=np.int64)
+        ends = subtree_end(t)
+        for d, child in enumerate(t.children[0]):
+            deal[child:ends[child]] = d
+        return deal
+    return tree.cached("subgame_deal_of", compute)
+
+
+def public_groups(game: object) -> dict[str, IntArray]:
+    """Every public state of a game whose root deals all private information: its nodes.
+
+    A node's public history is the labels of the moves and chance outcomes after the private
+    deal at the root (``"r c | J | r"`` in Leduc).  Used when
+    :mod:`cfrviz.games.public` is not at hand (the tests enumerate states with it).
+
+    Returns
+    -------
+    dict
+        ``{public history: node ids}``, in preorder of first appearance; the root (before the
+        deal) is left out.
+    """
+    tree = as_tree(game, "public_groups")
+    _hand_infosets(tree)  # refuses a root that is not a deal
+
+    def compute(t: GameTree) -> dict[str, IntArray]:
+        label: list[str | None] = [None] * t.num_nodes
+        groups: dict[str, list[int]] = {}
+        for h in range(1, t.num_nodes):
+            p = t.parent[h]
+            if p == 0:
+                label[h] = ""
+            else:
+                if t.player[p] == CHANCE:
+                    step = "| " + t.chance_labels[p][t.action[h]] + " |"
+                else:
+                    step = t.infoset_actions[t.infoset[p]][t.action[h]]
+                above = label[p]
+                label[h] = step if not above else f"{above} {step}"
+            groups.setdefault(str(label[h]), []).append(h)
+        return {k.replace("| |", "|"): np.array(v, dtype=np.int64) for k, v in groups.items()}
+    return tree.cached("subgame_public_groups", compute)
+
+
+def _roots(tree: GameTree, state: object) -> IntArray:
+    """The root histories of a subgame, from a PublicState, a public history or node ids,
+    checked to be one public state whose subtrees are closed under information sets."""
+    _hand_infosets(tree)  # refuses a game whose root is not the private deal
+    nodes = getattr(state, "nodes", state)
+    if isinstance(nodes, str):
+        groups = public_groups(tree)
+        if nodes not in groups:
+            sample = ", ".join(repr(k) for k in list(groups)[:8])
+            raise ValueError(f"{tree.name} has no public state {nodes!r}; it has {len(groups)}, "
+                             f"such as {sample}")
+        nodes = groups[nodes]
+    try:
+        roots = np.unique(np.asarray(nodes, dtype=np.int64))
+    except (TypeError, ValueError):
+        raise ValueError(f"a subgame is given as a public state, its public history or its "
+                         f"node ids; got {type(state).__name__}") from None
+    if roots.ndim != 1 or not len(roots) or roots.min() < 1 or roots.max() >= tree.num_nodes:
+        raise ValueError(f"a subgame's roots are node ids of {tree.name} below its root (1 .. "
+                         f"{tree.num_nodes - 1}); got {roots.tolist()[:10]}")
+    ends = subtree_end(tree)
+    inside = np.zeros(tree.num_nodes, dtype=bool)
+    for r in roots:
+        if inside[r]:
+            raise ValueError(f"subgame root {tree.history[r]!r} lies below another root")
+        inside[r:ends[r]] = True
+    sets = np.unique(tree.infoset[inside & (tree.infoset >= 0)])
+    outside = np.isin(tree.infoset, sets) & ~inside
+    if outside.any():
+        h = int(np.flatnonzero(outside)[0])
+        raise ValueError(f"the nodes given are not a subgame of {tree.name}: information set "
+                         f"{tree.infoset_keys[tree.infoset[h]]!r} also holds history "
+                         f"{tree.history[h]!r} outside it (give a whole public state)")
+    return roots
+
+
+# --------------------------------------------------------------------------- building gadgets
+
+class _Builder:
+    """A game tree assembled node by node in depth-first preorder, copying whole subtrees of a
+    source tree as array slices."""
+
+    def __init__(self, source: GameTree) -> None:
+        self.source = source
+        self.parent: list[IntArray] = []
+        self.action: list[IntArray] = []
+        self.player: list[IntArray] = []
+        self.prob: list[FloatArray] = []
+        self.utility: list[FloatArray] = []
+        self.infoset: list[IntArray] = []
+        self.depth: list[IntArray] = []
+        self.history: list[str] = []
+        self.labels: list[tuple[str, ...]] = []
+        self.children: list[IntArray] = []
+        self.size = 0
+        self.keys: dict[str, int] = {}
+        self.key_player: list[int] = []
+        self.key_actions: list[tuple[str, ...]] = []
+        self.adopted: dict[int, list[int]] = {}  # children of the nodes added one by one
+
+    def _infoset(self, key: str, who: int, actions: tuple[str, ...]) -> int:
+        if key not in self.keys:
+            self.keys[key] = len(self.keys)
+            self.key_player.append(who)
+            self.key_actions.append(actions)
+        return self.keys[key]
+
+    def node(self, parent: int, action: int, who: int, depth: int, history: str, *,
+             prob: float = 1.0, utility: tuple[float, float] = (0.0, 0.0), key: str = "",
+             actions: tuple[str, ...] = (), labels: tuple[str, ...] = ()) -> int:
+        """Add one node; its children are the nodes later added with it as their parent."""
+        h = self.size
+        info = self._infoset(key, who, actions) if who >= 0 else -1
+        self.parent.append(np.array([parent]))
+        self.action.append(np.array([action]))
+        self.player.append(np.array([who]))
+        self.prob.append(np.array([prob]))
+        self.utility.append(np.array([utility], dtype=float))
+        self.infoset.append(np.array([info]))
+        self.depth.append(np.array([depth]))
+        self.history.append(history)
+        self.labels.append(labels)
+        self.children.append(np.empty(0, dtype=np.int64))  # filled in by build()
+        if parent >= 0:
+            self._adopt(parent, h)
+        self.size += 1
+        return h
+
+    def _adopt(self, parent: int, child: int) -> None:
+        self.adopted.setdefault(parent, []).append(child)
+
+    def copy(self, root: int, parent: int, action: int, depth: int, prob: float = 1.0,
+             shift: float = 0.0, who_gains: int = 0) -> int:
+        """Copy the source's subtree at ``root`` below ``parent``; payoffs of ``who_gains``
+        are lowered by ``shift`` (and the other player's raised: zero-sum is kept)."""
+        s = self.source
+        end = int(subtree_end(s)[root])
+        offset = self.size - root
+        h = self.size
+        par = s.parent[root:end] + offset
+        par[0] = parent
+        act = np.array(s.action[root:end])
+        act[0] = action
+        pr = np.array(s.chance_prob[root:end])
+        pr[0] = prob
+        util = np.array(s.utility[root:end])
+        if shift:
+            terminal = s.player[root:end] == TERMINAL
+            util[terminal, who_gains] -= shift
+            util[terminal, 1 - who_gains] += shift
+        old = s.infoset[root:end]
+        info = np.full(end - root, -1, dtype=np.int64)
+        for i in np.flatnonzero(old >= 0):
+            o = int(old[i])
+            info[i] = self._infoset(s.infoset_keys[o], int(s.infoset_player[o]),
+                                    s.infoset_actions[o])
+        self.parent.append(par)
+        self.action.append(act)
+        self.player.append(np.array(s.player[root:end]))
+        self.prob.append(pr)
+        self.utility.append(util)
+        self.infoset.append(info)
+        self.depth.append(s.depth[root:end] - s.depth[root] + depth)
+        self.history.extend(s.history[root:end])
+        self.labels.extend(s.chance_labels[root:end])
+        for kids in s.children[root:end]:
+            self.children.append(kids + offset)
+        if parent >= 0:
+            self._adopt(parent, h)
+        self.size = end + offset
+        return h
+
+    def build(self, name: str) -> GameTree:
+        children = list(self.children)
+        for parent, kids in self.adopted.items():
+            children[parent] = np.array(kids, dtype=np.int64)
+        width = max((len(a) for a in self.key_actions), default=1)
+        mask = np.zeros((len(self.keys), width), dtype=bool)
+        for i, actions in enumerate(self.key_actions):
+            mask[i, :len(actions)] = True
+        return GameTree(
+            name=name, parent=np.concatenate(self.parent).astype(np.int64),
+            action=np.concatenate(self.action).astype(np.int64),
+            player=np.concatenate(self.player).astype(np.int64),
+            chance_prob=np.concatenate(self.prob).astype(float),
+            utility=np.concatenate(self.utility).reshape(-1, 2),
+            infoset=np.concatenate(self.infoset).astype(np.int64),
+            depth=np.concatenate(self.depth).astype(np.int64),
+            children=tuple(children), history=tuple(self.history),
+            infoset_keys=tuple(self.keys), infoset_player=np.array(self.key_player,
+                                                                    dtype=np.int64),
+            infoset_actions=tuple(self.key_actions), legal_mask=mask,
+            chance_labels=tuple(self.labels))
+
+
+def _table(sub: GameTree, source: GameTree, probabilities: FloatArray) -> FloatArray:
+    """A profile for ``sub``: the source's rows at the sets both share, uniform at the rest."""
+    table = sub.legal_mask / sub.legal_mask.sum(axis=1, keepdims=True)
+    index = source.cached("subgame_key_rows", lambda t: {k: i for i, k in
+                                                         enumerate(t.infoset_keys)})
+    for row, key in enumerate(sub.infoset_keys):
+        s = index.get(key)
+        if s is None:
+            continue
+        k = len(source.infoset_actions[s])
+        table[row, :k] = probabilities[s, :k]
+    return table
+
+
+def node_values(tree: GameTree, probabilities: FloatArray) -> FloatArray:
+    """Each node's expected payoffs under a profile, shape (nodes, 2), by one bottom-up pass.
+
+    Parameters
+    ----------
+    tree : GameTree
+    probabilities : array, shape (information sets, max actions)
+    """
+    w = np.ones(tree.num_nodes)
+    par = tree.parent[1:]
+    chance = tree.player[par] == CHANCE
+    kids = np.arange(1, tree.num_nodes)
+    w[kids[chance]] = tree.chance_prob[kids[chance]]
+    dec = kids[~chance]
+    w[dec] = probabilities[tree.infoset[tree.parent[dec]], tree.action[dec]]
+    v = np.array(tree.utility, dtype=float)
+    for level in reversed(tree.levels()[1:]):
+        np.add.at(v, tree.parent[level], w[level, None] * v[level])
+    return v
+
+
+# --------------------------------------------------------------------------- the gadget's input
+
+@dataclass(frozen=True)
+class RootValues:
+    """A player's counterfactual best-response values at a subgame's root, against a blueprint.
+
+    Attributes
+    ----------
+    player : int
+        Whose values (the opponent of the player whose strategy is re-solved).
+    hands : tuple of str
+        The player's root information sets, its private hands (``"K"`` in Kuhn and Leduc).
+    weight : array, shape (hands,)
+        :math:`\\sum_{h \\in I} \\pi_{-i}^\\sigma(h)`: chance's and the other player's reach of
+        the set's root histories.
+    cbv : array, shape (hands,)
+        :math:`\\mathrm{CBV}_i^{\\sigma}(I) = \\sum_{h \\in I} \\pi_{-i}^\\sigma(h)\\,
+        v_i^{\\langle \\sigma_{-i}, \\mathrm{BR}\\rangle}(h)`: what a best response inside the
+        subgame earns there, weighted by that reach.
+    value : array, shape (hands,)
+        ``cbv / weight``, the value per unit of reach (NaN where the weight is 0): the payoff of
+        the re-solve gadget's *terminate*.
+    roots : int array
+        The subgame's root histories (node ids).
+    hand_of_root : int array
+        Which of ``hands`` each root history is in.
+    root_weight : array
+        :math:`\\pi_{-i}^\\sigma(h)` of each root history.
+    """
+
+    player: int
+    hands: tuple[str, ...]
+    weight: FloatArray
+    cbv: FloatArray
+    value: FloatArray
+    roots: IntArray
+    hand_of_root: IntArray
+    root_weight: FloatArray
+
+
+def _hand_names(tree: GameTree) -> tuple[dict[int, str], dict[int, str]]:
+    """Each player's hands by first information set, named by the common start of the keys of
+    the player's sets below the hand's deals (``"K"`` for Kuhn's ``"K"``, ``"Kp"``, ...), as
+    :mod:`cfrviz.games.public` names hands its own way when the deal labels differ."""
+    def compute(t: GameTree) -> tuple[dict[int, str], dict[int, str]]:
+        first = _hand_infosets(t)
+        ends = subtree_end(t)
+        out: list[dict[int, str]] = []
+        for who in (0, 1):
+            keys: dict[int, set[int]] = {}
+            for d, deal in enumerate(t.children[0]):
+                block = t.infoset[deal:ends[deal]][t.player[deal:ends[deal]] == who]
+                keys.setdefault(int(first[who, d]), set()).update(block.tolist())
+            names: dict[int, str] = {}
+            for hand, sets in keys.items():
+                words = sorted(t.infoset_keys[i] for i in sets)
+                prefix = words[0] if words else ""
+                for word in words[1:]:
+                    while not word.startswith(prefix):
+                        prefix = prefix[:-1]
+                names[hand] = prefix.rstrip(" :|/.,;-_") or (
+                    t.infoset_keys[hand] if hand >= 0 else "(no decision)")
+            out.append(names)
+        return out[0], out[1]
+    return tree.cached("subgame_hand_names", compute)
+
+
+def _hands(tree: GameTree, roots: IntArray, player: int) -> tuple[tuple[str, ...], IntArray]:
+    """The player's root information sets (named) and which one each root history is in."""
+    first = _hand_infosets(tree)[player, _deal_of(tree)[roots]]
+    sets, which = np.unique(first, return_inverse=True)
+    names = _hand_names(tree)[player]
+    return tuple(names[int(s)] for s in sets), which.astype(np.int64)
+
+
+def _chance_over(b: _Builder, roots: IntArray, weights: FloatArray, parent: int, action: int,
+                 depth: int, history: str, shift: float = 0.0, who_gains: int = 0) -> int:
+    """A chance node dealing ``roots`` in proportion to ``weights`` (all > 0), each copied."""
+    src = b.source
+    node = b.node(parent, action, CHANCE, depth, history,
+                  labels=tuple(src.history[r] for r in roots))
+    total = weights.sum()
+    for i, (r, w) in enumerate(zip(roots, weights)):
+        b.copy(int(r), node, i, depth + 1, prob=float(w / total), shift=shift,
+               who_gains=who_gains)
+    return node
+
+
+def root_values(game: object, policy: Policy, state: object, player: int) -> RootValues:
+    """``player``'s counterfactual best-response values at a subgame's root information sets.
+
+    The input of the re-solve and max-margin gadgets (Burch, Johanson and Bowling 2014;
+    Moravčík et al. 2016): for each of ``player``'s root sets :math:`I`, what a best response
+    to the other player's blueprint earns inside the subgame, weighted by chance's and the
+    other player's reach, :math:`\\mathrm{CBV}(I) = \\sum_{h\\in I}\\pi_{-i}^\\sigma(h)\\,
+    v_i^{\\langle\\sigma_{-i},\\mathrm{BR}\\rangle}(h)`.
+
+    Parameters
+    ----------
+    game : GameTree
+        A two-player zero-sum game whose root deals the private cards (Kuhn, Leduc).
+    policy : Policy
+        The blueprint.
+    state : PublicState, str or sequence of int
+        The subgame's public state (from :func:`cfrviz.games.public.public_tree`), its public
+        history (a key of :func:`public_groups`) or its root node ids.
+    player : int
+        0 or 1: whose values.
+
+    Raises
+    ------
+    ValueError
+        For a game or policy that does not fit, nodes that are not a whole public state, or a
+        player that is not 0 or 1.
+    """
+    tree = as_tree(game, "root_values")
+    check_zero_sum(tree, "subgame solving")
+    check_policy(tree, policy)
+    if player not in (0, 1) or isinstance(player, bool):
+        raise ValueError(f"player must be 0 (player 1) or 1 (player 2); got {player!r}")
+    roots = _roots(tree, state)
+    return _root_values(tree, policy.probabilities, roots, player)
+
+
+def _root_values(tree: GameTree, probs: FloatArray, roots: IntArray, player: int) -> RootValues:
+    reach = tree_reach_probabilities(tree, probs)
+    w = reach[1 - player, roots] * reach[2, roots]
+    hands, which = _hands(tree, roots, player)
+    weight: FloatArray = np.bincount(which, weights=w, minlength=len(hands)).astype(float)
+    cbv: FloatArray = np.zeros(len(hands))
+    live = w > 0
+    if live.any():
+        b = _Builder(tree)
+        _chance_over(b, roots[live], w[live], -1, -1, 0, "")
+        sub = b.build(f"{tree.name} subgame")
+        table = _table(sub, tree, probs)
+        best = tree_best_response(sub, table, player)[1]
+        mine = np.flatnonzero(sub.infoset_player == player)
+        table[mine] = 0.0
+        table[mine, best[mine]] = 1.0
+        v = node_values(sub, table)[sub.children[0], player]
+        cbv = np.bincount(which[live], weights=w[live] * v, minlength=len(hands)).astype(float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        value = np.where(weight > 0, cbv / np.where(weight > 0, weight, 1.0), np.nan)
+    return RootValues(player, hands, weight, cbv, value, roots, which, w)
+
+
+# --------------------------------------------------------------------------- re-solving
+
+@dataclass(frozen=True)
+class Resolution:
+    """A subgame re-solved and put back into the blueprint.
+
+    Attributes
+    ----------
+    method : str
+        ``"unsafe"``, ``"resolve"`` or ``"maxmargin"``.
+    policy : Policy
+        The blueprint with the subgame's information sets replaced.
+    exploitability : float
+        The whole game's NashConv / 2 of ``policy``.
+    blueprint_exploitability : float
+    gadgets : tuple of GameTree
+        The games solved: one for ``"unsafe"``; for the safe methods one per player whose
+        strategy is re-solved (player 1's first).
+    solve_exploitability : tuple of float
+        NashConv / 2 of each gadget's solution, in the gadget.
+    weights : tuple of float
+        :math:`Z_p = \\sum_h \\pi_p^\\sigma(h)\\pi_c(h)` for the safe gadgets (each player's
+        own reach of the subgame with chance's); for ``"unsafe"``, the subgame's reach.
+    bound : float
+        For the safe methods, :math:`\\sum_p Z_p\\,\\epsilon_p` with :math:`\\epsilon_p` the
+        gadget's NashConv / 2: how far the whole game's exploitability may rise above the
+        blueprint's; ``inf`` for ``"unsafe"`` (no guarantee).
+    seconds : float
+        Wall time of building and solving the gadgets (not of the evaluation).
+    """
+
+    method: str
+    policy: Policy
+    exploitability: float
+    blueprint_exploitability: float
+    gadgets: tuple[GameTree, ...]
+    solve_exploitability: tuple[float, ...]
+    weights: tuple[float, ...]
+    bound: float
+    seconds: float
+
+
+def _gadget(tree: GameTree, probs: FloatArray, roots: IntArray, method: str, us: int
+            ) -> tuple[GameTree | None, float]:
+    """The game to solve for player ``us`` (both players for ``"unsafe"``), and its weight."""
+    reach = tree_reach_probabilities(tree, probs)
+    b = _Builder(tree)
+    if method == "unsafe":
+        w = reach[0, roots] * reach[1, roots] * reach[2, roots]
+        live = w > 0
+        if not live.any():
+            return None, 0.0
+        _chance_over(b, roots[live], w[live], -1, -1, 0, "")
+        return b.build(f"{tree.name} unsafe subgame"), float(w.sum())
+    them = 1 - us
+    rv = _root_values(tree, probs, roots, them)
+    w = rv.root_weight
+    if not (w > 0).any():
+        return None, 0.0
+
+    def payoff(v: float) -> tuple[float, float]:
+        return (v, -v) if them == 0 else (-v, v)
+
+    if method == "resolve":
+        root = b.node(-1, -1, CHANCE, 0, "", labels=tuple(tree.history[r] for r in roots[w > 0]))
+        total = w.sum()
+        for i, r in enumerate(np.flatnonzero(w > 0)):
+            hand = int(rv.hand_of_root[r])
+            node = b.node(root, i, them, 1, tree.history[roots[r]] + " (gadget)",
+                          prob=float(w[r] / total), key=f"gadget {rv.hands[hand]}",
+                          actions=("terminate", "follow"))
+            b.node(node, 0, TERMINAL, 2, tree.history[roots[r]] + " terminate",
+                   utility=payoff(float(rv.value[hand])))
+            b.copy(int(roots[r]), node, 1, 2)
+        return b.build(f"{tree.name} re-solve gadget"), float(total)
+    entered = np.flatnonzero(rv.weight > 0)
+    root = b.node(-1, -1, them, 0, "", key="max-margin gadget",
+                  actions=tuple(rv.hands[i] for i in entered))
+    for a, hand in enumerate(entered.tolist()):
+        mine = (rv.hand_of_root == hand) & (w > 0)
+        _chance_over(b, roots[mine], w[mine], root, a, 1, rv.hands[hand],
+                     shift=float(rv.value[hand]), who_gains=them)
+    return b.build(f"{tree.name} max-margin gadget"), float(w.sum())
+
+
+def resolve(game: object, blueprint: Policy, state: object, method: str = "resolve",
+            iterations: int = 1000, algorithm: str = "cfr+") -> Resolution:
+    """Re-solve one public state's subgame and put the result back into the blueprint.
+
+    Parameters
+    ----------
+    game : GameTree
+        A two-player zero-sum game whose root deals the private cards (Kuhn, Leduc).
+    blueprint : Policy
+    state : PublicState, str or sequence of int
+        The subgame (as :func:`root_values` takes it).
+    method : {"unsafe", "resolve", "maxmargin"}
+        See the module's docstring.
+    iterations : int
+        Iterations of ``algorithm`` on each gadget.
+    algorithm : str
+        A full-tree algorithm of :func:`cfrviz.solve` (``"cfr+"``, ``"dcfr"``, ...); its
+        average strategy is the re-solved one.
+
+    Returns
+    -------
+    Resolution
+
+    Raises
+    ------
+    ValueError
+        For an unknown method (listing the three), or what :func:`root_values` refuses.
+    """
+    if method not in METHODS:
+        raise ValueError(f"unknown re-solving method {method!r}; choose one of "
+                         f"{', '.join(repr(m) for m in METHODS)}")
+    if isinstance(iterations, bool) or not isinstance(iterations, (int, np.integer)) \
+            or iterations < 1:
+        raise ValueError(f"iterations must be a whole number >= 1; got {iterations!r}")
+    tree = as_tree(game, "resolve")
+    check_zero_sum(tree, "subgame solving")
+    check_policy(tree, blueprint)
+    roots = _roots(tree, state)
+    probs = blueprint.probabilities
+    start = time.perf_counter()
+    combined = np.array(probs)
+    gadgets: list[GameTree] = []
+    tolerance: list[float] = []
+    weights: list[float] = []
+    for us in ((0,) if method == "unsafe" else (0, 1)):
+        gadget, weight = _gadget(tree, probs, roots, method, us)
+        weights.append(weight)
+        if gadget is None:  # nobody (or not we) reaches the subgame: its strategy cannot matter
+            tolerance.append(0.0)
+            continue
+        trace = solve(gadget, algorithm, int(iterations), checkpoints=[int(iterations)])
+        solved = trace.average_strategy[-1]
+        gadgets.append(gadget)
+        tolerance.append(float(tree_exploitability(gadget, solved)))
+        index = tree.cached("subgame_key_rows", lambda t: {k: i for i, k in
+                                                           enumerate(t.infoset_keys)})
+        for row, key in enumerate(gadget.infoset_keys):
+            src = index.get(key)
+            if src is None or (method != "unsafe" and tree.infoset_player[src] != us):
+                continue
+            k = len(tree.infoset_actions[src])
+            combined[src, :k] = solved[row, :k]
+    seconds = time.perf_counter() - start
+    policy = Policy(tree, combined)
+    bound = (float(np.dot(weights, tolerance)) if method != "unsafe" else float("inf"))
+    return Resolution(method, policy, float(tree_exploitability(tree, combined)),
+                      float(tree_exploitability(tree, probs)), tuple(gadgets), tuple(tolerance),
+                      tuple(weights), bound, seconds)
+
+
+def resolve_all(game: object, blueprint: Policy, state: object, iterations: int = 1000,
+                algorithm: str = "cfr+", methods: Iterable[str] = METHODS
+                ) -> dict[str, Resolution]:
+    """:func:`resolve` by each of ``methods`` on one subgame: ``{method: Resolution}``."""
+    return {m: resolve(game, blueprint, state, m, iterations, algorithm) for m in methods}
+
+
+__all__: Sequence[str] = ("METHODS", "METHOD_LABELS", "Resolution", "RootValues", "node_values",
+                          "public_groups", "resolve", "resolve_all", "root_values",
+                          "subtree_end")
