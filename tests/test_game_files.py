@@ -682,3 +682,58 @@ def test_json_deeper_than_json_loads_allows_is_read():
     for _ in range(depth):
         value = value["a"]
     assert value == 1
+
+
+@dataclass(frozen=True)
+class _ThreeState:
+    """Three players move in turn (a or b); player 3 is told player 1's move, or not."""
+
+    moves: str
+    told: bool
+
+    def is_terminal(self):
+        return len(self.moves) == 4
+
+    def current_player(self):
+        return (0, 1, 2, 2)[len(self.moves)]
+
+    def legal_actions(self):
+        return ("a", "b")
+
+    def chance_outcomes(self):
+        return ()
+
+    def child(self, action):
+        return _ThreeState(self.moves + action, self.told)
+
+    def returns(self):
+        win = 1.0 if self.moves.count("a") % 2 else -1.0
+        return (win, -win / 2, -win / 2)
+
+    def infoset_key(self):
+        if self.current_player() < 2:
+            return f"P{len(self.moves) + 1}"
+        # Player 3 sees player 1's move at its first turn; at its second only if told.
+        seen = self.moves[0] if self.told or len(self.moves) == 2 else ""
+        return f"P3:{seen}:{self.moves[2:]}"
+
+    def history(self):
+        return self.moves
+
+
+@dataclass(frozen=True)
+class _Three:
+    told: bool
+    name: str = "three"
+    num_players: int = 3
+
+    def initial_state(self):
+        return _ThreeState("", self.told)
+
+
+def test_perfect_recall_is_checked_for_a_third_player():
+    check_perfect_recall(build_tree(_Three(told=True)))
+    with pytest.raises(ValueError, match=r"information set 'P3::a' of player 3 breaks perfect "
+                                         r"recall: at 'aaa' the player has played 'a' at "
+                                         r"'P3:a:'"):
+        check_perfect_recall(build_tree(_Three(told=False)))

@@ -28,6 +28,8 @@ GAMES = {
     "oshi_zumo_4": (("oshi_zumo", {"coins": 4, "size": 1, "horizon": 3}, True), (1763, 390)),
 }
 ALL = list(GAMES)
+#: A game of three players: cfrviz has no exploitability for it, but deviation gains.
+GAMES["kuhn_poker_3p"] = (("kuhn_poker", {"players": 3}, False), (617, 48))
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +52,7 @@ def openspiel_game(pyspiel, key):
     return game, tree
 
 
-@pytest.mark.parametrize("key", ALL)
+@pytest.mark.parametrize("key", [*ALL, "kuhn_poker_3p"])
 def test_the_tree_has_openspiels_states_information_sets_and_chance(pyspiel, key):
     game, tree = openspiel_game(pyspiel, key)
     assert (tree.num_nodes, tree.num_infosets) == GAMES[key][1]
@@ -201,13 +203,47 @@ def test_cfrvizs_poker_is_openspiels(pyspiel, name, suits):
         assert value == pytest.approx(-1 / 18, abs=1e-9)
 
 
+def test_three_players_deviation_gains_agree_with_openspiels_nash_conv(pyspiel):
+    from open_spiel.python.algorithms import cfr, exploitability
+    from open_spiel.python.policy import TabularPolicy
+
+    game, tree = openspiel_game(pyspiel, "kuhn_poker_3p")
+    assert tree.num_players == 3
+
+    def improvements(table):
+        return exploitability.nash_conv(game, table,
+                                        return_only_nash_conv=False).player_improvements
+
+    solver = cfr.CFRSolver(game)
+    for _ in range(20):
+        solver.evaluate_and_update_policy()
+    ours = cfrviz.solve(tree, "cfr", iterations=20, seed=0).average_policy()
+    for policy, table in [(cfrviz.Policy.uniform(tree), TabularPolicy(game)),
+                          (policy_from_openspiel(solver.average_policy(), tree),
+                           solver.average_policy()),
+                          (ours, policy_to_openspiel(ours, game))]:
+        gains = cfrviz.deviation_gains(tree, policy)
+        assert np.all(gains > 1e-3)
+        np.testing.assert_allclose(gains, improvements(table), rtol=0, atol=1e-12)
+    with pytest.raises(ValueError, match="defined for two-player games"):
+        cfrviz.exploitability(tree, ours)
+    # cfrviz's own three-player Kuhn poker is OpenSpiel's: cards J Q K A are 0 1 2 3 there.
+    own = cfrviz.load_game("kuhn_poker_3p")
+    moved = {"JQKA"[int(key[0])] + key[1:]: {"p": dist["Pass"], "b": dist["Bet"]}
+             for key, dist in ours.to_dict().items()}
+    assert set(moved) == set(own.infoset_keys) and own.num_infosets == 48
+    same = cfrviz.Policy.from_dict(own, moved)
+    np.testing.assert_allclose(cfrviz.deviation_gains(own, same),
+                               cfrviz.deviation_gains(tree, ours), rtol=0, atol=1e-12)
+
+
 # --- games that do not fit ------------------------------------------------------------------
 
 @pytest.mark.parametrize("name, params, words", [
     ("goofspiel", {"num_cards": 3}, "simultaneous moves, which a cfrviz tree does not draw; pass "
                                     "turn_based=True"),
     ("first_sealed_auction", None, "is general-sum, not zero-sum"),
-    ("kuhn_poker", {"players": 3}, "has 3 players; cfrviz converts two-player games only"),
+    ("catch", None, "has 1 player; cfrviz converts games of two players or more"),
     ("liars_dice_ir", {"numdice": 1, "dice_sides": 3}, "has imperfect recall: information set"),
     # OpenSpiel's goofspiel strings show hands, not the order of bids: from 4 cards they forget.
     ("turn_based_simultaneous_game(game=goofspiel(num_cards=4))", None,

@@ -115,8 +115,9 @@ def check_perfect_recall(tree: GameTree) -> None:
     With perfect recall, every node of an information set has the same
     sequence of the owner's earlier (information set, action) pairs.
     Counterfactual regret minimization and the best response of
-    :mod:`cfrviz.reference.evaluation` assume it.  Time and memory are linear
-    in the number of nodes, however deep the tree.
+    :mod:`cfrviz.reference.evaluation` assume it.  Every player of the tree is
+    checked (two or more).  Time and memory are linear in the number of nodes
+    (times the players), however deep the tree.
 
     Raises
     ------
@@ -128,24 +129,25 @@ def check_perfect_recall(tree: GameTree) -> None:
     # costs O(1) rather than a copy of its parent's sequence.
     ids: dict[tuple[int, int, int], int] = {}
     steps: list[tuple[int, int, int]] = [(0, -1, -1)]  # id -> (previous id, set, action)
-    sequences: list[tuple[int, int]] = [(0, 0)]
+    count = tree.num_players
+    sequences: list[tuple[int, ...]] = [(0,) * count]
     parents, players = tree.parent.tolist(), tree.player.tolist()
     infosets, actions = tree.infoset.tolist(), tree.action.tolist()
     for node in range(1, tree.num_nodes):
         parent = parents[node]
         own = sequences[parent]
         who = players[parent]
-        if who in (0, 1):
+        if who >= 0:
             step = (own[who], infosets[parent], actions[node])
             if step not in ids:
                 ids[step] = len(steps)
                 steps.append(step)
-            own = (ids[step], own[1]) if who == 0 else (own[0], ids[step])
+            own = (*own[:who], ids[step], *own[who + 1:])
         sequences.append(own)
     first: dict[int, int] = {}
     for node in range(tree.num_nodes):
         who, info = players[node], infosets[node]
-        if who not in (0, 1):
+        if who < 0:  # chance or terminal
             continue
         if info not in first:
             first[info] = node

@@ -4,18 +4,21 @@ OpenSpiel (Lanctot et al., 2019, https://github.com/google-deepmind/open_spiel; 
 open-spiel``) is optional: this module imports ``pyspiel`` only inside its functions, so cfrviz
 imports without it, and each function raises an ``ImportError`` saying how to install it.
 
-A two-player, zero-sum (or constant-sum), sequential OpenSpiel game with perfect recall is
-walked once, like any game definition, into a :class:`~cfrviz.core.tree.GameTree`:
+A zero-sum (or constant-sum), sequential OpenSpiel game with perfect recall is walked once,
+like any game definition, into a :class:`~cfrviz.core.tree.GameTree`, for two players or more
+(with more than two, cfrviz's full-tree CFR solvers and ``cfrviz.deviation_gains`` apply, while
+exploitability, a two-player measure, is refused):
 
 - a decision's information set is OpenSpiel's ``information_state_string()``, unchanged, so a
   cfrviz key is an OpenSpiel ``TabularPolicy`` key;
 - its actions are OpenSpiel's legal actions in OpenSpiel's (ascending) order, labelled by
   ``action_to_string`` (an id is added to a label two actions share);
 - chance outcomes and their probabilities are OpenSpiel's ``chance_outcomes()``;
-- payoffs are ``returns()``; a constant-sum game's are shifted by half the constant each, so
-  they sum to 0 (strategies, best responses and exploitability do not change).
+- payoffs are ``returns()``; a constant-sum game's are shifted by the constant over the number
+  of players each, so they sum to 0 (strategies, best responses and exploitability do not
+  change).
 
-Games that do not fit are refused, with the reason: more than two players, general-sum,
+Games that do not fit are refused, with the reason: a single player, general-sum,
 simultaneous moves (unless ``turn_based=True`` asks for OpenSpiel's own conversion,
 ``pyspiel.convert_to_turn_based``, in which player 2 moves second without seeing player 1's
 move: the same game), sampled chance, no information-state strings, imperfect recall (found by
@@ -132,8 +135,8 @@ def from_openspiel(game: Spiel, turn_based: bool = False,
     Parameters
     ----------
     game : pyspiel.Game
-        A two-player, zero-sum or constant-sum game with information-state strings, e.g.
-        ``pyspiel.load_game("kuhn_poker")``.
+        A zero-sum or constant-sum game of two or more players with information-state
+        strings, e.g. ``pyspiel.load_game("kuhn_poker")`` or ``"kuhn_poker(players=3)"``.
     turn_based : bool
         For a simultaneous-move game: walk ``pyspiel.convert_to_turn_based(game)`` instead, in
         which player 1 chooses first and player 2 then chooses without seeing that choice (an
@@ -153,7 +156,7 @@ def from_openspiel(game: Spiel, turn_based: bool = False,
     ImportError
         When OpenSpiel is not installed.
     ValueError
-        For a game that does not fit, with the reason: not two players, general-sum,
+        For a game that does not fit, with the reason: one player, general-sum,
         simultaneous moves without ``turn_based``, sampled chance, no information-state
         strings, imperfect recall (naming the information set), or more than ``max_nodes``
         nodes (saying how to raise it).
@@ -169,17 +172,17 @@ def from_openspiel(game: Spiel, turn_based: bool = False,
     kind = game.get_type()
     what = f"OpenSpiel's {game}"
     players = game.num_players()
-    if players != 2:
-        raise ValueError(f"{what} has {players} players; cfrviz converts two-player games only "
-                         f"(its solvers and exploitability are for two players)")
+    if players < 2:
+        raise ValueError(f"{what} has {players} player; cfrviz converts games of two players "
+                         f"or more (a game against chance alone has no opponent to regret)")
     utility = kind.utility
     shift = 0.0
     if utility == pyspiel.GameType.Utility.CONSTANT_SUM:
-        shift = float(game.utility_sum()) / 2
+        shift = float(game.utility_sum()) / players
     elif utility != pyspiel.GameType.Utility.ZERO_SUM:
-        raise ValueError(f"{what} is {_named(utility)}, not zero-sum: cfrviz converts two-player "
-                         f"zero-sum (or constant-sum) games, where one player's gain is the "
-                         f"other's loss, which CFR's equilibrium and exploitability need")
+        raise ValueError(f"{what} is {_named(utility)}, not zero-sum: cfrviz converts zero-sum "
+                         f"(or constant-sum) games, where what one player gains the others "
+                         f"lose, which CFR's equilibrium and exploitability need")
     if kind.chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC:
         raise ValueError(f"{what} samples its chance events, so their outcomes and "
                          f"probabilities cannot be listed in a tree")
@@ -190,7 +193,7 @@ def from_openspiel(game: Spiel, turn_based: bool = False,
     tree = build_tree(definition)
     if not is_zero_sum(tree):
         raise ValueError(f"{what} declares itself {_named(utility)}, but its payoffs do not sum "
-                         f"to {2 * shift:g} at every terminal")
+                         f"to {players * shift:g} at every terminal")
     try:
         check_perfect_recall(tree)
     except ValueError as error:
@@ -229,6 +232,7 @@ class _Definition:
     def __init__(self, game: Spiel, shift: float, limit: int, what: str) -> None:
         self.name = "openspiel"
         self.game = game
+        self.num_players = int(game.num_players())
         self.shift = shift
         self.limit = limit
         self.what = what
@@ -353,7 +357,7 @@ def policy_to_openspiel(policy: Policy, game: Spiel) -> Spiel:
     Returns
     -------
     open_spiel.python.policy.TabularPolicy
-        For both players, with the policy's probabilities on every information state.
+        For every player, with the policy's probabilities on every information state.
 
     Raises
     ------
