@@ -207,3 +207,21 @@ def test_a_moving_magnet_refuses_resume_and_a_fixed_one_resumes_bit_for_bit(kuhn
     resumed = cfrviz.solve(kuhn, "mmd", 40, magnet_every=0, resume=half)
     assert np.array_equal(resumed.current_strategy[-1], whole.current_strategy[-1])
     assert np.array_equal(resumed.average_strategy[-1], whole.average_strategy[-1])
+
+
+def test_the_explanation_shows_no_regret_matching_step(kuhn):
+    """MMD keeps no regrets: the explorer's panel shows the current strategy's counterfactual
+    regrets and says its next step is a mirror-descent step, not regret matching."""
+    from cfrviz.analysis.explain import infoset_snapshot, snapshot_html
+    from cfrviz.widgets.explorer import TrainingExplorer
+
+    trace = cfrviz.solve(kuhn, "mmd", 30)
+    snapshot = infoset_snapshot(trace, 29, "J")
+    assert not snapshot.regrets
+    assert np.allclose(snapshot.regret, snapshot.action_values - snapshot.value)
+    html = snapshot_html(snapshot)
+    assert "mirror-descent step" in html and "next strategy (regret matching)" not in html
+    assert "cumulative regret" not in html
+    cfr = snapshot_html(infoset_snapshot(cfrviz.solve(kuhn, "cfr", 30), 29, "J"))
+    assert "next strategy (regret matching)" in cfr
+    TrainingExplorer(kuhn, "mmd", 30)  # builds, trains and shows its first frame

@@ -58,6 +58,12 @@ class InfosetSnapshot:
     exact : bool
         Whether ``regret`` is the exact counterfactual regret (full-tree
         algorithms); sampling algorithms record a sampled estimate.
+    regrets : bool
+        Whether the algorithm is a regret minimiser (see
+        :attr:`cfrviz.solvers.Algorithm.regrets`).  If not (magnetic mirror descent),
+        ``regret`` is the counterfactual regret of the current strategy, computed here,
+        ``cumulative_regret`` the algorithm's own state (its strategy's logarithms) and
+        ``next_strategy`` the current strategy: the panel shows no regret-matching step.
     """
 
     key: str
@@ -74,6 +80,7 @@ class InfosetSnapshot:
     next_strategy: np.ndarray
     average: np.ndarray
     exact: bool
+    regrets: bool = True
 
 
 def infoset_snapshot(trace, index: int, infoset) -> InfosetSnapshot:
@@ -94,6 +101,9 @@ def infoset_snapshot(trace, index: int, infoset) -> InfosetSnapshot:
     # what regret matching plays next: on the cumulative regrets, or on them plus the last
     # regrets (the prediction) for PCFR+ and PDCFR+
     upcoming = cumulative + regret if solver.predictive else cumulative
+    current = trace.current_strategy[index, info, :k]
+    if not solver.regrets:  # no regrets recorded: the current strategy's, from the table
+        regret = table["action_values"][info, :k] - table["value"][info]
     return InfosetSnapshot(
         key=game.infoset_keys[info], player=player, actions=game.infoset_actions[info],
         iteration=int(trace.iterations[index]),
@@ -101,9 +111,10 @@ def infoset_snapshot(trace, index: int, infoset) -> InfosetSnapshot:
         own_reach=float(table["own_reach"][info]),
         action_values=table["action_values"][info, :k], value=float(table["value"][info]),
         regret=regret, cumulative_regret=cumulative,
-        current=trace.current_strategy[index, info, :k],
-        next_strategy=regret_matching(upcoming), average=trace.average_strategy[index, info, :k],
-        exact=solver.exact_regrets)
+        current=current,
+        next_strategy=regret_matching(upcoming) if solver.regrets else current,
+        average=trace.average_strategy[index, info, :k], exact=solver.exact_regrets,
+        regrets=solver.regrets)
 
 
 def counterfactual_values(game, policy, infoset) -> dict:
@@ -168,6 +179,21 @@ def snapshot_html(s: InfosetSnapshot, font_size: int = 13) -> str:
     else:
         rm = "no action has positive cumulative regret, so the next strategy is uniform"
     kind = "" if s.exact else " (a sampled estimate: this algorithm samples)"
+    if not s.regrets:
+        return (
+            f"<div style='font-size:{font_size}px'>"
+            f"<b>{escape(s.key)}</b> — player {s.player + 1}, iteration {s.iteration:,}<br>"
+            f"opponent-and-chance reach <b>{s.opponent_reach:.4f}</b>; own reach "
+            f"{s.own_reach:.4f}<br>counterfactual value of the current strategy "
+            f"<b>{s.value + 0.0:+.4f}</b>"
+            f"<table><tr><th></th>{head}</th></tr>"
+            + row("counterfactual value", s.action_values)
+            + row("regret of the current strategy", s.regret)
+            + row("current strategy", s.current, "{:.3f}")
+            + row("average strategy", s.average, "{:.3f}")
+            + "</table><i>Not regret matching:</i> this algorithm keeps no regrets; its next "
+              "strategy is a mirror-descent step, at each set a softmax of the step size "
+              "times the values, the last strategy's logarithms and the magnet's.</div>")
     return (
         f"<div style='font-size:{font_size}px'>"
         f"<b>{escape(s.key)}</b> — player {s.player + 1}, iteration {s.iteration:,}<br>"

@@ -104,4 +104,4 @@ register_algorithm(Algorithm(
            "A unified approach to reinforcement learning, quantal response equilibria, and "
            "two-player zero-sum games, ICLR; magnet reset: Abe, Ariu, Sakamoto and Iwasaki "
            "(2024), Adaptively perturbed mirror descent for learning in games, ICML"),
-    aliases=("magnetic_mirror_descent", "mmd_dilated")))
+    aliases=("magnetic_mirror_descent", "mmd_dilated"), regrets=False))

@@ -85,6 +85,11 @@ class Algorithm:
         Whether the strategy played is regret matching on the cumulative regrets *plus*
         the last iteration's regrets (PCFR+, PDCFR+), not on the cumulative regrets alone:
         what a view computes as "the next strategy" of a set.
+    regrets : bool
+        Whether it minimises regret: its ``cumulative_regret`` table holds cumulative
+        regrets and its next strategy is regret matching on them.  ``False`` for magnetic
+        mirror descent, which keeps its strategy's logarithms there and moves by a
+        mirror-descent step (views then show no regret-matching step).
     """
 
     name: str
@@ -100,6 +105,7 @@ class Algorithm:
     options: tuple[Param, ...] = ()
     start_only: tuple[str, ...] = ()
     predictive: bool = False
+    regrets: bool = True
 
     def __post_init__(self) -> None:
         if self.family not in FAMILIES:
