@@ -235,3 +235,70 @@ def test_matrix_games_get_their_deviation_gains():
     policy = cfrviz.Policy(rps, np.array([[1.0, 0.0, 0.0], [1.0, 0.0, 0.0]]))
     # both play rock: paper gains 1 for either player
     assert cfrviz.deviation_gains(rps, policy) == pytest.approx([1.0, 1.0])
+
+
+# ----------------------------------------------------------------------------- views, widgets
+
+def test_the_deviation_figure_draws_each_player_and_the_gap_legibly(kuhn3):
+    from test_legibility import drawn_lines, legend_entries, text_sizes
+
+    from cfrviz.views import deviation_figure
+    from cfrviz.views.style import MIN_FONT_PX, MIN_LINE_PX, PLAIN, PLAYER_COLOURS, presenting
+
+    trace = cfrviz.solve(kuhn3, "cfr", 300, seed=0, checkpoints=[1, 3, 10, 30, 100, 300])
+    for presenter in (False, True):
+        with presenting(presenter):
+            fig = deviation_figure(trace)
+        assert [t.name for t in fig.data] == [
+            "player 1 gains by deviating from the average",
+            "player 2 gains by deviating from the average",
+            "player 3 gains by deviating from the average",
+            "coarse-correlated gap of the joint play"]
+        assert fig.layout.xaxis.type == fig.layout.yaxis.type == "log"
+        assert [t.line.color for t in fig.data[:3]] == list(PLAYER_COLOURS[:3])
+        for k in range(3):
+            drawn = np.array([np.nan if v is None else v for v in fig.data[k].y], dtype=float)
+            assert np.allclose(drawn, trace.extras["deviation_gains"][:, k], rtol=1e-15)
+        assert fig.layout.template == PLAIN
+        assert min(text_sizes(fig).values()) >= MIN_FONT_PX
+        assert min(drawn_lines(fig).values()) >= MIN_LINE_PX
+        looks = [look for _, look in legend_entries(fig)]
+        assert len(set(looks)) == len(looks)  # no two entries look the same
+    # a gap at or below zero has no place on a log axis: left out, not faked
+    negative = cfrviz.solve(kuhn3, "cfr", 30, seed=0, checkpoints=[30])
+    object.__setattr__(negative, "extras", dict(negative.extras, cce_gap=np.array([-1e-3])))
+    assert deviation_figure(negative).data[3].y == (None,)
+
+
+def test_the_deviation_figure_refuses_a_two_player_run(kuhn):
+    from cfrviz.views import deviation_figure
+
+    with pytest.raises(ValueError, match="a two-player run's measure is its exploitability"):
+        deviation_figure(cfrviz.solve(kuhn, "cfr", 10))
+
+
+def test_plot_tree_draws_the_third_player(kuhn3):
+    from cfrviz.views.style import PLAYER_COLOURS, ROLE_SYMBOLS
+
+    fig = cfrviz.plot_tree(kuhn3, subtree="JQK")
+    third = next(t for t in fig.data if t.name == "player 3 (hexagon)")
+    assert len(third.x) == 4 and third.marker.color == PLAYER_COLOURS[2]
+    assert third.marker.symbol == ROLE_SYMBOLS["player 3"] and set(third.text) == {"3"}
+    assert all("<b>player 3</b>" in h for h in third.hovertext)
+    terminals = next(t for t in fig.data if t.name == "terminal (payoffs to players 1–3)")
+    assert "-2, -2, +4" in terminals.text  # JQK:bbb, every payoff shown
+    assert any("payoffs: player 1 -2, player 2 -2, player 3 +4" in h
+               for h in terminals.hovertext)
+    # two-player figures keep their roles and payoff text
+    kuhn = cfrviz.load_game("kuhn_poker")
+    names = [t.name for t in cfrviz.plot_tree(kuhn).data]
+    assert "player 3 (hexagon)" not in names and "terminal (payoff to player 1)" in names
+
+
+@pytest.mark.parametrize("make", [lambda g: cfrviz.explore(g),
+                                  lambda g: cfrviz.BestResponseExplorer(g),
+                                  lambda g: cfrviz.play_against(g, cfrviz.solve(g, "cfr", 5))],
+                         ids=["explore", "best_response_explorer", "play_against"])
+def test_two_player_widgets_refuse_three_players(kuhn3, make):
+    with pytest.raises(ValueError, match=TWO_PLAYER):
+        make(kuhn3)

@@ -16,10 +16,12 @@ from .matrix import (
     update_history,
     update_simplex,
 )
+from .multiplayer import deviation_figure
 from .style import get_style, presenter_mode, presenting, set_presenter
 from .tree import TreeView, plot_tree, tidy_layout, tree_graph
 
-__all__ = ["TreeView", "display_frames", "exploitability_figure", "get_style", "history_figure",
+__all__ = ["TreeView", "deviation_figure", "display_frames", "exploitability_figure", "get_style",
+           "history_figure",
            "kuhn_equilibrium_figure", "kuhn_equilibrium_point", "kuhn_strategy_path",
            "nearest_alpha", "update_kuhn_equilibrium",
            "plot_tree", "presenter_mode", "presenting", "set_presenter", "simplex_figure",

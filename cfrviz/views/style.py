@@ -41,8 +41,11 @@ OKABE_ITO = {
     "yellow": "#F0E442", "blue": "#0072B2", "vermillion": "#D55E00",
     "reddish purple": "#CC79A7",
 }
-#: Player 1 and player 2.
-PLAYER_COLOURS = (OKABE_ITO["blue"], OKABE_ITO["vermillion"])
+#: Player 1, player 2 and (Kuhn poker for three or four players) players 3 and 4.
+PLAYER_COLOURS = (OKABE_ITO["blue"], OKABE_ITO["vermillion"], OKABE_ITO["orange"],
+                  OKABE_ITO["sky blue"])
+#: Line styles by player, so that players' curves differ by more than colour.
+RUN_DASHES_BY_PLAYER = ("solid", "dash", "dot", "dashdot")
 CHANCE_COLOUR = OKABE_ITO["black"]
 TERMINAL_COLOUR = "#8C8C8C"
 EDGE_COLOUR = "#4D4D4D"
@@ -51,8 +54,8 @@ ZERO_EDGE_COLOUR = "#BDBDBD"
 BEST_RESPONSE_COLOUR = OKABE_ITO["bluish green"]
 SELECTED_COLOUR = OKABE_ITO["reddish purple"]
 #: Marker shape by role, so that roles differ by more than colour.
-ROLE_SYMBOLS = {"player 1": "circle", "player 2": "square", "chance": "diamond",
-                "terminal": "triangle-down"}
+ROLE_SYMBOLS = {"player 1": "circle", "player 2": "square", "player 3": "hexagon",
+                "player 4": "star", "chance": "diamond", "terminal": "triangle-down"}
 FONT_FAMILY = "Arial, sans-serif"
 
 

@@ -10,7 +10,7 @@ from ..core.checks import check_player
 from ..core.markup import escape
 from ..core.policy import Policy
 from ..core.registry import Param
-from ..core.tree import as_tree
+from ..core.tree import as_tree, check_two_players
 from ..engine import tree_best_response
 from ..views.style import get_style
 from ..views.tree import TreeView
@@ -60,6 +60,8 @@ class BestResponseExplorer(Panel):
                  depth=None, presenter: bool | None = None):
         super().__init__()
         self.game = as_tree(game, "the best-response explorer")
+        check_two_players(self.game, "the best-response explorer", "it answers the one "
+                          "opponent's strategy")
         self._game_value: float | None = None
         self.player = player = check_player(player)
         start = Policy.uniform(self.game) if policy is None else policy

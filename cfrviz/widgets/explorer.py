@@ -7,7 +7,7 @@ import plotly.graph_objects as go
 
 from ..analysis.explain import infoset_snapshot, snapshot_html
 from ..core.registry import Param
-from ..core.tree import as_tree
+from ..core.tree import as_tree, check_two_players
 from ..solvers import solve
 from ..solvers.registry import ALGORITHMS, tree_algorithms
 from ..solvers.registry import algorithm as registered
@@ -79,6 +79,10 @@ class TrainingExplorer(TimelinePanel):
                  show_controls: bool = True, **params):
         super().__init__()
         self.game = as_tree(game, "the training explorer")
+        check_two_players(self.game, "the training explorer", "its timeline shows exploitability "
+                          "and best responses", instead="cfrviz.solve(game, 'cfr', n) and "
+                          "cfrviz.views.multiplayer.deviation_figure(trace), with "
+                          "cfrviz.plot_tree(game) for the tree")
         self.view = TreeView(self.game, subtree=subtree, depth=depth, presenter=presenter)
         self.style = get_style(presenter)
         self.presenter = presenter

@@ -27,7 +27,7 @@ def tree_graph(game, nodes=None) -> nx.DiGraph:
         Node attributes ``player`` (0, 1, ``CHANCE`` = -1 or ``TERMINAL`` = -2),
         ``role`` ("player 1", "player 2", "chance", "terminal"), ``infoset`` (id,
         -1 off decisions), ``infoset_key`` (or ``None``), ``history``, ``depth``
-        and ``utility`` (a pair).  Edge attributes ``action`` (index), ``label``
+        and ``utility`` (one payoff per player).  Edge attributes ``action`` (index), ``label``
         (action or chance outcome) and ``probability`` (the chance probability,
         ``None`` below a decision node).  Graph attribute ``name``.
     """
@@ -39,7 +39,7 @@ def tree_graph(game, nodes=None) -> nx.DiGraph:
         graph.add_node(n, player=int(tree.player[n]), role=node_role(tree, n), infoset=info,
                        infoset_key=tree.infoset_keys[info] if info >= 0 else None,
                        history=tree.history[n], depth=int(tree.depth[n]),
-                       utility=(float(tree.utility[n, 0]), float(tree.utility[n, 1])))
+                       utility=tuple(float(v) for v in tree.utility[n]))
     kept = set(keep.tolist())
     for n in keep.tolist():
         parent = int(tree.parent[n])
@@ -69,7 +69,7 @@ def _node_ids(tree: GameTree, nodes) -> np.ndarray:
 
 def node_role(tree: GameTree, node: int) -> str:
     who = int(tree.player[node])
-    return {0: "player 1", 1: "player 2", CHANCE: "chance", TERMINAL: "terminal"}[who]
+    return {CHANCE: "chance", TERMINAL: "terminal"}.get(who, f"player {who + 1}")
 
 
 def edge_label(tree: GameTree, child: int) -> str:

@@ -10,7 +10,7 @@ from plotly.basedatatypes import Undefined
 
 from ...core.checks import check_flag
 from ...core.markup import escape
-from ...core.tree import CHANCE, TERMINAL, as_tree
+from ...core.tree import CHANCE, TERMINAL, GameTree, as_tree
 from ...engine import tree_best_response
 from ..style import (
     BEST_RESPONSE_COLOUR,
@@ -54,12 +54,21 @@ HOVER_MEMBERS = 8
 ROLES = ("player 1", "player 2", "chance", "terminal")
 
 
+def roles_of(tree: GameTree) -> tuple[str, ...]:
+    """The node roles a tree's figure draws: :data:`ROLES`, with one more player role per
+    player beyond two (three-player Kuhn poker: "player 3")."""
+    more = tuple(f"player {p + 1}" for p in range(2, tree.num_players))
+    return ROLES[:2] + more + ROLES[2:]
+
+
 def _payoff_text(u) -> str:
     def one(v):
         if v == 0:
             return "0"
         return f"{v:+g}" if float(v).is_integer() else f"{v:+.3g}"
-    return one(u[0]) if abs(u[0] + u[1]) < 1e-9 else f"{one(u[0])}, {one(u[1])}"
+    if len(u) == 2 and abs(u[0] + u[1]) < 1e-9:
+        return one(u[0])
+    return ", ".join(one(v) for v in u)
 
 
 def _crowded_levels(anchor_x, level_y, left, text, unit_px: float,
@@ -209,7 +218,7 @@ class TreeView:
         def handler(trace, points, _state):
             for node, infoset in self.clicked(trace, points):
                 callback(node, infoset)
-        for role in ROLES:
+        for role in roles_of(self.tree):
             fig.data[self.traces[role]].on_click(handler)
 
     # --- building ---------------------------------------------------------------------------
@@ -303,7 +312,7 @@ class TreeView:
             x=[], y=[], mode="markers", name="selected information set", hoverinfo="skip",
             marker=dict(size=s.marker_size * 1.9, symbol="circle-open", color=SELECTED_COLOUR,
                         line=dict(width=3.5 * s.line_scale)), showlegend=False))
-        for role in ROLES:
+        for role in roles_of(tree):
             add(role, self._node_trace(role))
         cut = self.selection.cut
         add("cut", go.Scatter(
@@ -451,7 +460,8 @@ class TreeView:
 
     def _node_trace(self, role: str) -> go.Scatter:
         tree, s = self.tree, self.style
-        code = {"player 1": 0, "player 2": 1, "chance": CHANCE, "terminal": TERMINAL}[role]
+        code = {"chance": CHANCE, "terminal": TERMINAL}.get(role, int(role[len("player "):]) - 1
+                                                            if role.startswith("player ") else 0)
         nodes = self.nodes[tree.player[self.nodes] == code]
         hover = [self._node_hover(int(n)) for n in nodes]
         custom = np.column_stack([nodes, tree.infoset[nodes]]) if len(nodes) else None
@@ -462,10 +472,12 @@ class TreeView:
                 textfont=s.font(s.font_size, "#222222"),
                 marker=dict(symbol=ROLE_SYMBOLS[role], size=s.marker_size * 0.6,
                             color=TERMINAL_COLOUR, line=dict(width=0)),
-                name="terminal (payoff to player 1)", customdata=custom, hovertext=hover,
+                name=("terminal (payoff to player 1)" if tree.num_players == 2 else
+                      f"terminal (payoffs to players 1–{tree.num_players})"),
+                customdata=custom, hovertext=hover,
                 hoverinfo="text")
         colour = CHANCE_COLOUR if role == "chance" else PLAYER_COLOURS[code]
-        text = {"player 1": "1", "player 2": "2", "chance": "c"}[role]
+        text = "c" if role == "chance" else str(code + 1)
         return go.Scatter(
             x=self.x[nodes], y=self.y[nodes], mode="markers+text", text=[text] * len(nodes),
             textposition="middle center", textfont=s.font(s.small_font, "white"),
@@ -500,7 +512,7 @@ class TreeView:
                          + (", ..." if len(outcomes) > 12 else ""))
         else:
             u = tree.utility[n]
-            lines.append(f"payoffs: player 1 {u[0]:+g}, player 2 {u[1]:+g}")
+            lines.append("payoffs: " + ", ".join(f"player {p + 1} {v:+g}" for p, v in enumerate(u)))
         kids = tree.children[n]
         drawn_kids = int(self.selection.drawn[kids].sum()) if len(kids) else 0
         if len(kids) and drawn_kids == 0:
