@@ -159,6 +159,27 @@ def test_fixed_magnet_matches_openspiel_mmd_dilated_on_kuhn(kuhn, alpha, eta):
     assert gap.max() < 1e-10
 
 
+def test_fixed_magnet_matches_openspiel_on_leduc_with_suits():
+    """Leduc as OpenSpiel deals it (suits kept: 936 information sets; the dilated entropy is
+    not invariant under merging suit-isomorphic sets, so the rank-only Leduc differs): the
+    current strategy's exploitability after each of 3 iterations, to 1e-12 (measured: all
+    15 printed digits equal at iterations 1 to 5; 2.4 s, mostly OpenSpiel's Python setup)."""
+    pyspiel = pytest.importorskip("pyspiel")
+    mmd_dilated = pytest.importorskip("open_spiel.python.algorithms.mmd_dilated")
+    from open_spiel.python.algorithms import exploitability
+
+    game = pyspiel.load_game("leduc_poker")
+    theirs = mmd_dilated.MMDDilatedEnt(game, 0.05, stepsize=2.0)
+    leduc = cfrviz.load_game("leduc_poker", suits=True)
+    assert len(leduc.infoset_keys) == 936
+    trace = cfrviz.solve(leduc, "mmd", 3, alpha=0.05, eta=2.0, magnet_every=0,
+                         checkpoints=[1, 2, 3])
+    for t in range(3):
+        theirs.update_sequences()
+        want = exploitability.exploitability(game, theirs.get_policies())
+        assert abs(trace.current_exploitability[t] - want) < 1e-12, (t + 1, want)
+
+
 # --- the current strategy converges --------------------------------------------------------
 
 def test_the_current_strategy_goes_to_zero_on_kuhn(kuhn):
@@ -207,6 +228,14 @@ def test_a_moving_magnet_refuses_resume_and_a_fixed_one_resumes_bit_for_bit(kuhn
     resumed = cfrviz.solve(kuhn, "mmd", 40, magnet_every=0, resume=half)
     assert np.array_equal(resumed.current_strategy[-1], whole.current_strategy[-1])
     assert np.array_equal(resumed.average_strategy[-1], whole.average_strategy[-1])
+
+
+def test_a_trace_saves_and_loads(kuhn, tmp_path):
+    trace = cfrviz.solve(kuhn, "mmd", 30)
+    cfrviz.save_trace(trace, tmp_path / "mmd.npz")
+    loaded = cfrviz.load_trace(tmp_path / "mmd.npz")
+    assert loaded.params == trace.params
+    assert np.array_equal(loaded.current_exploitability, trace.current_exploitability)
 
 
 def test_the_explanation_shows_no_regret_matching_step(kuhn):
