@@ -47,8 +47,12 @@ override STAMP_TEST := $(VENV)/.cfrviz-installed-test
 # Every package both name has the same version in both, so `make test` after `make lab` only adds.
 override LOCK_LAB := requirements/lab.txt
 override LOCK_TEST := requirements/test.txt
+# The test set plus the bench extra (OpenSpiel, cvxpy, ECOS, LiteEFG): make benchmark and the
+# LiteEFG agreement tests (tests/test_liteefg.py, which .ci/run runs with this installed).
+override LOCK_BENCH := requirements/bench.txt
+override STAMP_BENCH := $(VENV)/.cfrviz-installed-bench
 
-.PHONY: help lab present test test-fast test-js lint lock benchmark screenshot check-port check-lesson
+.PHONY: help lab present test test-fast test-js lint lock bench-install benchmark screenshot check-port check-lesson
 
 help:
 	@echo "make lab        open the course in JupyterLab (installs into .venv the first time)"
@@ -59,6 +63,8 @@ help:
 	@echo "make test-js    run only the front end's JavaScript tests (Node's test runner)"
 	@echo "make lock       rewrite requirements/*.txt, the exact versions lab and test install, to the"
 	@echo "                newest pyproject.toml allows (then run make test)"
+	@echo "make bench-install  add the bench extra (OpenSpiel, LiteEFG: a C++ build, about 3 min) to"
+	@echo "                .venv from requirements/bench.txt; make benchmark runs it first"
 
 # A whole number from 1 to 65535.  The pattern is tested before the arithmetic: bash
 # arithmetic on an unchecked string can run commands.
@@ -133,6 +139,22 @@ $(STAMP_LAB): pyproject.toml $(LOCK_LAB) | $(PY)
 
 $(STAMP_TEST): pyproject.toml $(LOCK_TEST) | $(PY)
 	$(call install,$(LOCK_TEST),[test])
+
+# The bench extra on top of the test set, from its lock (resolved within test.txt, so this only
+# adds packages).  pip builds LiteEFG's C++ from its sdist (cmake, about 3 minutes on 2 cores).
+$(STAMP_BENCH): pyproject.toml $(LOCK_BENCH) $(STAMP_TEST)
+	@status=0; $(PY) tools/lock.py covers $(LOCK_BENCH) || status=$$?; \
+	if [ $$status -eq 0 ]; then \
+	  set -ex; $(PY) -m pip install --disable-pip-version-check --require-hashes -r $(LOCK_BENCH); \
+	elif [ $$status -eq 1 ]; then \
+	  set -ex; $(PY) -m pip install --disable-pip-version-check -e '.[test,bench]'; \
+	else exit $$status; fi
+	@$(PY) -m pip check --disable-pip-version-check || { \
+	  echo "error: the versions installed do not satisfy pyproject.toml (above); if it changed" >&2; \
+	  echo "       since $(LOCK_BENCH) was written, run: make lock" >&2; exit 1; }
+	@touch $@
+
+bench-install: $(STAMP_BENCH)
 
 # Resolve afresh: the newest versions pyproject.toml allows, for every Python tools/lock.py
 # names, with hashes.  uv (a test tool) resolves; run make test afterwards.
@@ -234,11 +256,12 @@ screenshot: $(STAMP_TEST)
 
 # Side-by-side timings quoted in README (see benchmarks/).
 # bench_browser.py drives JupyterLab in Chromium, as the browser tests do: the test tools.
-benchmark: $(STAMP_TEST)
+benchmark: $(STAMP_BENCH)
 	$(PY) benchmarks/bench_regret_matching.py
 	$(PY) benchmarks/bench_explorer.py
 	$(PY) benchmarks/bench_views.py
 	$(PY) benchmarks/bench_solvers.py
+	$(PY) benchmarks/bench_liteefg.py
 	$(PY) benchmarks/bench_lp.py
 	$(PY) benchmarks/bench_deep_cfr.py
 	$(PY) benchmarks/bench_browser.py

@@ -24,7 +24,7 @@ _spec = importlib.util.spec_from_file_location("lock", ROOT / "tools" / "lock.py
 lock = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(lock)
 
-LOCKS = {"lab.txt": [], "test.txt": ["test"]}
+LOCKS = {"lab.txt": [], "test.txt": ["test"], "bench.txt": ["test", "bench"]}
 PLATFORMS = [("linux", "Linux", "posix"), ("darwin", "Darwin", "posix"),
              ("win32", "Windows", "nt")]
 _HASH = re.compile(r"--hash=sha256:[0-9a-f]{64}")
@@ -113,6 +113,24 @@ def test_the_lab_lock_has_the_test_locks_versions():
         assert {"pytest", "mypy", "ruff", "uv"} <= test.keys() - lab.keys()
 
 
+def test_the_bench_lock_only_adds_to_the_test_lock():
+    """``make bench-install`` after ``make test`` adds the bench extra and changes no version."""
+    for where, env in environments():
+        test = pins(ROOT / "requirements" / "test.txt", env)
+        bench = pins(ROOT / "requirements" / "bench.txt", env)
+        changed = {k: (v, bench.get(k)) for k, v in test.items() if bench.get(k) != v}
+        assert not changed, f"{where}: test.txt and bench.txt differ: {changed}"
+        assert {"liteefg", "open-spiel"} <= bench.keys() - test.keys()
+
+
+def test_compile_rewrites_one_lock_only_within_the_test_lock(tmp_path):
+    with pytest.raises(lock.LockError, match="no lock file 'dev.txt'; the lock files are"):
+        lock.compile_locks(tmp_path, ROOT / "pyproject.toml", only="dev.txt")
+    with pytest.raises(lock.LockError, match="test.txt cannot be rewritten alone"):
+        lock.compile_locks(tmp_path, ROOT / "pyproject.toml", only="test.txt")
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize("name", LOCKS)
 def test_each_lock_names_the_pythons_it_was_tested_on(name):
     assert lock.pythons(ROOT / "requirements" / name) == lock.PYTHONS
@@ -154,6 +172,10 @@ def test_makefile_and_readme_name_the_locks():
     assert "LOCK_TEST := requirements/test.txt" in makefile
     assert re.search(r"^\$\(STAMP_LAB\): pyproject.toml \$\(LOCK_LAB\)", makefile, re.M)
     assert re.search(r"^\$\(STAMP_TEST\): pyproject.toml \$\(LOCK_TEST\)", makefile, re.M)
+    assert "LOCK_BENCH := requirements/bench.txt" in makefile
+    assert re.search(r"^\$\(STAMP_BENCH\): pyproject.toml \$\(LOCK_BENCH\) \$\(STAMP_TEST\)",
+                     makefile, re.M)
+    assert re.search(r"^benchmark: \$\(STAMP_BENCH\)", makefile, re.M)
     assert re.search(r"^lock:.*\n\t\$\(PY\) tools/lock.py compile$", makefile, re.M)
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     for text in ("requirements/lab.txt", "requirements/test.txt", "make lock",

@@ -106,8 +106,8 @@ def test_values_never_reach_a_command_as_text(project, tmp_path):
 
 #: Names the Makefile sets for itself: none may be replaced from outside.
 INTERNAL = ["SHELL", "VENV", "PY", "START", "STAMP_LAB", "STAMP_TEST", "LOCK_LAB", "LOCK_TEST",
-            "READY", "install", "CFRVIZ_PORT", "CFRVIZ_LESSON", "CFRVIZ_PYTHON",
-            "CFRVIZ_PYTEST_ARGS"]
+            "STAMP_BENCH", "LOCK_BENCH", "READY", "install", "CFRVIZ_PORT", "CFRVIZ_LESSON",
+            "CFRVIZ_PYTHON", "CFRVIZ_PYTEST_ARGS"]
 
 
 @settings(max_examples=80, deadline=None, derandomize=True,
@@ -204,6 +204,21 @@ def test_installing_takes_the_lock_once_then_compiles_the_engine(installer, stam
     assert result.returncode != 0 and not (installer / stamp).exists()
     assert "no '# pythons: 3.X ...' line" in result.stderr and "make lock" in result.stderr
     assert not any(c.startswith(PIP) for c in calls)
+
+
+def test_bench_install_adds_the_bench_lock_once(installer):
+    """make bench-install: the bench lock with hashes, pip check, the stamp (no reinstall of
+    cfrviz and no recompiling: the test install did both); a second run installs nothing."""
+    stamp = installer / ".venv" / ".cfrviz-installed-test"
+    time.sleep(0.01)
+    stamp.touch()  # the test install is done and newer than pyproject.toml and its lock
+    result, calls = _install(installer, "bench-install")
+    assert result.returncode == 0, result.stderr
+    assert calls == ["tools/lock.py covers requirements/bench.txt",
+                     f"{PIP} --require-hashes -r requirements/bench.txt",
+                     "-m pip check --disable-pip-version-check"], calls
+    assert (installer / ".venv" / ".cfrviz-installed-bench").exists()
+    assert _install(installer, "bench-install")[1] == []
 
 
 def test_a_failed_pip_check_names_make_lock(installer):

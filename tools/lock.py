@@ -1,12 +1,13 @@
 """The locked versions `make lab` and `make test` install: write them, and read them.
 
     python tools/lock.py compile              # make lock: rewrite requirements/*.txt
+    python tools/lock.py compile bench.txt    # only that one, within test.txt as it stands
     python tools/lock.py covers requirements/test.txt     # exit 0 if it is for this Python
     python tools/lock.py covers requirements/test.txt --python 3.12     # or for that one
     python tools/lock.py pins requirements/test.txt       # its versions for this Python
     python tools/lock.py moved requirements/test.txt freeze.txt  # what moved from the lock
 
-Two lock files, both written by ``uv pip compile --universal --generate-hashes``:
+Three lock files, all written by ``uv pip compile --universal --generate-hashes``:
 
 - ``requirements/test.txt``: cfrviz's dependencies, its ``test`` extra and its build backend
   (``[build-system] requires``), at the newest versions pyproject.toml's ranges allow today.
@@ -14,15 +15,20 @@ Two lock files, both written by ``uv pip compile --universal --generate-hashes``
   so every version it names is the one test.txt names: ``make lab`` then ``make test`` only adds
   packages, never changes one.  The lab downloads about 100 MB less: the test tools' Linux
   x86-64 wheels are playwright 53.5 MB, uv 17.6, mypy 15.4, ruff 10.6 and a few small ones.
+- ``requirements/bench.txt``: the test set plus the ``bench`` extra (OpenSpiel, cvxpy, ECOS and
+  LiteEFG, the outside implementation tests/test_liteefg.py compares with), resolved with
+  test.txt as constraints in the same way, so ``make bench-install`` after ``make test`` only
+  adds packages.  ``make benchmark`` and .ci/run install it.  LiteEFG is an sdist: pip builds
+  its C++ with cmake, in an isolated build environment whose tools (setuptools, wheel, cmake,
+  ninja) pip fetches unpinned, as ``--require-hashes`` leaves build requirements unchecked.
 
 One universal file per role instead of one per Python: where a package's newest release needs a
 newer Python (numpy 2.5, scipy 1.18 and networkx 3.7 need 3.12), the file holds one line per
 branch with an environment marker (``numpy==2.4.6 ; python_full_version < '3.12'``), which pip
 applies when it installs.  It also carries the packages only macOS or Windows need (appnope,
 colorama, pywinpty), which a lock written for this Linux machine alone would miss, and
-``--require-hashes`` would then refuse them.  The ``bench`` extra (OpenSpiel, cvxpy, ECOS) stays
-unlocked: it is for ``make benchmark``, not the students' two commands, and OpenSpiel ships
-wheels for few platforms.
+``--require-hashes`` would then refuse them.  The bench lock is for ``make benchmark`` and CI,
+not the students' two commands: OpenSpiel ships wheels for few platforms.
 
 The Pythons each lock has been tested on are written into its first lines (``# pythons:``);
 ``covers`` reads them, so the Makefile installs from the lock only into a venv whose Python is
@@ -47,8 +53,9 @@ ROOT = Path(__file__).resolve().parent.parent
 LOCKS = ROOT / "requirements"
 # The Pythons the README promises and CI tests the locks on; the oldest is the resolution's floor.
 PYTHONS = ("3.11", "3.12", "3.13")
-# lock file name -> the extras of pyproject.toml it installs
-ROLES = {"test.txt": ["test"], "lab.txt": []}
+# lock file name -> the extras of pyproject.toml it installs; test.txt comes first: the others
+# are resolved within it
+ROLES = {"test.txt": ["test"], "lab.txt": [], "bench.txt": ["test", "bench"]}
 _PYTHONS_LINE = re.compile(r"^# pythons:((?: [0-9]+\.[0-9]+)+)\s*$")
 
 
@@ -66,20 +73,33 @@ def _uv() -> list[str]:
 
 
 def _header(name: str) -> str:
-    role = "`make test` and .ci/run" if name == "test.txt" else "`make lab`"
+    role = {"test.txt": "`make test` and .ci/run", "lab.txt": "`make lab`",
+            "bench.txt": "`make bench-install` (make benchmark, .ci/run)"}[name]
     return (f"# The exact versions {role} install, with their hashes: written by `make lock`\n"
             "# (tools/lock.py) from pyproject.toml's ranges; do not edit by hand.\n"
             f"# pythons: {' '.join(PYTHONS)}\n")
 
 
-def compile_locks(directory: Path = LOCKS, pyproject: Path = ROOT / "pyproject.toml") -> None:
-    """Resolve afresh (newest allowed versions) and rewrite ``directory``'s two lock files."""
+def compile_locks(directory: Path = LOCKS, pyproject: Path = ROOT / "pyproject.toml",
+                  only: str | None = None) -> None:
+    """Resolve afresh (newest allowed versions) and rewrite ``directory``'s lock files.
+
+    ``only`` (a name of :data:`ROLES` other than test.txt) rewrites that one alone, resolved
+    within test.txt as it stands.
+    """
+    if only is not None and only not in ROLES:
+        raise LockError(f"no lock file {only!r}; the lock files are {', '.join(ROLES)}")
+    if only == "test.txt":
+        raise LockError("test.txt cannot be rewritten alone: the other locks are resolved within "
+                        "it; run `make lock` to rewrite all of them")
     build = tomllib.loads(pyproject.read_text(encoding="utf-8"))["build-system"]["requires"]
     directory.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as scratch:
         backend = Path(scratch) / "build-system.in"
         backend.write_text("".join(f"{line}\n" for line in build), encoding="utf-8")
-        for name, extras in ROLES.items():  # test.txt first: lab.txt is resolved within it
+        for name, extras in ROLES.items():  # test.txt first: the others are resolved within it
+            if only is not None and name != only:
+                continue
             command = [*_uv(), "pip", "compile", str(pyproject), str(backend),
                        "--universal", "--python-version", PYTHONS[0], "--generate-hashes",
                        "--upgrade", "--quiet", "--custom-compile-command", "make lock",
@@ -161,7 +181,9 @@ def moved(lock: Path, freeze: str) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
-    commands.add_parser("compile", help="rewrite requirements/*.txt (make lock)")
+    rewrite = commands.add_parser("compile", help="rewrite requirements/*.txt (make lock)")
+    rewrite.add_argument("only", nargs="?", choices=list(ROLES),
+                         help="rewrite only this one (not test.txt: the others are within it)")
     check = commands.add_parser("covers", help="exit 0 if LOCK is for the running Python")
     check.add_argument("lock", type=Path)
     check.add_argument("--python", metavar="X.Y", help="ask about this Python instead")
@@ -173,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         if args.command == "compile":
-            compile_locks()
+            compile_locks(only=args.only)
         elif args.command == "covers":
             version = args.python or "{}.{}".format(*sys.version_info[:2])
             if not covers(args.lock, version):
