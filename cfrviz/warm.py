@@ -75,6 +75,15 @@ def _deep_cfr_samples(shared: dict) -> object:
                         traversals=1, train_steps=1)
 
 
+def _multiplayer(_shared: dict) -> object:
+    import cfrviz
+
+    # Two iterations on three-player Kuhn poker, recorded and evaluated: compiles the N-player
+    # kernel, the joint-play sums and the best deviation (gains and coarse-correlated gap).
+    return cfrviz.solve(cfrviz.load_game("kuhn_poker_3p"), "cfr", 2, checkpoints=[2],
+                        progress=False)
+
+
 def _exploitability(shared: dict) -> object:
     import cfrviz
 
@@ -109,6 +118,8 @@ KERNELS: tuple[Kernel, ...] = (
     Kernel("run_external_sampling", "external-sampling MCCFR", _solve("external_sampling")),
     Kernel("run_outcome_sampling", "outcome-sampling MCCFR", _solve("outcome_sampling")),
     Kernel("run_mmd", "magnetic mirror descent", _solve("mmd")),
+    Kernel("run_multi_full_tree", "CFR for three players, its deviation gains and CCE gap",
+           _multiplayer),
     Kernel("external_sampling_regrets", "Deep CFR's advantage samples", _deep_cfr_samples),
     Kernel("counterfactual_table", "counterfactual values (lessons 03 and 05)", _counterfactual),
     Kernel("reach_probabilities", "reach probabilities (lessons 02 and 04)", _reach),

@@ -3,14 +3,20 @@ refused there: the compiled kernel against the readable recursion at every itera
 measures against identities that hold for two players, and the two-player-only functions'
 refusals."""
 
+import functools
+
 import numpy as np
 import pytest
 from _tolerance import FOLD, assert_close, assert_iteration_close, magnitude, walk_roundings
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import cfrviz
 from cfrviz import engine
 from cfrviz.core.regret import average_strategy
+from cfrviz.core.tree import build_tree
 from cfrviz.engine import multi
+from cfrviz.games.kuhn3 import KuhnPokerN
 from cfrviz.reference import multi as reference
 
 
@@ -302,3 +308,23 @@ def test_plot_tree_draws_the_third_player(kuhn3):
 def test_two_player_widgets_refuse_three_players(kuhn3, make):
     with pytest.raises(ValueError, match=TWO_PLAYER):
         make(kuhn3)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), players=st.sampled_from([3, 4]))
+def test_random_profiles_gains_are_non_negative_and_match_the_reference(seed, players):
+    """Any profile, on Kuhn poker for three or four players: the compiled gains equal the
+    recursive reference's, are never below zero, and the values sum to zero (zero-sum)."""
+    tree = _kuhn_for(players)
+    rng = np.random.default_rng(seed)
+    table = rng.random(tree.legal_mask.shape) ** 3 * tree.legal_mask
+    table /= table.sum(axis=1, keepdims=True)
+    gains = multi.deviation_gains(tree, table)
+    assert np.allclose(gains, reference.deviation_gains(tree, table), atol=1e-13)
+    assert np.all(gains >= -1e-13)
+    assert abs(multi.profile_values(tree, table).sum()) < 1e-13
+
+
+@functools.cache
+def _kuhn_for(players):
+    return build_tree(KuhnPokerN(players))

@@ -16,6 +16,9 @@ full-tree CFR's variant as an :class:`UpdateRule`.
   part of the tree, with an explicit stack or along one path.
 - :mod:`.evaluation`: expected values, best response, exploitability,
   reach probabilities and counterfactual values of a profile.
+- :mod:`.multi`: the full-tree CFR family for three or more players (one reach row
+  per player and chance), each player's gain from deviating, and the coarse-correlated
+  gap of the joint play; imported as ``cfrviz.engine.multi``.
 
 No Python runs per node, and no numpy call per tree level: that overhead is
 what kept the first, level-vectorized engine 10x slower than OpenSpiel's C++
