@@ -254,3 +254,9 @@ def test_the_explanation_shows_no_regret_matching_step(kuhn):
     cfr = snapshot_html(infoset_snapshot(cfrviz.solve(kuhn, "cfr", 30), 29, "J"))
     assert "next strategy (regret matching)" in cfr
     TrainingExplorer(kuhn, "mmd", 30)  # builds, trains and shows its first frame
+
+
+def test_three_players_are_refused_with_the_reason():
+    three = cfrviz.load_game("kuhn_poker_3p")
+    with pytest.raises(ValueError, match="mmd is defined for two-player games"):
+        cfrviz.solve(three, "mmd", 5)
