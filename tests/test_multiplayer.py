@@ -328,3 +328,8 @@ def test_random_profiles_gains_are_non_negative_and_match_the_reference(seed, pl
 @functools.cache
 def _kuhn_for(players):
     return build_tree(KuhnPokerN(players))
+
+
+def test_the_kuhn_equilibrium_view_names_the_players(kuhn3):
+    with pytest.raises(ValueError, match="kuhn_poker_3p has 3 players .*deviation_figure"):
+        cfrviz.kuhn_equilibrium_figure([cfrviz.solve(kuhn3, "cfr", 5)])

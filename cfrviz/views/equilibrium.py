@@ -108,6 +108,11 @@ def nearest_alpha(points) -> tuple:
 def _columns(game) -> tuple[np.ndarray, np.ndarray]:
     """Rows and columns of the three coordinates in ``game``'s strategy arrays."""
     rows, cols = [], []
+    if getattr(game, "num_players", 2) != 2:
+        raise ValueError(f"the Kuhn equilibrium view draws two-player Kuhn poker's equilibrium "
+                         f"family (cfrviz.load_game('kuhn_poker')); {game.name} has "
+                         f"{game.num_players} players (for them: "
+                         f"cfrviz.views.deviation_figure(trace))")
     for key, action in KUHN_COORDINATES:
         if key not in getattr(game, "infoset_keys", ()):
             raise ValueError(f"the Kuhn equilibrium view needs a trace of Kuhn poker "
