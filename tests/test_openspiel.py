@@ -260,6 +260,36 @@ def test_games_that_do_not_fit_are_refused_with_the_reason(name, params, words):
     assert "Available games are" not in str(caught.value)  # OpenSpiel's list of all 126
 
 
+@pytest.mark.parametrize("change, words", [
+    ({"chance_mode": "SAMPLED_STOCHASTIC"}, "samples its chance events, so their outcomes and "
+                                            "probabilities cannot be listed in a tree"),
+    ({"provides_information_state_string": False}, "gives no information-state strings"),
+    ({"dynamics": "MEAN_FIELD"}, "has mean-field dynamics; cfrviz converts sequential games"),
+])
+def test_what_a_game_declares_it_cannot_give_is_refused_before_the_walk(pyspiel, change, words):
+    kind = pyspiel.GameType
+    declared = dict(
+        short_name="toy", long_name="Toy", dynamics=kind.Dynamics.SEQUENTIAL,
+        chance_mode=kind.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=kind.Information.IMPERFECT_INFORMATION, utility=kind.Utility.ZERO_SUM,
+        reward_model=kind.RewardModel.TERMINAL, max_num_players=2, min_num_players=2,
+        provides_information_state_string=True, provides_information_state_tensor=False,
+        provides_observation_string=False, provides_observation_tensor=False,
+        provides_factored_observation_string=False)
+    enums = {"chance_mode": kind.ChanceMode, "dynamics": kind.Dynamics}
+    declared.update({k: getattr(enums[k], v) if k in enums else v for k, v in change.items()})
+    info = pyspiel.GameInfo(num_distinct_actions=2, max_chance_outcomes=0, num_players=2,
+                            min_utility=-1.0, max_utility=1.0, utility_sum=0.0,
+                            max_game_length=1)
+
+    class Toy(pyspiel.Game):  # never walked: it has no states at all
+        def __init__(self):
+            super().__init__(kind(**declared), info, {})
+
+    with pytest.raises(ValueError, match=f"OpenSpiel's toy\\(\\) {words}"):
+        from_openspiel(Toy())
+
+
 @pytest.mark.usefixtures("pyspiel")
 def test_a_tree_over_the_node_budget_is_refused_saying_how_to_raise_it():
     with pytest.raises(ValueError, match=r"more than 1,000 nodes, which max_nodes allows .* "
