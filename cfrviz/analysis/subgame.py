@@ -77,7 +77,7 @@ def subtree_end(tree: GameTree) -> IntArray:
     return tree.cached("subtree_end", compute)
 
 
-def _hand_infosets(tree: GameTree) -> IntArray:
+def hand_infosets(tree: GameTree) -> IntArray:
     """(2, root's children): each player's first information set below each private deal."""
     def compute(t: GameTree) -> IntArray:
         if t.player[0] != CHANCE:
@@ -122,7 +122,7 @@ def public_groups(game: object) -> dict[str, IntArray]:
         deal) is left out.
     """
     tree = as_tree(game, "public_groups")
-    _hand_infosets(tree)  # refuses a root that is not a deal
+    hand_infosets(tree)  # refuses a root that is not a deal
 
     def compute(t: GameTree) -> dict[str, IntArray]:
         label: list[str | None] = [None] * t.num_nodes
@@ -146,7 +146,7 @@ def public_groups(game: object) -> dict[str, IntArray]:
 def _roots(tree: GameTree, state: object) -> IntArray:
     """The root histories of a subgame, from a PublicState, a public history or node ids,
     checked to be one public state whose subtrees are closed under information sets."""
-    _hand_infosets(tree)  # refuses a game whose root is not the private deal
+    hand_infosets(tree)  # refuses a game whose root is not the private deal
     nodes = getattr(state, "nodes", state)
     if isinstance(nodes, str):
         groups = public_groups(tree)
@@ -181,9 +181,9 @@ def _roots(tree: GameTree, state: object) -> IntArray:
 
 # --------------------------------------------------------------------------- building gadgets
 
-class _Builder:
-    """A game tree assembled node by node in depth-first preorder, copying whole subtrees of a
-    source tree as array slices."""
+class TreeBuilder:
+    """A game tree (a gadget, a subgame) assembled node by node in depth-first preorder,
+    copying whole subtrees of a source tree as array slices."""
 
     def __init__(self, source: GameTree) -> None:
         self.source = source
@@ -378,7 +378,7 @@ def _hand_names(tree: GameTree) -> tuple[dict[int, str], dict[int, str]]:
     the player's sets below the hand's deals (``"K"`` for Kuhn's ``"K"``, ``"Kp"``, ...), as
     :mod:`cfrviz.games.public` names hands its own way when the deal labels differ."""
     def compute(t: GameTree) -> tuple[dict[int, str], dict[int, str]]:
-        first = _hand_infosets(t)
+        first = hand_infosets(t)
         ends = subtree_end(t)
         out: list[dict[int, str]] = []
         for who in (0, 1):
@@ -400,15 +400,15 @@ def _hand_names(tree: GameTree) -> tuple[dict[int, str], dict[int, str]]:
     return tree.cached("subgame_hand_names", compute)
 
 
-def _hands(tree: GameTree, roots: IntArray, player: int) -> tuple[tuple[str, ...], IntArray]:
+def hands_at(tree: GameTree, roots: IntArray, player: int) -> tuple[tuple[str, ...], IntArray]:
     """The player's root information sets (named) and which one each root history is in."""
-    first = _hand_infosets(tree)[player, _deal_of(tree)[roots]]
+    first = hand_infosets(tree)[player, _deal_of(tree)[roots]]
     sets, which = np.unique(first, return_inverse=True)
     names = _hand_names(tree)[player]
     return tuple(names[int(s)] for s in sets), which.astype(np.int64)
 
 
-def _chance_over(b: _Builder, roots: IntArray, weights: FloatArray, parent: int, action: int,
+def deal_roots(b: TreeBuilder, roots: IntArray, weights: FloatArray, parent: int, action: int,
                  depth: int, history: str, shift: float = 0.0, who_gains: int = 0) -> int:
     """A chance node dealing ``roots`` in proportion to ``weights`` (all > 0), each copied."""
     src = b.source
@@ -460,13 +460,13 @@ def root_values(game: object, policy: Policy, state: object, player: int) -> Roo
 def _root_values(tree: GameTree, probs: FloatArray, roots: IntArray, player: int) -> RootValues:
     reach = tree_reach_probabilities(tree, probs)
     w = reach[1 - player, roots] * reach[2, roots]
-    hands, which = _hands(tree, roots, player)
+    hands, which = hands_at(tree, roots, player)
     weight: FloatArray = np.bincount(which, weights=w, minlength=len(hands)).astype(float)
     cbv: FloatArray = np.zeros(len(hands))
     live = w > 0
     if live.any():
-        b = _Builder(tree)
-        _chance_over(b, roots[live], w[live], -1, -1, 0, "")
+        b = TreeBuilder(tree)
+        deal_roots(b, roots[live], w[live], -1, -1, 0, "")
         sub = b.build(f"{tree.name} subgame")
         table = _table(sub, tree, probs)
         best = tree_best_response(sub, table, player)[1]
@@ -526,13 +526,13 @@ def _gadget(tree: GameTree, probs: FloatArray, roots: IntArray, method: str, us:
             ) -> tuple[GameTree | None, float]:
     """The game to solve for player ``us`` (both players for ``"unsafe"``), and its weight."""
     reach = tree_reach_probabilities(tree, probs)
-    b = _Builder(tree)
+    b = TreeBuilder(tree)
     if method == "unsafe":
         w = reach[0, roots] * reach[1, roots] * reach[2, roots]
         live = w > 0
         if not live.any():
             return None, 0.0
-        _chance_over(b, roots[live], w[live], -1, -1, 0, "")
+        deal_roots(b, roots[live], w[live], -1, -1, 0, "")
         return b.build(f"{tree.name} unsafe subgame"), float(w.sum())
     them = 1 - us
     rv = _root_values(tree, probs, roots, them)
@@ -560,7 +560,7 @@ def _gadget(tree: GameTree, probs: FloatArray, roots: IntArray, method: str, us:
                   actions=tuple(rv.hands[i] for i in entered))
     for a, hand in enumerate(entered.tolist()):
         mine = (rv.hand_of_root == hand) & (w > 0)
-        _chance_over(b, roots[mine], w[mine], root, a, 1, rv.hands[hand],
+        deal_roots(b, roots[mine], w[mine], root, a, 1, rv.hands[hand],
                      shift=float(rv.value[hand]), who_gains=them)
     return b.build(f"{tree.name} max-margin gadget"), float(w.sum())
 
@@ -642,6 +642,7 @@ def resolve_all(game: object, blueprint: Policy, state: object, iterations: int 
     return {m: resolve(game, blueprint, state, m, iterations, algorithm) for m in methods}
 
 
-__all__: Sequence[str] = ("METHODS", "METHOD_LABELS", "Resolution", "RootValues", "node_values",
+__all__: Sequence[str] = ("METHODS", "METHOD_LABELS", "Resolution", "RootValues", "TreeBuilder",
+                          "deal_roots", "hand_infosets", "hands_at", "node_values",
                           "public_groups", "resolve", "resolve_all", "root_values",
                           "subtree_end")
