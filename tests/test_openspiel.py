@@ -17,6 +17,7 @@ import pytest
 import cfrviz
 from cfrviz.core.tree import CHANCE, TERMINAL
 from cfrviz.games import from_openspiel, policy_from_openspiel, policy_to_openspiel
+from cfrviz.games.openspiel import unique_labels
 
 #: OpenSpiel games that fit, as (name, OpenSpiel parameters, turn_based), with their sizes
 #: (nodes, information sets) as the walk finds them.
@@ -352,6 +353,11 @@ def test_a_trace_on_an_openspiel_game_saves_and_rebuilds(tmp_path):
     assert loaded.game.infoset_keys == tree.infoset_keys
     np.testing.assert_array_equal(loaded.average_policy().probabilities,
                                   trace.average_policy().probabilities)
+
+
+def test_labels_two_actions_share_get_their_ids():
+    assert unique_labels(["Pass", "Bet"], (0, 1)) == ("Pass", "Bet")
+    assert unique_labels(["Bid", "Bid", "Fold"], (4, 7, 9)) == ("Bid [4]", "Bid [7]", "Fold")
 
 
 # --- without OpenSpiel ----------------------------------------------------------------------

@@ -256,15 +256,14 @@ class _Definition:
 class _State:
     """One OpenSpiel state as a state of cfrviz's game protocol."""
 
-    __slots__ = ("definition", "state", "path", "_labels", "_ids", "_key")
+    __slots__ = ("definition", "state", "path", "_moves", "_key")
 
     def __init__(self, definition: _Definition, state: Spiel, path: str) -> None:
         definition.count()
         self.definition = definition
         self.state = state
         self.path = path
-        self._labels: tuple[str, ...] = ()
-        self._ids: tuple[int, ...] = ()
+        self._moves: dict[str, int] = {}  # label -> OpenSpiel action, once listed
         self._key: str | None = None
 
     def is_terminal(self) -> bool:
@@ -280,20 +279,20 @@ class _State:
             labels = known[1]
         else:
             player = self.state.current_player()
-            labels = _unique([str(self.state.action_to_string(player, a)) for a in ids], ids)
+            labels = unique_labels([str(self.state.action_to_string(player, a)) for a in ids], ids)
             self.definition.labels.setdefault(self.infoset_key(), (ids, labels))
-        self._labels, self._ids = labels, ids
+        self._moves = dict(zip(labels, ids))
         return labels
 
     def chance_outcomes(self) -> tuple[tuple[str, float], ...]:
         outcomes = [(int(a), float(p)) for a, p in self.state.chance_outcomes()]
         ids = tuple(a for a, _ in outcomes)
-        self._labels = _unique([str(self.state.action_to_string(a)) for a in ids], ids)
-        self._ids = ids
-        return tuple((label, p) for label, (_, p) in zip(self._labels, outcomes))
+        labels = unique_labels([str(self.state.action_to_string(a)) for a in ids], ids)
+        self._moves = dict(zip(labels, ids))
+        return tuple((label, p) for label, (_, p) in zip(labels, outcomes))
 
     def child(self, action: str) -> _State:
-        move = self._ids[self._labels.index(action)]
+        move = self._moves[action]
         path = f"{self.path} {action}" if self.path else action
         return _State(self.definition, self.state.child(move), path)
 
@@ -309,7 +308,7 @@ class _State:
         return self.path
 
 
-def _unique(labels: list[str], ids: tuple[int, ...]) -> tuple[str, ...]:
+def unique_labels(labels: list[str], ids: tuple[int, ...]) -> tuple[str, ...]:
     """Labels, with the action id added to any label two actions share."""
     if len(set(labels)) == len(labels):
         return tuple(labels)
