@@ -9,7 +9,7 @@ from ..core.registry import Param
 from ..core.trace import Trace
 
 # Importing an algorithm module registers its algorithms.
-from . import cfr, deep_cfr, mmd, regret_matching  # noqa: F401
+from . import cfr, deep_cfr, mmd, regret_matching, vector_cfr  # noqa: F401
 from .deep_cfr import DeepCFRRun
 from .registry import (
     ALGORITHMS,
