@@ -182,6 +182,7 @@ def lesson_figures() -> dict[str, Callable[[], list]]:
     import cfrviz
     from cfrviz.views.compare import comparison_figure, iterates_figure
     from cfrviz.views.deep import advantage_regret_figure
+    from cfrviz.views.multiplayer import deviation_figure
     from cfrviz.views.training import cost_curve_figure
     from cfrviz.widgets.compare import ComparisonView
     from cfrviz.widgets.discount import DiscountExplorer
@@ -220,6 +221,8 @@ def lesson_figures() -> dict[str, Callable[[], list]]:
         "09 race": lambda: figures_in(ComparisonView(_frontier_runs(), axis="iterations")),
         "09 average and current": lambda: [iterates_figure(
             _frontier_runs(), labels=["CFR+", "DCFR", "PCFR+", "PDCFR+"])],
+        "09 three players": lambda: [deviation_figure(cfrviz.solve(
+            cfrviz.load_game("kuhn_poker_3p"), "cfr", 300, progress=False))],
         "10 scaling": _scaling,
         "10 exact convergence": _exact_convergence,
         "10 LP against CFR+": _lp_vs_cfr,

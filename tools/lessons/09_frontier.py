@@ -11,7 +11,8 @@
 #   where the 2019 method still wins;
 # - tell the *average* strategy from the *last iterate*, and see a method built so that the last
 #   iterate itself converges (magnetic mirror descent);
-# - say what CFR still guarantees with three players, and what it no longer does, in numbers.
+# - say what CFR still guarantees with three players, and what it no longer does, in numbers
+#   (three-player Kuhn poker).
 #
 # **You need** lesson 08 (CFR+, linear CFR, DCFR, the current strategy). About {{minutes}} minutes.
 #
@@ -24,6 +25,7 @@ import cfrviz
 from cfrviz.exercises import predictive as check_pred
 from cfrviz.solvers.registry import algorithm
 from cfrviz.views.compare import exploitability_at, iterates_figure, log_checkpoints
+from cfrviz.views.multiplayer import deviation_figure
 from cfrviz.widgets.compare import ComparisonView
 
 # %%
@@ -281,6 +283,64 @@ for param in algorithm("mmd").params:
     print(f"  {param.name:12} default {param.default!s:6} {param.help}")
 
 # %% [markdown]
+# ## 5 · Three players
+#
+# Everything so far was two-player zero-sum, where the theorem is simple: if both players' regrets
+# vanish, their *average strategies* form a Nash equilibrium. With three players, regret
+# minimisation still makes each player's regret vanish, but that now says something about the
+# **joint play**: the list of strategy profiles $(\sigma^1, \dots, \sigma^T)$ played, taken as
+# one correlated distribution. A player's regret compares what it got against that list with the
+# best *single* strategy against the same list. So vanishing regrets mean that the joint play
+# approaches a **coarse correlated equilibrium** (CCE): no player wants to leave it before seeing
+# its draw. They say nothing about the profile of the three *average* strategies, which is what
+# you would actually play. Nash is not promised there.
+#
+# Three-player Kuhn poker (OpenSpiel's version: four cards, each player antes 1) is small enough to
+# measure both exactly:
+#
+# - each player's **gain from deviating** alone from the average profile (a best response to the
+#   other two averages, minus the value of the profile): all three are zero exactly at a Nash
+#   equilibrium;
+# - the **CCE gap** of the joint play: the largest player regret per iteration, computed exactly
+#   by a best response against the others' reach summed over all iterations.
+#
+# **Predict:** after 10,000 iterations of vanilla CFR, will the average profile be close to a
+# Nash equilibrium, even though nothing guarantees it?
+
+# %%
+kuhn3 = cfrviz.load_game("kuhn_poker_3p")
+print(f"{kuhn3.name}: {kuhn3.num_players} players, {kuhn3.num_nodes} nodes, "
+      f"{len(kuhn3.infoset_keys)} information sets")
+THREE = 10_000
+three = cfrviz.solve(kuhn3, "cfr", THREE, checkpoints=log_checkpoints(THREE, 40))
+deviation_figure(three)
+
+# %%
+gains = three.extras["deviation_gains"]
+print("iteration   gain P1    gain P2    gain P3    CCE gap")
+for k in range(9, len(three), 9):
+    print(f"{three.iterations[k]:9,}  " + "  ".join(f"{g:9.2e}" for g in gains[k])
+          + f"  {three.extras['cce_gap'][k]:9.2e}")
+values = cfrviz.deviation_gains(kuhn3, three.average_policy())
+print("gains of the final average profile, recomputed:", ", ".join(f"{g:.2e}" for g in values))
+
+# %% [markdown]
+# Both kinds of number fall about tenfold for each tenfold of iterations, so on this game CFR's
+# average profile does end up close to a Nash equilibrium. That is a measurement on one small
+# game, not a theorem: the guarantee covers only the CCE gap, the last column. This is the
+# situation of Pluribus (lesson 11), which played six-player poker with a strategy computed by a
+# Monte Carlo CFR variant: no theory promised a Nash equilibrium, and the program was judged by
+# how much it won against professionals instead.
+#
+# Some things have no three-player meaning at all, and cfrviz refuses them with the reason:
+
+# %%
+try:
+    cfrviz.exploitability(kuhn3, three.average_policy())
+except ValueError as error:
+    print("ValueError:", error)
+
+# %% [markdown]
 # ## Summary
 #
 # - **PCFR+** plays regret matching+ on the cumulative regrets *plus a prediction* of the next
@@ -293,6 +353,9 @@ for param in algorithm("mmd").params:
 #   CFR+ and DCFR does not converge; PCFR+'s happened to on Kuhn poker, not on Leduc.
 # - **MMD** with dilated entropy makes the current strategy converge: to a regularised equilibrium
 #   with a fixed magnet, to a Nash equilibrium when the magnet is reset to the current strategy.
+# - With **three players**, vanishing regrets make the *joint play* approach a coarse correlated
+#   equilibrium; the average profile has no Nash guarantee. On three-player Kuhn poker CFR's
+#   average still comes close to one, which we measured rather than assumed.
 #
 # **Read more.** G. Farina, C. Kroer and T. Sandholm, *Faster Game Solving via Predictive
 # Blackwell Approachability: Connecting Regret Matching and Mirror Descent*, AAAI 2021 — PCFR+.

@@ -162,7 +162,9 @@ game_sizes_figure(ours, bytes_per_infoset=bytes_per_set)
 # With more than two players a Nash equilibrium no longer guarantees anything, and CFR loses its
 # guarantee of reaching one. Not every guarantee goes: each player's average regret still vanishes,
 # so the empirical joint play (the iterations' strategy profiles, taken together) approaches the
-# set of *coarse correlated equilibria*. What is lost is convergence to a Nash equilibrium. **Pluribus** (Brown and Sandholm, 2019) used the recipe anyway: a blueprint
+# set of *coarse correlated equilibria*. What is lost is convergence to a Nash equilibrium (lesson
+# 09 measures both on [three-player Kuhn poker](09_frontier.ipynb)). **Pluribus** (Brown and
+# Sandholm, 2019) used the recipe anyway: a blueprint
 # from Monte Carlo CFR with linear weighting in its early iterations (lessons 06–08), computed in
 # eight days on a single 64-core server, and a **depth-limited search** during play in which, at
 # the search's horizon, each opponent may switch among several continuation strategies (the
