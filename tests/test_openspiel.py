@@ -1,7 +1,10 @@
 """cfrviz.games.openspiel: OpenSpiel games and policies in cfrviz, checked against OpenSpiel.
 
-OpenSpiel is optional (the ``bench`` extra): every test that needs it asks for the ``pyspiel``
-fixture, which skips without it; the tests of what happens without OpenSpiel run everywhere.
+OpenSpiel is optional (the ``bench`` extra, ``make bench-install``): every test that needs it asks
+for the ``pyspiel`` fixture, which skips without it, and fails instead in CI (``CI`` set, as
+.ci/run sets it after installing the bench extra); the test of what happens without OpenSpiel
+runs everywhere.  The module is marked slow (about 15 s in all), so the quick suites, which run
+without the bench extra, leave it to ``make test``.
 Exploitability is checked against OpenSpiel's own (``exploitability.exploitability``, NashConv /
 2) on policies made on either side: OpenSpiel's uniform ``TabularPolicy`` and its CFR average,
 cfrviz's uniform policy and its CFR average.
@@ -9,6 +12,7 @@ cfrviz's uniform policy and its CFR average.
 
 from __future__ import annotations
 
+import os
 import sys
 
 import numpy as np
@@ -33,14 +37,28 @@ ALL = list(GAMES)
 GAMES["kuhn_poker_3p"] = (("kuhn_poker", {"players": 3}, False), (617, 48))
 
 
+pytestmark = pytest.mark.slow
+
+
 @pytest.fixture(scope="module")
 def pyspiel():
-    return pytest.importorskip("pyspiel")
+    """OpenSpiel's ``pyspiel``, or a skip saying how to get it (a failure in CI)."""
+    try:
+        import pyspiel
+    except ImportError as error:
+        message = (f"OpenSpiel is not installed ({error}): `make bench-install` installs the "
+                   "bench extra from requirements/bench.txt")
+        if os.environ.get("CI"):
+            pytest.fail(f"the OpenSpiel interop tests must run in CI: {message}", pytrace=False)
+        pytest.skip(message)
+    return pyspiel
 
 
 @pytest.fixture(scope="module")
-def os_exploitability():
-    return pytest.importorskip("open_spiel.python.algorithms.exploitability").exploitability
+def os_exploitability(pyspiel):  # noqa: ARG001 (OpenSpiel's Python side needs pyspiel)
+    from open_spiel.python.algorithms import exploitability
+
+    return exploitability.exploitability
 
 
 def openspiel_game(pyspiel, key):
