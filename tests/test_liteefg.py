@@ -53,8 +53,11 @@ ITERATIONS = 100
 CHECKPOINTS = [1, 10, 50, 100]
 TOLERANCE = 1e-9
 #: Whole runs on Leduc under CFR+, PCFR+ and DCFR: iterations held to TOLERANCE.  Measured on
-#: 2026-11-26: the first iteration past 1e-9 was 80 (CFR+), 96 (PCFR+) and 41 (DCFR).
+#: 2026-11-26: the first iteration past 1e-9 was 80 (CFR+), 96 (PCFR+) and 41 (DCFR) on
+#: OpenSpiel's Leduc, 95, 90 and 46 with suit isomorphism.
 LEDUC_DRIFT_FREE = 30
+#: After that, a sanity bound only: DCFR's strategies were 6.2e-4 apart at most by iteration 100.
+LOOSE = 1e-2
 
 
 @pytest.fixture(scope="module")
@@ -143,7 +146,7 @@ def test_one_iteration_from_cfrviz_state_lands_on_cfrviz_next_state(game_name, a
 def test_whole_runs_agree(game_name, algorithm_name, cache):
     """Both run 100 iterations from scratch: the strategy played at every iteration, and the
     average and exploitability at the checkpoints, agree to 1e-9 (on Leduc's magnifying runs,
-    for the first LEDUC_DRIFT_FREE iterations, and to 1e-3 after)."""
+    for the first LEDUC_DRIFT_FREE iterations, and to LOOSE after)."""
     game, algorithm = lite.GAMES[game_name], lite.ALGORITHMS[algorithm_name]
     tree = game.load()
     mask = tree.legal_mask
@@ -153,11 +156,11 @@ def test_whole_runs_agree(game_name, algorithm_name, cache):
     held = ITERATIONS if exact else LEDUC_DRIFT_FREE
     gaps = masked_gap(theirs.current, ours.current_strategy, mask)
     assert gaps[:held].max() < TOLERANCE, (int(np.argmax(gaps >= TOLERANCE)) + 1, gaps.max())
-    assert gaps.max() < 1e-3
+    assert gaps.max() < LOOSE
     for t in CHECKPOINTS:
         average = masked_gap(theirs.average[t], ours.average_strategy[t - 1], mask)
         nashconv = abs(theirs.exploitability[t] - ours.exploitability[t - 1])
-        limit = TOLERANCE if t <= held else 1e-3
+        limit = TOLERANCE if t <= held else LOOSE
         assert average < limit, (t, average)
         assert nashconv < limit, (t, nashconv)
     last = masked_gap(theirs.average[ITERATIONS], ours.average_strategy[-1], mask)
