@@ -556,6 +556,85 @@ leaderboard(field, highlight=bot_check.YOU)
 cfrviz.play_against(leduc, leduc_trace)
 
 # %% [markdown]
+# ## 7 · Beyond our games: OpenSpiel (optional)
+#
+# [OpenSpiel](https://github.com/google-deepmind/open_spiel) is the library of games and
+# algorithms that much of the research on CFR uses: more than 80 games. cfrviz reads any of them
+# that is **sequential, zero-sum and with perfect recall** (two players or more), as the same kind
+# of tree as Kuhn poker: OpenSpiel's information sets, chance outcomes and action names carry
+# over. A game with simultaneous moves is read as OpenSpiel's turn-based version of it
+# (`turn_based=True`).
+#
+# OpenSpiel is not part of the course's install. To try this section run
+# `pip install open-spiel` in a terminal and restart the kernel; without it the cells below say
+# so and do nothing.
+#
+# The game is **liar's dice** with one three-sided die each. Each player rolls in secret. Then
+# the players take turns bidding, each bid higher than the last: `2-1` means "between us there are
+# at least two 1s". A 3 is wild: it counts as any face. Instead of raising, a player may call
+# `Liar`: the dice are shown, and whoever was wrong (the bidder if the bid is false, the caller if
+# it is true) loses 1.
+#
+# **Predict before you run.** You rolled a 1. Your opponent's die is a 1, 2 or 3, each with
+# probability 1/3. Is the bid `2-1` (two 1s) a bluff? How likely is it to be true?
+
+# %%
+try:
+    dice = cfrviz.load_game("openspiel", name="liars_dice",
+                            params={"numdice": 1, "dice_sides": 3})
+except ImportError as missing:
+    dice = None
+    print(f"{missing}.\nThis section is optional: the rest of the lesson does not need it.")
+else:
+    print(dice.description)
+    print("Player 1's first information sets:", dice.infoset_keys[:3])
+    print("Actions at the second one:", dice.infoset_actions[1])
+
+# %% [markdown]
+# An information set's key is OpenSpiel's own: the player's die, then the bids so far (`"1 1-1"`:
+# I rolled a 1 and my opponent opened with one 1). Here is one deal, player 1 rolled a 3 and
+# player 2 a 1, three moves deep. Hover over a node to see its history.
+
+# %%
+from IPython.display import display
+
+if dice is None:
+    print("OpenSpiel is not installed: nothing to draw.")
+else:
+    display(cfrviz.plot_tree(dice, subtree=("Roll 3", "Roll 1"), depth=3))
+
+# %% [markdown]
+# CFR+ solves this game as it solves Kuhn poker. OpenSpiel's own exploitability of the same
+# strategy (converted to an OpenSpiel `TabularPolicy`) is a second opinion computed by other code:
+# the two numbers should agree to the last digits.
+
+# %%
+if dice is None:
+    print("OpenSpiel is not installed: nothing to solve.")
+else:
+    import pyspiel
+    from open_spiel.python.algorithms import exploitability as openspiel_exploitability
+
+    from cfrviz.games import policy_to_openspiel
+
+    dice_policy = cfrviz.solve(dice, "cfr+", iterations=1000, seed=0).average_policy()
+    same_game = pyspiel.load_game("liars_dice", {"numdice": 1, "dice_sides": 3})
+    theirs = openspiel_exploitability.exploitability(
+        same_game, policy_to_openspiel(dice_policy, same_game))
+    ours = cfrviz.exploitability(dice, dice_policy)
+    print(f"exploitability after 1000 CFR+ iterations: cfrviz {ours:.3e}, OpenSpiel {theirs:.3e}")
+    print(f"player 1 expects {cfrviz.expected_values(dice, dice_policy)[0]:+.4f} a game")
+    for roll in "123":
+        opening = {bid: round(p, 2) for bid, p in dice_policy[roll].items() if p >= 0.01}
+        print(f"player 1 rolled a {roll}: opens with {opening}")
+
+# %% [markdown]
+# With a 1, the strategy opens `2-1` every time. It is not a bluff in the usual sense: the bid is
+# true whenever the opponent holds a 1 or a wild 3, two chances in three. The game is worth about
+# +0.111 a game to player 1, the first bidder (the exact value, from `cfrviz.exact_equilibrium`,
+# is 1/9). Try `name="kuhn_poker"`: is OpenSpiel's Kuhn poker worth -1/18, as cfrviz's is?
+
+# %% [markdown]
 # ## Summary
 #
 # - Leduc hold'em has 288 information sets on ranks (936 with suits); pocket poker has 450 on rank
@@ -579,6 +658,8 @@ cfrviz.play_against(leduc, leduc_trace)
 # - A bot is a strategy: a function from what a player knows to an action or a distribution. Yours
 #   was ranked among the archetypes by duplicate play with 95% intervals; the same function, in a
 #   file, enters a class tournament.
+# - OpenSpiel's sequential zero-sum games with perfect recall load as cfrviz trees
+#   (`cfrviz.load_game("openspiel", name=...)`), and the two libraries' exploitabilities agree.
 #
 # **Read more.** F. Southey, M. Bowling, B. Larson, C. Piccione, N. Burch, D. Billings and C. Rayner,
 # *Bayes' Bluff: Opponent Modelling in Poker*, UAI 2005 — where Leduc hold'em comes from.
