@@ -28,7 +28,8 @@ const NS = "http://www.w3.org/2000/svg";
 /** A plotly line style. @typedef {{color?: string, width?: number, dash?: string}} LineStyle */
 /**
  * A mark's spec as cfrviz/widgets/overlay.py's SPECS validates it (the fields of its kind).
- * @typedef {{kind: string, name: string, [field: string]: any}} Mark
+ * @typedef {{kind: string, name: string, color?: string, width?: number, dash?: string,
+ *            [field: string]: any}} Mark
  */
 /**
  * Draws one kind of mark in its group `g`: (g, the mark, its state in `at`, its axes or null
@@ -107,8 +108,8 @@ export function cartesianAxes(gd, xname, yname) {
 export function ternaryAxes(gd, name) {
   const t = gd && gd._fullLayout && gd._fullLayout[name] && gd._fullLayout[name]._subplot;
   if (!t || !t.xaxis || !t.yaxis) return null;
-  const shift = (/** @type {any} */ ax, /** @type {number} */ offset,
-                 /** @type {number} */ length) => ({ offset, length, pixel: (v) => ax.c2p(v) });
+  /** @type {(ax: any, offset: number, length: number) => Axis} */
+  const shift = (ax, offset, length) => ({ offset, length, pixel: (v) => ax.c2p(v) });
   return { xa: shift(t.xaxis, t.x0, t.w), ya: shift(t.yaxis, t.y0, t.h),
            clip: `M${t.x0},${t.y0 + t.h}h${t.w}l${-t.w / 2},${-t.h}Z` };
 }
@@ -219,7 +220,7 @@ function pathParts(g, mark) {
       if (part === mark.marker) path.appendChild(make("title"));
     }
   }
-  const [clip, ...paths] = /** @type {SVGElement[]} */ ([...g.childNodes]);
+  const [clip, ...paths] = /** @type {SVGElement[]} */ (Array.from(g.childNodes));
   return { clip, line: mark.line ? paths[0] : null, dot: mark.marker ? paths.at(-1) : null };
 }
 

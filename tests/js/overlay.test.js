@@ -3,6 +3,7 @@
 // and plotly stand-ins of shim.js: each kind's drawer, and the view's redraws (plotly's
 // events, the observers, no timer).  Run: node --test tests/js/ (make test-js).
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { afterEach, beforeEach, describe, test } from "node:test";
 
 import {
@@ -75,6 +76,22 @@ describe("plotly's axes", () => {
     assert.deepEqual([0, 1, 2, 3, 4].map((i) => traceShown(gd, i)),
                      [true, false, false, true, false]);
   });
+});
+
+test("only the axes adapter reads plotly.js's private fields, each line saying why", () => {
+  const source = readFileSync(new URL("../../cfrviz/widgets/overlay.js", import.meta.url), "utf8");
+  const adapter = new Set(["fromPlotly", "drawn", "cartesianAxes", "ternaryAxes"]);
+  let inside = "", reads = 0;
+  source.split("\n").forEach((line, i) => {
+    inside = line.match(/^(?:export )?function (\w+)/)?.[1] ?? inside;
+    const code = line.replace(/\/\/.*$/, "");
+    if (/^\s*\*/.test(line) || !/\._[a-zA-Z]/.test(code)) return;
+    reads += 1;
+    assert.ok(adapter.has(inside), `line ${i + 1} (in ${inside}) reads a private field: ${line}`);
+    assert.ok(/private|c2p/.test(line) || inside === "fromPlotly" || inside === "ternaryAxes",
+              `line ${i + 1} reads a private field without saying why`);
+  });
+  assert.ok(reads > 0 && reads <= 4, `${reads} lines read private fields`);
 });
 
 test("dashes are plotly's lengths, at least 3 px a dash", () => {
