@@ -11,7 +11,7 @@ import cfrviz
 from cfrviz import engine
 from cfrviz.core.tree import CHANCE, build_tree
 from cfrviz.engine.cfr import Tables, UpdateRule
-from cfrviz.engine.vector_cfr import SORTED, SPARSE, run_vector_cfr, vector_plan
+from cfrviz.engine.vector_cfr import VectorPlan, run_vector_cfr, vector_plan
 
 RULES = {
     "cfr": UpdateRule(),
@@ -137,43 +137,44 @@ def test_whole_runs_agree(game, iterations):
     assert np.allclose(a.exploitability, b.exploitability, rtol=0, atol=TOLERANCE)
 
 
-@pytest.mark.parametrize(("make", "sorted_leaves"), [
-    (lambda: cfrviz.load_game("kuhn_poker"), 5),
-    (lambda: cfrviz.load_game("leduc_poker", suits=True), 274),
-    (lambda: build_tree(SumPokerGame()), 3)])
-def test_sorted_prefix_sum_equals_the_sum_over_deals(make, sorted_leaves):
-    """Where every deal is equally likely the showdowns and folds use the sorted prefix sum,
-    with the hands a hand shares a card with taken out; switched off, the sum over deals
-    gives the same tables."""
+@pytest.mark.parametrize("game", GAMES)
+def test_sorted_prefix_sum_and_sum_over_deals_both_give_the_tabular_iterates(game):
+    """Every public leaf computed by the sorted prefix sum (chance's probabilities factored per
+    hand, the deals the product misses corrected one by one), or every leaf summed over its
+    deals: each iteration from the tabular tables gives the tabular engine's tables."""
+    make, iterations = GAMES[game]
     tree = make()
-    vp = vector_plan(tree)
-    assert (vp.sorted_leaves, vp.leaves) == (sorted_leaves, sorted_leaves)
-    modes = np.full_like(vp.arrays.leaf_mode, SPARSE)
-    modes.setflags(write=False)  # the plan's types, so the compiled kernel serves both
-    sparse = vp.arrays._replace(leaf_mode=modes)
-    assert np.all(vp.arrays.leaf_mode[vp.arrays.kind == 2] == SORTED)
-    tables, worst = fresh(tree), 0.0
-    for t in range(1, 51):  # each iteration from the same tables (see test_whole_runs_agree)
-        summed = copy(tables)
-        run_vector_cfr(vp.arrays, vp.tree_arrays, tables, t, t, UpdateRule())
-        run_vector_cfr(sparse, vp.tree_arrays, summed, t, t, UpdateRule())
-        worst = max(worst, gap(tables, summed))
-    assert worst < TOLERANCE
+    plans = {leaves: VectorPlan(tree, leaves) for leaves in ("sorted", "sparse")}
+    assert plans["sorted"].sorted_leaves == plans["sorted"].leaves > 0
+    assert plans["sparse"].sorted_leaves == 0
+    tabular, worst = fresh(tree), dict.fromkeys(plans, 0.0)
+    for t in range(1, min(iterations, 30) + 1):
+        runs = {leaves: copy(tabular) for leaves in plans}
+        engine.run_full_tree(engine.plan(tree).arrays, tabular, t, t, UpdateRule())
+        for leaves, vp in plans.items():
+            run_vector_cfr(vp.arrays, vp.tree_arrays, runs[leaves], t, t, UpdateRule())
+            worst[leaves] = max(worst[leaves], gap(tabular, runs[leaves]))
+    assert max(worst.values()) < TOLERANCE, worst
 
 
 def test_card_removal_is_exercised():
-    """SumPoker's hands share cards: the prefix sum has deals to take out, and ties."""
-    vp = vector_plan(build_tree(SumPokerGame()))
-    assert len(vp.arrays.miss_other) > 0
+    """SumPoker's hands share cards: the prefix sum has deals to correct, and ties."""
+    vp = VectorPlan(build_tree(SumPokerGame()), "sorted")
+    assert vp.sorted_leaves == 3 and len(vp.arrays.exc_other) > 0
     leaf = int(np.flatnonzero(vp.arrays.kind == 2)[0])
     assert len(set(vp.arrays.rank[leaf, 0].tolist())) < len(vp.arrays.rank[leaf, 0])
 
 
-def test_leduc_by_rank_and_pocket_sum_over_deals():
-    """Deals by rank carry card removal in their probabilities: no sorted leaves there."""
-    for name in ("leduc_poker", "pocket_poker"):
-        vp = vector_plan(cfrviz.load_game(name))
-        assert vp.sorted_leaves == 0 and vp.leaves > 0
+def test_each_leaf_takes_the_cheaper_sum():
+    """By default a leaf uses the prefix sum when it reads fewer numbers than its deals: not
+    in Kuhn or Leduc (three hands a side), everywhere in pocket poker and larger Leduc."""
+    for name, params, expected in (("kuhn_poker", {}, 0), ("leduc_poker", {}, 0),
+                                   ("leduc_poker", {"suits": True}, 274),
+                                   ("pocket_poker", {}, 45)):
+        vp = vector_plan(cfrviz.load_game(name, **params))
+        assert vp.sorted_leaves == expected
+    with pytest.raises(ValueError, match="leaves must be 'auto', 'sorted' or 'sparse'"):
+        VectorPlan(cfrviz.load_game("kuhn_poker"), "fast")
 
 
 def test_registered_and_refusing_games_without_a_public_tree():

@@ -18,14 +18,17 @@ The iterates are those of :func:`cfrviz.engine.run_full_tree`: the same regret m
 same :class:`~cfrviz.engine.UpdateRule` folded in by the same :func:`.cfr.apply_update`, only
 summed in another order (agreement to 1e-12 is tested at every iteration).
 
-Showdowns.  When every deal at a public leaf has the same chance probability (games dealt card
-by card, e.g. Kuhn poker or Leduc with ``suits=True``) and the leaf pays ``+pot``, ``-pot`` or
-0 by a ranking of the hands, the leaf's values are one sorted prefix sum: hand ``h`` wins
-against the opponent's range mass ranked below it and loses the mass above it, minus the
-opponent's hands that share a card with ``h`` (the deals missing from the leaf), O(hands +
-missing deals) instead of O(hands x hands).  A fold is the same with every hand "above".  A
-leaf without that structure (games dealt by rank with card removal in the probabilities, such
-as Leduc's default or pocket poker) is summed over its deals, O(deals).
+Showdowns and folds.  A public leaf pays one pot by a ranking of the hands (or, at a fold,
+the same payoff to every deal).  If chance's probability of a deal were a product of one
+number per hand, each hand's value would be a sorted prefix sum over the opponent's hands
+ranked below it minus those above it, O(hands) instead of O(hands x hands).  It nearly is:
+dealt card by card (Kuhn, Leduc with ``suits=True``) every deal is equally likely, and dealt by
+rank (Leduc, pocket poker) the product is off only where hands share a rank.  So a leaf is a
+prefix sum over per-hand factors plus, hand by hand, the deals the product gets wrong or that
+cannot happen (card removal: hands sharing a card), each corrected on its own
+(:class:`VectorPlan` finds the factors, ranks and corrections).  Each leaf takes whichever of
+that and the plain sum over its deals reads fewer numbers: the prefix sum in pocket poker and
+larger Leduc games, the sum over deals in Kuhn and Leduc (three hands a side).
 """
 
 from __future__ import annotations
@@ -71,17 +74,19 @@ class VectorPlanArrays(NamedTuple):
     leaf_mode : int64 array (states,)
         ``SPARSE`` or ``SORTED``.
     leaf_scale : float64 array (states, 2)
-        At a ``SORTED`` leaf: chance's probability of one deal times the pot player ``p``
-        wins, ``+pot`` when a better-ranked hand wins, ``-folder's loss`` at a fold.
+        At a ``SORTED`` leaf: the pot player ``p`` wins with a better-ranked hand (at a fold:
+        player 1's payoff, and minus player 2's, as player 1's hands rank above).
+    factor : float64 array (states, 2, hands)
+        At a ``SORTED`` leaf, each hand's factor of chance's probability of a deal.
     order : int64 array (states, 2, hands)
         At a ``SORTED`` leaf, each player's hands (present at the leaf) sorted by showdown
         rank, -1 padded; ``rank`` (states, 2, hands) their ranks (all equal at a fold).
     present : bool array (states, 2, hands)
         Whether a hand has a deal at the leaf.
-    miss_ptr, miss_other : int64 arrays
-        At a ``SORTED`` leaf, for player ``p``'s hand ``h``, the opponent's present hands with
-        no deal against it (they share a card): ``miss_other[miss_ptr[s, p, h]:miss_ptr[s, p,
-        h + 1]]``.
+    exc_ptr, exc_other, exc_weight : arrays
+        At a ``SORTED`` leaf, player ``p``'s hand ``h``'s corrections are ``exc_ptr[s, p,
+        h]:exc_ptr[s, p, h + 1]``: an opponent's hand and the weight (chance times ``p``'s
+        payoff) the product gets wrong by.
     roots : int64 array
         The states whose ranges start at 1.
     """
@@ -98,11 +103,13 @@ class VectorPlanArrays(NamedTuple):
     deal_weight: FloatArray
     leaf_mode: IntArray
     leaf_scale: FloatArray
+    factor: FloatArray
     order: IntArray
     rank: IntArray
     present: BoolArray
-    miss_ptr: IntArray
-    miss_other: IntArray
+    exc_ptr: IntArray
+    exc_other: IntArray
+    exc_weight: FloatArray
     roots: IntArray
 
 
@@ -126,7 +133,9 @@ class VectorPlan:
         every leaf's deals or hands): the "nodes touched" a trace's work axis counts.
     """
 
-    def __init__(self, tree: GameTree) -> None:
+    def __init__(self, tree: GameTree, leaves: str = "auto") -> None:
+        if leaves not in ("auto", "sorted", "sparse"):
+            raise ValueError(f"leaves must be 'auto', 'sorted' or 'sparse'; got {leaves!r}")
         public = public_tree(tree)
         dealt = [s for s in public.states if s.dealt]
         index = {s.id: i for i, s in enumerate(dealt)}
@@ -147,8 +156,10 @@ class VectorPlan:
         order = np.full((count, 2, hands), -1, dtype=np.int64)
         rank = np.zeros((count, 2, hands), dtype=np.int64)
         present = np.zeros((count, 2, hands), dtype=bool)
-        miss_ptr = np.zeros((count, 2, hands + 1), dtype=np.int64)
-        miss_other: list[int] = []
+        factor = np.zeros((count, 2, hands))
+        exc_ptr = np.zeros((count, 2, hands + 1), dtype=np.int64)
+        exc_other: list[int] = []
+        exc_weight: list[float] = []
         for i, s in enumerate(dealt):
             child_ids.extend(index[c] for c in s.children)
             child_ptr[i + 1] = len(child_ids)
@@ -161,27 +172,27 @@ class VectorPlan:
             weights = np.empty((0, 2))
             if s.kind == TERMINAL_STATE:
                 weights = tree.utility[s.nodes] * public.chance_reach[s.nodes][:, None]
-                sorted_leaf = _sorted_leaf(pairs, public.chance_reach[s.nodes],
-                                           tree.utility[s.nodes], hands)
-                if sorted_leaf is not None:
-                    leaf_mode[i] = SORTED
-                    scale, ranks = sorted_leaf
-                    leaf_scale[i] = scale
-                    for p in (0, 1):
-                        here = np.flatnonzero(present[i, p])
-                        by_rank = here[np.argsort(ranks[p][here], kind="stable")]
-                        order[i, p, :len(by_rank)] = by_rank
-                        rank[i, p] = ranks[p]
-                    dealt_pairs = {(int(x), int(y)) for x, y in pairs}
-                    for p in (0, 1):
-                        other = np.flatnonzero(present[i, 1 - p])
-                        miss_ptr[i, p, 0] = len(miss_other)
-                        for h in range(hands):
-                            if present[i, p, h]:
-                                miss_other.extend(
-                                    int(o) for o in other
-                                    if ((h, int(o)) if p == 0 else (int(o), h)) not in dealt_pairs)
-                            miss_ptr[i, p, h + 1] = len(miss_other)
+                chance = public.chance_reach[s.nodes]
+                found = None if leaves == "sparse" else _sorted_leaf(
+                    pairs, chance, tree.utility[s.nodes], hands)
+                if found is not None:
+                    scale, ranks, factors = found
+                    corrections = [_corrections(pairs, weights[:, p], p, scale[p], ranks,
+                                                factors, present[i]) for p in (0, 1)]
+                    sorted_cost = sum(2 * hands + len(c[0]) for c in corrections)
+                    if leaves == "sorted" or sorted_cost < 2 * len(pairs):
+                        leaf_mode[i] = SORTED
+                        leaf_scale[i] = scale
+                        for p in (0, 1):
+                            here = np.flatnonzero(present[i, p])
+                            by_rank = here[np.argsort(ranks[p][here], kind="stable")]
+                            order[i, p, :len(by_rank)] = by_rank
+                            rank[i, p] = ranks[p]
+                            factor[i, p] = factors[p]
+                            others, amounts, ends = corrections[p]
+                            exc_ptr[i, p] = len(exc_other) + np.concatenate(([0], ends))
+                            exc_other.extend(others)
+                            exc_weight.extend(amounts)
             deal_hand.append(pairs if s.kind == TERMINAL_STATE else np.empty((0, 2), np.int64))
             deal_weight.append(weights)
             deal_ptr[i + 1] = deal_ptr[i] + len(deal_weight[-1])
@@ -199,26 +210,36 @@ class VectorPlan:
                   counts.astype(float), deal_ptr,
                   np.concatenate(deal_hand).astype(np.int64).reshape(-1, 2).T.copy(),
                   np.concatenate(deal_weight).astype(float).reshape(-1, 2).T.copy(), leaf_mode,
-                  leaf_scale, order, rank, present, miss_ptr,
-                  np.array(miss_other, dtype=np.int64), roots]
+                  leaf_scale, factor, order, rank, present, exc_ptr,
+                  np.array(exc_other, dtype=np.int64), np.array(exc_weight, dtype=float), roots]
         for array in frozen:
             array.setflags(write=False)
         self.arrays = VectorPlanArrays(*(np.ascontiguousarray(a) for a in frozen))
 
 
+Leaf = tuple[FloatArray, tuple[IntArray, IntArray], tuple[FloatArray, FloatArray]]
+
+
 def _sorted_leaf(pairs: IntArray, chance: FloatArray, utility: FloatArray,
-                 hands: int) -> tuple[FloatArray, tuple[IntArray, IntArray]] | None:
-    """``(scale, (ranks of player 1's hands, of player 2's))`` when every deal of a leaf has
-    one chance probability and player 1's payoff is ``pot * sign(rank1 - rank2)``, or one
-    payoff everywhere (a fold: player 1's hands all rank above player 2's, so each hand's sum
-    is the opponent's whole range, and the scale carries the payoffs' signs); None
-    otherwise."""
-    if len(pairs) == 0 or np.any(chance != chance[0]):
+                 hands: int) -> Leaf | None:
+    """A leaf's payoffs as a ranking: ``(scale, ranks, factors)`` such that on (almost) every
+    deal player ``p``'s payoff times chance's probability is ``scale[p] * factors[p][mine] *
+    factors[1 - p][theirs] * sign(rank[p][mine] - rank[1 - p][theirs])``; None when the
+    payoffs are not one pot won by a ranking (or one payoff everywhere, a fold: player 1's hands
+    all rank above player 2's, and the scale carries the payoffs' signs).
+
+    The factors split chance's probability of a deal into one number per hand: exact when
+    every deal is equally likely (Kuhn, Leduc with suits), and off only for hands that share a
+    rank when deals are by rank (Leduc, pocket poker); the deals where it is off are corrected
+    one by one (:func:`_corrections`).
+    """
+    if len(pairs) == 0:
         return None
     u = utility[:, 0]
+    factors = _factors(pairs, chance, hands)
     if np.all(u == u[0]) and np.all(utility[:, 1] == utility[0, 1]):
-        return (np.array([u[0], -utility[0, 1]]) * chance[0],
-                (np.ones(hands, dtype=np.int64), np.zeros(hands, dtype=np.int64)))
+        return (np.array([u[0], -utility[0, 1]]),
+                (np.ones(hands, dtype=np.int64), np.zeros(hands, dtype=np.int64)), factors)
     size = np.abs(u).max()
     if np.any((u != size) & (u != -size) & (u != 0)) or np.any(utility[:, 1] != -u):
         return None
@@ -227,7 +248,58 @@ def _sorted_leaf(pairs: IntArray, chance: FloatArray, utility: FloatArray,
         return None
     if np.any(np.sign(ranks[0][pairs[:, 0]] - ranks[1][pairs[:, 1]]) * size != u):
         return None
-    return np.array([size, size]) * chance[0], ranks
+    return np.array([size, size]), ranks, factors
+
+
+def _factors(pairs: IntArray, chance: FloatArray, hands: int) -> tuple[FloatArray, FloatArray]:
+    """``a`` and ``b`` with ``chance[d] == a[hand 1] * b[hand 2]`` on as many deals as a few
+    rounds of "the most common ratio per hand" find."""
+    a = np.ones(hands)
+    b = np.ones(hands)
+    for _ in range(3):
+        a = _common_ratio(pairs[:, 0], chance / b[pairs[:, 1]], hands)
+        b = _common_ratio(pairs[:, 1], chance / a[pairs[:, 0]], hands)
+    return a, b
+
+
+def _common_ratio(keys: IntArray, values: FloatArray, hands: int) -> FloatArray:
+    """Per key, the most common of its values (equal to 9 digits; the first one if tied)."""
+    out = np.ones(hands)
+    for key in np.unique(keys):
+        mine = values[keys == key]
+        _, inverse, counts = np.unique(np.round(mine / mine.max(), 9), return_inverse=True,
+                                       return_counts=True)
+        out[key] = mine[inverse.reshape(-1) == np.argmax(counts)][0]
+    return out
+
+
+def _corrections(pairs: IntArray, weight: FloatArray, p: int, scale: float,
+                 ranks: tuple[IntArray, IntArray], factors: tuple[FloatArray, FloatArray],
+                 present: BoolArray) -> tuple[list[int], list[float], IntArray]:
+    """Player ``p``'s deals the ranking's product misses: for each hand ``h`` (in order), the
+    opponent's hands whose true weight (``weight``: chance times ``p``'s payoff, 0 with no
+    deal) differs from ``scale * f_p(h) * f_q(o) * sign``, with the difference; and where
+    each hand's list ends."""
+    q = 1 - p
+    hands = present.shape[1]
+    true = np.zeros((hands, hands))
+    np.add.at(true, (pairs[:, p], pairs[:, q]), weight)
+    mine, theirs = np.flatnonzero(present[p]), np.flatnonzero(present[q])
+    model = (scale * np.outer(factors[p], factors[q])
+             * np.sign(ranks[p][:, None] - ranks[q][None, :]))
+    # a product equal to chance's probability but for rounding is exact enough: 1e-15
+    off = np.abs(true - model) > 1e-15 * np.abs(true).max()
+    others: list[int] = []
+    amounts: list[float] = []
+    ends = np.zeros(hands, dtype=np.int64)
+    for h in range(hands):
+        if h in mine:
+            for o in theirs:
+                if off[h, o]:
+                    others.append(int(o))
+                    amounts.append(float(true[h, o] - model[h, o]))
+        ends[h] = len(others)
+    return others, amounts, ends
 
 
 def _showdown_ranks(pairs: IntArray, u: FloatArray,
@@ -302,58 +374,6 @@ def _ranges_down(v: VectorPlanArrays, strategy: FloatArray, reach: FloatArray) -
 
 
 @kernel
-def _leaf_values(v: VectorPlanArrays, s: int, who: int, reach: FloatArray,
-                 value: FloatArray) -> None:
-    """Player ``who``'s counterfactual values at public leaf ``s``, into ``value[s]``."""
-    hands = value.shape[1]
-    other = 1 - who
-    for h in range(hands):
-        value[s, h] = 0.0
-    if v.leaf_mode[s] == SPARSE:
-        for d in range(v.deal_ptr[s], v.deal_ptr[s + 1]):
-            value[s, v.deal_hand[who, d]] += v.deal_weight[who, d] * reach[other, s,
-                                                                            v.deal_hand[other, d]]
-        return
-    # Sorted prefix sum: walk who's hands by rank, keeping the opponent's mass ranked below
-    # and tied; hand h gets (below - above) * scale, less the hands it cannot meet.
-    scale = v.leaf_scale[s, who]
-    total = 0.0
-    for j in range(hands):
-        if v.present[s, other, j]:
-            total += reach[other, s, j]
-    below = 0.0
-    tied = 0.0
-    q = 0  # next opponent hand in rank order
-    last_rank = -(1 << 62)
-    for k in range(hands):
-        h = v.order[s, who, k]
-        if h < 0:
-            break
-        mine = v.rank[s, who, h]
-        if mine != last_rank:
-            below += tied
-            tied = 0.0
-            while q < hands and v.order[s, other, q] >= 0 and \
-                    v.rank[s, other, v.order[s, other, q]] < mine:
-                below += reach[other, s, v.order[s, other, q]]
-                q += 1
-            while q < hands and v.order[s, other, q] >= 0 and \
-                    v.rank[s, other, v.order[s, other, q]] == mine:
-                tied += reach[other, s, v.order[s, other, q]]
-                q += 1
-            last_rank = mine
-        x = below - (total - below - tied)
-        for m in range(v.miss_ptr[s, who, h], v.miss_ptr[s, who, h + 1]):
-            j = v.miss_other[m]
-            theirs = v.rank[s, other, j]
-            if theirs < mine:
-                x -= reach[other, s, j]
-            elif theirs > mine:
-                x += reach[other, s, j]
-        value[s, h] = scale * x
-
-
-@kernel
 def _values_up(v: VectorPlanArrays, strategy: FloatArray, who: int, reach: FloatArray,
                value: FloatArray, regret: FloatArray, weighted: FloatArray) -> None:
     """Bottom-up: ``value[s, h]``, player ``who``'s counterfactual value of state ``s`` with
@@ -361,9 +381,53 @@ def _values_up(v: VectorPlanArrays, strategy: FloatArray, who: int, reach: Float
     information set (flat slots, as :func:`.cfr.apply_update` reads them)."""
     hands = value.shape[1]
     width = strategy.shape[1]
+    other = 1 - who
     for s in range(v.kind.shape[0] - 1, -1, -1):
-        if v.kind[s] == _TERMINAL:
-            _leaf_values(v, s, who, reach, value)
+        if v.kind[s] == _TERMINAL:  # a public leaf: the opponent's hands it meets
+            for h in range(hands):
+                value[s, h] = 0.0
+            if v.leaf_mode[s] == SPARSE:
+                for d in range(v.deal_ptr[s], v.deal_ptr[s + 1]):
+                    j = v.deal_hand[other, d]
+                    value[s, v.deal_hand[who, d]] += v.deal_weight[who, d] * reach[other, s, j]
+                continue
+            # Sorted prefix sum: walk who's hands by rank, keeping the opponent's (factored)
+            # mass ranked below and tied; hand h gets (below - above) times its own factor and
+            # the scale, plus the deals the product misses.
+            scale = v.leaf_scale[s, who]
+            theirs = v.factor[s, other]
+            mine_f = v.factor[s, who]
+            total = 0.0
+            for j in range(hands):
+                if v.present[s, other, j]:
+                    total += theirs[j] * reach[other, s, j]
+            below = 0.0
+            tied = 0.0
+            q = 0  # next opponent hand in rank order
+            last_rank = -(1 << 62)
+            for k in range(hands):
+                h = v.order[s, who, k]
+                if h < 0:
+                    break
+                mine = v.rank[s, who, h]
+                if mine != last_rank:
+                    below += tied
+                    tied = 0.0
+                    while q < hands and v.order[s, other, q] >= 0 and \
+                            v.rank[s, other, v.order[s, other, q]] < mine:
+                        j = v.order[s, other, q]
+                        below += theirs[j] * reach[other, s, j]
+                        q += 1
+                    while q < hands and v.order[s, other, q] >= 0 and \
+                            v.rank[s, other, v.order[s, other, q]] == mine:
+                        j = v.order[s, other, q]
+                        tied += theirs[j] * reach[other, s, j]
+                        q += 1
+                    last_rank = mine
+                x = scale * mine_f[h] * (below - (total - below - tied))
+                for e in range(v.exc_ptr[s, who, h], v.exc_ptr[s, who, h + 1]):
+                    x += v.exc_weight[e] * reach[other, s, v.exc_other[e]]
+                value[s, h] = x
             continue
         first, end = v.child_ptr[s], v.child_ptr[s + 1]
         if v.kind[s] == _DECISION and v.player[s] == who:
