@@ -21,7 +21,7 @@ import numpy as np
 import cfrviz
 from cfrviz.analysis import depth_limited as dl
 from cfrviz.analysis import subgame as sg
-from cfrviz.core.tree import TERMINAL
+from cfrviz.games.public import public_tree
 
 ITERATIONS = 1000
 
@@ -34,7 +34,7 @@ def blueprint(game, kind: str) -> cfrviz.Policy:
 
 
 def live_states(game) -> list[str]:
-    return [k for k, v in sg.public_groups(game).items() if (game.player[v] != TERMINAL).all()]
+    return [s.history for s in public_tree(game).states if s.dealt and s.kind != "terminal"]
 
 
 def table(name: str, kind: str, states: list[str]) -> None:
@@ -86,12 +86,17 @@ def depth() -> None:
     print(f"  equilibrium continuation: CFR+ 2000, exploitability "
           f"{cfrviz.exploitability(game, eq):.2e}")
     start = time.perf_counter()
-    net = dl.train_value_network(cut, samples=600, steps=3000)
-    print(f"  value network {net.net.sizes}: 600 solved random ranges, trained in "
-          f"{time.perf_counter() - start:.1f} s; held-out error {net.test_error:.3f} chips")
-    sources = {"exact leaf re-solves": dl.exact_values(cut, 100), "value network": net,
-               "fixed equilibrium continuation": dl.continuation_values(cut, eq)}
-    print(f"  {'leaf values':<32}{'trunk s':>8}{'+ re-solved leaves':>20}"
+    x, y, mask = dl.value_samples(cut, 3 * 600 + 200, np.random.default_rng(0), 200)
+    print(f"  {len(x)} random ranges solved (200 CFR+ iterations each) in "
+          f"{time.perf_counter() - start:.1f} s; 3 networks of 600, tested on the last 200")
+    sources: dict[str, dl.LeafValues] = {"exact leaf re-solves": dl.exact_values(cut, 100)}
+    for k in range(3):
+        rows = np.r_[k * 600:(k + 1) * 600, 1800:2000]
+        net = dl.train_value_network(cut, samples=600, seed=k, steps=2000, test_samples=200,
+                                     data=(x[rows], y[rows], mask[rows]))
+        sources[f"network {k + 1} (error {net.test_error:.2f} chips)"] = net
+    sources["fixed equilibrium continuation"] = dl.continuation_values(cut, eq)
+    print(f"  {'leaf values':<36}{'trunk s':>8}{'+ re-solved leaves':>20}"
           f"{'+ equilibrium below':>21}")
     for label, values in sources.items():
         start = time.perf_counter()
@@ -99,15 +104,16 @@ def depth() -> None:
         seconds = time.perf_counter() - start
         resolved = cfrviz.exploitability(game, dl.resolved_continuation(cut, strategy, eq))
         fixed = cfrviz.exploitability(game, dl.combine(cut, strategy, eq))
-        print(f"  {label:<32}{seconds:>8.2f}{resolved:>20.4f}{fixed:>21.4f}")
+        print(f"  {label:<36}{seconds:>8.2f}{resolved:>20.4f}{fixed:>21.4f}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--no-depth", action="store_true", help="skip depth-limited solving")
     args = parser.parse_args()
-    table("kuhn_poker", "cfr10", ["", "p", "b", "p b"])
-    table("leduc_poker", "cfr30", ["", "r c", "c c | K |", "r r c | Q | r", "c r c | J | r"])
+    table("kuhn_poker", "cfr10", ["deal", "deal/p", "deal/b", "deal/p/b"])
+    table("leduc_poker", "cfr30", ["deal", "deal/r/c", "deal/c/c/K", "deal/r/r/c/Q/r",
+                                   "deal/c/r/c/J/r"])
     sweep("kuhn_poker", ["cfr10", "cfr30", "cfr100", "uniform"])
     sweep("leduc_poker", ["cfr10", "cfr30", "cfr100", "uniform"])
     if not args.no_depth:

@@ -34,7 +34,8 @@ def _fixed_trunk(cut, policy):
 
 
 def test_leduc_trunk_is_round_one(cut, leduc):
-    assert cut.leaf_states == ("c c", "c r c", "c r r c", "r c", "r r c")
+    assert sorted(cut.leaf_states) == ["deal/c/c", "deal/c/r/c", "deal/c/r/r/c", "deal/r/c",
+                                      "deal/r/r/c"]
     assert cut.tree.num_infosets == 18  # 3 cards x 6 round-one histories
     assert all(":" in k and "/" not in k for k in cut.tree.infoset_keys)
     for leaf, c in enumerate(cut.chance):
@@ -119,15 +120,17 @@ def test_bad_iterations(cut, equilibrium):
 
 @pytest.mark.slow
 def test_what_the_value_network_costs(cut, equilibrium, leduc):
-    """Depth-limited Leduc: the trunk solved with exact range-dependent leaf values and with a
-    value network, each leaf re-solved for the trunk's ranges; and with the equilibrium's fixed
-    continuation values (range-independent), which is worse than both."""
-    net = dl.train_value_network(cut, samples=600, steps=3000)
-    assert net.test_error < 0.6  # chips, mean absolute
+    """Depth-limited Leduc, the trunk solved for 200 iterations, each leaf then re-solved for the
+    trunk's ranges: exact range-dependent leaf values (measured 0.037), a value network (0.06 to
+    0.59 over six networks: it costs something, and how much varies with the seed), and the
+    equilibrium's fixed continuation values (0.24, range-independent: worse than exact)."""
+    net = dl.train_value_network(cut, samples=600, steps=2000, seed=1)
+    assert net.test_error < 0.45  # chips, mean absolute; measured 0.31 to 0.35 (600 samples)
     exact = dl.solve_trunk(cut, dl.exact_values(cut, 100), 200)
     learnt = dl.solve_trunk(cut, net, 200)
     fixed = dl.solve_trunk(cut, dl.continuation_values(cut, equilibrium), 200)
     e_exact, e_net, e_fixed = (cfrviz.exploitability(leduc, dl.resolved_continuation(
         cut, s, equilibrium)) for s in (exact, learnt, fixed))
-    assert e_exact < 0.06 and e_net < 0.2  # measured 0.037 and 0.107
-    assert e_fixed > e_exact
+    assert e_exact < 0.06
+    assert e_exact < e_net < 0.7
+    assert e_exact < e_fixed

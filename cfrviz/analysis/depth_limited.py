@@ -42,15 +42,14 @@ import numpy as np
 from ..core.policy import Policy, check_policy
 from ..core.tree import CHANCE, TERMINAL, GameTree, as_tree, check_zero_sum
 from ..core.types import FloatArray, IntArray
+from ..games.public import public_tree
 from ..solvers import solve
 from ..solvers.network import MLP, train
 from .subgame import (
     TreeBuilder,
     deal_roots,
-    hand_infosets,
     hands_at,
     node_values,
-    public_groups,
     resolve,
     subtree_end,
 )
@@ -116,7 +115,7 @@ def trunk(game: object) -> Trunk:
     """
     tree = as_tree(game, "depth-limited solving")
     check_zero_sum(tree, "depth-limited solving")
-    hand_infosets(tree)
+    public_tree(tree)  # refuses a game without a well-defined public state
     return tree.cached("depth_limited_trunk", _build_trunk)
 
 
@@ -155,36 +154,28 @@ def _build_trunk(tree: GameTree) -> Trunk:
         infoset_actions=tuple(tree.infoset_actions[s] for s in old_sets),
         legal_mask=np.array(tree.legal_mask[old_sets]),
         chance_labels=tuple(() if cut[h] else tree.chance_labels[h] for h in keep))
-    # Leaf states: the cut nodes grouped by public history (the path of labels after the deal).
-    groups = public_groups(tree)
+    # Leaf states: the public states of the cut nodes.
     leaf_states: list[str] = []
     leaf_nodes: list[IntArray] = []
     hands: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
     hand_of: list[IntArray] = []
     chance: list[FloatArray] = []
-    reach_c = _chance_reach(tree)
-    for label, nodes in groups.items():
+    reach_c = public_tree(tree).chance_reach
+    for state in public_tree(tree).states:
+        nodes = state.nodes
         if not cut[nodes].any():
             continue
         names0, a = hands_at(tree, nodes, 0)
         names1, b = hands_at(tree, nodes, 1)
         c = np.zeros((len(names0), len(names1)))
         np.add.at(c, (a, b), reach_c[nodes])
-        leaf_states.append(label)
+        leaf_states.append(state.history)
         leaf_nodes.append(new[nodes])
         hands.append((names0, names1))
         hand_of.append(np.stack([a, b]))
         chance.append(c)
     return Trunk(tree, sub, keep, tuple(leaf_states), tuple(leaf_nodes), tuple(hands),
                  tuple(hand_of), tuple(chance))
-
-
-def _chance_reach(tree: GameTree) -> FloatArray:
-    reach = np.ones(tree.num_nodes)
-    for h in range(1, tree.num_nodes):
-        p = tree.parent[h]
-        reach[h] = reach[p] * (tree.chance_prob[h] if tree.player[p] == CHANCE else 1.0)
-    return reach
 
 
 def _per_hand(chance: FloatArray, other: FloatArray, values: FloatArray, axis: int
@@ -394,7 +385,12 @@ class ValueNetwork:
     losses : list of float
         The training loss before each Adam step.
     test_error : float
-        The mean absolute error, in chips, of the values on held-out random ranges.
+        The mean absolute error, in chips, of the values on held-out random ranges (before
+        the zero-sum correction).
+    zero_sum : bool
+        Shift the outputs so that the two players' values cancel over the joint range, as
+        DeepStack's network does (Moravčík et al. 2017, supplement): a leaf then neither
+        creates nor destroys chips.
     """
 
     trunk: Trunk
@@ -402,6 +398,7 @@ class ValueNetwork:
     scale: float
     losses: list[float]
     test_error: float
+    zero_sum: bool = True
 
     def features(self, leaf: int, r0: FloatArray, r1: FloatArray) -> FloatArray:
         return _features(self.trunk, leaf, r0, r1)
@@ -410,7 +407,17 @@ class ValueNetwork:
                  ) -> tuple[FloatArray, FloatArray]:
         out = self.net.forward(self.features(leaf, r0, r1)[None, :])[0] * self.scale
         n0 = len(self.trunk.hands[leaf][0])
-        return out[:n0], out[n0:n0 + len(self.trunk.hands[leaf][1])]
+        v0, v1 = out[:n0], out[n0:n0 + len(self.trunk.hands[leaf][1])]
+        if not self.zero_sum:
+            return v0, v1
+        # DeepStack's zero-sum correction: shift both players' values by half the amount by
+        # which the two players' leaf values, weighted by the joint range, fail to cancel.
+        joint = self.trunk.chance[leaf] * np.outer(r0, r1)
+        mass = joint.sum()
+        if mass <= 0:
+            return v0, v1
+        error = float(joint.sum(axis=1) @ v0 + joint.sum(axis=0) @ v1) / mass
+        return v0 - error / 2, v1 - error / 2
 
 
 def _features(trunk_: Trunk, leaf: int, r0: FloatArray, r1: FloatArray) -> FloatArray:
@@ -465,7 +472,9 @@ def value_samples(trunk_: Trunk, samples: int, rng: np.random.Generator,
 
 def train_value_network(trunk_: Trunk, samples: int = 600, seed: int = 0,
                         hidden: tuple[int, ...] = (64, 64), steps: int = 3000,
-                        iterations: int = 200, test_samples: int = 100) -> ValueNetwork:
+                        iterations: int = 200, test_samples: int = 100,
+                        data: tuple[FloatArray, FloatArray, np.ndarray] | None = None
+                        ) -> ValueNetwork:
     """DeepStack's value network in miniature, trained on leaf subgames solved for random ranges.
 
     Parameters
@@ -481,9 +490,18 @@ def train_value_network(trunk_: Trunk, samples: int = 600, seed: int = 0,
         Full-batch Adam steps.
     test_samples : int
         Held-out ranges for :attr:`ValueNetwork.test_error`.
+    data : (x, y, mask), optional
+        Samples made before by :func:`value_samples` (the first ``samples`` rows train, the
+        next ``test_samples`` test), to train several networks on one set of solved ranges.
     """
     rng = np.random.default_rng(seed)
-    x, y, mask = value_samples(trunk_, samples + test_samples, rng, iterations)
+    if data is None:
+        x, y, mask = value_samples(trunk_, samples + test_samples, rng, iterations)
+    else:
+        x, y, mask = data
+        if len(x) < samples + test_samples:
+            raise ValueError(f"data holds {len(x)} samples; samples + test_samples = "
+                             f"{samples + test_samples}")
     scale = float(np.abs(trunk_.game.utility).max()) or 1.0
     net = MLP.create((x.shape[1], *hidden, y.shape[1]), rng)
     fit = slice(0, samples)

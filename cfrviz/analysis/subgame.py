@@ -33,12 +33,11 @@ and the rest of the game keeps the blueprint's.  Three ways to compute that new 
     bound as the re-solve gadget holds; unlike it, the solution is pushed to *improve* on the
     blueprint at every root set, not just to match it.
 
-Which histories form a public state comes from :mod:`cfrviz.games.public` when a
-:class:`~cfrviz.games.public.PublicState` is given; any list of node ids whose subtrees are
-closed under information sets works too.  A player's *hand* at a root history (which root
-information set it is in) is the player's information at its first decision below the
-private deal at the game's root: every game with public actions and a single private deal at the
-root (Kuhn, Leduc, pocket poker) fits, and other games are refused.
+Public states and hands come from :mod:`cfrviz.games.public` (a subgame is given as a
+:class:`~cfrviz.games.public.PublicState`, its public history or its node ids, checked to be
+closed under information sets); a player's root information sets are its private hands there, so
+games without a well-defined public state are refused, as :func:`~cfrviz.games.public.public_tree`
+refuses them.
 """
 
 from __future__ import annotations
@@ -53,6 +52,7 @@ from ..core.policy import Policy, check_policy
 from ..core.tree import CHANCE, TERMINAL, GameTree, as_tree, check_zero_sum
 from ..core.types import FloatArray, IntArray
 from ..engine import tree_best_response, tree_exploitability, tree_reach_probabilities
+from ..games.public import PublicState, public_tree
 from ..solvers import solve
 
 #: The three re-solving methods, by the names :func:`resolve` takes.
@@ -77,84 +77,13 @@ def subtree_end(tree: GameTree) -> IntArray:
     return tree.cached("subtree_end", compute)
 
 
-def hand_infosets(tree: GameTree) -> IntArray:
-    """(2, root's children): each player's first information set below each private deal."""
-    def compute(t: GameTree) -> IntArray:
-        if t.player[0] != CHANCE:
-            raise ValueError(f"subgame solving needs a game whose root deals the private "
-                             f"cards (a chance node, as in Kuhn and Leduc poker); {t.name}'s root "
-                             f"is a decision")
-        ends = subtree_end(t)
-        deals = t.children[0]
-        out = np.full((2, len(deals)), -1, dtype=np.int64)
-        for d, deal in enumerate(deals):
-            block = t.player[deal:ends[deal]]
-            for who in (0, 1):
-                first = np.flatnonzero(block == who)
-                if len(first):
-                    out[who, d] = t.infoset[deal + first[0]]
-        return out
-    return tree.cached("subgame_hand_infosets", compute)
-
-
-def _deal_of(tree: GameTree) -> IntArray:
-    """Index (among the root's children) of the private deal above each node; -1 at the root."""
-    def compute(t: GameTree) -> IntArray:
-        deal = np.full(t.num_nodes, -1, dtype=np.int64)
-        ends = subtree_end(t)
-        for d, child in enumerate(t.children[0]):
-            deal[child:ends[child]] = d
-        return deal
-    return tree.cached("subgame_deal_of", compute)
-
-
-def public_groups(game: object) -> dict[str, IntArray]:
-    """Every public state of a game whose root deals all private information: its nodes.
-
-    A node's public history is the labels of the moves and chance outcomes after the private
-    deal at the root (``"r c | J | r"`` in Leduc).  Used when
-    :mod:`cfrviz.games.public` is not at hand (the tests enumerate states with it).
-
-    Returns
-    -------
-    dict
-        ``{public history: node ids}``, in preorder of first appearance; the root (before the
-        deal) is left out.
-    """
-    tree = as_tree(game, "public_groups")
-    hand_infosets(tree)  # refuses a root that is not a deal
-
-    def compute(t: GameTree) -> dict[str, IntArray]:
-        label: list[str | None] = [None] * t.num_nodes
-        groups: dict[str, list[int]] = {}
-        for h in range(1, t.num_nodes):
-            p = t.parent[h]
-            if p == 0:
-                label[h] = ""
-            else:
-                if t.player[p] == CHANCE:
-                    step = "| " + t.chance_labels[p][t.action[h]] + " |"
-                else:
-                    step = t.infoset_actions[t.infoset[p]][t.action[h]]
-                above = label[p]
-                label[h] = step if not above else f"{above} {step}"
-            groups.setdefault(str(label[h]), []).append(h)
-        return {k.replace("| |", "|"): np.array(v, dtype=np.int64) for k, v in groups.items()}
-    return tree.cached("subgame_public_groups", compute)
-
-
 def _roots(tree: GameTree, state: object) -> IntArray:
     """The root histories of a subgame, from a PublicState, a public history or node ids,
     checked to be one public state whose subtrees are closed under information sets."""
-    hand_infosets(tree)  # refuses a game whose root is not the private deal
-    nodes = getattr(state, "nodes", state)
+    public = public_tree(tree)  # refuses a game without a well-defined public state
+    nodes = state.nodes if isinstance(state, PublicState) else state
     if isinstance(nodes, str):
-        groups = public_groups(tree)
-        if nodes not in groups:
-            sample = ", ".join(repr(k) for k in list(groups)[:8])
-            raise ValueError(f"{tree.name} has no public state {nodes!r}; it has {len(groups)}, "
-                             f"such as {sample}")
-        nodes = groups[nodes]
+        nodes = public.find(nodes).nodes
     try:
         roots = np.unique(np.asarray(nodes, dtype=np.int64))
     except (TypeError, ValueError):
@@ -344,7 +273,9 @@ class RootValues:
     player : int
         Whose values (the opponent of the player whose strategy is re-solved).
     hands : tuple of str
-        The player's root information sets, its private hands (``"K"`` in Kuhn and Leduc).
+        The player's private hands, all of them, in :meth:`PublicTree.hands
+        <cfrviz.games.public.PublicTree.hands>` order (``"J", "Q", "K"`` in Kuhn and Leduc):
+        its root information sets (a hand that cannot be here has weight 0).
     weight : array, shape (hands,)
         :math:`\\sum_{h \\in I} \\pi_{-i}^\\sigma(h)`: chance's and the other player's reach of
         the set's root histories.
@@ -373,39 +304,15 @@ class RootValues:
     root_weight: FloatArray
 
 
-def _hand_names(tree: GameTree) -> tuple[dict[int, str], dict[int, str]]:
-    """Each player's hands by first information set, named by the common start of the keys of
-    the player's sets below the hand's deals (``"K"`` for Kuhn's ``"K"``, ``"Kp"``, ...), as
-    :mod:`cfrviz.games.public` names hands its own way when the deal labels differ."""
-    def compute(t: GameTree) -> tuple[dict[int, str], dict[int, str]]:
-        first = hand_infosets(t)
-        ends = subtree_end(t)
-        out: list[dict[int, str]] = []
-        for who in (0, 1):
-            keys: dict[int, set[int]] = {}
-            for d, deal in enumerate(t.children[0]):
-                block = t.infoset[deal:ends[deal]][t.player[deal:ends[deal]] == who]
-                keys.setdefault(int(first[who, d]), set()).update(block.tolist())
-            names: dict[int, str] = {}
-            for hand, sets in keys.items():
-                words = sorted(t.infoset_keys[i] for i in sets)
-                prefix = words[0] if words else ""
-                for word in words[1:]:
-                    while not word.startswith(prefix):
-                        prefix = prefix[:-1]
-                names[hand] = prefix.rstrip(" :|/.,;-_") or (
-                    t.infoset_keys[hand] if hand >= 0 else "(no decision)")
-            out.append(names)
-        return out[0], out[1]
-    return tree.cached("subgame_hand_names", compute)
-
-
 def hands_at(tree: GameTree, roots: IntArray, player: int) -> tuple[tuple[str, ...], IntArray]:
-    """The player's root information sets (named) and which one each root history is in."""
-    first = hand_infosets(tree)[player, _deal_of(tree)[roots]]
-    sets, which = np.unique(first, return_inverse=True)
-    names = _hand_names(tree)[player]
-    return tuple(names[int(s)] for s in sets), which.astype(np.int64)
+    """The player's hands (:meth:`~cfrviz.games.public.PublicTree.hands`, all of them) and
+    which one each root history holds: the player's root information sets."""
+    public = public_tree(tree)
+    which: IntArray = np.array(public.node_hand[roots, player], dtype=np.int64)
+    if (which < 0).any():
+        raise ValueError(f"{tree.name}: a subgame's roots must come after the private deal; "
+                         f"history {tree.history[int(roots[np.argmax(which < 0)])]!r} does not")
+    return public.hands(player), which
 
 
 def deal_roots(b: TreeBuilder, roots: IntArray, weights: FloatArray, parent: int, action: int,
@@ -438,7 +345,8 @@ def root_values(game: object, policy: Policy, state: object, player: int) -> Roo
         The blueprint.
     state : PublicState, str or sequence of int
         The subgame's public state (from :func:`cfrviz.games.public.public_tree`), its public
-        history (a key of :func:`public_groups`) or its root node ids.
+        history (``"deal/b"`` in Kuhn, :meth:`cfrviz.games.public.PublicTree.find`) or its
+        root node ids.
     player : int
         0 or 1: whose values.
 
@@ -643,6 +551,6 @@ def resolve_all(game: object, blueprint: Policy, state: object, iterations: int 
 
 
 __all__: Sequence[str] = ("METHODS", "METHOD_LABELS", "Resolution", "RootValues", "TreeBuilder",
-                          "deal_roots", "hand_infosets", "hands_at", "node_values",
-                          "public_groups", "resolve", "resolve_all", "root_values",
+                          "deal_roots", "hands_at", "node_values", "resolve", "resolve_all",
+                          "root_values",
                           "subtree_end")
