@@ -261,6 +261,7 @@ benchmark: $(STAMP_BENCH)
 	$(PY) benchmarks/bench_explorer.py
 	$(PY) benchmarks/bench_views.py
 	$(PY) benchmarks/bench_solvers.py
+	$(PY) benchmarks/bench_vector_cfr.py
 	$(PY) benchmarks/bench_liteefg.py
 	$(PY) benchmarks/bench_lp.py
 	$(PY) benchmarks/bench_deep_cfr.py

@@ -118,6 +118,7 @@ KERNELS: tuple[Kernel, ...] = (
     Kernel("run_external_sampling", "external-sampling MCCFR", _solve("external_sampling")),
     Kernel("run_outcome_sampling", "outcome-sampling MCCFR", _solve("outcome_sampling")),
     Kernel("run_mmd", "magnetic mirror descent", _solve("mmd")),
+    Kernel("run_vector_cfr", "vector-form CFR over the public tree", _solve("vector_cfr")),
     Kernel("run_multi_full_tree", "CFR for three players, its deviation gains and CCE gap",
            _multiplayer),
     Kernel("external_sampling_regrets", "Deep CFR's advantage samples", _deep_cfr_samples),
