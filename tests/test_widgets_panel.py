@@ -109,3 +109,32 @@ def test_every_widget_is_a_panel():
              and cls.__module__ not in parts}
     assert len(boxes) >= 9
     assert all(issubclass(cls, Panel) for cls in boxes), boxes
+
+
+def test_every_panel_is_exported():
+    """A widget a lesson may show is importable from cfrviz.widgets (the exports had drifted:
+    ComparisonView and DiscountExplorer were not)."""
+    from cfrviz.widgets.panel import TimelinePanel
+
+    modules = [importlib.import_module(f"cfrviz.widgets.{m.name}")
+               for m in pkgutil.iter_modules(cfrviz.widgets.__path__)]
+    panels = {cls.__name__ for module in modules
+              for _, cls in inspect.getmembers(module, inspect.isclass)
+              if issubclass(cls, Panel) and cls not in (Panel, TimelinePanel)}
+    assert panels and panels <= set(cfrviz.widgets.__all__), panels - set(cfrviz.widgets.__all__)
+
+
+def test_timeline_panels_keep_their_contract(kuhn):
+    """A TimelinePanel subclass overrides _on_frame and creates play and slider; the base
+    class says so when a subclass forgets."""
+    from cfrviz.widgets.panel import TimelinePanel
+
+    for widget in (explore(kuhn, iterations=5), RegretMatchingExplorer(iterations=5)):
+        assert type(widget)._on_frame is not TimelinePanel._on_frame
+        assert isinstance(widget.play, W.Play) and isinstance(widget.slider, W.IntSlider)
+
+    class Forgetful(TimelinePanel):
+        pass
+
+    with pytest.raises(NotImplementedError, match="Forgetful must define _on_frame"):
+        Forgetful()._on_frame()

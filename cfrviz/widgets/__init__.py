@@ -6,6 +6,8 @@ when first shown, and its callbacks report errors in its own output area.
 
 from .best_response import BestResponseExplorer
 from .bluff import BluffExplorer, bluff_explorer
+from .compare import ComparisonView
+from .discount import DiscountExplorer
 from .equilibrium import KuhnEquilibriumView
 from .explorer import TrainingExplorer, explore
 from .infoset import InfosetPicker, infoset_picker
@@ -13,10 +15,11 @@ from .leaderboard import Leaderboard, leaderboard
 from .matrix import RegretMatchingExplorer
 from .play import PlayTable, play_against
 from .realization import RealizationPlanExplorer
+from .reveal import ShowMe
 from .sampling import SampledPaths, sampled_paths
 
-__all__ = ["BestResponseExplorer", "BluffExplorer", "InfosetPicker", "KuhnEquilibriumView",
-           "Leaderboard", "leaderboard",
+__all__ = ["BestResponseExplorer", "BluffExplorer", "ComparisonView", "DiscountExplorer",
+           "InfosetPicker", "KuhnEquilibriumView", "Leaderboard", "leaderboard",
            "PlayTable", "RealizationPlanExplorer", "RegretMatchingExplorer", "SampledPaths",
-           "TrainingExplorer",
+           "ShowMe", "TrainingExplorer",
            "bluff_explorer", "explore", "infoset_picker", "play_against", "sampled_paths"]

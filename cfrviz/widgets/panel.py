@@ -109,8 +109,10 @@ class Panel(W.VBox):
 class TimelinePanel(Panel):
     """A :class:`Panel` with a ``Play`` + slider timeline over ``self.frames`` of ``self.trace``.
 
-    Subclasses create ``self.play`` and ``self.slider`` (linked in the browser)
-    and redraw in ``_on_frame``.
+    The contract with a subclass: its ``__init__`` creates ``self.play`` (a
+    :class:`cfrviz.widgets.playback.Play`) and ``self.slider`` (an ``IntSlider``),
+    linked in the browser, before the first :meth:`_reset_timeline`; and it
+    overrides :meth:`_on_frame`, which redraws the frame ``self.slider.value``.
 
     Attributes
     ----------
@@ -120,10 +122,18 @@ class TimelinePanel(Panel):
         The records of ``trace`` the timeline steps through, one per slider position.
     """
 
+    play: W.Play
+    slider: W.IntSlider
+
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self.trace: Trace | None = None
         self.frames: np.ndarray = np.arange(1)
+
+    def _on_frame(self, change=None) -> None:
+        """Redraw the frame ``self.slider.value`` (every subclass overrides this)."""
+        raise NotImplementedError(f"{type(self).__name__} must define _on_frame, the redraw of "
+                                  "one frame of its timeline")
 
     def show_iteration(self, iteration: int) -> None:
         """Move the timeline to the recorded frame closest to ``iteration``."""
