@@ -162,22 +162,31 @@ def test_safe_resolving_never_raises_leduc_exploitability_everywhere(leduc, kind
             _check_safe(leduc, bp, state, method, 500)
 
 
-def test_the_safety_test_can_fail(kuhn, monkeypatch):
-    """A gadget whose terminate values are its on-policy values (a usual mistake: the blueprint's
-    counterfactual values, not a best response's) is caught raising exploitability."""
+def test_the_safety_test_can_fail(leduc, monkeypatch):
+    """A gadget whose terminate pays the opponent's on-policy values (the blueprint's own
+    counterfactual values, not a best response's: a usual mistake) is caught raising
+    exploitability beyond the bound."""
     real = sg._root_values
 
     def on_policy(tree, probs, roots, player):
         rv = real(tree, probs, roots, player)
-        return sg.RootValues(rv.player, rv.hands, rv.weight, rv.cbv, rv.value - 0.5, rv.roots,
+        below = sg.node_values(tree, probs)[roots, player]  # the blueprint played on
+        cbv = np.bincount(rv.hand_of_root, weights=rv.root_weight * below,
+                          minlength=len(rv.hands))
+        assert np.all(cbv <= rv.cbv + 1e-12)  # a best response earns at least as much
+        with np.errstate(invalid="ignore"):
+            value = cbv / rv.weight
+        return sg.RootValues(rv.player, rv.hands, rv.weight, cbv, value, rv.roots,
                              rv.hand_of_root, rv.root_weight)
 
     monkeypatch.setattr(sg, "_root_values", on_policy)
-    raised = []
-    for kind, state in product(["cfr10", "cfr100", "random"], _live_states(kuhn)):
-        r = sg.resolve(kuhn, _blueprint(kuhn, kind, seed=1), state, "resolve", 300)
-        raised.append(r.exploitability > r.blueprint_exploitability + r.bound + ROUNDING)
-    assert any(raised)
+    bp = _blueprint(leduc, "cfr10")  # found by a search over Leduc's states (none in Kuhn)
+    for state, method, measured in (("deal/c/c/J", "resolve", 0.8924),
+                                    ("deal/r/r/c", "maxmargin", 0.9834)):
+        r = sg.resolve(leduc, bp, state, method, 300)
+        assert r.blueprint_exploitability == pytest.approx(0.8886, abs=1e-4)
+        assert r.exploitability > r.blueprint_exploitability + r.bound + 1e-3
+        assert r.exploitability == pytest.approx(measured, abs=2e-3)
 
 
 def test_resolve_is_fast_on_leduc(leduc):
