@@ -263,13 +263,18 @@ def _factors(pairs: IntArray, chance: FloatArray, hands: int) -> tuple[FloatArra
 
 
 def _common_ratio(keys: IntArray, values: FloatArray, hands: int) -> FloatArray:
-    """Per key, the most common of its values (equal to 9 digits; the first one if tied)."""
+    """Per key, the most common of its values (equal to 9 digits; the smallest if tied)."""
     out = np.ones(hands)
-    for key in np.unique(keys):
-        mine = values[keys == key]
-        _, inverse, counts = np.unique(np.round(mine / mine.max(), 9), return_inverse=True,
-                                       return_counts=True)
-        out[key] = mine[inverse.reshape(-1) == np.argmax(counts)][0]
+    largest = np.zeros(hands)
+    np.maximum.at(largest, keys, values)
+    rounded = np.round(values / largest[keys], 9)
+    groups, first, counts = np.unique(np.column_stack((keys, rounded)), axis=0,
+                                      return_index=True, return_counts=True)
+    best = np.zeros(hands, dtype=np.int64)
+    for g in np.argsort(-counts, kind="stable")[::-1]:  # the most common is written last
+        best[int(groups[g, 0])] = int(first[g])
+    present = np.unique(keys)
+    out[present] = values[best[present]]
     return out
 
 

@@ -226,6 +226,13 @@ class _Partition:
         return True
 
 
+def _groups(labels: IntArray, count: int) -> list[IntArray]:
+    """The ids holding each label ``0 .. count - 1``, in increasing order (-1s left out)."""
+    order = np.argsort(labels, kind="stable")
+    bounds = np.searchsorted(labels[order], np.arange(count + 1))
+    return [order[bounds[k]:bounds[k + 1]] for k in range(count)]
+
+
 def _labels(tree: GameTree, node: int) -> tuple[str, ...]:
     if tree.player[node] == CHANCE:
         return tree.chance_labels[node]
@@ -240,8 +247,8 @@ def _build(tree: GameTree) -> PublicTree:
                          f"and hand pairs); {tree.name} has {tree.num_players} players")
     n = tree.num_nodes
     part = _Partition(n)
-    for info in range(tree.num_infosets):
-        members = tree.infoset_members(info)
+    sets = _groups(tree.infoset, tree.num_infosets)  # each information set's nodes
+    for members in sets:
         for m in members[1:]:
             part.union(int(members[0]), int(m))
     labels = [_labels(tree, h) for h in range(n)]
@@ -269,7 +276,7 @@ def _build(tree: GameTree) -> PublicTree:
     firsts, inverse = np.unique(rep, return_inverse=True)  # a class is named by its first node
     node_state = inverse.astype(np.int64).reshape(-1)
     count = len(firsts)
-    members_of = [np.flatnonzero(node_state == s) for s in range(count)]
+    members_of = _groups(node_state, count)
 
     def where(s: int) -> str:
         return f"{tree.name}, public state of history {tree.history[int(members_of[s][0])]!r}"
@@ -361,7 +368,7 @@ def _build(tree: GameTree) -> PublicTree:
     for p in (0, 1):
         deals = _Partition(len(deal_path))
         for info in map(int, np.flatnonzero(tree.infoset_player == p)):
-            ds = deal_of[tree.infoset_members(int(info))]
+            ds = deal_of[sets[info]]
             for d in ds[1:]:
                 deals.union(int(ds[0]), int(d))
         roots = [deals.find(d) for d in range(len(deal_path))]
@@ -371,7 +378,7 @@ def _build(tree: GameTree) -> PublicTree:
         hand_of_deal = np.array([hand_id[r] for r in roots], dtype=np.int64)
         has = deal_of >= 0
         node_hand[has, p] = hand_of_deal[deal_of[has]]
-        names = _hand_names(tree, p, hand_of_deal, deal_path, node_hand[:, p])
+        names = _hand_names(tree, p, hand_of_deal, deal_path, node_hand[:, p], sets)
         if p == 1 and sorted(names) == sorted(hand_labels[0]) and len(set(names)) == len(names):
             # the same hands as player 1's: list them in player 1's order
             move = np.array([hand_labels[0].index(name) for name in names], dtype=np.int64)
@@ -380,15 +387,15 @@ def _build(tree: GameTree) -> PublicTree:
             names = hand_labels[0]
         hand_labels.append(names)
         for info in map(int, np.flatnonzero(tree.infoset_player == p)):
-            infoset_hand[info] = node_hand[int(tree.infoset_members(int(info))[0]), p]
+            infoset_hand[info] = node_hand[int(sets[info][0]), p]
         for s in range(count):
             if kinds[s] != DECISION_STATE or players[s] != p:
                 continue
             members = members_of[s]
             for hand in np.unique(node_hand[members, p]):
-                sets = np.unique(tree.infoset[members[node_hand[members, p] == hand]])
-                if len(sets) > 1:
-                    keys = [tree.infoset_keys[int(i)] for i in sets[:2]]
+                held = np.unique(tree.infoset[members[node_hand[members, p] == hand]])
+                if len(held) > 1:
+                    keys = [tree.infoset_keys[int(i)] for i in held[:2]]
                     raise ValueError(f"{where(s)}: player {p + 1} holds the same private hand "
                                      f"in information sets {keys[0]!r} and {keys[1]!r}, so its "
                                      f"information is more than its hand and the public "
@@ -412,22 +419,23 @@ def _build(tree: GameTree) -> PublicTree:
                                labels=tuple(child_labels[s]), nodes=members_of[s],
                                dealt=dealt[s], private=private[s])
                    for s in range(count))
-    infoset_state = np.array([node_state[int(tree.infoset_members(i)[0])]
-                              for i in range(tree.num_infosets)], dtype=np.int64)
+    infoset_state = np.array([node_state[int(members[0])] for members in sets],
+                             dtype=np.int64)
     return PublicTree(tree=tree, states=states, node_state=node_state, node_hand=node_hand,
                       hand_labels=(hand_labels[0], hand_labels[1]), chance_reach=reach,
                       infoset_state=infoset_state, infoset_hand=infoset_hand)
 
 
 def _hand_names(tree: GameTree, player: int, hand_of_deal: IntArray,
-                deal_path: list[tuple[str, ...]], node_hand: IntArray) -> tuple[str, ...]:
+                deal_path: list[tuple[str, ...]], node_hand: IntArray,
+                sets: list[IntArray]) -> tuple[str, ...]:
     """Readable names of one player's hands: the private chance labels every deal of the hand
     shares, else the common start of its information-set keys, else ``hand k``."""
     count = int(hand_of_deal.max()) + 1 if len(hand_of_deal) else 0
     names: list[str] = []
     keys_of: list[list[str]] = [[] for _ in range(count)]
     for info in np.flatnonzero(tree.infoset_player == player):
-        hand = int(node_hand[int(tree.infoset_members(int(info))[0])])
+        hand = int(node_hand[int(sets[info][0])])
         keys_of[hand].append(tree.infoset_keys[int(info)])
     for hand in range(count):
         deals = [deal_path[int(d)] for d in np.flatnonzero(hand_of_deal == hand)]
