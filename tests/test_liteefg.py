@@ -7,16 +7,17 @@ DCFR's discount, NashConv against NashConv / 2) and maps OpenSpiel's information
 cfrviz's keys.  Three kinds of check:
 
 - **one iteration at a time**, every iteration through 100: LiteEFG's iteration t, started from
-  cfrviz's state after t-1, lands on cfrviz's state after t (cumulative regrets, and the
-  strategy played next) to 1e-9.  This is the check of the definitions: it does not depend on
-  how the two runs' rounding errors grow;
+  cfrviz's state after t-1, lands on cfrviz's state after t (cumulative regrets, relative to
+  their size, and the strategy played next) to 1e-9 (measured: 1.7e-14 at most).  This is the
+  check of the definitions: it does not depend on how the two runs' rounding errors grow;
 - **whole runs** from scratch, side by side: the strategy played at every iteration, and the
   average and its exploitability at checkpoints, to 1e-9 while the runs' rounding differences
   stay below that (all 100 iterations on Kuhn, and CFR on Leduc); on Leduc the regret-matching+
   and discounted runs magnify rounding (as tests/_tolerance.py explains), so there
   they are held to 1e-9 for the first 30 iterations and compared loosely after;
 - that growth is rounding, not a difference of definition: cfrviz against itself with its
-  regrets moved by one unit in the last place after iteration 1 drifts as far.
+  regrets moved by one unit in the last place after iteration 1 drifts by the same order
+  (DCFR on Leduc: 8.9e-5 from itself, 6.2e-4 from LiteEFG, by iteration 100).
 """
 
 from __future__ import annotations
