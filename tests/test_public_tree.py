@@ -196,3 +196,52 @@ def test_refusals_say_why():
     with pytest.raises(ValueError, match="no public state 'x'"):
         public_tree(cfrviz.load_game("kuhn_poker")).find("x")
     assert TERMINAL == -2
+
+
+@dataclass(frozen=True)
+class Race:
+    """No private information at all: chance flips a public coin, then player 1 and player 2
+    each choose a number; a public tree whose every state holds one node."""
+
+    moves: tuple[str, ...] = ()
+
+    def is_terminal(self):
+        return len(self.moves) == 3
+
+    def current_player(self):
+        return (CHANCE, 0, 1)[len(self.moves)]
+
+    def legal_actions(self):
+        return ("1", "2")
+
+    def chance_outcomes(self):
+        return (("heads", 0.5), ("tails", 0.5))
+
+    def child(self, action):
+        return Race((*self.moves, action))
+
+    def returns(self):
+        u = float(int(self.moves[1]) - int(self.moves[2]))
+        return (u, -u)
+
+    def infoset_key(self):
+        return " ".join(self.moves)
+
+    def history(self):
+        return " ".join(self.moves)
+
+
+class RaceGame:
+    name = "race"
+
+    def initial_state(self):
+        return Race()
+
+
+def test_a_game_without_private_information():
+    public = public_tree(build_tree(RaceGame()))
+    check_partition(public)
+    assert len(public) == public.tree.num_nodes  # one node per public state
+    assert public.hands(0) == public.hands(1) == ("hand 1",)
+    assert public.root.kind == CHANCE_STATE and not public.root.private and public.root.dealt
+    assert set(public.node_hand.ravel()) == {0}

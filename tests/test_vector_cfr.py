@@ -6,6 +6,7 @@ from itertools import combinations
 
 import numpy as np
 import pytest
+from test_public_tree import RaceGame
 
 import cfrviz
 from cfrviz import engine
@@ -93,6 +94,7 @@ GAMES = {
     "leduc_suits": (lambda: cfrviz.load_game("leduc_poker", suits=True), 15),
     "pocket": (lambda: cfrviz.load_game("pocket_poker"), 10),
     "sum_poker": (lambda: build_tree(SumPokerGame()), 100),
+    "race": (lambda: build_tree(RaceGame()), 30),  # no private information: one hand a side
 }
 
 

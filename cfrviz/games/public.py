@@ -345,21 +345,19 @@ def _build(tree: GameTree) -> PublicTree:
     deal_path: list[tuple[str, ...]] = []
     deal_index: dict[tuple[str, ...], int] = {}
     path: list[tuple[str, ...]] = [()] * n
-    for h in range(1, n):
+    for h in range(n):
         par = int(tree.parent[h])
-        step = path[par]
-        if private[int(node_state[par])]:
-            step = (*step, labels[par][int(tree.action[h])])
+        step: tuple[str, ...] = ()
+        if par >= 0:
+            step = path[par]
+            if private[int(node_state[par])]:
+                step = (*step, labels[par][int(tree.action[h])])
         path[h] = step
         if dealt[int(node_state[h])]:
             if step not in deal_index:
                 deal_index[step] = len(deal_path)
                 deal_path.append(step)
             deal_of[h] = deal_index[step]
-    if n and dealt[0]:
-        deal_index[()] = 0
-        deal_path.append(())
-        deal_of[:] = 0
 
     # Each player's hands: the deals its information sets merge.
     node_hand = np.full((n, 2), -1, dtype=np.int64)
