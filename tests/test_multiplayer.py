@@ -292,7 +292,7 @@ def test_plot_tree_draws_the_third_player(kuhn3):
     assert third.marker.symbol == ROLE_SYMBOLS["player 3"] and set(third.text) == {"3"}
     assert all("<b>player 3</b>" in h for h in third.hovertext)
     terminals = next(t for t in fig.data if t.name == "terminal (payoffs to players 1–3)")
-    assert "-2, -2, +4" in terminals.text  # JQK:bbb, every payoff shown
+    assert "-2,-2,+4" in terminals.text  # JQK:bbb, every payoff shown
     assert any("payoffs: player 1 -2, player 2 -2, player 3 +4" in h
                for h in terminals.hovertext)
     # two-player figures keep their roles and payoff text

@@ -18,7 +18,8 @@ LANE_BASE = 0.24
 LANE_STEP = 0.27
 
 
-def tidy_layout(tree: GameTree, drawn: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+def tidy_layout(tree: GameTree, drawn: np.ndarray | None = None, *,
+                leaf_reach=0) -> tuple[np.ndarray, np.ndarray]:
     """Tidy layered coordinates of the drawn nodes (NaN for the others).
 
     Reingold and Tilford's layout (1981): subtrees are laid out bottom-up and
@@ -28,13 +29,16 @@ def tidy_layout(tree: GameTree, drawn: np.ndarray | None = None) -> tuple[np.nda
     over its first and last drawn child; ``y = -depth``.  Children keep their
     action order.  A shallow subtree may tuck under its deeper neighbour, which
     makes a tree like Kuhn poker's about a fifth narrower than one column per
-    leaf.
+    leaf.  With ``leaf_reach`` (a number of levels, or one per node), a leaf
+    also holds its place that many levels deeper (a drawing on its side writes
+    a long payoff there, beside the leaf).
 
     Returns
     -------
     x, y : float arrays of shape (nodes,)
     """
     drawn = np.ones(tree.num_nodes, dtype=bool) if drawn is None else drawn
+    reach = np.broadcast_to(np.asarray(leaf_reach, dtype=int), (tree.num_nodes,))
     kids = {n: [c for c in tree.children[n].tolist() if drawn[c]]
             for n in np.flatnonzero(drawn).tolist()}
     offset = {}                                 # child -> its x relative to its parent
@@ -48,7 +52,7 @@ def tidy_layout(tree: GameTree, drawn: np.ndarray | None = None) -> tuple[np.nda
     for node in reversed(order):
         children = kids[node]
         if not children:
-            left[node], right[node] = [0.0], [0.0]
+            left[node], right[node] = [0.0] * (1 + reach[node]), [0.0] * (1 + reach[node])
             continue
         gap = 1.0 + (CHANCE_GAP if tree.player[node] == CHANCE else 0.0)
         lo, hi = list(left[children[0]]), list(right[children[0]])

@@ -46,6 +46,15 @@ from .selection import select, subtree_sizes
 NARROW_PX = 560
 #: Width of one character of the small font, in units of the font size (Arial, mixed text).
 CHAR_EM = 0.58
+#: The width a tree is laid out for: JupyterLab's output area in a 1280-pixel window
+#: (``benchmarks/screens.py``); ``tests/test_tree_layout.py`` checks every game's drawing
+#: at this width for overlapping markers and labels.
+DEFAULT_PX = 848
+#: A tree whose levels would give a node less than this many pixels across at
+#: ``DEFAULT_PX`` is drawn on its side (root on the left, levels as columns), each node in a
+#: row of its own ``ROW_PX`` pixels high: the figure grows taller, never wider.
+MIN_UNIT_PX = 20
+ROW_PX = 20
 #: Trees with more information-set groups than this label them as plain text, without the
 #: white ground (one annotation each).
 MAX_BOXED_KEYS = 60
@@ -68,7 +77,7 @@ def _payoff_text(u) -> str:
         return f"{v:+g}" if float(v).is_integer() else f"{v:+.3g}"
     if len(u) == 2 and abs(u[0] + u[1]) < 1e-9:
         return one(u[0])
-    return ", ".join(one(v) for v in u)
+    return ",".join(one(v) for v in u)  # no spaces: neighbouring leaves' payoffs stay apart
 
 
 def _crowded_levels(anchor_x, level_y, left, text, unit_px: float,
@@ -150,10 +159,38 @@ class TreeView:
         self.x, self.y = tidy_layout(tree, sel.drawn)
         self.nodes = np.flatnonzero(sel.drawn)
         self._graph = None
+        #: "down" (root on top, levels as rows) or "right" (on its side, for wide trees such
+        #: as one Leduc deal: levels as columns, every node a row of its own).
+        self.orientation = "right" if self._unit_px(DEFAULT_PX) < MIN_UNIT_PX else "down"
+        if self.orientation == "right":
+            # A payoff is written right of its leaf; where it would run into the label of an
+            # edge to the next level on the same row, the leaf keeps that row there too.
+            font, marker = self.style.font_size, self.style.marker_size
+            per_level = (DEFAULT_PX - 16) / (float(tree.depth[self.nodes].max()) + 0.6)
+            # The widest edge label into each level: an action and " .33", or a chance
+            # outcome and its fraction on a white ground.
+            label_px = np.zeros(int(tree.depth.max()) + 2)
+            for c in self.nodes[self.nodes != 0].tolist():
+                if tree.player[tree.parent[c]] == CHANCE:
+                    chars = len(edge_label(tree, c)) + 1 + len(fraction_label(
+                        tree.chance_prob[c]))
+                    px = chars * CHAR_EM * font + 4
+                else:
+                    px = (len(edge_label(tree, c)) + 4) * CHAR_EM * font
+                label_px[tree.depth[c]] = max(label_px[tree.depth[c]], px)
+            # A payoff starts 0.3 marker sizes / 0.8 + 1 px right of its leaf (plotly.js); the
+            # next edge's label ends 3 px before its node's marker.
+            room = per_level - label_px[np.minimum(tree.depth + 1, len(label_px) - 1)] \
+                - (0.3 * marker / 0.8 + 1) - (0.65 * marker + 3)
+            payoff_px = np.array([len(_payoff_text(u)) for u in tree.utility]) * CHAR_EM * font
+            self.x, self.y = tidy_layout(tree, sel.drawn, leaf_reach=payoff_px > room)
 
         # Information sets with two or more drawn members, each a band or a connector in a
         # lane above its level (levels with lanes get taller).
         self.groups, self._lanes, self.y = infoset_lanes(tree, self.nodes, self.x, sel.drawn)
+        # The layout's own coordinates (across, level), which the sideways drawing turns.
+        self._across, self._level = self.x, self.y
+        self.x, self.y = self._screen(self._across, self._level)
 
         # Edges: every drawn node but the root, split by who moves at the parent.
         children = self.nodes[self.nodes != 0]
@@ -316,7 +353,9 @@ class TreeView:
             add(role, self._node_trace(role))
         cut = self.selection.cut
         add("cut", go.Scatter(
-            x=self.x[cut], y=self.y[cut] - 0.42, mode="text", text=["⋯"] * len(cut),
+            x=self.x[cut] + (0.3 if self.orientation == "right" else 0.0),
+            y=self.y[cut] - (0.0 if self.orientation == "right" else 0.42), mode="text",
+            text=["⋯"] * len(cut),
             textfont=s.font(s.font_size + 6, "#555555"), name="not drawn", showlegend=False,
             hovertext=[f"{int(self._sizes()[c]) - 1:,} nodes below not drawn" for c in cut],
             hoverinfo="text"))
@@ -372,15 +411,33 @@ class TreeView:
 
     def _places(self, edges, text) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         tree = self.tree
+        if self.orientation == "right":
+            # On its side every node has a row of its own: a label ends just before the node
+            # its edge leads to, on that node's row (clear of the node's marker).
+            # An edge alone out of its node (the path from the root) has the row above it.
+            per_level = self._level_px(DEFAULT_PX)
+            half = np.where(tree.player[edges] == CHANCE, 0.65, 0.5)
+            half = np.where(tree.player[edges] == TERMINAL, 0.35, half)
+            clear = (half * self.style.marker_size + 3) / per_level
+            alone = np.array([int(self.selection.drawn[tree.children[p]].sum()) == 1
+                              for p in tree.parent[edges].tolist()], dtype=bool)
+            # Lifted clear of a chance diamond: its half height, half a boxed label, 2 px.
+            font, marker = self.style.font_size, self.style.marker_size
+            lift = (0.65 * marker + 0.5 * (1.12 * font + 4) + 2) / ROW_PX
+            return (self.x[edges] - clear, self.y[edges] + np.where(alone, lift, 0.0),
+                    np.ones(len(edges), dtype=bool))
         px, py = self.x[tree.parent[edges]], self.y[tree.parent[edges]]
         cx, cy = self.x[edges], self.y[edges]
         # Half a level below the parent (above any connector lanes), beside the edge.
         drop = np.maximum(py - cy, 1e-9)
         t = np.minimum(0.62 / drop, 0.62)
-        # Where three or more edges fan out, every other label sits higher, so that
-        # neighbouring labels on the same side do not run into each other.
+        # Where three or more edges fan out, every other label sits lower (higher under a
+        # chance node), so that neighbouring labels on the same side do not run into each
+        # other (and stay clear of the next fan's left label, which a crowded level lifts).
         fan = np.array([len(tree.children[p]) for p in tree.parent[edges].tolist()], dtype=int)
-        t = np.where((fan >= 3) & (tree.action[edges] % 2 == 1), 0.62 * t, t)
+        odd = (fan >= 3) & (tree.action[edges] % 2 == 1)
+        chance = tree.player[tree.parent[edges]] == CHANCE  # wide fans of outcomes: higher
+        t = np.where(odd, np.where(chance, 0.62, 1.3) * t, t)
         left = cx < px - 1e-9
         # Where the label right of one fan would meet the label left of the next one at
         # the narrowest width planned for, labels left of an edge sit higher on that level.
@@ -391,10 +448,32 @@ class TreeView:
         mx = mx + np.where(left, -0.1, 0.1)  # clear of the line's own width
         return mx, my, left
 
-    def _unit_px(self) -> float:
-        """Pixels per layout unit at ``NARROW_PX``, the narrowest plot planned for."""
+    def _unit_px(self, width: float = NARROW_PX) -> float:
+        """Pixels per layout unit (across a level) in a plot ``width`` pixels wide
+        (``NARROW_PX``, the narrowest plot planned for, by default), drawn root on top."""
         xs = self.x[self.nodes]
-        return NARROW_PX / (float(xs.max() - xs.min()) + 2.1)
+        return width / (float(xs.max() - xs.min()) + 2.1)
+
+    def _level_px(self, width: float) -> float:
+        """Pixels per level of a tree drawn on its side in a plot ``width`` pixels wide."""
+        lo, hi = self._x_range()
+        return (width - 16) / (hi - lo)
+
+    def _x_range(self) -> tuple[float, float]:
+        xs = self.x[self.nodes]
+        if self.orientation == "right":  # room for the payoffs right of the last leaves
+            return float(xs.min()) - 0.17, float(xs.max()) + 0.43
+        return float(xs.min()) - 1.2, float(xs.max()) + 0.9
+
+    def _screen(self, across, level):
+        """The figure's ``(x, y)`` of layout coordinates (``None`` kept, for path breaks):
+        as they are, or turned on the side (levels run left to right, across runs down)."""
+        if self.orientation == "down":
+            return across, level
+        if isinstance(across, np.ndarray):
+            return -np.asarray(level, dtype=float), -np.asarray(across, dtype=float)
+        return ([None if v is None else -v for v in level],
+                [None if v is None else -v for v in across])
 
     def _add_groups(self, add):
         """Information sets with several drawn members, as one trace per player and kind
@@ -402,12 +481,15 @@ class TreeView:
         tree, s = self.tree, self.style
         label_x, label_y, label_text, label_hover = [], [], [], []
         kinds: dict[tuple[str, int], dict] = {}
-        for info in sorted(self.groups, key=lambda i: (-self.y[self.groups[i][0]],
-                                                       self.x[self.groups[i]].min())):
+        # Built in the layout's own coordinates (across, level), then turned (``_screen``).
+        across, level = self._across, self._level
+        side = self.orientation == "right"
+        for info in sorted(self.groups, key=lambda i: (-level[self.groups[i][0]],
+                                                       across[self.groups[i]].min())):
             members = self.groups[info]
-            xs = np.sort(self.x[members])
+            xs = np.sort(across[members])
             lo, hi = float(xs[0]), float(xs[-1])
-            level_y = float(self.y[members[0]])
+            level_y = float(level[members[0]])
             player = int(tree.infoset_player[info])
             key = tree.infoset_keys[info]
             lane = self._lanes[info]
@@ -416,8 +498,9 @@ class TreeView:
                 # A shaded band behind side-by-side members.
                 x0, x1, y0, y1 = lo - 0.38, hi + 0.38, level_y - 0.24, level_y + 0.24
                 path_x, path_y = [x0, x1, x1, x0, x0, None], [y0, y0, y1, y1, y0, None]
-                label_x.append(x0 - 0.05)
-                label_y.append(level_y)
+                # Before the band; on its side, above it (a key ends left of the column).
+                label_x.append(x0 - (0.55 if side else 0.05))
+                label_y.append(level_y + (0.3 if side else 0.0))
             else:
                 # A dashed connector in its lane, with a drop to each member.
                 ly = level_y + LANE_BASE + LANE_STEP * lane
@@ -425,8 +508,9 @@ class TreeView:
                 for m in xs.tolist():
                     path_x += [m, m, None]
                     path_y += [ly, level_y + 0.12, None]
-                label_x.append(lo - 0.06)
+                label_x.append(lo - (0.55 if side else 0.06))
                 label_y.append(ly)
+            path_x, path_y = self._screen(path_x, path_y)
             group = kinds.setdefault(("band" if lane < 0 else "connector", player),
                                      dict(x=[], y=[], infosets=[], keys=[], members=[]))
             group["x"] += path_x
@@ -452,6 +536,7 @@ class TreeView:
                     x=group["x"], y=group["y"], mode="lines", name=name, meta=meta,
                     line=dict(color=colour, width=2.0 * s.line_scale, dash="dash"),
                     showlegend=False, hoverinfo="skip"))
+        label_x, label_y = self._screen(label_x, label_y)
         add("infoset legend", go.Scatter(
             x=[None], y=[None], mode="lines", name="information set (dashed / shaded)",
             legendgroup="infosets", line=dict(color="#555555", dash="dash",
@@ -468,7 +553,8 @@ class TreeView:
         if role == "terminal":
             return go.Scatter(
                 x=self.x[nodes], y=self.y[nodes], mode="markers+text",
-                text=[_payoff_text(tree.utility[n]) for n in nodes], textposition="bottom center",
+                text=[_payoff_text(tree.utility[n]) for n in nodes],
+                textposition="bottom center" if self.orientation == "down" else "middle right",
                 textfont=s.font(s.font_size, "#222222"),
                 marker=dict(symbol=ROLE_SYMBOLS[role], size=s.marker_size * 0.6,
                             color=TERMINAL_COLOUR, line=dict(width=0)),
@@ -523,8 +609,11 @@ class TreeView:
 
     def _layout(self, fig) -> None:
         s, tree = self.style, self.tree
-        xs, ys = self.x[self.nodes], self.y[self.nodes]
+        ys = self.y[self.nodes]
         levels = float(ys.max() - ys.min()) + 1.0
+        x_range = list(self._x_range())
+        if self.orientation == "right":  # rows of ROW_PX pixels, not levels
+            levels = (float(ys.max() - ys.min()) + 1.4) * ROW_PX / s.level_px
         # The title and the notes name the game, deals and histories: escaped as plotly markup.
         title = escape(tree.name.replace("_", " "))
         if self.selection.what:
@@ -539,8 +628,10 @@ class TreeView:
             height=int(levels * s.level_px + top + 110 * s.figure_scale),
             margin=dict(l=8, r=8, t=int(top), b=int(80 * s.figure_scale)),
             plot_bgcolor="white", paper_bgcolor="white",
-            xaxis=dict(visible=False, range=[float(xs.min()) - 1.2, float(xs.max()) + 0.9]),
-            yaxis=dict(visible=False, range=[float(ys.min()) - 0.75, float(ys.max()) + 0.7]),
+            xaxis=dict(visible=False, range=x_range),
+            yaxis=dict(visible=False, range=[float(ys.min()) - 0.75, float(ys.max()) + 0.7]
+                       if self.orientation == "down" else
+                       [float(ys.min()) - 0.7, float(ys.max()) + 0.7]),
             legend=dict(orientation="h", x=0, y=-0.01, yanchor="top", font=s.font(s.small_font)),
             hoverlabel=dict(font=s.font(s.small_font), align="left"),
             uirevision="tree",

@@ -1,0 +1,156 @@
+"""Tree layout without overlaps (issue 25, item 3): no node marker and no label box overlaps
+another at the default size, for every registered game, every file of ``data/games``, each of
+Leduc's nine one-deal trees and pocket poker's deals.
+
+Boxes come from :mod:`cfrviz.views.tree.overlaps` (estimated from the figure: font size,
+``CHAR_EM`` per character, plotly.js's text offsets); the browser test at the end compares
+those estimates with what Chromium draws.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from cfrviz.games import available_games, load_game, load_game_file
+from cfrviz.views.tree import TreeView
+from cfrviz.views.tree.overlaps import (
+    DEFAULT_WIDTH_PX,
+    Box,
+    box_overlaps,
+    figure_boxes,
+    overlaps,
+)
+
+GAME_FILES = sorted(p for p in (Path(__file__).resolve().parent.parent / "data" / "games")
+                    .iterdir() if p.suffix in (".json", ".efg"))
+#: Loaders that need a parameter naming what to load (a path, an OpenSpiel game): their games
+#: are covered as files (data/games) or by the OpenSpiel helper's own tests.
+LOADERS = {"file", "openspiel"}
+#: The tallest a one-deal drawing may grow at the default size (Leduc's measured 1,940 px).
+MAX_HEIGHT_PX = 2000
+
+
+def _game(name):
+    return load_game(name)
+
+
+@pytest.fixture(scope="module")
+def leduc_game():
+    return load_game("leduc_poker")
+
+
+@pytest.fixture(scope="module")
+def pocket():
+    return load_game("pocket_poker")
+
+
+def assert_no_overlaps(view: TreeView, where: str, width: float = DEFAULT_WIDTH_PX):
+    fig = view.figure()
+    found = overlaps(view, fig, width)
+    shown = "\n  ".join(str(o) for o in found[:10])
+    assert not found, (f"{where}, {view.orientation}, {width:.0f} px wide and "
+                       f"{fig.layout.height} px tall: {len(found)} overlapping pairs, e.g.\n  "
+                       f"{shown}")
+    return fig
+
+
+def test_every_registered_game_is_covered():
+    """A game registered later joins the parametrisation below (or says why not)."""
+    assert set(available_games()) - LOADERS == set(REGISTERED)
+
+
+REGISTERED = [g for g in available_games() if g not in LOADERS]
+
+
+@pytest.mark.parametrize("width", [DEFAULT_WIDTH_PX, 1280])
+@pytest.mark.parametrize("name", REGISTERED)
+def test_registered_games_draw_without_overlaps(name, width):
+    assert_no_overlaps(TreeView(load_game(name)), name, width)
+
+
+@pytest.mark.parametrize("path", GAME_FILES, ids=lambda p: p.name)
+def test_game_files_draw_without_overlaps(path):
+    assert_no_overlaps(TreeView(load_game_file(path)), f"data/games/{path.name}")
+
+
+@pytest.mark.parametrize("width", [DEFAULT_WIDTH_PX, 1280])
+def test_each_leduc_deal_draws_without_overlaps_on_its_side(leduc_game, width):
+    heights = {}
+    for deal in leduc_game.chance_labels[0]:  # all nine one-deal trees, as the explorers show
+        view = TreeView(leduc_game, subtree=deal)
+        assert view.orientation == "right"
+        fig = assert_no_overlaps(view, f"Leduc deal {deal}", width)
+        heights[deal] = fig.layout.height
+    # Taller than wide, but not absurdly: 166 to 241 nodes in rows of ROW_PX.
+    assert max(heights.values()) <= MAX_HEIGHT_PX, heights
+
+
+def test_pocket_poker_deals_draw_without_overlaps(pocket):
+    """The default drawing and one deal per hand of player 1 (the opponent's hand cycling
+    through its list); every one of the 225 deals is checked by the slow test below."""
+    assert_no_overlaps(TreeView(pocket), "pocket poker's default deal")
+    for i, first in enumerate(pocket.chance_labels[0]):
+        hands = pocket.chance_labels[int(pocket.children[0][i])]
+        second = hands[(5 * i) % len(hands)]
+        assert_no_overlaps(TreeView(pocket, subtree=(first, second)),
+                           f"pocket poker deal {first},{second}")
+
+
+@pytest.mark.slow
+def test_every_pocket_poker_deal_draws_without_overlaps(pocket):
+    for i, first in enumerate(pocket.chance_labels[0]):
+        for second in pocket.chance_labels[int(pocket.children[0][i])]:
+            assert_no_overlaps(TreeView(pocket, subtree=(first, second)),
+                               f"pocket poker deal {first},{second}")
+
+
+# --- the checker itself ----------------------------------------------------------------------
+
+def test_the_checker_finds_overlaps_and_names_them():
+    a = Box("marker", "node 1", 0, 0, 10, 10)
+    b = Box("payoff", "node 2: +1", 9, 9, 20, 20)
+    c = Box("payoff", "node 3: -1", 10.3, 0, 20, 8)   # touches a within the half-pixel slack
+    found = box_overlaps([a, b, c])
+    assert [(o.a.what, o.b.what) for o in found] == [("node 1", "node 2: +1")]
+    assert "overlaps payoff 'node 2: +1'" in str(found[0]) and "by 1.0 x 1.0 px" in str(found[0])
+
+
+def test_the_checker_sees_what_a_narrow_figure_crowds(kuhn):
+    """Kuhn poker, clear at the default width, has overlapping labels at 300 pixels: the
+    checker is not blind to the layout it checks."""
+    view = TreeView(kuhn, presenter=False)
+    fig = view.figure()
+    assert overlaps(view, fig) == []
+    assert len(overlaps(view, fig, 300)) > 10
+
+
+def test_boxes_cover_every_marker_and_label(leduc_game):
+    view = TreeView(leduc_game)
+    fig = view.figure()
+    boxes = figure_boxes(view, fig)
+    kinds = {k: sum(b.kind == k for b in boxes) for k in {b.kind for b in boxes}}
+    leaves = int(np.sum(leduc_game.player[view.nodes] == -2))
+    assert kinds["marker"] == len(view.nodes)
+    assert kinds["payoff"] == leaves
+    assert kinds["edge label"] == len(view.decision_edges)
+    assert kinds["boxed label"] == len(view.chance_edges)
+    # Every box lies on the figure (nothing pushed off its edges).
+    assert min(b.x0 for b in boxes) >= 0 and max(b.x1 for b in boxes) <= DEFAULT_WIDTH_PX
+    assert min(b.y0 for b in boxes) >= 0 and max(b.y1 for b in boxes) <= fig.layout.height
+
+
+def test_wide_trees_turn_on_their_side_and_small_ones_do_not(kuhn, leduc_game):
+    assert TreeView(kuhn).orientation == "down"
+    view = TreeView(leduc_game, subtree="KQ")
+    assert view.orientation == "right"
+    # Levels run left to right, the root's column first; no two nodes share a place.
+    depth = leduc_game.depth[view.nodes]
+    columns = [float(np.unique(view.x[view.nodes][depth == d])[0]) for d in np.unique(depth)]
+    assert all(len(np.unique(view.x[view.nodes][depth == d])) == 1 for d in np.unique(depth))
+    assert columns == sorted(columns)
+    places = {(round(float(x), 6), round(float(y), 6)) for x, y in
+              zip(view.x[view.nodes], view.y[view.nodes])}
+    assert len(places) == len(view.nodes)
