@@ -18,6 +18,10 @@ ROOT = Path(__file__).resolve().parent.parent
 _REQUIREMENT = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:>=\s*([0-9][0-9.]*))?\s*$")
 
 
+# conda-forge's name -> PyPI's, where they differ (kaleido 1.x is python-kaleido on conda-forge)
+CONDA_NAMES = {"python-kaleido": "kaleido"}
+
+
 def _normalize(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
@@ -76,7 +80,7 @@ def environment_requirements(text: str, where: str = "environment.yml") -> tuple
                 "use 'name>=X.Y' as in pyproject.toml"
             )
         name, bound = parse_requirement(item, f"{where}, line {number}")
-        requirements[name] = bound
+        requirements[CONDA_NAMES.get(name, name)] = bound
     if not requirements:
         raise ValueError(f"{where}: no entries found under 'dependencies:'")
     return requirements, python

@@ -214,3 +214,24 @@ def test_compile_without_uv_says_how_to_get_it(monkeypatch, tmp_path):
     with pytest.raises(lock.LockError, match="uv is not installed: .*pip install uv"):
         lock.compile_locks(tmp_path, ROOT / "pyproject.toml")
     assert list(tmp_path.iterdir()) == []  # nothing half-written
+
+
+def test_keep_resolves_from_the_old_lock_without_upgrading(monkeypatch, tmp_path):
+    # compile --keep: uv is given the old lock as its output file (its preferences) and no
+    # --upgrade, so only what pyproject.toml newly asks for is resolved afresh.
+    (tmp_path / "test.txt").write_text("numpy==1.26.0\n", encoding="utf-8")
+    seen = []
+
+    def run(command, **_kwargs):
+        output = Path(command[command.index("-o") + 1])
+        seen.append(("--upgrade" in command, output.read_text(encoding="utf-8")
+                     if output.exists() else None))
+        output.write_text("numpy==1.26.0\n", encoding="utf-8")
+
+    monkeypatch.setattr(lock, "_uv", lambda: ["uv"])
+    monkeypatch.setattr(lock.subprocess, "run", run)
+    lock.compile_locks(tmp_path, ROOT / "pyproject.toml", keep=True)
+    assert seen[0] == (False, "numpy==1.26.0\n")  # test.txt: kept, from the old lock
+    assert [upgrade for upgrade, _ in seen[1:]] == [True, True]  # no old lab/bench lock here
+    lock.compile_locks(tmp_path, ROOT / "pyproject.toml")
+    assert all(upgrade for upgrade, _ in seen[3:])  # make lock: everything afresh

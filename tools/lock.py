@@ -2,6 +2,7 @@
 
     python tools/lock.py compile              # make lock: rewrite requirements/*.txt
     python tools/lock.py compile bench.txt    # only that one, within test.txt as it stands
+    python tools/lock.py compile --keep       # keep every pin that still fits, add what is new
     python tools/lock.py covers requirements/test.txt     # exit 0 if it is for this Python
     python tools/lock.py covers requirements/test.txt --python 3.12     # or for that one
     python tools/lock.py pins requirements/test.txt       # its versions for this Python
@@ -81,11 +82,13 @@ def _header(name: str) -> str:
 
 
 def compile_locks(directory: Path = LOCKS, pyproject: Path = ROOT / "pyproject.toml",
-                  only: str | None = None) -> None:
+                  only: str | None = None, keep: bool = False) -> None:
     """Resolve afresh (newest allowed versions) and rewrite ``directory``'s lock files.
 
     ``only`` (a name of :data:`ROLES` other than test.txt) rewrites that one alone, resolved
-    within test.txt as it stands.
+    within test.txt as it stands.  ``keep`` resolves without upgrading: every version the lock
+    already names stays where pyproject.toml still allows it (uv reads the old lock as its
+    preferences), so adding a dependency adds it and its own dependencies and moves nothing else.
     """
     if only is not None and only not in ROLES:
         raise LockError(f"no lock file {only!r}; the lock files are {', '.join(ROLES)}")
@@ -102,8 +105,12 @@ def compile_locks(directory: Path = LOCKS, pyproject: Path = ROOT / "pyproject.t
                 continue
             command = [*_uv(), "pip", "compile", str(pyproject), str(backend),
                        "--universal", "--python-version", PYTHONS[0], "--generate-hashes",
-                       "--upgrade", "--quiet", "--custom-compile-command", "make lock",
+                       "--quiet", "--custom-compile-command", "make lock",
                        "-o", str(Path(scratch) / name)]
+            if keep and (directory / name).exists():
+                shutil.copyfile(directory / name, Path(scratch) / name)
+            else:
+                command.append("--upgrade")
             for extra in extras:
                 command += ["--extra", extra]
             if name != "test.txt":
@@ -184,6 +191,8 @@ def main(argv: list[str] | None = None) -> int:
     rewrite = commands.add_parser("compile", help="rewrite requirements/*.txt (make lock)")
     rewrite.add_argument("only", nargs="?", choices=list(ROLES),
                          help="rewrite only this one (not test.txt: the others are within it)")
+    rewrite.add_argument("--keep", action="store_true",
+                         help="keep the versions already locked where they still fit")
     check = commands.add_parser("covers", help="exit 0 if LOCK is for the running Python")
     check.add_argument("lock", type=Path)
     check.add_argument("--python", metavar="X.Y", help="ask about this Python instead")
@@ -195,7 +204,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         if args.command == "compile":
-            compile_locks(only=args.only)
+            compile_locks(only=args.only, keep=args.keep)
         elif args.command == "covers":
             version = args.python or "{}.{}".format(*sys.version_info[:2])
             if not covers(args.lock, version):
