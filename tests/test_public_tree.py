@@ -245,3 +245,60 @@ def test_a_game_without_private_information():
     assert public.hands(0) == public.hands(1) == ("hand 1",)
     assert public.root.kind == CHANCE_STATE and not public.root.private and public.root.dealt
     assert set(public.node_hand.ravel()) == {0}
+
+
+@dataclass(frozen=True)
+class Coin:
+    """A public coin first, then a private card for player 1 whose odds depend on the coin,
+    then one move each: the deal ends in two places (one per coin face)."""
+
+    moves: tuple[str, ...] = ()
+
+    def is_terminal(self):
+        return len(self.moves) == 4
+
+    def current_player(self):
+        return (CHANCE, CHANCE, 0, 1)[len(self.moves)]
+
+    def legal_actions(self):
+        return ("x", "y")
+
+    def chance_outcomes(self):
+        if not self.moves:
+            return (("H", 0.3), ("T", 0.7))
+        if self.moves[0] == "H":
+            return (("a", 0.2), ("b", 0.5), ("c", 0.3))
+        return (("a", 0.6), ("b", 0.4))
+
+    def child(self, action):
+        return Coin((*self.moves, action))
+
+    def returns(self):
+        card = {"a": 1, "b": -1, "c": 2}[self.moves[1]]
+        u = card * (1 if self.moves[2] == self.moves[3] else -1) + (self.moves[0] == "H")
+        return (float(u), float(-u))
+
+    def infoset_key(self):
+        if len(self.moves) == 2:
+            return f"{self.moves[0]} {self.moves[1]}"
+        return f"{self.moves[0]} {''.join(self.moves[2:])}"
+
+    def history(self):
+        return " ".join(self.moves)
+
+
+class CoinGame:
+    name = "coin"
+
+    def initial_state(self):
+        return Coin()
+
+
+def test_a_public_card_before_the_private_one():
+    public = public_tree(build_tree(CoinGame()))
+    check_partition(public)
+    assert public.hands(0) == ("a", "b", "c") and len(public.hands(1)) == 1
+    heads, tails = public.find("H"), public.find("T")
+    assert heads.private and not heads.dealt and tails.private
+    assert not public.root.private and not public.root.dealt
+    assert len(public.find("H/deal").nodes) == 3 and len(public.find("T/deal").nodes) == 2

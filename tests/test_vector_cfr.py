@@ -6,7 +6,7 @@ from itertools import combinations
 
 import numpy as np
 import pytest
-from test_public_tree import RaceGame
+from test_public_tree import CoinGame, RaceGame
 
 import cfrviz
 from cfrviz import engine
@@ -95,6 +95,7 @@ GAMES = {
     "pocket": (lambda: cfrviz.load_game("pocket_poker"), 10),
     "sum_poker": (lambda: build_tree(SumPokerGame()), 100),
     "race": (lambda: build_tree(RaceGame()), 30),  # no private information: one hand a side
+    "coin": (lambda: build_tree(CoinGame()), 30),  # a public coin, then the deal: two roots
 }
 
 
@@ -147,7 +148,8 @@ def test_sorted_prefix_sum_and_sum_over_deals_both_give_the_tabular_iterates(gam
     make, iterations = GAMES[game]
     tree = make()
     plans = {leaves: VectorPlan(tree, leaves) for leaves in ("sorted", "sparse")}
-    assert plans["sorted"].sorted_leaves == plans["sorted"].leaves > 0
+    # every leaf that pays one pot by a ranking (the coin game's payoffs do not, at half)
+    assert plans["sorted"].sorted_leaves == plans["sorted"].leaves // (2 if game == "coin" else 1)
     assert plans["sparse"].sorted_leaves == 0
     tabular, worst = fresh(tree), dict.fromkeys(plans, 0.0)
     for t in range(1, min(iterations, 30) + 1):
