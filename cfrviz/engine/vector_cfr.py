@@ -40,7 +40,7 @@ import numpy as np
 from ..core.tree import GameTree
 from ..core.types import BoolArray, FloatArray, IntArray
 from ..games.public import CHANCE_STATE, DECISION_STATE, TERMINAL_STATE, public_tree
-from .cfr import Tables, UpdateRule, apply_update, copy_table, play_strategy
+from .cfr import Tables, UpdateRule, apply_update, copy_table, match_row, play_strategy
 from .jit import kernel
 from .plan import PlanArrays, plan
 
@@ -356,20 +356,22 @@ def vector_plan(tree: GameTree) -> VectorPlan:
 # ----------------------------------------------------------------------------- the kernels
 
 @kernel
-def _ranges_down(v: VectorPlanArrays, strategy: FloatArray, reach: FloatArray) -> None:
+def _ranges_down(v: VectorPlanArrays, strategy: FloatArray, reach: FloatArray,
+                 players: int) -> None:
     """Top-down: ``reach[p, s, h]``, player ``p``'s own probability of playing to state ``s``
-    holding hand ``h``."""
+    holding hand ``h``, for players ``0 .. players - 1`` (the others' rows are left as they
+    are)."""
     hands = reach.shape[2]
     for r in v.roots:
-        for h in range(hands):
-            reach[0, r, h] = 1.0
-            reach[1, r, h] = 1.0
+        for p in range(players):
+            for h in range(hands):
+                reach[p, r, h] = 1.0
     for s in range(v.kind.shape[0]):
         acting = v.player[s] if v.kind[s] == _DECISION else -1
         for k in range(v.child_ptr[s], v.child_ptr[s + 1]):
             c = v.child_ids[k]
             a = k - v.child_ptr[s]
-            for p in range(2):
+            for p in range(players):
                 for h in range(hands):
                     x = reach[p, s, h]
                     if p == acting:
@@ -488,14 +490,30 @@ def run_vector_cfr(v: VectorPlanArrays, arrays: PlanArrays, tables: Tables, firs
         play_strategy(tables, mask, rule, strategy)
         copy_table(strategy, tables.current)
         if rule.alternating:
-            for who in range(2):
-                _ranges_down(v, strategy, reach)
-                _values_up(v, strategy, who, reach, value, regret, weighted)
-                apply_update(arrays, tables, rule, who, t, regret, weighted)
-                if who == 0:  # after player 2's update the next iteration plays anyway
-                    play_strategy(tables, mask, rule, strategy)
+            # Player 2's pass needs player 1's new range only: player 2's strategy, and so
+            # its range, has not changed since player 1's pass.
+            _ranges_down(v, strategy, reach, 2)
+            _values_up(v, strategy, 0, reach, value, regret, weighted)
+            apply_update(arrays, tables, rule, 0, t, regret, weighted)
+            _play_rows(tables, arrays, rule, 0, strategy)
+            _ranges_down(v, strategy, reach, 1)
+            _values_up(v, strategy, 1, reach, value, regret, weighted)
+            apply_update(arrays, tables, rule, 1, t, regret, weighted)
         else:
-            _ranges_down(v, strategy, reach)
+            _ranges_down(v, strategy, reach, 2)
             for who in range(2):
                 _values_up(v, strategy, who, reach, value, regret, weighted)
                 apply_update(arrays, tables, rule, who, t, regret, weighted)
+
+
+@kernel
+def _play_rows(tables: Tables, arrays: PlanArrays, rule: UpdateRule, who: int,
+               out: FloatArray) -> None:
+    """The variant's strategy after player ``who``'s update: regret matching on that player's
+    rows only (the others' regrets did not change), or every row when predictive."""
+    if rule.predictive:
+        play_strategy(tables, arrays.mask, rule, out)
+        return
+    for info in range(arrays.owner.shape[0]):
+        if arrays.owner[info] == who:
+            match_row(tables.regret_sum, arrays.mask, info, out[info])
