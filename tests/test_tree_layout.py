@@ -33,10 +33,6 @@ LOADERS = {"file", "openspiel"}
 MAX_HEIGHT_PX = 2000
 
 
-def _game(name):
-    return load_game(name)
-
-
 @pytest.fixture(scope="module")
 def leduc_game():
     return load_game("leduc_poker")
@@ -154,3 +150,83 @@ def test_wide_trees_turn_on_their_side_and_small_ones_do_not(kuhn, leduc_game):
     places = {(round(float(x), 6), round(float(y), 6)) for x, y in
               zip(view.x[view.nodes], view.y[view.nodes])}
     assert len(places) == len(view.nodes)
+
+
+# --- the estimates against what Chromium draws -----------------------------------------------
+
+#: Every drawn marker, trace text and annotation box in page pixels, by trace (``uid`` cfrN).
+_MEASURE_JS = """(n) => {
+  const svg = document.querySelector('.main-svg').getBoundingClientRect();
+  const rel = (r) => [r.left - svg.left, r.top - svg.top, r.right - svg.left, r.bottom - svg.top];
+  const traces = [...Array(n).keys()].map((i) => {
+    const t = document.querySelector('.scatterlayer .tracecfr' + i);
+    return !t ? {points: [], texts: []} : {
+      points: [...t.querySelectorAll('.points path.point')].map((p) =>
+        rel(p.getBoundingClientRect())),
+      texts: [...t.querySelectorAll('.text .textpoint text')].map((p) =>
+        rel(p.getBoundingClientRect()))};
+  });
+  const notes = [...document.querySelectorAll('.annotation')].map((a) => [
+    a.querySelector('text') ? a.querySelector('text').textContent : '',
+    ...rel(a.querySelector('rect.bg').getBoundingClientRect())]);
+  return {traces, notes};
+}"""
+
+
+def _drawn_boxes(fig, width: int) -> dict:
+    import plotly.io as pio
+    from _browser import chromium, new_page
+
+    fig = type(fig)(fig)
+    for i, trace in enumerate(fig.data):
+        trace.uid = f"cfr{i}"
+    html = pio.to_html(fig, include_plotlyjs="inline", full_html=True,
+                       default_width=f"{width}px", default_height=f"{fig.layout.height}px")
+    with chromium() as browser, new_page(browser, width + 40, 1000) as page:
+        page.set_content(html.replace("<body>", "<body style='margin:0'>"))
+        page.wait_for_selector(".scatterlayer .trace", state="attached")
+        return page.evaluate(_MEASURE_JS, len(fig.data))
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+@pytest.mark.parametrize("game, deal", [("leduc_poker", "JQ"), ("kuhn_poker", None),
+                                        ("kuhn_poker_3p", None)])
+def test_estimated_boxes_match_what_chromium_draws(game, deal):
+    """Measured on 2026-11-26 (Chromium 156, Arial): markers within 1.6 px; text within
+    0.8 px vertically and at its anchored end; widths over-estimated by up to 16 px (commas,
+    spaces and dots are narrower than ``CHAR_EM``), under-estimated only for a lone capital,
+    by 1.9 px (the key "Q")."""
+    from cfrviz import Policy
+    from cfrviz.views.tree.view import roles_of
+
+    tree = load_game(game)
+    view = TreeView(tree, subtree=deal)
+    fig = view.figure(Policy.uniform(tree))        # edge labels as "c .33", "b .5"
+    drawn = _drawn_boxes(fig, DEFAULT_WIDTH_PX)
+    boxes = figure_boxes(view, fig, probabilities=False)
+    t = view.traces
+    measured = {
+        "marker": [r for role in roles_of(tree) for r in drawn["traces"][t[role]]["points"]],
+        "payoff": drawn["traces"][t["terminal"]]["texts"],
+        "edge label": drawn["traces"][t["edge labels"]]["texts"]}
+    for kind, rects in measured.items():
+        estimated = [b for b in boxes if b.kind == kind]
+        assert len(rects) == len(estimated), kind
+        for b, (x0, y0, x1, y1) in zip(estimated, rects):
+            where = f"{b}; drawn at x {x0:.1f}..{x1:.1f}, y {y0:.1f}..{y1:.1f}"
+            assert abs(b.y0 - y0) < 1.5 and abs(b.y1 - y1) < 1.5, where
+            if kind == "marker":
+                assert max(abs(b.x0 - x0), abs(b.x1 - x1)) < 2.0, where
+            else:  # anchored at one end (or the middle); the width is an estimate
+                assert min(abs(b.x0 - x0), abs(b.x1 - x1),
+                           abs((b.x0 + b.x1) - (x0 + x1)) / 2) < 1.5, where
+                assert -2.5 < (b.x1 - b.x0) - (x1 - x0) < 20, where
+    keys = {}
+    for text, *rect in drawn["notes"]:
+        keys.setdefault(text, []).append(rect)
+    for b in (b for b in boxes if b.kind == "boxed label"):
+        x0, y0, x1, y1 = min(keys[b.what], key=lambda r: abs(r[0] - b.x0) + abs(r[1] - b.y0))
+        where = f"{b} drawn x {x0:.1f}..{x1:.1f}, y {y0:.1f}..{y1:.1f}"
+        assert abs(b.y0 - y0) < 1.5 and abs(b.y1 - y1) < 1.5, where
+        assert -2.5 < (b.x1 - b.x0) - (x1 - x0) < 20, where
