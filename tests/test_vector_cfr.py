@@ -99,8 +99,12 @@ GAMES = {
 }
 
 
-@pytest.mark.parametrize("game", GAMES)
-@pytest.mark.parametrize("rule", RULES)
+#: The larger games run every rule in the slow suite; vanilla CFR on them runs in the quick one.
+CASES = [pytest.param(game, rule, marks=[pytest.mark.slow] * (
+    game in ("leduc_suits", "pocket") and rule != "cfr")) for game in GAMES for rule in RULES]
+
+
+@pytest.mark.parametrize(("game", "rule"), CASES)
 def test_each_iteration_is_the_tabular_engines(game, rule):
     """At every iteration, from the tabular engine's tables, one vector iteration gives the
     tabular engine's regrets, strategy sums, current strategy and last regrets to 1e-12
