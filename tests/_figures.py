@@ -177,6 +177,17 @@ def _leaderboard():
     return figures_in(Leaderboard(field, highlight="your bot"))
 
 
+def _resolve_explorer():
+    """The re-solve explorer on Leduc after a safe and an unsafe re-solve (all its bars and
+    lines drawn)."""
+    from cfrviz.widgets.resolve import ResolveExplorer
+    widget = ResolveExplorer(_leduc(), iterations=200, state="deal/c/r")
+    for method in ("unsafe", "maxmargin"):
+        widget.method.value = method
+        widget.resolve()
+    return figures_in(widget)
+
+
 def lesson_figures() -> dict[str, Callable[[], list]]:
     """Name -> a function building that lesson figure (a list: a widget may hold several)."""
     import cfrviz
@@ -231,5 +242,6 @@ def lesson_figures() -> dict[str, Callable[[], list]]:
         "11 game sizes": _game_sizes,
         "12 advantages against regrets": lambda: [advantage_regret_figure(_deep(), "Qb")],
         "12 recorded runs": _recorded_runs,
+        "13 re-solve explorer": _resolve_explorer,
     }
     return figures

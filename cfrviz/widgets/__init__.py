@@ -15,11 +15,13 @@ from .leaderboard import Leaderboard, leaderboard
 from .matrix import RegretMatchingExplorer
 from .play import PlayTable, play_against
 from .realization import RealizationPlanExplorer
+from .resolve import ResolveExplorer
 from .reveal import ShowMe
 from .sampling import SampledPaths, sampled_paths
 
 __all__ = ["BestResponseExplorer", "BluffExplorer", "ComparisonView", "DiscountExplorer",
            "InfosetPicker", "KuhnEquilibriumView", "Leaderboard", "leaderboard",
-           "PlayTable", "RealizationPlanExplorer", "RegretMatchingExplorer", "SampledPaths",
+           "PlayTable", "RealizationPlanExplorer", "RegretMatchingExplorer", "ResolveExplorer",
+           "SampledPaths",
            "ShowMe", "TrainingExplorer",
            "bluff_explorer", "explore", "infoset_picker", "play_against", "sampled_paths"]

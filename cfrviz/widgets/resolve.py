@@ -1,0 +1,483 @@
+"""Solving while playing, as a widget: pick a public state, see both ranges there, and re-solve
+its subgame unsafely, with the re-solve gadget or by max-margin, live.
+
+The numbers are :func:`cfrviz.analysis.subgame.resolve`'s: :func:`resolve_steps` runs the same
+gadgets by the same CFR+ (resumed in chunks, which is bit-exact) so that the widget can draw the
+subgame's convergence and move a progress bar while it runs.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import ipywidgets as W
+import numpy as np
+import plotly.graph_objects as go
+
+from ..analysis.subgame import (
+    METHOD_LABELS,
+    METHODS,
+    Resolution,
+    _gadget,
+    _roots,
+)
+from ..core.markup import escape
+from ..core.policy import Policy, check_policy
+from ..core.registry import Param
+from ..core.tree import GameTree, as_tree, check_zero_sum
+from ..engine import tree_exploitability
+from ..games.public import PublicState, PublicTree, public_tree, ranges
+from ..solvers import solve
+from ..views.public import (
+    SELECTED_TRACE,
+    convergence_traces,
+    public_layout,
+    public_tree_figure,
+    ranges_figure,
+    resolve_figure,
+)
+from ..views.style import fit_to_output
+from .controls import number_field
+from .panel import Panel
+
+__all__ = ["ResolveExplorer", "ResolveStep", "resolve_steps"]
+
+ITERATIONS = Param("subgame iterations", 1000, "int", 1, 20_000,
+                   help="CFR+ iterations on each gadget")
+BLUEPRINT_ITERATIONS = Param("blueprint iterations", 30, "int", 1, 20_000,
+                             help="iterations of the CFR run that makes the blueprint")
+#: The blueprints the menu offers (a policy passed in adds "the given policy").
+BLUEPRINTS = (("a short CFR run", "cfr"), ("uniform random (weak)", "uniform"))
+#: Chunks each gadget's CFR+ run is split into (one progress step and one point each).
+CHUNKS = 10
+
+
+@dataclass
+class ResolveStep:
+    """Where a re-solve stands, as :func:`resolve_steps` yields it.
+
+    Attributes
+    ----------
+    gadget, gadgets : int
+        The gadget being solved (0-based) and how many there are (1 unsafe, 2 safe).
+    curves : list of (name, iterations, exploitability)
+        Each gadget's run so far (its NashConv / 2 in the gadget after each chunk).
+    done, total : int
+        Chunks done and to do, over all gadgets.
+    resolution : Resolution or None
+        Set on the last step only.
+    """
+
+    gadget: int
+    gadgets: int
+    curves: list[tuple[str, list[int], list[float]]] = field(default_factory=list)
+    done: int = 0
+    total: int = 0
+    resolution: Resolution | None = None
+
+
+def _chunk_marks(iterations: int, chunks: int) -> list[int]:
+    marks = np.unique(np.geomspace(1, iterations, num=max(1, chunks)).round().astype(int))
+    return [int(m) for m in marks if m >= 1] or [iterations]
+
+
+def resolve_steps(game: object, blueprint: Policy, state: object, method: str = "resolve",
+                  iterations: int = 1000, algorithm: str = "cfr+",
+                  chunks: int = CHUNKS) -> Iterator[ResolveStep]:
+    """:func:`~cfrviz.analysis.subgame.resolve`, step by step: yields a :class:`ResolveStep`
+    after every chunk of every gadget's run, the last one holding the :class:`Resolution`.
+
+    The gadgets, the algorithm, its iterations and the way the result is put back into the
+    blueprint are ``resolve``'s; each run is resumed chunk by chunk (``cfrviz.solve``'s
+    ``resume``, bit-exact), so the Resolution's numbers equal ``resolve``'s.  Its ``seconds``
+    count the work done inside the generator only (not what the caller does between steps).
+
+    Parameters
+    ----------
+    game, blueprint, state, method, iterations, algorithm
+        As :func:`~cfrviz.analysis.subgame.resolve` takes them.
+    chunks : int
+        Chunks per gadget (log-spaced, so a log-scale curve gets even points).
+
+    Raises
+    ------
+    ValueError
+        What ``resolve`` refuses.
+    """
+    if method not in METHODS:
+        raise ValueError(f"unknown re-solving method {method!r}; choose one of "
+                         f"{', '.join(repr(m) for m in METHODS)}")
+    if isinstance(iterations, bool) or not isinstance(iterations, (int, np.integer)) \
+            or iterations < 1:
+        raise ValueError(f"iterations must be a whole number >= 1; got {iterations!r}")
+    tree = as_tree(game, "resolve")
+    check_zero_sum(tree, "subgame solving")
+    check_policy(tree, blueprint)
+    started = time.perf_counter()
+    busy = 0.0
+    roots = _roots(tree, state)
+    probs = blueprint.probabilities
+    combined = np.array(probs)
+    players = (0,) if method == "unsafe" else (0, 1)
+    marks = _chunk_marks(int(iterations), chunks)
+    step = ResolveStep(0, len(players), total=len(marks) * len(players))
+    gadgets: list[GameTree] = []
+    tolerance: list[float] = []
+    weights: list[float] = []
+    index = tree.cached("subgame_key_rows", lambda t: {k: i for i, k in
+                                                       enumerate(t.infoset_keys)})
+    for k, us in enumerate(players):
+        step.gadget = k
+        gadget, weight = _gadget(tree, probs, roots, method, us)
+        weights.append(weight)
+        if gadget is None:  # nobody (or not we) reaches the subgame: its strategy cannot matter
+            tolerance.append(0.0)
+            step.done += len(marks)
+            continue
+        name = ("the unsafe subgame" if method == "unsafe" else
+                f"{'max-margin' if method == 'maxmargin' else 're-solve'} gadget for "
+                f"player {us + 1}'s strategy")
+        its: list[int] = []
+        values: list[float] = []
+        step.curves.append((name, its, values))
+        trace = None
+        for m in marks:
+            trace = solve(gadget, algorithm, m, checkpoints=[m], progress=False, resume=trace)
+            its.append(m)
+            values.append(float(trace.exploitability[-1]))
+            step.done += 1
+            busy += time.perf_counter() - started
+            yield step
+            started = time.perf_counter()
+        assert trace is not None
+        solved = trace.average_strategy[-1]
+        gadgets.append(gadget)
+        tolerance.append(float(tree_exploitability(gadget, solved)))
+        for row, key in enumerate(gadget.infoset_keys):
+            src = index.get(key)
+            if src is None or (method != "unsafe" and tree.infoset_player[src] != us):
+                continue
+            width = len(tree.infoset_actions[src])
+            combined[src, :width] = solved[row, :width]
+    busy += time.perf_counter() - started
+    policy = Policy(tree, combined)
+    bound = float(np.dot(weights, tolerance)) if method != "unsafe" else float("inf")
+    step.resolution = Resolution(method, policy, float(tree_exploitability(tree, combined)),
+                                 float(tree_exploitability(tree, probs)), tuple(gadgets),
+                                 tuple(tolerance), tuple(weights), bound, busy)
+    yield step
+
+
+class ResolveExplorer(Panel):
+    """The public tree, both ranges at a selected public state, and a **Re-solve** button.
+
+    Pick a public state (click it in the tree or choose it in the menu): the bars show each
+    player's range there under the blueprint.  **Re-solve** runs CFR+ on the state's subgame
+    unsafely, with the re-solve gadget (Burch, Johanson & Bowling 2014) or by max-margin
+    (Moravčík et al. 2016), drawing the subgame's convergence as it goes, then puts the result
+    back into the blueprint and shows the whole game's exploitability beside the blueprint's
+    and, for the safe methods, the bound it may not pass
+    (:func:`cfrviz.analysis.subgame.resolve`).  Errors appear in the widget's output area.
+
+    Parameters
+    ----------
+    game
+        A two-player game with a public tree (Kuhn, Leduc, pocket poker); another game gives a
+        widget that says why it cannot be used.
+    blueprint : Policy, optional
+        The strategy to re-solve in (default: CFR for ``blueprint_iterations``).
+    blueprint_iterations : int, default 30
+    state : str, optional
+        The public history to select first (default: the first decision after the deal).
+    method : {"unsafe", "resolve", "maxmargin"}
+    iterations : int, default 1000
+        CFR+ iterations on each gadget.
+    presenter : bool, optional
+
+    Attributes
+    ----------
+    resolution : Resolution or None
+        The last re-solve.
+    results : dict
+        ``{method: Resolution}`` of the re-solves at the selected state with this blueprint.
+    """
+
+    def __init__(self, game, blueprint: Policy | None = None, blueprint_iterations: int = 30,
+                 state: str | None = None, method: str = "resolve", iterations: int = 1000,
+                 presenter: bool | None = None):
+        super().__init__()
+        self.presenter = presenter
+        self.resolution: Resolution | None = None
+        self.results: dict[str, Resolution] = {}
+        self.blueprint: Policy | None = None
+        self.blueprint_exploitability: float | None = None
+        self.selected: PublicState | None = None
+        #: The gadgets' runs of the last re-solve: (name, iterations, exploitability) each.
+        self._curves: list[tuple[str, list[int], list[float]]] = []
+        self.public: PublicTree | None = None
+        self.status = W.HTML()
+        self.status.add_class("cfrviz-resolve-status")
+        try:
+            self.game = as_tree(game, "the re-solve explorer")
+            self.public = public_tree(self.game)
+        except Exception as error:  # a game without a public tree: say so, in the widget
+            self.children = [self.status, self.output]
+            self.report("This game cannot be re-solved by public states", error)
+            return
+        bad: list[str] = []
+        checked = []
+        for param, value in ((BLUEPRINT_ITERATIONS, blueprint_iterations),
+                             (ITERATIONS, iterations)):
+            try:
+                checked.append(param.check(value))
+            except ValueError as error:
+                bad.append(str(error))
+                checked.append(param.default)
+        blueprint_iterations, iterations = checked
+        if method not in METHODS:
+            bad.append(f"unknown re-solving method {method!r}; choose one of "
+                       f"{', '.join(repr(m) for m in METHODS)} (using 'resolve')")
+            method = "resolve"
+        if blueprint is not None and not isinstance(blueprint, Policy):
+            bad.append(f"the blueprint is a cfrviz.Policy; got {type(blueprint).__name__} "
+                       f"(using a short CFR run)")
+            blueprint = None
+        st = {"description_width": "initial"}
+        options = list(BLUEPRINTS) + ([("the given policy", "given")] if blueprint else [])
+        self.blueprint_kind = W.Dropdown(options=options, value="given" if blueprint else "cfr",
+                                         description="blueprint", style=st,
+                                         layout=W.Layout(width="300px"))
+        self.blueprint_iterations = number_field(BLUEPRINT_ITERATIONS, blueprint_iterations,
+                                                 width="230px")
+        self._given = blueprint
+        live = [s for s in self.public.states if s.dealt and s.kind != "terminal"]
+        self.state_menu = W.Dropdown(options=[(s.history, s.id) for s in live],
+                                     description="public state", style=st,
+                                     layout=W.Layout(width="340px"))
+        self.method = W.Dropdown(options=[(METHOD_LABELS[m], m) for m in METHODS],
+                                 value=method,
+                                 description="method", style=st, layout=W.Layout(width="380px"))
+        self.iterations = number_field(ITERATIONS, iterations, width="230px")
+        self.resolve_button = W.Button(description="Re-solve", button_style="primary",
+                                       icon="play")
+        self.progress = W.IntProgress(value=0, min=0, max=1, description="subgame CFR+",
+                                      style=st, layout=W.Layout(width="360px"))
+        self.tree_fig = fit_to_output(go.FigureWidget(public_tree_figure(
+            self.public, presenter=presenter)))
+        self.ranges_fig = fit_to_output(go.FigureWidget(ranges_figure(
+            self.public, "", None, presenter=presenter)))
+        self.resolve_fig = fit_to_output(go.FigureWidget(resolve_figure(
+            [], None, {}, presenter=presenter)))
+        self.children = [
+            W.HBox([self.blueprint_kind, self.blueprint_iterations]),
+            self.tree_fig,
+            W.HBox([self.state_menu, self.method]),
+            W.HBox([self.iterations, self.resolve_button, self.progress]),
+            self.status, self.output, self.ranges_fig, self.resolve_fig]
+        for trace in self.tree_fig.data[1:SELECTED_TRACE]:
+            trace.on_click(self._on_click)
+        self.resolve_button.on_click(lambda _: self.resolve())
+        self.blueprint_kind.observe(lambda _: self.set_blueprint(), names="value")
+        self.blueprint_iterations.observe(lambda _: self.set_blueprint(), names="value")
+        self.state_menu.observe(self._on_menu, names="value")
+        self.set_blueprint()
+        first = state if state is not None else (live[1].history if len(live) > 1 and
+                                                 self.game.name == "leduc_poker"
+                                                 else live[0].history)
+        self.select(first)
+        for message in bad:  # after the first drawing, which clears the output area
+            self.report("Not used", ValueError(message))
+
+    # -- public actions (also used by tests) ----------------------------------------------------
+    def set_blueprint(self, kind: str | None = None, iterations: int | None = None) -> None:
+        """Make the blueprint (``"cfr"`` for the iterations in the field, ``"uniform"`` or
+        ``"given"``) and forget the re-solves made with the old one."""
+        if self.public is None:
+            return
+        self.clear_report()
+        try:
+            if kind is not None:
+                if kind not in dict((v, v) for _, v in self.blueprint_kind.options):
+                    raise ValueError(f"the blueprint is one of "
+                                     f"{[v for _, v in self.blueprint_kind.options]}; "
+                                     f"got {kind!r}")
+                self.blueprint_kind.value = kind  # observed: comes back here
+                if iterations is None:
+                    return
+            if iterations is not None:
+                self.blueprint_iterations.value = iterations
+            kind = self.blueprint_kind.value
+            if kind == "cfr":
+                n = BLUEPRINT_ITERATIONS.check(self.blueprint_iterations.value)
+                policy = solve(self.game, "cfr", n, checkpoints=[n],
+                               progress=False).average_policy()
+            elif kind == "uniform":
+                policy = Policy.uniform(self.game)
+            else:
+                assert self._given is not None
+                policy = self._given
+            check_policy(self.game, policy)
+        except Exception as error:
+            self.report("Could not make the blueprint", error)
+            return
+        self.blueprint_iterations.disabled = kind != "cfr"
+        self.blueprint = policy
+        self.blueprint_exploitability = float(tree_exploitability(self.game,
+                                                                  policy.probabilities))
+        if self.selected is not None:
+            self._show_state()
+
+    def select(self, state: str | int | PublicState) -> None:
+        """Select a public state (its public history, its id or the state itself)."""
+        if self.public is None:
+            return
+        self.clear_report()
+        try:
+            s = self._state(state)
+        except Exception as error:
+            self.report("Cannot select that public state", error)
+            return
+        self.selected = s
+        if self.state_menu.value != s.id:
+            self.state_menu.value = s.id  # observed: the menu's handler sees it is shown
+        self._show_state()
+
+    def resolve(self) -> Resolution | None:
+        """Re-solve the selected state's subgame by the chosen method, drawing it as it goes;
+        returns the :class:`Resolution` (``None`` if it could not, the reason shown)."""
+        if self.public is None or self.selected is None or self.blueprint is None:
+            return None
+        self.clear_report()
+        try:
+            iterations = ITERATIONS.check(self.iterations.value)
+            method = self.method.value
+            s = self.selected
+            self.resolve_button.disabled = True
+            self.progress.value = 0
+            resolution = None
+            start = time.perf_counter()
+            for step in resolve_steps(self.game, self.blueprint, s, method, iterations):
+                self.progress.max = max(step.total, 1)
+                self.progress.value = step.done
+                if step.resolution is not None:
+                    resolution = step.resolution
+                else:
+                    self._draw_curves(step.curves)
+            wall = time.perf_counter() - start
+        except Exception as error:
+            self.report("Could not re-solve", error)
+            return None
+        finally:
+            self.resolve_button.disabled = False
+        assert resolution is not None
+        self.resolution = resolution
+        self.results[method] = resolution
+        self._curves = step.curves
+        self._draw_results(s)
+        self._status(f" — {METHOD_LABELS[method]}: {resolution.seconds:.2f} s of solving "
+                     f"({wall:.2f} s with drawing)")
+        return resolution
+
+    # -- internals ----------------------------------------------------------------------------
+    def _state(self, state: str | int | PublicState) -> PublicState:
+        assert self.public is not None
+        if isinstance(state, PublicState):
+            s = self.public._state(state)
+        elif isinstance(state, str):
+            s = self.public.find(state)
+        elif isinstance(state, (int, np.integer)) and not isinstance(state, bool):
+            s = self.public._state(int(state))
+        else:
+            raise ValueError(f"a public state is given as its public history (such as "
+                             f"{self.public.states[1].history!r}) or its id; got "
+                             f"{type(state).__name__}")
+        if s.kind == "terminal":
+            raise ValueError(f"public state {s.history!r} is terminal: the hand is over there "
+                             f"and there is nothing to re-solve; pick a state where a player "
+                             f"acts or a card is dealt")
+        if not s.dealt:
+            raise ValueError(f"public state {s.history or '(the root)'!r} comes before the "
+                             f"private cards are dealt: its subgame is the whole game, and the "
+                             f"players have no ranges yet; pick a state below it")
+        return s
+
+    def _on_menu(self, change) -> None:
+        if self.selected is None or change["new"] != self.selected.id:
+            self.select(int(change["new"]))
+
+    def _on_click(self, trace, points, _selector) -> None:
+        with self.reporting("Could not select that public state"):
+            if points.point_inds:
+                self.select(int(trace.customdata[points.point_inds[0]]))
+
+    def _show_state(self) -> None:
+        assert self.public is not None and self.selected is not None
+        assert self.blueprint is not None
+        s = self.selected
+        self.results = {}
+        self.resolution = None
+        self._curves = []
+        x, y = public_layout(self.public)
+        ranged = ranges_figure(self.public, s.history, ranges(self.public, s, self.blueprint),
+                               presenter=self.presenter)
+        with self.tree_fig.batch_update():
+            ring = self.tree_fig.data[SELECTED_TRACE]
+            ring.x, ring.y, ring.text = [x[s.id]], [y[s.id]], [escape(s.history)]
+            self.tree_fig.layout.title.text = public_tree_figure(
+                self.public, s.id, presenter=self.presenter).layout.title.text
+        _replace(self.ranges_fig, ranged)
+        self._draw_results(s)
+        self._status("")
+
+    def _draw_curves(self, curves) -> None:
+        new = convergence_traces(curves, self.presenter)
+        fig = self.resolve_fig
+        lines = [t for t in fig.data if t.type == "scatter" and t.xaxis == "x"]
+        with fig.batch_update():
+            if len(lines) != len(new):
+                assert self.selected is not None
+                _replace(fig, resolve_figure(curves, self.blueprint_exploitability,
+                                             self._summary(), self.selected.history,
+                                             self.presenter))
+                return
+            for old, line in zip(lines, new):
+                old.update(x=line.x, y=line.y)
+
+    def _summary(self) -> dict[str, tuple[float, float]]:
+        return {m: (r.exploitability, r.bound) for m, r in self.results.items()}
+
+    def _draw_results(self, s: PublicState) -> None:
+        _replace(self.resolve_fig, resolve_figure(self._curves, self.blueprint_exploitability,
+                                                  self._summary(), s.history, self.presenter))
+
+    def _status(self, tail: str) -> None:
+        assert self.selected is not None
+        kind = self.blueprint_kind.value
+        what = (f"CFR, {self.blueprint_iterations.value:,} iterations" if kind == "cfr"
+                else "uniform random" if kind == "uniform" else "the given policy")
+        parts = [f"whole-game exploitability — blueprint ({escape(what)}): "
+                 f"<b>{self.blueprint_exploitability:.4f}</b>"]
+        for m, r in self.results.items():
+            bound = (f" (safety bound: at most {r.blueprint_exploitability + r.bound:.4f})"
+                     if np.isfinite(r.bound) else " (no guarantee)")
+            parts.append(f"after {escape(METHOD_LABELS[m])} at {escape(self.selected.history)}:"
+                         f" <b>{r.exploitability:.4f}</b>{bound}")
+        self.status.value = "<br>".join(parts) + escape(tail)
+
+
+def _replace(target: go.FigureWidget, source: go.Figure) -> None:
+    """Redraw ``target`` as ``source`` in one message (traces updated in place when their
+    number and kinds agree)."""
+    with target.batch_update():
+        if [t.type for t in target.data] != [t.type for t in source.data]:
+            target.data = []
+            target.add_traces(source.data)
+        else:
+            for old, new in zip(target.data, source.data):
+                props = new.to_plotly_json()
+                props.pop("type", None)
+                old.update(props, overwrite=True)
+        target.layout = source.layout
+
