@@ -93,6 +93,7 @@ widgets.VBox([demo_slider, demo_figure])
 # | [10 · Scaling up](10_scaling_up.ipynb) | Leduc and pocket poker, lossless abstraction, the sequence form by hand (E x = e, linprog), the archetype tournament | {{minutes:10_scaling_up}} min |
 # | [11 · The road to superhuman poker](11_road_to_superhuman.ipynb) | Cepheus, DeepStack, Libratus, Pluribus, Deep CFR | {{minutes:11_road_to_superhuman}} min |
 # | [12 · Deep CFR](12_deep_cfr.ipynb) | networks instead of tables: traversals, a reservoir memory, the iteration-weighted loss and its target, Single Deep CFR's average; against tabular CFR | {{minutes:12_deep_cfr}} min |
+# | [13 · Solving while playing](13_solving_while_playing.ipynb) | public states and ranges, vector-form CFR, unsafe against safe re-solving (the re-solve gadget, max-margin), depth-limited solving with a value network; how Libratus, DeepStack, Pluribus and ReBeL use them | {{minutes:13_solving_while_playing}} min |
 #
 # To project a lesson in class, run `make present LESSON=04_cfr_on_kuhn` in the course folder: it serves the
 # lesson as a dashboard with the code hidden and large fonts.

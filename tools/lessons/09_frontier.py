@@ -356,6 +356,10 @@ except ValueError as error:
 # - With **three players**, vanishing regrets make the *joint play* approach a coarse correlated
 #   equilibrium; the average profile has no Nash guarantee. On three-player Kuhn poker CFR's
 #   average still comes close to one, which we measured rather than assumed.
+# - Every method here solves the whole game before play starts. The programs that beat
+#   professionals also solved *during* play, the part of the game they were in, over public
+#   states and ranges, and safely: [13 · Solving while playing](13_solving_while_playing.ipynb)
+#   shows how, on Leduc poker.
 #
 # **Read more.** G. Farina, C. Kroer and T. Sandholm, *Faster Game Solving via Predictive
 # Blackwell Approachability: Connecting Regret Matching and Mirror Descent*, AAAI 2021 — PCFR+.

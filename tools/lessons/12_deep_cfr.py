@@ -20,7 +20,7 @@
 # lesson 11. No machine learning beyond "a network is a function with weights that gradient
 # descent fits to data". About {{minutes}} minutes.
 #
-# Previous: [11 · The road to superhuman poker](11_road_to_superhuman.ipynb). Next: back to the course map, [00 · Start here](00_start_here.ipynb).
+# Previous: [11 · The road to superhuman poker](11_road_to_superhuman.ipynb). Next: [13 · Solving while playing](13_solving_while_playing.ipynb).
 #
 # <span class="cfrviz-notebook-only">Run the cells from top to bottom (Shift+Enter). Sliders and buttons never need you to re-run a cell.</span>
 
@@ -445,4 +445,4 @@ cfrviz.explore(kuhn, "deep_cfr", iterations=20, traversals=200, train_steps=150,
 # - N. Brown and T. Sandholm, *Solving Imperfect-Information Games via Discounted Regret
 #   Minimization*, AAAI 2019 (linear CFR, whose weights the loss uses).
 #
-# Previous: [11 · The road to superhuman poker](11_road_to_superhuman.ipynb). Next: back to the course map, [00 · Start here](00_start_here.ipynb).
+# Previous: [11 · The road to superhuman poker](11_road_to_superhuman.ipynb). Next: [13 · Solving while playing](13_solving_while_playing.ipynb).
