@@ -80,7 +80,8 @@ class VectorPlanArrays(NamedTuple):
         At a ``SORTED`` leaf, each hand's factor of chance's probability of a deal.
     order : int64 array (states, 2, hands)
         At a ``SORTED`` leaf, each player's hands (present at the leaf) sorted by showdown
-        rank, -1 padded; ``rank`` (states, 2, hands) their ranks (all equal at a fold).
+        rank, -1 padded; ``rank`` (states, 2, hands) their ranks (at a fold, 1 for player 1's
+        hands and 0 for player 2's).
     present : bool array (states, 2, hands)
         Whether a hand has a deal at the leaf.
     exc_ptr, exc_other, exc_weight : arrays
@@ -204,7 +205,8 @@ class VectorPlan:
         self.leaves = int(np.sum(kind == _TERMINAL))
         self.sorted_leaves = int(np.sum((kind == _TERMINAL) & (leaf_mode == SORTED)))
         sparse = (kind == _TERMINAL) & (leaf_mode == SPARSE)
-        leaf_work = int(np.sum(np.diff(deal_ptr)[sparse])) + 2 * hands * self.sorted_leaves
+        leaf_work = (int(np.sum(np.diff(deal_ptr)[sparse])) + 2 * hands * self.sorted_leaves
+                     + len(exc_other) // 2)
         self.work = 2 * (2 * count * hands + leaf_work)
         frozen = [kind, player, parent, child_ptr, np.array(child_ids, dtype=np.int64), info,
                   counts.astype(float), deal_ptr,
