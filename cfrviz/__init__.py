@@ -38,6 +38,7 @@ _MODULES = {
     "views": ("plot_tree", "TreeView", "tree_graph", "set_presenter", "kuhn_equilibrium_figure"),
     "widgets": ("explore", "TrainingExplorer", "BestResponseExplorer", "PlayTable", "play_against",
                 "KuhnEquilibriumView"),
+    "widgets.export": ("export",),
 }
 _EXPORTS = {name: module for module, names in _MODULES.items() for name in names}
 

@@ -277,7 +277,21 @@ CASES = [
     case("KuhnEquilibriumView", "labels=5",
          lambda g: cfrviz.KuhnEquilibriumView(g.trace, labels=5),
          "labels must be a list of strings, one per run; got 5"),
+    # -- widgets.export (refused before any browser starts) ------------------------------------
+    case("export", "None, 'x.png'", lambda _g: cfrviz.export(None, "x.png"),
+         "export takes a plotly figure or a cfrviz widget; got NoneType"),
+    case("export", "fig, 'x.gif'", lambda _g: cfrviz.export(_figure(), "x.gif"),
+         r"cannot tell the format of 'x.gif' from its suffix \.gif"),
+    case("export", "fig, 'x', format=1", lambda _g: cfrviz.export(_figure(), "x", 1),
+         r"format must be one of \('png', 'svg', 'pdf'\); got 1"),
+    case("export", "scale=True", lambda _g: cfrviz.export(_figure(), "x.png", scale=True),
+         "scale must be a number > 0; got True"),
 ]
+
+
+def _figure():
+    import plotly.graph_objects as go
+    return go.Figure()
 
 #: Public names no case calls, and why.
 NOT_CALLED = {

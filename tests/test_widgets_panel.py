@@ -99,11 +99,12 @@ def test_reporting_lets_the_rest_of_a_callback_run():
 
 
 def test_every_widget_is_a_panel():
-    """Every box the package shows on its own (the rows of controls.py and the live tree are
-    parts of one)."""
+    """Every box the package shows on its own (the rows of controls.py, the live tree and the
+    explorers' download control are parts of one)."""
     modules = [importlib.import_module(f"cfrviz.widgets.{m.name}")
                for m in pkgutil.iter_modules(cfrviz.widgets.__path__)]
-    parts = ("cfrviz.widgets.controls", "cfrviz.widgets.tree", "cfrviz.widgets.overlay")
+    parts = ("cfrviz.widgets.controls", "cfrviz.widgets.tree", "cfrviz.widgets.overlay",
+             "cfrviz.widgets.export")
     boxes = {cls for module in modules for _, cls in inspect.getmembers(module, inspect.isclass)
              if issubclass(cls, W.Box) and cls.__module__.startswith("cfrviz.widgets")
              and cls.__module__ not in parts}

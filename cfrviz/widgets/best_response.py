@@ -15,6 +15,7 @@ from ..engine import tree_best_response
 from ..views.style import get_style
 from ..views.tree import TreeView
 from .controls import typed_slider
+from .export import Exportable
 from .panel import Panel
 from .tree import LiveTree
 
@@ -36,7 +37,7 @@ def game_value(game, iterations: int = 3000) -> float:
     return (low + high) / 2
 
 
-class BestResponseExplorer(Panel):
+class BestResponseExplorer(Exportable, Panel):
     """Choose a strategy for one player; the tree shows the opponent's best response to it.
 
     Each of the player's information sets gets sliders (one per action,
@@ -104,6 +105,7 @@ class BestResponseExplorer(Panel):
         # The tree goes straight into the column: inside a scrolling box a FigureWidget stays
         # 700 px wide instead of taking the output area's width (TreeView fits it to that).
         self.children = [*controls, self.output, self.summary, self.tree]
+        self._add_download("best-response-explorer")  # the frame as PNG, SVG or PDF
         self._show_rows()
         self._redraw()
 

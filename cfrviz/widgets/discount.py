@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ipywidgets as W
 import numpy as np
-import plotly.graph_objects as go
 
 from ..analysis.variants import iteration_weights
 from ..core.markup import escape
@@ -14,8 +13,10 @@ from ..core.tree import as_tree
 from ..solvers import solve
 from ..solvers.registry import algorithm
 from ..views.compare import comparison_figure, iteration_weights_figure
+from ..views.figure_widget import FigureWidget
 from ..views.style import MIN_LINE_PX, OKABE_ITO, fit_to_output, get_style
 from .controls import number_field, typed_slider
+from .export import Exportable
 from .panel import Panel
 
 #: Slider ranges.  Wider exponents add nothing visible: t^5 / (t^5 + 1) is already 1 to
@@ -41,7 +42,7 @@ ITERATIONS = Param("iterations", 1000, "int", 10, MAX_ITERATIONS,
 DCFR_PARAMS = ("alpha", "beta", "gamma")
 
 
-class DiscountExplorer(Panel):
+class DiscountExplorer(Exportable, Panel):
     """Sliders for DCFR's α, β, γ; **Solve** runs it and draws it beside the other variants.
 
     The top chart shows exploitability against iterations for CFR, CFR+ and
@@ -114,14 +115,15 @@ class DiscountExplorer(Panel):
         for field in self.fields.values():
             field.observe(self._on_slider, names="value")
         self.iterations.observe(self._on_slider, names="value")
-        self.curves = fit_to_output(go.FigureWidget())
-        self.weights = fit_to_output(go.FigureWidget(iteration_weights_figure(
+        self.curves = fit_to_output(FigureWidget())
+        self.weights = fit_to_output(FigureWidget(iteration_weights_figure(
             self._weights(), presenter=presenter)))
         self.children = [
             W.HBox([W.VBox([W.HBox([slider, self.fields[name]])
                             for name, slider in zip(DCFR_PARAMS, sliders)]),
                     W.VBox([self.preset, self.iterations, W.HBox([self.solve_button])])]),
             self.status, self.output, self.curves, self.weights]
+        self._add_download("dcfr-explorer")  # the frame as PNG, SVG or PDF
         self.solve()
 
     # -- public actions (also used by tests) ----------------------------------------------------

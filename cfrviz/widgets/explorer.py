@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ipywidgets as W
-import plotly.graph_objects as go
 
 from ..analysis.explain import infoset_snapshot, snapshot_html
 from ..core.registry import Param
@@ -11,6 +10,7 @@ from ..core.tree import as_tree, check_two_players
 from ..solvers import solve
 from ..solvers.registry import ALGORITHMS, tree_algorithms
 from ..solvers.registry import algorithm as registered
+from ..views.figure_widget import FigureWidget
 from ..views.matrix import display_frames
 from ..views.style import fit_to_output, get_style
 from ..views.training import (
@@ -23,6 +23,7 @@ from ..views.training import (
 )
 from ..views.tree import TreeView
 from .controls import SEED, ParamControls, number_field
+from .export import Exportable
 from .overlay import NowMarks, overlaid, point, vline
 from .panel import TimelinePanel
 from .playback import Play
@@ -32,7 +33,7 @@ MAX_ITERATIONS = 1_000_000
 ITERATIONS = Param("iterations", 1000, "int", 1, MAX_ITERATIONS, help="how many iterations to run")
 
 
-class TrainingExplorer(TimelinePanel):
+class TrainingExplorer(Exportable, TimelinePanel):
     """Train once, then watch regrets and strategies move on the tree.
 
     The timeline (``Play`` and slider) scrubs the recorded trace: the tree's
@@ -136,8 +137,8 @@ class TrainingExplorer(TimelinePanel):
         self.tree = LiveTree(self.view)
         self.tree_fig = self.tree.figure
         self.view.on_node_click(self.tree_fig, self._on_node_click)
-        self.history = fit_to_output(go.FigureWidget())  # beside the panel, to its width
-        self.curve = fit_to_output(go.FigureWidget())
+        self.history = fit_to_output(FigureWidget())  # beside the panel, to its width
+        self.curve = fit_to_output(FigureWidget())
         # The "now" marks lie over the charts (cfrviz.widgets.overlay): moving them inside
         # plotly would redraw every line of both charts on each frame.
         scale = self.style.line_scale
@@ -161,6 +162,7 @@ class TrainingExplorer(TimelinePanel):
                     overlaid(self.history, self.history_marks, flex="1 1 auto")],
                    layout=W.Layout(align_items="flex-start", flex_flow="row wrap")),
             self.axis, overlaid(self.curve, self.curve_marks)]
+        self._add_download("training-explorer")  # the frame as PNG, SVG or PDF
         self._show_params()
         self.solve()
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import ipywidgets as W
 import numpy as np
-import plotly.graph_objects as go
 
 from ..analysis.equilibrium import MatrixEquilibrium, matrix_equilibrium
 from ..core.markup import escape
 from ..core.registry import Param
 from ..games.matrix import RPS_PAYOFFS, rock_paper_scissors
 from ..solvers import solve
+from ..views.figure_widget import FigureWidget
 from ..views.matrix import (
     CURRENT_TRAIL,
     NOW_LINE,
@@ -23,6 +23,7 @@ from ..views.matrix import (
 )
 from ..views.style import fit_to_output
 from .controls import SEED, number_field, typed_slider
+from .export import Exportable
 from .overlay import NowMarks, overlaid, path, point, vline
 from .panel import TimelinePanel
 from .playback import Play
@@ -44,7 +45,7 @@ WEIGHT = Param("weight", 1.0, "float", 0.0, help="player 2's weight on the actio
                                                  "weights are normalised)")
 
 
-class RegretMatchingExplorer(TimelinePanel):
+class RegretMatchingExplorer(Exportable, TimelinePanel):
     """Regret matching on rock-paper-scissors, with every part of the run in view.
 
     The top row holds the controls (payoffs, iterations, seed, self-play or a
@@ -134,9 +135,9 @@ class RegretMatchingExplorer(TimelinePanel):
         self.slider.observe(self._on_frame, names="value")
 
         # Each chart takes the width of its place in the output area (no fixed widths).
-        self.simplex = fit_to_output(go.FigureWidget())
-        self.history = fit_to_output(go.FigureWidget())
-        self.curve = fit_to_output(go.FigureWidget())
+        self.simplex = fit_to_output(FigureWidget())
+        self.history = fit_to_output(FigureWidget())
+        self.curve = fit_to_output(FigureWidget())
         # The "now" marks lie over the charts (cfrviz.widgets.overlay): moving them inside
         # plotly would redraw every line of the chart on each frame.  On the triangle the
         # paths and points are all drawn over it (plotly keeps the triangle, star and legend).
@@ -170,6 +171,7 @@ class RegretMatchingExplorer(TimelinePanel):
             W.HBox([self.numbers, overlaid(self.curve, self.curve_marks, flex="1 1 420px")],
                    layout=W.Layout(align_items="flex-start", flex_flow="row wrap")),
             self.history_player, overlaid(self.history, self.history_marks)]
+        self._add_download("regret-matching-explorer")  # the frame as PNG, SVG or PDF
 
         self.set_payoffs(rock_paper_scissors().payoffs if payoffs is None else payoffs)
         self.update_rule.value = update

@@ -1,0 +1,354 @@
+"""A widget's current frame as plain plotly figures, and static export (PNG, SVG, PDF).
+
+What a widget shows is its ``FigureWidget`` s plus, for some, the marks a
+:class:`~cfrviz.widgets.overlay.NowMarks` draws over or under them in the browser.  Those
+marks are not in the figure, so an export of the figure alone would miss them (the tree's
+edges and labels, the "now" line).  :func:`with_marks` puts them in: on a copy of the figure,
+each mark kind becomes the plotly shape, trace or annotation that draws it the same way (one
+function per kind, :data:`CONVERTERS`), from the same spec and state the front end draws.
+The copy is then exported by plotly itself (:func:`cfrviz.views.export.write_figure`), with
+vectors intact in SVG and PDF.
+
+Rendering the widget in a browser and capturing it would need a running Jupyter server and a
+page, and would give only pixels; the conversion needs neither, and a test can read every
+mark back from the exported SVG.  What it does not copy is what only the browser knows: a
+figure that follows its output area's width is exported at its layout's width (or plotly's
+700 px), and a zoom made with the mouse is kept only as far as plotly sent it to Python.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import ipywidgets as W
+import plotly.graph_objects as go
+
+from ..core.markup import escape
+from ..views.export import FORMATS, export_format, export_session, write_figure
+from .overlay import SPECS, NowMarks
+from .panel import figure_widgets
+
+__all__ = ["CONVERTERS", "DownloadControl", "Exportable", "export", "frame_figures", "with_marks"]
+
+
+def _domain(axis: str) -> str:
+    return f"{axis} domain"
+
+
+def _given(v) -> bool:
+    return v is not None
+
+
+def _line(color: str, width: float, dash: str = "solid") -> dict:
+    return dict(color=color, width=width, dash=dash)
+
+
+def vline_parts(mark: dict, state, under: bool) -> dict:
+    """A ``vline`` mark: a layout line shape at x across its y axis's whole height."""
+    if state is None or not _given(state[0]):
+        return {}
+    return {"shapes": [dict(type="line", xref=mark["xaxis"], yref=_domain(mark["yaxis"]),
+                            x0=state[0], x1=state[0], y0=0, y1=1,
+                            line=_line(mark["color"], mark["width"], mark["dash"]),
+                            layer="below" if under else "above")]}
+
+
+def _open_circles(mark: dict, xs: list, ys: list, name: str) -> go.Scatter:
+    return go.Scatter(x=xs, y=ys, mode="markers", name=name, showlegend=False,
+                      hoverinfo="skip", xaxis=mark["xaxis"], yaxis=mark["yaxis"],
+                      marker=dict(symbol="circle-open", size=mark["size"], color=mark["color"],
+                                  line=dict(width=mark["width"], color=mark["color"])))
+
+
+def point_parts(mark: dict, state, under: bool) -> dict:  # noqa: ARG001 (one signature)
+    """A ``point`` mark: an open circle of ``size`` px (plotly's ``circle-open`` marker)."""
+    if state is None or not (_given(state[0]) and _given(state[1])):
+        return {}
+    return {"traces": [_open_circles(mark, [state[0]], [state[1]], mark["name"])]}
+
+
+def path_parts(mark: dict, state, under: bool, fig: go.Figure | None = None) -> dict:  # noqa: ARG001
+    """A ``path`` mark: its line through points ``first..last`` (gaps bridged, as the front
+    end draws it) and its marker at ``last``; nothing while its legend trace is hidden."""
+    if state is None or not (_given(state[0]) and _given(state[1])) or not mark["x"]:
+        return {}
+    trace = mark["trace"]
+    if trace is not None and fig is not None:
+        shown = trace < len(fig.data) and fig.data[trace].visible not in (False, "legendonly")
+        if not shown:
+            return {}
+    n = len(mark["x"])
+    first, last = (min(max(round(v), 0), n - 1) for v in state)
+    kept = [k for k in range(first, last + 1) if _given(mark["x"][k]) and _given(mark["y"][k])]
+    xs, ys = [mark["x"][k] for k in kept], [mark["y"][k] for k in kept]
+    parts = []
+    common: dict[str, Any] = dict(showlegend=False, hoverinfo="skip", opacity=mark["opacity"])
+    if mark["line"] is not None and xs:
+        parts.append(_placed(mark, xs, ys, mode="lines", name=f"{mark['name']} (line)",
+                             line=dict(mark["line"]), **common))
+    at_end = _given(mark["x"][last]) and _given(mark["y"][last])
+    if mark["marker"] is not None and at_end:
+        marker = {k: v for k, v in mark["marker"].items() if k in ("symbol", "size", "color",
+                                                                   "line")}
+        title = mark["titles"][last] if mark["titles"] else None
+        parts.append(_placed(mark, [mark["x"][last]], [mark["y"][last]], mode="markers",
+                             name=f"{mark['name']} (marker)", marker=marker,
+                             **{**common, "hovertext": escape(title) if title else None,
+                                "hoverinfo": "text" if title else "skip"}))
+    return {"traces": parts}
+
+
+def _placed(mark: dict, xs: list, ys: list, **trace) -> go.Scatter | go.Scatterternary:
+    if mark["ternary"] is None:
+        return go.Scatter(x=xs, y=ys, xaxis=mark["xaxis"], yaxis=mark["yaxis"], **trace)
+    # the inverse of overlay.path's (x, y) = (c - b, a), on the subplot's a + b + c = 1
+    a = ys
+    b = [(1 - y - x) / 2 for x, y in zip(xs, ys)]
+    c = [(1 - y + x) / 2 for x, y in zip(xs, ys)]
+    return go.Scatterternary(a=a, b=b, c=c, subplot=mark["ternary"], **trace)
+
+
+def segments_parts(mark: dict, state, under: bool) -> dict:
+    """A ``segments`` mark: one line shape per shown segment, at its width and style
+    (clipped to the plotting area, as plotly clips shapes on data axes)."""
+    if state is None:
+        return {}
+    shapes = []
+    for (x0, y0, x1, y1), w in zip(mark["segments"], state):
+        if w is None:
+            continue
+        width, k = (w[0], w[1]) if isinstance(w, (list, tuple)) else (w, 0)
+        style = mark["styles"][k] if k < len(mark["styles"]) else mark["styles"][0]
+        shapes.append(dict(type="line", xref=mark["xaxis"], yref=mark["yaxis"],
+                           x0=x0, y0=y0, x1=x1, y1=y1, opacity=mark["opacity"],
+                           line=_line(style.get("color", "#333"), width,
+                                      style.get("dash", "solid")),
+                           layer="below" if under else "above"))
+    return {"shapes": shapes}
+
+
+def labels_parts(mark: dict, state, under: bool,  # noqa: ARG001 (one signature)
+                 fig: go.Figure | None = None) -> dict:
+    """A ``labels`` mark: one annotation per shown text, starting (or ending) at its anchor,
+    as a text trace's ``middle right`` (``middle left``), moved by the mark's offset."""
+    if state is None:
+        return {}
+    font = {k: v for k, v in mark["font"].items() if k in ("family", "size", "color")}
+    dx, dy = mark["offset"]
+    xref, yref = ((_domain(mark["xaxis"]), _domain(mark["yaxis"])) if mark["paper"]
+                  else (mark["xaxis"], mark["yaxis"]))
+    # an annotation on a log axis is placed at log10 of the value (plotly's rule); shapes
+    # and traces take the values themselves
+    logs = [not mark["paper"] and fig is not None and _is_log(fig, axis)
+            for axis in (mark["xaxis"], mark["yaxis"])]
+    notes = []
+    for (x, y), end, text in zip(mark["anchors"], mark["ends"], state):
+        if not text:
+            continue
+        x, y = (math.log10(v) if log and v > 0 else v for v, log in zip((x, y), logs))
+        notes.append(dict(x=x, y=y, xref=xref, yref=yref, text=escape(text), showarrow=False,
+                          xanchor="right" if end else "left",
+                          yanchor="bottom" if mark["paper"] else "middle",
+                          xshift=dx, yshift=-dy, font=font, borderpad=0))
+    return {"annotations": notes}
+
+
+def _is_log(fig: go.Figure, axis: str) -> bool:
+    name = axis[0] + "axis" + axis[1:]
+    return getattr(fig.layout[name], "type", None) == "log"
+
+
+def rings_parts(mark: dict, state, under: bool) -> dict:  # noqa: ARG001 (one signature)
+    """A ``rings`` mark: open circles of ``size`` px at the state's centres."""
+    if not state:
+        return {}
+    return {"traces": [_open_circles(mark, [p[0] for p in state], [p[1] for p in state],
+                                     mark["name"])]}
+
+
+#: One converter per kind of mark (overlay.SPECS's kinds): (mark, state, under) -> the
+#: plotly ``traces``, layout ``shapes`` and ``annotations`` that draw it.
+CONVERTERS: dict[str, Callable[..., dict]] = {
+    "vline": vline_parts, "point": point_parts, "path": path_parts,
+    "segments": segments_parts, "labels": labels_parts, "rings": rings_parts,
+}
+assert set(CONVERTERS) == set(SPECS), "a kind of mark without a converter"
+
+
+def with_marks(fig: go.Figure, marks: NowMarks | None, *, under: bool = False) -> go.Figure:
+    """A copy of ``fig`` with ``marks``' current frame drawn in it as plotly draws.
+
+    Marks over the figure (``under=False``) come after its traces, shapes and annotations;
+    marks under it (:func:`~cfrviz.widgets.overlay.overlaid` with ``under=True``) come
+    before its traces, their shapes on the layer below them.  Later marks are drawn on top
+    of earlier ones, as in the overlay.  Annotations (a ``labels`` mark) are always on top:
+    plotly has no layer for them beneath the traces.
+    """
+    copy = go.Figure(fig.to_dict())
+    if marks is None:
+        return copy
+    traces: list = []
+    shapes: list = []
+    notes: list = []
+    for mark, state in zip(marks.marks, marks.at):
+        convert = CONVERTERS[mark["kind"]]
+        parts = (convert(mark, state, under, fig) if mark["kind"] in ("path", "labels")
+                 else convert(mark, state, under))
+        traces += parts.get("traces", [])
+        shapes += parts.get("shapes", [])
+        notes += parts.get("annotations", [])
+    own = list(copy.data)
+    copy.data = []
+    copy.add_traces(traces + own if under else own + traces)
+    if shapes:
+        copy.layout.shapes = (*shapes, *copy.layout.shapes) if under else (
+            *copy.layout.shapes, *shapes)
+    if notes:
+        copy.layout.annotations = (*copy.layout.annotations, *notes)
+    return copy
+
+
+def _marks_of(widget) -> dict[int, tuple[NowMarks, bool]]:
+    """id(FigureWidget): (its NowMarks, whether under), for every overlaid box in widget."""
+    found, stack = {}, [widget]
+    while stack:
+        w = stack.pop()
+        children = list(getattr(w, "children", ()) or ())
+        classes = getattr(w, "_dom_classes", ())
+        if "cfrviz-overlaid" in classes:
+            figs = [c for c in children if isinstance(c, go.FigureWidget)]
+            overlays = [c for c in children if isinstance(c, NowMarks)]
+            if len(figs) == 1 and len(overlays) == 1:
+                found[id(figs[0])] = (overlays[0], "cfrviz-overlaid-under" in classes)
+        stack.extend(children)
+    return found
+
+
+def frame_figures(widget) -> list[go.Figure]:
+    """What ``widget`` shows now: each of its figures (in display order, the ones on screen
+    only), with what its overlay draws put in (:func:`with_marks`)."""
+    if isinstance(widget, go.Figure | go.FigureWidget):
+        return [go.Figure(widget.to_dict())]
+    if not isinstance(widget, W.Widget):
+        raise ValueError("export takes a plotly figure or a cfrviz widget; got "
+                         f"{type(widget).__name__}")
+    overlays = _marks_of(widget)
+    figures = []
+    for fig in figure_widgets(widget):
+        marks, under = overlays.get(id(fig), (None, False))
+        figures.append(with_marks(fig, marks, under=under))
+    if not figures:
+        raise ValueError(f"{type(widget).__name__} holds no figure to export")
+    return figures
+
+
+def export(figure_or_widget, path: str | os.PathLike, format: str | None = None, *,
+           scale: float = 1.0) -> list[Path]:
+    """Write a figure, or a widget's current frame with its overlay's marks, as PNG, SVG or
+    PDF (plotly's static export: kaleido 1.x driving an installed Chromium).
+
+    Parameters
+    ----------
+    figure_or_widget : plotly Figure, FigureWidget or a cfrviz widget
+        A widget is exported as it is now (:func:`frame_figures`).
+    path : str or path-like
+        The file.  A widget with several figures writes one file per figure, numbered:
+        ``curves.svg`` becomes ``curves-1.svg``, ``curves-2.svg``, ... in display order.
+    format : {"png", "svg", "pdf"}, optional
+        From the suffix when not given.
+    scale : float
+        Pixels per CSS pixel of a PNG.
+
+    Returns
+    -------
+    list of Path
+        The files written.
+
+    Raises
+    ------
+    cfrviz.views.export.StaticExportError
+        No Chromium browser (or no kaleido): the message says what to install.
+    """
+    path = Path(path)
+    fmt = export_format(path, format)
+    figures = frame_figures(figure_or_widget)
+    if len(figures) == 1:
+        paths = [path]
+    else:
+        paths = [path.with_name(f"{path.stem}-{i}{path.suffix}")
+                 for i in range(1, len(figures) + 1)]
+    if len(figures) == 1:
+        return [write_figure(figures[0], paths[0], fmt, scale=scale)]
+    with export_session():
+        return [write_figure(f, p, fmt, scale=scale) for f, p in zip(figures, paths)]
+
+
+class DownloadControl(W.VBox):
+    """A format menu and an Export button that write a widget's current frame next to the
+    notebook (the kernel's working folder) and offer each file as a download link.
+
+    The link is a plain relative link in an output area, which JupyterLab resolves to the
+    file beside the notebook: no round trip beyond the button's own.
+
+    Parameters
+    ----------
+    widget : ipywidgets.Widget
+        What to export (:func:`export`).
+    name : str
+        The file's stem (``training-explorer`` gives ``training-explorer.png``, ...).
+    folder : str or Path, optional
+        Where to write (the kernel's working folder when not given).
+    """
+
+    def __init__(self, widget, name: str, folder: str | os.PathLike | None = None):
+        self.widget = widget
+        self.name = name
+        self.folder = Path(folder) if folder is not None else None
+        self.format = W.Dropdown(options=list(FORMATS), value="png", description="export as",
+                                 layout=W.Layout(width="180px"))
+        self.button = W.Button(description="Export", icon="download",
+                               tooltip="write this frame as a file next to the notebook")
+        self.links = W.Output()
+        self.written: list[Path] = []
+        self.button.on_click(lambda _: self.export())
+        super().__init__([W.HBox([self.format, self.button]), self.links])
+
+    def export(self) -> list[Path]:
+        """Write the file(s) in the chosen format and show their links (or what went wrong)."""
+        from IPython.display import HTML
+
+        folder = self.folder or Path.cwd()
+        self.links.outputs = ()
+        try:
+            self.written = export(self.widget, folder / f"{self.name}.{self.format.value}")
+        except Exception as error:  # shown to the student, never a dead button
+            self.written = []
+            self.links.append_stdout(f"Could not export: {error}\n")
+            return []
+        for path in self.written:
+            name = escape(path.name)
+            self.links.append_display_data(HTML(
+                f'<a href="{name}" download="{name}" target="_blank">{name}</a> '
+                f"({path.stat().st_size / 1024:.0f} KiB)"))
+        return self.written
+
+
+class Exportable:
+    """What an explorer gains from this module: :meth:`export` of its current frame and a
+    :class:`DownloadControl` (``self.download``), added to its column by :meth:`_add_download`.
+    """
+
+    def export(self, path: str | os.PathLike, format: str | None = None, *,
+               scale: float = 1.0) -> list[Path]:
+        """Write what this widget shows now, overlay marks included, as PNG, SVG or PDF:
+        :func:`cfrviz.widgets.export.export` (one file per figure, numbered when several)."""
+        return export(self, path, format, scale=scale)
+
+    def _add_download(self, name: str) -> None:
+        box: Any = self  # an ipywidgets Box (the explorers are Panels)
+        self.download = DownloadControl(self, name)
+        box.children = (*box.children, self.download)

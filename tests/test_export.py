@@ -1,0 +1,439 @@
+"""Static export (cfrviz.export): every figure, and a widget's current frame with what its
+overlay draws, to PNG, SVG and PDF, checked against the figure on screen.
+
+The mark conversions and the refusals run without a browser.  The exports themselves run
+kaleido in Debian's chromium (marked slow: a browser start is 2-3 s); without a browser they
+fail, saying so, when CI is set, and skip otherwise.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import struct
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import plotly.graph_objects as go
+import pytest
+from _figures import lesson_figures
+
+import cfrviz
+from cfrviz.views import export as static
+from cfrviz.views.export import StaticExportError, export_format, figure_size
+from cfrviz.widgets import export as ex
+from cfrviz.widgets.overlay import (
+    KINDS,
+    NowMarks,
+    labels,
+    overlaid,
+    path,
+    point,
+    rings,
+    segments,
+    vline,
+)
+from cfrviz.widgets.panel import figure_widgets
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def _needs_browser():
+    """Skip (fail under CI) when kaleido cannot find a Chromium to drive."""
+    if static.find_browser() is None:
+        message = "no Chromium browser for kaleido: apt install chromium"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+
+
+@pytest.fixture(scope="module")
+def session():
+    _needs_browser()
+    with static.export_session():
+        yield
+
+
+@pytest.fixture(scope="module")
+def explorer():
+    return cfrviz.explore(cfrviz.load_game("kuhn_poker"), "cfr", iterations=60, seed=0,
+                          infoset="J")
+
+
+# ---- reading the files back ----------------------------------------------------------------
+
+def png_size(file: Path) -> tuple[int, int]:
+    data = file.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", f"{file} is not a PNG"
+    return struct.unpack(">II", data[16:24])
+
+
+def pdf_page(file: Path) -> tuple[float, float]:
+    data = file.read_bytes()
+    assert data.startswith(b"%PDF-"), f"{file} is not a PDF"
+    assert data.rstrip().endswith(b"%%EOF"), f"{file} is cut short"
+    boxes = re.findall(rb"/MediaBox\s*\[\s*0 0 ([0-9.]+) ([0-9.]+)\s*\]", data)
+    assert len(boxes) == 1, f"{file}: expected one page, found {len(boxes)} MediaBoxes"
+    return float(boxes[0][0]), float(boxes[0][1])
+
+
+def svg_elements(file: Path) -> dict:
+    """What a plotly SVG draws: its size, trace groups, points, shapes, annotation texts,
+    title."""
+    root = ET.parse(file).getroot()
+
+    def having(cls: str):
+        return [e for e in root.iter() if cls in (e.get("class") or "").split()]
+
+    title = [("".join(e.itertext())) for e in having("gtitle")]
+    return dict(width=float(root.get("width")), height=float(root.get("height")),
+                traces=len(having("trace")), points=len(having("point")),
+                shapes=len([e for g in having("shapelayer") for e in g.iter(f"{SVG}path")]),
+                annotations=["".join(e.itertext()) for e in having("annotation-text")],
+                title=title[0] if title else None)
+
+
+def _drawn_traces(fig: go.Figure) -> int:
+    """The traces plotly draws a group for: shown, with at least one point (a legend-only
+    trace with no data draws none)."""
+    def points(t) -> int:
+        for name in ("x", "y", "a", "z"):
+            values = getattr(t, name, None)
+            if values is not None:
+                return len(values)
+        return 0
+    return sum(1 for t in fig.data if t.visible not in (False, "legendonly") and points(t))
+
+
+# ---- the format, the size, and what is missing (no browser needed) ------------------------
+
+def test_format_comes_from_the_suffix_or_is_checked():
+    assert export_format("a/b.PNG") == "png"
+    assert export_format("x.svg") == "svg"
+    assert export_format("x", "pdf") == "pdf"
+    with pytest.raises(ValueError, match=r"'x.jpg'.*\.jpg.*\.png, \.svg or \.pdf"):
+        export_format("x.jpg")
+    with pytest.raises(ValueError, match="ends in .png but format='svg'"):
+        export_format("x.png", "svg")
+    with pytest.raises(ValueError, match="format must be one of"):
+        export_format("x", "gif")
+
+
+def test_size_is_the_layouts_or_plotlys_default():
+    assert figure_size(go.Figure(layout=dict(width=640, height=360))) == (640, 360)
+    assert figure_size(go.Figure()) == (700, 500)  # plotly.io.defaults
+    assert figure_size(go.Figure(layout=dict(width=640)), height=300) == (640, 300)
+
+
+def test_bad_paths_and_scales_are_refused_before_a_browser_starts(tmp_path):
+    fig = go.Figure()
+    with pytest.raises(ValueError, match="its folder .* does not exist"):
+        cfrviz.export(fig, tmp_path / "missing" / "x.png")
+    with pytest.raises(ValueError, match="scale must be a number > 0"):
+        cfrviz.export(fig, tmp_path / "x.png", scale=0)
+    with pytest.raises(ValueError, match="a plotly figure or a cfrviz widget; got int"):
+        cfrviz.export(3, tmp_path / "x.png")
+
+
+def test_without_a_browser_it_says_how_to_get_one(tmp_path, monkeypatch):
+    # No BROWSER_PATH, a PATH holding no browser and nothing at the usual places
+    # (/usr/bin/chromium, ...): what a machine without one looks like to kaleido's own search
+    # (choreographer's).
+    import choreographer.browsers.chromium as search
+
+    monkeypatch.delenv("BROWSER_PATH", raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setattr(search, "_is_exe", lambda _path: False)
+    assert static.find_browser() is None
+    with pytest.raises(StaticExportError, match=r"needs a Chromium browser.*apt install "
+                                                r"chromium.*BROWSER_PATH"):
+        cfrviz.export(go.Figure(), tmp_path / "x.png")
+    assert not (tmp_path / "x.png").exists()
+    # A BROWSER_PATH naming nothing is no browser either.
+    monkeypatch.setenv("BROWSER_PATH", str(tmp_path / "chromium"))
+    assert static.find_browser() is None
+
+
+def test_without_kaleido_it_says_how_to_install_it(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "kaleido", None)  # find_spec then finds nothing
+    with pytest.raises(StaticExportError, match=r"needs kaleido 1.x.*pip install 'kaleido>=1'"):
+        cfrviz.export(go.Figure(), tmp_path / "x.svg")
+
+
+def test_the_download_control_reports_a_missing_browser(tmp_path, monkeypatch):
+    monkeypatch.setattr(static, "find_browser", lambda: None)
+    control = ex.DownloadControl(go.FigureWidget(), "fig", folder=tmp_path)
+    assert control.export() == []
+    (shown,) = control.links.outputs
+    assert "Could not export: static export needs a Chromium browser" in shown["text"]
+
+
+# ---- each kind of mark becomes plotly's own drawing (no browser needed) -------------------
+
+def test_every_kind_of_mark_has_a_converter():
+    assert set(ex.CONVERTERS) == set(KINDS)
+
+
+def _chart(**layout) -> go.FigureWidget:
+    return go.FigureWidget(go.Scatter(x=[0, 1, 2], y=[0, 1, 4], name="data"),
+                           layout=dict(width=500, height=300, **layout))
+
+
+def test_vline_and_point_become_a_shape_and_an_open_circle():
+    marks = NowMarks({"now": vline(color="#123", width=2, dash="dash"),
+                      "dot": point(color="#456", size=10, width=2)})
+    marks.move(1.5, (1, 1))
+    fig = ex.with_marks(_chart(), marks)
+    (line,) = fig.layout.shapes
+    assert (line.x0, line.x1, line.y0, line.y1, line.yref) == (1.5, 1.5, 0, 1, "y domain")
+    assert (line.line.color, line.line.width, line.line.dash) == ("#123", 2, "dash")
+    assert len(fig.data) == 2 and fig.data[0].name == "data"  # over: after the figure's own
+    dot = fig.data[1]
+    assert (dot.x, dot.y, dot.marker.symbol, dot.marker.size) == ((1,), (1,), "circle-open", 10)
+    assert dot.showlegend is False
+    marks.move(None, None)  # hidden marks add nothing
+    bare = ex.with_marks(_chart(), marks)
+    assert (len(bare.data), bare.layout.shapes, bare.layout.annotations) == (1, (), ())
+
+
+def test_path_draws_first_to_last_bridging_gaps_and_hides_with_its_trace():
+    trail = path([(0, 0), (1, None), (2, 2), (3, 3)], line=dict(color="red", width=2),
+                 marker=dict(symbol="star", size=9, color="red"), titles=list("abcd"),
+                 trace=0)
+    marks = NowMarks({"trail": trail})
+    marks.move((0, 2))
+    fig = ex.with_marks(_chart(), marks)
+    line, marker = fig.data[1:]
+    assert (line.x, line.y, line.mode) == ((0, 2), (0, 2), "lines")
+    assert (marker.x, marker.y, marker.marker.symbol, marker.hovertext) == ((2,), (2,), "star",
+                                                                            "c")
+    hidden = _chart()
+    hidden.data[0].visible = "legendonly"  # a legend click hides the mark with its trace
+    assert len(ex.with_marks(hidden, marks).data) == 1
+
+
+def test_a_ternary_path_goes_back_to_its_strategies():
+    fig = go.FigureWidget(go.Scatterternary(a=[1], b=[0], c=[0]))
+    marks = NowMarks({"trail": path([(0.2, 0.3, 0.5), (1, 1, 2)], ternary="ternary",
+                                    line=dict(color="blue"))})
+    marks.move((0, 1))
+    trail = ex.with_marks(fig, marks).data[1]
+    assert trail.type == "scatterternary" and trail.subplot == "ternary"
+    assert trail.a == pytest.approx([0.2, 0.25])
+    assert trail.b == pytest.approx([0.3, 0.25])
+    assert trail.c == pytest.approx([0.5, 0.5])
+
+
+def test_segments_become_line_shapes_at_their_widths_and_styles_under_the_figure():
+    marks = NowMarks({"edges": segments([(0, 0, 1, 1), (1, 1, 2, 0), (0, 1, 1, 0)],
+                                        styles=[dict(color="black"),
+                                                dict(color="grey", dash="dot")])})
+    marks.show([3, [1, 1], None])
+    fig = ex.with_marks(_chart(), marks, under=True)
+    first, second = fig.layout.shapes  # the hidden third adds nothing
+    assert (first.x0, first.y0, first.x1, first.y1) == (0, 0, 1, 1)
+    assert (first.line.width, first.line.color, first.layer) == (3, "black", "below")
+    assert (second.line.width, second.line.color, second.line.dash) == (1, "grey", "dot")
+
+
+def test_labels_become_annotations_placed_as_the_overlay_places_them():
+    marks = NowMarks({"texts": labels([(1, 2), (2, 1)], ends=[False, True],
+                                      font=dict(size=11, color="#222"), offset=(3, 4)),
+                      "note": labels([(1, 1)], ends=[True], paper=True)})
+    marks.show(texts=["b .19", "<b>x</b>"], note=["note"])
+    fig = ex.with_marks(_chart(yaxis=dict(type="log")), marks)
+    start, end, note = fig.layout.annotations
+    assert (start.x, start.y, start.xanchor, start.yanchor) == (1, pytest.approx(0.30103),
+                                                                 "left", "middle")
+    assert (start.xshift, start.yshift, start.font.size) == (3, -4, 11)
+    assert end.xanchor == "right" and "<b>" not in end.text  # game text is escaped
+    assert (note.xref, note.yref, note.x, note.y) == ("x domain", "y domain", 1, 1)
+
+
+def test_rings_become_open_circles():
+    marks = NowMarks({"ring": rings(size=20, width=3, color="purple")})
+    marks.show([[0, 0], [2, 4]])
+    ring = ex.with_marks(_chart(), marks).data[1]
+    assert (ring.x, ring.y, ring.marker.size, ring.marker.line.width) == ((0, 2), (0, 4), 20, 3)
+
+
+def test_an_explorers_frame_holds_every_figure_with_its_marks(explorer):
+    figures = ex.frame_figures(explorer)
+    widgets = figure_widgets(explorer)
+    assert len(figures) == len(widgets) == 3
+    tree, marks = explorer.tree_fig, explorer.tree.marks
+    states = dict(zip(marks.names, marks.at))
+    shown = sum(w is not None for w in states["edges"]) + sum(
+        w is not None for w in states["best response"])
+    assert len(figures[0].layout.shapes) == len(tree.layout.shapes) + shown
+    texts = [t for t in states["edge labels"] if t] + [t for t in states["note"] if t]
+    assert len(figures[0].layout.annotations) == len(tree.layout.annotations) + len(texts)
+    assert len(figures[0].data) == len(tree.data) + 1  # the ring around the selected set
+    # the charts' "now" marks: two lines on the history, a point on the curve
+    assert len(figures[1].layout.shapes) == len(explorer.history.layout.shapes) + 2
+    assert len(figures[2].data) == len(explorer.curve.data) + 1
+
+
+def test_a_box_with_marks_exports_like_the_explorers():
+    fig = _chart()
+    marks = NowMarks({"now": vline()})
+    marks.move(1)
+    (copy,) = ex.frame_figures(overlaid(fig, marks))
+    assert len(copy.layout.shapes) == 1
+
+
+# ---- the files, against the figure on screen (kaleido in chromium) -------------------------
+
+@pytest.mark.slow
+def test_png_is_the_layouts_size_times_the_scale(tmp_path, session):  # noqa: ARG001
+    fig = _chart(title="sized")
+    (out,) = cfrviz.export(fig, tmp_path / "f.png", scale=2)
+    assert png_size(out) == (1000, 600)
+    # a figure that follows its output area has no width in Python: plotly's 700 px
+    auto = go.Figure(go.Bar(y=[1, 2]))
+    (out,) = cfrviz.export(auto, tmp_path / "auto.png")
+    assert png_size(out) == (700, 500)
+
+
+@pytest.mark.slow
+def test_svg_holds_the_traces_points_title_and_overlay_marks(tmp_path, session):  # noqa: ARG001
+    fig = _chart(title="Regret of J")
+    marks = NowMarks({"now": vline(), "dot": point(),
+                      "texts": labels([(1, 1), (2, 4)])})
+    marks.move(1.5, (2, 4), None)
+    marks.show(texts=["now", "later"])
+    (out,) = cfrviz.export(overlaid(fig, marks), tmp_path / "f.svg")
+    drawn = svg_elements(out)
+    assert (drawn["width"], drawn["height"]) == (500, 300)
+    assert drawn["title"] == "Regret of J"
+    assert drawn["traces"] == 2  # the data and the point mark
+    assert drawn["shapes"] == 1  # the vline
+    assert drawn["points"] == 3 + 1  # the data's markers (lines+markers) and the point mark
+    assert drawn["annotations"] == ["now", "later"]
+
+
+@pytest.mark.slow
+def test_pdf_is_one_page_of_the_figures_size(tmp_path, session):  # noqa: ARG001
+    (out,) = cfrviz.export(_chart(), tmp_path / "f.pdf")
+    width, height = pdf_page(out)  # points: 3/4 of a CSS pixel
+    assert width == pytest.approx(500 * 0.75, abs=1) and height == pytest.approx(300 * 0.75,
+                                                                                 abs=1)
+
+
+@pytest.mark.slow
+def test_an_explorers_frame_exports_in_every_format(tmp_path, explorer, session):  # noqa: ARG001
+    figures = ex.frame_figures(explorer)
+    svgs = explorer.export(tmp_path / "frame.svg")
+    assert [p.name for p in svgs] == ["frame-1.svg", "frame-2.svg", "frame-3.svg"]
+    for fig, file in zip(figures, svgs):
+        drawn = svg_elements(file)
+        assert (drawn["width"], drawn["height"]) == figure_size(fig)
+        assert drawn["traces"] == _drawn_traces(fig)
+        assert drawn["shapes"] == len(fig.layout.shapes)  # the tree's edges among them
+        texts = [a.text for a in fig.layout.annotations if a.visible is not False]
+        assert len(drawn["annotations"]) == len(texts)
+    edge_labels = [t for t in dict(zip(explorer.tree.marks.names,
+                                       explorer.tree.marks.at))["edge labels"] if t]
+    assert set(edge_labels) <= set(svg_elements(svgs[0])["annotations"])
+    for file, fig in zip(explorer.export(tmp_path / "frame.png"), figures):
+        assert png_size(file) == figure_size(fig)
+    for file, fig in zip(explorer.export(tmp_path / "frame.pdf"), figures):
+        w, h = figure_size(fig)
+        assert pdf_page(file) == (pytest.approx(w * 0.75, abs=1), pytest.approx(h * 0.75, abs=1))
+
+
+@pytest.mark.slow
+def test_the_download_control_writes_the_file_and_links_it(tmp_path, explorer, session):  # noqa: ARG001
+    control = ex.DownloadControl(explorer.curve, "curve", folder=tmp_path)
+    control.format.value = "svg"
+    control.button.click()
+    assert control.written == [tmp_path / "curve.svg"]
+    (link,) = control.links.outputs
+    assert '<a href="curve.svg" download="curve.svg"' in link["data"]["text/html"]
+    assert explorer.download in explorer.children  # the explorers carry one
+
+
+FIGURES = lesson_figures()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(FIGURES))
+def test_every_lesson_figure_round_trips(name, tmp_path, session):  # noqa: ARG001
+    # one format per figure, in turn, so each format meets every kind of view
+    for i, fig in enumerate(FIGURES[name]()):
+        fmt = static.FORMATS[(sorted(FIGURES).index(name) + i) % 3]
+        (out,) = cfrviz.export(fig, tmp_path / f"{i}.{fmt}")
+        w, h = figure_size(fig)
+        if fmt == "png":
+            assert png_size(out) == (w, h)
+        elif fmt == "pdf":
+            assert pdf_page(out) == (pytest.approx(w * 0.75, abs=1),
+                                     pytest.approx(h * 0.75, abs=1))
+        else:
+            drawn = svg_elements(out)
+            assert (drawn["width"], drawn["height"]) == (w, h)
+            assert drawn["traces"] == _drawn_traces(fig), "a trace went missing"
+            title = fig.layout.title.text
+            if title:
+                assert drawn["title"] is not None
+
+
+def _widgets() -> dict:
+    """Every kind of cfrviz widget with figures, built small (name -> a function)."""
+    from cfrviz.widgets import (
+        ComparisonView,
+        DiscountExplorer,
+        KuhnEquilibriumView,
+        RegretMatchingExplorer,
+        SampledPaths,
+    )
+
+    kuhn = cfrviz.load_game("kuhn_poker")
+
+    def runs():
+        return [cfrviz.solve(kuhn, name, 200, progress=False) for name in ("cfr", "cfr+")]
+    return {
+        "training explorer": lambda: cfrviz.explore(kuhn, "cfr", iterations=60, seed=0),
+        "best response explorer": lambda: cfrviz.BestResponseExplorer(kuhn, player=0),
+        "regret matching explorer": lambda: RegretMatchingExplorer(iterations=300, seed=0),
+        "dcfr explorer": lambda: DiscountExplorer(kuhn, iterations=100),
+        "comparison view": lambda: ComparisonView(runs(), axis="iterations"),
+        "equilibrium view": lambda: KuhnEquilibriumView(runs()),
+        "sampled paths": lambda: SampledPaths(kuhn, "external_sampling", iterations=5, seed=0),
+        "bluff explorer": cfrviz.widgets.bluff_explorer,
+        "infoset picker": lambda: cfrviz.widgets.infoset_picker(kuhn, "J"),
+        "leaderboard": lambda: _leaderboard_widget(),
+    }
+
+
+def _leaderboard_widget():
+    from cfrviz.play.tournament import run_tournament
+    from cfrviz.widgets.leaderboard import Leaderboard
+    return Leaderboard(run_tournament("pocket_poker", {}, hands=200))
+
+
+WIDGETS = _widgets()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(WIDGETS))
+def test_every_widgets_frame_exports_with_its_marks(name, tmp_path, session):  # noqa: ARG001
+    widget = WIDGETS[name]()
+    figures = ex.frame_figures(widget)
+    files = cfrviz.export(widget, tmp_path / "frame.svg")
+    assert len(files) == len(figures) == len(figure_widgets(widget))
+    for fig, file in zip(figures, files):
+        drawn = svg_elements(file)
+        assert (drawn["width"], drawn["height"]) == figure_size(fig)
+        assert drawn["traces"] == _drawn_traces(fig)
+        assert drawn["shapes"] == len(fig.layout.shapes)
+        assert len(drawn["annotations"]) == len([a for a in fig.layout.annotations
+                                                 if a.visible is not False])
+
+
+def test_a_widget_without_figures_says_so():
+    # the realization plan is sliders and a table (HTML): no figure to export
+    from cfrviz.widgets import RealizationPlanExplorer
+    with pytest.raises(ValueError, match="RealizationPlanExplorer holds no figure to export"):
+        ex.frame_figures(RealizationPlanExplorer(cfrviz.load_game("kuhn_poker")))
