@@ -17,6 +17,7 @@ from pathlib import Path
 
 import plotly.graph_objects as go
 import pytest
+from _browser import chromium_page, code_notebook, jupyterlab, open_notebook, run_all_and_wait
 from _figures import lesson_figures
 
 import cfrviz
@@ -437,3 +438,32 @@ def test_a_widget_without_figures_says_so():
     from cfrviz.widgets import RealizationPlanExplorer
     with pytest.raises(ValueError, match="RealizationPlanExplorer holds no figure to export"):
         ex.frame_figures(RealizationPlanExplorer(cfrviz.load_game("kuhn_poker")))
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_the_export_button_offers_its_files_in_jupyterlab(tmp_path):
+    """In a real JupyterLab: the explorer's Export button writes its figures next to the
+    notebook and the links it shows download them (JupyterLab resolves the relative links to
+    the server's files)."""
+    notebook = code_notebook(tmp_path / "export_demo.ipynb", [
+        "import cfrviz\n"
+        "explorer = cfrviz.explore(cfrviz.load_game('kuhn_poker'), iterations=100)\n"
+        "explorer"])
+    with jupyterlab(extra_files=[notebook]) as server, chromium_page() as page:
+        open_notebook(page, server, notebook.name)
+        run_all_and_wait(page)
+        page.locator("select", has=page.locator("option", has_text="svg")).first \
+            .select_option("svg")
+        page.locator("button", has_text="Export").first.click()
+        links = page.locator('a[download^="training-explorer-"]')
+        links.nth(2).wait_for(timeout=90_000)
+        assert links.count() == 3
+        for i in range(3):
+            href = links.nth(i).get_attribute("href")
+            assert "/files/" in href and f"training-explorer-{i + 1}.svg" in href, href
+            answer = page.request.get(href if href.startswith("http")
+                                      else server.base_url + href)
+            assert answer.ok, f"{href}: HTTP {answer.status}"
+            assert answer.body().lstrip().startswith(b"<svg"), f"{href} is not an SVG"
+        assert not page.errors, "JavaScript errors in the page:\n" + "\n".join(page.errors)
