@@ -15,7 +15,6 @@ from cfrviz.analysis import subgame as sg
 from cfrviz.games.public import public_tree, ranges
 from cfrviz.views.public import SELECTED_TRACE, public_layout
 from cfrviz.widgets import ResolveExplorer
-from cfrviz.widgets.resolve import resolve_steps
 
 
 @pytest.fixture(scope="module")
@@ -99,7 +98,7 @@ def test_each_method_gives_resolves_numbers(game_name, state):
 def test_the_steps_show_progress_and_end_in_the_resolution(leduc, leduc_widget):
     bp = leduc_widget.blueprint
     steps = []
-    for step in resolve_steps(leduc, bp, "deal/c/r", "resolve", 500, chunks=6):
+    for step in sg.resolve_steps(leduc, bp, "deal/c/r", "resolve", 500, chunks=6):
         steps.append((step.gadget, step.done, step.total, step.resolution,
                       [list(c[1]) for c in step.curves]))
     done = [d for _, d, _, _, _ in steps]

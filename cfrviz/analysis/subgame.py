@@ -43,8 +43,8 @@ refuses them.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -501,46 +501,130 @@ def resolve(game: object, blueprint: Policy, state: object, method: str = "resol
     ValueError
         For an unknown method (listing the three), or what :func:`root_values` refuses.
     """
+    *_, last = resolve_steps(game, blueprint, state, method, iterations, algorithm, chunks=1)
+    assert last.resolution is not None
+    return last.resolution
+
+
+@dataclass
+class ResolveStep:
+    """Where a re-solve stands, as :func:`resolve_steps` yields it.
+
+    Attributes
+    ----------
+    gadget, gadgets : int
+        The gadget being solved (0-based) and how many there are (1 unsafe, 2 safe).
+    curves : list of (name, iterations, exploitability)
+        Each gadget's run so far (its NashConv / 2 in the gadget after each chunk).
+    done, total : int
+        Chunks done and to do, over all gadgets.
+    resolution : Resolution or None
+        Set on the last step only.
+    """
+
+    gadget: int
+    gadgets: int
+    curves: list[tuple[str, list[int], list[float]]] = field(default_factory=list)
+    done: int = 0
+    total: int = 0
+    resolution: Resolution | None = None
+
+
+def _chunk_marks(iterations: int, chunks: int) -> list[int]:
+    """Log-spaced iterations ending at ``iterations`` (just ``[iterations]`` for one chunk)."""
+    marks = np.unique(np.geomspace(1, iterations, num=max(1, chunks)).round().astype(int))
+    marks[-1] = iterations
+    return [int(m) for m in marks]
+
+
+def resolve_steps(game: object, blueprint: Policy, state: object, method: str = "resolve",
+                  iterations: int = 1000, algorithm: str = "cfr+",
+                  chunks: int = 10) -> Iterator[ResolveStep]:
+    """:func:`resolve`, step by step: yields a :class:`ResolveStep` after every chunk of every
+    gadget's run, the last one holding the :class:`Resolution` (for a progress bar and a live
+    convergence plot: :class:`cfrviz.widgets.ResolveExplorer`).
+
+    Each gadget's run is resumed chunk by chunk (``cfrviz.solve``'s ``resume``, bit-exact), so
+    the Resolution does not depend on ``chunks``: :func:`resolve` is this with one chunk.  Its
+    ``seconds`` count the work done inside the generator only (not what the caller does
+    between steps).
+
+    Parameters
+    ----------
+    game, blueprint, state, method, iterations, algorithm
+        As :func:`resolve` takes them.
+    chunks : int
+        Chunks per gadget (log-spaced, so a log-scale curve gets even points).
+
+    Raises
+    ------
+    ValueError
+        What :func:`resolve` refuses.
+    """
     if method not in METHODS:
         raise ValueError(f"unknown re-solving method {method!r}; choose one of "
                          f"{', '.join(repr(m) for m in METHODS)}")
     if isinstance(iterations, bool) or not isinstance(iterations, (int, np.integer)) \
             or iterations < 1:
         raise ValueError(f"iterations must be a whole number >= 1; got {iterations!r}")
+    if isinstance(chunks, bool) or not isinstance(chunks, (int, np.integer)) or chunks < 1:
+        raise ValueError(f"chunks must be a whole number >= 1; got {chunks!r}")
     tree = as_tree(game, "resolve")
     check_zero_sum(tree, "subgame solving")
     check_policy(tree, blueprint)
+    started = time.perf_counter()
+    busy = 0.0
     roots = _roots(tree, state)
     probs = blueprint.probabilities
-    start = time.perf_counter()
     combined = np.array(probs)
+    players = (0,) if method == "unsafe" else (0, 1)
+    marks = _chunk_marks(int(iterations), int(chunks))
+    step = ResolveStep(0, len(players), total=len(marks) * len(players))
     gadgets: list[GameTree] = []
     tolerance: list[float] = []
     weights: list[float] = []
-    for us in ((0,) if method == "unsafe" else (0, 1)):
+    index = tree.cached("subgame_key_rows", lambda t: {k: i for i, k in
+                                                       enumerate(t.infoset_keys)})
+    for k, us in enumerate(players):
+        step.gadget = k
         gadget, weight = _gadget(tree, probs, roots, method, us)
         weights.append(weight)
         if gadget is None:  # nobody (or not we) reaches the subgame: its strategy cannot matter
             tolerance.append(0.0)
+            step.done += len(marks)
             continue
-        trace = solve(gadget, algorithm, int(iterations), checkpoints=[int(iterations)])
+        name = ("the unsafe subgame" if method == "unsafe" else
+                f"{'max-margin' if method == 'maxmargin' else 're-solve'} gadget for "
+                f"player {us + 1}'s strategy")
+        its: list[int] = []
+        values: list[float] = []
+        step.curves.append((name, its, values))
+        trace = None
+        for m in marks:
+            trace = solve(gadget, algorithm, m, checkpoints=[m], resume=trace)
+            its.append(m)
+            values.append(float(trace.exploitability[-1]))
+            step.done += 1
+            busy += time.perf_counter() - started
+            yield step
+            started = time.perf_counter()
+        assert trace is not None
         solved = trace.average_strategy[-1]
         gadgets.append(gadget)
         tolerance.append(float(tree_exploitability(gadget, solved)))
-        index = tree.cached("subgame_key_rows", lambda t: {k: i for i, k in
-                                                           enumerate(t.infoset_keys)})
         for row, key in enumerate(gadget.infoset_keys):
             src = index.get(key)
             if src is None or (method != "unsafe" and tree.infoset_player[src] != us):
                 continue
-            k = len(tree.infoset_actions[src])
-            combined[src, :k] = solved[row, :k]
-    seconds = time.perf_counter() - start
+            width = len(tree.infoset_actions[src])
+            combined[src, :width] = solved[row, :width]
+    busy += time.perf_counter() - started
     policy = Policy(tree, combined)
-    bound = (float(np.dot(weights, tolerance)) if method != "unsafe" else float("inf"))
-    return Resolution(method, policy, float(tree_exploitability(tree, combined)),
-                      float(tree_exploitability(tree, probs)), tuple(gadgets), tuple(tolerance),
-                      tuple(weights), bound, seconds)
+    bound = float(np.dot(weights, tolerance)) if method != "unsafe" else float("inf")
+    step.resolution = Resolution(method, policy, float(tree_exploitability(tree, combined)),
+                                 float(tree_exploitability(tree, probs)), tuple(gadgets),
+                                 tuple(tolerance), tuple(weights), bound, busy)
+    yield step
 
 
 def resolve_all(game: object, blueprint: Policy, state: object, iterations: int = 1000,
@@ -550,7 +634,8 @@ def resolve_all(game: object, blueprint: Policy, state: object, iterations: int 
     return {m: resolve(game, blueprint, state, m, iterations, algorithm) for m in methods}
 
 
-__all__: Sequence[str] = ("METHODS", "METHOD_LABELS", "Resolution", "RootValues", "TreeBuilder",
+__all__: Sequence[str] = ("METHODS", "METHOD_LABELS", "ResolveStep", "Resolution", "RootValues",
+                          "TreeBuilder", "resolve_steps",
                           "deal_roots", "hands_at", "node_values", "resolve", "resolve_all",
                           "root_values",
                           "subtree_end")

@@ -221,7 +221,8 @@ def resolve_figure(curves: Sequence[tuple[str, Sequence[int], Sequence[float]]],
     colours = [BLUEPRINT_COLOUR] + [METHOD_COLOURS[m] for m in results]
     fig.add_trace(go.Bar(x=names, y=values, marker=dict(color=colours), showlegend=False,
                          name="exploitability", text=[f"{v:.4f}" for v in values],
-                         textposition="outside", textfont=style.font(style.small_font),
+                         textposition="inside", insidetextanchor="end",
+                         textfont=style.font(style.small_font, "white"),
                          hovertemplate="%{x}: %{y:.5f} chips per hand<extra></extra>"),
                   row=1, col=2)
     safe = [(METHOD_SHORT[m], blueprint + b) for m, (_, b) in results.items()

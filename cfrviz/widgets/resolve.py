@@ -1,35 +1,29 @@
 """Solving while playing, as a widget: pick a public state, see both ranges there, and re-solve
 its subgame unsafely, with the re-solve gadget or by max-margin, live.
 
-The numbers are :func:`cfrviz.analysis.subgame.resolve`'s: :func:`resolve_steps` runs the same
-gadgets by the same CFR+ (resumed in chunks, which is bit-exact) so that the widget can draw the
-subgame's convergence and move a progress bar while it runs.
+The numbers are :func:`cfrviz.analysis.subgame.resolve`'s: the widget runs
+:func:`~cfrviz.analysis.subgame.resolve_steps` (the same gadgets and CFR+, resumed chunk by
+chunk, which is bit-exact) so that it can draw the subgame's convergence and move a progress bar
+while it runs.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from dataclasses import dataclass, field
 
 import ipywidgets as W
 import numpy as np
 import plotly.graph_objects as go
 
-from ..analysis.subgame import (
-    METHOD_LABELS,
-    METHODS,
-    Resolution,
-    _gadget,
-    _roots,
-)
+from ..analysis.subgame import METHOD_LABELS, METHODS, Resolution, resolve_steps
 from ..core.markup import escape
 from ..core.policy import Policy, check_policy
 from ..core.registry import Param
-from ..core.tree import GameTree, as_tree, check_zero_sum
+from ..core.tree import as_tree
 from ..engine import tree_exploitability
 from ..games.public import PublicState, PublicTree, public_tree, ranges
 from ..solvers import solve
+from ..views.figure_widget import FigureWidget
 from ..views.public import (
     SELECTED_TRACE,
     convergence_traces,
@@ -42,7 +36,7 @@ from ..views.style import fit_to_output
 from .controls import number_field
 from .panel import Panel
 
-__all__ = ["ResolveExplorer", "ResolveStep", "resolve_steps"]
+__all__ = ["ResolveExplorer"]
 
 ITERATIONS = Param("subgame iterations", 1000, "int", 1, 20_000,
                    help="CFR+ iterations on each gadget")
@@ -52,122 +46,6 @@ BLUEPRINT_ITERATIONS = Param("blueprint iterations", 30, "int", 1, 20_000,
 BLUEPRINTS = (("a short CFR run", "cfr"), ("uniform random (weak)", "uniform"))
 #: Chunks each gadget's CFR+ run is split into (one progress step and one point each).
 CHUNKS = 10
-
-
-@dataclass
-class ResolveStep:
-    """Where a re-solve stands, as :func:`resolve_steps` yields it.
-
-    Attributes
-    ----------
-    gadget, gadgets : int
-        The gadget being solved (0-based) and how many there are (1 unsafe, 2 safe).
-    curves : list of (name, iterations, exploitability)
-        Each gadget's run so far (its NashConv / 2 in the gadget after each chunk).
-    done, total : int
-        Chunks done and to do, over all gadgets.
-    resolution : Resolution or None
-        Set on the last step only.
-    """
-
-    gadget: int
-    gadgets: int
-    curves: list[tuple[str, list[int], list[float]]] = field(default_factory=list)
-    done: int = 0
-    total: int = 0
-    resolution: Resolution | None = None
-
-
-def _chunk_marks(iterations: int, chunks: int) -> list[int]:
-    marks = np.unique(np.geomspace(1, iterations, num=max(1, chunks)).round().astype(int))
-    return [int(m) for m in marks if m >= 1] or [iterations]
-
-
-def resolve_steps(game: object, blueprint: Policy, state: object, method: str = "resolve",
-                  iterations: int = 1000, algorithm: str = "cfr+",
-                  chunks: int = CHUNKS) -> Iterator[ResolveStep]:
-    """:func:`~cfrviz.analysis.subgame.resolve`, step by step: yields a :class:`ResolveStep`
-    after every chunk of every gadget's run, the last one holding the :class:`Resolution`.
-
-    The gadgets, the algorithm, its iterations and the way the result is put back into the
-    blueprint are ``resolve``'s; each run is resumed chunk by chunk (``cfrviz.solve``'s
-    ``resume``, bit-exact), so the Resolution's numbers equal ``resolve``'s.  Its ``seconds``
-    count the work done inside the generator only (not what the caller does between steps).
-
-    Parameters
-    ----------
-    game, blueprint, state, method, iterations, algorithm
-        As :func:`~cfrviz.analysis.subgame.resolve` takes them.
-    chunks : int
-        Chunks per gadget (log-spaced, so a log-scale curve gets even points).
-
-    Raises
-    ------
-    ValueError
-        What ``resolve`` refuses.
-    """
-    if method not in METHODS:
-        raise ValueError(f"unknown re-solving method {method!r}; choose one of "
-                         f"{', '.join(repr(m) for m in METHODS)}")
-    if isinstance(iterations, bool) or not isinstance(iterations, (int, np.integer)) \
-            or iterations < 1:
-        raise ValueError(f"iterations must be a whole number >= 1; got {iterations!r}")
-    tree = as_tree(game, "resolve")
-    check_zero_sum(tree, "subgame solving")
-    check_policy(tree, blueprint)
-    started = time.perf_counter()
-    busy = 0.0
-    roots = _roots(tree, state)
-    probs = blueprint.probabilities
-    combined = np.array(probs)
-    players = (0,) if method == "unsafe" else (0, 1)
-    marks = _chunk_marks(int(iterations), chunks)
-    step = ResolveStep(0, len(players), total=len(marks) * len(players))
-    gadgets: list[GameTree] = []
-    tolerance: list[float] = []
-    weights: list[float] = []
-    index = tree.cached("subgame_key_rows", lambda t: {k: i for i, k in
-                                                       enumerate(t.infoset_keys)})
-    for k, us in enumerate(players):
-        step.gadget = k
-        gadget, weight = _gadget(tree, probs, roots, method, us)
-        weights.append(weight)
-        if gadget is None:  # nobody (or not we) reaches the subgame: its strategy cannot matter
-            tolerance.append(0.0)
-            step.done += len(marks)
-            continue
-        name = ("the unsafe subgame" if method == "unsafe" else
-                f"{'max-margin' if method == 'maxmargin' else 're-solve'} gadget for "
-                f"player {us + 1}'s strategy")
-        its: list[int] = []
-        values: list[float] = []
-        step.curves.append((name, its, values))
-        trace = None
-        for m in marks:
-            trace = solve(gadget, algorithm, m, checkpoints=[m], progress=False, resume=trace)
-            its.append(m)
-            values.append(float(trace.exploitability[-1]))
-            step.done += 1
-            busy += time.perf_counter() - started
-            yield step
-            started = time.perf_counter()
-        assert trace is not None
-        solved = trace.average_strategy[-1]
-        gadgets.append(gadget)
-        tolerance.append(float(tree_exploitability(gadget, solved)))
-        for row, key in enumerate(gadget.infoset_keys):
-            src = index.get(key)
-            if src is None or (method != "unsafe" and tree.infoset_player[src] != us):
-                continue
-            width = len(tree.infoset_actions[src])
-            combined[src, :width] = solved[row, :width]
-    busy += time.perf_counter() - started
-    policy = Policy(tree, combined)
-    bound = float(np.dot(weights, tolerance)) if method != "unsafe" else float("inf")
-    step.resolution = Resolution(method, policy, float(tree_exploitability(tree, combined)),
-                                 float(tree_exploitability(tree, probs)), tuple(gadgets),
-                                 tuple(tolerance), tuple(weights), bound, busy)
-    yield step
 
 
 class ResolveExplorer(Panel):
@@ -264,11 +142,11 @@ class ResolveExplorer(Panel):
                                        icon="play")
         self.progress = W.IntProgress(value=0, min=0, max=1, description="subgame CFR+",
                                       style=st, layout=W.Layout(width="360px"))
-        self.tree_fig = fit_to_output(go.FigureWidget(public_tree_figure(
+        self.tree_fig = fit_to_output(FigureWidget(public_tree_figure(
             self.public, presenter=presenter)))
-        self.ranges_fig = fit_to_output(go.FigureWidget(ranges_figure(
+        self.ranges_fig = fit_to_output(FigureWidget(ranges_figure(
             self.public, "", None, presenter=presenter)))
-        self.resolve_fig = fit_to_output(go.FigureWidget(resolve_figure(
+        self.resolve_fig = fit_to_output(FigureWidget(resolve_figure(
             [], None, {}, presenter=presenter)))
         self.children = [
             W.HBox([self.blueprint_kind, self.blueprint_iterations]),
@@ -358,7 +236,8 @@ class ResolveExplorer(Panel):
             self.progress.value = 0
             resolution = None
             start = time.perf_counter()
-            for step in resolve_steps(self.game, self.blueprint, s, method, iterations):
+            for step in resolve_steps(self.game, self.blueprint, s, method, iterations,
+                                      chunks=CHUNKS):
                 self.progress.max = max(step.total, 1)
                 self.progress.value = step.done
                 if step.resolution is not None:
@@ -376,8 +255,8 @@ class ResolveExplorer(Panel):
         self.results[method] = resolution
         self._curves = step.curves
         self._draw_results(s)
-        self._status(f" — {METHOD_LABELS[method]}: {resolution.seconds:.2f} s of solving "
-                     f"({wall:.2f} s with drawing)")
+        self._status(f" (this re-solve: {resolution.seconds:.2f} s of solving, "
+                     f"{wall:.2f} s with drawing)")
         return resolution
 
     # -- internals ----------------------------------------------------------------------------
