@@ -236,6 +236,11 @@ def test_segments_become_line_shapes_at_their_widths_and_styles_under_the_figure
     assert (first.x0, first.y0, first.x1, first.y1) == (0, 0, 1, 1)
     assert (first.line.width, first.line.color, first.layer) == (3, "black", "below")
     assert (second.line.width, second.line.color, second.line.dash) == (1, "grey", "dot")
+    # the box's white under a transparent figure, as on screen (overlay.css)
+    css = (Path(ex.__file__).with_name("overlay.css")).read_text(encoding="utf-8")
+    assert f".cfrviz-overlaid-under {{ background: {ex.UNDER_BACKGROUND}; }}" in css
+    assert fig.layout.paper_bgcolor == ex.UNDER_BACKGROUND
+    assert ex.with_marks(_chart(), marks).layout.paper_bgcolor is None  # over: unchanged
 
 
 def test_labels_become_annotations_placed_as_the_overlay_places_them():
@@ -466,4 +471,45 @@ def test_the_export_button_offers_its_files_in_jupyterlab(tmp_path):
                                       else server.base_url + href)
             assert answer.ok, f"{href}: HTTP {answer.status}"
             assert answer.body().lstrip().startswith(b"<svg"), f"{href} is not an SVG"
+        # Where the overlay draws the tree's edges on screen is where the export draws them:
+        # the same frame (same run), exported at the size the figure has on the page.
+        screen = page.evaluate(_SCREEN_EDGES)
         assert not page.errors, "JavaScript errors in the page:\n" + "\n".join(page.errors)
+    assert len(screen["edges"]) > 20, "no edges drawn by the overlay on screen"
+    explorer = cfrviz.explore(cfrviz.load_game("kuhn_poker"), iterations=100)
+    tree = ex.frame_figures(explorer)[0]
+    out = static.write_figure(tree, tmp_path / "tree.svg", width=round(screen["width"]),
+                              height=round(screen["height"]))
+    exported = _shape_segments(out)
+    for edge in map(_segment, screen["edges"]):
+        assert any(max(abs(a - b) for a, b in zip(edge, other)) <= 1.0 for other in exported), \
+            f"the edge drawn on screen at {edge} is not in the export"
+
+
+# The tree's overlay on the page: its figure's size, and the edges it draws (their path data).
+_SCREEN_EDGES = """() => {
+  const box = document.querySelector('.cfrviz-overlaid-under');
+  const gd = box.querySelector('.js-plotly-plot');
+  const edges = [...box.querySelectorAll('path.cfrviz-now-mark.cfrviz-now-segments')]
+    .map((p) => p.getAttribute('d'));
+  return {width: gd._fullLayout.width, height: gd._fullLayout.height, edges};
+}"""
+
+
+def _segment(d: str) -> tuple[float, ...]:
+    """(x0, y0, x1, y1) of an SVG path ``M x0,y0 L x1,y1``."""
+    numbers = [float(v) for v in re.findall(r"-?[0-9.]+(?:e-?[0-9]+)?", d)]
+    assert len(numbers) == 4, f"not a segment: {d!r}"
+    return tuple(numbers)
+
+
+def _shape_segments(file: Path) -> list[tuple[float, ...]]:
+    """The two-point line shapes of a plotly SVG, as (x0, y0, x1, y1) in figure pixels."""
+    found = []
+    for layer in ET.parse(file).getroot().iter():
+        if "shapelayer" in (layer.get("class") or "").split():
+            for path in layer.iter(f"{SVG}path"):
+                d = path.get("d") or ""
+                if re.fullmatch(r"M[-0-9.,e ]+L[-0-9.,e ]+", d.strip()):
+                    found.append(_segment(d))
+    return found

@@ -35,6 +35,11 @@ from .panel import figure_widgets
 __all__ = ["CONVERTERS", "DownloadControl", "Exportable", "export", "frame_figures", "with_marks"]
 
 
+#: The background of a box whose marks lie under its figure (overlay.css's
+#: ``.cfrviz-overlaid-under``).
+UNDER_BACKGROUND = "white"
+
+
 def _domain(axis: str) -> str:
     return f"{axis} domain"
 
@@ -184,7 +189,8 @@ def with_marks(fig: go.Figure, marks: NowMarks | None, *, under: bool = False) -
 
     Marks over the figure (``under=False``) come after its traces, shapes and annotations;
     marks under it (:func:`~cfrviz.widgets.overlay.overlaid` with ``under=True``) come
-    before its traces, their shapes on the layer below them.  Later marks are drawn on top
+    before its traces, their shapes on the layer below them, and the copy gets the white
+    background the box gives the transparent figure on screen.  Later marks are drawn on top
     of earlier ones, as in the overlay.  Annotations (a ``labels`` mark) are always on top:
     plotly has no layer for them beneath the traces.
     """
@@ -201,6 +207,10 @@ def with_marks(fig: go.Figure, marks: NowMarks | None, *, under: bool = False) -
         traces += parts.get("traces", [])
         shapes += parts.get("shapes", [])
         notes += parts.get("annotations", [])
+    if under:
+        # the figure is transparent so that marks beneath it show; on screen its box is white
+        # (overlay.css), and a file must be too, or a slide's colour would show through
+        copy.layout.paper_bgcolor = UNDER_BACKGROUND
     own = list(copy.data)
     copy.data = []
     copy.add_traces(traces + own if under else own + traces)
