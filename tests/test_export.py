@@ -513,3 +513,11 @@ def _shape_segments(file: Path) -> list[tuple[float, ...]]:
                 if re.fullmatch(r"M[-0-9.,e ]+L[-0-9.,e ]+", d.strip()):
                     found.append(_segment(d))
     return found
+
+
+def test_a_mark_without_a_converter_is_named(monkeypatch):
+    marks = NowMarks({"now": vline()})
+    marks.move(1)
+    monkeypatch.delitem(ex.CONVERTERS, "vline")
+    with pytest.raises(ValueError, match="mark 'now': static export cannot draw a 'vline' mark"):
+        ex.with_marks(_chart(), marks)
