@@ -147,8 +147,8 @@ for game in (leduc, pocket):
 # %% [markdown]
 # (Both timings include one exploitability computation at the end, and the machine may be busy;
 # README's benchmark table, `benchmarks/bench_vector_cfr.py`, times the iterations alone, best of
-# seven.) The gain grows with the number of hands; in hold'em, with 1,326 two-card hands, the
-# vector layout is what made DeepStack's and Libratus's re-solving fast enough to play in real time.
+# seven.) The gain grows with the number of hands. In hold'em each player has 1,326 two-card
+# hands, and DeepStack's re-solving works on whole ranges of them at once, in this layout.
 #
 # ## 4 · Re-solving a subgame, unsafely and safely
 #
@@ -276,6 +276,20 @@ except NotImplementedError:
 print("package:", np.round(package.value, 4), "for hands", package.hands)
 
 # %% [markdown]
+# ### Explore it
+#
+# The re-solve explorer shows the same blueprint's public tree. Click a public state (or pick it
+# in the menu) to see both ranges there, choose a method and press **Re-solve**: the subgame's
+# CFR+ is drawn as it runs, then the whole game's exploitability appears beside the blueprint's
+# (and, for the safe methods, the bound it may not pass). Try states of the first round too, and
+# find another state where unsafe re-solving does harm.
+
+# %%
+from cfrviz.widgets import ResolveExplorer
+
+ResolveExplorer(leduc, blueprint=blueprint, state=STATE)
+
+# %% [markdown]
 # ## 5 · Depth-limited solving
 #
 # Re-solving a subgame to the end of the game is affordable late in a hand. Early on, the rest of
@@ -309,14 +323,14 @@ print("leaf public states:", ", ".join(cut.leaf_states))
 # %%
 equilibrium = cfrviz.solve(leduc, "cfr+", 2000, checkpoints=[2000]).average_policy()
 start = time.perf_counter()
-exact_trunk = dl.solve_trunk(cut, dl.exact_values(cut, 50), 30)
+exact_trunk = dl.solve_trunk(cut, dl.exact_values(cut, 50), 20)
 exact_seconds = time.perf_counter() - start
 start = time.perf_counter()
 network = dl.train_value_network(cut, samples=150, seed=0, steps=800, iterations=100,
                                  test_samples=50)
 train_seconds = time.perf_counter() - start
 network_trunk = dl.solve_trunk(cut, network, 200)
-for label, strategy in (("exact leaf values, 30 trunk iterations", exact_trunk),
+for label, strategy in (("exact leaf values, 20 trunk iterations", exact_trunk),
                         ("value network, 200 trunk iterations", network_trunk)):
     played = dl.resolved_continuation(cut, strategy, equilibrium, 300)
     print(f"{label:40} whole-game exploitability {cfrviz.exploitability(leduc, played):.4f}")
@@ -342,10 +356,10 @@ print(f"exact trunk solve {exact_seconds:.1f} s; network trained in {train_secon
 #   it re-solved the rest of the hand in real time with a safe method (from their own work
 #   on safe and nested subgame solving), each time the opponent acted, at a finer abstraction
 #   than the blueprint's: *nested* safe subgame solving. Its subgames went to the end of the game: no value function.
-# - **DeepStack** (Moravčík et al., 2017) kept no blueprint to speak of. At every decision it
-#   re-solved from the current public state with the re-solve gadget's idea (the opponent's
-#   counterfactual values carried from the previous solve as the terminate payoffs), but only a
-#   few actions deep, with value networks at the depth limit, and vector-form CFR over ranges of
+# - **DeepStack** (Moravčík et al., 2017) had no precomputed strategy for the whole game. At
+#   every decision it re-solved from the current public state with the re-solve gadget's idea
+#   (the opponent's counterfactual values carried from the previous solve as the terminate
+#   payoffs), but only a few actions deep, with value networks at the depth limit, and vector-form CFR over ranges of
 #   1,326 hands.
 # - **Pluribus** (Brown and Sandholm, 2019), six players, used a blueprint from Monte Carlo CFR
 #   and depth-limited search during play. At its leaves each player may switch to one of several
