@@ -158,6 +158,10 @@ game_sizes_figure(ours, bytes_per_infoset=bytes_per_set)
 # added the bet sizes the opponents had used most to the blueprint. In January 2017 Libratus beat
 # four top heads-up no-limit specialists over 120,000 hands.
 #
+# Lesson [13 · Solving while playing](13_solving_while_playing.ipynb) does both programs' core
+# step on Leduc poker: ranges over public states, re-solving unsafely and safely (with the
+# numbers), and solving to a depth limit with a small value network.
+#
 # ### Pluribus (2019): six players
 # With more than two players a Nash equilibrium no longer guarantees anything, and CFR loses its
 # guarantee of reaching one. Not every guarantee goes: each player's average regret still vanishes,
