@@ -25,6 +25,17 @@ from cfrviz.analysis.subgame import METHOD_LABELS
 _BARS = """(scope) => [...scope.querySelectorAll(".js-plotly-plot .barlayer .point path")]
   .map((p) => p.getAttribute("d"))"""
 _STATUS = ".cfrviz-resolve-status"
+#: Page coordinates of the tree's marker of a public state (by its history), or null.
+_NODE = """(scope, [kind, history]) => {
+  const plot = scope.querySelector(".js-plotly-plot");
+  const trace = (plot._fullData || []).find((t) => t.name === kind);
+  const L = plot._fullLayout, box = plot.getBoundingClientRect();
+  if (!trace || !L || !L.xaxis || !L.yaxis) return null;
+  const k = [...trace.text].indexOf(history);
+  if (k < 0) return null;
+  return [box.left + L.xaxis._offset + L.xaxis.c2p(trace.x[k]),
+          box.top + L.yaxis._offset + L.yaxis.c2p(trace.y[k])];
+}"""
 
 
 def _wait_for(read, differs_from, what: str, timeout: float = 30):
@@ -97,4 +108,23 @@ def test_resolve_explorer_in_jupyterlab(tmp_path):
                "a bar for the re-solved strategy")
         shot = screenshot(widget, "resolve-explorer")
         assert shot.exists()
+
+        # A click on a state in the tree selects it (the menu follows, the re-solves are
+        # forgotten); a click on a terminal state says why it cannot be re-solved.
+        widget.locator(".js-plotly-plot").first.scroll_into_view_if_needed()
+        for kind, history in (("player 2 acts", "deal/r"), ("game over", "deal/r/f")):
+            x, y = _until(lambda k=kind, h=history: widget.evaluate(_NODE, [k, h]), bool,
+                          f"marker of {history}")
+            page.mouse.move(x, y)
+            page.wait_for_timeout(300)
+            page.mouse.click(x, y)
+            if kind == "game over":
+                message = _until(lambda: widget.locator(".jp-OutputArea-output").last
+                                 .inner_text(), lambda t: "terminal" in t,
+                                 "message about the terminal state")
+                assert "deal/r/f" in message and "Traceback" not in message
+            else:
+                _until(lambda: menu.input_value(), lambda v: v == "deal/r",
+                       "selection by a click")
+                _until(status.inner_text, lambda t: "after" not in t, "reset status")
         assert not page.errors, "JavaScript errors in the page:\n" + "\n".join(page.errors)
