@@ -41,6 +41,7 @@ REQUIREMENTS: dict[str, str] = {
     "voila": "0.5.7",
     "scipy": "1.11.1",
     "threadpoolctl": "3.1",
+    "kaleido": "1.0",
 }
 
 MINIMUM_PYTHON = (3, 11)
