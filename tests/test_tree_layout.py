@@ -103,6 +103,17 @@ def test_every_pocket_poker_deal_draws_without_overlaps(pocket):
                                f"pocket poker deal {first},{second}")
 
 
+def test_lesson_tens_liars_dice_draws_without_overlaps():
+    """OpenSpiel's liar's dice (one three-sided die each), as lesson 10 draws it and whole:
+    fans of six bids with long labels ("1-2 .33") turn it on its side."""
+    pytest.importorskip("pyspiel")
+    dice = load_game("openspiel", name="liars_dice", params={"numdice": 1, "dice_sides": 3})
+    lesson = TreeView(dice, subtree=("Roll 3", "Roll 1"), depth=3)
+    assert lesson.orientation == "right"
+    assert_no_overlaps(lesson, "liar's dice as lesson 10 draws it")
+    assert_no_overlaps(TreeView(dice), "liar's dice")
+
+
 # --- the checker itself ----------------------------------------------------------------------
 
 def test_the_checker_finds_overlaps_and_names_them():

@@ -3,6 +3,8 @@ and :func:`plot_tree`."""
 
 from __future__ import annotations
 
+from html import unescape
+
 import networkx as nx
 import numpy as np
 import plotly.graph_objects as go
@@ -12,6 +14,7 @@ from ...core.checks import check_flag
 from ...core.markup import escape
 from ...core.tree import CHANCE, TERMINAL, GameTree, as_tree
 from ...engine import tree_best_response
+from ..figure_widget import FigureWidget
 from ..style import (
     BEST_RESPONSE_COLOUR,
     CHANCE_COLOUR,
@@ -161,7 +164,9 @@ class TreeView:
         self._graph = None
         #: "down" (root on top, levels as rows) or "right" (on its side, for wide trees such
         #: as one Leduc deal: levels as columns, every node a row of its own).
-        self.orientation = "right" if self._unit_px(DEFAULT_PX) < MIN_UNIT_PX else "down"
+        self.orientation = "down"
+        if self._unit_px(DEFAULT_PX) < MIN_UNIT_PX or self._labels_collide():
+            self.orientation = "right"
         if self.orientation == "right":
             # A payoff is written right of its leaf; where it would run into the label of an
             # edge to the next level on the same row, the leaf keeps that row there too.
@@ -280,7 +285,7 @@ class TreeView:
         skeleton = check_flag(skeleton, "skeleton")
         probs = strategy_array(self.tree, policy)
         s, tree = self.style, self.tree
-        fig = go.FigureWidget() if widget else go.Figure()
+        fig = FigureWidget() if widget else go.Figure()
         traces: list = []
         index: dict[str, int] = {}
 
@@ -355,8 +360,9 @@ class TreeView:
         add("cut", go.Scatter(
             x=self.x[cut] + (0.3 if self.orientation == "right" else 0.0),
             y=self.y[cut] - (0.0 if self.orientation == "right" else 0.42), mode="text",
-            text=["⋯"] * len(cut),
-            textfont=s.font(s.font_size + 6, "#555555"), name="not drawn", showlegend=False,
+            text=["⋯"] * len(cut),  # on its side, in rows of ROW_PX: the body text's size
+            textfont=s.font(s.font_size + (0 if self.orientation == "right" else 6),
+                            "#555555"), name="not drawn", showlegend=False,
             hovertext=[f"{int(self._sizes()[c]) - 1:,} nodes below not drawn" for c in cut],
             hoverinfo="text"))
         fig.add_traces(traces)
@@ -421,8 +427,16 @@ class TreeView:
             clear = (half * self.style.marker_size + 3) / per_level
             alone = np.array([int(self.selection.drawn[tree.children[p]].sum()) == 1
                               for p in tree.parent[edges].tolist()], dtype=bool)
-            # Lifted clear of a chance diamond: its half height, half a boxed label, 2 px.
             font, marker = self.style.font_size, self.style.marker_size
+            # Where such a label does not fit between the two nodes on their row (a probability
+            # adds " .33" to an action, a white ground 4 px to a chance outcome)...
+            decision = tree.player[tree.parent[edges]] >= 0
+            width = np.array([len(unescape(str(t))) for t in text]) * CHAR_EM * font \
+                + np.where(decision, 4 * CHAR_EM * font, 4.0)
+            parent_half = np.where(decision, 0.5, 0.65) * marker
+            alone &= width + clear * per_level + parent_half + 2 > per_level
+            # ... it is lifted clear of a chance diamond: its half height, half a boxed
+            # label, 2 px.
             lift = (0.65 * marker + 0.5 * (1.12 * font + 4) + 2) / ROW_PX
             return (self.x[edges] - clear, self.y[edges] + np.where(alone, lift, 0.0),
                     np.ones(len(edges), dtype=bool))
@@ -453,6 +467,27 @@ class TreeView:
         (``NARROW_PX``, the narrowest plot planned for, by default), drawn root on top."""
         xs = self.x[self.nodes]
         return width / (float(xs.max() - xs.min()) + 2.1)
+
+    def _labels_collide(self) -> bool:
+        """Whether two edge labels (with a probability, "b .33") of the tree drawn root on
+        top would overlap at ``DEFAULT_PX`` (wide fans of long actions, as liar's dice's
+        bids): then it is drawn on its side."""
+        tree = self.tree
+        edges = self.nodes[self.nodes != 0]
+        edges = edges[tree.player[tree.parent[edges]] >= 0]
+        if len(edges) < 2:
+            return False
+        text = [escape(edge_label(tree, int(c))) + " .33" for c in edges.tolist()]
+        mx, my, left = self._places(edges, text)
+        font = self.style.font_size
+        unit = (DEFAULT_PX - 16) / (self._x_range()[1] - self._x_range()[0])
+        width = np.array([len(unescape(t)) for t in text]) * CHAR_EM * font
+        x0 = np.where(left, mx * unit - width, mx * unit)
+        x1 = x0 + width
+        y = my * self.style.level_px
+        dx = np.minimum(x1[:, None], x1[None, :]) - np.maximum(x0[:, None], x0[None, :])
+        dy = 1.12 * font - np.abs(y[:, None] - y[None, :])
+        return bool(np.any(np.triu((dx > 0.5) & (dy > 0.5), k=1)))
 
     def _level_px(self, width: float) -> float:
         """Pixels per level of a tree drawn on its side in a plot ``width`` pixels wide."""
