@@ -27,7 +27,7 @@ from .style import (
 )
 
 __all__ = ["convergence_traces", "public_layout", "public_tree_figure", "ranges_figure",
-           "resolve_figure"]
+           "resolve_figure", "tree_title"]
 
 #: The node kinds of the public tree figure, in trace order: (name, colour, symbol).
 KINDS = (("player 1 acts", PLAYER_COLOURS[0], "circle"),
@@ -123,16 +123,20 @@ def public_tree_figure(public: PublicTree, selected: int | None = None,
         marker=dict(symbol="circle-open", size=style.marker_size * 1.6, color=SELECTED_COLOUR,
                     line=dict(width=3.0 * style.line_scale, color=SELECTED_COLOUR))))
     depth = int(-y.min()) + 1
-    chosen = public.states[selected].history if selected is not None else "none"
     fig.update_layout(
         height=int(max(320, 42 * depth) * style.figure_scale), font=style.font(),
-        title=dict(text=f"the public tree of {escape(public.tree.name)}: {len(public)} public "
-                        f"states (click one) — selected: {escape(chosen)}",
-                   font=style.font(style.title_size)),
+        title=dict(text=tree_title(public, selected), font=style.font(style.title_size)),
         xaxis=dict(visible=False), yaxis=dict(visible=False),
         margin=dict(l=20, r=20, t=60, b=20), clickmode="event",
         legend=dict(orientation="h", y=-0.02, yanchor="top"))
     return apply_style(fig, style)
+
+
+def tree_title(public: PublicTree, selected: int | None = None) -> str:
+    """The public tree figure's title, naming the selected state."""
+    chosen = public.states[selected].history if selected is not None else "none"
+    return (f"the public tree of {escape(public.tree.name)}: {len(public)} public states "
+            f"(click one) — selected: {escape(chosen)}")
 
 
 def ranges_figure(public: PublicTree, history: str, rng: Ranges | None,

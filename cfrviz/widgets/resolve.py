@@ -31,6 +31,7 @@ from ..views.public import (
     public_tree_figure,
     ranges_figure,
     resolve_figure,
+    tree_title,
 )
 from ..views.style import fit_to_output
 from .controls import number_field
@@ -304,8 +305,7 @@ class ResolveExplorer(Panel):
         with self.tree_fig.batch_update():
             ring = self.tree_fig.data[SELECTED_TRACE]
             ring.x, ring.y, ring.text = [x[s.id]], [y[s.id]], [escape(s.history)]
-            self.tree_fig.layout.title.text = public_tree_figure(
-                self.public, s.id, presenter=self.presenter).layout.title.text
+            self.tree_fig.layout.title.text = tree_title(self.public, s.id)
         _replace(self.ranges_fig, ranged)
         self._draw_results(s)
         self._status("")
