@@ -20,7 +20,13 @@ a little more between the outcomes of a chance node), and every inner node is
 centred over its first and last child, so children keep their action order and
 the chance root sits over the middle.  The figure has no fixed width: it takes
 the width of the output area it is shown in, with labels placed to stay
-readable down to ``NARROW_PX`` pixels; zoom and pan show detail.
+readable down to ``NARROW_PX`` pixels; zoom and pan show detail.  A tree too
+wide for that (one Leduc deal: 86 units across) or whose edge labels would
+overlap is drawn on its side (``TreeView.orientation == "right"``): levels as
+columns, one ``ROW_PX`` row per node, the figure taller instead of wider.  At
+``DEFAULT_PX`` (the output area of a 1280-pixel window) no node marker and no
+label box overlaps another (:mod:`cfrviz.views.tree.overlaps` measures it;
+``tests/test_tree_layout.py`` checks every game).
 
 Frames.  Only what a strategy moves is ever sent again (edge-width steps, edge
 labels and their hover probabilities, the best response, the ring); nodes,
@@ -40,15 +46,18 @@ from .layout import CHANCE_GAP, LANE_BASE, LANE_STEP, infoset_lanes, tidy_layout
 from .selection import MAX_DRAWN, MAX_NODES, subtree_sizes
 from .view import (
     CHAR_EM,
+    DEFAULT_PX,
     HOVER_MEMBERS,
     MAX_BOXED_KEYS,
     NARROW_PX,
     ROLES,
+    ROW_PX,
     TreeView,
     plot_tree,
 )
 
-__all__ = ["CHANCE_GAP", "CHAR_EM", "HOVER_MEMBERS", "LANE_BASE", "LANE_STEP", "MAX_BOXED_KEYS",
-           "MAX_DRAWN", "MAX_NODES", "NARROW_PX", "ROLES", "WIDTH_STEPS", "TreeFrame",
-           "TreeView", "edge_texts", "edge_width", "fraction_label", "infoset_lanes", "plot_tree",
-           "subtree_sizes", "tidy_layout", "tree_graph", "width_steps"]
+__all__ = ["CHANCE_GAP", "CHAR_EM", "DEFAULT_PX", "HOVER_MEMBERS", "LANE_BASE", "LANE_STEP",
+           "MAX_BOXED_KEYS", "MAX_DRAWN", "MAX_NODES", "NARROW_PX", "ROLES", "ROW_PX",
+           "WIDTH_STEPS", "TreeFrame", "TreeView", "edge_texts", "edge_width", "fraction_label",
+           "infoset_lanes", "plot_tree", "subtree_sizes", "tidy_layout", "tree_graph",
+           "width_steps"]

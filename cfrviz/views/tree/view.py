@@ -133,6 +133,10 @@ class TreeView:
         Drawn node ids.
     x, y : float arrays of shape (tree nodes,)
         Coordinates (NaN where not drawn).
+    orientation : str
+        ``"down"`` (root on top, a level per row) or ``"right"`` (on its side, a level
+        per column and a row per node, for trees too wide for ``DEFAULT_PX`` or whose edge
+        labels would overlap, such as a Leduc deal).
     groups : dict
         ``{information-set id: drawn member node ids}`` for every set with two or
         more drawn members (each drawn as one group trace).
