@@ -245,19 +245,20 @@ class ResolveExplorer(Panel):
                     resolution = step.resolution
                 else:
                     self._draw_curves(step.curves)
+            if resolution is None:
+                raise RuntimeError("the re-solve ended without a result")
+            self.resolution = resolution
+            self.results[method] = resolution
+            self._curves = step.curves
+            self._draw_results(s)
             wall = time.perf_counter() - start
-        except Exception as error:
+            self._status(f" (this re-solve: {resolution.seconds:.2f} s of solving, "
+                         f"{wall:.2f} s with drawing)")
+        except Exception as error:  # shown to the student, never a dead widget
             self.report("Could not re-solve", error)
             return None
         finally:
             self.resolve_button.disabled = False
-        assert resolution is not None
-        self.resolution = resolution
-        self.results[method] = resolution
-        self._curves = step.curves
-        self._draw_results(s)
-        self._status(f" (this re-solve: {resolution.seconds:.2f} s of solving, "
-                     f"{wall:.2f} s with drawing)")
         return resolution
 
     # -- internals ----------------------------------------------------------------------------
