@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import ipywidgets as W
-import plotly.graph_objects as go
 
 from ..analysis.explain import counterfactual_values
 from ..games import load_game
 from ..views.counterfactual import counterfactual_values_figure, update_counterfactual_values
+from ..views.figure_widget import FigureWidget
 from ..views.style import fit_to_output, get_style
 from .panel import Panel
 
@@ -45,7 +45,7 @@ class BluffExplorer(Panel):
                                        readout_format=".2f", description="player 1 bets with K",
                                        style=st, continuous_update=True,
                                        layout=W.Layout(width="420px"))
-        self.figure = fit_to_output(go.FigureWidget(counterfactual_values_figure(
+        self.figure = fit_to_output(FigureWidget(counterfactual_values_figure(
             ("fold (p)", "call (b)"), (0.0, 0.0),
             title="player 2 holds Q, facing a bet: counterfactual values", presenter=presenter)))
         self.text = W.HTML()

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import ipywidgets as W
-import plotly.graph_objects as go
 
 from ..views.compare import COST_AXES, comparison_figure, cost
+from ..views.figure_widget import FigureWidget
 from ..views.style import fit_to_output
 from .panel import Panel
 
@@ -31,7 +31,7 @@ class ComparisonView(Panel):
                  presenter: bool | None = None):
         super().__init__()
         self.traces = list(traces)
-        self.figure = fit_to_output(go.FigureWidget(comparison_figure(
+        self.figure = fit_to_output(FigureWidget(comparison_figure(
             self.traces, labels, axis=axis, current=current, presenter=presenter)))
         self.axis = W.ToggleButtons(options=[(title, key) for key, title in COST_AXES.items()],
                                     value=axis, description="x axis",

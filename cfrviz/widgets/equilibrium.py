@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ipywidgets as W
 import numpy as np
-import plotly.graph_objects as go
 
 from ..core.checks import whole_number
 from ..views.equilibrium import (
@@ -19,6 +18,7 @@ from ..views.equilibrium import (
     record_at,
     run_label,
 )
+from ..views.figure_widget import FigureWidget
 from ..views.matrix import display_frames
 from ..views.style import fit_to_output
 from .overlay import NowMarks, overlaid, path
@@ -51,7 +51,7 @@ class KuhnEquilibriumView(Panel):
     def __init__(self, trace_or_traces, labels=None, **figure_options):
         super().__init__()
         self.traces = as_traces(trace_or_traces)
-        self.figure = fit_to_output(go.FigureWidget(kuhn_equilibrium_figure(
+        self.figure = fit_to_output(FigureWidget(kuhn_equilibrium_figure(
             self.traces, labels, now_marks=False, **figure_options)))
         recorded = np.unique(np.concatenate([t.iterations for t in self.traces]))
         self.frames = _frames(recorded, MAX_FRAMES)

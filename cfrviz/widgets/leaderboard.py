@@ -14,9 +14,9 @@ from __future__ import annotations
 import html
 
 import ipywidgets as W
-import plotly.graph_objects as go
 
 from ..play.tournament import METHOD, Tournament
+from ..views.figure_widget import FigureWidget
 from ..views.style import NORMAL, OKABE_ITO, batch, fit_to_output, get_style
 from ..views.tournament import standings_figure
 from .panel import Panel
@@ -74,8 +74,8 @@ class Leaderboard(Panel):
                                layout=W.Layout(width="340px"))
         self.menu.observe(self._on_highlight, names="value")
         self.header = W.HTML()
-        self.figure = fit_to_output(go.FigureWidget(standings_figure(tournament, highlight,
-                                                                     presenter)))
+        self.figure = fit_to_output(FigureWidget(standings_figure(tournament, highlight,
+                                                                  presenter)))
         self.ranking = W.HTML()
         self.pairs = W.HTML(layout=W.Layout(overflow="auto"))
         self.problems = W.HTML()
