@@ -62,21 +62,21 @@ export default () => {
         for (const [name, record] of recorders) model.off(`change:${name}`, record);
         const widget = typeof plotly.default === "function" ? plotly.default() : plotly.default;
         // plotly's model, given the messages recorded meanwhile as if they came now.
-        const handlers = new Map();
+        let handlers = new Map();  // kept until the replay is over
         let replaying = null;
         widget.initialize({ model: {
           ...model,
           get: (name) => (replaying && replaying[0] === name ? replaying[1] : model.get(name)),
           on: (event, handler) => {
             model.on(event, handler);
-            handlers.set(event, [...(handlers.get(event) || []), handler]);
+            if (handlers) handlers.set(event, [...(handlers.get(event) || []), handler]);
           },
         } });
         for (const message of queue) {
           replaying = message;
           for (const handler of handlers.get(`change:${message[0]}`) || []) handler();
         }
-        replaying = null;
+        replaying = handlers = null;
         return widget;
       });
       loaded.catch((error) => console.error("cfrviz: plotly's front end did not load", error));
