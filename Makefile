@@ -51,8 +51,14 @@ override LOCK_TEST := requirements/test.txt
 # LiteEFG agreement tests (tests/test_liteefg.py, which .ci/run runs with this installed).
 override LOCK_BENCH := requirements/bench.txt
 override STAMP_BENCH := $(VENV)/.cfrviz-installed-bench
+# The test set plus JupyterHub (requirements/hub.txt) and its proxy, configurable-http-proxy, from
+# npm (tools/hub/package-lock.json): a class of simulated students on one hub (make bench-hub,
+# tests/test_hub.py, which .ci/run runs with this installed).
+override LOCK_HUB := requirements/hub.txt
+override STAMP_HUB := $(VENV)/.cfrviz-installed-hub
+override PROXY := tools/hub/node_modules/.bin/configurable-http-proxy
 
-.PHONY: help lab present test test-fast test-js lint lock bench-install benchmark screenshot check-port check-lesson
+.PHONY: help lab present test test-fast test-js lint lock bench-install benchmark hub-install bench-hub screenshot check-port check-lesson
 
 help:
 	@echo "make lab        open the course in JupyterLab (installs into .venv the first time)"
@@ -65,6 +71,8 @@ help:
 	@echo "                newest pyproject.toml allows (then run make test)"
 	@echo "make bench-install  add the bench extra (OpenSpiel, LiteEFG: a C++ build, about 3 min) to"
 	@echo "                .venv from requirements/bench.txt; make benchmark runs it first"
+	@echo "make hub-install  add JupyterHub (requirements/hub.txt) and its proxy (npm ci in tools/hub)"
+	@echo "make bench-hub  time classes of 5 to 40 simulated students on one local hub (many minutes)"
 
 # A whole number from 1 to 65535.  The pattern is tested before the arithmetic: bash
 # arithmetic on an unchecked string can run commands.
@@ -155,6 +163,31 @@ $(STAMP_BENCH): pyproject.toml $(LOCK_BENCH) $(STAMP_TEST)
 	@touch $@
 
 bench-install: $(STAMP_BENCH)
+
+# JupyterHub from its lock (within test.txt: this only adds packages), and the proxy JupyterHub
+# runs, a Node.js program, from tools/hub's package-lock.json with npm ci.
+$(STAMP_HUB): pyproject.toml $(LOCK_HUB) $(STAMP_TEST) tools/hub/package-lock.json
+	@command -v npm >/dev/null 2>&1 || { \
+	  echo "error: npm is not installed; JupyterHub's proxy (configurable-http-proxy) needs Node.js 18+ and npm" >&2; exit 1; }
+	@status=0; $(PY) tools/lock.py covers $(LOCK_HUB) || status=$$?; \
+	if [ $$status -eq 0 ]; then \
+	  set -ex; $(PY) -m pip install --disable-pip-version-check --require-hashes -r $(LOCK_HUB); \
+	elif [ $$status -eq 1 ]; then \
+	  set -ex; $(PY) -m pip install --disable-pip-version-check -e '.[test,hub]'; \
+	else exit $$status; fi
+	@$(PY) -m pip check --disable-pip-version-check || { \
+	  echo "error: the versions installed do not satisfy pyproject.toml (above); if it changed" >&2; \
+	  echo "       since $(LOCK_HUB) was written, run: make lock" >&2; exit 1; }
+	cd tools/hub && npm ci --no-audit --no-fund
+	$(PROXY) --version
+	@touch $@
+
+hub-install: $(STAMP_HUB)
+
+# Classes of 5, 10, 20 and 40 students, each on a fresh hub: many minutes on 2 cores, so not part
+# of make benchmark.  docs/CLASSROOM.md's sizing table comes from it.
+bench-hub: $(STAMP_HUB)
+	$(PY) benchmarks/bench_hub.py
 
 # Resolve afresh: the newest versions pyproject.toml allows, for every Python tools/lock.py
 # names, with hashes.  uv (a test tool) resolves; run make test afterwards.

@@ -24,7 +24,8 @@ _spec = importlib.util.spec_from_file_location("lock", ROOT / "tools" / "lock.py
 lock = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(lock)
 
-LOCKS = {"lab.txt": [], "test.txt": ["test"], "bench.txt": ["test", "bench"]}
+LOCKS = {"lab.txt": [], "test.txt": ["test"], "bench.txt": ["test", "bench"],
+         "hub.txt": ["test", "hub"]}
 PLATFORMS = [("linux", "Linux", "posix"), ("darwin", "Darwin", "posix"),
              ("win32", "Windows", "nt")]
 _HASH = re.compile(r"--hash=sha256:[0-9a-f]{64}")
@@ -121,6 +122,16 @@ def test_the_bench_lock_only_adds_to_the_test_lock():
         changed = {k: (v, bench.get(k)) for k, v in test.items() if bench.get(k) != v}
         assert not changed, f"{where}: test.txt and bench.txt differ: {changed}"
         assert {"liteefg", "open-spiel"} <= bench.keys() - test.keys()
+
+
+def test_the_hub_lock_only_adds_to_the_test_lock():
+    """``make hub-install`` after ``make test`` adds JupyterHub and changes no version."""
+    for where, env in environments():
+        test = pins(ROOT / "requirements" / "test.txt", env)
+        hub = pins(ROOT / "requirements" / "hub.txt", env)
+        changed = {k: (v, hub.get(k)) for k, v in test.items() if hub.get(k) != v}
+        assert not changed, f"{where}: test.txt and hub.txt differ: {changed}"
+        assert "jupyterhub" in hub.keys() - test.keys()
 
 
 def test_compile_rewrites_one_lock_only_within_the_test_lock(tmp_path):
@@ -232,6 +243,7 @@ def test_keep_resolves_from_the_old_lock_without_upgrading(monkeypatch, tmp_path
     monkeypatch.setattr(lock.subprocess, "run", run)
     lock.compile_locks(tmp_path, ROOT / "pyproject.toml", keep=True)
     assert seen[0] == (False, "numpy==1.26.0\n")  # test.txt: kept, from the old lock
-    assert [upgrade for upgrade, _ in seen[1:]] == [True, True]  # no old lab/bench lock here
+    # no old lab/bench/hub lock here
+    assert [upgrade for upgrade, _ in seen[1:]] == [True] * (len(lock.ROLES) - 1)
     lock.compile_locks(tmp_path, ROOT / "pyproject.toml")
-    assert all(upgrade for upgrade, _ in seen[3:])  # make lock: everything afresh
+    assert all(upgrade for upgrade, _ in seen[len(lock.ROLES):])  # make lock: all afresh

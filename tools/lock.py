@@ -2,13 +2,14 @@
 
     python tools/lock.py compile              # make lock: rewrite requirements/*.txt
     python tools/lock.py compile bench.txt    # only that one, within test.txt as it stands
+    python tools/lock.py compile hub.txt      # likewise
     python tools/lock.py compile --keep       # keep every pin that still fits, add what is new
     python tools/lock.py covers requirements/test.txt     # exit 0 if it is for this Python
     python tools/lock.py covers requirements/test.txt --python 3.12     # or for that one
     python tools/lock.py pins requirements/test.txt       # its versions for this Python
     python tools/lock.py moved requirements/test.txt freeze.txt  # what moved from the lock
 
-Three lock files, all written by ``uv pip compile --universal --generate-hashes``:
+Four lock files, all written by ``uv pip compile --universal --generate-hashes``:
 
 - ``requirements/test.txt``: cfrviz's dependencies, its ``test`` extra and its build backend
   (``[build-system] requires``), at the newest versions pyproject.toml's ranges allow today.
@@ -22,6 +23,9 @@ Three lock files, all written by ``uv pip compile --universal --generate-hashes`
   adds packages.  ``make benchmark`` and .ci/run install it.  LiteEFG is an sdist: pip builds
   its C++ with cmake, in an isolated build environment whose tools (setuptools, wheel, cmake,
   ninja) pip fetches unpinned, as ``--require-hashes`` leaves build requirements unchecked.
+- ``requirements/hub.txt``: the test set plus the ``hub`` extra (JupyterHub and psutil), resolved
+  within test.txt the same way: ``make hub-install`` (with configurable-http-proxy from npm,
+  tools/hub/package-lock.json) for benchmarks/bench_hub.py and tests/test_hub.py; .ci/run runs it.
 
 One universal file per role instead of one per Python: where a package's newest release needs a
 newer Python (numpy 2.5, scipy 1.18 and networkx 3.7 need 3.12), the file holds one line per
@@ -56,7 +60,8 @@ LOCKS = ROOT / "requirements"
 PYTHONS = ("3.11", "3.12", "3.13")
 # lock file name -> the extras of pyproject.toml it installs; test.txt comes first: the others
 # are resolved within it
-ROLES = {"test.txt": ["test"], "lab.txt": [], "bench.txt": ["test", "bench"]}
+ROLES = {"test.txt": ["test"], "lab.txt": [], "bench.txt": ["test", "bench"],
+         "hub.txt": ["test", "hub"]}
 _PYTHONS_LINE = re.compile(r"^# pythons:((?: [0-9]+\.[0-9]+)+)\s*$")
 
 
@@ -75,7 +80,8 @@ def _uv() -> list[str]:
 
 def _header(name: str) -> str:
     role = {"test.txt": "`make test` and .ci/run", "lab.txt": "`make lab`",
-            "bench.txt": "`make bench-install` (make benchmark, .ci/run)"}[name]
+            "bench.txt": "`make bench-install` (make benchmark, .ci/run)",
+            "hub.txt": "`make hub-install` (make bench-hub, .ci/run)"}[name]
     return (f"# The exact versions {role} install, with their hashes: written by `make lock`\n"
             "# (tools/lock.py) from pyproject.toml's ranges; do not edit by hand.\n"
             f"# pythons: {' '.join(PYTHONS)}\n")
