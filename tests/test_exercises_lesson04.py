@@ -191,7 +191,7 @@ def test_alpha_not_done(mystery):
 
 def test_alpha_recognises_the_current_strategy(kuhn):
     run = cfrviz.solve(kuhn, "chance_sampling", 300, seed=2, progress=False)
-    current = ex.nearest_alpha(ex._coordinates(run, current=True))[0]
+    current = ex.nearest_alpha(ex.kuhn_coordinates(run, current=True))[0]
     average = ex.alpha_estimates(run)["nearest"]
     assert abs(current - average) > 3 * ex.ALPHA_TOLERANCE  # the case this test needs
     assert ex.check_alpha(current, run).mistake == "current"
