@@ -14,6 +14,9 @@ load average (1 min) before and the highest sampled while the class ran.
 
 ``--cache shared``: every student's NUMBA_CACHE_DIR is one folder warmed before class
 (``python -m cfrviz.warm``; numba writes into it only when a kernel is missing).
+``--cache copied``: that warmed folder copied into each student's own NUMBA_CACHE_DIR before
+their server starts (a pre_spawn_hook): numba reads a cache only from a folder it can write to,
+so a read-only shared folder would be skipped and every kernel compiled again per student.
 ``--cache cold``: each student's own empty folder, so each compiles the kernels the lesson uses:
 what students pay where no compiled kernel fits (an image built on another CPU).
 Needs ``make hub-install``; ``make bench-hub`` runs the default sizes.
@@ -60,14 +63,16 @@ def warm(folder: Path) -> float:
 def one_class(students: int, cache: str, scratch: Path) -> dict[str, object]:
     folder = scratch / f"{cache}-{students}"
     environment = {}
-    if cache == "shared":
+    if cache in ("shared", "copied"):
         shared = scratch / "numba-shared"
         if not shared.exists():
             print(f"  warming the shared cache {shared}: {warm(shared):.0f} s", flush=True)
-        environment["NUMBA_CACHE_DIR"] = str(shared)
+        if cache == "shared":
+            environment["NUMBA_CACHE_DIR"] = str(shared)
     before = os.getloadavg()[0]
     sampler = LoadSampler()
-    with _hub.Hub(folder, environment, cache_per_student=cache == "cold") as hub:
+    with _hub.Hub(folder, environment, cache_per_student=cache == "cold",
+                  cache_copied_from=scratch / "numba-shared" if cache == "copied" else None) as hub:
         sampler.start()
         start = time.monotonic()
         roster = _hub.run_class(hub, students)
@@ -87,7 +92,8 @@ def one_class(students: int, cache: str, scratch: Path) -> dict[str, object]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--students", type=int, nargs="+", default=[5, 10, 20, 40])
-    parser.add_argument("--cache", nargs="+", choices=["shared", "cold"], default=["shared"])
+    parser.add_argument("--cache", nargs="+", choices=["shared", "copied", "cold"],
+                        default=["shared"])
     args = parser.parse_args()
     if (why := _hub.missing()) is not None:
         print(f"error: {why}", file=sys.stderr)

@@ -87,12 +87,16 @@ class Hub:
     """A JupyterHub in a subprocess; ``with Hub(folder) as hub:`` starts it and stops it."""
 
     def __init__(self, folder: Path, environment: dict[str, str] | None = None,
-                 cache_per_student: bool = False) -> None:
+                 cache_per_student: bool = False, cache_copied_from: Path | None = None) -> None:
         self.folder = folder
         self.environment = environment or {}
         # Each student's own empty numba cache (NUMBA_CACHE_DIR in their home): what a student
         # pays where no compiled kernel fits (an image built on another CPU).
-        self.cache_per_student = cache_per_student
+        self.cache_per_student = cache_per_student or cache_copied_from is not None
+        # A pre-warmed cache copied into each student's own folder before their server starts
+        # (numba reads a cache only from a folder it can write to: a read-only shared one is
+        # skipped and every kernel compiled again).
+        self.cache_copied_from = cache_copied_from
         self.token = secrets.token_hex(32)
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -127,6 +131,13 @@ class Hub:
             *(["c.Spawner.environment['NUMBA_CACHE_DIR'] = "
                f"lambda spawner: {str(homes)!r} + '/' + spawner.user.name + '/numba-cache'"]
               if self.cache_per_student else []),
+            *(["import shutil, os",
+               "def copy_cache(spawner):",
+               f"    target = {str(homes)!r} + '/' + spawner.user.name + '/numba-cache'",
+               "    if not os.path.exists(target):",
+               f"        shutil.copytree({str(self.cache_copied_from)!r}, target)",
+               "c.Spawner.pre_spawn_hook = copy_cache"]
+              if self.cache_copied_from is not None else []),
             "c.Spawner.start_timeout = 1200",
             "c.Spawner.http_timeout = 600",
             "c.JupyterHub.concurrent_spawn_limit = 0",
