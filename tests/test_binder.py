@@ -35,6 +35,8 @@ pytestmark = pytest.mark.slow
 # pip-style ">=1.26").
 _ITEM = re.compile(r"^(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)\s*(?P<clause>(?:[<>=!~]=?|=)\s*\S+)?$")
 NOT_FROM_PIP = {"python", "pip"}  # conda provides these; a venv has both already
+#: conda-forge names that differ from the PyPI name of the same release.
+PYPI_NAMES = {"python-kaleido": "kaleido"}
 
 
 def binder_packages(text: str) -> tuple[str | None, list[str]]:
@@ -67,7 +69,7 @@ def binder_packages(text: str) -> tuple[str | None, list[str]]:
         if name == "python":
             python = clause.removeprefix("==").removesuffix(".*") or None
         elif name not in NOT_FROM_PIP:
-            requirements.append(name + clause)
+            requirements.append(PYPI_NAMES.get(name, name) + clause)
     return python, requirements
 
 
