@@ -77,6 +77,7 @@ class Student:
     first_output: str = ""
     rss_mib: float = float("nan")
     uss_mib: float = float("nan")
+    cpu_s: float = float("nan")  # CPU seconds used by the student's server and kernel
 
     @property
     def first_result(self) -> float:
@@ -197,19 +198,22 @@ class Hub:
         self.pids.update(p.pid for p in found)
         return found
 
-    def server_memory(self, name: str) -> tuple[float, float]:
-        """(RSS, USS) in MiB of student ``name``'s server and its kernels."""
+    def server_memory(self, name: str) -> tuple[float, float, float]:
+        """(RSS, USS) in MiB of student ``name``'s server and its kernels, and the CPU seconds
+        (user and system) they have used."""
         import psutil
 
         state = self.api("GET", f"/users/{name}")["servers"][""].get("state") or {}
         server = psutil.Process(int(state["pid"]))
-        rss = uss = 0.0
+        rss = uss = cpu = 0.0
         for process in [server, *server.children(recursive=True)]:
             self.pids.add(process.pid)
             info = process.memory_full_info()
             rss += info.rss
             uss += info.uss
-        return rss / 2**20, uss / 2**20
+            times = process.cpu_times()
+            cpu += times.user + times.system
+        return rss / 2**20, uss / 2**20, cpu
 
     def leftovers(self) -> list[str]:
         """Processes of this hub still alive (after stop)."""
@@ -364,7 +368,7 @@ def run_class(hub: Hub, students: int, cells: tuple[int, ...] = CELLS, prefix: s
     for student in roster:
         if student.error is None:
             try:
-                student.rss_mib, student.uss_mib = hub.server_memory(student.name)
+                student.rss_mib, student.uss_mib, student.cpu_s = hub.server_memory(student.name)
             except Exception as error:
                 student.error = f"memory: {type(error).__name__}: {error}"
     return roster
@@ -382,4 +386,5 @@ def summary(roster: list[Student]) -> dict[str, float]:
             "first_median": med([s.first_result for s in ok]),
             "first_max": max((s.first_result for s in ok), default=float("nan")),
             "rss_median": med([s.rss_mib for s in ok]),
-            "uss_median": med([s.uss_mib for s in ok])}
+            "uss_median": med([s.uss_mib for s in ok]),
+            "cpu_median": med([s.cpu_s for s in ok])}

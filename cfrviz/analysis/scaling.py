@@ -66,7 +66,7 @@ def game_size(game, name: str | None = None) -> GameSize:
                     chance_nodes=int(np.sum(tree.player == CHANCE)),
                     terminals=int(np.sum(tree.player == TERMINAL)),
                     infosets=tree.num_infosets, infoset_actions=int(tree.legal_mask.sum()),
-                    max_actions=tree.max_actions, depth=int(tree.depth.max()))
+                    max_actions=tree.max_actions, depth=int(np.max(tree.depth)))
 
 
 def solver_bytes(game, tables: int = 2) -> int:

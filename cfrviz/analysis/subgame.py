@@ -89,7 +89,7 @@ def _roots(tree: GameTree, state: object) -> IntArray:
     except (TypeError, ValueError):
         raise ValueError(f"a subgame is given as a public state, its public history or its "
                          f"node ids; got {type(state).__name__}") from None
-    if roots.ndim != 1 or not len(roots) or roots.min() < 1 or roots.max() >= tree.num_nodes:
+    if roots.ndim != 1 or not len(roots) or np.min(roots) < 1 or np.max(roots) >= tree.num_nodes:
         raise ValueError(f"a subgame's roots are node ids of {tree.name} below its root (1 .. "
                          f"{tree.num_nodes - 1}); got {roots.tolist()[:10]}")
     ends = subtree_end(tree)

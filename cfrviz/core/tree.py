@@ -158,8 +158,8 @@ class GameTree:
         """Node ids grouped by depth, root first (computed once)."""
         def compute(tree: GameTree) -> list[IntArray]:
             order = np.argsort(tree.depth, kind="stable")
-            bounds = np.searchsorted(tree.depth[order], np.arange(tree.depth.max() + 2))
-            return [order[bounds[d]:bounds[d + 1]] for d in range(tree.depth.max() + 1)]
+            bounds = np.searchsorted(tree.depth[order], np.arange(int(np.max(tree.depth)) + 2))
+            return [order[bounds[d]:bounds[d + 1]] for d in range(int(np.max(tree.depth)) + 1)]
         return self.cached("levels", compute)
 
     def infoset_members(self, infoset: int) -> IntArray:

@@ -91,9 +91,9 @@ def _build(tree: GameTree) -> SequenceArrays:
     order = np.argsort(-depth, kind="stable").astype(np.int64)
     frozen = []
     for array in (last_slot, parent_slot, order):
-        array = np.ascontiguousarray(array)
-        array.setflags(write=False)
-        frozen.append(array)
+        contiguous = np.ascontiguousarray(array)
+        contiguous.setflags(write=False)
+        frozen.append(contiguous)
     return SequenceArrays(*frozen)
 
 

@@ -578,10 +578,10 @@ def best_response_table(game, policy: Policy, player: int) -> str:
         shown = "  ".join(f"{names[info][a]} {values[info, a]:+.4f}" for a in range(k))
         if reach[info] <= 0:
             verdict = "never reached: any action"
-        elif np.isclose(values[info, :k].max(), np.sort(values[info, :k])[-2] if k > 1 else -1):
+        elif np.isclose(np.max(values[info, :k]), np.sort(values[info, :k])[-2] if k > 1 else -1):
             verdict = "a tie: " + " or ".join(names[info][a] for a in range(k)
                                                if np.isclose(values[info, a],
-                                                             values[info, :k].max()))
+                                                             np.max(values[info, :k])))
         else:
             verdict = names[info][int(choice[info])]
         lines.append(f"{key:<4} {situation:<34} {shown:<30} -> {verdict}")

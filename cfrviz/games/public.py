@@ -429,7 +429,7 @@ def _hand_names(tree: GameTree, player: int, hand_of_deal: IntArray,
                 sets: list[IntArray]) -> tuple[str, ...]:
     """Readable names of one player's hands: the private chance labels every deal of the hand
     shares, else the common start of its information-set keys, else ``hand k``."""
-    count = int(hand_of_deal.max()) + 1 if len(hand_of_deal) else 0
+    count = int(np.max(hand_of_deal)) + 1 if len(hand_of_deal) else 0
     names: list[str] = []
     keys_of: list[list[str]] = [[] for _ in range(count)]
     for info in np.flatnonzero(tree.infoset_player == player):

@@ -96,7 +96,7 @@ def tree_best_response(tree: GameTree, probabilities: np.ndarray, player: int):
         return choice[info]
 
     limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 4 * int(tree.depth.max()) + 100))
+    sys.setrecursionlimit(max(limit, 4 * int(np.max(tree.depth)) + 100))
     try:
         total = value(0)
         for info in members:  # also decide sets the recursion never needed

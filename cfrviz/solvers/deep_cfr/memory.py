@@ -24,7 +24,7 @@ def _samples_per_traversal(tree: GameTree, who: int) -> int:
                 if t.player[h] == p:
                     bound[h] = 1 + kids.sum()
                 elif len(kids):
-                    bound[h] = kids.max()
+                    bound[h] = np.max(kids)
             bounds.append(int(bound[0]))
         return bounds[0], bounds[1]
 

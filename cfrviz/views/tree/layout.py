@@ -106,7 +106,7 @@ def infoset_lanes(tree: GameTree, nodes: np.ndarray, x: np.ndarray,
         members.setdefault(int(tree.infoset[n]), []).append(n)
     groups = {i: np.array(m) for i, m in members.items() if len(m) > 1}
     lanes: dict[int, int] = {}          # infoset -> lane, or -1 for a band
-    lanes_at = np.zeros(int(tree.depth.max()) + 1, dtype=int)
+    lanes_at = np.zeros(int(np.max(tree.depth)) + 1, dtype=np.int64)
     by_depth: dict[int, list[int]] = {}
     for info, m in groups.items():
         by_depth.setdefault(int(tree.depth[m[0]]), []).append(info)

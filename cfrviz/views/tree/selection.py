@@ -19,7 +19,7 @@ MAX_DRAWN = 800
 def subtree_sizes(tree: GameTree) -> np.ndarray:
     """Number of nodes in the subtree below (and including) each node."""
     sizes = np.ones(tree.num_nodes, dtype=np.int64)
-    for d in range(int(tree.depth.max()), 0, -1):
+    for d in range(int(np.max(tree.depth)), 0, -1):
         level = np.flatnonzero(tree.depth == d)
         np.add.at(sizes, tree.parent[level], sizes[level])
     return sizes

@@ -168,10 +168,10 @@ class TreeView(Redraw):
             # A payoff is written right of its leaf; where it would run into the label of an
             # edge to the next level on the same row, the leaf keeps that row there too.
             font, marker = self.style.font_size, self.style.marker_size
-            per_level = (DEFAULT_PX - 16) / (float(tree.depth[self.nodes].max()) + 0.6)
+            per_level = (DEFAULT_PX - 16) / (float(np.max(tree.depth[self.nodes])) + 0.6)
             # The widest edge label into each level: an action and " .33", or a chance
             # outcome and its fraction on a white ground.
-            label_px = np.zeros(int(tree.depth.max()) + 2)
+            label_px = np.zeros(int(np.max(tree.depth)) + 2)
             for c in self.nodes[self.nodes != 0].tolist():
                 if tree.player[tree.parent[c]] == CHANCE:
                     chars = len(edge_label(tree, c)) + 1 + len(fraction_label(
