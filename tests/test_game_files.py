@@ -353,9 +353,9 @@ def _chain(depth: int, suffix: str, go: str = "go") -> str:
 def _check_wide(tmp_path, suffix, n, seconds):
     path = tmp_path / f"wide.{suffix}"
     path.write_text(_wide(n, suffix))
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: a busy machine must not fail it
     game = load_game_file(path)
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     assert game.num_nodes == n + 1 and game.chance_labels[0][-1] == f"o{n - 1}"
     assert game.children[0].tolist() == list(range(1, n + 1))
     assert game.history[n] == f"root/deal:o{n - 1}"
@@ -541,7 +541,7 @@ def test_bad_json_values_say_file_and_node(tmp_path, case):
     text, words = BAD_JSON[case]
     path = tmp_path / "bad.json"
     path.write_text(text)
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: a busy machine must not fail it
     with pytest.raises(ValueError) as error:
         load_game_file(path)
     message = str(error.value)
@@ -549,7 +549,7 @@ def test_bad_json_values_say_file_and_node(tmp_path, case):
     for word in words:
         assert word in message, (word, message)
     assert len(message) < 400, message
-    assert time.perf_counter() - start < 2
+    assert time.process_time() - start < 2
 
 
 BAD_EFG = {
@@ -574,7 +574,7 @@ def test_bad_efg_tokens_say_file_line_and_node(tmp_path, case):
     body, words = BAD_EFG[case]
     path = tmp_path / "bad.efg"
     path.write_text(f'EFG 2 R "bad" {{ "A" "B" }}\n{body}\n')
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: a busy machine must not fail it
     with pytest.raises(ValueError) as error:
         load_game_file(path)
     message = str(error.value)
@@ -582,7 +582,7 @@ def test_bad_efg_tokens_say_file_line_and_node(tmp_path, case):
     for word in words:
         assert word.replace("/a" * 3000, "/a/a/") in message, (word, message)
     assert len(message) < 400, message
-    assert time.perf_counter() - start < 2
+    assert time.process_time() - start < 2
 
 
 def test_efg_labels_may_be_any_text(tmp_path):
