@@ -32,7 +32,7 @@ REQUIREMENTS: dict[str, str] = {
     "numpy": "1.26",
     "numba": "0.60",
     "tqdm": "4.66",
-    "plotly": "6.0",
+    "plotly": "6.1.1",
     "anywidget": "0.9",
     "ipywidgets": "8.1",
     "networkx": "3.2",

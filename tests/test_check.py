@@ -121,8 +121,8 @@ def test_too_old_package_is_reported(monkeypatch):
     assert not report.ok
     (failure,) = report.failures
     assert failure.name == "plotly"
-    assert "plotly 5.24.1 is too old (cfrviz needs 6.0 or newer)" in failure.message
-    assert "pip install 'plotly>=6.0'" in failure.message
+    assert "plotly 5.24.1 is too old (cfrviz needs 6.1.1 or newer)" in failure.message
+    assert "pip install 'plotly>=6.1.1'" in failure.message
 
 
 def test_package_that_does_not_import_is_reported(monkeypatch):
@@ -176,7 +176,7 @@ def test_broken_figure_widget_is_reported(monkeypatch):
     monkeypatch.setattr(go, "FigureWidget", fail)
     result = check_module.check_figure_widget()
     assert not result.ok
-    assert "pip install 'plotly>=6.0' 'anywidget>=0.9'" in result.message
+    assert "pip install 'plotly>=6.1.1' 'anywidget>=0.9'" in result.message
 
 
 def test_report_text_and_html():
