@@ -13,7 +13,7 @@ meets it.  One JupyterLab serves the module; each lesson gets its own page, and 
   slider shown in an output without figures: a figure elsewhere in the notebook);
 - saved, closed (kernel shut down) and reopened, no widget shows "Error displaying widget";
 - no JavaScript error all along;
-- and what the earlier one-lesson browser tests checked of lessons 01, 02, 04, 06 and 11
+- and what the earlier one-lesson browser tests checked of lessons 01, 02, 04, 06 and 12
   (:data:`EXTRAS`; Deep CFR was lesson 11 then).
 
 The lesson runs as shipped with one cell appended (:data:`PROBE_CELL`): it puts the baselines
@@ -557,7 +557,7 @@ def extras_06(page) -> None:
     assert figure_state(widget) != before
 
 
-def extras_11(page) -> None:
+def extras_12(page) -> None:
     """At least four figures drawn; the advantage figure draws lines; the comparison switches
     its x axis to nodes touched (formerly tests/test_browser_lesson10.py)."""
     plots = page.locator(".js-plotly-plot")
@@ -579,7 +579,7 @@ def extras_11(page) -> None:
 
 #: Checks kept from the one-lesson browser tests, run right after Run All.
 EXTRAS = {"01": extras_01, "02": extras_02, "04": extras_04, "06": extras_06,
-          "11": extras_11}
+          "12": extras_12}
 #: Lessons whose figures are first drawn in a 1000-pixel window (the layout check widens it
 #: to 1280 and narrows it again); the others run at 1280 x 900.
 NARROW_FIRST = {"02", "04"}

@@ -57,6 +57,12 @@ export default () => {
     initialize({ model }) {
       const queue = [];
       const recorders = MESSAGES.map((name) => [name, () => queue.push([name, model.get(name)])]);
+      // A new full state (the kernel sets _widget_data/_widget_layout when a figure is shown)
+      // already holds what the messages before it did, and plotly's model starts from it:
+      // replaying those messages too would add their traces twice.
+      for (const name of ["_widget_data", "_widget_layout"]) {
+        recorders.push([name, () => { queue.length = 0; }]);
+      }
       for (const [name, record] of recorders) model.on(`change:${name}`, record);
       loaded = plotlyFrontEnd(model).then((plotly) => {
         for (const [name, record] of recorders) model.off(`change:${name}`, record);

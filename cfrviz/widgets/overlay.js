@@ -442,6 +442,8 @@ export function render({ model, el }) {
   let hooked = null;
   /** @type {Element | null} the `.cfrviz-overlaid` box, once the overlay is in it */
   let box = null;
+  /** whether the last draw had a drawn figure to place the marks on */
+  let placed = false;
   const redraw = () => draw();
 
   function unhook() {
@@ -467,10 +469,12 @@ export function render({ model, el }) {
 
   // The figure may be drawn after the overlay, drawn again in a new element, or plotted anew
   // (Plotly.newPlot, which drops our listeners): each adds nodes to the box.
+  // It also redraws when the figure becomes drawn: an afterplot event sent before our
+  // listeners were on (a page busy loading plotly.js) would otherwise leave the marks unplaced.
   const watch = new MutationObserver(() => {
     const before = [plot, hooked];
     findPlot();
-    if (plot !== before[0] || hooked !== before[1]) draw();
+    if (plot !== before[0] || hooked !== before[1] || drawn(plot) !== placed) draw();
   });
 
   function findBox() {
@@ -490,6 +494,7 @@ export function render({ model, el }) {
     findBox();
     findPlot();
     const ready = drawn(plot);
+    placed = ready;
     if (ready) {
       const figure = plot.getBoundingClientRect(), own = el.getBoundingClientRect();
       svg.style.left = `${figure.left - own.left}px`;
