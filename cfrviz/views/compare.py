@@ -101,6 +101,17 @@ def positive_or_gap(values) -> list:
     return [float(v) if np.isfinite(v) and v > 0 else None for v in np.asarray(values, float)]
 
 
+def _runs_on_one_game(traces: Sequence, caller: str) -> list:
+    """The runs as a list, refusing none and runs on different games."""
+    traces = list(traces)
+    if not traces:
+        raise ValueError(f"{caller} needs at least one trace")
+    names = {t.game.name for t in traces}
+    if len(names) > 1:
+        raise ValueError(f"compare runs on one game; got {', '.join(sorted(names))}")
+    return traces
+
+
 def _labels(traces, labels) -> list[str]:
     """One label per trace, escaped for plotly (legend names and hover templates)."""
     if labels is None:
@@ -145,12 +156,7 @@ def comparison_figure(traces: Sequence, labels: Sequence[str] | None = None,
     ValueError
         For no traces, traces of different games, a bad axis or labels.
     """
-    traces = list(traces)
-    if not traces:
-        raise ValueError("comparison_figure needs at least one trace")
-    names = {t.game.name for t in traces}
-    if len(names) > 1:
-        raise ValueError(f"compare runs on one game; got {', '.join(sorted(names))}")
+    traces = _runs_on_one_game(traces, "comparison_figure")
     labels = _labels(traces, labels)
     style = get_style(presenter)
     order = list(dict.fromkeys(labels))
@@ -206,12 +212,7 @@ def iterates_figure(traces: Sequence, labels: Sequence[str] | None = None,
     ValueError
         For no traces, traces of different games, a bad axis or labels.
     """
-    traces = list(traces)
-    if not traces:
-        raise ValueError("iterates_figure needs at least one trace")
-    names = {t.game.name for t in traces}
-    if len(names) > 1:
-        raise ValueError(f"compare runs on one game; got {', '.join(sorted(names))}")
+    traces = _runs_on_one_game(traces, "iterates_figure")
     labels = _labels(traces, labels)
     style = get_style(presenter)
     fig = go.Figure()
