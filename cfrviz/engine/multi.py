@@ -29,7 +29,7 @@ import numpy as np
 
 from ..core.tree import CHANCE, TERMINAL, GameTree
 from ..core.types import BoolArray, FloatArray, IntArray
-from .cfr import Tables, UpdateRule, apply_update, copy_table, play_strategy
+from .cfr import Tables, UpdateRule, apply_update, copy_table, play_strategy, value_pass
 from .jit import kernel
 from .plan import ROOT_EDGE, PlanArrays
 
@@ -163,17 +163,6 @@ def others_reach(reach: FloatArray, players: int, who: int, h: int) -> float:
 
 
 @kernel
-def multi_value_pass(arrays: PlanArrays, prob: FloatArray, who: int, value: FloatArray) -> None:
-    """Bottom-up: each node's expected value for player ``who``."""
-    parent, player, utility = arrays.parent, arrays.player, arrays.utility
-    n = parent.shape[0]
-    for h in range(n):
-        value[h] = utility[h, who] if player[h] == TERMINAL else 0.0
-    for h in range(n - 1, 0, -1):
-        value[parent[h]] += prob[h] * value[h]
-
-
-@kernel
 def multi_cfr_pass(arrays: PlanArrays, strategy: FloatArray, players: int, who: int,
                    reach: FloatArray, prob: FloatArray, value: FloatArray, regret: FloatArray,
                    weighted: FloatArray) -> None:
@@ -181,7 +170,7 @@ def multi_cfr_pass(arrays: PlanArrays, strategy: FloatArray, players: int, who: 
     2007), with the counterfactual reach the product of all the other rows."""
     parent, edge, slot = arrays.parent, arrays.edge, arrays.slot
     multi_reach_pass(arrays, strategy, players, reach, prob)
-    multi_value_pass(arrays, prob, who, value)
+    value_pass(arrays, prob, who, value)  # any number of players: utility[h, who]
     n = parent.shape[0]
     for h in range(1, n):
         if edge[h] == who:
