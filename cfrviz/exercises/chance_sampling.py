@@ -28,7 +28,7 @@ from ..core.tree import CHANCE, TERMINAL
 from ..reference.mccfr import chance_sampling_walk, stream_draws
 from ..reference.mccfr import sample as pick
 from . import Feedback, correct, not_done, unanswered, wrong
-from .coding import run_student
+from .coding import DrawError, checked_draw, run_student, short_repr
 from .diagnosis import Case, diagnose, fallback
 
 #: The games and iterations the walk is compared on, and the seed of the draws.
@@ -102,8 +102,6 @@ _ROWS = ("`tree.children[node]` is an array of child node ids; `strategy[info]`,
          "[:len(children)].")
 
 
-class DrawError(ValueError):
-    """A call of the checker's ``draw`` that cannot be answered (bad node or probabilities)."""
 
 
 _HINTS = {
@@ -129,32 +127,11 @@ class NodeDraws:
 
     def __call__(self, node, probabilities) -> int:
         tree = self.tree
-        if isinstance(node, (bool, np.bool_)) or not isinstance(node, (int, np.integer)) \
-                or not 0 <= node < tree.num_nodes:
-            raise DrawError(f"draw(node, probabilities) takes the id of the node where the walk "
-                            f"draws, a whole number in 0..{tree.num_nodes - 1}; got {node!r}")
-        node = int(node)
-        k = len(tree.children[node])
-        if k == 0:
-            raise DrawError(f"node {node} (history {tree.history[node]!r}) is terminal: there "
-                            "is nothing to draw")
-        try:
-            p = np.array(probabilities, dtype=float).ravel()
-        except (TypeError, ValueError):
-            p = np.array([np.nan])
-        if len(p) > k and np.all(p[k:] == 0):
-            p = p[:k]  # a whole row of a table, zeros past the node's actions
-        if len(p) != k or not np.all(np.isfinite(p)) or np.any(p < 0) \
-                or abs(p.sum() - 1) > 1e-6:
-            raise DrawError(f"at node {node} (history {tree.history[node]!r}) draw needs {k} "
-                            f"probabilities, one per child, summing to 1; got {_short(p)}")
+        node, p = checked_draw(tree, node, probabilities)
         self.log.append((node, p))
         return pick(p, float(self.uniforms[node]))
 
 
-def _short(value) -> str:
-    text = repr(value.tolist() if isinstance(value, np.ndarray) else value)
-    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def chance_sampling_variant(tree, node, player, own_reach, opponent_reach, strategy, regret_sum,
@@ -251,7 +228,7 @@ def check_chance_sampling(function) -> Feedback:
         return not_done("Write `my_chance_sampling`, then run this cell again.")
     if not callable(function):
         return wrong("Pass the function itself, check_chance_sampling(my_chance_sampling); "
-                     f"got {_short(function)}.", "not-callable")
+                     f"got {short_repr(function)}.", "not-callable")
     walks = 0
     for name, iterations in WALK_CHECKS:
         tree = _game(name)
@@ -346,7 +323,7 @@ def _root_value_message(game, walks, reference) -> str:
         if not ok:
             iteration, player = divmod(w, 2)
             return (f"Your tables are right, but in {game} your walk for player {player + 1} in "
-                    f"iteration {iteration + 1} returned {_short(got[2])} at the root; the "
+                    f"iteration {iteration + 1} returned {short_repr(got[2])} at the root; the "
                     f"value there is {float(want[2]):.4f}. Return the value of every node: the "
                     "payoff at a leaf, the drawn child's value at a chance node, and the "
                     "strategy's value, sum of sigma[a] * action_values[a], at a player's node.")

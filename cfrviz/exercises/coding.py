@@ -16,6 +16,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from . import Feedback, not_done, wrong
 
 _PACKAGE = Path(__file__).resolve().parent.parent
@@ -104,3 +106,40 @@ def run_student(call: Callable[..., Any], *, name: str,
         detail = str(error) or "(no message)"
         return None, wrong(f"{name} raised {type(error).__name__}: {detail}{where(error)}.{hint}",
                            "crash")
+
+
+class DrawError(ValueError):
+    """A call of a checker's ``draw`` that cannot be answered (bad node or probabilities)."""
+
+
+def short_repr(value) -> str:
+    """A value as a student sees it in a message: its repr, cut at 80 characters."""
+    text = repr(value.tolist() if isinstance(value, np.ndarray) else value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def checked_draw(tree, node, probabilities) -> tuple[int, np.ndarray]:
+    """The node and probabilities a student's walk passed to a checker's ``draw(node,
+    probabilities)``, or a :class:`DrawError` saying what is wrong with them: ``node`` must be
+    a node with children, ``probabilities`` one per child (a table row's zeros past them may
+    stay), finite, non-negative and summing to 1."""
+    if isinstance(node, (bool, np.bool_)) or not isinstance(node, (int, np.integer)) \
+            or not 0 <= node < tree.num_nodes:
+        raise DrawError(f"draw(node, probabilities) takes the id of the node where the walk "
+                        f"draws, a whole number in 0..{tree.num_nodes - 1}; got {node!r}")
+    node = int(node)
+    k = len(tree.children[node])
+    if k == 0:
+        raise DrawError(f"node {node} (history {tree.history[node]!r}) is terminal: there "
+                        "is nothing to draw")
+    try:
+        p = np.array(probabilities, dtype=float).ravel()
+    except (TypeError, ValueError):
+        p = np.array([np.nan])
+    if len(p) > k and np.all(p[k:] == 0):
+        p = p[:k]  # a whole row of a table, zeros past the node's actions
+    if len(p) != k or not np.all(np.isfinite(p)) or np.any(p < 0) or abs(p.sum() - 1) > 1e-6:
+        raise DrawError(f"at node {node} (history {tree.history[node]!r}) draw needs {k} "
+                        f"probabilities, one per child, summing to 1; got "
+                        f"{short_repr(probabilities)}")
+    return node, p

@@ -24,7 +24,7 @@ from ..core.tree import CHANCE
 from ..reference.mccfr import external_sampling_walk
 from ..reference.mccfr import sample as pick
 from . import Feedback, correct, not_done, unanswered, wrong
-from .coding import run_student
+from .coding import checked_draw, run_student, short_repr
 from .diagnosis import Case, close_to, diagnose, fallback
 
 #: Exercise 1: chance deals J, Q, K with probability 1/3 each; the sampler draws them with Q.
@@ -149,8 +149,6 @@ _WALK_HINTS = {
 }
 
 
-class DrawError(ValueError):
-    """A call of the checker's ``draw`` that cannot be answered (bad node or probabilities)."""
 
 
 class _Draws:
@@ -171,26 +169,7 @@ class _Draws:
 
     def __call__(self, node, probabilities):
         tree = self.tree
-        if isinstance(node, (bool, np.bool_)) or not isinstance(node, (int, np.integer)) \
-                or not 0 <= node < tree.num_nodes:
-            raise DrawError(f"draw(node, probabilities) takes the id of the node where the walk "
-                            f"draws, a whole number in 0..{tree.num_nodes - 1}; got {node!r}")
-        node = int(node)
-        k = len(tree.children[node])
-        if k == 0:
-            raise DrawError(f"node {node} (history {tree.history[node]!r}) is terminal: there "
-                            "is nothing to draw")
-        try:
-            p = np.array(probabilities, dtype=float).ravel()
-        except (TypeError, ValueError):
-            p = np.array([np.nan])
-        if len(p) > k and np.all(p[k:] == 0):
-            p = p[:k]  # a whole row of the table, zeros past the node's actions
-        if len(p) != k or not np.all(np.isfinite(p)) or np.any(p < 0) \
-                or abs(p.sum() - 1) > 1e-6:
-            raise DrawError(f"at node {node} (history {tree.history[node]!r}) draw needs "
-                            f"{k} probabilities, one per child, summing to 1; got "
-                            f"{_short(probabilities)}")
+        node, p = checked_draw(tree, node, probabilities)
         self.log.append((node, p))
         if self.check and self.wrong is None:
             want = self.expected(node)
@@ -207,9 +186,6 @@ class _Draws:
         return regret_matching(self.regret_sum[info], tree.legal_mask[info])[:len(children)]
 
 
-def _short(value) -> str:
-    text = repr(value)
-    return text if len(text) <= 80 else text[:77] + "..."
 
 
 @lru_cache(maxsize=4)
@@ -257,7 +233,7 @@ def check_external_sampling(function) -> Feedback:
         return not_done("Write `my_external_sampling`, then run this cell again.")
     if not callable(function):
         return wrong(f"Pass the function itself, check_external_sampling(my_external_sampling); "
-                     f"got {_short(function)}.", "not-callable")
+                     f"got {short_repr(function)}.", "not-callable")
     walks = 0
     for name, iterations in WALK_CHECKS:
         tree = _walk_game(name)
@@ -311,7 +287,7 @@ def _check_values(tree, mine, reference) -> Feedback | None:
             iteration, player = divmod(w, 2)
             return wrong(f"Your tables are right, but in {tree.name.replace('_', ' ')} your walk "
                          f"for player {player + 1} in iteration {iteration + 1} returned "
-                         f"{_short(got[2])} at the root; the sampled value there is "
+                         f"{short_repr(got[2])} at the root; the sampled value there is "
                          f"{float(want[2]):.4f}. Return the value of every node: the payoff at "
                          "a terminal, the value of the followed child at chance's and the "
                          "opponent's nodes, and the strategy's value at the traverser's.",

@@ -23,7 +23,7 @@ import numpy as np
 from ..core.regret import regret_matching
 from ..games.matrix import RPS_PAYOFFS, matrix_exploitability
 from . import Feedback, as_vector, correct, not_done, unanswered, wrong
-from .coding import run_student
+from .coding import DrawError, run_student, short_repr
 from .diagnosis import Case, diagnose, fallback
 
 #: The scissors variant of lesson 01 §6 and the fixed opponent of §4.
@@ -75,8 +75,6 @@ _HINTS = {
 }
 
 
-class DrawError(ValueError):
-    """A call of the checker's ``draw`` that cannot be answered."""
 
 
 class Draws:
@@ -121,7 +119,7 @@ class Draws:
         if p.shape != (k,) or not p.min() >= 0 or not abs(p.sum() - 1) <= 1e-6:
             raise DrawError(f"draw({player}, strategy) needs player {player + 1}'s {k} "
                             f"probabilities, non-negative and summing to 1; got "
-                            f"{_short(strategy)}. Pass the strategy regret matching gives, "
+                            f"{short_repr(strategy)}. Pass the strategy regret matching gives, "
                             "not the regrets (and play uniformly when no regret is positive)")
         call = self.calls[player]
         if call >= len(self.uniforms):
@@ -143,9 +141,6 @@ def _pick(p: list[float], u: float) -> int:
     return max(i for i, value in enumerate(p) if value > 0)
 
 
-def _short(value) -> str:
-    text = repr(value)
-    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def sampled_regret_matching(payoffs, rounds: int, draw, opponent=None, *,
@@ -239,7 +234,7 @@ def check_sampled_regret_matching(function) -> Feedback:
                         "again.")
     if not callable(function):
         return wrong("Pass the function itself, check_sampled_regret_matching("
-                     f"my_sampled_regret_matching); got {_short(function)}.", "not-callable")
+                     f"my_sampled_regret_matching); got {short_repr(function)}.", "not-callable")
     for label, payoffs, rounds, opponent in CASES:
         verdict = _check_case(function, label, payoffs, rounds, opponent)
         if verdict is not None:
@@ -295,7 +290,7 @@ def _check_case(function, label, payoffs, rounds, opponent) -> Feedback | None:
              "`return average_1, average_2`."),
         Case("shape", lambda got: got is None,
              f"In {label}, expected two average strategies ({sizes[0]} and {sizes[1]} "
-             f"probabilities); got {_short(result)}."),
+             f"probabilities); got {short_repr(result)}."),
         Case("too-few-draws", lambda _: draws.calls != [rounds, rounds],
              f"In {label} ({rounds} rounds) your loop called draw {draws.calls[0]} times for "
              f"player 1 and {draws.calls[1]} times for player 2: each round draws one action "
@@ -343,7 +338,7 @@ def _check_convergence(function) -> Feedback:
         pair = None if failed is not None else _as_pair(result, (3, 3))
         if pair is None:
             return failed or wrong(f"In the {LONG_ROUNDS:,}-round run your function returned "
-                                   f"{_short(result)}, not two average strategies.", "shape")
+                                   f"{short_repr(result)}, not two average strategies.", "shape")
         x, y = pair
         if opponent is None:
             gap = float(matrix_exploitability(A, x[None], y[None])[0])
