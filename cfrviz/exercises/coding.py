@@ -10,9 +10,12 @@ checker chose for that kind of error.  A checker never re-raises.
 
 from __future__ import annotations
 
+import contextlib
+import copy
 import linecache
+import sys
 import traceback
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -61,7 +64,9 @@ def where(error: BaseException) -> str:
 
 
 def run_student(call: Callable[..., Any], *, name: str,
-                hints: Mapping[Any, str] | None = None
+                hints: Mapping[Any, str] | None = None,
+                forbidden: Mapping[Callable[..., Any], str] | None = None,
+                unchanged: Sequence[tuple[str, Any]] = ()
                 ) -> tuple[Any, Feedback | None]:
     """Run ``call()`` (which calls the student's code): ``(result, None)`` or ``(None, feedback)``.
 
@@ -79,6 +84,15 @@ def run_student(call: Callable[..., Any], *, name: str,
         A sentence added when the error is an instance of that type (the first
         match in the mapping's order), e.g. what the arguments look like for an
         ``IndexError``.
+    forbidden : mapping of function to str, optional
+        The package's own answers to the exercise, each with what it is called in the
+        lesson (e.g. ``{best_response: "cfrviz.best_response"}``).  If the student's code
+        calls one of them, under whatever name it was imported, the feedback is "wrong"
+        with mistake ``"calls the answer"``: the exercise is to write it.
+    unchanged : sequence of (str, object)
+        The arguments the student's code must leave as they were, each with its name in
+        messages, e.g. ``[("regrets", regrets)]``.  They are copied before the call and
+        compared after it; a change is "wrong" with mistake ``"changes its input"``.
 
     Returns
     -------
@@ -88,8 +102,10 @@ def run_student(call: Callable[..., Any], *, name: str,
         exception, naming the line of the student's cell that raised it.
         ``KeyboardInterrupt`` is not caught: the student stopped the cell.
     """
+    before = [(label, copy.deepcopy(value)) for label, value in unchanged]
     try:
-        return call(), None
+        with _watching(forbidden or {}) as called:
+            result = call()
     except NotImplementedError:
         return None, not_done(f"{name} still raises NotImplementedError: replace that line with "
                               "your code, then run this cell again.")
@@ -106,6 +122,65 @@ def run_student(call: Callable[..., Any], *, name: str,
         detail = str(error) or "(no message)"
         return None, wrong(f"{name} raised {type(error).__name__}: {detail}{where(error)}.{hint}",
                            "crash")
+    if called:
+        return None, wrong(f"{name} calls {called[0]}, which is the answer this exercise asks you "
+                           "to write. Write the computation yourself, then run this cell again.",
+                           "calls the answer")
+    for (label, old), (_, new) in zip(before, unchanged):
+        if not _same(old, new):
+            return None, wrong(f"{name} changed its argument `{label}` in place. Leave the "
+                               "caller's data as it was: work on a copy (e.g. "
+                               "`np.maximum(x, 0)` makes a new array, `x[x < 0] = 0` changes "
+                               "`x`), then run this cell again.", "changes its input")
+    return result, None
+
+
+def _same(old: Any, new: Any) -> bool:
+    """Whether ``new`` still holds what the copy ``old`` held (arrays compared elementwise,
+    NaN equal to NaN, shapes and dtypes too)."""
+    if isinstance(old, np.ndarray):
+        return (isinstance(new, np.ndarray) and old.shape == new.shape
+                and old.dtype == new.dtype and bool(np.array_equal(old, new, equal_nan=True)))
+    try:
+        return bool(old == new)
+    except Exception:  # an object whose == raises or is ambiguous: compare what it shows
+        return repr(old) == repr(new)
+
+
+@contextlib.contextmanager
+def _watching(functions: Mapping[Callable[..., Any], str]) -> Iterator[list[str]]:
+    """Record, in the yielded list, the name of each of ``functions`` called inside the block.
+
+    A profile hook sees every Python call, whatever name the caller used (``from cfrviz
+    import best_response as br`` included), without changing the functions themselves.
+    Only Python functions can be watched (a compiled kernel has no code object).
+    """
+    codes = {getattr(_unwrapped(f), "__code__", None): label for f, label in functions.items()}
+    codes.pop(None, None)
+    called: list[str] = []
+    if not codes:
+        yield called
+        return
+    previous = sys.getprofile()
+
+    def hook(frame: Any, event: str, arg: Any) -> None:
+        if event == "call" and frame.f_code in codes and not called:
+            called.append(codes[frame.f_code])
+        if previous is not None:  # a profiler the student runs keeps working
+            previous(frame, event, arg)
+
+    sys.setprofile(hook)
+    try:
+        yield called
+    finally:
+        sys.setprofile(previous)
+
+
+def _unwrapped(function: Callable[..., Any]) -> Callable[..., Any]:
+    """The plain function behind ``function`` (functools.wraps chains unwrapped)."""
+    while hasattr(function, "__wrapped__"):
+        function = function.__wrapped__
+    return function
 
 
 class DrawError(ValueError):
