@@ -1,8 +1,8 @@
-"""Planned times have one source, tools/lessons/planned_minutes.json (issue 22 item 7): the
-lessons' own "About N minutes", lesson 00's course map and README's table all agree with it."""
+"""Planned times come from one stated rule (tools/build_lessons.py estimate, issue 29 item 9):
+the lessons' own "About N minutes", lesson 00's course map and README's table all agree with it,
+lesson 00 and README state the rule, and no lesson is planned over an hour."""
 
 import importlib.util
-import json
 import re
 from pathlib import Path
 
@@ -10,7 +10,6 @@ import nbformat
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PLANNED = json.loads((ROOT / "tools" / "lessons" / "planned_minutes.json").read_text())
 SOURCES = sorted((ROOT / "tools" / "lessons").glob("[0-9][0-9]_*.py"))
 
 
@@ -27,9 +26,34 @@ def _markdown(stem: str) -> str:
     return "\n".join(cell.source for cell in nb.cells if cell.cell_type == "markdown")
 
 
-def test_every_lesson_has_a_planned_time_and_nothing_else_does():
+PLANNED = _build_module().planned_minutes()
+
+
+def test_every_lesson_has_a_planned_time_of_an_hour_at_most():
     assert set(PLANNED) == {path.stem for path in SOURCES}
-    assert all(isinstance(m, int) and m > 0 for m in PLANNED.values())
+    too_long = {stem: m for stem, m in PLANNED.items() if m > 60}
+    assert not too_long, f"split or trim these lessons (planned minutes): {too_long}"
+
+
+def test_the_estimate_follows_the_stated_rule():
+    build = _build_module()
+    words = " ".join(["word"] * 2 * build.WORDS_PER_MINUTE)  # two minutes of reading
+    cells = build.parse(f"# %% [markdown]\n# {words}\n# %%\nx = 1\n"
+                        '# %% tags=["exercise-a"]\ndef f():\n    pass\n'
+                        '# %% tags=["exercise-b"]\nanswer = None\n')
+    assert build.estimate(cells) == pytest.approx(
+        2 + 3 * build.CELL_MINUTES + build.CODING_MINUTES + build.EXERCISE_MINUTES)
+
+
+@pytest.mark.parametrize("stem", ["00_start_here"])
+def test_the_rule_is_stated_where_students_and_instructors_read_times(stem):
+    build = _build_module()
+    rule = (f"{build.WORDS_PER_MINUTE} words a minute", f"{build.CODING_MINUTES} minutes",
+            f"{build.EXERCISE_MINUTES} minutes")
+    for text, where in ((_markdown(stem), stem), ((ROOT / "README.md").read_text(), "README")):
+        flat = " ".join(text.split())
+        missing = [part for part in rule if part not in flat]
+        assert not missing, f"{where} does not state the planned-time rule: {missing}"
 
 
 @pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.stem)

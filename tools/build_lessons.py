@@ -5,16 +5,16 @@ code cell, ``# %% [markdown]`` a markdown cell (its lines lose their leading
 ``# ``), and ``tags=["a", "b"]`` after either sets cell tags.  Notebooks are
 written with outputs cleared.  Run: ``python tools/build_lessons.py``.
 
-Planned times have one source, ``tools/lessons/planned_minutes.json``: a
-lesson writes ``{{minutes}}`` for its own and ``{{minutes:NN_slug}}`` for
+Planned times are estimated from the sources by one stated rule (:func:`estimate`):
+a lesson writes ``{{minutes}}`` for its own and ``{{minutes:NN_slug}}`` for
 another's (lesson 00's course map), and the build fills them in.  README's
-table is checked against the same file by ``tests/test_planned_times.py``.
+table is checked against the same rule by ``tests/test_planned_times.py``.
 """
 
 from __future__ import annotations
 
 import ast
-import json
+import math
 import re
 import sys
 from pathlib import Path
@@ -22,7 +22,16 @@ from pathlib import Path
 import nbformat
 
 ROOT = Path(__file__).resolve().parent.parent
-PLANNED = ROOT / "tools" / "lessons" / "planned_minutes.json"
+SOURCES = ROOT / "tools" / "lessons"
+# The planned-time rule, stated in lesson 00 and README: careful reading of technical text
+# with formulas at WORDS_PER_MINUTE, CELL_MINUTES to run a code cell and look at what it
+# shows, CODING_MINUTES for an exercise that asks for a function (its cell has a ``def``)
+# and EXERCISE_MINUTES for any other exercise; the sum rounded to the nearest 5 minutes.
+WORDS_PER_MINUTE = 110
+CELL_MINUTES = 0.5
+CODING_MINUTES = 10
+EXERCISE_MINUTES = 4
+WORD = re.compile(r"[A-Za-z0-9]+")
 MINUTES = re.compile(r"\{\{minutes(?::(?P<slug>[0-9A-Za-z_]+))?\}\}")
 MARKER = re.compile(r"^# %%(?P<md> \[markdown\])?(?: tags=(?P<tags>\[.*\]))?\s*$")
 
@@ -57,21 +66,37 @@ def parse(text: str) -> list:
     return cells
 
 
+def estimate(cells: list) -> float:
+    """Minutes a student needs for a lesson's ``cells`` by the stated rule (unrounded)."""
+    words = sum(len(WORD.findall(c.source)) for c in cells if c.cell_type == "markdown")
+    code = [c for c in cells if c.cell_type == "code"]
+    exercises = [c for c in code
+                 if any(t.startswith("exercise-") for t in c.metadata.get("tags", []))]
+    coding = sum(1 for c in exercises if re.search(r"^\s*def ", c.source, re.MULTILINE))
+    return (words / WORDS_PER_MINUTE + CELL_MINUTES * len(code) + CODING_MINUTES * coding
+            + EXERCISE_MINUTES * (len(exercises) - coding))
+
+
 def planned_minutes() -> dict[str, int]:
-    """Each lesson's planned time in minutes, by its file's stem."""
-    return json.loads(PLANNED.read_text(encoding="utf-8"))
+    """Each lesson's planned time in minutes, by its file's stem: :func:`estimate` rounded to
+    the nearest 5 (at least 5)."""
+    planned = {}
+    for source in sorted(SOURCES.glob("[0-9][0-9]*_*.py")):
+        minutes = estimate(parse(source.read_text(encoding="utf-8")))
+        planned[source.stem] = max(5, 5 * math.floor(minutes / 5 + 0.5))
+    return planned
 
 
 def fill_minutes(text: str, stem: str, planned: dict[str, int] | None = None) -> str:
     """Replace ``{{minutes}}`` by lesson ``stem``'s planned minutes and ``{{minutes:slug}}`` by
-    lesson ``slug``'s; a lesson missing from planned_minutes.json is a ValueError."""
+    lesson ``slug``'s; a lesson that does not exist is a ValueError."""
     planned = planned_minutes() if planned is None else planned
 
     def minutes(match: re.Match) -> str:
         slug = match["slug"] or stem
         if slug not in planned:
-            raise ValueError(f"{stem}: {match[0]} names lesson {slug!r}, which has no planned "
-                             f"time in {PLANNED.relative_to(ROOT)}")
+            raise ValueError(f"{stem}: {match[0]} names lesson {slug!r}, which is not in "
+                             f"{SOURCES.relative_to(ROOT)}")
         return str(planned[slug])
 
     return MINUTES.sub(minutes, text)
