@@ -109,7 +109,7 @@ def check_milestones(answer) -> Feedback:
         Case("in-order", lambda matches: matches == IN_ORDER,
              "Those are the letters A to E in the order the programs are listed, but the ideas "
              "are listed in another order: read each description and find the program that "
-             "introduced it (the table above says what each added)."),
+             "introduced it (the milestones above say what each added)."),
         Case("deepstack-libratus", swapped("DeepStack", "Libratus"),
              "DeepStack and Libratus are swapped. Both solve subgames while playing, but "
              "DeepStack keeps no strategy for the whole game and values its lookahead's leaves "

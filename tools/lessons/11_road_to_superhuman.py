@@ -66,7 +66,8 @@ check.check_hulhe_memory(my_terabytes)
 # well under a millisecond. How long would **one** iteration of heads-up limit hold'em take: a
 # second, an hour, a day, a year? (And CFR needs thousands of iterations.)
 #
-# To extrapolate, scale by what the cost grows with. Lesson 10 measured it: one iteration visits
+# To extrapolate, scale by what the cost grows with. [Scaling up](10_scaling_up.ipynb) measured it:
+# one iteration visits
 # every **node** of the tree, so its time grows with the nodes; only the two tables grow with the
 # information sets. The next cell measures both rates on two of our games.
 
@@ -120,7 +121,7 @@ for p in (limit, no_limit):
 game_sizes_figure(ours, bytes_per_infoset=bytes_per_set)
 
 # %% [markdown]
-# Two lessons follow. Limit hold'em is out of reach for the code of this course on one computer,
+# Two conclusions follow. Limit hold'em is out of reach for the code of this course on one computer,
 # but only by a factor that engineering can close: a cluster, compact numbers, a faster CFR. No-limit
 # hold'em is not: $10^{161}$ is beyond any computer that could ever be built, so no program solves it
 # whole. The programs below are what it took instead.
@@ -149,16 +150,16 @@ game_sizes_figure(ours, bytes_per_infoset=bytes_per_set)
 # DeepStack beat a group of professional players by a wide margin.
 #
 # ### Libratus (2017): an abstract blueprint, refined safely during play
-# **Libratus** (Brown and Sandholm, 2018) combined three modules. A **blueprint** strategy was
-# computed in advance with a Monte Carlo CFR variant (lesson 06) on an *abstraction* of the game
-# (lesson 10: similar hands bucketed, few bet sizes). During play, from the third betting round on,
-# it re-solved the remaining subgame in much finer detail with **nested safe subgame solving**
-# (Brown and Sandholm, 2017), which guarantees the refined strategy is no more exploitable than the
-# blueprint, even when the opponent bets sizes the abstraction lacks. Overnight, a **self-improver**
-# added the bet sizes the opponents had used most to the blueprint. In January 2017 Libratus beat
-# four top heads-up no-limit specialists over 120,000 hands.
+# **Libratus** (Brown and Sandholm, Science 2018) combined three modules. A **blueprint** strategy
+# was computed in advance with a Monte Carlo CFR variant (lesson 06) on an *abstraction* of the
+# game (lesson 10: similar hands bucketed, few bet sizes). During play, from the third betting
+# round on, it re-solved the remaining subgame in much finer detail with **nested safe subgame
+# solving** (Brown and Sandholm, NIPS 2017), which guarantees the refined strategy is no more
+# exploitable than the blueprint, even when the opponent bets sizes the abstraction lacks.
+# Overnight, a **self-improver** added the bet sizes the opponents had used most to the blueprint.
+# In January 2017 Libratus beat four top heads-up no-limit specialists over 120,000 hands.
 #
-# Lesson [13 · Solving while playing](13_solving_while_playing.ipynb) does both programs' core
+# The lesson [Solving while playing](13_solving_while_playing.ipynb) does both programs' core
 # step on Leduc poker: ranges over public states, re-solving unsafely and safely (with the
 # numbers), and solving to a depth limit with a small value network.
 #
@@ -185,21 +186,13 @@ game_sizes_figure(ours, bytes_per_infoset=bytes_per_set)
 # sampled regrets of each action from a description of the information set; regret matching on the network's predictions gives the next strategy, and a
 # second network learns the average strategy. Similar information sets get similar regrets because
 # the network generalises — an abstraction learned rather than designed by hand. The course slides
-# end on the same idea: an information set in, predicted regrets out. Lesson 12,
-# [Deep CFR](12_deep_cfr.ipynb), takes it apart and trains it on Kuhn poker.
-#
-# ### What each added
-#
-# | program | year | game | built on (lesson) | what it added |
-# |---|---|---|---|---|
-# | Cepheus | 2015 | heads-up limit hold'em | CFR+ (07), lossless suit isomorphism (08) | scale: compressed tables on a cluster, the whole game |
-# | DeepStack | 2017 | heads-up no-limit | CFR and counterfactual values (03–04) | continual re-solving, neural value estimates at the depth limit |
-# | Libratus | 2017 | heads-up no-limit | MCCFR (06), abstraction (08) | safe nested subgame solving, self-improvement |
-# | Pluribus | 2019 | six-player no-limit | MCCFR, linear weighting (06–07) | depth-limited search with several opponent continuations, multiplayer |
-# | Deep CFR | 2019 | benchmark games | external sampling (06) | function approximation of regrets instead of tables |
+# end on the same idea: an information set in, predicted regrets out. The lesson
+# [Deep CFR: networks instead of tables](12_deep_cfr.ipynb) takes it apart and trains it on Kuhn
+# poker.
 #
 # ### Exercise 2 — match each program to its idea
-# Without scrolling up, give each program the letter of the idea it introduced.
+# Without scrolling up, give each program the letter of the idea it introduced. (A table of what
+# each added follows the check.)
 
 # %%
 for letter, idea in check.IDEAS.items():
@@ -216,6 +209,16 @@ my_matches = {"Cepheus": None, "DeepStack": None, "Libratus": None, "Pluribus": 
 check.check_milestones(my_matches)
 
 # %% [markdown]
+# ### What each added
+#
+# | program | year of the result | game | built on (lesson) | what it added |
+# |---|---|---|---|---|
+# | Cepheus | 2015 | heads-up limit hold'em | CFR+ ([Faster CFR](08_faster_cfr.ipynb)), lossless suit isomorphism ([Scaling up](10_scaling_up.ipynb)) | scale: compressed tables on a cluster, the whole game |
+# | DeepStack | 2017 | heads-up no-limit | CFR and counterfactual values ([Counterfactual regret](03_counterfactual_regret.ipynb), [CFR on Kuhn poker](04_cfr_on_kuhn.ipynb)) | continual re-solving, neural value estimates at the depth limit |
+# | Libratus | 2017 (paper 2018) | heads-up no-limit | MCCFR ([Monte Carlo CFR](06_monte_carlo_cfr.ipynb)), abstraction ([Scaling up](10_scaling_up.ipynb)) | safe nested subgame solving, self-improvement |
+# | Pluribus | 2019 | six-player no-limit | MCCFR ([Monte Carlo CFR](06_monte_carlo_cfr.ipynb)), linear weighting ([Faster CFR](08_faster_cfr.ipynb)) | depth-limited search with several opponent continuations, multiplayer |
+# | Deep CFR | 2019 | benchmark games | external sampling ([Monte Carlo CFR](06_monte_carlo_cfr.ipynb)) | function approximation of regrets instead of tables |
+#
 # ## Summary
 #
 # - Our games have tens to hundreds of information sets; heads-up limit hold'em about
@@ -244,8 +247,9 @@ check.check_milestones(my_matches)
 # - M. Johanson, *Measuring the Size of Large No-Limit Poker Games*, technical report TR13-01,
 #   University of Alberta, 2013 (arXiv:1302.7008).
 #
-# One lesson remains: [12 · Deep CFR](12_deep_cfr.ipynb) takes the last of these milestones apart.
-# Or go back to the map in [00 · Start here](00_start_here.ipynb) to revisit any lesson, or take a
+# Two lessons take these milestones further: [Deep CFR: networks instead of
+# tables](12_deep_cfr.ipynb) takes the last of them apart, and [Solving while
+# playing](13_solving_while_playing.ipynb) re-solves subgames as DeepStack and Libratus do. Or go back to the map in [00 · Start here](00_start_here.ipynb) to revisit any lesson, or take a
 # game of your own (`cfrviz.load_game("file", path=...)`) and solve it.
 #
 # Previous: [10 · Scaling up](10_scaling_up.ipynb). Next: [12 · Deep CFR: networks instead of tables](12_deep_cfr.ipynb).

@@ -1,0 +1,33 @@
+"""The answers of lesson 11's exercises, as an output would give them away (issue 29).
+
+Each entry maps an exercise's tag to a function that computes its answer with cfrviz and
+returns the strings that would show it.  Exercise 1's answer also appears, rounded to three
+significant figures ("1.53e+04 TB"), in the extrapolation printed after its check cell, where
+the lesson reveals it on purpose; the forms below are the ones an earlier output could show.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from cfrviz.exercises import lesson11
+
+
+def _hulhe_memory() -> list[str]:
+    terabytes = lesson11.hulhe_terabytes()
+    return [f"{terabytes:,.0f}", f"{terabytes:.0f}", f"{terabytes:.4g}",
+            f"{terabytes / 1000:,.2f} PB"]
+
+
+def _milestones() -> list[str]:
+    out = []
+    for system, letter in lesson11.MATCH.items():
+        out += [f"{system}: {letter}", f"'{system}': '{letter}'", f"{system} → {letter}",
+                f"{system} = {letter}"]
+    return out
+
+
+ANSWERS: dict[str, Callable[[], list[str]]] = {
+    "exercise-hulhe-memory": _hulhe_memory,
+    "exercise-milestones": _milestones,
+}
