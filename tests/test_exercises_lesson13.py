@@ -193,12 +193,15 @@ def test_each_mistake_is_named(mistake):
 
 
 def test_the_other_players_values_are_named():
+    # The other player's values, by its own hands (written out, since root_values is refused).
     cell = as_cell('''
-from cfrviz.analysis.subgame import root_values
-from cfrviz.core.policy import Policy
+import numpy as np
+from cfrviz.analysis.subgame import hands_at
+from cfrviz.exercises.lesson13 import _values
 
 def my_root_values(tree, policy, roots, hand_of_root, player):
-    return root_values(tree, Policy(tree, policy), list(roots), 1 - player).value
+    _, theirs = hands_at(tree, np.asarray(roots), 1 - player)
+    return _values(tree, policy, np.asarray(roots), theirs, 1 - player)
 ''')
     feedback = ex.check_root_values(cell["my_root_values"])
     assert feedback.status == WRONG and feedback.mistake == "wrong-player", feedback
@@ -273,3 +276,40 @@ def my_root_values(tree, policy, roots, hand_of_root, player):
 def test_junk_never_raises(junk):
     feedback = ex.check_root_values(junk)
     assert feedback.status == WRONG and feedback.mistake == "not-callable"
+
+
+def test_a_call_of_root_values_is_refused():
+    # root_values is the answer: a function that only calls it (under any name) has written
+    # nothing, and the checker says so instead of accepting it.
+    cell = as_cell('''
+from cfrviz.analysis import subgame
+from cfrviz.core.policy import Policy
+
+def my_root_values(tree, policy, roots, hand_of_root, player):
+    return subgame.root_values(tree, Policy(tree, policy), list(roots), player).value
+''')
+    feedback = ex.check_root_values(cell["my_root_values"])
+    assert feedback.status == WRONG and feedback.mistake == "calls the answer", feedback
+    assert "root_values" in feedback.message
+
+
+def test_changing_the_blueprint_is_refused():
+    # The solution, but it first zeroes the caller's policy table where it reads it.
+    cell = as_cell(run_solution_source().replace(
+        "    reach = reach_probabilities(tree, policy)",
+        "    reach = reach_probabilities(tree, policy)\n    policy[:] = 0"))
+    feedback = ex.check_root_values(cell["my_root_values"])
+    assert feedback.status == WRONG and feedback.mistake == "changes its input", feedback
+
+
+def test_the_right_answer_says_at_most():
+    # The gadget bounds the opponent's hands from above: a safe re-solve leaves each at most
+    # its best-response value against the blueprint (the lesson's re-solving cells say so too).
+    feedback = ex.check_root_values(run_solution("13_root_values.py")["my_root_values"])
+    assert feedback.status == CORRECT
+    assert "at most" in feedback.message and "at least" not in feedback.message
+
+
+def run_solution_source():
+    from _solutions import SOLUTIONS
+    return (SOLUTIONS / "13_root_values.py").read_text()

@@ -14,7 +14,12 @@ It is compared, on Kuhn and Leduc poker subgames with CFR blueprints and for bot
 with :func:`cfrviz.analysis.subgame.root_values`, which builds the subgame as a game of its
 own and best-responds there: a different computation from any the student is likely to write.
 Hands that chance and the other player never bring to the subgame (weight 0) have no value
-and are not compared.
+and are not compared.  A function that calls ``root_values`` itself is refused (the exercise is
+to write it), and so is one that changes the arrays it is given.
+
+In the re-solve gadget these values are the *opponent's*: a safe re-solve must leave every
+opponent hand **at most** its value here (its best response against the blueprint), or the
+opponent would gain by steering that hand into the subgame.
 
 A wrong answer is named only when a wrong formula written here (:data:`VARIANTS`) reproduces
 it at every hand of every case; otherwise the feedback shows the first hand that differs.
@@ -254,12 +259,16 @@ def check_root_values(function: Any) -> Feedback:
     if not callable(function):
         return wrong(f"Pass the function itself, check_root_values(my_root_values); got "
                      f"{_short(function)}.", "not-callable")
+    from ..analysis.subgame import root_values
+
     got = []
     for case in root_cases():
+        given = (case.policy.copy(), case.roots.copy(), case.hand_of_root.copy())
         answer, failed = run_student(
-            lambda c=case: function(c.tree, c.policy.copy(), c.roots.copy(),
-                                    c.hand_of_root.copy(), c.player),
-            name="`my_root_values`", hints=_HINTS)
+            lambda c=case, g=given: function(c.tree, *g, c.player),
+            name="`my_root_values`", hints=_HINTS,
+            forbidden={root_values: "`root_values` (cfrviz.analysis.subgame)"},
+            unchanged=[("policy", given[0]), ("roots", given[1]), ("hand_of_root", given[2])])
         if failed is not None:
             return failed
         vector = _vector(answer, case)
@@ -281,8 +290,10 @@ def check_root_values(function: Any) -> Feedback:
         Case.correct(close_to(right, rtol=0, atol=TOLERANCE),
                      f"Right at all {hands} hands of the {len(root_cases())} subgames: your "
                      "values equal root_values(...).value, the terminate payoffs of the re-solve "
-                     "gadget. A safe re-solve must give every one of these hands at least this "
-                     "much, or the opponent would have a reason to steer into the subgame."),
+                     "gadget. When they are the opponent's values, a safe re-solve must leave "
+                     "every one of these hands at most this much (no more than its best "
+                     "response earns against the blueprint), or the opponent would have a "
+                     "reason to steer that hand into the subgame."),
         *(Case(name, close_to(_flat(formula), rtol=0, atol=TOLERANCE), message)
           for name, formula, message in VARIANTS),
         fallback(_first_difference),
