@@ -311,3 +311,36 @@ def test_run_your_step_says_what_is_wrong(kuhn):
 def test_every_named_mistake_has_a_wrong_answer_that_gets_it():
     names = {mistake for _, mistake in WRONG_ANSWERS.values()}
     assert set(ex.MISTAKES) <= names
+
+
+def test_the_correct_message_does_not_credit_the_prediction_alone():
+    """Issue 29: PCFR+ changes two things (prediction and t² average); the message said "one
+    extra `+ regret`" gave the whole gain."""
+    feedback = ex.check_predictive_step(as_cell(RIGHT[sorted(RIGHT)[0]])["my_predictive_step"])
+    assert feedback.correct and "one extra" not in feedback.message
+    assert "the prediction and the t² average together" in feedback.message
+
+
+def test_two_changes_separates_the_prediction_from_the_t2_average(kuhn):
+    """The first and last rows are solve's CFR+ and PCFR+; the middle rows are each change
+    alone (the prediction alone is PCFR+ with gamma=1), and on Kuhn poker neither alone gives
+    PCFR+'s gain: the t² average alone is worse than CFR+ at 200 iterations."""
+    import cfrviz
+
+    marks = (10, 200)
+    rows = ex.two_changes(kuhn, marks)
+    assert list(rows) == list(ex.CHANGES)
+    plain, square, predicted, both = rows.values()
+    for values, (name, params) in ((plain, ("cfr+", {})), (both, ("pcfr+", {})),
+                                   (predicted, ("pcfr+", {"gamma": 1.0}))):
+        run = cfrviz.solve(kuhn, name, 200, checkpoints=list(marks), progress=False, **params)
+        np.testing.assert_allclose(values, run.exploitability, rtol=1e-12)
+    assert both[1] < predicted[1] < plain[1] < square[1]
+    assert plain[1] / both[1] > 10 * plain[1] / predicted[1]
+
+
+def test_pdcfr_plus_cites_all_seven_authors():
+    """Lesson 09 prints the registry's papers; the IJCAI 2024 paper has seven authors."""
+    from cfrviz.solvers.registry import algorithm
+
+    assert algorithm("pdcfr+").paper.startswith("Xu, Li, Liu, Fu, Fu, Xing and Cheng (2024)")

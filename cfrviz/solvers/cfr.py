@@ -131,7 +131,7 @@ def solve_pcfr_plus(request: Request) -> Trace:
 
 
 def solve_pdcfr_plus(request: Request) -> Trace:
-    """Predictive discounted CFR+ (Xu, Li, Fu, Fu, Xing and Cheng, 2024).
+    """Predictive discounted CFR+ (Xu, Li, Liu, Fu, Fu, Xing and Cheng, 2024).
 
     PCFR+ with DCFR's discount: after iteration t the floored cumulative
     regrets are multiplied by t^alpha / (t^alpha + 1) and the strategy sum by
@@ -238,8 +238,8 @@ register_algorithm(Algorithm(
      Param("gamma", 5.0, "float", 0.0, 100.0, help="discount of the average: (t/(t+1))^γ"),
      _ALTERNATING), alternates=True, predictive=True,
     summary="PCFR+ with DCFR's discounts", paper=(
-        "Xu, Li, Fu, Fu, Xing and Cheng (2024), Minimizing weighted counterfactual regret with "
-        "optimistic online mirror descent, IJCAI"),
+        "Xu, Li, Liu, Fu, Fu, Xing and Cheng (2024), Minimizing weighted counterfactual regret "
+        "with optimistic online mirror descent, IJCAI"),
     aliases=("pdcfr_plus", "pdcfrplus", "predictive_discounted")))
 register_algorithm(Algorithm(
     "chance_sampling", "chance sampling", "sampling", solve_chance_sampling, (),
