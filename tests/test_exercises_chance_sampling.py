@@ -232,7 +232,10 @@ def test_wrong_walks_are_named(mistake):
 
 
 @pytest.mark.parametrize("mistake, name", ex.VARIANTS)
-def test_each_variant_is_named_by_its_mistake(mistake, name):
+def test_each_variant_is_named_by_its_mistake(mistake, name, monkeypatch):
+    # The checker's own variant is refused as a student's walk; here it stands for one.
+    monkeypatch.setattr(ex, "answers", dict)
+
     def walk(*args, name=name):
         return ex.chance_sampling_variant(*args, mistake=name)
     assert ex.check_chance_sampling(walk).mistake == mistake
@@ -287,3 +290,50 @@ def test_draw_refuses_bad_calls_with_a_reason(node, probs, words):
     draws = ex.NodeDraws(kuhn, np.zeros(kuhn.num_nodes))
     with pytest.raises(ex.DrawError, match=words):
         draws(node, probs)
+
+
+def test_a_blank_body_is_not_done_not_vanilla_cfr():
+    blank = HEADER + '''
+def my_chance_sampling(tree, node, player, own_reach, opponent_reach, strategy, regret_sum,
+                       strategy_sum, draw):
+    kind = tree.player[node]
+    if kind == TERMINAL:
+        return tree.utility[node, player]
+    children = tree.children[node]
+    pass
+'''
+    feedback = ex.check_chance_sampling(student(blank))
+    assert feedback.status == NOT_DONE, feedback
+    assert "vanilla" not in feedback.message and "never called draw" not in feedback.message
+
+
+def test_only_a_walk_of_every_outcome_is_called_vanilla_cfr():
+    feedback = ex.check_chance_sampling(student(WRONG_CODE["chance-not-sampled"]))
+    assert feedback.mistake == "chance-not-sampled" and "vanilla CFR" in feedback.message
+    own_numbers = variant(CHANCE_STEP='''o = int(np.random.default_rng(0).integers(len(children)))
+        return my_chance_sampling(tree, children[o], player, own_reach, opponent_reach,
+                                  strategy, regret_sum, strategy_sum, draw)''')
+    feedback = ex.check_chance_sampling(student(own_numbers))
+    assert feedback.mistake == "chance-not-sampled", feedback
+    assert "vanilla" not in feedback.message and "own random numbers" in feedback.message
+
+
+@pytest.mark.parametrize("source", [
+    '''
+from cfrviz.reference.mccfr import chance_sampling_walk
+
+
+def my_chance_sampling(*args):
+    return chance_sampling_walk(*args)
+''',
+    '''
+from cfrviz.exercises import chance_sampling as check_cs
+
+
+def my_chance_sampling(*args):
+    return check_cs.chance_sampling_variant(*args)
+''',
+], ids=["reference", "checker's variant"])
+def test_a_walk_that_calls_the_packages_walk_is_refused(source):
+    feedback = ex.check_chance_sampling(student(source))
+    assert feedback.status == WRONG and feedback.mistake == "calls the answer", feedback

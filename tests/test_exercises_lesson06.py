@@ -218,3 +218,55 @@ def test_junk_walks_never_raise(junk):
     feedback = ex.check_external_sampling(junk)
     assert feedback.status in (WRONG, NOT_DONE)
     assert feedback.message
+
+
+BLANK_BODY = """
+from cfrviz.core.tree import CHANCE, TERMINAL
+
+
+def my_external_sampling(tree, node, player, regret_sum, strategy_sum, draw):
+    kind = tree.player[node]
+    if kind == TERMINAL:
+        return tree.utility[node, player]
+    children = tree.children[node]
+    pass
+"""
+
+
+def test_a_blank_body_is_not_done_and_a_walk_without_draws_is_told_so():
+    feedback = ex.check_external_sampling(as_cell(BLANK_BODY)["my_external_sampling"])
+    assert feedback.status == NOT_DONE, feedback
+    assert "vanilla" not in feedback.message and "never called draw" not in feedback.message
+    feedback = ex.check_external_sampling(make_walk(sample_chance=False))
+    assert feedback.status == WRONG and feedback.mistake == "chance-not-sampled", feedback
+
+
+CALLS_THE_ANSWER = {
+    "the reference walk": """
+from cfrviz.reference.mccfr import external_sampling_walk as walk
+
+
+def my_external_sampling(tree, node, player, regret_sum, strategy_sum, draw):
+    return walk(tree, node, player, regret_sum, strategy_sum, draw)
+""",
+    "the variant walk of lesson 06's section 6": """
+from cfrviz.analysis.sampling import external_sampling_variant
+
+
+def my_external_sampling(tree, node, player, regret_sum, strategy_sum, draw):
+    return external_sampling_variant(tree, node, player, regret_sum, [strategy_sum], draw)
+""",
+    "sampled_walk": """
+from cfrviz.reference import mccfr
+
+
+def my_external_sampling(tree, node, player, regret_sum, strategy_sum, draw):
+    return mccfr.sampled_walk(tree, "external_sampling", player, regret_sum, strategy_sum, draw)
+""",
+}
+
+
+@pytest.mark.parametrize("how", CALLS_THE_ANSWER)
+def test_a_walk_that_calls_the_packages_walk_is_refused(how):
+    feedback = ex.check_external_sampling(as_cell(CALLS_THE_ANSWER[how])["my_external_sampling"])
+    assert feedback.status == WRONG and feedback.mistake == "calls the answer", feedback

@@ -6,11 +6,13 @@ strategy_sum, draw)``.  The checker drives it as the reference's iterations do (
 then player 2's, each with regret matching on the regrets at the start of its walk), on Kuhn
 poker and Leduc poker (:data:`WALK_CHECKS`), with a ``draw(node, probabilities)``
 (:class:`NodeDraws`) whose uniform number is fixed per iteration, player and node: a right walk
-reproduces the reference's tables exactly, whatever order it tries the actions in.  A wrong
-walk is named by how it drew (a player's action, no chance node, other probabilities) or by the
-variant of the walk (:func:`chance_sampling_variant`, :data:`MISTAKES`) that reproduces its
-tables.  A passing walk then trains :data:`LONG_ITERATIONS` iterations on Kuhn poker with the
-compiled solver's draws (:func:`~cfrviz.reference.mccfr.stream_draws`), and its average must
+reproduces the reference's tables exactly, whatever order it tries the actions in.  A walk
+that calls the package's own (:func:`answers`) is refused, and one that neither draws nor
+changes a table is "not done yet" (a blank body).  A wrong walk is named by how it drew (a
+player's action, no chance node, other probabilities) or by the variant of the walk
+(:func:`chance_sampling_variant`, :data:`MISTAKES`) that reproduces its tables.  A passing
+walk then trains :data:`LONG_ITERATIONS` iterations on Kuhn poker with the compiled solver's
+draws (:func:`~cfrviz.reference.mccfr.stream_draws`), and its average must
 match ``cfrviz.solve(kuhn, "chance_sampling", ...)``'s exploitability at the same seed.
 """
 
@@ -25,7 +27,7 @@ from ..analysis.evaluation import exploitability
 from ..core.policy import Policy
 from ..core.regret import average_strategy, regret_matching
 from ..core.tree import CHANCE, TERMINAL
-from ..reference.mccfr import chance_sampling_walk, stream_draws
+from ..reference.mccfr import chance_sampling_walk, sampled_walk, stream_draws
 from ..reference.mccfr import sample as pick
 from . import Feedback, correct, not_done, unanswered, wrong
 from .coding import DrawError, checked_draw, run_student, short_repr
@@ -73,8 +75,12 @@ MISTAKES = {
     "sampled-player": "Your walk called draw at a node where a player moves. Chance sampling "
                       "samples chance only (the deal) and then walks *every* action of both "
                       "players below it, as CFR does.",
+    "vanilla": "Your walk never called draw: it walks every outcome of each chance node, "
+               "weighted by chance's probabilities, which is vanilla CFR. Chance sampling draws "
+               "one outcome with draw(node, tree.chance_prob[children]) and follows it with the "
+               "reaches unchanged.",
     "chance-not-sampled": "Your walk never called draw at a chance node: it walks every outcome "
-                          "(that is vanilla CFR) or draws with its own random numbers. Draw one "
+                          "in some other way, or draws with its own random numbers. Draw one "
                           "outcome with draw(node, tree.chance_prob[children]) and follow it.",
     "no-regret": "Your walk never changed regret_sum. Add the regrets into the table in place, "
                  "regret_sum[info, :k] += ..., at the traverser's nodes.",
@@ -95,6 +101,10 @@ VARIANTS = (
     ("reaches-swapped", "reaches-swapped"),
     ("first-player-payoff", "first-player-payoff"),
 )
+
+#: A walk that neither draws nor changes a table: the body is still empty (``pass``).
+BLANK = ("`my_chance_sampling` returned without calling draw or changing regret_sum or "
+         "strategy_sum: its body looks empty. Write the walk, then run this cell again.")
 
 _ROWS = ("`tree.children[node]` is an array of child node ids; `strategy[info]`, "
          "`regret_sum[info]` and `strategy_sum[info]` are rows as wide as the widest set "
@@ -148,6 +158,10 @@ def chance_sampling_variant(tree, node, player, own_reach, opponent_reach, strat
     args = (strategy, regret_sum, strategy_sum, draw, mistake)
     if kind == CHANCE:
         probs = tree.chance_prob[children]
+        if mistake == "vanilla":  # every outcome, weighted by chance: vanilla CFR
+            return sum(float(p) * chance_sampling_variant(tree, c, player, own_reach,
+                                                          opponent_reach * p, *args)
+                       for p, c in zip(probs, children))
         outcome = draw(node, probs)
         p = probs[outcome]
         if mistake == "chance-opponent":
@@ -239,12 +253,20 @@ def check_chance_sampling(function) -> Feedback:
     return _check_training(function, walks)
 
 
+def answers() -> dict:
+    """The package's own walks, which a student's walk may not call: the exercise is to write
+    one (``forbidden`` of :func:`~cfrviz.exercises.coding.run_student`)."""
+    return {chance_sampling_walk: "cfrviz.reference.mccfr.chance_sampling_walk",
+            chance_sampling_variant: "cfrviz.exercises.chance_sampling.chance_sampling_variant",
+            sampled_walk: "cfrviz.reference.mccfr.sampled_walk"}
+
+
 def _student_walk(tree, function):
     def walk(player, strategy, regret_sum, strategy_sum, draws):
         value, failed = run_student(
             lambda: function(tree, 0, player, 1.0, 1.0, strategy, regret_sum, strategy_sum,
                              draws),
-            name="`my_chance_sampling`", hints=_HINTS)
+            name="`my_chance_sampling`", hints=_HINTS, forbidden=answers())
         if failed is not None:
             raise _Stop(failed)
         return value
@@ -293,11 +315,17 @@ def _check_game(tree, iterations: int, function) -> Feedback | None:
         except (TypeError, ValueError):
             return False
 
+    def blank(walks) -> bool:
+        return all(not w[3].log for w in walks) and not np.any(walks[-1][0]) \
+            and not np.any(walks[-1][1])
+
     return _passed(diagnose(mine, (
+        Case.not_done(blank, BLANK),
         Case("sampled-player", lambda walks: any(kinds(w) & {0, 1} for w in walks),
              MISTAKES["sampled-player"]),
         Case("chance-not-sampled", lambda walks: any(CHANCE not in kinds(w) for w in walks),
-             MISTAKES["chance-not-sampled"]),
+             lambda walks: MISTAKES["vanilla" if variant_of("vanilla")(walks)
+                                    else "chance-not-sampled"]),
         Case("wrong-probabilities", lambda walks: any(wrong_probabilities(w) for w in walks),
              lambda walks: next(m for w in walks if (m := wrong_probabilities(w)))),
         Case.correct(lambda walks: tables_agree(walks) and values_agree(walks), "agrees"),

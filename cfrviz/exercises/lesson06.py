@@ -1,16 +1,21 @@
 """Checkers for lesson 06, Monte Carlo CFR: sample, and stay unbiased.
 
-Exercise 1 asks for importance weights. Exercise 2 is code: the
+Exercise 1 asks for importance weights (:func:`check_importance_weights`).
+Exercise 2, chance sampling, has its own module
+(:mod:`cfrviz.exercises.chance_sampling`).  Exercise 3 is code: the
 external-sampling walk with stochastically-weighted averaging
 (:func:`check_external_sampling`). Its checker runs the student's walk beside
 :func:`cfrviz.reference.mccfr.external_sampling_walk` with the *same* draws:
 each node's draw takes a uniform number fixed in advance for that iteration,
 player and node, so a right walk reproduces the reference's tables exactly, in
-whatever order it tries the actions. When the tables differ it names the
-mistake, from the way the walk drew (its own actions, no chance, wrong
-probabilities) or from a wrong version of the walk
-(:func:`cfrviz.analysis.sampling.external_sampling_variant`) that reproduces
-every table.
+whatever order it tries the actions. A walk that calls the package's own walk
+(the reference, :func:`cfrviz.analysis.sampling.external_sampling_variant` or
+:func:`cfrviz.reference.mccfr.sampled_walk`) is refused: the exercise is to
+write it.  A walk that neither draws nor changes a table is "not done yet".
+When the tables differ it names the mistake, from the way the walk drew (its
+own actions, no chance, wrong probabilities) or from a wrong version of the
+walk (:func:`cfrviz.analysis.sampling.external_sampling_variant`) that
+reproduces every table.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ import numpy as np
 
 from ..core.regret import regret_matching
 from ..core.tree import CHANCE
-from ..reference.mccfr import external_sampling_walk
+from ..reference.mccfr import external_sampling_walk, sampled_walk
 from ..reference.mccfr import sample as pick
 from . import Feedback, correct, not_done, unanswered, wrong
 from .coding import checked_draw, run_student, short_repr
@@ -75,7 +80,7 @@ def check_importance_weights(answer) -> Feedback:
     ))
 
 
-# --- exercise 2: the external-sampling walk, as code ----------------------------------------
+# --- exercise 3: the external-sampling walk, as code ----------------------------------------
 
 #: The games and iterations the walk is checked on, and the seed of the draws.
 WALK_CHECKS = (("kuhn_poker", 40), ("leduc_poker", 3))
@@ -139,6 +144,21 @@ WALK_MISTAKES = {
     "no-average": "Your walk never changed strategy_sum. At each opponent node it reaches, add "
                   "the opponent's current strategy in place: strategy_sum[info, :k] += sigma.",
 }
+
+
+def walk_answers() -> dict:
+    """The package's own walks, which a student's walk may not call: the exercise is to write
+    one (``forbidden`` of :func:`~cfrviz.exercises.coding.run_student`)."""
+    from ..analysis.sampling import external_sampling_variant
+
+    return {external_sampling_walk: "cfrviz.reference.mccfr.external_sampling_walk",
+            external_sampling_variant: "cfrviz.analysis.sampling.external_sampling_variant",
+            sampled_walk: "cfrviz.reference.mccfr.sampled_walk"}
+
+
+#: A walk that neither draws nor changes a table: the body is still empty (``pass``).
+BLANK = ("`my_external_sampling` returned without calling draw or changing regret_sum or "
+         "strategy_sum: its body looks empty. Write the walk, then run this cell again.")
 
 _WALK_HINTS = {
     IndexError: "`tree.children[node]` is an array of child node ids; `regret_sum[info]` and "
@@ -253,16 +273,20 @@ def _check_walk(tree, iterations: int, function) -> tuple[Feedback | None, int]:
     uniforms = _uniforms(tree, iterations)
     regret_sum = np.zeros(tree.legal_mask.shape)
     strategy_sum = np.zeros(tree.legal_mask.shape)
+    answers = walk_answers()
     mine = []
     for u in uniforms:
         for player in (0, 1):
             draws = _Draws(tree, u[player], regret_sum, player, check=True)
+            before = (regret_sum.copy(), strategy_sum.copy())
             value, feedback = run_student(
                 lambda player=player, draws=draws: function(tree, 0, player, regret_sum,
                                                             strategy_sum, draws),
-                name="`my_external_sampling`", hints=_WALK_HINTS)
+                name="`my_external_sampling`", hints=_WALK_HINTS, forbidden=answers)
             if feedback is not None:
                 return feedback, 0
+            if not draws.log and _same(before[0], regret_sum) and _same(before[1], strategy_sum):
+                return not_done(BLANK), 0
             feedback = _drawing_mistake(tree, draws, player)
             if feedback is not None:
                 return feedback, 0
