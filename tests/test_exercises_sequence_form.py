@@ -158,6 +158,42 @@ def test_each_constraint_mistake_is_named(options, mistake, says):
     assert "Kuhn poker, for player 1" in feedback.message
 
 
+def _permuted(function, order):
+    """``function`` with the rows of E and e put in ``order(number of rows)``."""
+    def my_constraints(tree, player, first):
+        E, e = function(tree, player, first)
+        rows = order(len(E))
+        return np.asarray(E)[rows], np.asarray(e)[rows]
+    return my_constraints
+
+
+@pytest.mark.parametrize("order", [
+    lambda n: np.arange(n)[::-1],                                   # children before parents
+    lambda n: np.roll(np.arange(n), -1),                            # x(∅) = 1 last
+    lambda n: np.random.default_rng(3).permutation(n),
+], ids=["reversed", "root-last", "shuffled"])
+def test_correct_rows_in_any_order_pass(order):
+    """Issue 29: the docstring promises any row order, but a child set's row (-1 on one of
+    its parent set's actions) listed first was taken for the parent set's row."""
+    solution = run_solution("10_plan_constraints.py")["my_constraints"]
+    feedback = ex.check_plan_constraints(_permuted(solution, order))
+    assert feedback.status == CORRECT, feedback
+
+
+def test_a_wrong_row_is_named_by_its_set_and_its_place_in_any_order():
+    """With the rows reversed, the wrong row (set 'Jpb' hangs from ∅) is still named by its set
+    and by its own index in the student's matrix."""
+    wrong = wrong_constraints(parent="empty")
+    feedback = ex.check_plan_constraints(_permuted(wrong, lambda n: np.arange(n)[::-1]))
+    assert feedback.mistake == "parent-is-empty", feedback
+    kuhn = ex.game_for("kuhn_poker", {})
+    sets = [i for i in range(kuhn.num_infosets) if kuhn.infoset_player[i] == 0]
+    row = 6 - 1 - sets.index(kuhn.infoset_index("Jpb"))   # row 1 + k of 7, reversed
+    assert f"the row of information set 'Jpb' (row {row} of your matrix)" in feedback.message
+    straight = ex.check_plan_constraints(wrong).message
+    assert f"'Jpb' (row {1 + sets.index(kuhn.infoset_index('Jpb'))} of your matrix)" in straight
+
+
 def test_player_2_is_checked_too():
     right = wrong_constraints()
 
@@ -290,3 +326,28 @@ def test_the_matrix_games_values_are_their_equilibria():
     A, E, e, F, f = ex.matrix_sequence_form([[1, 2]])
     assert A.shape == (2, 3) and E.tolist() == [[1, 0], [-1, 1]] and F.shape == (2, 3)
     assert scipy.sparse.issparse(scipy.sparse.csr_matrix(A))
+
+
+def test_calling_sequence_form_is_not_writing_the_constraints():
+    """Issue 29: `sequence_form(tree).constraints` (imported before the exercise, under any
+    name) was accepted as the student's code."""
+    as_student = as_cell("""
+from cfrviz.analysis.lp import sequence_form as sf
+import numpy as np
+
+def my_constraints(tree, player, first):
+    E = sf(tree).constraints[player].toarray()
+    return E, np.eye(len(E))[0]
+""")["my_constraints"]
+    feedback = ex.check_plan_constraints(as_student)
+    assert feedback.status == WRONG and feedback.mistake == "calls the answer", feedback
+    assert "sequence_form" in feedback.message
+    via_checker = ex.check_plan_constraints(
+        lambda tree, player, _first: ex.reference_constraints(tree, player))
+    assert via_checker.mistake == "calls the answer", via_checker
+
+
+def test_first_columns_is_the_sequence_forms_numbering():
+    kuhn = ex.game_for("kuhn_poker", {})
+    from cfrviz.analysis.lp import sequence_form
+    np.testing.assert_array_equal(ex.first_columns(kuhn), sequence_form(kuhn).first)

@@ -26,6 +26,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from ..analysis import lp
 from ..analysis.lp import sequence_form
 from ..analysis.realization import sequence_labels
 from . import Feedback, as_number, correct, not_done, unanswered, wrong
@@ -144,9 +145,15 @@ def find_row_mistake(tree, player: int, answer, game: str = "") -> RowFinding:
         finding.kind = "root-rhs"
         finding.detail["value"] = float(e[root] / E[root, 0])
         return finding
+    columns = {info: list(range(int(form.first[info]),
+                                int(form.first[info]) + len(tree.infoset_actions[info])))
+               for info in sets}
+    # Which sets each row states in full: a row that weighs every action of a set (two or
+    # more), all with one sign, is that set's row, whatever its place in E.
+    owns = [{info for info in sets if len(columns[info]) > 1 and _covers(E[r, columns[info]])}
+            for r in range(len(E))]
     for info in sets:
-        start, count = int(form.first[info]), len(tree.infoset_actions[info])
-        actions = list(range(start, start + count))
+        actions = columns[info]
         key = tree.infoset_keys[info]
         finding.infoset = key
         touching = [r for r in range(len(E)) if not used[r]
@@ -155,7 +162,13 @@ def find_row_mistake(tree, player: int, answer, game: str = "") -> RowFinding:
             finding.kind = "missing-set"
             finding.detail["actions"] = [labels[c] for c in actions]
             return finding
-        r = touching[0]
+        # The set's own row by content, not by position: a row that states the set in full
+        # first, then the row weighing most of its actions; a row another set owns (a child
+        # set's row has -1 on one of these actions, its parent sequence) comes last.
+        r = max(touching, key=lambda r: (info in owns[r],
+                                         int(np.sum(np.abs(E[r, actions]) > ENTRY_TOLERANCE)),
+                                         not owns[r] - {info}, -r))
+        start = actions[0]
         used[r] = True
         row = rows[r] / E[r, start] if abs(E[r, start]) > ENTRY_TOLERANCE else rows[r]
         finding.detail.update(actions=[labels[c] for c in actions], row=r,
@@ -195,6 +208,11 @@ def find_row_mistake(tree, player: int, answer, game: str = "") -> RowFinding:
     return finding
 
 
+def _covers(entries: np.ndarray) -> bool:
+    """Whether ``entries`` are all nonzero and of one sign."""
+    return bool(np.all(entries > ENTRY_TOLERANCE) or np.all(entries < -ENTRY_TOLERANCE))
+
+
 def _shape_mistake(shape: tuple, want: tuple, tree) -> str:
     if shape == want[::-1]:
         return "transposed"
@@ -215,6 +233,8 @@ def _row_cases(f: RowFinding) -> tuple[Case, ...]:
     """The diagnosis table of one finding (the value judged is the finding's kind)."""
     d = f.detail
     key = f"{f.infoset!r}"
+    # Name the row by its index in the student's matrix, where the checker found it by content.
+    at = f" (row {d['row']} of your matrix)" if "row" in d and f.kind != "extra-rows" else ""
     return (
         Case.correct(lambda kind: kind is None, ""),
         Case("not-a-pair", lambda kind: kind == "not-a-pair",
@@ -250,41 +270,41 @@ def _row_cases(f: RowFinding) -> tuple[Case, ...]:
              f"{f.where}, no row mentions the sequences of information set {key} "
              f"({_seq_list(d.get('actions', []))}). Each set of the player gets one row."),
         Case("actions", lambda kind: kind == "actions",
-             f"{f.where}, the row of information set {key} gives its action sequences "
+             f"{f.where}, the row of information set {key}{at} gives its action sequences "
              f"{', '.join(d.get('actions', []))} the coefficients {d.get('coefficients')}"
              + (f" and x({d.get('parent')}) {d['parent_coefficient']:g}"
                 if "parent_coefficient" in d else "")
              + ". The actions' weights add up to exactly the parent's weight: 1 on each "
              f"action, −1 on x({d.get('parent')})."),
         Case("behaviour-rows", lambda kind: kind == "behaviour-rows",
-             f"{f.where}, the row of information set {key} says "
+             f"{f.where}, the row of information set {key}{at} says "
              f"{' + '.join(_seq_list(d.get('actions', [])).split(', '))} = 1: that is a "
              "behaviour strategy's rule (probabilities at a set sum to 1). A realization plan "
              "multiplies the probabilities along the way, so the actions share out the weight "
              f"of the sequence that leads to {key}: the row needs −1 on x({d.get('parent')}) "
              "and right-hand side 0."),
         Case("row-rhs", lambda kind: kind == "row-rhs",
-             f"{f.where}, the row of information set {key} has right-hand side "
+             f"{f.where}, the row of information set {key}{at} has right-hand side "
              f"{d.get('rhs', 0):g} (after dividing the row by its action coefficient). Only "
              "the row x(∅) = 1 has a right-hand side; the sets' rows are Σ_a x(I, a) − x(σ(I)) "
              "= 0."),
         Case("no-parent", lambda kind: kind == "no-parent",
-             f"{f.where}, the row of information set {key} adds up its action sequences "
+             f"{f.where}, the row of information set {key}{at} adds up its action sequences "
              f"({', '.join(d.get('actions', []))}) and nothing else, with right-hand side 0: "
              "that forces them all to 0. It should subtract the weight of the sequence "
              f"leading to {key}, x({d.get('parent')}), with coefficient −1."),
         Case("parent-sign", lambda kind: kind == "parent-sign",
-             f"{f.where}, the row of information set {key} has +1 on x({d.get('parent')}): it "
+             f"{f.where}, the row of information set {key}{at} has +1 on x({d.get('parent')}): it "
              f"says the actions' weights plus x({d.get('parent')}) make 0. The parent's weight "
              "goes on the other side of the equation: coefficient −1."),
         Case("parent-is-empty", lambda kind: kind == "parent-is-empty",
-             f"{f.where}, the row of information set {key} takes its weight from the empty "
+             f"{f.where}, the row of information set {key}{at} takes its weight from the empty "
              f"sequence ∅. But the player reaches {key} only after their own earlier move "
              f"{d.get('parent')}: its parent sequence is x({d.get('parent')}), the player's "
              "own last move on the way (perfect recall makes it the same for every history "
              "of the set)."),
         Case("wrong-parent", lambda kind: kind == "wrong-parent",
-             f"{f.where}, the row of information set {key} has "
+             f"{f.where}, the row of information set {key}{at} has "
              f"{_coefficients(d.get('others', {}))} besides its actions. The one sequence "
              f"whose weight it shares out is the player's own last move before {key}, "
              f"x({d.get('parent')}), with −1 (the opponent's and chance's moves are not the "
@@ -306,6 +326,18 @@ def _coefficients(others: dict) -> str:
     return ", ".join(f"{v:+g} on x({k})" for k, v in others.items())
 
 
+#: The package's own answers to the constraints exercise: calling one is not writing it.
+_CONSTRAINT_ANSWERS = {sequence_form: "cfrviz.analysis.lp.sequence_form (whose .constraints "
+                                      "are E and F)",
+                       lp._plan_constraints: "cfrviz.analysis.lp._plan_constraints"}
+
+
+def first_columns(tree) -> np.ndarray:
+    """``first[I]``: the column of information set ``I``'s first action in its player's plan
+    (what the constraints exercise is given), without handing over the sequence form."""
+    return sequence_form(tree).first.copy()
+
+
 _CONSTRAINT_HINTS = {
     IndexError: "first[I] + a is the column of action a at set I; the matrix has one column "
                 "per sequence of the player (len(first) is the number of sets of the game, "
@@ -320,7 +352,9 @@ def check_plan_constraints(function) -> Feedback:
 
     Checked on :data:`CONSTRAINT_GAMES`, both players, against
     :func:`cfrviz.analysis.lp.sequence_form`'s; each wrong row is named by its set
-    (see :func:`find_row_mistake` for what is recognised).
+    (see :func:`find_row_mistake` for what is recognised).  A function that calls
+    :func:`~cfrviz.analysis.lp.sequence_form` (or the helper that builds its constraints) is
+    "wrong", mistake ``"calls the answer"``: the exercise is to build the rows.
     """
     if unanswered(function):
         return not_done("Write `my_constraints`, then run this cell again.")
@@ -334,7 +368,8 @@ def check_plan_constraints(function) -> Feedback:
             answer, failed = run_student(
                 lambda tree=tree, player=player, first=first: function(tree, player,
                                                                        first.copy()),
-                name="`my_constraints`", hints=_CONSTRAINT_HINTS)
+                name="`my_constraints`", hints=_CONSTRAINT_HINTS,
+                forbidden=_CONSTRAINT_ANSWERS)
             if failed is not None:
                 return failed
             finding = find_row_mistake(tree, player, answer, label)
