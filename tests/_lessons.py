@@ -6,13 +6,19 @@ Not a test module (the leading underscore keeps pytest from collecting it).
 
 from __future__ import annotations
 
+import importlib.util
 import re
 from collections import Counter
+from functools import cache
 from pathlib import Path
 
 import nbformat
 
 LESSONS = Path(__file__).resolve().parent.parent / "lessons"
+# tests/answers/NN.py: ANSWERS maps an exercise tag to a function that computes, with cfrviz,
+# the strings that would give its answer away; UNSEARCHABLE maps the tags of exercises whose
+# answer cannot be looked for in the outputs (code, free text) to why.
+ANSWERS = Path(__file__).resolve().parent / "answers"
 NOTEBOOKS = sorted(LESSONS.glob("[0-9][0-9]_*.ipynb"))
 
 
@@ -90,3 +96,37 @@ def unanswered_problems(name: str, text: str, exercises: bool) -> list[str]:
         if said["correct"]:
             problems.append(f"{name}: a checker calls a blank exercise correct")
     return problems
+
+
+def _answers_module(lesson: str):
+    path = ANSWERS / f"{lesson.split('_')[0]}.py"
+    if not path.exists():
+        return None
+    spec = importlib.util.spec_from_file_location(f"answers_{path.stem}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@cache
+def answer_strings(lesson: str) -> dict[str, tuple[str, ...]]:
+    """For each exercise of ``lesson`` (a notebook stem), the strings that give its answer away,
+    computed by tests/answers/NN.py."""
+    module = _answers_module(lesson)
+    if module is None:
+        return {}
+    return {tag: tuple(compute()) for tag, compute in module.ANSWERS.items()}
+
+
+def unsearchable(lesson: str) -> dict[str, str]:
+    """The exercises of ``lesson`` whose answers are not strings to look for, with why."""
+    module = _answers_module(lesson)
+    return dict(getattr(module, "UNSEARCHABLE", {})) if module is not None else {}
+
+
+def shown_answers(lesson: str, text: str) -> list[str]:
+    """Each exercise answer of ``lesson`` that the outputs ``text`` of an unanswered run show."""
+    return [f"{lesson} shows {tag}'s answer {shown!r} before the student tries"
+            for tag, strings in answer_strings(lesson).items() for shown in strings
+            if shown in text]

@@ -49,7 +49,13 @@ from _browser import (
     wait_for_figures_to_settle,
     widget_output_with_figures,
 )
-from _lessons import NOTEBOOKS, has_exercises, outputs_text, unanswered_problems
+from _lessons import (
+    NOTEBOOKS,
+    has_exercises,
+    outputs_text,
+    shown_answers,
+    unanswered_problems,
+)
 
 #: The least share of the baseline's rate a lesson's Play must reach (issue 19).
 FLOOR = 0.8
@@ -273,7 +279,10 @@ def settle_digest(scope, quiet: float = 0.4, timeout: float = 10) -> list[str]:
 def check_outputs(page, lesson: str) -> list[str]:
     """The headless run's checks (tests/test_lessons.py), on the outputs of the browser run."""
     text = outputs_text(page.evaluate(_OUTPUTS))
-    return unanswered_problems(lesson, text, has_exercises(NOTEBOOKS[NAMES.index(lesson)]))
+    shown = "\n".join(page.evaluate(f"""() => [...document.querySelectorAll(
+        ".jp-OutputArea-output")].map({_TEXT})"""))
+    return (unanswered_problems(lesson, text, has_exercises(NOTEBOOKS[NAMES.index(lesson)]))
+            + shown_answers(lesson, text + "\n" + shown))
 
 
 def check_trees(page) -> tuple[list[str], list[dict]]:

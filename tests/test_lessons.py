@@ -6,6 +6,7 @@ tests/test_browser_lessons.py, which checks their outputs as this module did
 blank exercise "not done yet"): one run of each lesson serves both.
 """
 
+import ast
 import os
 import re
 import time
@@ -15,11 +16,14 @@ import pytest
 from _lessons import (
     LESSONS,
     NOTEBOOKS,
+    _answers_module,
+    answer_strings,
     exercise_cells,
     has_exercises,
     notebook_outputs,
     outputs_text,
     solution_for,
+    unsearchable,
     verdicts,
 )
 from nbclient import NotebookClient
@@ -66,6 +70,72 @@ def test_verdicts_are_read_as_shown():
         for f in (correct("yes"), wrong("no"), not_done(), not_done())])
     assert verdicts(text) == {"correct": 1, "wrong": 1, "not done yet": 2}
     assert verdicts(repr(correct("yes"))) == {"correct": 1}
+
+
+def _defines(cell) -> set[str]:
+    """The functions an exercise cell asks for (its top-level ``def`` names)."""
+    return {node.name for node in ast.parse(cell.source).body
+            if isinstance(node, ast.FunctionDef)}
+
+
+def _names(source: str) -> set[str]:
+    """Every name a cell binds or reads: imports, assignments, definitions, attributes."""
+    names = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.alias):
+            names.add(node.asname or node.name.split(".")[-1])
+        elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.Name):
+            names.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            names.add(node.attr)
+    return names
+
+
+WITH_EXERCISES = [p for p in NOTEBOOKS if has_exercises(p)]
+
+
+@pytest.mark.parametrize("path", WITH_EXERCISES, ids=lambda p: p.stem)
+def test_no_answer_function_is_at_hand_before_its_exercise(path):
+    """A coding exercise asks for a function; no earlier cell may import, define or call it,
+    nor the package's own version of it (``my_root_values`` → ``root_values``, or the names
+    tests/answers/NN.py's ANSWER_FUNCTIONS gives for that exercise instead): the student would
+    find the answer already in hand (and a checker once accepted a call to it as the student's
+    code)."""
+    nb = nbformat.read(path, as_version=4)
+    listed = getattr(_answers_module(path.stem), "ANSWER_FUNCTIONS", {})
+    seen: set[str] = set()
+    for cell in nb.cells:
+        if cell.cell_type != "code" or cell.source.lstrip().startswith("%"):
+            continue
+        tags = [t for t in cell.metadata.get("tags", []) if t.startswith("exercise-")]
+        asked = set(_defines(cell)).union(*(
+            listed[tag] if tag in listed  # the answers module names the package's versions
+            else {name.removeprefix("my_") for name in _defines(cell)} for tag in tags))
+        assert not asked & seen, (f"{path.stem}: {sorted(asked & seen)} is at hand before "
+                                  f"the exercise {tags} that asks the student to write it")
+        seen |= _names(cell.source)
+
+
+@pytest.mark.parametrize("path", WITH_EXERCISES, ids=lambda p: p.stem)
+def test_every_answer_is_looked_for(path):
+    """Each exercise that is not a function to write has its answer described in
+    tests/answers/NN.py (looked for in the unanswered run's outputs by the browser test), or
+    says there why it cannot be."""
+    nb = nbformat.read(path, as_version=4)
+    module = _answers_module(path.stem)
+    described = set(getattr(module, "ANSWERS", {})) | set(unsearchable(path.stem))
+    missing = [tag for cell, tag in exercise_cells(nb) if not _defines(cell)
+               and tag not in described]
+    assert not missing, f"tests/answers/{path.stem[:2]}.py does not describe {missing}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", WITH_EXERCISES, ids=lambda p: p.stem)
+def test_answers_are_computed(path):
+    strings = answer_strings(path.stem)
+    assert all(strings.values()), f"{path.stem}: an exercise's answer gives no string to look for"
 
 
 @pytest.mark.slow
