@@ -214,3 +214,17 @@ def test_the_average_starter_junk_and_the_package_average():
     kuhn_cases = ex.average_cases()[:-1]
     assert len(kuhn_cases) == 12
     assert all(np.isclose(c.expected.sum(), 1) for c in kuhn_cases)
+
+
+def test_a_nan_is_called_a_nan_not_a_shape():
+    # The right number of values, but 0/0 in them: the message says so (it said "shape" and
+    # asked for the number of values the answer already had).
+    def target(_ts, _infos, regrets, _info):
+        return np.full(regrets.shape[1], np.nan)
+
+    def average(strategies, _reaches):
+        return np.full(strategies.shape[1], np.nan)
+
+    for feedback in (ex.check_weighted_target(target), ex.check_sd_average(average)):
+        assert feedback.status == WRONG and feedback.mistake == "not-finite", feedback
+        assert "NaN" in feedback.message and "division by zero" in feedback.message

@@ -76,8 +76,9 @@ def my_add(buffer, sample, seen, capacity, rng):
     assert feedback.status == CORRECT and "differently" in feedback.message
 
 
-def test_returning_a_new_list_is_accepted():
-    source = '''
+#: Reservoirs that never change the caller's buffer (the exercise asks to change it in place).
+NOT_IN_PLACE = {
+    "returns a new list": '''
 def my_add(buffer, sample, seen, capacity, rng):
     if seen < capacity:
         return buffer + [sample]
@@ -86,6 +87,48 @@ def my_add(buffer, sample, seen, capacity, rng):
         buffer = list(buffer)
         buffer[j] = sample
     return buffer
+''',
+    "rebinds the name": '''
+def my_add(buffer, sample, seen, capacity, rng):
+    if seen < capacity:
+        buffer = buffer + [sample]
+        return
+    j = rng.integers(0, seen + 1)
+    if j < capacity:
+        buffer = buffer[:j] + [sample] + buffer[j + 1:]
+''',
+    "a copy once full": '''
+def my_add(buffer, sample, seen, capacity, rng):
+    if seen < capacity:
+        buffer.append(sample)
+        return buffer
+    j = rng.integers(0, seen + 1)
+    if j < capacity:
+        kept = list(buffer)
+        kept[j] = sample
+        return kept
+    return buffer
+''',
+}
+
+
+@pytest.mark.parametrize("name", NOT_IN_PLACE)
+def test_a_buffer_left_unchanged_is_refused(name):
+    feedback = ex.check_reservoir_add(as_cell(NOT_IN_PLACE[name])["my_add"])
+    assert feedback.status == WRONG and feedback.mistake == "not-in-place", feedback
+    assert "in place" in feedback.message
+
+
+def test_changing_the_buffer_and_returning_it_too_is_accepted():
+    source = '''
+def my_add(buffer, sample, seen, capacity, rng):
+    if seen < capacity:
+        buffer.append(sample)
+        return list(buffer)
+    j = rng.integers(0, seen + 1)
+    if j < capacity:
+        buffer[j] = sample
+    return buffer[:]
 '''
     assert ex.check_reservoir_add(as_cell(source)["my_add"]).correct
 
@@ -136,7 +179,13 @@ def test_wrong_length_and_contents_are_explained():
 def my_add(buffer, sample, seen, capacity, rng):
     buffer = buffer + [sample]
 ''')["my_add"]
-    assert ex.check_reservoir_add(lazy).mistake == "length"
+    assert ex.check_reservoir_add(lazy).mistake == "not-in-place"
+    twice = as_cell('''
+def my_add(buffer, sample, seen, capacity, rng):
+    if seen < capacity:
+        buffer.extend([sample, sample])
+''')["my_add"]
+    assert ex.check_reservoir_add(twice).mistake == "length"
     copies = as_cell('''
 def my_add(buffer, sample, seen, capacity, rng):
     if seen < capacity:

@@ -184,22 +184,29 @@ def _target_run(function) -> tuple[np.ndarray | None, Feedback | None, str]:
             if failed is not None:
                 return None, failed, memory.name
             vector = _vector(got, k, memory.regrets.shape[1])
+            where = f"In {memory.name}, at set {memory.keys[info]!r} (id {info}, {k} actions)"
             if vector is None:
-                return None, wrong(f"In {memory.name}, at set {memory.keys[info]!r} (id {info}, "
-                                   f"{k} actions), your function returned {_short(got)}: return "
+                return None, wrong(f"{where}, your function returned {_short(got)}: return "
                                    f"{k} numbers, one per action.", "shape"), memory.name
+            if not np.all(np.isfinite(vector)):
+                return None, wrong(f"{where}, your function returned {_short(got)}: not all "
+                                   "numbers (NaN or infinity). A division by zero? Every set "
+                                   "asked about has samples here, so Σ t over them is "
+                                   "positive.", "not-finite"), memory.name
             out.append(vector)
     return np.concatenate(out), None, ""
 
 
 def _vector(value, k: int, width: int) -> np.ndarray | None:
+    """The answer as ``k`` floats (a whole row of ``width`` cut to ``k``), or None when it is
+    not numbers or not that many; NaN and infinity pass, for the caller to name."""
     try:
         array = np.array(value, dtype=float).ravel()
     except (TypeError, ValueError):
         return None
     if len(array) == width and width > k:
         array = array[:k]
-    if array.shape != (k,) or not np.all(np.isfinite(array)):
+    if array.shape != (k,):
         return None
     return array
 
@@ -353,6 +360,11 @@ def _average_run(function) -> tuple[np.ndarray | None, Feedback | None]:
             return None, wrong(f"For {case.name}, your function returned {_short(got)}: return "
                                f"{case.strategies.shape[1]} probabilities, one per action.",
                                "shape")
+        if not np.all(np.isfinite(vector)):
+            return None, wrong(f"For {case.name}, your function returned {_short(got)}: not all "
+                               "numbers (NaN or infinity). A division by zero? Σ t · π_t is "
+                               "positive at every set asked about: some iteration reaches it.",
+                               "not-finite")
         out.append(vector)
     return np.concatenate(out), None
 

@@ -19,7 +19,10 @@ buffer after every sample with :func:`reference_add` fed the same draws; then,
 for a function that draws differently, it measures how often each sample, and
 each pair of samples, ends in the buffer over many streams (a buffer can keep
 every sample alone equally often and still not be a uniformly random set).
-The samples offered are ``SAMPLE_BASE + seen``, never the counter itself.
+The samples offered are ``SAMPLE_BASE + seen``, never the counter itself.  The buffer must
+change in place, as the exercise asks: a function that returns a new list and leaves the
+caller's buffer as it was, or leaves it unchanged while it has room, is refused
+(``"not-in-place"``).
 A wrong answer is named only when a
 wrong version written here (:data:`VARIANTS`) reproduces it: replacing
 always, replacing with probability ``capacity / seen`` (off by one), never
@@ -33,7 +36,7 @@ from collections.abc import Callable
 import numpy as np
 
 from . import Feedback, unanswered, wrong
-from .coding import run_student
+from .coding import run_student, short_repr
 from .diagnosis import Case, diagnose, fallback, screen
 
 #: The stream of the exact replay: its length, the capacity and the generator's seed.
@@ -142,15 +145,39 @@ def _stream(function, length: int, capacity: int, rng: np.random.Generator
     buffer: list = []
     after = []
     for seen in range(length):
+        before = list(buffer)
         out, problem = run_student(
             lambda s=seen, b=buffer: function(b, sample_of(s), s, capacity, rng), name=_NAME,
             hints=_HINTS)
         if problem is not None:
             return None, problem
-        if isinstance(out, list) and out is not buffer:  # returned a new list instead
-            buffer = out
+        problem = _not_in_place(buffer, before, out, seen, capacity)
+        if problem is not None:
+            return None, problem
         after.append(list(buffer))
     return after, None
+
+
+def _not_in_place(buffer: list, before: list, out, seen: int, capacity: int) -> Feedback | None:
+    """A call that left the caller's buffer as it was where it must have changed: while it
+    has room (every sample is appended), or when the function returned a different list (the
+    change went into a new list the caller's buffer never sees)."""
+    if buffer != before:
+        return None
+    new_list = isinstance(out, list) and out is not buffer and out != before
+    if new_list:
+        return wrong(f"After sample number {seen} your function returned a new list, "
+                     f"{short_repr(out)}, and left `buffer` as it was. The memory is the "
+                     "caller's list: change it in place (`buffer.append(sample)`, `buffer[j] = "
+                     "sample`) so every later call sees the change; Deep CFR never copies its "
+                     "reservoir.", "not-in-place")
+    if seen < capacity:
+        return wrong(f"After sample number {seen} `buffer` is unchanged, though it had room "
+                     f"(capacity {capacity}): every sample is appended until the buffer is "
+                     "full. Change the caller's list in place with `buffer.append(sample)`; "
+                     "`buffer = buffer + [sample]` only makes a new list inside your "
+                     "function.", "not-in-place")
+    return None
 
 
 def _replay(add, length: int, capacity: int, seed: int) -> list[list]:
