@@ -465,3 +465,31 @@ def test_kuhn_labels_sit_on_white_and_lanes_have_room(kuhn):
     gaps = np.diff(lanes)
     px = view.style.level_px
     assert len(lanes) == 6 and np.all(gaps * px >= 1.5 * view.style.font_size)
+
+
+def test_kuhn_connectors_of_player_two_do_not_tangle(kuhn):
+    """Issue 29: player 2's dashed connectors on lesson 02's Kuhn tree crossed each other 23
+    times, the two sets that span the whole level (Qp, Qb) in the lowest lanes, under the
+    drops of the four sets inside them.  A set now passes above every set whose span it
+    holds: what remains is one crossing per pair of sets whose spans interleave (Kp, Kb, Jp
+    and Jb pairwise, 6; Qp and Qb, 1), which no order of lanes avoids."""
+    from cfrviz.views.tree.overlaps import connector_crossings
+
+    view = TreeView(kuhn, presenter=False)
+    fig = view.figure()
+    assert connector_crossings(view, fig) == {"connectors": 7, "edges": 48}
+    lanes = {kuhn.infoset_keys[i]: lane for i, lane in view._lanes.items()}
+    inner = ("Kp", "Kb", "Jp", "Jb")
+    assert min(lanes["Qp"], lanes["Qb"]) > max(lanes[k] for k in inner), lanes
+    assert sorted(lanes[k] for k in inner + ("Qp", "Qb")) == list(range(6))
+
+
+def test_connector_crossings_counts_a_set_under_another():
+    """The counter itself: two sets of one level, one inside the other; drawn with the outer
+    set's lane below the inner one's, both drops of the inner set cross it."""
+    from cfrviz.views.tree.overlaps import _cross
+
+    lane = np.array([[0.0, 1.0, 10.0, 1.0]])           # the outer set's lane, y = 1
+    drops = np.array([[3.0, 2.0, 3.0, 0.1], [6.0, 2.0, 6.0, 0.1],   # inner drops from y = 2
+                      [0.0, 1.0, 0.0, 0.1]])          # the outer set's own drop: an end
+    assert _cross(lane, drops).tolist() == [[True, True, False]]

@@ -112,20 +112,29 @@ def infoset_lanes(tree: GameTree, nodes: np.ndarray, x: np.ndarray,
         by_depth.setdefault(int(tree.depth[m[0]]), []).append(info)
     for d, infos in by_depth.items():
         level_x = np.sort(x[nodes[tree.depth[nodes] == d]])
-        lane_end: list[float] = []
-        for info in sorted(infos, key=lambda i: x[groups[i]].min()):
+        placed: list[list[tuple[float, float]]] = []    # per lane, the spans drawn in it
+        inside: list[tuple[float, float, int]] = []     # every connector's span and lane
+        # Narrow sets first, each in the lowest lane it may take: a set whose span holds
+        # another set's whole span passes above it, over that set's drops instead of
+        # across them (its own drops cross nothing there), as in Kuhn poker, where Qp and
+        # Qb span the other four sets of player 2.
+        for info in sorted(infos, key=lambda i: (np.ptp(x[groups[i]]), x[groups[i]].min())):
             xs = x[groups[info]]
             lo, hi = float(xs.min()), float(xs.max())
             between = int(np.sum((level_x > lo) & (level_x < hi)))
             if between == len(xs) - 2:
                 lanes[info] = -1
                 continue
-            # Reuse a lane only with room for this set's key label before it.
-            lane = next((k for k, end in enumerate(lane_end) if end < lo - 1.2),
-                        len(lane_end))
-            lane_end[lane:lane + 1] = [hi]
+            lane = 1 + max((k for a, b, k in inside if lo < a and b < hi), default=-1)
+            # Share a lane only with room for a key label before each span.
+            while lane < len(placed) and any(not (hi < a - 1.2 or b < lo - 1.2)
+                                             for a, b in placed[lane]):
+                lane += 1
+            placed += [[] for _ in range(lane + 1 - len(placed))]
+            placed[lane].append((lo, hi))
+            inside.append((lo, hi, lane))
             lanes[info] = lane
-        lanes_at[d] = len(lane_end)
+        lanes_at[d] = len(placed)
     extra = np.cumsum(LANE_STEP * lanes_at)
     y = np.where(drawn, -(tree.depth + extra[tree.depth]), np.nan)
     return groups, lanes, y

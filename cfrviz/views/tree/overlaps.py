@@ -192,3 +192,61 @@ def overlaps(view: TreeView, fig=None, width: float = DEFAULT_WIDTH_PX, *,
     (``fig`` defaults to ``view.figure()``); see :func:`figure_boxes`."""
     fig = view.figure() if fig is None else fig
     return box_overlaps(figure_boxes(view, fig, width, probabilities=probabilities))
+
+
+def _polylines(xs, ys) -> list[np.ndarray]:
+    """A plotly line trace's pieces (``None`` breaks the line) as arrays of points."""
+    pieces: list[np.ndarray] = []
+    current: list[tuple[float, float]] = []
+    for x, y in zip(list(xs) + [None], list(ys) + [None]):
+        if x is None or y is None:
+            if len(current) > 1:
+                pieces.append(np.array(current, dtype=float))
+            current = []
+        else:
+            current.append((float(x), float(y)))
+    return pieces
+
+
+def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Which segments of ``a`` (n, 4) properly cross which of ``b`` (m, 4): a point inside
+    both, not an end of either, as an (n, m) boolean array."""
+    def side(p, q, r):  # sign of the turn p -> q -> r
+        return np.sign((q[..., 0] - p[..., 0]) * (r[..., 1] - p[..., 1])
+                       - (q[..., 1] - p[..., 1]) * (r[..., 0] - p[..., 0]))
+    p1, p2 = a[:, None, :2], a[:, None, 2:]
+    q1, q2 = b[None, :, :2], b[None, :, 2:]
+    return ((side(p1, p2, q1) * side(p1, p2, q2) < 0)
+            & (side(q1, q2, p1) * side(q1, q2, p2) < 0))
+
+
+def connector_crossings(view: TreeView, fig=None) -> dict[str, int]:
+    """How often the dashed information-set connectors of ``view``'s figure cross.
+
+    Returns ``{"connectors": n, "edges": m}``: the crossings of two different sets'
+    connectors (their lanes and the drops to their members), and of a connector with a
+    tree edge.  Counted in data coordinates, where crossing does not depend on the size
+    the figure is drawn at.
+    """
+    fig = view.figure() if fig is None else fig
+    segments, owner = [], []
+    for name, index in view.traces.items():
+        if not name.startswith("connectors of"):
+            continue
+        trace = fig.data[index]
+        pieces = iter(_polylines(trace.x, trace.y))
+        for info, members in zip(trace.meta["infosets"], trace.meta["members"]):
+            for _ in range(1 + len(members)):  # the lane, then one drop per member
+                piece = next(pieces)
+                for p, q in zip(piece[:-1], piece[1:]):
+                    segments.append((*p, *q))
+                    owner.append(info)
+    if not segments:
+        return {"connectors": 0, "edges": 0}
+    lines, owners = np.array(segments), np.array(owner)
+    tree = view.tree
+    edges = np.array([(view.x[tree.parent[c]], view.y[tree.parent[c]], view.x[c], view.y[c])
+                      for c in view.nodes[view.nodes != 0].tolist()], dtype=float)
+    between = _cross(lines, lines) & (owners[:, None] != owners[None, :])
+    return {"connectors": int(np.triu(between).sum()),
+            "edges": int(_cross(lines, edges).sum()) if len(edges) else 0}
