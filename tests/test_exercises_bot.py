@@ -109,6 +109,12 @@ def my_bot(situation):
 def my_bot(situation):
     return "raise" if "r" in situation.actions else "call"
 """, "weak", "not yet against always_call."),
+    "never folds": ("""
+def my_bot(situation):
+    if situation.strength > 0 and "r" in situation.actions:
+        return "r"                     # raises its better half, calls everything else
+    return "c"
+""", "exploitable", "A best response to your bot would win 0.743 chips per hand from it"),
 }
 
 
@@ -118,6 +124,9 @@ def test_right_bots_in_every_style_pass_with_their_rank(style):
     assert feedback.status == CORRECT, feedback
     assert feedback.message.startswith("Your bot ranks ")
     assert "It beats both always_call and uniform_random" in feedback.message
+    # Issue 29: the feedback shows the bot's exploitability and the bar it is under.
+    assert "A best response to your bot would win 0." in feedback.message
+    assert f"the bar is below always_call's {ex.bar():.3f}" in feedback.message
 
 
 def test_the_solution_passes_and_beats_every_archetype():
@@ -167,3 +176,19 @@ def test_a_tournament_already_played_is_reused():
     archetypes = ex.archetype_tournament(None)
     assert set(archetypes.names) == set(ex.WEAKEST) | {"always_raise", "strong_hands"}
     assert ex.check_my_bot(bot, archetypes).correct
+
+
+def test_the_exploitability_bar_is_the_calling_stations_and_a_never_folding_bot_fails_it():
+    """Issue 29: a bot that never folds beat both weak archetypes and passed, though a best
+    response takes 0.743 a hand from it; the bar (always_call's exploitability) stops it, and
+    every right bot above is under it."""
+    import cfrviz
+
+    game = cfrviz.load_game("pocket_poker")
+    assert ex.bar() == pytest.approx(cfrviz.exploitability(game, cfrviz.bot(game, "always_call")))
+    field = ex.archetype_tournament(as_cell(WRONG_BOTS["never folds"][0])["my_bot"])
+    assert not ex._failing(field)                  # it does beat both weak archetypes
+    assert ex.exploitability_of(field) > ex.bar()
+    for style in CORRECT_BOTS:
+        assert ex.exploitability_of(
+            ex.archetype_tournament(as_cell(CORRECT_BOTS[style])["my_bot"])) < ex.bar(), style

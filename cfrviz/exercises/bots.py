@@ -7,23 +7,31 @@ round robin with the four archetypes of :mod:`cfrviz.play.bots`
 archetype with 95% confidence intervals, and the opponent and seat where it
 loses most.
 
+The feedback also gives the bot's **exploitability**: what a best response to its
+strategy would win per hand (computed exactly, :func:`cfrviz.exploitability`).
+
 It passes when it beats :data:`WEAKEST`, the two archetypes that finish last
 when the archetypes play only each other (the calling station and the random
-bot), each with its whole 95% interval above zero.  That is a low bar honestly
-stated: ``tests/test_exercises_bot.py`` measures that a bot that folds to every
-bet, a random bot, and copies of the calling station or the maniac all fail it,
-and that a few lines that bet good hands and fold bad ones to a bet pass.
-Beating the tight archetype too is the real contest, and the message says how
-far off it is.
+bot), each with its whole 95% interval above zero, **and** is less exploitable
+than the calling station (:data:`BAR_ARCHETYPE`, 0.521 chips per hand), the bot
+that plays without looking at its cards.  Beating weak bots alone is a low bar: a
+bot that raises its better hands and never folds wins against both (measured in
+``tests/test_exercises_bot.py``) while a best response would take 0.743 chips a
+hand from it.  The tests also measure that a bot that folds to every bet, a random
+bot, and copies of the calling station or the maniac fail, and that a few lines
+that bet good hands and fold bad ones to a bet pass.  Beating the tight archetype
+too is the real contest, and the message says how far off it is.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import cache
 
+from ..core.policy import Policy
 from ..games import load_game
-from ..play.entrants import BUDGET, DECISION_LIMIT, Problem
+from ..play.bots import bot
+from ..play.entrants import BUDGET, DECISION_LIMIT, Problem, tabulate
 from ..play.tournament import Tournament, run_tournament
 from . import Feedback, not_done, unanswered, wrong
 from .diagnosis import Case, diagnose, fallback
@@ -34,6 +42,9 @@ YOU = "your bot"
 GAME, HANDS = "pocket_poker", 20_000
 #: The two archetypes that finish last among the archetypes alone (measured in the tests).
 WEAKEST = ("always_call", "uniform_random")
+#: The bar on exploitability: a passing bot is less exploitable than this archetype, the
+#: calling station, which ignores its cards.
+BAR_ARCHETYPE = "always_call"
 
 #: A sentence of advice per archetype the bot fails to beat.
 ADVICE = {
@@ -52,17 +63,50 @@ def _game():
     return load_game(GAME)
 
 
-def archetype_tournament(my_bot, hands: int = HANDS, seed: int = 0) -> Tournament:
+@dataclass(frozen=True)
+class Field(Tournament):
+    """A :class:`~cfrviz.play.tournament.Tournament` with the student's bot in it, and the
+    bot's strategy (``None`` when it could not play), so that the checker can measure its
+    exploitability without asking the bot again."""
+
+    policy: Policy | None = None
+
+
+def archetype_tournament(my_bot, hands: int = HANDS, seed: int = 0) -> Field:
     """The archetypes and ``my_bot`` (entered as :data:`YOU`) in a round robin of pocket poker.
 
     ``my_bot`` may be ``None`` (the starter cell): then only the archetypes play.
     Nothing the bot does raises here; its problems are in the result's
     ``problems``.  The bot's prints are shown (``quiet=False``), so a student can
-    debug with them.
+    debug with them.  The bot is asked once about every situation; its strategy is
+    the result's ``policy``.
     """
-    entries = None if unanswered(my_bot) or not callable(my_bot) else {YOU: my_bot}
-    return run_tournament(_game(), entries, hands=hands, seed=seed,
-                          decision_limit=DECISION_LIMIT, budget=BUDGET, quiet=False)
+    game = _game()
+    entry = None if unanswered(my_bot) or not callable(my_bot) else tabulate(
+        game, my_bot, YOU, decision_limit=DECISION_LIMIT, budget=BUDGET, quiet=False)
+    policy = None if entry is None or isinstance(entry, Problem) else entry.policy
+    played = run_tournament(game, None if policy is None else {YOU: policy}, hands=hands,
+                            seed=seed, decision_limit=DECISION_LIMIT, budget=BUDGET)
+    parts = {f.name: getattr(played, f.name) for f in fields(Tournament)}
+    if isinstance(entry, Problem):
+        parts["problems"] = (*played.problems, entry)
+    return Field(**parts, policy=policy)
+
+
+@cache
+def bar() -> float:
+    """The exploitability a passing bot must stay below: :data:`BAR_ARCHETYPE`'s (0.521)."""
+    from ..analysis.evaluation import exploitability
+
+    return float(exploitability(_game(), bot(_game(), BAR_ARCHETYPE)))
+
+
+def exploitability_of(field: Field) -> float:
+    """What a best response to the student's bot wins per hand (its exploitability)."""
+    from ..analysis.evaluation import exploitability
+
+    assert field.policy is not None
+    return float(exploitability(_game(), field.policy))
 
 
 def _signed(x: float) -> str:
@@ -101,17 +145,34 @@ def _failing(field: Tournament) -> list[str]:
 
 @dataclass(frozen=True)
 class _Outcome:
-    """What the checker judges: the tournament, and the bot's problem if it could not play."""
+    """What the checker judges: the tournament, the bot's problem if it could not play, and
+    its exploitability if it could."""
 
-    field: Tournament
+    field: Field
     problem: Problem | None
+    exploitability: float | None = None
+
+    @property
+    def exploitable(self) -> bool:
+        return self.exploitability is not None and self.exploitability >= bar()
+
+    def exploitation(self) -> str:
+        """The sentence on the bot's exploitability and the bar."""
+        if self.exploitability is None:
+            return ""
+        return (f"A best response to your bot would win {self.exploitability:.3f} chips per hand "
+                f"from it (its exploitability; the bar is below {BAR_ARCHETYPE}'s "
+                f"{bar():.3f}, a bot that ignores its cards).")
 
     def failed(self, kind: str) -> bool:
         return self.problem is not None and self.problem.kind == kind
 
 
-def _verdict(field: Tournament) -> Feedback:
-    outcome = _Outcome(field, next((p for p in field.problems if p.name == YOU), None))
+def _verdict(field: Field) -> Feedback:
+    problem = next((p for p in field.problems if p.name == YOU), None)
+    outcome = _Outcome(field, problem,
+                       exploitability_of(field) if problem is None and field.policy is not None
+                       else None)
     table = (
         Case.not_done(lambda o: o.problem is not None
                       and o.problem.error == "NotImplementedError",
@@ -134,22 +195,33 @@ def _verdict(field: Tournament) -> Feedback:
                        "millisecond: is there a loop that never ends?"),
         Case("other", lambda o: o.problem is not None,
              lambda o: f"Your bot could not play: {o.problem.message}."),
-        Case.correct(lambda o: not _failing(o.field),
-                     lambda o: f"{_summary(o.field)} It beats both {' and '.join(WEAKEST)}, "
-                               "each with its whole 95% interval above zero. "
+        Case.correct(lambda o: not _failing(o.field) and not o.exploitable,
+                     lambda o: f"{_summary(o.field)} {o.exploitation()} It beats both "
+                               f"{' and '.join(WEAKEST)}, each with its whole 95% interval "
+                               "above zero, and is less exploitable than "
+                               f"{BAR_ARCHETYPE}. "
                                + ("It even beats every archetype."
                                   if o.field.standing(YOU).rank == 1
                                   else "Can you beat strong_hands too?")),
-        fallback(lambda o: f"{_summary(o.field)} To pass, beat both {' and '.join(WEAKEST)} "
-                           "with the whole 95% interval above zero; not yet against "
-                           f"{' and '.join(_failing(o.field))}. "
-                           + " ".join(ADVICE[b] for b in _failing(o.field)), "weak"),
+        Case("weak", lambda o: bool(_failing(o.field)),
+             lambda o: f"{_summary(o.field)} {o.exploitation()} To pass, beat both "
+                       f"{' and '.join(WEAKEST)} with the whole 95% interval above zero, and "
+                       f"stay below {BAR_ARCHETYPE}'s exploitability; not yet against "
+                       f"{' and '.join(_failing(o.field))}. "
+                       + " ".join(ADVICE[b] for b in _failing(o.field))),
+        fallback(lambda o: f"{_summary(o.field)} {o.exploitation()} It beats "
+                           f"{' and '.join(WEAKEST)}, but a best response would take more from "
+                           f"it than from {BAR_ARCHETYPE}, which ignores its cards. A bot that "
+                           "never folds, or always raises some hands, pays off every opponent "
+                           "who notices: fold your weakest hands to a bet, and do not raise "
+                           "with them.", "exploitable"),
     )
     return diagnose(outcome, table)
 
 
 def check_my_bot(my_bot, field: Tournament | None = None) -> Feedback:
-    """Your own pocket-poker bot, ranked among the archetypes; passes by beating :data:`WEAKEST`.
+    """Your own pocket-poker bot, ranked among the archetypes, with its exploitability; passes
+    by beating :data:`WEAKEST` while being less exploitable than :data:`BAR_ARCHETYPE`.
 
     Parameters
     ----------
@@ -164,6 +236,7 @@ def check_my_bot(my_bot, field: Tournament | None = None) -> Feedback:
     if not callable(my_bot):
         return wrong(f"`my_bot` should be a function of one situation; got "
                      f"{type(my_bot).__name__}.", "shape")
-    if field is None or YOU not in field.names and all(p.name != YOU for p in field.problems):
+    if not isinstance(field, Field) or (YOU not in field.names
+                                        and all(p.name != YOU for p in field.problems)):
         field = archetype_tournament(my_bot)
     return _verdict(field)

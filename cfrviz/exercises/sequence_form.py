@@ -20,9 +20,11 @@ program the student built when the value is wrong).  Any formulation is accepted
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -327,9 +329,10 @@ def _coefficients(others: dict) -> str:
 
 
 #: The package's own answers to the constraints exercise: calling one is not writing it.
-_CONSTRAINT_ANSWERS = {sequence_form: "cfrviz.analysis.lp.sequence_form (whose .constraints "
-                                      "are E and F)",
-                       lp._plan_constraints: "cfrviz.analysis.lp._plan_constraints"}
+_CONSTRAINT_ANSWERS: dict[Callable[..., Any], str] = {
+    sequence_form: "cfrviz.analysis.lp.sequence_form (whose .constraints are E and F)",
+    lp._plan_constraints: "cfrviz.analysis.lp._plan_constraints",
+}
 
 
 def first_columns(tree) -> np.ndarray:
