@@ -149,7 +149,7 @@ for label, values in changes.items():
     print(f"{label:34}" + "".join(f"{v:10.1e}" for v in values))
 plain, square, predicted, both = (values[1] for values in changes.values())
 print(f"\nat 200 iterations, against CFR+: prediction alone {plain / predicted:.1f} times lower, "
-      f"t² average alone {plain / square:.2f} times (higher), both {plain / both:.0f} times lower")
+      f"t² average alone {square / plain:.1f} times higher, both {plain / both:.0f} times lower")
 
 # %% [markdown]
 # Neither change alone gives the hundredfold gain. The prediction alone makes CFR+ several
@@ -357,8 +357,8 @@ print(f"from iteration {three.iterations[tenfold]:,} to {THREE:,}: the CCE gap f
       f"gain {gains[tenfold].max() / gains[-1].max():.1f} times")
 
 # %% [markdown]
-# Both kinds of number keep falling (the last line gives the factor over the last tenfold of
-# iterations), so on this game CFR's average profile does end up close to a Nash equilibrium.
+# Both kinds of number keep falling (the last line gives the factors between the last two
+# rows), so on this game CFR's average profile does end up close to a Nash equilibrium.
 # That is a measurement on one small game, not a theorem: the guarantee covers only the CCE
 # gap, the last column, and only because the updates were simultaneous. This is the
 # situation of Pluribus (lesson 11), which played six-player poker with a strategy computed by a
