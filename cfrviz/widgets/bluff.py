@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import ipywidgets as W
 
 from ..analysis.explain import counterfactual_values
@@ -13,6 +15,19 @@ from .panel import Panel
 
 #: Player 2 holds Q and faces a bet: the set whose values the explorer shows.
 INFOSET = "Qb"
+#: The sliders' positions: multiples of 1/24, which hold 1/3 (where player 2 is indifferent
+#: with K always bet), 1/2, 1/4 and 1/6 exactly.  Between two positions the two values
+#: differ by a multiple of 1/144, which the bars' three decimals show.
+STEPS = 24
+#: ``(label, probability)`` per position, the label a reduced fraction ("1/3").
+POSITIONS = tuple((str(Fraction(k, STEPS)), k / STEPS) for k in range(STEPS + 1))
+
+
+def _position(value: float, what: str) -> float:
+    """The slider position of ``value``: exactly one of :data:`POSITIONS`' probabilities."""
+    if not 0 <= value <= 1:
+        raise ValueError(f"{what} is a probability between 0 and 1; got {value!r}")
+    return POSITIONS[round(float(value) * STEPS)][1]
 
 
 class BluffExplorer(Panel):
@@ -26,25 +41,30 @@ class BluffExplorer(Panel):
 
     Attributes
     ----------
-    bluff, value_bet : ipywidgets.FloatSlider
-        How often player 1 bets with J and with K.
+    bluff, value_bet : ipywidgets.SelectionSlider
+        How often player 1 bets with J and with K, in steps of 1/24 (see
+        :data:`POSITIONS`); a value given is moved to the nearest step.
     figure : plotly.graph_objects.FigureWidget
     text : ipywidgets.HTML
     """
 
-    def __init__(self, bluff: float = 1 / 3, value_bet: float = 1.0,
+    def __init__(self, bluff: float = 0.0, value_bet: float = 1.0,
                  presenter: bool | None = None):
         super().__init__()
         self.style = get_style(presenter)
         self.game = load_game("kuhn_poker")
         st = {"description_width": "initial"}
-        self.bluff = W.FloatSlider(value=bluff, min=0, max=1, step=0.01, readout_format=".2f",
-                                   description="player 1 bets with J", style=st,
-                                   continuous_update=True, layout=W.Layout(width="420px"))
-        self.value_bet = W.FloatSlider(value=value_bet, min=0, max=1, step=0.01,
-                                       readout_format=".2f", description="player 1 bets with K",
-                                       style=st, continuous_update=True,
-                                       layout=W.Layout(width="420px"))
+        # A selection of exact fractions, not a FloatSlider: a step of 0.01 cannot reach 1/3,
+        # and at 0.33 folding and calling differ by 0.0008, so no sentence could be both
+        # true and what the lesson says of 1/3.
+        self.bluff = W.SelectionSlider(options=POSITIONS, value=_position(bluff, "bluff"),
+                                       description="player 1 bets with J", style=st,
+                                       continuous_update=True, layout=W.Layout(width="420px"))
+        self.value_bet = W.SelectionSlider(options=POSITIONS,
+                                           value=_position(value_bet, "value_bet"),
+                                           description="player 1 bets with K", style=st,
+                                           continuous_update=True,
+                                           layout=W.Layout(width="420px"))
         self.figure = fit_to_output(FigureWidget(counterfactual_values_figure(
             ("fold (p)", "call (b)"), (0.0, 0.0),
             title="player 2 holds Q, facing a bet: counterfactual values", presenter=presenter)))
@@ -62,16 +82,23 @@ class BluffExplorer(Panel):
             cf = counterfactual_values(self.game, policy, INFOSET)
             update_counterfactual_values(self.figure, cf["action_values"])
             fold, call = cf["regret"]
-            better = ("calling" if call > 1e-12 else "folding" if fold > 1e-12
-                      else "neither: the two are worth the same")
+            # On the grid, call - fold is 0 or at least 1/144 (see STEPS): the tolerance only
+            # absorbs rounding.
+            better = ("calling" if call - fold > 1e-9 else "folding" if fold - call > 1e-9
+                      else None)
+            verdict = (f"regret matching moves towards <b>{better}</b>" if better else
+                       "<b>neither</b> action is better: the two are worth exactly the same, "
+                       "so regret matching has nothing to move towards")
             self.text.value = (
                 f"<div style='font-size:{self.style.font_size}px'>weights: player 1 holds J "
-                f"1/6 &times; {j:.2f} = {j / 6:.4f}; holds K 1/6 &times; {k:.2f} = "
-                f"{k / 6:.4f}<br>this iteration's counterfactual regrets (value minus the "
-                f"uniform strategy's {cf['value']:+.4f}): fold {fold:+.4f}, call "
-                f"{call:+.4f}; regret matching moves towards <b>{better}</b></div>")
+                f"1/6 &times; {self.bluff.label} = {j / 6:.4f}; holds K 1/6 &times; "
+                f"{self.value_bet.label} = {k / 6:.4f}<br>this iteration's counterfactual "
+                f"regrets (value minus the uniform strategy's {cf['value']:+.4f}): fold "
+                f"{fold:+.4f}, call {call:+.4f}; {verdict}</div>")
 
 
-def bluff_explorer(presenter: bool | None = None) -> BluffExplorer:
-    """The bluffing explorer of lesson 03 (see :class:`BluffExplorer`)."""
-    return BluffExplorer(presenter=presenter)
+def bluff_explorer(bluff: float = 0.0, value_bet: float = 1.0,
+                   presenter: bool | None = None) -> BluffExplorer:
+    """The bluffing explorer of lesson 03 (see :class:`BluffExplorer`): it starts with a
+    player 1 who bets K always and never bluffs with J, unless told otherwise."""
+    return BluffExplorer(bluff, value_bet, presenter=presenter)
