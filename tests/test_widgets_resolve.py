@@ -122,6 +122,23 @@ def test_the_figure_follows_the_run(leduc_widget):
     assert all(t.y[-1] < t.y[0] for t in lines)  # the gadgets' CFR+ converges
 
 
+def test_the_empty_subgame_panel_says_what_re_solve_will_show(leduc_widget):
+    # Before the first re-solve at a state the left panel has no line: a placeholder says what
+    # pressing Re-solve will draw there; the run replaces it, and a new state brings it back.
+    from cfrviz.widgets.resolve import PLACEHOLDER
+
+    def placeholder_shown():
+        return any(a.text == PLACEHOLDER for a in w.resolve_fig.layout.annotations)
+
+    w = leduc_widget
+    w.select("deal/c/r")
+    assert placeholder_shown() and "Re-solve" in PLACEHOLDER
+    w.resolve()
+    assert not placeholder_shown()
+    w.select("deal/r/c")
+    assert placeholder_shown()
+
+
 def test_a_new_blueprint_clears_the_resolves(leduc_widget):
     w = leduc_widget
     w.select("deal/c")

@@ -47,6 +47,9 @@ BLUEPRINT_ITERATIONS = Param("blueprint iterations", 30, "int", 1, 20_000,
 BLUEPRINTS = (("a short CFR run", "cfr"), ("uniform random (weak)", "uniform"))
 #: Chunks each gadget's CFR+ run is split into (one progress step and one point each).
 CHUNKS = 10
+#: What the subgame panel says before the first re-solve at a state (it would be empty).
+PLACEHOLDER = ("Press <b>Re-solve</b>: the subgame's CFR+<br>is drawn here as it runs, and the "
+               "re-solved<br>strategy's exploitability joins the bars on the right")
 
 
 class ResolveExplorer(Panel):
@@ -329,8 +332,14 @@ class ResolveExplorer(Panel):
         return {m: (r.exploitability, r.bound) for m, r in self.results.items()}
 
     def _draw_results(self, s: PublicState) -> None:
-        _replace(self.resolve_fig, resolve_figure(self._curves, self.blueprint_exploitability,
-                                                  self._summary(), s.history, self.presenter))
+        fig = resolve_figure(self._curves, self.blueprint_exploitability, self._summary(),
+                             s.history, self.presenter)
+        if not self._curves:  # say what the empty panel is for, until Re-solve fills it
+            left, right = fig.layout.xaxis.domain  # the subgame panel, in paper units
+            fig.add_annotation(text=PLACEHOLDER, xref="paper", yref="paper",
+                               x=(left + right) / 2, y=0.5, xanchor="center", align="center",
+                               showarrow=False, font=dict(color="#555555"))
+        _replace(self.resolve_fig, fig)
 
     def _status(self, tail: str) -> None:
         assert self.selected is not None
