@@ -117,3 +117,12 @@ def test_average_values_match_expected_values():
     values = average_values(trace)
     assert values.shape == (3,)
     assert values[-1] == pytest.approx(cfrviz.expected_values(kuhn, trace.average_policy())[0])
+
+
+def test_the_recorded_table_fits_a_notebook_at_1000_pixels():
+    """Issue 29: lesson 10's table of recorded rows (113 characters) wrapped at 1280 px."""
+    from pathlib import Path
+
+    rows, _ = load_recorded(Path(__file__).resolve().parent.parent / "data" / "benchmarks"
+                            / "lp_vs_cfr.json")
+    assert max(len(line) for line in table_text(rows).splitlines()) <= 95  # about 750 px

@@ -2,6 +2,7 @@
 
 import re
 
+import ipywidgets as W
 import numpy as np
 import pytest
 
@@ -131,3 +132,18 @@ def test_rows_match_the_sequence_forms_matrix(kuhn):
     gaps = [r.gap for r in plan_rows(kuhn, 0, x)]
     e = np.eye(7)[0]
     assert np.allclose(gaps, E @ x - e)
+
+
+def test_each_sets_sliders_share_the_full_width_under_its_row():
+    """Issue 29: the plan sliders were 22 em wide with a 7 em label beside the row's text, a
+    track of a few dozen pixels; now each set's row is a line of its own and its sliders grow
+    to the notebook's width together, labels in full."""
+    w = RealizationPlanExplorer(cfrviz.load_game("kuhn_poker"))
+    for slider in w.sliders.values():
+        assert slider.layout.flex == "1 1 0%" and slider.layout.width == "auto"
+    lines = [c for c in w.children if isinstance(c, W.VBox)]
+    assert len(lines) == 6
+    for line in lines:
+        status, sliders = line.children
+        assert status in w._row_html and sliders.layout.width == "100%"
+        assert all(s in w.sliders.values() for s in sliders.children)

@@ -309,7 +309,12 @@ def average_values(trace) -> np.ndarray:
 
 
 def table_text(rows) -> str:
-    """The rows as a plain-text table: size, the LP's time and memory, CFR+'s, the winner."""
+    """The rows as a plain-text table: size, the LP's time and memory, CFR+'s, the winner.
+
+    Short headers keep the recorded rows within 95 characters, about 750 pixels of a
+    notebook's output (a table that wraps in a 1280-pixel window is unreadable).  "seqs" are
+    sequences per player; times are CPU seconds; "CFR+ iter" the iterations to 1e-3.
+    """
 
     def seconds(s: float) -> str:
         return "—" if not math.isfinite(s) else (f"{s * 1e3:.0f} ms" if s < 1 else f"{s:.1f} s")
@@ -317,8 +322,8 @@ def table_text(rows) -> str:
     def megabytes(b: float) -> str:
         return "—" if not math.isfinite(b) else f"{b / 1e6:.1f} MB"
 
-    header = ["game", "sequences", "LP CPU time", "LP memory", "CFR+ iterations",
-              "CFR+ CPU time", "CFR+ memory", "faster"]
+    header = ["game", "seqs", "LP time", "LP mem.", "CFR+ iter", "CFR+ time",
+              "CFR+ mem.", "faster"]
     body = [[r.game, f"{r.sequences:,}", seconds(r.lp_seconds), megabytes(r.lp_bytes),
              f"{r.cfr_iterations:,}", seconds(r.cfr_seconds), megabytes(r.cfr_bytes),
              r.winner if math.isfinite(r.lp_seconds) else "CFR+ (LP stopped)"] for r in rows]

@@ -1,11 +1,11 @@
 """A realization plan by hand: a slider per sequence, the constraints ``E x = e`` checked live.
 
-Each information set of the player gets one line: a slider for each of its action
-sequences and, beside them, its constraint (the actions' weights against the weight of
-the sequence leading to the set) with whether it holds, or by how much it fails.  When
-every row holds, the plan is a strategy, and the widget shows it as behaviour
+Each information set of the player gets two lines: its constraint (the actions' weights
+against the weight of the sequence leading to the set) with whether it holds, or by how much
+it fails, and below it a slider for each of its action sequences, together as wide as the
+notebook.  When every row holds, the plan is a strategy, and the widget shows it as behaviour
 probabilities, with what it earns against the other player's equilibrium strategy and
-against their best response (the number lesson 10's linear program maximises).
+against their best response (the number the sequence-form linear program maximises).
 """
 
 from __future__ import annotations
@@ -76,17 +76,23 @@ class RealizationPlanExplorer(Panel):
             boxes = []
             for column in row.columns:
                 label = self.labels[column]
+                # The set's sliders share the whole width (a track of a few hundred pixels at
+                # 1000 px), each label in full beside its track.
                 slider = W.FloatSlider(value=float(uniform[column]), min=0.0, max=1.0,
                                        step=STEP, description=f"x({label})",
                                        readout_format=".2f", continuous_update=True,
-                                       style={"description_width": f"{7 * px}px"},
-                                       layout=W.Layout(width=f"{22 * px}px"))
+                                       style={"description_width": f"{6 * px}px"},
+                                       layout=W.Layout(flex="1 1 0%", width="auto",
+                                                       min_width=f"{16 * px}px"))
                 slider.observe(self._on_slider, names="value")
                 self.sliders[label] = slider
                 boxes.append(slider)
-            status = W.HTML()
+            # The set's row of E x = e on a line of its own, above its sliders, so that
+            # neither squeezes the other.
+            status = W.HTML(layout=W.Layout(margin="6px 0 0 0"))
             self._row_html.append(status)
-            lines.append(W.HBox([*boxes, status]))
+            lines.append(W.VBox([status, W.HBox(boxes, layout=W.Layout(width="100%"))],
+                                layout=W.Layout(width="100%")))
         self.uniform_button = W.Button(description="uniform strategy")
         self.equilibrium_button = W.Button(description="equilibrium (LP)")
         self.zero_button = W.Button(description="all zero but ∅")
