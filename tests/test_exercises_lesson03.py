@@ -264,7 +264,7 @@ def test_the_cases_tell_every_mistake_apart():
         variants = ex.cf_variants(tree, ex._strategy(tree, name), tree.infoset_index(key))
         for mistake, values in variants.items():
             answers.setdefault(mistake, []).append(np.atleast_1d(values))
-    names = [n for n in answers if n != "set-value"]
+    names = [n for n in answers if n != "set-value"]  # a scalar: told apart by its shape
     for i, a in enumerate(names):
         for b in names[i + 1:]:
             assert not all(np.allclose(x, y) for x, y in zip(answers[a], answers[b])), (a, b)
@@ -295,6 +295,8 @@ def test_the_cases_tell_every_mistake_apart():
     ({"    for node in nodes:\n": "    for node in nodes[:1]:\n"}, "one-node"),
     ({RETURN: "    return values - strategy[info, :len(values)] @ values\n"}, "regret-not-value"),
     ({RETURN: "    return float(strategy[info, :len(values)] @ values)\n"}, "set-value"),
+    ({RETURN: "    return [float(strategy[info, :len(values)] @ values)] * len(values)\n"},
+     "set-value-repeated"),
     ({RETURN: "    return float(values.sum())\n"}, "shape"),
     ({RETURN: "    return [values]\n"}, "shape"),
     ({RETURN: "    return 'p'\n"}, "shape"),
@@ -306,6 +308,21 @@ def test_counterfactual_function_names_each_mistake(replace, mistake):
     assert feedback.status == WRONG and feedback.mistake == mistake, feedback
     if mistake in ex.CF_MISTAKES:
         assert feedback.message == ex.CF_MISTAKES[mistake]
+    if mistake == "set-value":
+        assert feedback.message == ex.SET_VALUE
+
+
+def test_one_number_is_said_only_of_one_number():
+    """Issue 29: a list with the set's value for every action was told "You returned one
+    number"; it is told that every action got the same number, and a single number is still
+    told it is one."""
+    repeated = ex.check_counterfactual_function(cf_function(**{
+        RETURN: "    return np.full(len(values), strategy[info, :len(values)] @ values)\n"}))
+    assert repeated.mistake == "set-value-repeated", repeated
+    assert "one number" not in repeated.message and "every action" in repeated.message
+    single = ex.check_counterfactual_function(cf_function(**{
+        RETURN: "    return float(strategy[info, :len(values)] @ values)\n"}))
+    assert single.mistake == "set-value" and "one number" in single.message
 
 
 def test_counterfactual_function_crash_reports_the_line():
@@ -423,3 +440,37 @@ def test_regret_update_wrong_code_is_rejected(name):
 def test_a_uniform_chance_assumption_is_caught_only_by_uneven_deals(name):
     feedback = ex.check_regret_update(as_cell(UPDATE_WRONG[name])["my_regret_update"])
     assert feedback.mistake == "uneven-chance" and "1/6" in feedback.message, feedback.message
+
+
+# --- issue 29: the package's answer is not the student's code ------------------------------------
+
+def test_a_regret_update_that_calls_the_package_is_refused():
+    """The lesson once imported counterfactual_regret before exercise 3 and the checker took
+    a call to it, under any name, for the student's update."""
+    from cfrviz.reference import counterfactual_regret as cr
+
+    for function in (cr, lambda reach, player, q, v: cr(reach, player, q, v),
+                     lambda reach, player, q, v: REGRET_UPDATES["cfr"](reach, player, q, v)):
+        feedback = ex.check_regret_update(function)
+        assert feedback.status == WRONG and feedback.mistake == "calls the answer", feedback
+        assert "counterfactual_regret" in feedback.message
+
+
+def test_a_counterfactual_function_that_calls_the_package_is_refused():
+    from cfrviz.engine import counterfactual_table
+
+    def package(tree, strategy, info):
+        return counterfactual_values(tree, strategy, tree.infoset_keys[info])["action_values"]
+
+    def engine(tree, strategy, info):
+        return counterfactual_table(tree, strategy, int(tree.infoset_player[info]))[
+            "action_values"][info, :len(tree.infoset_actions[info])]
+
+    def checker(tree, strategy, info):
+        return ex.cf_variants(tree, strategy, info)["right"]
+
+    for function, name in ((package, "counterfactual_values"), (engine, "counterfactual_table"),
+                           (checker, "cf_variants")):
+        feedback = ex.check_counterfactual_function(function)
+        assert feedback.status == WRONG and feedback.mistake == "calls the answer", feedback
+        assert name in feedback.message

@@ -216,7 +216,8 @@ def cf_variants(tree, strategy, info: int) -> dict:
     -------
     dict
         ``{"right": values, mistake: values, ...}``, one number per action (one
-        in all for ``"set-value"``, a scalar).
+        in all for ``"set-value"``, a scalar, which ``"set-value-repeated"`` gives to
+        every action).
     """
     strategy = np.asarray(strategy, dtype=float)
     reach, values = node_passes(tree, strategy)
@@ -244,6 +245,7 @@ def cf_variants(tree, strategy, info: int) -> dict:
         "swapped-players": weighted(chance * own, -q),
         "one-node": others[0] * q[0],
         "regret-not-value": right - sigma @ right,
+        "set-value-repeated": np.full(k, float(sigma @ right)),
         "set-value": float(sigma @ right),
     }
 
@@ -279,10 +281,15 @@ CF_MISTAKES = {
     "regret-not-value": "These are the regrets (each action's value minus the strategy's value "
                         "at the set). Return the counterfactual values themselves; the regret "
                         "comes next.",
-    "set-value": "You returned one number, the value of the whole set under the strategy. "
-                 "Return one value per action: what the set would be worth if the player "
-                 "took that action at every node of it.",
+    "set-value-repeated": "You gave every action the same number, the value of the whole set "
+                          "under the strategy. Each action has its own value: what the set "
+                          "would be worth if the player took that action at every node of "
+                          "it.",
 }
+#: Exercise 2's answer when it is a single number, the value of the whole set.
+SET_VALUE = ("You returned one number, the value of the whole set under the strategy. Return "
+             "one value per action: what the set would be worth if the player took that "
+             "action at every node of it.")
 
 #: Where the checker calls the student's function: (game, set key, strategy name).
 CF_CASES = (("kuhn_poker", "Qb", "bluffer"), ("kuhn_poker", "Qpb", "random 1"),
@@ -333,13 +340,28 @@ def _per_action(result, tree, info: int):
     return values if np.all(np.isfinite(values)) else None
 
 
+def _cf_answers() -> dict:
+    """The functions that compute exercise 2's answer, which the student's code must not call:
+    the package's (the lesson shows ``counterfactual_values`` after the exercise) and this
+    checker's own."""
+    from ..analysis.explain import counterfactual_values
+    from ..engine.evaluation import counterfactual_table
+    return {counterfactual_values: "`counterfactual_values` (cfrviz.analysis.explain)",
+            counterfactual_table: "`counterfactual_table` (cfrviz.engine)",
+            cf_variants: "the checker's `cf_variants`",
+            node_passes: "the checker's `node_passes`",
+            node_reach: "the checker's `node_reach`",
+            node_values: "the checker's `node_values`"}
+
+
 def check_counterfactual_function(function) -> Feedback:
     """Exercise 2: ``function(tree, strategy, info)`` returns each action's counterfactual value.
 
     The checker calls it on the sets and strategies of :data:`CF_CASES` (Kuhn
     poker, and Leduc poker, where chance is not uniform; seeded random
     strategies among them) and compares with :func:`cf_variants`'s
-    ``"right"``.  Any implementation that returns the right numbers passes.
+    ``"right"``.  Any implementation that returns the right numbers passes, unless it
+    calls one of the functions that compute them (:func:`_cf_answers`).
     When the answers differ, the mistake is named if one of the wrong
     versions of :data:`CF_MISTAKES` reproduces every answer.
     """
@@ -364,7 +386,7 @@ def check_counterfactual_function(function) -> Feedback:
         with np.errstate(all="ignore"):
             result, failed = run_student(
                 lambda t=tree, s=strategy, i=info: function(t, s.copy(), i),
-                name="`my_counterfactual_values`", hints=hints)
+                name="`my_counterfactual_values`", hints=hints, forbidden=_cf_answers())
         if failed is not None:
             if failed.mistake == "crash":
                 return wrong(f"For {shown}: {failed.message}", "crash")
@@ -404,7 +426,7 @@ def _answer_cases(tree, info: int, shown: str, variants: dict) -> tuple[Case, ..
     return (
         Case("no-return", lambda result: result is None,
              f"For {shown} your function returned None: did you forget `return`?"),
-        Case("set-value", set_value, CF_MISTAKES["set-value"]),
+        Case("set-value", set_value, SET_VALUE),
         Case("shape", lambda result: _as_scalar(result) is not None,
              lambda result: f"For {shown} you returned one number, {_as_scalar(result):.4g}; "
                             f"return one value per action ({len(actions)} here, for "
@@ -523,6 +545,10 @@ _UPDATE_ARGUMENTS = ("`reach` is a numpy array of three numbers [player 1, playe
                      "action and `value` one number.")
 
 
+#: The package's own regret update, which exercise 3 asks the student to write.
+_UPDATE_ANSWERS = {counterfactual_regret: "`counterfactual_regret` (cfrviz.reference)"}
+
+
 def check_regret_update(function, iterations: int = CHECK_ITERATIONS) -> Feedback:
     """Exercise 3: ``function(reach, player, action_values, value)`` is CFR's regret update.
 
@@ -530,7 +556,8 @@ def check_regret_update(function, iterations: int = CHECK_ITERATIONS) -> Feedbac
     ``iterations`` iterations with the student's function as its ``update``,
     beside the unchanged one, and compares the cumulative regrets after every
     iteration.  The function receives copies, and what it returns must be one
-    finite number per action.  When the regrets differ the checker names the
+    finite number per action; it must not call :func:`cfrviz.reference.counterfactual_regret`,
+    the answer itself.  When the regrets differ the checker names the
     mistake if one of the wrong updates of :data:`MISTAKES` reproduces every
     call the function answered (own reach instead of the opponent's, a flipped
     sign, chance left out, ...).
@@ -574,7 +601,9 @@ def _compare_update(function, tree, iterations):
         return _increment(out, len(action_values))
 
     mine = vanilla_cfr(tree, iterations, update=recorded)
-    reference = vanilla_cfr(tree, iterations)
+    # Run before the student's code is watched: the reference calls counterfactual_regret,
+    # which the student's update must not (see _UPDATE_ANSWERS).
+    reference = list(vanilla_cfr(tree, iterations))
     worst = 0.0
     first_bad: tuple | None = None
 
@@ -595,7 +624,8 @@ def _compare_update(function, tree, iterations):
         return None
 
     hints = {IndexError: _UPDATE_ARGUMENTS, TypeError: _UPDATE_ARGUMENTS}
-    bad, failed = run_student(compare, name="`my_regret_update`", hints=hints)
+    bad, failed = run_student(compare, name="`my_regret_update`", hints=hints,
+                              forbidden=_UPDATE_ANSWERS)
     if failed is not None:
         return failed, worst, len(calls)
     if bad is not None:
