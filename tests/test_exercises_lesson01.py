@@ -136,6 +136,28 @@ def my_regret_matching(cumulative_regrets):
         return [r / total for r in cumulative_regrets]
     return [1 / len(cumulative_regrets)] * len(cumulative_regrets)
 ''', "not-normalised"),
+    # Clipping the caller's array in place (issue 29): np.asarray of a float array is that
+    # array, so the caller's negative regrets become 0 (and exercise 4's loop then fails).
+    "clipped in place": ('''
+def my_regret_matching(cumulative_regrets):
+    regrets = np.asarray(cumulative_regrets, dtype=float)
+    regrets[regrets < 0] = 0
+    total = regrets.sum()
+    return regrets / total if total > 0 else np.ones(len(regrets)) / len(regrets)
+''', "changes its input"),
+    "clipped in place with out=": ('''
+def my_regret_matching(cumulative_regrets):
+    positive = np.maximum(cumulative_regrets, 0, out=cumulative_regrets)
+    total = positive.sum()
+    return positive / total if total > 0 else np.ones(len(positive)) / len(positive)
+''', "changes its input"),
+    # The package's own regret matching, under another name (issue 29).
+    "the package's": ('''
+from cfrviz import regret_matching as rm
+
+def my_regret_matching(cumulative_regrets):
+    return rm(cumulative_regrets)
+''', "calls the answer"),
     # A total-sum test: uniform whenever the regrets sum to 0 or less, positive ones or not.
     "sum test": ('''
 def my_regret_matching(cumulative_regrets):
@@ -177,6 +199,13 @@ def test_regret_matching_names_plausible_wrong_code(name):
     source, mistake = MATCHING_WRONG[name]
     feedback = ex.check_regret_matching(as_cell(source)["my_regret_matching"])
     assert feedback.status == WRONG and feedback.mistake == mistake, (name, feedback.message)
+
+
+def test_changing_the_regrets_in_place_is_explained():
+    source, _ = MATCHING_WRONG["clipped in place"]
+    feedback = ex.check_regret_matching(as_cell(source)["my_regret_matching"])
+    assert "cumulative_regrets" in feedback.message and "exercise 4" in feedback.message
+    assert "For regrets [2.0, -1.0, 1.0]" in feedback.message
 
 
 @pytest.mark.parametrize("function, mistake", MATCHING_WRONG_LAMBDAS)

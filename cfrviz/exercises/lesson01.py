@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..analysis.equilibrium import matrix_equilibrium
+from ..core.regret import regret_matching
 from ..games.matrix import RPS_PAYOFFS
 from . import Feedback, as_vector, correct, not_done, unanswered, wrong
 from .coding import run_student
@@ -78,11 +79,17 @@ REGRET_MATCHING_CASES = (
 )
 
 
+#: The package's regret matching, which exercise 2 asks the student to write.
+_ANSWERS = {regret_matching: "`cfrviz.regret_matching`"}
+
+
 def check_regret_matching(function) -> Feedback:
     """Exercise 2: ``function(cumulative_regrets) -> strategy`` implements regret matching.
 
     The strategy must be proportional to the positive parts of the regrets,
-    and uniform when no regret is positive.  The function runs on each of
+    and uniform when no regret is positive.  The function must leave the array it
+    is given as it was (a caller keeps its cumulative regrets there) and must not
+    call :func:`cfrviz.regret_matching`.  The function runs on each of
     :data:`REGRET_MATCHING_CASES`; :func:`regret_matching_cases` is the table
     that judges what it returned.
     """
@@ -95,12 +102,20 @@ def check_regret_matching(function) -> Feedback:
                                 "play uniformly (every action equally often) instead of "
                                 "dividing by it."}
     for regrets, expected in REGRET_MATCHING_CASES:
+        given = np.array(regrets)
         with np.errstate(all="ignore"):
-            result, failed = run_student(lambda r=regrets: function(np.array(r)),
-                                         name="`my_regret_matching`", hints=hints)
+            result, failed = run_student(lambda g=given: function(g),
+                                         name="`my_regret_matching`", hints=hints,
+                                         forbidden=_ANSWERS,
+                                         unchanged=[("cumulative_regrets", given)])
         if failed is not None:
             if failed.mistake == "crash":
                 return wrong(f"For regrets {regrets}: {failed.message}", "crash")
+            if failed.mistake == "changes its input":
+                return wrong(f"For regrets {regrets}: {failed.message} The caller keeps its "
+                             "running totals in that array (exercise 4's loop does): clipped "
+                             "there, the negative regrets are lost and the loop learns "
+                             "something else.", failed.mistake)
             return failed
         verdict = diagnose(as_vector(result, len(regrets)),
                            regret_matching_cases(regrets, expected, result))
