@@ -338,6 +338,16 @@ def _drawing_mistake(tree, draws: _Draws, player: int) -> Feedback | None:
     return None
 
 
+def divides_by_q(tree, player: int, regret_sum, strategy_sum, draw) -> None:
+    """External sampling's walk for ``player`` from the root with each regret divided by q, the
+    probability of sampling its node: the wrong weight lesson 06's section 7 compares with CFR
+    (a ``walk`` for :func:`cfrviz.analysis.sampling.expected_update`)."""
+    from ..analysis.sampling import external_sampling_variant
+
+    external_sampling_variant(tree, 0, player, regret_sum, [strategy_sum], draw,
+                              regret_weight="one-over-q")
+
+
 def _explain_walk(tree, uniforms, mine, reference, first_bad: int) -> Feedback:
     from ..analysis.sampling import external_sampling_variant
 
