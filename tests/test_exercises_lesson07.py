@@ -54,3 +54,19 @@ def test_junk_never_raises(junk):
     feedback = ex.check_fewest_nodes(junk)
     assert feedback.status in (WRONG, NOT_DONE)
     assert feedback.message
+
+
+@pytest.mark.parametrize("answer", [
+    ["cfr", "chance_sampling", "external_sampling", "outcome_sampling"],
+    ["outcome_sampling", "chance_sampling", "external_sampling", "cfr"],
+    ["external_sampling", "outcome_sampling", "chance_sampling", "cfr"],
+    ["cfr", "outcome_sampling", "external_sampling", "chance_sampling"],
+    ["chance_sampling", "outcome_sampling", "external_sampling", "cfr"],
+])
+def test_a_wrong_order_is_not_told_the_measurement(answer):
+    """A checker never prints the answer to a wrong attempt: no measured nodes per iteration."""
+    feedback = ex.check_fewest_nodes(answer)
+    measured = ex._measured()
+    assert feedback.status == WRONG
+    assert "Measured" not in feedback.message
+    assert not any(f"{n:,.0f}" in feedback.message for n in measured.values()), feedback

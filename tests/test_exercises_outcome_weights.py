@@ -127,6 +127,15 @@ WRONG_CODE = {
     "own-reach": variant(BEFORE="True"),
     "chance-once": variant(Q_Z="np.prod([drawn[k] for k in range(len(path)) "
                                "if path[k][0] != 'chance'])"),
+    "opponent-once": variant(BEFORE="path[k][0] == 'chance'",
+                             TAIL="[played[k] for k in range(d + 1, len(path)) "
+                                  "if path[k][0] in ('chance', player)]"),
+    # Only the traverser's own probabilities in the weight: chance and the opponent left out of
+    # π_{-i}(h) and the tail, kept in q(z). On the Kuhn paths, where the opponent's action had
+    # probability 1, it gives what chance alone left out gives: it must not be called that.
+    "chance-and-opponent-once": variant(BEFORE="False",
+                                        TAIL="[played[k] for k in range(d + 1, len(path)) "
+                                             "if path[k][0] == player]"),
     "values-not-regrets": variant(REGRET="values"),
     "baseline-q": variant(REGRET="values - q[a] * value"),
     "flipped": variant(REGRET="sigma[a] * value - values"),
@@ -160,7 +169,8 @@ def test_wrong_answers_are_named(mistake):
 
 
 @pytest.mark.parametrize("mistake", ex.MISTAKES)
-def test_every_variant_is_told_apart(mistake):
+def test_every_variant_is_told_apart(mistake, monkeypatch):
+    monkeypatch.setattr(ex, "answers", dict)  # the package's formula stands for a student's
     def answer(path, payoff, player, mistake=mistake):
         return ex.outcome_regrets(path, payoff, player, mistake)
     assert ex.check_outcome_regrets(answer).mistake == mistake
@@ -188,7 +198,9 @@ def test_a_wrong_answer_no_row_knows_shows_the_first_step_that_differs():
     assert "outcome_sampling_walk added" in feedback.message
 
 
-def test_the_student_may_change_the_path():
+def test_the_student_may_change_the_path(monkeypatch):
+    monkeypatch.setattr(ex, "answers", dict)  # the package's formula stands for a student's
+
     def destructive(path, payoff, player):
         answer = ex.outcome_regrets(path, payoff, player)
         for step in path:
@@ -220,3 +232,22 @@ def my_outcome_regrets(path, payoff, player):
 def test_junk_is_not_callable(junk):
     assert ex.check_outcome_regrets(junk).mistake == "not-callable"
 
+
+
+def test_each_one_sided_diagnosis_says_exactly_which_probabilities():
+    feedback = ex.check_outcome_regrets(student(WRONG_CODE["chance-and-opponent-once"]))
+    assert "opponent" in feedback.message and "Chance" in feedback.message
+    feedback = ex.check_outcome_regrets(student(WRONG_CODE["chance-once"]))
+    assert "the opponent's are right" in feedback.message
+
+
+def test_a_function_that_calls_the_packages_formula_is_refused():
+    source = """
+from cfrviz.exercises import outcome_weights as check_ow
+
+
+def my_outcome_regrets(path, payoff, player):
+    return check_ow.outcome_regrets(path, payoff, player)
+"""
+    feedback = ex.check_outcome_regrets(student(source))
+    assert feedback.status == WRONG and feedback.mistake == "calls the answer", feedback

@@ -1,7 +1,10 @@
 """Checkers for lesson 07, sampling in practice: averages, outcomes and cost.
 
-Exercise 1 asks for the order of vanilla CFR and the three samplers by nodes
-touched per iteration on Leduc poker; the feedback quotes the measurement.
+Exercise 2 asks for the order of vanilla CFR and the three samplers by nodes
+touched per iteration on Leduc poker; the feedback to a right answer quotes the
+measurement, the feedback to a wrong one says which pair is out of order and why,
+never the order itself.  (Exercise 1, outcome sampling's regrets, is checked by
+:mod:`cfrviz.exercises.outcome_weights`.)
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ def _numbers() -> str:
 
 
 def check_fewest_nodes(answer) -> Feedback:
-    """Exercise 1: order cfr and the three samplers from fewest nodes per iteration to most.
+    """Exercise 2: order cfr and the three samplers from fewest nodes per iteration to most.
 
     The right order is outcome sampling (one path per player), external
     sampling (all of the updated player's actions, one of everything else),
@@ -61,8 +64,8 @@ def check_fewest_nodes(answer) -> Feedback:
 
 
 def order_cases(items: list) -> tuple[Case, ...]:
-    """Exercise 1's table over the names the student listed (``items``), read as the
-    algorithms they name, in order."""
+    """Exercise 2's table over the names the student listed (``items``), read as the
+    algorithms they name, in order.  Only the right answer is told the measurement."""
     measured = f"Measured on Leduc, nodes per iteration: {_numbers()}."
 
     def before(first: str, second: str):
@@ -87,10 +90,12 @@ def order_cases(items: list) -> tuple[Case, ...]:
         Case("chance-vs-external", before("chance_sampling", "external_sampling"),
              "Chance sampling samples only the cards; below the deal it still tries every "
              "action of both players. External sampling also samples the opponent's actions, "
-             f"one per decision, so it walks fewer nodes. {measured}"),
+             "one per decision, so it walks fewer nodes."),
         Case("outcome-vs-external", before("external_sampling", "outcome_sampling"),
              "External sampling tries every action of the player it updates, so its walk "
              "branches at each of that player's decisions; outcome sampling samples those too "
-             f"and follows one path. {measured}"),
-        fallback(f"Not quite. {measured}"),
+             "and follows one path."),
+        fallback("Not quite. For each algorithm, ask which nodes a walk enters: every child, "
+                 "or one drawn child, at chance's, the opponent's and the updated player's "
+                 "nodes."),
     )

@@ -12,7 +12,11 @@ the strategy's, ``sigma(a)`` times the value of ``a``.  The student writes
 index drawn).  The checker's paths are walks of
 :func:`cfrviz.reference.mccfr.outcome_sampling_walk` recorded on Kuhn and Leduc poker
 (:func:`recorded_paths`), and the right answers are the regrets that walk added.  A wrong
-answer is named by the variant of :func:`outcome_regrets` (:data:`MISTAKES`) that gives it.
+answer is named by the variant of :func:`outcome_regrets` (:data:`MISTAKES`) that gives it on
+every path, or on the first path that differs when that path tells it apart from every other
+mistake (on some paths two mistakes give the same numbers: leaving the opponent out as well as
+chance changes nothing where the opponent's drawn action had probability 1).  An answer that
+calls :func:`outcome_regrets` itself is refused: the exercise is to write it.
 """
 
 from __future__ import annotations
@@ -62,9 +66,20 @@ MISTAKES = {
     "own-reach": "Your weight includes the traverser's own probabilities before h. A "
                  "counterfactual value supposes the traverser played to h: π_{-i}(h) is "
                  "chance's and the opponent's reach only.",
-    "chance-once": "Chance's probabilities appear on one side only. Count them in both "
-                   "π_{-i}(h)·π(z|ha) and q(z) (the walk draws chance with chance's "
-                   "probabilities, so they cancel), or in neither.",
+    "chance-once": "Chance's probabilities appear on one side only: in q(z) but not in your "
+                   "π_{-i}(h)·π(z|ha), or the other way round (the opponent's are right). Count "
+                   "them in both (the walk draws chance with chance's probabilities, so they "
+                   "cancel), or in neither.",
+    "opponent-once": "The opponent's probabilities appear on one side only: in q(z) but not in "
+                     "your π_{-i}(h)·π(z|ha), or the other way round (chance's are right). The "
+                     "walk draws the opponent's actions from its strategy, so they cancel: "
+                     "count them in both, or in neither.",
+    "chance-and-opponent-once": "Chance's and the opponent's probabilities both appear on one "
+                                "side only: each is in q(z) but not in your "
+                                "π_{-i}(h)·π(z|ha), or the other way round, so the weight "
+                                "keeps no more than the traverser's own probabilities on one "
+                                "side. Both are drawn with the probabilities they play with: "
+                                "count each in both, or in neither.",
     "values-not-regrets": "These are the sampled values ṽ(I, b), not the regrets. Subtract the "
                           "strategy's sampled value, Σ_c σ(c) ṽ(I, c) = σ(a) ṽ(I, a), from "
                           "each.",
@@ -74,8 +89,14 @@ MISTAKES = {
                "other way round.",
 }
 
-#: Mistakes with more than one form: chance left out of the reaches, or out of q.
-_VARIANTS = {"chance-once": ("chance-once", "chance-once-q")}
+#: The one-sided mistakes, each in its forms: (the movers left out of the reaches, those left
+#: out of q(z)); a mover is "chance" or "opponent".
+ONE_SIDED = {
+    "chance-once": ((("chance",), ()), ((), ("chance",))),
+    "opponent-once": ((("opponent",), ()), ((), ("opponent",))),
+    "chance-and-opponent-once": ((("chance", "opponent"), ()), ((), ("chance", "opponent")),
+                                 (("chance",), ("opponent",)), (("opponent",), ("chance",))),
+}
 
 _HINTS = {
     IndexError: "A path is a list of steps (who, sigma, q, a); sigma and q are arrays with "
@@ -174,9 +195,12 @@ def outcome_regrets(path, payoff: float, player: int, mistake: str | None = None
     """The regrets outcome sampling adds at each of ``player``'s steps of ``path``.
 
     The plain formula of lesson 07 (chance counted in the reaches and in q, where it cancels);
-    ``mistake``, a key of :data:`MISTAKES` (or ``"chance-once-q"``, chance left out of q
-    only), gives the wrong answer a student might compute.
+    ``mistake``, a key of :data:`MISTAKES`, gives the wrong answer a student might compute (a
+    one-sided mistake, :data:`ONE_SIDED`, in its first form).
     """
+    if mistake in ONE_SIDED:
+        out_of_reach, out_of_q = ONE_SIDED[mistake][0]
+        return one_sided(path, payoff, player, out_of_reach, out_of_q)
     prob = [float(sigma[a]) for _, sigma, _, a in path]
     drew = [float(q[a]) for _, _, q, a in path]
     who = [w for w, _, _, _ in path]
@@ -187,9 +211,6 @@ def outcome_regrets(path, payoff: float, player: int, mistake: str | None = None
         before = [k for k in range(d) if who[k] != player or mistake == "own-reach"]
         after = [k for k in range(d + 1, len(path))
                  if mistake != "tail-opponent-only" or who[k] != player]
-        if mistake == "chance-once":
-            before = [k for k in before if who[k] != "chance"]
-            after = [k for k in after if who[k] != "chance"]
         reach = np.prod([prob[k] for k in before]) * np.prod([prob[k] for k in after])
         if mistake == "tail-includes-action":
             reach *= prob[d]
@@ -197,8 +218,6 @@ def outcome_regrets(path, payoff: float, player: int, mistake: str | None = None
             q_z = np.prod([prob[k] if who[k] == player else drew[k] for k in range(len(path))])
         elif mistake == "prefix-q":
             q_z = np.prod(drew[: d + 1])
-        elif mistake == "chance-once-q":  # chance in the reaches but not in q
-            q_z = np.prod([drew[k] for k in range(len(path)) if who[k] != "chance"])
         else:
             q_z = np.prod(drew)
         with np.errstate(all="ignore"):
@@ -210,6 +229,31 @@ def outcome_regrets(path, payoff: float, player: int, mistake: str | None = None
             continue
         baseline = (float(q[a]) if mistake == "baseline-q" else float(sigma[a])) * value
         out.append(baseline - values if mistake == "flipped" else values - baseline)
+    return out
+
+
+def one_sided(path, payoff: float, player: int, out_of_reach, out_of_q) -> list:
+    """The regrets with the movers ``out_of_reach`` (``"chance"``, ``"opponent"``) left out of
+    π_{-i}(h)·π(z|ha) and those ``out_of_q`` left out of q(z): a one-sided mistake when a mover
+    is in one of the two and not in the other."""
+    def mover(w) -> str:
+        return "chance" if w == "chance" else "own" if w == player else "opponent"
+
+    prob = [float(sigma[a]) for _, sigma, _, a in path]
+    drew = [float(q[a]) for _, _, q, a in path]
+    kinds = [mover(w) for w, _, _, _ in path]
+    q_z = np.prod([drew[k] for k in range(len(path)) if kinds[k] not in out_of_q])
+    out = []
+    for d, (w, sigma, _, a) in enumerate(path):
+        if w != player:
+            continue
+        weight = [k for k in range(len(path))
+                  if (k < d and kinds[k] != "own" or k > d) and kinds[k] not in out_of_reach]
+        with np.errstate(all="ignore"):
+            value = np.prod([prob[k] for k in weight]) * payoff / q_z
+        regrets = np.full(len(sigma), -float(sigma[a]) * value)
+        regrets[a] += value
+        out.append(regrets)
     return out
 
 
@@ -243,6 +287,12 @@ def _describe(path: Path) -> str:
             f"(steps {steps}; payoff {path.payoff:g})")
 
 
+def answers() -> dict:
+    """The package's own answer, which the student's function may not call (``forbidden`` of
+    :func:`~cfrviz.exercises.coding.run_student`)."""
+    return {outcome_regrets: "cfrviz.exercises.outcome_weights.outcome_regrets"}
+
+
 def check_outcome_regrets(function) -> Feedback:
     """Lesson 07: ``function(path, payoff, player)`` gives outcome sampling's regrets.
 
@@ -255,16 +305,20 @@ def check_outcome_regrets(function) -> Feedback:
         return wrong("Pass the function itself, check_outcome_regrets(my_outcome_regrets); "
                      f"got {function!r:.80}.", "not-callable")
     paths = recorded_paths()
+    results = []
     for path in paths:
         steps = [(w, s.copy(), q.copy(), a) for w, s, q, a in path.steps]  # theirs to change
         with np.errstate(all="ignore"):
             result, failed = run_student(lambda steps=steps, path=path: function(
-                steps, path.payoff, path.player), name="`my_outcome_regrets`", hints=_HINTS)
+                steps, path.payoff, path.player), name="`my_outcome_regrets`", hints=_HINTS,
+                forbidden=answers())
         if failed is not None:
             return failed
-        verdict = _judge(result, path)
-        if not verdict.correct:
-            return verdict
+        results.append(result)
+    with np.errstate(all="ignore"):  # a wrong version may divide by a probability of 0
+        verdict = _verdict(results, paths)
+    if verdict is not None:
+        return verdict
     where = sum(len(p.regrets) for p in paths)
     return correct(f"Your regrets equal the ones outcome_sampling_walk added at all {where} of "
                    f"the traverser's nodes on {len(paths)} sampled paths of Kuhn and Leduc "
@@ -272,14 +326,38 @@ def check_outcome_regrets(function) -> Feedback:
                    "others, minus σ(a) times that.")
 
 
+def _verdict(results, paths) -> Feedback | None:
+    """None when every path's regrets are right; else the mistake that gives the student's
+    regrets on every path, or the verdict on the first path that differs."""
+    got = [_as_regrets(result, path) for result, path in zip(results, paths)]
+    if all(g is not None and _same(g, path.regrets) for g, path in zip(got, paths)):
+        return None
+    everywhere = [m for m in MISTAKES
+                  if all(g is not None and _is(m, g, path) for g, path in zip(got, paths))]
+    if len(everywhere) == 1:
+        return wrong(MISTAKES[everywhere[0]], everywhere[0])
+    return next(v for v in (_judge(r, p) for r, p in zip(results, paths)) if not v.correct)
+
+
+def _is(mistake: str, got, path: Path) -> bool:
+    """Whether ``got`` is what ``mistake`` (in any of its forms) gives on ``path``."""
+    if mistake in ONE_SIDED:
+        return any(_same(got, one_sided(path.steps, path.payoff, path.player, *form))
+                   for form in ONE_SIDED[mistake])
+    return _same(got, outcome_regrets(path.steps, path.payoff, path.player, mistake))
+
+
 def _judge(result, path: Path) -> Feedback:
+    """The verdict on one path: a mistake is named only when no other gives the same numbers
+    here (on a path where the opponent's action had probability 1, leaving the opponent out
+    changes nothing); else the first step that differs is shown."""
     shown = _describe(path)
     steps = len(path.regrets)
 
     def variant(mistake):
         def matches(got) -> bool:
-            return any(_same(got, outcome_regrets(path.steps, path.payoff, path.player, name))
-                       for name in _VARIANTS.get(mistake, (mistake,)))
+            return _is(mistake, got, path) and not any(
+                _is(other, got, path) for other in MISTAKES if other != mistake)
         return matches
 
     return diagnose(_as_regrets(result, path), (
