@@ -8,12 +8,16 @@ fail, saying so, when CI is set, and skip otherwise.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import re
 import struct
 import sys
 import xml.etree.ElementTree as ET
+import zipfile
 from pathlib import Path
+from types import SimpleNamespace
 
 import plotly.graph_objects as go
 import pytest
@@ -168,6 +172,143 @@ def test_the_download_control_reports_a_missing_browser(tmp_path, monkeypatch):
     assert control.export() == []
     (shown,) = control.links.outputs
     assert "Could not export: static export needs a Chromium browser" in shown["text"]
+    assert list(tmp_path.iterdir()) == []  # no empty file left where the export was to go
+
+
+# ---- the Export button: one file per press, named, never overwriting, busy while it works --
+
+@pytest.fixture
+def fake_writer(monkeypatch):
+    """Exports without a browser: each figure "written" as a small file; each write records
+    its path and format, and the state of the controls in ``writer.controls`` at that time."""
+    writer = SimpleNamespace(calls=[], controls=[])
+
+    def write(fig, path, fmt, *, scale=1.0):
+        writer.calls.append({"path": Path(path), "format": fmt, "scale": scale, "busy": [
+            (c.button.disabled, c.button.description, c.format.disabled)
+            for c in writer.controls]})
+        Path(path).write_text(f"{fmt}: {fig.layout.title.text}")
+        return Path(path)
+
+    monkeypatch.setattr(ex, "write_figure", write)
+    monkeypatch.setattr(ex, "export_session", contextlib.nullcontext)
+    return writer
+
+
+@pytest.fixture
+def no_lesson(monkeypatch):
+    """A kernel that knows no notebook (not started by JupyterLab nor Voila)."""
+    for name in ("JPY_SESSION_NAME", "VOILA_SERVER_URL", "VOILA_BASE_URL", "SCRIPT_NAME",
+                 "VOILA_REQUEST_URL", "CFRVIZ_LESSON"):
+        monkeypatch.delenv(name, raising=False)
+
+
+@pytest.mark.usefixtures("no_lesson")
+def test_the_lesson_is_named_from_the_notebook_the_kernel_runs(monkeypatch):
+    assert ex.lesson_name() is None  # the fallback: file names start at the widget's name
+    monkeypatch.setenv("JPY_SESSION_NAME", "/home/s/course/lessons/07_sampling_in_practice.ipynb")
+    assert ex.lesson_name() == "07_sampling_in_practice"  # JupyterLab's kernels have this
+    monkeypatch.setenv("JPY_SESSION_NAME", "/home/s/course/lessons/a kernel's console")
+    assert ex.lesson_name() is None  # a console, not a notebook
+    # make lab exports CFRVIZ_LESSON (the default lesson) to every kernel: not a notebook's name
+    monkeypatch.delenv("JPY_SESSION_NAME")
+    monkeypatch.setenv("CFRVIZ_LESSON", "04_cfr_on_kuhn")
+    assert ex.lesson_name() is None
+    # ... but in a dashboard served by make present it is the lesson on screen
+    monkeypatch.setenv("VOILA_SERVER_URL", "/")
+    assert ex.lesson_name() == "04_cfr_on_kuhn"
+    monkeypatch.delenv("CFRVIZ_LESSON")
+    monkeypatch.setenv("SCRIPT_NAME", "/voila/render/lessons/05_best_response.ipynb")
+    assert ex.lesson_name() == "05_best_response"  # Voila serving a folder
+
+
+def test_a_files_name_says_lesson_widget_and_iteration():
+    assert ex.export_name("training-explorer", 50, "04_cfr_on_kuhn") == \
+        "04_cfr_on_kuhn-training-explorer-iter0050"
+    assert ex.export_name("training-explorer", 12345, None) == "training-explorer-iter12345"
+    assert ex.export_name("dcfr-explorer") == "dcfr-explorer"
+    assert ex.export_name("a b/c", None, "x") == "x-a_b_c"  # nothing that leaves the folder
+
+
+@pytest.mark.usefixtures("no_lesson")
+def test_each_press_writes_one_new_file_named_after_lesson_widget_and_iteration(
+        fake_writer, monkeypatch, tmp_path):
+    explorer = cfrviz.explore(cfrviz.load_game("kuhn_poker"), "cfr", iterations=60, seed=0)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("JPY_SESSION_NAME", str(tmp_path / "04_cfr_on_kuhn.ipynb"))
+    control = ex.DownloadControl(explorer, "training-explorer")  # as the explorer's own
+    fake_writer.controls.append(control)
+    explorer.show_iteration(50)
+    control.button.click()
+    first = tmp_path / "exports" / "04_cfr_on_kuhn-training-explorer-iter0050.zip"
+    assert control.written == [first]
+    assert [p.name for p in (tmp_path / "exports").iterdir()] == [first.name]
+    with zipfile.ZipFile(first) as archive:  # the frame's three figures, in display order
+        assert archive.namelist() == [f"04_cfr_on_kuhn-training-explorer-iter0050-{i}.png"
+                                      for i in (1, 2, 3)]
+    (link,) = control.links.outputs
+    html = link["data"]["text/html"]
+    assert f'href="exports/{first.name}"' in html and "not overwritten" not in html
+    # The same frame again: a new name, and the message says the first was kept.
+    control.button.click()
+    second = first.with_name("04_cfr_on_kuhn-training-explorer-iter0050-2.zip")
+    assert control.written == [second] and first.exists()
+    (link,) = control.links.outputs
+    assert f"exports/{second.name}" in link["data"]["text/html"]
+    assert f"{first.name} exists already and was not overwritten" in link["data"]["text/html"]
+    # Another lesson's export of the same widget and iteration takes another name.
+    monkeypatch.setenv("JPY_SESSION_NAME", str(tmp_path / "07_sampling_in_practice.ipynb"))
+    control.format.value = "svg"
+    control.button.click()
+    assert control.written[0].name == "07_sampling_in_practice-training-explorer-iter0050.zip"
+    assert len(list((tmp_path / "exports").iterdir())) == 3  # one file per press
+
+
+@pytest.mark.usefixtures("no_lesson")
+def test_a_single_figure_is_one_file_of_the_chosen_format(explorer, fake_writer, tmp_path):
+    control = ex.DownloadControl(explorer.curve, "curve", folder=tmp_path)
+    for fmt in ("pdf", "pdf", "svg"):
+        control.format.value = fmt
+        control.export()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["curve-2.pdf", "curve.pdf",
+                                                          "curve.svg"]
+    assert [c["format"] for c in fake_writer.calls] == ["pdf", "pdf", "svg"]
+
+
+@pytest.mark.usefixtures("no_lesson")
+def test_the_button_is_busy_while_it_exports_and_restored_after(explorer, fake_writer,
+                                                                 tmp_path):
+    control = ex.DownloadControl(explorer.curve, "curve", folder=tmp_path)
+    fake_writer.controls.append(control)
+    idle = (control.button.disabled, control.button.description, control.format.disabled)
+    assert idle == (False, "Export", False)
+    control.button.click()
+    assert fake_writer.calls[0]["busy"] == [(True, "exporting…", True)]
+    assert (control.button.disabled, control.button.description, control.format.disabled) \
+        == idle
+    assert control.button.icon == "download"
+
+
+@pytest.mark.usefixtures("no_lesson")
+def test_a_failed_export_restores_the_button_says_why_and_leaves_no_file(
+        explorer, monkeypatch, tmp_path):
+    control = ex.DownloadControl(explorer, "training-explorer", folder=tmp_path)
+    seen = []
+
+    def fail(fig, path, fmt, *, scale=1.0):  # noqa: ARG001 (write_figure's signature)
+        seen.append((control.button.disabled, control.button.description))
+        Path(path).write_text("half")
+        raise RuntimeError("the browser crashed")
+
+    monkeypatch.setattr(ex, "write_figure", fail)
+    monkeypatch.setattr(ex, "export_session", contextlib.nullcontext)
+    assert control.export() == [] and control.written == []
+    assert seen == [(True, "exporting…")]
+    assert (control.button.disabled, control.button.description, control.format.disabled) \
+        == (False, "Export", False)
+    (shown,) = control.links.outputs
+    assert "Could not export: the browser crashed" in shown["text"]
+    assert list(tmp_path.iterdir()) == []  # neither the archive nor a half-written figure
 
 
 # ---- each kind of mark becomes plotly's own drawing (no browser needed) -------------------
@@ -350,14 +491,27 @@ def test_an_explorers_frame_exports_in_every_format(tmp_path, explorer, session)
 
 
 @pytest.mark.slow
-def test_the_download_control_writes_the_file_and_links_it(tmp_path, explorer, session):  # noqa: ARG001
-    control = ex.DownloadControl(explorer.curve, "curve", folder=tmp_path)
+@pytest.mark.usefixtures("no_lesson")
+def test_the_download_control_writes_the_file_and_links_it(tmp_path, explorer, session,  # noqa: ARG001
+                                                           monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    control = ex.DownloadControl(explorer.curve, "curve")
     control.format.value = "svg"
     control.button.click()
-    assert control.written == [tmp_path / "curve.svg"]
+    assert control.written == [tmp_path / "exports" / "curve.svg"]
+    assert svg_elements(control.written[0])["traces"] == _drawn_traces(explorer.curve)
     (link,) = control.links.outputs
-    assert '<a href="curve.svg" download="curve.svg"' in link["data"]["text/html"]
+    assert '<a href="exports/curve.svg" download="curve.svg"' in link["data"]["text/html"]
     assert explorer.download in explorer.children  # the explorers carry one
+    # a frame of several figures: one zip of them, each a real file of the format
+    explorer.download.folder = tmp_path
+    explorer.download.format.value = "pdf"
+    (archive,) = explorer.download.export()
+    assert archive.name == "training-explorer-iter0060.zip"
+    with zipfile.ZipFile(archive) as zipped:
+        names = zipped.namelist()
+        assert len(names) == 3
+        assert all(zipped.read(n).startswith(b"%PDF-") for n in names)
 
 
 FIGURES = lesson_figures()
@@ -448,9 +602,10 @@ def test_a_widget_without_figures_says_so():
 @pytest.mark.browser
 @pytest.mark.slow
 def test_the_export_button_offers_its_files_in_jupyterlab(tmp_path):
-    """In a real JupyterLab: the explorer's Export button writes its figures next to the
-    notebook and the links it shows download them (JupyterLab resolves the relative links to
-    the server's files)."""
+    """In a real JupyterLab: the explorer's Export button, busy while it works, writes its
+    frame as one zip of figures into exports/ beside the notebook, named after the notebook,
+    the explorer and the iteration, and the link it shows downloads it (JupyterLab resolves
+    the relative link to the server's file)."""
     notebook = code_notebook(tmp_path / "export_demo.ipynb", [
         "import cfrviz\n"
         "explorer = cfrviz.explore(cfrviz.load_game('kuhn_poker'), iterations=100)\n"
@@ -461,16 +616,23 @@ def test_the_export_button_offers_its_files_in_jupyterlab(tmp_path):
         page.locator("select", has=page.locator("option", has_text="svg")).first \
             .select_option("svg")
         page.locator("button", has_text="Export").first.click()
-        links = page.locator('a[download^="training-explorer-"]')
-        links.nth(2).wait_for(timeout=90_000)
-        assert links.count() == 3
-        for i in range(3):
-            href = links.nth(i).get_attribute("href")
-            assert "/files/" in href and f"training-explorer-{i + 1}.svg" in href, href
-            answer = page.request.get(href if href.startswith("http")
-                                      else server.base_url + href)
-            assert answer.ok, f"{href}: HTTP {answer.status}"
-            assert answer.body().lstrip().startswith(b"<svg"), f"{href} is not an SVG"
+        busy = page.locator("button", has_text="exporting…")
+        busy.wait_for(timeout=30_000)
+        assert busy.is_disabled(), "the button can be pressed again while it exports"
+        name = "export_demo-training-explorer-iter0100.zip"
+        link = page.locator(f'a[download="{name}"]')
+        link.wait_for(timeout=90_000)
+        assert page.locator("button", has_text="Export").first.is_enabled()
+        assert page.locator("a[download]").count() == 1  # one file per press
+        href = link.get_attribute("href")
+        assert "/files/" in href and f"exports/{name}" in href, href
+        answer = page.request.get(href if href.startswith("http") else server.base_url + href)
+        assert answer.ok, f"{href}: HTTP {answer.status}"
+        with zipfile.ZipFile(io.BytesIO(answer.body())) as archive:
+            members = archive.namelist()
+            assert members == [f"{name[:-4]}-{i}.svg" for i in (1, 2, 3)], members
+            for member in members:
+                assert archive.read(member).lstrip().startswith(b"<svg"), member
         # Where the overlay draws the tree's edges on screen is where the export draws them:
         # the same frame (same run), exported at the size the figure has on the page.
         screen = page.evaluate(_SCREEN_EDGES)

@@ -31,6 +31,9 @@ from .tree import LiveTree
 
 MAX_ITERATIONS = 1_000_000
 ITERATIONS = Param("iterations", 1000, "int", 1, MAX_ITERATIONS, help="how many iterations to run")
+#: The least widths (CSS px) of the selected set's panel and of its chart beside it, by
+#: presenter mode: below their sum the chart goes on a row of its own.
+CHART_PX = {False: (460, 360), True: (640, 460)}
 
 
 class TrainingExplorer(Exportable, TimelinePanel):
@@ -148,6 +151,7 @@ class TrainingExplorer(Exportable, TimelinePanel):
         self.curve_marks = NowMarks({"now": point(**NOW_POINT)})
         self.panel = W.HTML()
 
+        panel_px, chart_px = CHART_PX[self.style.presenter]
         controls = W.VBox([W.HBox([self.algorithm, self.iterations, self.seed]), self.params_box,
                            W.HBox([self.solve_button, self.status])])
         timeline = W.HBox([self.play, self.slider, self.iteration_label])
@@ -156,10 +160,13 @@ class TrainingExplorer(Exportable, TimelinePanel):
             # Straight in the column, which stretches it to the output area's width: the
             # tree takes that width (fit_to_output); zoom and pan show detail.
             self.tree,
+            # The chart beside the panel while both fit at their least widths, else on a
+            # row of its own below it (wrap): a chart that follows its box's width has no
+            # width of its own to wrap by, and would be squeezed to a sliver beside the panel.
             W.HBox([W.VBox([self.picker, self.panel],
-                           layout=W.Layout(min_width="460px" if not self.style.presenter
-                                           else "640px")),
-                    overlaid(self.history, self.history_marks, flex="1 1 auto")],
+                           layout=W.Layout(min_width=f"min({panel_px}px, 100%)")),
+                    overlaid(self.history, self.history_marks, flex=f"1 1 {chart_px}px",
+                             min_width=f"min({chart_px}px, 100%)")],
                    layout=W.Layout(align_items="flex-start", flex_flow="row wrap")),
             self.axis, overlaid(self.curve, self.curve_marks)]
         self._add_download("training-explorer")  # the frame as PNG, SVG or PDF

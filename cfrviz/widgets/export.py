@@ -20,6 +20,9 @@ from __future__ import annotations
 
 import math
 import os
+import re
+import tempfile
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -30,9 +33,10 @@ import plotly.graph_objects as go
 from ..core.markup import escape
 from ..views.export import FORMATS, export_format, export_session, write_figure
 from .overlay import NowMarks
-from .panel import figure_widgets
+from .panel import TimelinePanel, figure_widgets
 
-__all__ = ["CONVERTERS", "DownloadControl", "Exportable", "export", "frame_figures", "with_marks"]
+__all__ = ["CONVERTERS", "EXPORT_FOLDER", "DownloadControl", "Exportable", "export",
+           "export_file", "frame_figures", "lesson_name", "with_marks"]
 
 
 #: The background of a box whose marks lie under its figure (overlay.css's
@@ -300,9 +304,136 @@ def export(figure_or_widget, path: str | os.PathLike, format: str | None = None,
         return [write_figure(f, p, fmt, scale=scale) for f, p in zip(figures, paths)]
 
 
+#: Where the Export buttons write, inside the kernel's working folder (the notebook's).
+EXPORT_FOLDER = "exports"
+
+
+def lesson_name() -> str | None:
+    """The stem of the notebook this kernel runs (``04_cfr_on_kuhn``), or ``None``.
+
+    JupyterLab starts a notebook's kernel with ``JPY_SESSION_NAME`` set to the notebook's path
+    (which ipykernel also puts in the namespace as ``__session__``).  Voila sets neither: a
+    dashboard served by ``make present`` has the lesson in ``CFRVIZ_LESSON`` (the Makefile
+    exports it), and Voila gives the page's path in ``SCRIPT_NAME`` (``.../04_x.ipynb`` when
+    it serves a folder).  ``CFRVIZ_LESSON`` is read in Voila only: ``make lab`` exports it too,
+    with the default lesson, to every notebook's kernel.
+    """
+    found = [os.environ.get("JPY_SESSION_NAME", "")]
+    try:
+        from IPython import get_ipython
+
+        shell = get_ipython()
+    except ImportError:
+        shell = None
+    if shell is not None:
+        found.append(str(shell.user_ns.get("__session__", "") or ""))
+    if "VOILA_SERVER_URL" in os.environ or "VOILA_BASE_URL" in os.environ:
+        lesson = os.environ.get("CFRVIZ_LESSON", "")
+        found += [f"{lesson}.ipynb" if lesson else "", os.environ.get("SCRIPT_NAME", ""),
+                  os.environ.get("VOILA_REQUEST_URL", "").split("?")[0]]
+    for path in found:
+        stem = Path(path.rstrip("/")).name
+        if stem.endswith(".ipynb") and _safe(stem[:-len(".ipynb")]):
+            return _safe(stem[:-len(".ipynb")])
+    return None
+
+
+def _safe(name: str) -> str:
+    """``name`` with anything but letters, digits, ``_``, ``.`` and ``-`` made ``_``."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", name).strip("._")
+
+
+def current_iteration(widget) -> int | None:
+    """The iteration a timeline widget shows now; ``None`` for a widget without a timeline
+    or before its first run."""
+    if not isinstance(widget, TimelinePanel) or widget.trace is None:
+        return None
+    frames = widget.frames
+    k = int(frames[min(max(widget.slider.value, 0), len(frames) - 1)])
+    return int(widget.trace.iterations[k])
+
+
+def export_name(name: str, iteration: int | None = None, lesson: str | None = None) -> str:
+    """A file's stem: the lesson (when known), the widget's name and the iteration, as
+    ``04_cfr_on_kuhn-training-explorer-iter0050``."""
+    parts = [lesson] if lesson else []
+    parts.append(_safe(name) or "figure")
+    if iteration is not None:
+        parts.append(f"iter{iteration:04d}")
+    return "-".join(parts)
+
+
+def _reserve(path: Path) -> Path:
+    """``path``, or the first free ``stem-2.ext``, ``stem-3.ext``, ...: created empty at once
+    (exclusively), so two exports never pick the same name and none is overwritten."""
+    candidate, n = path, 1
+    while True:
+        try:
+            with open(candidate, "x"):
+                return candidate
+        except FileExistsError:
+            n += 1
+            candidate = path.with_name(f"{path.stem}-{n}{path.suffix}")
+
+
+def export_file(figure_or_widget, folder: str | os.PathLike, name: str,
+                format: str = "png", *, scale: float = 1.0) -> Path:
+    """Write what ``figure_or_widget`` shows now into one new file of ``folder``, never over
+    an existing one.
+
+    One figure gives ``<name>.<format>``; several (an explorer's tree and charts) give
+    ``<name>.zip`` holding ``<name>-1.<format>``, ``<name>-2.<format>``, ... in display order.
+    When that file exists already, the name gets ``-2``, ``-3``, ... (the path returned says
+    which).  ``folder`` is created if missing.
+
+    Parameters
+    ----------
+    figure_or_widget : plotly Figure, FigureWidget or a cfrviz widget
+    folder : str or path-like
+    name : str
+        The file's stem (:func:`export_name`).
+    format : {"png", "svg", "pdf"}
+    scale : float
+        Pixels per CSS pixel of a PNG.
+
+    Returns
+    -------
+    Path
+        The file written.
+    """
+    fmt = export_format(f"x.{format}" if isinstance(format, str) else "x", format)
+    figures = frame_figures(figure_or_widget)
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    name = _safe(name) or "figure"
+    target = _reserve(folder / f"{name}.{'zip' if len(figures) > 1 else fmt}")
+    try:
+        if len(figures) == 1:
+            return write_figure(figures[0], target, fmt, scale=scale)
+        stem = target.stem  # the archive's members carry its name (-2 included)
+        with tempfile.TemporaryDirectory(prefix="cfrviz-export-") as tmp, export_session():
+            files = [write_figure(f, Path(tmp) / f"{stem}-{i}.{fmt}", fmt, scale=scale)
+                     for i, f in enumerate(figures, start=1)]
+            with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as archive:
+                for file in files:
+                    archive.write(file, file.name)
+        return target
+    except BaseException:
+        target.unlink(missing_ok=True)  # no empty or half-written file left behind
+        raise
+
+
 class DownloadControl(W.VBox):
-    """A format menu and an Export button that write a widget's current frame next to the
-    notebook (the kernel's working folder) and offer each file as a download link.
+    """A format menu and an Export button that write a widget's current frame into one new
+    file of ``exports/`` beside the notebook, and offer it as a download link.
+
+    Each press writes one file (:func:`export_file`): a PNG, SVG or PDF, or a zip of them for
+    a widget with several figures, named after the lesson, the widget and the iteration
+    shown (``exports/04_cfr_on_kuhn-training-explorer-iter0050.png``; without a known lesson,
+    :func:`lesson_name`, the name starts at the widget's).  An existing file is never
+    overwritten: the name gets ``-2``, ``-3``, ... and the message says so.  While it works
+    (a few seconds: plotly starts a Chromium), the button is disabled and reads
+    "exporting…"; it is restored afterwards, also when the export fails.
 
     The link is a plain relative link in an output area, which JupyterLab resolves to the
     file beside the notebook: no round trip beyond the button's own.
@@ -312,42 +443,76 @@ class DownloadControl(W.VBox):
     widget : ipywidgets.Widget
         What to export (:func:`export`).
     name : str
-        The file's stem (``training-explorer`` gives ``training-explorer.png``, ...).
+        The widget's part of the file name (``training-explorer``).
     folder : str or Path, optional
-        Where to write (the kernel's working folder when not given).
+        Where to write (``exports/`` in the kernel's working folder when not given).
     """
+
+    #: The button's description while an export runs.
+    BUSY = "exporting…"
 
     def __init__(self, widget, name: str, folder: str | os.PathLike | None = None):
         self.widget = widget
         self.name = name
         self.folder = Path(folder) if folder is not None else None
         self.format = W.Dropdown(options=list(FORMATS), value="png", description="export as",
-                                 layout=W.Layout(width="180px"))
+                                 style={"description_width": "initial"},
+                                 layout=W.Layout(width="auto", min_width="max-content"))
         self.button = W.Button(description="Export", icon="download",
-                               tooltip="write this frame as a file next to the notebook")
+                               tooltip="write this frame as one file in exports/ beside the "
+                                       "notebook",
+                               layout=W.Layout(width="auto", min_width="max-content"))
         self.links = W.Output()
         self.written: list[Path] = []
         self.button.on_click(lambda _: self.export())
-        super().__init__([W.HBox([self.format, self.button]), self.links])
+        super().__init__([W.HBox([self.format, self.button],
+                                 layout=W.Layout(flex_flow="row wrap")), self.links])
+
+    def file_name(self) -> str:
+        """The stem the next export starts from: lesson, widget and iteration."""
+        return export_name(self.name, current_iteration(self.widget), lesson_name())
 
     def export(self) -> list[Path]:
-        """Write the file(s) in the chosen format and show their links (or what went wrong)."""
+        """Write the file in the chosen format and show its link (or what went wrong)."""
         from IPython.display import HTML
 
-        folder = self.folder or Path.cwd()
+        folder = self.folder or Path.cwd() / EXPORT_FOLDER
         self.links.outputs = ()
+        self._busy(True)
         try:
-            self.written = export(self.widget, folder / f"{self.name}.{self.format.value}")
+            stem = self.file_name()
+            path = export_file(self.widget, folder, stem, self.format.value)
         except Exception as error:  # shown to the student, never a dead button
             self.written = []
             self.links.append_stdout(f"Could not export: {error}\n")
             return []
-        for path in self.written:
-            name = escape(path.name)
-            self.links.append_display_data(HTML(
-                f'<a href="{name}" download="{name}" target="_blank">{name}</a> '
-                f"({path.stat().st_size / 1024:.0f} KiB)"))
+        finally:
+            self._busy(False)
+        self.written = [path]
+        shown = _shown_path(path, folder)
+        note = ""
+        if path.stem != stem:  # the name was taken
+            note = (f" ({escape(stem)}{escape(path.suffix)} exists already and was not "
+                    "overwritten)")
+        self.links.append_display_data(HTML(
+            f'wrote <a href="{escape(shown)}" download="{escape(path.name)}" '
+            f'target="_blank">{escape(shown)}</a> ({path.stat().st_size / 1024:.0f} KiB)'
+            f"{note}"))
         return self.written
+
+    def _busy(self, busy: bool) -> None:
+        self.button.disabled = self.format.disabled = busy
+        self.button.description = self.BUSY if busy else "Export"
+        self.button.icon = "hourglass-half" if busy else "download"
+
+
+def _shown_path(path: Path, folder: Path) -> str:
+    """``path`` relative to the working folder when inside it (the link JupyterLab resolves
+    beside the notebook), else its name within ``folder``."""
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return path.relative_to(folder).as_posix() if path.is_relative_to(folder) else path.name
 
 
 class Exportable:
