@@ -79,7 +79,8 @@ def test_variant_ranking_not_done():
 def test_variant_ranking_mistakes_are_explained(answer, mistake):
     feedback = ex.check_variant_ranking(answer)
     assert feedback.status == WRONG and feedback.mistake == mistake, feedback
-    assert "Measured" in feedback.message or mistake == "names"
+    # A wrong ranking is told what is wrong, never the measured order (issue 29).
+    assert not any(f"{e:.1e}" in feedback.message for e in ex.race().values()), feedback
 
 
 @pytest.mark.parametrize("junk", JUNK, ids=repr)
@@ -351,3 +352,49 @@ def test_cfr_plus_wrong_code_in_either_order_is_rejected(name):
         name, feedback.message)
     if feedback.mistake is None:
         assert "After iteration" in feedback.message
+
+
+# -- a wrong answer is never told the answer (issue 29) ----------------------------------------
+
+@pytest.mark.parametrize("answer", [[0.5, 8 / 9, 0.64], [88.89, 50, 64], [8 / 9, 0.0, 0.64],
+                                    [8 / 9, 0.5, 0.8], [0.3, 0.3, 0.3]])
+def test_a_wrong_discount_is_not_told_the_factors(answer):
+    feedback = ex.check_dcfr_discounts(answer)
+    assert feedback.status == WRONG
+    for shown in ("8/9", "0.889", "1/2", "0.64", "16/25"):
+        assert shown not in feedback.message, (answer, feedback.message)
+
+
+@pytest.mark.parametrize("changes", [
+    [(FLOOR, "regret_sum = regret_sum * 0")],
+    [(AVERAGE, "strategy_sum = strategy_sum + (t + 2) * weights")],
+    [(FLOOR, "regret_sum = regret_sum + regret"),
+     (AVERAGE, "strategy_sum = strategy_sum + weights")],
+    [(FLOOR, "regret_sum = regret_sum + regret")],
+    [(FLOOR, "regret_sum = np.maximum(regret_sum, 0) + regret")],
+    [(AVERAGE, "strategy_sum = strategy_sum + weights")],
+])
+def test_a_wrong_cfr_plus_is_not_told_the_solution_lines(changes):
+    feedback = ex.check_cfr_plus_iteration(plus_student(*changes))
+    assert feedback.status == WRONG
+    for line in ("np.maximum(regret_sum + regret, 0)", "t * weights"):
+        assert line not in feedback.message, feedback.message
+
+
+def test_the_unexplained_average_message_is_grammatical():
+    feedback = ex.check_cfr_plus_iteration(plus_student(
+        (AVERAGE, "strategy_sum = strategy_sum + (t + 2) * weights")))
+    assert feedback.mistake is None
+    assert "your average strategy differs" in feedback.message, feedback.message
+
+
+def test_a_cfr_plus_that_calls_the_packages_iteration_is_refused():
+    source = """
+from cfrviz.exercises import lesson08 as check
+
+
+def my_cfr_plus_iteration(tree, regret_sum, strategy_sum, t):
+    return check.plus_iteration(tree, regret_sum, strategy_sum, t)
+"""
+    feedback = ex.check_cfr_plus_iteration(as_cell(source)["my_cfr_plus_iteration"])
+    assert feedback.status == WRONG and feedback.mistake == "calls the answer", feedback

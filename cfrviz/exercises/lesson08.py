@@ -7,7 +7,10 @@ after every iteration, and names the mistake when a wrong version
 (:data:`REGRET_RULES`, :data:`AVERAGE_WEIGHTS`, simultaneous updates)
 reproduces them.  Exercise 2 is DCFR's discounts by hand, exercise 3 the race
 between the variants.  :func:`one_change_at_a_time` is the lesson's
-comparison of vanilla CFR with each of CFR+'s two changes alone.
+comparison of vanilla CFR with each of CFR+'s two changes alone.  A wrong answer
+is told what is wrong and where to look, never the answer: no line of code that
+completes the iteration, no factor, no measured ranking.  A CFR+ iteration that
+calls :func:`plus_iteration` itself is refused.
 """
 
 from __future__ import annotations
@@ -104,20 +107,16 @@ def average_weight(name: str, t: int) -> float:
 
 PLUS_MESSAGES = {
     "vanilla": "This is still vanilla CFR: your regrets and your average are exactly vanilla "
-               "CFR's. CFR+ changes two lines: the stored regret sum is floored at zero after "
-               "each update, np.maximum(regret_sum + regret, 0), and the strategy weights are "
-               "multiplied by t before they are added.",
-    "no-floor": "Your stored regrets go below zero, as vanilla CFR's do. If you floored them "
-                "only where regret matching reads them, regret_matching(np.maximum(regret_sum, "
-                "0)), that changes nothing: regret matching ignores negative regrets anyway. "
-                "CFR+ floors the stored sum itself, so that the next iteration starts from 0: "
-                "regret_sum = np.maximum(regret_sum + regret, 0).",
-    "floor-before": "You floor before adding the iteration's regret, np.maximum(regret_sum, 0) "
-                    "+ regret, so the stored sum can still end below zero. Add first, then "
-                    "floor: np.maximum(regret_sum + regret, 0).",
-    "floor-increment": "You floor this iteration's regret, not the sum: regret_sum + "
-                       "np.maximum(regret, 0) only ever grows. Add the regret as it is, then "
-                       "floor the total: np.maximum(regret_sum + regret, 0).",
+               "CFR's. Section 2 names the two things CFR+ changes, one in each sum: change "
+               "both.",
+    "no-floor": "Your stored regrets go below zero, as vanilla CFR's do. Flooring them only "
+                "where regret matching reads them changes nothing (regret matching ignores "
+                "negative regrets anyway): CFR+ floors the stored sum itself, after adding the "
+                "iteration's regret, so that the next iteration starts from zero.",
+    "floor-before": "You floor before adding the iteration's regret, so the stored sum can "
+                    "still end below zero. Add first, then floor the total.",
+    "floor-increment": "You floor this iteration's regret, not the sum, so the sum only ever "
+                       "grows. Add the regret as it is, then floor the total.",
     "linear-regrets": "You multiply the regrets by t as well: that is linear CFR's rule for "
                       "regrets (with a floor). CFR+ adds the regret unweighted and weights only "
                       "the average by t.",
@@ -126,8 +125,7 @@ PLUS_MESSAGES = {
                     "updates). CFR+ alternates: compute the strategy again from the updated "
                     "regrets before player 2's pass, inside the loop over players.",
     "uniform-average": "Your regrets are CFR+'s, but every iteration counts the same in your "
-                       "average. CFR+ weights iteration t's strategy by t: strategy_sum + t * "
-                       "weights.",
+                       "average. CFR+ weights iteration t's strategy by t.",
     "squared-average": "Your regrets are CFR+'s, but your average weights iteration t by t²: "
                        "that is DCFR's γ = 2. CFR+ (as cfrviz and OpenSpiel run it) weights "
                        "iteration t by t.",
@@ -245,6 +243,12 @@ def _diagnose(tree, got: list[tuple[np.ndarray, np.ndarray]]) -> str | None:
     return None
 
 
+def answers() -> dict:
+    """The package's own CFR+ iteration, which the student's may not call (``forbidden`` of
+    :func:`~cfrviz.exercises.coding.run_student`)."""
+    return {plus_iteration: "cfrviz.exercises.lesson08.plus_iteration"}
+
+
 def check_cfr_plus_iteration(function, iterations: int = PLUS_ITERATIONS) -> Feedback:
     """Exercise 1: ``function(tree, regret_sum, strategy_sum, t)`` is one iteration of CFR+.
 
@@ -277,7 +281,7 @@ def check_cfr_plus_iteration(function, iterations: int = PLUS_ITERATIONS) -> Fee
     for t in range(1, iterations + 1):
         out, problem = run_student(
             lambda r=regret_sum, s=strategy_sum, t=t: function(tree, r.copy(), s.copy(), t),
-            name="`my_cfr_plus_iteration`", hints=_PLUS_HINTS)
+            name="`my_cfr_plus_iteration`", hints=_PLUS_HINTS, forbidden=answers())
         if problem is not None:
             return problem
         sums = _sums(out, shape)
@@ -323,13 +327,15 @@ def plus_cases(tree, trace, iterations: int) -> tuple[Case, ...]:
     def unexplained(got) -> str:
         t = first_bad(got)
         assert t is not None
-        which = ("cumulative regrets" if not _close(got[t - 1][0],
-                                                    trace.cumulative_regret[trace.index(t)])
-                 else "average strategy")
-        return (f"After iteration {t} your {which} differ from cfrviz's CFR+. Start from "
-                "vanilla CFR's iteration: for each player in turn, regret matching on the "
-                "current regrets, cfr_pass, then regret_sum = np.maximum(regret_sum + regret, "
-                "0) and strategy_sum = strategy_sum + t * weights.")
+        which = ("cumulative regrets differ" if not _close(
+            got[t - 1][0], trace.cumulative_regret[trace.index(t)])
+            else "average strategy differs")
+        look = ("cumulative_regret[-1]" if which.startswith("cumulative")
+                else "average_strategy[-1]")
+        return (f"After iteration {t} your {which} from cfrviz's CFR+. Start from vanilla "
+                "CFR's iteration above and change only the two things section 2 names; to "
+                f"see where yours goes off, run it {t} time(s) from zero tables and compare "
+                f"with cfrviz.solve(kuhn, 'cfr+', {t}, checkpoints=[{t}]).{look}.")
 
     return (
         Case.correct(lambda got: first_bad(got) is None,
@@ -386,13 +392,12 @@ def check_dcfr_discounts(answer) -> Feedback:
                      "every iteration — so an action that was bad early can recover quickly — "
                      "and the average forgets early strategies."),
         Case("swapped", close_to(right[[1, 0, 2]], atol=2e-3),
-             "α and β are swapped: α discounts the positive regrets (t^1.5 → 8/9) and β the "
-             "negative ones (t^0 → 1/2)."),
+             "α and β are swapped: α discounts the positive regrets and β the negative ones."),
         Case("next-iteration", close_to(factors_at(t + 1), atol=2e-3),
              "Those are the factors after iteration 5. Use t = 4, the iteration just finished."),
         Case("percentage", lambda got: bool(np.allclose(got / 100, right, atol=2e-3)),
-             "Those are percentages: a discount is a multiplier, 8/9 ≈ 0.889, not 88.9. Give "
-             "the three factors as numbers between 0 and 1."),
+             "Those look like percentages: a discount is a multiplier. Give the three factors "
+             "as numbers between 0 and 1."),
         Case("wrong-iteration", lambda got: other_iteration(got) is not None,
              lambda got: f"Those are the factors after iteration t = {other_iteration(got)}. "
                          f"Use t = {t}, the iteration just finished."),
@@ -405,7 +410,7 @@ def check_dcfr_discounts(answer) -> Feedback:
         Case("cfr-plus", lambda got: bool(np.isclose(got[0], right[0], atol=2e-3)
                                           and np.isclose(got[1], 0.0)),
              "Setting negative regrets to 0 is what CFR+ does. DCFR multiplies them by "
-             "t^β/(t^β+1), which for β = 0 is 1/2."),
+             "t^β/(t^β+1): work it out with β = 0."),
         Case("not-a-factor", lambda got: bool(np.any(got > 1)),
              "A discount is a multiplier between 0 and 1. Did you forget to divide: t^α / "
              "(t^α + 1)?"),
@@ -485,23 +490,24 @@ def ranking_cases(answer, items: list | None, results: dict[str, float]) -> tupl
                      f"iterations pays: after the same work {truth[0]} is {ratio:.0f} times "
                      f"less exploitable than {truth[-1]}."),
         Case("vanilla-best", first("cfr"),
-             "Vanilla CFR is the slowest of the four here: its average gives the terrible "
-             "first iterations as much weight as the last ones, and its negative regrets pile "
-             f"up. Measured: {numbers}."),
+             "Not vanilla CFR: its average gives the terrible first iterations as much weight "
+             "as the last ones, and its negative regrets pile up. The race below measures "
+             "all four."),
         Case("linear-best", first("linear_cfr"),
-             "Linear CFR helps (recent iterations count more) but keeps large negative "
-             "regrets, so an action that looked bad early stays unplayed for long. Measured: "
-             f"{numbers}."),
+             "Not linear CFR: recent iterations count more, but it keeps large negative "
+             "regrets, so an action that looked bad early stays unplayed for long. The race "
+             "below measures all four."),
         Case("plus-vs-dcfr", lambda names: names[0] == "cfr+" and truth[0] == "dcfr",
-             "Close: CFR+ is a strong second. DCFR also halves negative regrets every iteration "
-             "(β = 0) and weights the average quadratically (γ = 2), and on Leduc that edges "
-             f"ahead. Measured: {numbers}."),
+             "Close, but not CFR+ first: think about what halving negative regrets every "
+             "iteration (β = 0) and a steeper average (γ = 2) do on Leduc. The race below "
+             "measures all four."),
         Case("linear-vs-plus", lambda names: len(names) == 4 and names[0] == truth[0]
              and names.index("linear_cfr") < names.index("cfr+"),
-             "The winner is right. Further down, CFR+ beats linear CFR: throwing negative "
-             "regrets away (regret matching+) matters more than weighting iterations linearly. "
-             f"Measured: {numbers}."),
+             "The winner is right. Further down, compare linear CFR with CFR+: which matters "
+             "more, throwing negative regrets away or weighting iterations linearly? The race "
+             "below measures all four."),
         Case("partly", lambda names: len(names) == 4 and names[0] == truth[0],
-             f"The winner is right, the rest is not. Measured: {numbers}."),
-        fallback(f"Not quite. Measured: {numbers}."),
+             "The winner is right, the rest is not. The race below measures all four."),
+        fallback("Not quite. Ask of each variant whether it forgets its early iterations and "
+                 "whether it keeps negative regrets; the race below measures all four."),
     )
