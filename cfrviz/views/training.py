@@ -122,8 +122,12 @@ def cost_curve_figure(trace, axis: str = "iterations", presenter: bool | None = 
                                  font=style.font(style.title_size)),
                       xaxis=dict(type="log", title=AXES[axis]),
                       yaxis=dict(type="log", title="exploitability", exponentformat="power"),
-                      margin=dict(l=70, r=20, t=50, b=50), uirevision="keep",
-                      legend=dict(x=0.99, y=0.99, xanchor="right"))
+                      margin=dict(l=70, r=20, t=50, b=int(90 * style.figure_scale)),
+                      uirevision="keep",
+                      # Below the axis: inside the plot, the legend hid the current strategy's
+                      # line wherever that stays high (Deep CFR's does, lesson 12).
+                      legend=dict(orientation="h", yref="container", y=0.01, yanchor="bottom",
+                                  x=0))
     return apply_style(fig, style)
 
 
