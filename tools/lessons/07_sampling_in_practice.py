@@ -14,7 +14,7 @@
 # **You need** lesson 06: unbiased estimates, the three samplers, external sampling's walk (its
 # pseudocode's line numbers are used below). About {{minutes}} minutes.
 #
-# Previous: [06 · Monte Carlo CFR](06_monte_carlo_cfr.ipynb). Next: [08 · Faster CFR](08_faster_cfr.ipynb).
+# Previous: [06 · Monte Carlo CFR: sample, and stay unbiased](06_monte_carlo_cfr.ipynb). Next: [08 · Faster CFR: CFR+, linear CFR and discounted CFR](08_faster_cfr.ipynb).
 #
 # <span class="cfrviz-notebook-only">Run the cells from top to bottom (Shift+Enter). Sliders and buttons never need you to re-run a cell.</span>
 
@@ -48,9 +48,12 @@ leduc = cfrviz.load_game("leduc_poker")
 # $\bar\sigma(I) \propto \sum_t \pi_i^{t}(I)\,\sigma^t(I)$. External sampling never computes
 # $\pi_i(I)$. It doesn't need to: in the walk that updates the *other* player, player $i$ is the
 # opponent, its actions are drawn, and the walk comes to a node $h$ of $i$ with probability
-# $\pi_c(h)\,\pi_i(h)$. Adding $\sigma(I)$ **unweighted** each time (line 8 of lesson 06's pseudocode) therefore adds, on
-# average, $\pi_c(I)\,\pi_i(I)\,\sigma(I)$: the right weight times chance's probability of $i$'s
-# cards, which is the same every iteration and drops out of the average. The weighting happens by
+# $\pi_c(h)\,\pi_i(h)$, where $\pi_c(h)$ is chance's part of the reach of $h$ (the product of
+# the probabilities of the chance outcomes on the way to $h$). Adding $\sigma(I)$ **unweighted**
+# each time (line 8 of lesson 06's pseudocode) therefore adds, on average,
+# $\pi_c(I)\,\pi_i(I)\,\sigma(I)$, with $\pi_c(I) = \sum_{h \in I} \pi_c(h)$ chance's probability
+# of dealing $i$ the cards it holds at $I$: the right weight times a number that is the same
+# every iteration and drops out of the average. The weighting happens by
 # sampling, hence *stochastically weighted*.
 #
 # Other places and weights look just as plausible. The cell computes, exactly as above, the weight
@@ -93,7 +96,7 @@ for t, average, current in zip(run.iterations, run.exploitability, run.current_e
 # ## 2 · Outcome sampling: divide, and explore
 #
 # Outcome sampling samples the traverser's actions too, so each walk is a single path from the root
-# to one leaf $z$. Now the cancellation of lesson 06's section 6 cannot happen: the walk reaches $z$ with a
+# to one leaf $z$. Now the cancellation of lesson 06's section 7 cannot happen: the walk reaches $z$ with a
 # probability $q(z)$ that includes the traverser's own choices, and the estimate must divide by it.
 # At a node $h$ of the traverser on the path, with $a$ the action taken there, the estimated value
 # of the action is
@@ -152,7 +155,7 @@ outcome_verdict
 
 # %% [markdown]
 # Once yours passes, the next cell prints your regrets beside the walk's, path by path and step
-# by step.
+# by step, and then the largest regret in size against the largest payoff.
 
 # %%
 if outcome_verdict.correct:
@@ -163,15 +166,18 @@ if outcome_verdict.correct:
         for k, (yours, walks) in enumerate(zip(mine, path.regrets)):
             print(f"   step {k + 1}: yours {np.round(yours, 4)!s:28} "
                   f"the walk's {np.round(walks, 4)!s}")
+    largest = max((r for path in check_ow.recorded_paths() for r in path.regrets),
+                  key=lambda r: np.abs(r).max())
+    print(f"largest regret in size: {largest[np.argmax(np.abs(largest))]:+.1f}; "
+          f"largest payoff in size in Leduc poker: {np.abs(leduc.utility).max():g}")
 else:
     print("When your function passes the checker above, this cell compares it on every path.")
 
 # %% [markdown]
-# Some regrets are in the hundreds (−719.5 on the last path) although no payoff in Leduc poker
-# exceeds 13 in size: dividing by a small $q(z)$ is what keeps the estimate unbiased, and it is
-# also where its variance comes from.
-# Some are exactly 0: the tail reach is 0 when, below $h$, the walk explored an action the
-# strategy never plays.
+# Once your function passes, the last line above shows a regret far larger than any payoff:
+# dividing by a small $q(z)$ is what keeps the estimate unbiased, and it is also where its
+# variance comes from. Some regrets are exactly 0: the tail reach is 0 when, below $h$, the walk
+# explored an action the strategy never plays.
 #
 # The readable version builds the same products one level at a time on the way back up
 # (`sampled = below / explore[a]` divides by the probability of the draw, `value = sigma[a] *
@@ -189,7 +195,7 @@ listing(outcome_sampling_walk, "explore =", "return value")
 # part of $1/q$, the factor $1/q_i$ from its own draws, also stays bounded, by $(k/\varepsilon)$
 # per node on the path. The whole $1/q$ need not be: the opponent's and chance's draws can be very
 # unlikely. That part does no harm, because the same probabilities appear in $\pi_{-i}(h)$ and
-# $\pi^\sigma(z \mid h a)$ above it and cancel, as in lesson 06's section 6. (So the opponent needs no
+# $\pi^\sigma(z \mid h a)$ above it and cancel, as in lesson 06's section 7. (So the opponent needs no
 # exploration: an action it never plays has weight 0 in $\pi_{-i}$ anyway.)
 #
 # The exact expected regrets of one outcome-sampling walk for player 1, at strategies that never
@@ -349,4 +355,4 @@ print("lowest:             " + "".join(f"{name.split('_')[0]:>12}" for name in l
 # Large Extensive Form Games*, PhD thesis, University of Alberta, 2013 — external sampling with
 # stochastically-weighted averaging, as our engine implements it.
 #
-# Previous: [06 · Monte Carlo CFR](06_monte_carlo_cfr.ipynb). Next: [08 · Faster CFR](08_faster_cfr.ipynb).
+# Previous: [06 · Monte Carlo CFR: sample, and stay unbiased](06_monte_carlo_cfr.ipynb). Next: [08 · Faster CFR: CFR+, linear CFR and discounted CFR](08_faster_cfr.ipynb).
