@@ -226,14 +226,15 @@ def update_history(fig, trace, index: int) -> None:
 
 # --- exploitability ------------------------------------------------------------------------
 
-def exploitability_figure(trace, height: int = 340, width: int | None = None,
+def exploitability_figure(trace, height: int = 380, width: int | None = None,
                           now_marks: bool = True) -> go.Figure:
     """Exploitability of the average and current strategies, on log-log axes.
 
     A dashed reference line falls like ``1/sqrt(T)``, the rate regret
     matching guarantees for the average strategy.  Exact zeros cannot be
     drawn on a log axis and are left out (the title says so).  An open
-    circle marks the timeline's record (left out with ``now_marks=False``).
+    circle marks the timeline's record (left out with ``now_marks=False``).  The legend
+    sits below the plot, where it hides no line.
     """
     style = get_style()
     keep = _thin(len(trace))
@@ -265,8 +266,12 @@ def exploitability_figure(trace, height: int = 340, width: int | None = None,
                       font=style.font(),
                       xaxis=dict(type="log", title="iteration T"),
                       yaxis=dict(type="log", title="exploitability", exponentformat="power"),
-                      margin=dict(l=70, r=20, t=50, b=50), uirevision="keep",
-                      legend=dict(x=0.99, y=0.99, xanchor="right"))
+                      margin=dict(l=70, r=20, t=50, b=int(95 * style.figure_scale)),
+                      uirevision="keep",
+                      # At the figure's foot, below the axis title: inside the plot it covered
+                      # the current strategy's line, which stays near the top.
+                      legend=dict(orientation="h", yref="container", y=0.01, yanchor="bottom",
+                                  x=0.5, xanchor="center"))
     apply_style(fig, style)
     if width is not None:  # only when asked for: by default the output area's width
         fig.layout.width = int(width * style.figure_scale)
