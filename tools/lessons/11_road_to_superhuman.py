@@ -130,10 +130,10 @@ game_sizes_figure(ours, bytes_per_infoset=bytes_per_set)
 #
 # ### Cepheus (2015): CFR+ at full scale
 # The University of Alberta's team ran **CFR+** (lesson 08) on the whole of heads-up limit hold'em,
-# with no *lossy* abstraction. It did use a lossless one, the kind of lesson 10 §2: hands that
-# differ only by a renaming of the suits (suit isomorphism) share one information set, which
-# changes no strategy's value. Tables compressed to fit, spread over about 200 computers for more than two
-# months (Bowling et al., 2015; Tammelin et al., 2015). The result's exploitability is below one
+# with no *lossy* abstraction. It did use a lossless one, the kind [Scaling
+# up](10_scaling_up.ipynb) shows on Leduc: hands that differ only by a renaming of the suits (suit
+# isomorphism) share one information set, which changes no strategy's value. Tables compressed to
+# fit, spread over about 200 computers for more than two months (Bowling et al., 2015; Tammelin et al., 2015). The result's exploitability is below one
 # thousandth of a big blind per hand — so small that a human playing a lifetime could not tell it
 # from zero with statistical confidence. The game is *essentially solved*. Nothing conceptually new was needed
 # beyond what you have run: regret matching+, alternating updates, linear averaging, plus very
@@ -152,7 +152,7 @@ game_sizes_figure(ours, bytes_per_infoset=bytes_per_set)
 # ### Libratus (2017): an abstract blueprint, refined safely during play
 # **Libratus** (Brown and Sandholm, Science 2018) combined three modules. A **blueprint** strategy
 # was computed in advance with a Monte Carlo CFR variant (lesson 06) on an *abstraction* of the
-# game (lesson 10: similar hands bucketed, few bet sizes). During play, from the third betting
+# game ([Scaling up](10_scaling_up.ipynb): similar hands bucketed, few bet sizes). During play, from the third betting
 # round on, it re-solved the remaining subgame in much finer detail with **nested safe subgame
 # solving** (Brown and Sandholm, NIPS 2017), which guarantees the refined strategy is no more
 # exploitable than the blueprint, even when the opponent bets sizes the abstraction lacks.

@@ -17,7 +17,7 @@
 #   networks are worth their price.
 #
 # **You need** lessons 04–06 (CFR, exploitability, external sampling) and the Deep CFR paragraph of
-# lesson 11. No machine learning beyond "a network is a function with weights that gradient
+# [The road to superhuman poker](11_road_to_superhuman.ipynb). No machine learning beyond "a network is a function with weights that gradient
 # descent fits to data". About {{minutes}} minutes.
 #
 # Previous: [11 · The road to superhuman poker](11_road_to_superhuman.ipynb). Next: [13 · Solving while playing](13_solving_while_playing.ipynb).
@@ -46,9 +46,9 @@ cfrviz.set_presenter(PRESENTER)
 # ## 1 · Why tables stop
 #
 # Every algorithm so far keeps two tables with one number per information set and action: the
-# cumulative regrets and the strategy sum. Lesson 11 measured what they cost per information set on
-# pocket poker and scaled that to the published size of heads-up limit hold'em. The same
-# computation again:
+# cumulative regrets and the strategy sum. [The road to superhuman
+# poker](11_road_to_superhuman.ipynb) measured what they cost per information set on pocket poker
+# and scaled that to the published size of heads-up limit hold'em. The same computation again:
 
 # %%
 pocket = cfrviz.load_game("pocket_poker")
@@ -61,7 +61,8 @@ for p in PUBLISHED_SIZES:
 
 # %% [markdown]
 # Thousands of terabytes for limit hold'em; for no-limit, a number of terabytes with about 150
-# digits. Abstraction (lesson 10) shrinks the game by hand until a table fits.
+# digits. Abstraction ([Scaling up](10_scaling_up.ipynb)) shrinks the game by hand until a table
+# fits.
 # **Deep CFR** (Brown, Lerer, Gross and Sandholm, 2019) instead stores no table: a neural network
 # *computes* each set's regrets from a description of the set. Its size is fixed by its layers,
 # not by the game, and sets that look alike get alike regrets without anyone deciding which sets
