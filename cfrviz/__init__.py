@@ -37,7 +37,7 @@ _MODULES = {
     "solvers": ("available_algorithms", "register_algorithm", "solve"),
     "views": ("plot_tree", "TreeView", "tree_graph", "set_presenter", "kuhn_equilibrium_figure"),
     "widgets": ("explore", "TrainingExplorer", "BestResponseExplorer", "PlayTable", "play_against",
-                "KuhnEquilibriumView"),
+                "play_tabs", "KuhnEquilibriumView"),
     "widgets.export": ("export",),
 }
 _EXPORTS = {name: module for module, names in _MODULES.items() for name in names}

@@ -48,10 +48,8 @@ def test_bad_input_reports_in_the_output_area(kuhn):
     assert "belongs to player 2" in ex.last_error
     ex.set_strategy("J", {"p": -1, "b": 1})
     assert "non-negative weights" in ex.last_error
-    slider_p, slider_b = ex.sliders[kuhn.infoset_index("J")]
-    slider_p.value = 0.0
-    slider_b.value = 0.0
-    assert "at least one action needs a positive weight" in ex.last_error
+    ex.set_strategy("J", {"p": 0, "b": 0})
+    assert "positive sum" in ex.last_error
     with pytest.raises(ValueError, match="player must be 0"):
         BestResponseExplorer(kuhn, player=2)
     leduc = cfrviz.load_game("leduc_poker")
@@ -70,19 +68,46 @@ def test_player_two_and_a_large_game():
     assert shown == [ex.picker.value]
 
 
-def test_typed_weights_are_kept_beyond_the_sliders_and_checked(kuhn):
-    """Weights are normalised, so 3 means three times as likely, not 1 (the slider's end)."""
+def test_every_slider_move_changes_the_strategy_and_the_sliders_show_it(kuhn):
+    """Issue 29: with normalised weights, moving a slider of a set whose other weight was 0
+    changed nothing; now each slider is its action's probability and a set's row sums to 1."""
     ex = BestResponseExplorer(kuhn)
     J = kuhn.infoset_index("J")
-    field_p, field_b = ex.fields[J]
-    field_p.value = 1.0
-    field_b.value = 3.0
     slider_p, slider_b = ex.sliders[J]
-    assert slider_b.value == 1.0 and ex.last_error is None  # the slider rests at its end
-    assert ex.probabilities[J, :2].tolist() == [0.25, 0.75]
-    field_p.value = -1.0
-    assert ex.last_error == ("'J', action 'p': weight must be a finite number >= 0; got -1.0; "
-                             "the strategy there is unchanged")
-    assert ex.probabilities[J, :2].tolist() == [0.25, 0.75]
-    slider_p.value = 0.5  # dragging a slider sets its field
-    assert field_p.value == 0.5 and ex.probabilities[J, :2].tolist() == [0.5 / 3.5, 3 / 3.5]
+    slider_b.value = 1.0  # bet every jack: the other slider goes to 0
+    assert slider_p.value == 0.0 and ex.probabilities[J, :2].tolist() == [0.0, 1.0]
+    before = ex.best_response_value
+    for value in (0.7, 0.3, 0.0):  # each move is seen: the strategy, the other slider, the value
+        slider_b.value = value
+        assert ex.probabilities[J, :2] == pytest.approx([1 - value, value])
+        assert slider_p.value == pytest.approx(1 - value)
+        assert ex.best_response_value != before
+        before = ex.best_response_value
+    slider_p.value = 0.25  # either slider of the set works the same way
+    assert ex.probabilities[J, :2] == pytest.approx([0.25, 0.75])
+    assert slider_b.value == pytest.approx(0.75) and ex.last_error is None
+    # set_strategy still takes weights, and the sliders show them as probabilities
+    ex.set_strategy("J", {"p": 1, "b": 3})
+    assert [slider_p.value, slider_b.value] == pytest.approx([0.25, 0.75])
+    shown = {info: [s.value for s in sliders] for info, sliders in ex.sliders.items()}
+    for info, values in shown.items():
+        assert sum(values) == pytest.approx(1.0)
+        assert values == pytest.approx(ex.probabilities[info, :len(values)].tolist())
+
+
+def test_three_action_sets_share_the_rest_in_proportion():
+    leduc = cfrviz.load_game("leduc_poker")
+    ex = BestResponseExplorer(leduc, player=0)
+    info = next(i for i in ex.sets if len(leduc.infoset_actions[i]) == 3)
+    key, first, second, third = leduc.infoset_keys[info], *ex.sliders[info]
+    ex.set_strategy(key, [1, 1, 2])
+    second.value = 0.5  # the others held 1/4 and 1/2 of the set: they share 0.5 as 1 to 2
+    assert ex.probabilities[info, :3] == pytest.approx([1 / 6, 0.5, 1 / 3])
+    assert [first.value, third.value] == pytest.approx([1 / 6, 1 / 3])
+    first.value = 1.0
+    second.value = 0.4  # the others held 1 and 0: the 0 stays 0
+    assert ex.probabilities[info, :3] == pytest.approx([0.6, 0.4, 0.0])
+    first.value = 1.0
+    first.value = 0.2  # the others held nothing: they share equally
+    assert ex.probabilities[info, :3] == pytest.approx([0.2, 0.4, 0.4])
+    assert [second.value, third.value] == pytest.approx([0.4, 0.4]) and ex.last_error is None

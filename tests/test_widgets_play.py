@@ -9,7 +9,7 @@ import pytest
 import cfrviz
 from cfrviz.play import Z95
 from cfrviz.play.bots import always_raise
-from cfrviz.widgets.play import PlayTable, play_against
+from cfrviz.widgets.play import PlayTable, play_against, play_tabs
 
 KUHN = cfrviz.load_game("kuhn_poker")
 LEDUC = cfrviz.load_game("leduc_poker")
@@ -209,3 +209,19 @@ def test_an_iteration_must_be_a_whole_number(kuhn_trace):
         assert widget.table.bot is before and widget.iteration.value == 300
     with pytest.raises(ValueError, match="switch_seats must be True or False; got 1"):
         PlayTable(KUHN, kuhn_trace, switch_seats=1)
+
+
+def test_tab_titles_follow_each_tables_slider(kuhn_trace):
+    """Issue 29: lesson 05's tab kept the title "10 iterations" after its slider moved."""
+    tabs = play_tabs(KUHN, kuhn_trace, iterations=[10, 100, 300])
+    assert tabs.titles == ("10 iterations", "100 iterations", "300 iterations")
+    first, second, _ = tabs.children
+    assert [first.iteration.value, second.iteration.value] == [10, 100]
+    first.iteration.value = 200  # the student drags the first table's slider
+    assert tabs.titles == ("200 iterations", "100 iterations", "300 iterations")
+    assert "after <b>200</b> iterations" in first.bot_label.value
+    second.set_iteration(7)  # from code too, also to an iteration not yet on the slider
+    assert tabs.titles[1] == "7 iterations" and second.last_error is None
+    # the tables deal different hands (each seeded with its iteration unless told otherwise)
+    assert [t.table.rng.bit_generator.state != first.table.rng.bit_generator.state
+            for t in tabs.children[1:]] == [True, True]

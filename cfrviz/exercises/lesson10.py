@@ -1,4 +1,5 @@
-"""Checkers for lesson 10, scaling up: Leduc, pocket poker, and CFR against linear programming."""
+"""Checkers for lesson 10, scaling up (Leduc, pocket poker, the archetype tournament), and for
+the LP lesson's memory budget (:func:`check_lp_budget`)."""
 
 from __future__ import annotations
 
@@ -11,19 +12,21 @@ import numpy as np
 from . import Feedback, as_number, unanswered
 from .diagnosis import Case, diagnose, fallback, screen
 
-#: Exercise 1's counts: private ranks, decision points in one betting round, ways the first
-#: round can end with a call, public ranks.
-PRIVATE_RANKS, DECISIONS_PER_ROUND, ROUND_ONE_CALLS, PUBLIC_RANKS = 3, 6, 5, 3
-#: Exercise 2: the trained strategy the archetypes face.
+#: Exercise 1 counts the information sets of Leduc poker with RANKS ranks (two suits each),
+#: played on ranks; the lesson prints the three-rank game's count (288) first, so that a
+#: student can check a method on it.  The counts: decision points in one betting round, ways
+#: the first round can end with a call.
+RANKS, DECISIONS_PER_ROUND, ROUND_ONE_CALLS = 4, 6, 5
+#: The tournament exercise: the trained strategy the archetypes face.
 TOURNAMENT_ALGORITHM, TOURNAMENT_ITERATIONS = "dcfr", 1000
 BOT_NAMES = ("always_raise", "always_call", "uniform_random", "strong_hands")
 
 
-def leduc_infosets() -> int:
-    """3 × 6 first-round sets plus 3 × 3 × 5 × 6 second-round sets: 288."""
-    first = PRIVATE_RANKS * DECISIONS_PER_ROUND
-    second = PRIVATE_RANKS * PUBLIC_RANKS * ROUND_ONE_CALLS * DECISIONS_PER_ROUND
-    return first + second
+def leduc_infosets(ranks: int = RANKS) -> int:
+    """Information sets of Leduc poker with ``ranks`` ranks, played on ranks: ``ranks`` × 6
+    first-round sets plus ``ranks`` × ``ranks`` × 5 × 6 second-round sets (288 for 3, 504
+    for 4)."""
+    return ranks * DECISIONS_PER_ROUND + ranks * ranks * ROUND_ONE_CALLS * DECISIONS_PER_ROUND
 
 
 def _count(answer):
@@ -33,11 +36,23 @@ def _count(answer):
     return value if np.isfinite(value) else None
 
 
+@lru_cache(maxsize=1)
+def _exercise_game_sizes() -> tuple[int, int]:
+    """(information sets with suits told apart, nodes) of the exercise's game."""
+    from ..games import load_game
+
+    suited = load_game("leduc_poker", ranks=RANKS, suits=True)
+    return suited.num_infosets, load_game("leduc_poker", ranks=RANKS).num_nodes
+
+
 def check_leduc_infosets(answer) -> Feedback:
-    """Exercise 1: how many information sets Leduc poker has when cards are ranks (288)."""
-    first = PRIVATE_RANKS * DECISIONS_PER_ROUND
-    second = PRIVATE_RANKS * PUBLIC_RANKS * ROUND_ONE_CALLS * DECISIONS_PER_ROUND
+    """Exercise 1: how many information sets Leduc poker with :data:`RANKS` ranks has when
+    cards are ranks (504 for four ranks)."""
+    n = RANKS
+    first = n * DECISIONS_PER_ROUND
+    second = n * n * ROUND_ONE_CALLS * DECISIONS_PER_ROUND
     total = first + second
+    with_suits, nodes = _exercise_game_sizes()
 
     def equals(x: float) -> Callable[[float], bool]:
         return lambda value: value == x
@@ -46,35 +61,40 @@ def check_leduc_infosets(answer) -> Feedback:
         Case.not_done(lambda _: unanswered(answer), "Set `my_count` to a whole number."),
         Case("shape", lambda value: value is None, f"Expected a number; got {answer!r}."),
         Case.correct(equals(total),
-                     f"Yes: {first} sets in round one (3 private ranks × 6 decision points) and "
-                     f"{second} in round two (3 private ranks × 3 public ranks × 5 ways into the "
-                     f"round × 6 decision points), {total} in all."),
-        Case("suits", equals(936),
-             "936 is the count with suits told apart (6 private cards, 5 public cards), as "
-             "OpenSpiel builds Leduc. The question counts ranks only."),
-        Case("nodes", equals(1936),
-             "1,936 is the number of nodes of the tree. An information set groups the nodes a "
-             "player cannot tell apart: the opponent's card is hidden."),
+                     f"Yes: {first} sets in round one ({n} private ranks × 6 decision points) "
+                     f"and {second} in round two ({n} private ranks × {n} public ranks × 5 ways "
+                     f"into the round × 6 decision points), {total} in all. The same count "
+                     f"with three ranks gives the table's {leduc_infosets(3)}."),
+        Case("three-ranks", equals(leduc_infosets(3)),
+             f"{leduc_infosets(3)} is the table's count, for Leduc's three ranks. The question "
+             f"is about {n} ranks (T, J, Q, K): the same method, with {n} private and {n} "
+             "public ranks."),
+        Case("suits", equals(with_suits),
+             f"{with_suits:,} is the count with suits told apart ({2 * n} private cards, "
+             f"{2 * n - 1} public cards). The question counts ranks only."),
+        Case("nodes", equals(nodes),
+             f"{nodes:,} is the number of nodes of the tree. An information set groups the "
+             "nodes a player cannot tell apart: the opponent's card is hidden."),
         Case("only-round-two", equals(second),
-             f"That is round two alone. Add the {first} decisions of round one (3 private ranks "
-             "× 6 decision points)."),
+             f"That is round two alone. Add the {first} decisions of round one ({n} private "
+             "ranks × 6 decision points)."),
         Case("only-round-one", equals(first),
              "That is round one alone. Round two adds a public card and the five ways round one "
              f"can end in a call: {second} more sets."),
         Case("public-card",
-             equals(first + PRIVATE_RANKS * ROUND_ONE_CALLS * DECISIONS_PER_ROUND),
-             "The public card is seen by both players, so it splits every round-two set three "
-             "ways (J, Q or K on the board). Multiply round two by 3."),
-        Case("round-one-history", equals(first + PRIVATE_RANKS * PUBLIC_RANKS
-                                         * DECISIONS_PER_ROUND),
+             equals(first + n * ROUND_ONE_CALLS * DECISIONS_PER_ROUND),
+             f"The public card is seen by both players, so it splits every round-two set {n} "
+             f"ways (one per rank on the board). Multiply round two by {n}."),
+        Case("round-one-history", equals(first + n * n * DECISIONS_PER_ROUND),
              "Round two's sets also remember how round one went: the five call-ending histories "
              "(cc, rc, crc, rrc, crrc) lead to different sets."),
         Case("one-player", equals(total / 2),
-             f"That is one player's share. Both players' sets count: {total} in all (each "
-             "player has 144)."),
+             "That is one player's share. Both players' sets count: add the other "
+             "player's."),
         fallback("Not quite. Count round one (private rank × decision points) and round two "
                  "(private rank × public rank × ways into round two × decision points) and add "
-                 "them."),
+                 "them. Check your method on three ranks first: it must give the table's "
+                 f"{leduc_infosets(3)}."),
     ))
 
 
@@ -94,7 +114,8 @@ def tournament_values() -> dict[str, float]:
 
 
 def check_most_exploited(answer) -> Feedback:
-    """Exercise 3: which archetype does the trained Leduc strategy beat by the most per hand?
+    """The tournament exercise: which archetype does the trained Leduc strategy beat by the
+    most per hand?
 
     The truth is computed exactly (expected values, no luck) for a DCFR
     strategy after 1,000 iterations; it is the uniformly random bot.
@@ -135,7 +156,7 @@ def check_most_exploited(answer) -> Feedback:
     ))
 
 
-#: Exercise 3: the memory budget, in MB (a laptop's 16 GB, decimal units as in the figures).
+#: The budget exercise: a laptop's 16 GB, in MB (decimal units, as in the figures).
 BUDGET_MB = 16_000
 #: How close an answer must be: printed fits are rounded, so a careful hand calculation lands
 #: within a few per cent.
@@ -151,7 +172,8 @@ def sequences_within(budget_mb: float, exponent: float, factor: float) -> float:
 
 
 def check_lp_budget(answer, exponent, factor, budget_mb: float = BUDGET_MB) -> Feedback:
-    """Exercise 2: sequences per player at which the LP's memory reaches ``budget_mb``.
+    """The LP lesson's budget exercise: sequences per player at which the LP's memory reaches
+    ``budget_mb``.
 
     The recorded runs fit ``memory (MB) ≈ factor × sequences ** exponent``; the
     answer is :func:`sequences_within` (within 10%).  Recognised mistakes: the
@@ -179,7 +201,7 @@ def check_lp_budget(answer, exponent, factor, budget_mb: float = BUDGET_MB) -> F
 
 
 def budget_cases(b: float, f: float, budget: float) -> tuple[Case, ...]:
-    """Exercise 2's table for the fit ``memory (MB) = f × n^b`` and a budget in MB."""
+    """The budget exercise's table for the fit ``memory (MB) = f × n^b`` and a budget in MB."""
     right = sequences_within(budget, b, f)
     hulhe_tb = f * HULHE_SEQUENCES ** b / 1e6
 

@@ -13,7 +13,7 @@ from .explorer import TrainingExplorer, explore
 from .infoset import InfosetPicker, infoset_picker
 from .leaderboard import Leaderboard, leaderboard
 from .matrix import RegretMatchingExplorer
-from .play import PlayTable, play_against
+from .play import PlayTable, play_against, play_tabs
 from .realization import RealizationPlanExplorer
 from .resolve import ResolveExplorer
 from .reveal import ShowMe
@@ -24,4 +24,5 @@ __all__ = ["BestResponseExplorer", "BluffExplorer", "ComparisonView", "DiscountE
            "PlayTable", "RealizationPlanExplorer", "RegretMatchingExplorer", "ResolveExplorer",
            "SampledPaths",
            "ShowMe", "TrainingExplorer",
-           "bluff_explorer", "explore", "infoset_picker", "play_against", "sampled_paths"]
+           "bluff_explorer", "explore", "infoset_picker", "play_against", "play_tabs",
+           "sampled_paths"]

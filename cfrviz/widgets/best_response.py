@@ -9,21 +9,16 @@ from ..analysis.evaluation import check_policy
 from ..core.checks import check_player
 from ..core.markup import escape
 from ..core.policy import Policy
-from ..core.registry import Param
 from ..core.tree import as_tree, check_two_players
 from ..engine import tree_best_response
 from ..views.style import get_style
 from ..views.tree import TreeView
-from .controls import typed_slider
 from .export import Exportable
 from .panel import Panel
 from .tree import LiveTree
 
 #: Show one row of sliders per information set up to this many sets; beyond, a set picker.
 MAX_ROWS = 12
-#: One action's weight; a set's weights are normalised, so any non-negative number will do.
-WEIGHT = Param("weight", 0.0, "float", 0.0, help="the action's weight (a set's weights are "
-                                                 "normalised to probabilities)")
 
 
 def game_value(game, iterations: int = 3000) -> float:
@@ -40,8 +35,11 @@ def game_value(game, iterations: int = 3000) -> float:
 class BestResponseExplorer(Exportable, Panel):
     """Choose a strategy for one player; the tree shows the opponent's best response to it.
 
-    Each of the player's information sets gets sliders (one per action,
-    normalised to a distribution).  After every change the opponent's exact
+    Each of the player's information sets gets one slider per action, its
+    probability there.  Moving one slider moves the others of its set, in
+    proportion to what they held (equally when they held nothing), so that
+    every slider shows the strategy played and every move changes it.  After
+    every change the opponent's exact
     best response (it sees only its own information sets) is highlighted on
     the tree, with what it wins and how far that is from the game's value.
 
@@ -72,23 +70,22 @@ class BestResponseExplorer(Exportable, Panel):
         self.view = TreeView(self.game, subtree=subtree, depth=depth, presenter=presenter)
         self.summary = W.HTML()
         self.sets = [int(i) for i in np.flatnonzero(self.game.infoset_player == player)]
+        #: Per set, one slider per action: its probability (the row adds up to 1).
         self.sliders: dict[int, list[W.FloatSlider]] = {}
-        #: The weights as typed (any number >= 0, beyond the slider's 0..1 too), per set.
-        self.fields: dict[int, list[W.FloatText]] = {}
         rows = []
         for info in self.sets:
             actions = self.game.infoset_actions[info]
             sliders = [W.FloatSlider(value=float(self.probabilities[info, a]), min=0.0, max=1.0,
                                      step=0.01, description=f"{actions[a]}",
-                                     continuous_update=False, layout=W.Layout(width="200px"))
+                                     readout_format=".2f", continuous_update=False,
+                                     layout=W.Layout(width="250px"))
                        for a in range(len(actions))]
-            fields = [typed_slider(s, WEIGHT, width="70px") for s in sliders]
-            for f in fields:
-                f.observe(lambda _change, i=info: self._on_slider(i), names="value")
-            self.sliders[info], self.fields[info] = sliders, fields
+            for a, slider in enumerate(sliders):
+                slider.observe(lambda change, i=info, a=a: self._on_slider(i, a, change["new"]),
+                               names="value")
+            self.sliders[info] = sliders
             rows.append(W.HBox([W.HTML(f"<b>{escape(self.game.infoset_keys[info])}</b>",
-                                       layout=W.Layout(width="90px")),
-                                *[W.HBox([s, f]) for s, f in zip(sliders, fields)]]))
+                                       layout=W.Layout(width="90px")), *sliders]))
         self.rows = dict(zip(self.sets, rows))
         self.picker = W.Dropdown(options=[(self.game.infoset_keys[i], i) for i in self.sets],
                                  description="edit set", style={"description_width": "initial"})
@@ -97,8 +94,9 @@ class BestResponseExplorer(Exportable, Panel):
         self.reset_button.on_click(lambda _: self.set_policy(Policy.uniform(self.game)))
         self.tree = LiveTree(self.view)
         self.fig = self.tree.figure
-        head = W.HTML(f"<b>Player {player + 1}'s strategy</b> (weights per information set, "
-                      f"normalised) — player {2 - player}'s best response is highlighted")
+        head = W.HTML(f"<b>Player {player + 1}'s strategy</b> (each action's probability; a "
+                      f"set's probabilities add up to 1) — player {2 - player}'s best response "
+                      "is highlighted")
         self.rows_box = W.VBox(rows)
         controls = [head] + ([self.picker] if len(rows) > MAX_ROWS else []) + [
             self.rows_box, self.reset_button]
@@ -113,7 +111,8 @@ class BestResponseExplorer(Exportable, Panel):
     def set_strategy(self, key: str, distribution) -> None:
         """Set one information set's action weights.
 
-        E.g. ``set_strategy("J", {"b": 1/3, "p": 2/3})``; the weights are normalised.
+        E.g. ``set_strategy("J", {"b": 1/3, "p": 2/3})``; the weights are normalised, and
+        the sliders show the probabilities.
         """
         info = self.game.infoset_index(key)
         if info not in self.sliders:
@@ -133,13 +132,10 @@ class BestResponseExplorer(Exportable, Panel):
             self.report(f"{key!r} needs {len(actions)} non-negative weights over "
                          f"{list(actions)} with a positive sum; got {distribution!r}")
             return
-        self._quiet = True
-        try:
-            for field, v in zip(self.fields[info], values):
-                field.value = float(v) / float(sum(values))
-        finally:
-            self._quiet = False
-        self._on_slider(info)
+        k = len(values)
+        self.probabilities[info, :k] = np.asarray(values, dtype=float) / float(sum(values))
+        self._show_sliders(info)
+        self._redraw()
 
     def set_policy(self, policy: Policy) -> None:
         """Move every slider to ``policy``'s strategy for the player."""
@@ -160,26 +156,32 @@ class BestResponseExplorer(Exportable, Panel):
         for info, row in self.rows.items():
             row.layout.display = "" if not many or info == self.picker.value else "none"
 
-    def _on_slider(self, info: int) -> None:
+    def _on_slider(self, info: int, action: int, value: float) -> None:
+        """Action ``action`` of set ``info`` now has probability ``value``: the set's other
+        actions share the rest in proportion to what they held (equally if they held
+        nothing), and the sliders show the new row."""
         if self._quiet:
             return
-        key, actions = self.game.infoset_keys[info], self.game.infoset_actions[info]
-        checked = []
-        for action, field in zip(actions, self.fields[info]):
-            try:  # a typed weight is checked, never clamped to the slider's range
-                checked.append(WEIGHT.check(field.value))
-            except ValueError as error:
-                self.report(f"{key!r}, action {action!r}: {error}; the strategy there is "
-                            "unchanged")
-                return
-        weights = np.array(checked)
-        k = len(weights)
-        if weights.sum() <= 0:
-            self.report(f"{key!r}: at least one action needs a positive weight; playing "
-                        "uniformly there until one has")
-            weights = np.ones(k)
-        self.probabilities[info, :k] = weights / weights.sum()
+        k = len(self.game.infoset_actions[info])
+        value = min(max(float(value), 0.0), 1.0)  # the slider clamps; a test might not
+        row = self.probabilities[info, :k].copy()
+        others = np.arange(k) != action
+        held = row[others].sum()
+        row[others] = (1.0 - value) * (row[others] / held if held > 0
+                                       else np.full(k - 1, 1.0 / max(k - 1, 1)))
+        row[action] = value if k > 1 else 1.0
+        self.probabilities[info, :k] = row
+        self._show_sliders(info)
         self._redraw()
+
+    def _show_sliders(self, info: int) -> None:
+        """Move the set's sliders to its probabilities, without reacting to the moves."""
+        self._quiet = True
+        try:
+            for slider, p in zip(self.sliders[info], self.probabilities[info]):
+                slider.value = float(p)
+        finally:
+            self._quiet = False
 
     def _redraw(self) -> None:
         with self.reporting("Could not evaluate this strategy"):

@@ -319,3 +319,32 @@ def play_against(game, trace, iteration: int | None = None, **options) -> PlayTa
     ``options`` are passed on (``human``, ``seed``, ``switch_seats``).
     """
     return PlayTable(game, trace, iteration=iteration, **options)
+
+
+def play_tabs(game, trace, iterations, **options) -> W.Tab:
+    """One :class:`PlayTable` per iteration of ``trace``, each in a tab titled after its bot.
+
+    A table's slider can switch its bot to another iteration; the tab's title follows it
+    ("100 iterations"), so a title never names a bot the table no longer plays.
+
+    Parameters
+    ----------
+    game, trace
+        As for :func:`play_against`.
+    iterations : sequence of int
+        Recorded iterations of ``trace``: one table (and tab) each.
+    **options
+        Passed on to every table (``human``, ``switch_seats``, ``presenter``); ``seed``
+        defaults to each table's iteration, so that the tables deal different hands.
+    """
+    tables = [PlayTable(game, trace, iteration=t, **{"seed": t, **options}) for t in iterations]
+    tabs = W.Tab(children=tables)
+
+    def title(table: PlayTable) -> str:
+        return f"{table.iteration.value:,} iterations"
+
+    tabs.titles = tuple(title(table) for table in tables)
+    for k, table in enumerate(tables):
+        table.iteration.observe(lambda _change, k=k, table=table: tabs.set_title(k, title(table)),
+                                names="value")
+    return tabs

@@ -1,5 +1,6 @@
-# Round one: 3 private ranks x 6 decision histories.
-# Round two: 3 private ranks x 3 public ranks x 5 ways round one ended in a call x 6 histories.
-round_one = 3 * 6
-round_two = 3 * 3 * 5 * 6
-my_count = round_one + round_two  # 18 + 270 = 288
+# Round one: 4 private ranks x 6 decision histories.
+# Round two: 4 private ranks x 4 public ranks x 5 ways round one ended in a call x 6 histories.
+# (With 3 ranks the same count gives 3 x 6 + 3 x 3 x 5 x 6 = 288, the table's number.)
+round_one = 4 * 6
+round_two = 4 * 4 * 5 * 6
+my_count = round_one + round_two  # 24 + 480 = 504

@@ -2,44 +2,40 @@
 # Cells are separated by lines "# %% [markdown]" or "# %%" (optionally with "tags=[...]").
 
 # %% [markdown]
-# # 10 · Scaling up: Leduc and pocket poker
+# # 10 · Scaling up: Leduc, pocket poker and bots
 #
 # **Goals.** By the end of this lesson you can
 # - describe Leduc hold'em and pocket poker and count their information sets;
 # - explain a **lossless abstraction** (playing ranks instead of cards) and check that it loses
 #   nothing;
 # - measure how a CFR iteration's time and memory grow with the game;
-# - build the sequence form's constraints $E x = e$ for Kuhn poker and solve its linear program
-#   with SciPy's `linprog`;
-# - solve a game exactly with a linear program, and say why poker programs use CFR all the same;
 # - run a tournament against archetype bots, and explain why an equilibrium strategy does not beat
 #   every opponent by as much as it could;
-# - write a pocket-poker bot of your own and see where it ranks among the archetypes;
+# - write a pocket-poker bot of your own, see where it ranks and how exploitable it is;
 # - play against the bot you trained.
 #
 # **You need** lessons 04–05 (CFR, best response, exploitability) and 08 (we solve with DCFR).
 # About {{minutes}} minutes.
 #
-# Previous: [09 · The frontier of tabular solving](09_frontier.ipynb). Next: [11 · The road to superhuman poker](11_road_to_superhuman.ipynb).
+# Previous: [09 · The frontier of tabular solving](09_frontier.ipynb). Next: [11 · Solving exactly: the sequence form and linear programming](10b_linear_programming.ipynb).
 #
 # <span class="cfrviz-notebook-only">Run the cells from top to bottom (Shift+Enter). Sliders and buttons never need you to re-run a cell.</span>
 
 # %%
 import math
-from pathlib import Path
 
 import numpy as np
+from IPython.display import display
 
 import cfrviz
-from cfrviz.exercises import lesson10 as check
-from cfrviz.exercises import bots as bot_check
-from cfrviz.play.entrants import situations
-from cfrviz.widgets import leaderboard
-from cfrviz.analysis.lp_scaling import average_values, load_recorded, power_law, race, table_text
 from cfrviz.analysis.scaling import game_size, lift_policy, measure_scaling, solver_bytes
-from cfrviz.views.compare import exploitation_figure, log_checkpoints
-from cfrviz.views.lp import exact_convergence_figure, lp_vs_cfr_figure
+from cfrviz.exercises import bots as bot_check
+from cfrviz.exercises import lesson10 as check
+from cfrviz.exercises import unanswered
+from cfrviz.play.entrants import situations
+from cfrviz.views.compare import exploitation_figure
 from cfrviz.views.sizes import scaling_figure
+from cfrviz.widgets import leaderboard
 
 # %%
 PRESENTER = False  # True enlarges fonts and figures for a projector
@@ -75,9 +71,11 @@ for label, game in GAMES.items():
     print(f"{label:18}{s.nodes:>9,}{s.decision_nodes:>16,}{s.terminals:>11,}{s.infosets:>18,}")
 
 # %% [markdown]
-# ### Exercise 1 — count Leduc's information sets
-# Count the information sets of Leduc poker **played on ranks** (you see "a king", not "the king of
-# spades") without looking at the table above too hard. Some help:
+# ### Exercise 1 — count information sets
+# The table gives Leduc's 288 information sets, counted on **ranks** (you see "a king", not "the
+# king of spades"). Find a way to count them by hand that gives 288, then use it for Leduc with
+# **four** ranks (ten, jack, queen, king, two suits each: `cfrviz.load_game("leduc_poker",
+# ranks=4)`), again on ranks. Some help:
 # - within one betting round, the player to act can face six histories: none yet, `c`, `r`, `cr`,
 #   `rr`, `crr`;
 # - round one can end in a call in five ways: `cc`, `rc`, `crc`, `rrc`, `crrc` (a fold ends the game);
@@ -87,7 +85,7 @@ for label, game in GAMES.items():
 # (Solution: `%load solutions/10_leduc_infosets.py`.)
 
 # %% tags=["exercise-leduc-infosets"]
-my_count = None  # a whole number
+my_count = None  # a whole number: information sets of Leduc with four ranks
 
 # %%
 check.check_leduc_infosets(my_count)
@@ -136,7 +134,8 @@ print(f"pocket poker deals of labelled cards: {labelled:,}; deals of ranks in ou
 # %% [markdown]
 # Real programs go much further with **lossy** abstraction: they put *similar* hands (not only
 # identical ones) into one bucket, and allow only a few bet sizes. The strategy of the abstract game is
-# then only approximately good in the real one — lesson 11 shows how the superhuman programs cope.
+# then only approximately good in the real one; [The road to superhuman poker](11_road_to_superhuman.ipynb)
+# shows how the superhuman programs cope.
 #
 # ## 3 · Time and memory
 #
@@ -155,8 +154,8 @@ scaling_figure(scaling)
 # %% [markdown]
 # The points lie close to the dashed line of slope 1: time per iteration is roughly proportional to
 # the number of nodes. The solver's tables are small next to the tree here, because poker trees have
-# many nodes per information set (every deal the player cannot see). Lesson 11 pushes these
-# measurements to the sizes of real poker.
+# many nodes per information set (every deal the player cannot see). [The road to superhuman
+# poker](11_road_to_superhuman.ipynb) pushes these measurements to the sizes of real poker.
 #
 # A trace is a third cost: by default it records about 200 snapshots of four tables.
 
@@ -170,262 +169,7 @@ print(f"DCFR on Leduc, 1,000 iterations: {len(leduc_trace)} records, "
       f"{solver_bytes(leduc) / 1e3:.1f} kB; exploitability {leduc_trace.exploitability[-1]:.2e}")
 
 # %% [markdown]
-# ## 4 · CFR or linear programming?
-#
-# CFR creeps up on an equilibrium. A two-player zero-sum game can also be solved **exactly, in one
-# go**, by a linear program — so why do poker programs bother with CFR?
-#
-# The linear program works on the **sequence form** (Koller, Megiddo and von Stengel, 1994; von
-# Stengel, 1996). A *sequence* of a player is one of their own moves, an (information set, action)
-# pair, or the empty sequence at the start. Instead of the probability of each action, a
-# **realization plan** gives each sequence the product of the player's own probabilities along the
-# way to it. Two things become linear:
-# - the constraints: the empty sequence gets weight 1, and the actions of an information set share
-#   out the weight of the sequence that leads to it (perfect recall makes that sequence unique);
-# - the payoff: each terminal history adds (chance's probability) × (player 1's weight on their
-#   last sequence) × (player 2's weight on theirs) × (payoff), so it is $x^\top A y$ with one entry
-#   of the matrix $A$ per pair of last sequences.
-#
-# Player 1 maximises the worst case $\min_y x^\top A y$; replacing the inner minimum by its dual
-# turns the whole problem into one linear program, of the size of the tree.
-# `cfrviz.exact_equilibrium` builds it from the tree's arrays and hands it to HiGHS (Huangfu and
-# Hall, 2018), a sparse LP solver, through SciPy. On Leduc:
-
-# %%
-exact = cfrviz.exact_equilibrium(leduc)
-print(exact)
-print(f"exploitability of the LP's policy: {cfrviz.exploitability(leduc, exact.policy):.1e} "
-      f"(rounding error: the policy is exact)")
-
-# %% [markdown]
-# ### The sequence form of Kuhn poker, by hand
-#
-# Before racing the LP against CFR, build one yourself, on Kuhn poker. Each player has 13
-# sequences: the empty one, and two (pass `p`, bet `b`) at each of their six information sets.
-# They are numbered as cfrviz numbers them: column 0 is ∅, and action `a` of information set
-# `I` is column `first[I] + a`. The two lists below give every column its name (`Jpb·b` is "bet
-# at information set `Jpb`"):
-
-# %%
-from cfrviz.analysis.lp import sequence_form
-from cfrviz.analysis.realization import sequence_labels
-from cfrviz.exercises import sequence_form as check_sf
-from cfrviz.widgets.realization import RealizationPlanExplorer
-
-kuhn_form = sequence_form(kuhn)
-first = kuhn_form.first  # first[I]: the column of information set I's first action
-for p in (0, 1):
-    names = sequence_labels(kuhn, p, kuhn_form)
-    print(f"player {p + 1}: " + "  ".join(f"{i}={name}" for i, name in enumerate(names)))
-
-# %% [markdown]
-# ### Exercise 2 — the constraints $E x = e$
-# Write `my_constraints(tree, player, first)`, returning `(E, e)` for `player` (0 or 1), as
-# numpy arrays:
-# - one **column** per sequence of the player, numbered as above;
-# - **row 0** says $x(\varnothing) = 1$: a 1 in column 0, and $e_0 = 1$;
-# - then one **row per information set** of the player (in the order of their ids): its
-#   actions' weights add up to the weight of the sequence that leads to it. That sequence is the
-#   player's **own last move** before the set, or ∅ if they have not moved yet. So the row has
-#   $+1$ on each action's column, $-1$ on that parent sequence's column, and $e = 0$.
-#
-# To find each set's parent sequence, walk the tree from the root (node 0):
-# `tree.children[node]` lists a node's children, `tree.player[node]` is 0 or 1 for a
-# player's decision (negative for chance and terminals), `tree.infoset[node]` is the
-# information set of a decision node, and `tree.action[child]` is the number of the action
-# that leads to `child`. `tree.infoset_player` and `tree.infoset_actions` give each set's owner
-# and actions. The checker runs your function for both players of Kuhn poker and of Leduc poker
-# with two ranks, and names the first row that is wrong.
-# (Solution: `%load solutions/10_plan_constraints.py`.)
-
-# %% tags=["exercise-plan-constraints"]
-def my_constraints(tree, player, first):
-    """(E, e): the row x(∅) = 1, then one row per information set of `player`."""
-    raise NotImplementedError  # replace this line
-
-
-# %%
-check_sf.check_plan_constraints(my_constraints)
-
-# %% [markdown]
-# ### Exercise 3 — solve Kuhn poker with `linprog`
-# With $E, e$ for player 1, $F, f$ for player 2 and the payoff matrix $A$ (one row per sequence
-# of player 1, one column per sequence of player 2), the value of the game to player 1 is the
-# optimum of
-#
-# $$ \max_{x,\,q}\; f^\top q \quad\text{subject to}\quad F^\top q - A^\top x \le 0,\quad
-#    E x = e,\quad x \ge 0,\quad q \text{ free.} $$
-#
-# ($q$ has one entry per row of $F$: for each plan $x$, $\max f^\top q$ over the first
-# constraint is what player 2's best response leaves player 1.) Write
-# `my_game_value(A, E, e, F, f, linprog)`: solve this program with the `linprog` it is given
-# (SciPy's `scipy.optimize.linprog`, which the checker watches so that it can tell you what is
-# wrong with your program) and return the value. Mind two things about `linprog`: it
-# **minimises** `c @ z`, and unless told otherwise it keeps **every** variable at $\ge 0$. The
-# variables are $z = (x, q)$. The checker runs it on Kuhn poker, where the value must be
-# $-1/18$ to within $10^{-7}$, and on two matrix games. The matrices of Kuhn poker are below.
-# (Solution: `%load solutions/10_sequence_lp.py`.)
-
-# %%
-A = kuhn_form.payoff.toarray()
-E, F = (m.toarray() for m in kuhn_form.constraints)
-e = f = np.eye(len(E))[0]
-print(f"A: {A.shape}, {np.count_nonzero(A)} nonzero entries; E: {E.shape}; F: {F.shape}")
-
-# %% tags=["exercise-sequence-lp"]
-def my_game_value(A, E, e, F, f, linprog):
-    """The value of the game to player 1, from the sequence-form linear program."""
-    raise NotImplementedError  # replace this line
-
-
-# %%
-check_sf.check_sequence_lp(my_game_value)
-
-# %% [markdown]
-# ### Explore: a realization plan by hand
-#
-# A slider for each of player 1's sequences, and beside each information set its row of
-# $E x = e$: whether it holds, or by how much it fails. The widget starts at the uniform
-# strategy. Move `x(J·b)` alone: set `J`'s row fails. Move `x(J·p)` to make it hold again, and
-# now `Jpb`'s row fails, because its parent weight changed: a realization plan moves in
-# blocks. While every row holds, the widget shows the strategy, what it earns against player 2's
-# LP strategy, and what it earns against player 2's **best response**, the number the linear
-# program maximises. Press **equilibrium (LP)**: that number reaches the value, $-1/18$. From
-# the uniform strategy, a best response holds player 1 about 0.36 chips per hand below it.
-
-# %%
-RealizationPlanExplorer(kuhn)
-
-# %% [markdown]
-# ### Predict, then reveal: who is faster?
-#
-# CFR+ needs a few hundred iterations to bring Leduc's exploitability below $10^{-3}$ chips per
-# hand. **Predict** before you run the next cells:
-# 1. On Leduc, which finishes first: the exact LP, or CFR+ to an exploitability of $10^{-3}$?
-# 2. Same rules, but 13 ranks instead of 3 (a whole suit, 26 cards): which wins now?
-#
-# Write your two guesses down.
-#
-# First, how CFR's answers approach the exact one. Three runs of 1,000 iterations, measured against
-# the LP: how far the value each run's average strategy gives player 1 is from the exact value of
-# the game (top), and the run's exploitability (bottom). Both panels share one log scale, so their
-# heights compare directly.
-
-# %%
-checkpoints = log_checkpoints(1000, 50)
-runs = [cfrviz.solve(leduc, name, 1000, checkpoints=checkpoints)
-        for name in ("cfr", "cfr+", "dcfr")]
-run_values = [average_values(run) for run in runs]
-for name, run, values in zip(("CFR", "CFR+", "DCFR"), runs, run_values):
-    print(f"{name:5} after 1,000 iterations: exploitability {run.exploitability[-1]:.1e}, "
-          f"|value − exact value| {abs(values[-1] - exact.value):.1e}")
-exact_convergence_figure(runs, run_values, exact.value,
-                         lp_exploitability=cfrviz.exploitability(leduc, exact.policy),
-                         labels=["CFR", "CFR+", "DCFR"])
-
-# %% [markdown]
-# The value is never further from the exact value than twice the exploitability: both lie between
-# what a best response can take from each player. In practice it is much closer (the top curves
-# sit decades below the bottom ones), so a run's *value* looks settled long before its *strategy*
-# is. The LP got to the exact value, written in the corner, in one call.
-#
-# Now the race, measured now on this machine for small games. `race` times the LP, finds the first
-# iteration (checkpoints 4% apart) at which CFR+'s average strategy is exploitable by at most
-# $10^{-3}$, and times a run of exactly that many iterations. Times are **CPU seconds** of this
-# process, which other programs running on the machine hardly change. `leduc_poker(ranks=N)` is
-# Leduc with N ranks of two suits each (`ranks=3` is Leduc; `ranks=4` deals T J Q K):
-
-# %%
-LIVE = [("Kuhn", "kuhn_poker", {}), ("Leduc, 2 ranks", "leduc_poker", {"ranks": 2}),
-        ("Leduc", "leduc_poker", {}), ("Leduc, 4 ranks", "leduc_poker", {"ranks": 4})]
-live = [race(cfrviz.load_game(name, **params), label, memory=False)
-        for label, name, params in LIVE]
-print(table_text(live))
-
-# %% [markdown]
-# Memory is left out above: this notebook's process has already used and freed plenty, and a solver
-# reuses that memory unseen. For it, and for bigger games, we ran `benchmarks/bench_lp_scaling.py`
-# once, each game in a fresh process, and stored its rows: they are **recorded**, not measured now,
-# and the cell prints where, when and with which command. Memory there is the peak growth of the
-# process's resident memory during the solve (HiGHS' own allocations included). The chart shows
-# both: recorded rows as lines with open circles, this session's as filled diamonds (the legend
-# names each solver once, by colour).
-
-# %%
-recorded, recorded_meta = load_recorded(Path("..") / "data" / "benchmarks" / "lp_vs_cfr.json")
-print(f"Recorded {recorded_meta['date']} on {recorded_meta['machine']}\n"
-      f"with: {recorded_meta['command']}\n")
-print(table_text(recorded))
-lp_vs_cfr_figure(recorded, live)
-
-# %% [markdown]
-# How fast does each cost grow? A straight line on a log-log chart is a power law,
-# $\text{cost} \approx c \cdot n^b$, with $n$ the sequences per player; fitting one to the recorded
-# rows of 1,000 sequences and more:
-
-# %%
-large = [r for r in recorded if r.sequences >= 1000]
-sizes = [r.sequences for r in large]
-for what, costs in (("LP time (s)", [r.lp_seconds for r in large]),
-                    ("CFR+ time to 1e-3 (s)", [r.cfr_seconds for r in large]),
-                    ("LP memory (MB)", [r.lp_bytes / 1e6 for r in large]),
-                    ("CFR+ memory (MB)", [r.cfr_bytes / 1e6 for r in large])):
-    b, c = power_law(sizes, costs)
-    print(f"{what:24} ≈ {c:.4g} × n^{b:.3f}")
-exponent, factor = power_law(sizes, [r.lp_bytes / 1e6 for r in large])
-
-# %% [markdown]
-# Compare with your predictions (the "faster" column). On the tiniest games both take
-# milliseconds. On games the size of Leduc the exact LP keeps up with CFR+ or beats it. But the
-# LP's time grows with a larger exponent than CFR+'s, so the curves cross, and past the crossing
-# CFR+'s lead grows with the game. CFR+'s iterations to $10^{-3}$ hardly change along the Leduc
-# family (see the table); its time grows with the tree.
-#
-# Memory is not what stops the LP at these sizes: both stay in tens of megabytes. And on memory
-# the recorded rows favour the LP, not CFR+: the fit above gives the LP's peak memory an exponent
-# near 1 (1.05) and our CFR+'s a larger one (1.74), and at three of the four largest sizes (5,125,
-# 6,007 and 8,513 sequences per player) CFR+ used more (50.3 MB against the LP's 42.4 MB at 8,513). The reason is our CFR+,
-# not CFR: it keeps the whole game tree in memory, laid out for speed, and the tree grows faster
-# than the LP's sequence-form matrix. The dotted line is what CFR itself needs: its two tables, a number per information set and
-# action each, far smaller. Programs for big games keep only those, and generate the tree as they
-# walk it.
-#
-# ### Exercise 4 — where does the LP run out of memory?
-# The cell above fitted the LP's peak memory as `factor × n ** exponent` megabytes, with `n` the
-# sequences per player. Suppose the growth held for larger games. At how many sequences per player
-# would the LP need a laptop's 16 GB (16,000 MB)? Use `exponent` and `factor`.
-# (Solution: `%load solutions/10_lp_budget.py`.)
-
-# %% tags=["exercise-lp-budget"]
-my_sequences = None  # a number of sequences per player
-
-# %%
-check.check_lp_budget(my_sequences, exponent, factor)
-
-# %% [markdown]
-# ### So why do poker programs use CFR?
-#
-# - **Time.** The LP's cost grows faster than the game (the exponent above); a CFR+ iteration costs
-#   one walk of the tree, and the number of iterations to a given accuracy grows slowly.
-# - **Memory, for big games.** Our own measurement above went the other way: our CFR+, which stores
-#   the whole tree, used more memory than the LP at the largest sizes. What matters for big games is
-#   what each method *must* hold. The LP holds the whole game at once: every sequence is a variable,
-#   every terminal history a coefficient, and the solver keeps a factorisation of the matrix on
-#   top. CFR needs only two numbers per information set and action (regrets and the strategy sum,
-#   the dotted line) and can generate the tree as it walks it. Those tables can be compressed and split across machines, as Cepheus did
-#   for limit hold'em (lesson 11).
-# - **Anytime.** Stop CFR whenever you like and its average strategy is usable, and better the
-#   longer it ran, and its exploitability tells you how good. An LP solver stopped half-way is less
-#   useful: a primal simplex iterate is a feasible strategy, but an uncertified one, with no bound
-#   on how far from optimal it is, and an interior-point iterate need not even be feasible.
-# - **Sampling.** Monte Carlo CFR (lesson 06) updates from sampled parts of the tree, so one
-#   iteration never needs the whole game. The LP has no such shortcut.
-#
-# But the LP is **exact**, and on games the size of Leduc it is as fast as anything. That makes it
-# the right referee for CFR on small games, as the top panel above showed.
-
-# %% [markdown]
-# ## 5 · The archetype tournament
+# ## 4 · The archetype tournament
 #
 # The slides test their pocket-poker bot against player "archetypes", without saying which. cfrviz
 # has four (`cfrviz.bot`), our own choice:
@@ -436,9 +180,10 @@ check.check_lp_budget(my_sequences, exponent, factor)
 #
 # The bots read folds, calls and raises from the tree, so they play any of our games.
 #
-# ### Exercise 5 — predict the tournament
-# Our DCFR strategy for Leduc (1,000 iterations) plays each archetype, both seats. Against which
-# archetype does it win the **most** per hand? (Solution: `%load solutions/10_most_exploited.py`.)
+# ### Exercise 2 — predict the tournament
+# Our DCFR strategy for Leduc (1,000 iterations, section 3) plays each archetype, both seats.
+# Against which archetype does it win the **most** per hand? The tournament below plays once
+# you have picked. (Solution: `%load solutions/10_most_exploited.py`.)
 
 # %% tags=["exercise-most-exploited"]
 my_pick = None  # "always_raise", "always_call", "uniform_random" or "strong_hands"
@@ -450,33 +195,34 @@ check.check_most_exploited(my_pick)
 # Now the tournament: every pair plays 20,000 deals, each dealt twice with the seats swapped
 # (duplicate play, so card luck largely cancels). Rows win the number shown against columns, with a
 # 95% confidence interval.
+#
+# **Winning is not exploiting.** The trained strategy approximates an equilibrium: it is built to
+# lose nothing against *any* opponent, not to win the most against *this* one. A best response to a
+# bot (lesson 05) wins what the bot's exploitability says. The chart puts the two side by side.
 
 # %%
 trained = leduc_trace.average_policy()
 players = {"DCFR": trained, **{name: cfrviz.bot(leduc, name) for name in cfrviz.BOTS}}
-tournament = cfrviz.round_robin(leduc, players, hands=20_000, seed=0)
-tournament
-
-# %% [markdown]
-# **Winning is not exploiting.** The trained strategy approximates an equilibrium: it is built to
-# lose nothing against *any* opponent, not to win the most against *this* one. A best response to a
-# bot (lesson 05) wins what the bot's exploitability says. The chart puts the two side by side:
-
-# %%
-bots = list(cfrviz.BOTS)
-equilibrium_wins = [tournament["DCFR"][name].exact for name in bots]
-best_response_wins = [cfrviz.exploitability(leduc, players[name]) for name in bots]
-exploitation_figure(bots, equilibrium_wins, best_response_wins,
-                    labels=("DCFR strategy", "best response to that bot"),
-                    title="Leduc: exact winnings per hand against each archetype")
+if unanswered(my_pick):
+    print("Make your pick in exercise 2 first (any pick will do), then run this cell again.")
+else:
+    tournament = cfrviz.round_robin(leduc, players, hands=20_000, seed=0)
+    display(tournament)
+    bots = list(cfrviz.BOTS)
+    equilibrium_wins = [tournament["DCFR"][name].exact for name in bots]
+    best_response_wins = [cfrviz.exploitability(leduc, players[name]) for name in bots]
+    display(exploitation_figure(bots, equilibrium_wins, best_response_wins,
+                                labels=("DCFR strategy", "best response to that bot"),
+                                title="Leduc: exact winnings per hand against each archetype"))
+    for name, ours, best in zip(bots, equilibrium_wins, best_response_wins):
+        print(f"against {name:15} DCFR wins {ours:+.3f} per hand, a best response "
+              f"{best:+.3f}: {best / ours:.1f} times as much")
 
 # %% [markdown]
 # Every bar is positive: the trained strategy beats all four. But a best response wins more against
-# every one of them; when we ran this cell, about 10 times more against the tight `strong_hands`
-# (0.800 against 0.081 chips per hand), 6.9 times against the maniac, 3.3 times against the random
-# bot and 2.3 times against the calling station. The best response calls and raises in ways an
-# equilibrium never would. Exploiting an opponent means leaving the equilibrium, and so becoming exploitable yourself:
-# the trade-off behind *opponent modelling*.
+# every one of them, several times more (the last lines give the factors). The best response calls
+# and raises in ways an equilibrium never would. Exploiting an opponent means leaving the
+# equilibrium, and so becoming exploitable yourself: the trade-off behind *opponent modelling*.
 #
 # The slides' own game tells the same story with a different order. Pocket poker, DCFR for 300
 # iterations:
@@ -493,7 +239,7 @@ for name in cfrviz.BOTS:
           f"(exact {result.exact:+.3f})")
 
 # %% [markdown]
-# ### Exercise 6 — a bot of your own
+# ### Exercise 3 — a bot of your own
 #
 # Now enter a pocket-poker bot of your own. A bot is a function `my_bot(situation)`, where
 # `situation` is everything you know when it is your turn:
@@ -519,10 +265,13 @@ situations(pocket)[pocket.infoset_index("AK|Q:cr")]
 
 # %% [markdown]
 # Your bot is asked once about each of the 450 situations, in both seats; its answers are its
-# strategy, which then plays 20,000 duplicate deals against each archetype. The checker passes
-# when your bot beats both `always_call` and `uniform_random`, the two archetypes that finish last
-# among themselves, with the whole 95% interval above zero. Copying an archetype does not get
-# there; using your cards does. Then try to beat `strong_hands`. A crash, an illegal action or a
+# strategy, which then plays 20,000 duplicate deals against each archetype. The checker also
+# gives its **exploitability**: what a best response would win from it per hand. It passes when
+# your bot beats both `always_call` and `uniform_random`, the two archetypes that finish last
+# among themselves, with the whole 95% interval above zero, **and** is less exploitable than
+# `always_call`, which ignores its cards. Beating weak bots alone is easy to game: a bot that
+# never folds beats both, and gives a best response a fortune. Copying an archetype does not
+# pass; using your cards does. Then try to beat `strong_hands`. A crash, an illegal action or a
 # decision slower than a second is reported with the situation, and the line, where it happened.
 # The same function, saved in a file of its own, is what a class tournament collects (see
 # `docs/CLASSROOM.md`). (Solution: `%load solutions/10_my_bot.py`.)
@@ -545,7 +294,7 @@ bot_check.check_my_bot(my_bot, field)
 leaderboard(field, highlight=bot_check.YOU)
 
 # %% [markdown]
-# ## 6 · Play the bot
+# ## 5 · Play the bot
 #
 # Your turn at the table. The bot plays the Leduc DCFR strategy after the iteration on the slider
 # (try an early one, then the last); after each hand it tells you what its strategy was at each of
@@ -556,7 +305,7 @@ leaderboard(field, highlight=bot_check.YOU)
 cfrviz.play_against(leduc, leduc_trace)
 
 # %% [markdown]
-# ## 7 · Beyond our games: OpenSpiel (optional)
+# ## 6 · Beyond our games: OpenSpiel (optional)
 #
 # [OpenSpiel](https://github.com/google-deepmind/open_spiel) is the library of games and
 # algorithms that much of the research on CFR uses: more than 80 games. cfrviz reads any of them
@@ -565,9 +314,11 @@ cfrviz.play_against(leduc, leduc_trace)
 # over. A game with simultaneous moves is read as OpenSpiel's turn-based version of it
 # (`turn_based=True`).
 #
-# OpenSpiel is not part of the course's install. To try this section run
-# `pip install open-spiel` in a terminal and restart the kernel; without it the cells below say
-# so and do nothing.
+# OpenSpiel is not part of the course's install. To try this section, run
+# `%pip install open-spiel==2.0.2` in a new cell of this notebook (the `%` installs it into the
+# Python this notebook runs; 2.0.2 is the version the course is tested with), then restart the
+# kernel (Kernel ▸ Restart Kernel) and run the lesson again. Without it the cells below say so
+# and do nothing.
 #
 # The game is **liar's dice** with one three-sided die each. Each player rolls in secret. Then
 # the players take turns bidding, each bid higher than the last: `2-1` means "between us there are
@@ -582,9 +333,10 @@ cfrviz.play_against(leduc, leduc_trace)
 try:
     dice = cfrviz.load_game("openspiel", name="liars_dice",
                             params={"numdice": 1, "dice_sides": 3})
-except ImportError as missing:
+except ImportError:
     dice = None
-    print(f"{missing}.\nThis section is optional: the rest of the lesson does not need it.")
+    print("OpenSpiel is not installed (the instruction is above). This section is optional: "
+          "the rest of the course does not need it.")
 else:
     print(dice.description)
     print("Player 1's first information sets:", dice.infoset_keys[:3])
@@ -596,8 +348,6 @@ else:
 # player 2 a 1, three moves deep. Hover over a node to see its history.
 
 # %%
-from IPython.display import display
-
 if dice is None:
     print("OpenSpiel is not installed: nothing to draw.")
 else:
@@ -606,7 +356,8 @@ else:
 # %% [markdown]
 # CFR+ solves this game as it solves Kuhn poker. OpenSpiel's own exploitability of the same
 # strategy (converted to an OpenSpiel `TabularPolicy`) is a second opinion computed by other code:
-# the two numbers should agree to the last digits.
+# the two numbers should agree to the last digits. The cell also answers your prediction: how
+# often the strategy opens `2-1` with a 1, and how likely that bid is to be true.
 
 # %%
 if dice is None:
@@ -623,16 +374,20 @@ else:
         same_game, policy_to_openspiel(dice_policy, same_game))
     ours = cfrviz.exploitability(dice, dice_policy)
     print(f"exploitability after 1000 CFR+ iterations: cfrviz {ours:.3e}, OpenSpiel {theirs:.3e}")
-    print(f"player 1 expects {cfrviz.expected_values(dice, dice_policy)[0]:+.4f} a game")
     for roll in "123":
         opening = {bid: round(p, 2) for bid, p in dice_policy[roll].items() if p >= 0.01}
         print(f"player 1 rolled a {roll}: opens with {opening}")
+    true_bid = 2 / 3  # the opponent holds a 1 or a wild 3
+    print(f"with a 1, player 1 opens 2-1 with probability {dice_policy['1'].get('2-1', 0):.2f}; "
+          f"that bid is true with probability {true_bid:.2f}")
+    print(f"player 1 expects {cfrviz.expected_values(dice, dice_policy)[0]:+.4f} a game; the "
+          f"exact value (the next lesson's linear program) is "
+          f"{cfrviz.exact_equilibrium(dice).value:+.4f}")
 
 # %% [markdown]
-# With a 1, the strategy opens `2-1` every time. It is not a bluff in the usual sense: the bid is
-# true whenever the opponent holds a 1 or a wild 3, two chances in three. The game is worth about
-# +0.111 a game to player 1, the first bidder (the exact value, from `cfrviz.exact_equilibrium`,
-# is 1/9). Try `name="kuhn_poker"`: is OpenSpiel's Kuhn poker worth -1/18, as cfrviz's is?
+# If you ran it, compare with your prediction: a bid that is true two times in three is no bluff
+# in the usual sense. Try `name="kuhn_poker"`: is OpenSpiel's Kuhn poker worth −1/18, as
+# cfrviz's is?
 
 # %% [markdown]
 # ## Summary
@@ -643,21 +398,11 @@ else:
 #   small game's strategy is exactly as good in the big one, and much cheaper to compute.
 # - A CFR iteration's time grows with the nodes of the tree, its memory with information sets ×
 #   actions.
-# - A **realization plan** gives each of a player's sequences the product of their own
-#   probabilities along it; $x(\varnothing) = 1$ and, at each information set, the actions share
-#   out the weight of the player's own last move before it. These rows, $E x = e$, and the
-#   payoff matrix $A$ make Kuhn poker one linear program of 20 variables, whose optimum is
-#   $-1/18$.
-# - The sequence-form **linear program** solves a two-player zero-sum game exactly, and on small
-#   games faster than CFR. Its time grows faster than the game, it needs the whole game in memory
-#   (our CFR+, which stores the tree too, needed more at the largest recorded sizes; CFR itself
-#   needs only its tables), and a half-finished LP gives no certified strategy; CFR is anytime,
-#   can sample and can be spread out. Poker programs use CFR; the LP checks it.
 # - An equilibrium strategy beats the archetypes without adapting to them; a best response to each
 #   would win more, at the price of being exploitable itself.
 # - A bot is a strategy: a function from what a player knows to an action or a distribution. Yours
-#   was ranked among the archetypes by duplicate play with 95% intervals; the same function, in a
-#   file, enters a class tournament.
+#   was ranked among the archetypes by duplicate play with 95% intervals, and measured by its
+#   exploitability; the same function, in a file, enters a class tournament.
 # - OpenSpiel's sequential zero-sum games with perfect recall load as cfrviz trees
 #   (`cfrviz.load_game("openspiel", name=...)`), and the two libraries' exploitabilities agree.
 #
@@ -666,10 +411,5 @@ else:
 # A. Gilpin and T. Sandholm, *Lossless Abstraction of Imperfect Information Games*, Journal of the
 # ACM 54(5), 2007. N. Brown and T. Sandholm, *Solving Imperfect-Information Games via Discounted
 # Regret Minimization*, AAAI 2019 — the DCFR we train with.
-# D. Koller, N. Megiddo and B. von Stengel, *Fast Algorithms for Finding Randomized Strategies in
-# Game Trees*, STOC 1994, and B. von Stengel, *Efficient Computation of Behavior Strategies*, Games
-# and Economic Behavior 14, 1996 — the sequence form. Q. Huangfu and J. A. J. Hall, *Parallelizing
-# the Dual Revised Simplex Method*, Mathematical Programming Computation 10, 2018 — HiGHS.
-# O. Tammelin, *Solving Large Imperfect Information Games Using CFR+*, 2014.
 #
-# Previous: [09 · The frontier of tabular solving](09_frontier.ipynb). Next: [11 · The road to superhuman poker](11_road_to_superhuman.ipynb).
+# Previous: [09 · The frontier of tabular solving](09_frontier.ipynb). Next: [11 · Solving exactly: the sequence form and linear programming](10b_linear_programming.ipynb).
