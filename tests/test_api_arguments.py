@@ -258,6 +258,9 @@ CASES = [
            lambda g, it=it: cfrviz.play_against(g.kuhn, g.trace, iteration=it),
            f"iteration {WHOLE}.*got {text}")
       for it, text in ((True, "True"), (3.0, "3.0"))],
+    case("play_tabs", "iterations=[True]",
+         lambda g: cfrviz.play_tabs(g.kuhn, g.trace, iterations=[True]),
+         f"iteration {WHOLE}.*got True"),
     case("solve", "iterations=10**400", lambda g: cfrviz.solve(g.kuhn, "cfr", 10**400),
          r"iterations must be a whole number >= 1 that fits in 64 bits .*; got an integer of "
          r"401 digits"),
