@@ -189,6 +189,32 @@ def test_alpha_not_done(mystery):
     assert ex.check_alpha(None, mystery).status == NOT_DONE
 
 
+@pytest.mark.parametrize("answer", [None, 0.0, "0.2", "junk"])
+def test_the_alpha_figure_waits_for_a_right_answer(mystery, others, answer):
+    """Issue 29: the figure after exercise 2 named the run's alpha in its legend; unanswered
+    or wrong, the cell now says what it will draw and shows no alpha."""
+    shown = ex.alpha_figure(answer, mystery, others)
+    assert shown.status == NOT_DONE and "my_alpha" in shown.message
+    alphas = ex.alpha_estimates(mystery).values()
+    assert not any(f"{a:.3f}" in shown.message or f"{a:.2f}" in shown.message for a in alphas)
+
+
+def test_the_alpha_figure_draws_the_run_once_answered(mystery, others):
+    alpha = ex.alpha_estimates(mystery)["nearest"]
+    fig = ex.alpha_figure(alpha, mystery, others)
+    legend = [t.name for t in fig.data if t.showlegend is not False and "lands at" in t.name]
+    assert len(legend) == len(others) + 1 and f"α ≈ {alpha:.3f}" in legend[-1]
+
+
+def test_the_rebuilt_average_is_not_exercise_1s_answer():
+    """Issue 29: lesson 04 rebuilt the average at exercise 1's set and iteration and printed
+    the answer; the demonstration now uses another iteration."""
+    from _lessons import LESSONS
+    source = (LESSONS.parent / "tools" / "lessons" / "04_cfr_on_kuhn.py").read_text()
+    assert "upto = 20" in source and f"upto={ex.ITERATION}" not in source
+    assert f"average_policy({ex.ITERATION})" not in source
+
+
 def test_alpha_recognises_the_current_strategy(kuhn):
     run = cfrviz.solve(kuhn, "chance_sampling", 300, seed=2, progress=False)
     current = ex.nearest_alpha(ex.kuhn_coordinates(run, current=True))[0]

@@ -168,13 +168,15 @@ cfrviz.views.training.cost_curve_figure(trace)
 # one of the $T$ iterations at random and playing its strategy. At `Qpb` the own reach is the probability
 # that player 1 checked its queen. In early iterations player 1 often bet its queen, so what it would have
 # done after check–bet then barely mattered and counts for little. The cell below rebuilds the average at
-# `Qpb` from the strategies played, with and without the weights:
+# `Qpb` after the first 20 iterations from the strategies played, with and without the weights:
 
 # %%
+upto = 20
+print(f"P(call) at Qpb in the average of the first {upto} iterations:")
 for weighted in (True, False):
-    rebuilt = check.average_from_current(trace, "Qpb", upto=50, weighted=weighted)
-    print(f"{'weighted by own reach' if weighted else 'plain mean':<22} P(call) = {rebuilt[1]:.4f}")
-print(f"{'recorded average':<22} P(call) = {trace.average_policy(50)['Qpb']['b']:.4f}")
+    rebuilt = check.average_from_current(trace, "Qpb", upto=upto, weighted=weighted)
+    print(f"  {'weighted by own reach' if weighted else 'plain mean':<22} {rebuilt[1]:.4f}")
+print(f"  {'recorded average':<22} {trace.average_policy(upto)['Qpb']['b']:.4f}")
 
 # %% [markdown]
 # ## 6 · Not one equilibrium but a whole segment
@@ -231,10 +233,11 @@ my_alpha = None  # one number between 0 and 1/3
 check.check_alpha(my_alpha, mystery, others=runs)
 
 # %% [markdown]
-# Now draw it beside the others: one more point on the same segment.
+# Now draw it beside the others: one more point on the same segment. (The legend names every run's
+# $\alpha$, so the cell waits for your right answer before it draws.)
 
 # %%
-cfrviz.kuhn_equilibrium_figure(runs + [mystery])
+check.alpha_figure(my_alpha, mystery, others=runs)
 
 # %% [markdown]
 # ## 7 · Exercise 3 — vanilla CFR, written by you

@@ -37,6 +37,7 @@ from .reading import (
     SET,
     alpha_cases,
     alpha_estimates,
+    alpha_figure,
     average_from_current,
     check_alpha,
     check_average_at_set,
@@ -50,7 +51,7 @@ from .reading import (
 __all__ = ["ACTION", "ALPHA_TOLERANCE", "AVERAGE_WEIGHTS", "CFR_MISTAKES", "CFR_RUNS",
            "DIAGNOSE_ITERATIONS", "EXPLORER_ITERATIONS", "FLOAT_TOLERANCE", "ITERATION",
            "KUHN_WEIGHTS", "PLAYER_2_FIRST", "READ_TOLERANCE", "REGRET_WEIGHTS", "SET",
-           "alpha_cases", "alpha_estimates", "average_from_current", "cfr_variant_run",
-           "check_alpha", "check_average_at_set", "check_my_cfr", "describe_kuhn_set",
-           "kuhn_coordinates", "nearest_alpha", "own_reach_history", "reading_cases",
-           "strategy_table"]
+           "alpha_cases", "alpha_estimates", "alpha_figure", "average_from_current",
+           "cfr_variant_run", "check_alpha", "check_average_at_set", "check_my_cfr",
+           "describe_kuhn_set", "kuhn_coordinates", "nearest_alpha", "own_reach_history",
+           "reading_cases", "strategy_table"]

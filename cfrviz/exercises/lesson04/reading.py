@@ -10,7 +10,7 @@ import numpy as np
 from ...analysis.explain import infoset_snapshot
 from ...engine import tree_reach_probabilities
 from ...views.equilibrium import KUHN_COORDINATES, nearest_alpha
-from .. import Feedback, as_number, unanswered
+from .. import Feedback, as_number, not_done, unanswered
 from ..diagnosis import Case, diagnose, fallback, screen
 
 #: Exercise 1: which number to read, and where.
@@ -307,6 +307,28 @@ def check_alpha(answer, trace, others=()) -> Feedback:
     if unreadable is not None:
         return unreadable
     return diagnose(value, alpha_cases(trace, estimates, *points, others))
+
+
+def alpha_figure(answer, trace, others=()):
+    """Exercise 2's run drawn beside ``others``, once ``answer`` (its alpha) is right.
+
+    The figure's legend names each run with its alpha, so drawing ``trace`` would give
+    exercise 2's answer away: before a right answer this returns the "not done yet"
+    feedback of :func:`check_alpha` (a wrong answer gets the same sentence: the check cell
+    above explains the mistake), which names no alpha.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure or Feedback
+        :func:`cfrviz.kuhn_equilibrium_figure` of ``others`` and ``trace``, or the feedback.
+    """
+    if not check_alpha(answer, trace, others).correct:
+        return not_done("This cell draws the run of exercise 2 beside the others once "
+                        "`my_alpha` is right (the legend gives each run's alpha). Answer the "
+                        "exercise above, or load its solution, then run this cell again.")
+    from ...views.equilibrium import kuhn_equilibrium_figure
+
+    return kuhn_equilibrium_figure([*others, trace])
 
 
 def alpha_cases(trace, estimates: dict, point, current, others=()) -> tuple[Case, ...]:
