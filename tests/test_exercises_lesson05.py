@@ -132,7 +132,7 @@ def test_exploitability_mistakes(kuhn, trace, mistake, answer):
     assert feedback.status == WRONG and feedback.mistake == mistake, (mistake, feedback)
 
 
-@pytest.mark.parametrize("t", [10, 50, 1000, 10_000])
+@pytest.mark.parametrize("t", [10, 50, 100, 1000, 10_000])
 def test_exploitability_at_another_iteration_is_named(kuhn, trace, t):
     feedback = ex.check_exploitability(cfrviz.exploitability(kuhn, trace.average_policy(t)))
     assert feedback.status == WRONG and feedback.mistake == "wrong-iteration", feedback
@@ -314,6 +314,63 @@ def test_clairvoyant_feedback_gives_both_values():
         ("return value(tree.children[node][best(tree.infoset[node])])",
          "return max(value(child) for child in tree.children[node])")))
     assert "information set" in feedback.message and feedback.message.count("+0.") >= 2
+
+
+# A student's cell that returns the package's answer instead of computing it: each is refused
+# (issue 29), under whatever name the function was imported.
+CALLS_THE_ANSWER = {
+    "cfrviz.best_response": """
+import cfrviz
+
+def my_best_response(tree, policy, player):
+    return cfrviz.best_response(tree, cfrviz.Policy(tree, policy), player).value
+""",
+    "renamed on import": """
+from cfrviz import Policy, best_response as br
+
+def my_best_response(tree, policy, player):
+    return br(tree, Policy(tree, policy), player).value
+""",
+    "the engine's": """
+from cfrviz.engine import tree_best_response
+
+def my_best_response(tree, policy, player):
+    return tree_best_response(tree, policy, player)[0]
+""",
+    "the reference's": """
+from cfrviz.reference.evaluation import tree_best_response
+
+def my_best_response(tree, policy, player):
+    return tree_best_response(tree, policy, player)[0]
+""",
+    "the checker's own": """
+from cfrviz.exercises import lesson05 as check
+
+def my_best_response(tree, policy, player):
+    return check.variant_best_response(tree, policy, player)
+""",
+    "the checker's exploiter": """
+import cfrviz
+from cfrviz.exercises import lesson05 as check
+
+def my_best_response(tree, policy, player):
+    them = cfrviz.Policy(tree, policy)
+    mine = check.exploiter(tree, them).probabilities.copy()
+    rows = tree.infoset_player == 1 - player
+    mine[rows] = policy[rows]
+    return cfrviz.expected_values(tree, cfrviz.Policy(tree, mine))[player]
+""",
+}
+
+
+@pytest.mark.parametrize("how", CALLS_THE_ANSWER)
+def test_best_response_code_refuses_the_package_best_response(how):
+    function = as_cell(CALLS_THE_ANSWER[how])["my_best_response"]
+    feedback = ex.check_best_response_code(function)
+    assert feedback.status == WRONG and feedback.mistake == "calls the answer", feedback
+    assert "write" in feedback.message.lower()
+    exact, _ = ex._code_targets()
+    assert not any(f"{value:+.6f}" in feedback.message for value in exact)
 
 
 def test_best_response_code_unknown_mistake_names_the_first_case():

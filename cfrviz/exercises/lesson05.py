@@ -31,10 +31,11 @@ from .lesson04 import describe_kuhn_set, strategy_table  # noqa: F401  (used by 
 BLUFFER = {"J": {"p": 0.8, "b": 0.2}, "Q": {"p": 1.0, "b": 0.0}, "K": {"p": 0.0, "b": 1.0}}
 #: Exercise 1: the information set where player 2 must choose (holds Q, player 1 bet).
 SPOT = "Qb"
-#: Exercise 3: the CFR run and iteration whose average strategy is measured.
-EXPLOIT_ITERATION = 100
+#: Exercise 3: the CFR run and iteration whose average strategy is measured (one the lesson
+#: prints no exploitability for: it prints 10, 100 and 10,000 after the exercise).
+EXPLOIT_ITERATION = 30
 #: Exercise 3: other iterations whose average a student might measure by mistake.
-OTHER_ITERATIONS = (1, 10, 50, 200, 500, 1000, 2000, 5000, 10_000)
+OTHER_ITERATIONS = (1, 10, 50, 100, 200, 500, 1000, 2000, 5000, 10_000)
 #: Answers read off printed numbers (four decimals) count.
 TOLERANCE = 1e-4
 #: Exercise 1 values are simple fractions; two decimals (-1.33) count.
@@ -367,6 +368,22 @@ _CODE_HINTS = {
 }
 
 
+def _answer_functions() -> dict:
+    """The package's functions that compute exercise 2's answer, by the name a student knows
+    them under: the exercise is to write one, so a function that calls them is refused."""
+    from ..analysis.evaluation import best_response, exploitability, nash_conv
+    from ..reference.evaluation import tree_best_response as reference_best_response
+
+    return {best_response: "cfrviz.best_response", tree_best_response: "the engine's best "
+            "response (cfrviz.engine.tree_best_response)",
+            reference_best_response: "cfrviz.reference's best response",
+            exploitability: "cfrviz.exploitability (two best responses)",
+            nash_conv: "cfrviz.nash_conv (two best responses)",
+            variant_best_response: "the checker's own best response "
+            "(check.variant_best_response)",
+            exploiter: "the checker's exploiter (a best response in both seats)"}
+
+
 def check_best_response_code(function) -> Feedback:
     """Exercise 2: ``function(tree, policy, player)`` returns what ``player``'s best response wins.
 
@@ -377,7 +394,9 @@ def check_best_response_code(function) -> Feedback:
     passes.  When values differ, it names the mistake if a wrong version of
     :data:`CODE_MISTAKES` reproduces every value (choosing per node, chance
     left out, the responder's own reach, player 2 minimising, the opponent's
-    payoff); a crash is reported with the line of the student's cell.
+    payoff); a crash is reported with the line of the student's cell.  A function that
+    calls the package's best response (any of :func:`_answer_functions`, under whatever
+    name) is refused: the exercise is to write one.
     """
     unusable = screen(function, (
         Case.not_done(unanswered, "Write `my_best_response`, then run this cell again."),
@@ -392,7 +411,8 @@ def check_best_response_code(function) -> Feedback:
     got: list[float] = []
     for game, name, probs, player in cases:
         out, problem = run_student(lambda g=game, p=probs, i=player: function(g, p.copy(), i),
-                                   name="`my_best_response`", hints=_CODE_HINTS)
+                                   name="`my_best_response`", hints=_CODE_HINTS,
+                                   forbidden=_answer_functions())
         value = as_number(out)
         if problem is None and value is None:
             shown = "None (a missing `return`?)" if out is None else repr(out)
@@ -468,7 +488,8 @@ def _exploit_targets() -> dict:
 
 
 def check_exploitability(answer) -> Feedback:
-    """Exercise 3: exploitability of vanilla CFR's average strategy after 100 iterations."""
+    """Exercise 3: exploitability of vanilla CFR's average strategy after
+    :data:`EXPLOIT_ITERATION` iterations."""
     value = as_number(answer)
     unreadable = screen(value, (
         Case.not_done(lambda _: unanswered(answer),
@@ -513,10 +534,11 @@ def exploitability_cases(t: dict) -> tuple[Case, ...]:
         Case("current", near(t["current"]),
              lambda v: f"{v:.5f} is the exploitability of the *current* strategy (the one "
                        f"played at iteration {EXPLOIT_ITERATION}). Measure the average "
-                       "strategy, trace.average_policy(100): that is the one CFR hands you."),
+                       f"strategy, trace.average_policy({EXPLOIT_ITERATION}): that is the one CFR "
+                       "hands you."),
         Case("uniform", near(t["uniform"]),
              "That is the exploitability of the uniform strategy (11/24). Measure CFR's average "
-             "strategy after 100 iterations."),
+             f"strategy after {EXPLOIT_ITERATION} iterations."),
         Case("percentage", near(100 * t["answer"]),
              lambda v: f"{v:g} looks like a percentage: the exploitability is in chips per "
                        f"hand, {v / 100:.5f}, not a fraction of anything. Give the number "

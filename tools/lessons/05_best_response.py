@@ -13,7 +13,7 @@
 #
 # **You need** lesson 04 (CFR on Kuhn poker). About {{minutes}} minutes, more if you enjoy playing the bot.
 # Previous: [04 · CFR on Kuhn poker](04_cfr_on_kuhn.ipynb).
-# Next: [06 · Sampling: Monte Carlo CFR](06_monte_carlo_cfr.ipynb).
+# Next: [06 · Monte Carlo CFR: sample, and stay unbiased](06_monte_carlo_cfr.ipynb).
 #
 # <span class="cfrviz-notebook-only">Run the cells from top to bottom (Shift+Enter). Sliders and buttons never need you to re-run a cell.</span>
 
@@ -48,9 +48,10 @@ cfrviz.set_presenter(PRESENTER)
 # These are the counterfactual values of lesson 03, with the best response playing below instead of the
 # current strategy.
 #
-# The explorer below lets you set **player 1's** strategy with one row of sliders per information set
-# (weights, normalised). After every change it computes player 2's best response, highlights it on the tree,
-# and says what it wins. Try it: make player 1 bet every jack (set `J`, weight on `b` only) and watch what
+# The explorer below lets you set **player 1's** strategy with one row of sliders per information set:
+# each slider is the probability of one action, and moving it moves the others of its row so that the row
+# still adds up to 1. After every change it computes player 2's best response, highlights it on the tree,
+# and says what it wins. Try it: make player 1 bet every jack (set `J`, slider `b` to 1) and watch what
 # player 2 does with a queen facing a bet (set `Qb`).
 
 # %%
@@ -104,15 +105,19 @@ my_value = None   # what that action wins per time you face the bet
 check.check_best_response_by_hand(my_action, my_value)
 
 # %% [markdown]
-# The solver agrees. `cfrviz.best_response` reports counterfactual values, summed over the two deals in the
-# set and weighted by how often each happens (a king is dealt and bet; a jack is dealt and bet). Divided by
-# the total weight they become the values per time you face the bet. The last lines show what a "best
-# response" that could *see* player 1's card would do in each deal — not a strategy player 2 can play.
+# The solver does the same computation. To leave your answer above yours to check, here it is against
+# a *bolder* bluffer: it bets every king and a jack one time in **two**. `cfrviz.best_response` reports
+# counterfactual values, summed over the two deals in the set and weighted by how often each happens (a
+# king is dealt and bet; a jack is dealt and bet). Divided by the total weight they become the values per
+# time you face the bet. The last lines show what a "best response" that could *see* player 1's card
+# would do in each deal — not a strategy player 2 can play. Does the bolder bluffing change what player 2
+# should do?
 
 # %%
-bluffer = cfrviz.Policy.from_dict(kuhn, check.BLUFFER)
-spot = check.spot_analysis(kuhn, bluffer, "Qb")
-values = cfrviz.best_response(kuhn, bluffer, player=1).action_values["Qb"]
+bolder = cfrviz.Policy.from_dict(kuhn, {"J": {"p": 0.5, "b": 0.5}, "Q": {"p": 1, "b": 0},
+                                        "K": {"p": 0, "b": 1}})
+spot = check.spot_analysis(kuhn, bolder, "Qb")
+values = cfrviz.best_response(kuhn, bolder, player=1).action_values["Qb"]
 print("counterfactual values at Qb:", {a: round(v, 4) for a, v in values.items()})
 print(f"weight of the set: {spot['reach']:.4f}  ->  per time facing the bet:",
       {a: round(v / spot["reach"], 4) for a, v in values.items()})
@@ -205,7 +210,7 @@ print(f"honest player 1 leaks {against_honest.value - 1 / 18:.5f}   5/18 = {5 / 
 #
 # The next cell trains vanilla CFR for 10,000 iterations, as in lesson 04. Using only
 # `cfrviz.best_response(game, policy, player)` (its `.value` is what that player's best response wins),
-# compute the exploitability of the **average** strategy after **100** iterations, `trace.average_policy(100)`.
+# compute the exploitability of the **average** strategy after **30** iterations, `trace.average_policy(30)`.
 # (Solution: `%load solutions/05_exploitability.py`.)
 
 # %%
@@ -273,10 +278,7 @@ print(check.strategy_table(kuhn, {f"after {t:,}": bot for t, bot in bots.items()
 # often? Play a dozen hands against each; then try to exploit the weakest one on purpose.
 
 # %%
-tables = [cfrviz.play_against(kuhn, trace, iteration=t, seed=t) for t in bots]
-tabs = W.Tab(children=tables)
-tabs.titles = tuple(f"{t:,} iterations" for t in bots)
-tabs
+cfrviz.play_tabs(kuhn, trace, iterations=list(bots))
 
 # %% [markdown]
 # ## Summary
@@ -299,5 +301,5 @@ tabs
 # Alberta, 2013 — best responses, NashConv and the sampling methods of the next lesson.
 #
 # Previous: [04 · CFR on Kuhn poker](04_cfr_on_kuhn.ipynb).
-# Next: [06 · Sampling: Monte Carlo CFR](06_monte_carlo_cfr.ipynb) — sampling instead of walking the whole tree, and
-# measuring cost honestly.
+# Next: [06 · Monte Carlo CFR: sample, and stay unbiased](06_monte_carlo_cfr.ipynb) — sampling instead of
+# walking the whole tree, and measuring cost honestly.
