@@ -17,8 +17,10 @@
 # - tell how Libratus, DeepStack, Pluribus and ReBeL each put these pieces together.
 #
 # **You need** lessons 04–05 (CFR, best response, exploitability; you reuse lesson 05's best
-# response code), lesson 10 (Leduc poker) and lesson 11's story of the superhuman programs; the
-# value network of section 5 is the small numpy network of lesson 12. About {{minutes}} minutes.
+# response code), [Scaling up](10_scaling_up.ipynb) (Leduc poker) and the story of the
+# superhuman programs in [The road to superhuman poker](11_road_to_superhuman.ipynb); the value
+# network of section 5 is the small numpy network of [Deep CFR](12_deep_cfr.ipynb).
+# About {{minutes}} minutes.
 #
 # Previous: [12 · Deep CFR](12_deep_cfr.ipynb). Next: back to the course map, [00 · Start here](00_start_here.ipynb).
 #
@@ -31,7 +33,7 @@ import numpy as np
 
 import cfrviz
 from cfrviz.analysis import depth_limited as dl
-from cfrviz.analysis import subgame as sg
+from cfrviz.analysis.subgame import METHOD_LABELS, resolve_all
 from cfrviz.exercises import lesson13 as check
 from cfrviz.games.public import public_tree, ranges
 
@@ -49,10 +51,11 @@ cfrviz.set_presenter(PRESENTER)
 # part of the game they were in**, more finely. To do that they need a way to say "the part of
 # the game we are in" that both players agree on.
 #
-# A history holds private cards, so no player knows which history it is at. But in poker all
-# private information is dealt at the start, and everything after (bets, public cards) is seen by
-# both players. Group the histories by that shared part and you get **public states**: a public
-# state holds one history per private deal. Kuhn poker has ten:
+# A history holds private cards, so no player knows which history it is at. But in the poker
+# games of this course, as in hold'em, the only private information is the cards dealt to each
+# player at the start; everything after (the bets, and public cards such as Leduc's, dealt face
+# up later) is seen by both players. Group the histories by that shared part and you get
+# **public states**: a public state holds one history per private deal. Kuhn poker has ten:
 
 # %%
 kuhn = cfrviz.load_game("kuhn_poker")
@@ -189,39 +192,25 @@ print(f"blueprint exploitability {cfrviz.exploitability(leduc, blueprint):.4f}")
 # will the whole game's exploitability be lower, the same, or higher? And after safe re-solving?
 
 # %%
-resolved = sg.resolve_all(leduc, blueprint, STATE, iterations=1000)
+resolved = resolve_all(leduc, blueprint, STATE, iterations=1000)
 print(f"{'method':38}{'exploitability':>15}{'guaranteed rise at most':>25}{'seconds':>9}")
 for method, r in resolved.items():
-    print(f"{sg.METHOD_LABELS[method]:38}{r.exploitability:>15.4f}{r.bound:>25.1e}"
+    print(f"{METHOD_LABELS[method]:38}{r.exploitability:>15.4f}{r.bound:>25.1e}"
           f"{r.seconds:>9.3f}")
 
 # %% [markdown]
 # The unsafe re-solve made the strategy **more** exploitable than the rough blueprint it was meant
 # to improve; the two safe ones did not raise it (the bound column is how far the theory allows
-# them to rise given how well each gadget was solved; unsafe re-solving has no bound). Why? Look
-# at each player's best-response value, per hand, at the subgame's root, before and after:
-
-# %%
-for p in (0, 1):
-    before = sg.root_values(leduc, blueprint, STATE, p)
-    print(f"player {p + 1}'s best-response value per hand {before.hands}: "
-          f"blueprint {np.round(before.value, 3)}")
-    for method, r in resolved.items():
-        after = sg.root_values(leduc, r.policy, STATE, p)
-        print(f"   after {method:10} {np.round(after.value, 3)}   largest change "
-              f"{np.max(after.value - before.value):+.3f}")
-
-# %% [markdown]
-# Unsafe re-solving lets one of player 1's hands earn far more in this subgame than the blueprint
-# allowed: the new strategy is tuned to the blueprint's ranges, and that hand was rare in the
-# range, so the solver hardly cared what it earned. A best response brings it here anyway. The
-# safe methods keep every hand at or below its blueprint value (up to the solve's tolerance).
+# them to rise given how well each gadget was solved; unsafe re-solving has no bound). Why? The
+# answer is in each opponent hand's best-response value at the subgame's root, the terminate
+# payoffs of the gadget: you compute them in the exercise below, and after it we compare them
+# before and after each re-solve.
 #
 # The same happens in Kuhn poker at `deal/b`:
 
 # %%
-for method, r in sg.resolve_all(kuhn, kuhn_blueprint, "deal/b", iterations=1000).items():
-    print(f"{sg.METHOD_LABELS[method]:38} exploitability {r.blueprint_exploitability:.4f} -> "
+for method, r in resolve_all(kuhn, kuhn_blueprint, "deal/b", iterations=1000).items():
+    print(f"{METHOD_LABELS[method]:38} exploitability {r.blueprint_exploitability:.4f} -> "
           f"{r.exploitability:.4f}")
 
 # %% [markdown]
@@ -246,7 +235,8 @@ for method, r in sg.resolve_all(kuhn, kuhn_blueprint, "deal/b", iterations=1000)
 # three ways (rows player 1, player 2, chance). The checker compares your function with
 # `root_values` on six subgames of Kuhn and Leduc poker for both players, and names the usual slips
 # (the blueprint's own play instead of a best response, a missing weight, no normalisation, the
-# wrong player). (Solution: `%load solutions/13_root_values.py`.)
+# wrong player); it refuses a function that calls `root_values` itself.
+# (Solution: `%load solutions/13_root_values.py`.)
 
 # %% tags=["exercise-root-values"]
 from cfrviz.analysis.evaluation import reach_probabilities
@@ -266,7 +256,9 @@ check.check_root_values(my_root_values)
 # `deal/r/r/c/Q/r` (player 1 is the opponent there), beside the package's:
 
 # %%
-package = sg.root_values(leduc, blueprint, STATE, 0)
+from cfrviz.analysis.subgame import root_values
+
+package = root_values(leduc, blueprint, STATE, 0)
 try:
     yours = my_root_values(leduc, blueprint.probabilities, package.roots, package.hand_of_root, 0)
     print("yours:  ", np.round(np.asarray(yours, dtype=float), 4) if not isinstance(yours, dict)
@@ -276,6 +268,25 @@ except NotImplementedError:
 print("package:", np.round(package.value, 4), "for hands", package.hands)
 
 # %% [markdown]
+# Now why the unsafe re-solve did harm. Each player's best-response value per hand at the
+# subgame's root, against the blueprint and against each re-solved strategy:
+
+# %%
+for p in (0, 1):
+    before = root_values(leduc, blueprint, STATE, p)
+    print(f"player {p + 1}'s best-response value per hand {before.hands}: "
+          f"blueprint {np.round(before.value, 3)}")
+    for method, r in resolved.items():
+        after = root_values(leduc, r.policy, STATE, p)
+        print(f"   after {method:10} {np.round(after.value, 3)}   largest change "
+              f"{np.max(after.value - before.value):+.3f}")
+
+# %% [markdown]
+# Unsafe re-solving lets one of player 1's hands earn far more in this subgame than the blueprint
+# allowed: the new strategy is tuned to the blueprint's ranges, and that hand was rare in the
+# range, so the solver hardly cared what it earned. A best response brings it here anyway. The
+# safe methods keep every hand at or below its blueprint value (up to the solve's tolerance).
+#
 # ### Explore it
 #
 # The re-solve explorer shows the same blueprint's public tree. Click a public state (or pick it
@@ -311,51 +322,105 @@ print("leaf public states:", ", ".join(cut.leaf_states))
 #
 # - **exact**: solve the leaf's subgame for those ranges (CFR+, 50 iterations per leaf per trunk
 #   iteration), expensive but right;
-# - **a value network**: a small network (lesson 12's numpy MLP) trained beforehand on leaf
-#   subgames solved for *random* ranges: DeepStack's recipe, at toy scale (here 150 ranges, so
-#   the cell runs in seconds).
+# - **a value network**: a small network (the numpy MLP of the Deep CFR lesson) trained beforehand
+#   on leaf subgames solved for *random* ranges: DeepStack's recipe, at toy scale.
 #
 # After the trunk is solved, the player re-solves each leaf's subgame when it gets there, for the
-# ranges the trunk leads to; the whole-game exploitability measures the result.
+# ranges the trunk leads to. That re-solve is **unsafe**, in section 4's sense: it takes both
+# ranges as given. A safe re-solve needs a value to guard for each opponent hand (the gadget's
+# terminate payoffs); section 4 took them from a best response to a blueprint below the subgame,
+# and a depth-limited player has no blueprint below its depth limit. (DeepStack guards with the
+# opponent's values from its own previous solve instead; cfrviz does not implement that.) So the
+# exploitability printed below is of the whole strategy, trunk plus unsafe leaf re-solves,
+# measured in the whole game: whatever the unsafe step costs is in it. Where no range reaches,
+# the strategy is uniform.
 #
-# **Predict**: will the network's strategy be about as good as the exact one, or clearly worse?
+# Every depth-limited solve below gets the same budget, 50 trunk iterations. Beside them, as a
+# baseline, CFR and CFR+ on the whole game for the same 50 iterations, and vanilla CFR for 2,000
+# (compare the times): on a game as small as Leduc, nothing stops us from solving it whole.
+#
+# **Predict**: which is least exploitable: whole-game CFR+, the exact leaf values, or a network?
 
 # %%
-equilibrium = cfrviz.solve(leduc, "cfr+", 2000, checkpoints=[2000]).average_policy()
-start = time.perf_counter()
-exact_trunk = dl.solve_trunk(cut, dl.exact_values(cut, 50), 20)
-exact_seconds = time.perf_counter() - start
-start = time.perf_counter()
-network = dl.train_value_network(cut, samples=150, seed=0, steps=800, iterations=100,
-                                 test_samples=50)
-train_seconds = time.perf_counter() - start
-network_trunk = dl.solve_trunk(cut, network, 200)
-for label, strategy in (("exact leaf values, 20 trunk iterations", exact_trunk),
-                        ("value network, 200 trunk iterations", network_trunk)):
-    played = dl.resolved_continuation(cut, strategy, equilibrium, 300)
-    print(f"{label:40} whole-game exploitability {cfrviz.exploitability(leduc, played):.4f}")
-print(f"exact trunk solve {exact_seconds:.1f} s; network trained in {train_seconds:.1f} s, "
-      f"its error on 50 held-out ranges {network.test_error:.2f} chips per hand")
+TRUNK_ITERATIONS = 50
+filler = cfrviz.Policy.uniform(leduc)  # where no range reaches a leaf
+
+
+def depth_limited(values):
+    """Solve the trunk with `values` at its leaves, then re-solve every leaf (unsafely) for
+    the ranges it leads to: (whole-game exploitability, seconds of the trunk solve)."""
+    start = time.perf_counter()
+    strategy = dl.solve_trunk(cut, values, TRUNK_ITERATIONS)
+    seconds = time.perf_counter() - start
+    played = dl.resolved_continuation(cut, strategy, filler, 300)
+    return cfrviz.exploitability(leduc, played), seconds
+
+
+exact_exploitability, exact_seconds = depth_limited(dl.exact_values(cut, 50))
+print(f"{'depth-limited, exact leaf values':40} exploitability {exact_exploitability:.4f}  "
+      f"({exact_seconds:.2f} s)")
+for name, iterations in (("cfr", TRUNK_ITERATIONS), ("cfr+", TRUNK_ITERATIONS), ("cfr", 2000)):
+    start = time.perf_counter()
+    whole = cfrviz.solve(leduc, name, iterations, checkpoints=[iterations])
+    seconds = time.perf_counter() - start  # including one exploitability computation
+    print(f"{f'whole game, {name}, {iterations:,} iterations':40} exploitability "
+          f"{whole.exploitability[-1]:.4f}  ({seconds:.2f} s)")
 
 # %% [markdown]
-# The network costs exploitability: its values are off by the error printed, and the trunk's
-# strategy is tuned to those wrong values. How much depends on the network: with more training
-# ranges it gets better, and networks trained from other seeds on the same budget differ a lot
-# (measured with `benchmarks/bench_subgame.py`, which trains several). The exact values are
-# too slow to use at the scale of real poker, where one leaf is a whole remaining game; the network
-# answers in one forward pass. DeepStack trained its networks on millions of solved random
-# situations, and its value functions had to be good, because everything above the cut trusts them.
+# On Leduc, solving the whole game wins. Whole-game CFR+ beats the exact depth-limited solve at
+# the same 50 iterations, in a small fraction of its time; vanilla CFR needs more iterations, and
+# 2,000 of them still take less time than the exact solve. One whole-game iteration walks every
+# node of the game once, while each depth-limited iteration solves every leaf's subgame anew, 50
+# CFR+ iterations each.
+# Depth-limited solving is for games whose rest cannot be walked at all; here it lets us measure
+# what the cut and the value function cost, in a game we can also solve whole.
+#
+# Now the value networks. One set of leaf subgames is solved for random ranges (300 to train
+# from, 50 held out to measure the error), and networks are trained on the first 30, 100 and 300
+# of them, each from two seeds. Each row: the network's mean error on the held-out ranges, and
+# the exploitability of the depth-limited strategy it leads to, with the same budget as above.
+
+# %%
+start = time.perf_counter()
+data = dl.value_samples(cut, 350, np.random.default_rng(0), iterations=50)
+print(f"350 leaf subgames solved for random ranges in {time.perf_counter() - start:.1f} s")
+print(f"{'ranges':>6} {'seed':>4}  {'error (chips per hand)':>22}  {'exploitability':>14}")
+networks = []
+for size in (30, 100, 300):
+    subset = tuple(np.concatenate([a[:size], a[300:]]) for a in data)  # the same 50 held out
+    for seed in (0, 1):
+        network = dl.train_value_network(cut, samples=size, seed=seed, steps=800,
+                                         test_samples=50, data=subset)
+        exploitability, _ = depth_limited(network)
+        networks.append((network.test_error, exploitability))
+        print(f"{size:>6} {seed:>4}  {network.test_error:>22.3f}  {exploitability:>14.4f}")
+errors, results = np.array(networks).T
+print(f"every network more exploitable than the exact values ({exact_exploitability:.4f}): "
+      f"{bool(np.all(results > exact_exploitability))}")
+print("the exploitabilities, networks sorted by error:", np.round(results[np.argsort(errors)], 4))
+
+# %% [markdown]
+# Read the table. The networks trained on the fewest ranges have the largest errors and, here,
+# the worst exploitability; more ranges bring the error down. But the error is only a rough guide:
+# sorted by error (the last line), the exploitabilities do not rise in step, and two networks of
+# about the same error can lead to very different strategies. The trunk's CFR+ trusts the
+# network's values completely, so what counts is how wrong they are at the ranges the trunk
+# actually visits, which a mean error over random ranges does not measure. The exact values are too slow to use at the
+# scale of real poker, where one leaf is a whole remaining game; the network answers in one
+# forward pass. DeepStack trained its networks on millions of solved random situations, and its
+# value functions had to be good, because everything above the cut trusts them.
 #
 # ## 6 · How the superhuman programs use this
 #
-# Lesson 11 told who won; here is what each program computed during a hand, in the terms of this
-# lesson.
+# [The road to superhuman poker](11_road_to_superhuman.ipynb) told who won; here is what each
+# program computed during a hand, in the terms of this lesson.
 #
-# - **Libratus** (Brown and Sandholm, 2017) computed a blueprint for the whole of heads-up no-limit
-#   hold'em in advance, by Monte Carlo CFR on an abstracted game. From the third betting round on,
-#   it re-solved the rest of the hand in real time with a safe method (from their own work
-#   on safe and nested subgame solving), each time the opponent acted, at a finer abstraction
-#   than the blueprint's: *nested* safe subgame solving. Its subgames went to the end of the game: no value function.
+# - **Libratus** (Brown and Sandholm, Science 2018; the match was played in January 2017)
+#   computed a blueprint for the whole of heads-up no-limit hold'em in advance, by Monte Carlo
+#   CFR on an abstracted game. From the third betting round on, it re-solved the rest of the hand
+#   in real time with a safe method (from their own work on safe and nested subgame solving,
+#   NeurIPS 2017), each time the opponent acted, at a finer abstraction than the blueprint's:
+#   *nested* safe subgame solving. Its subgames went to the end of the game: no value function.
 # - **DeepStack** (Moravčík et al., 2017) had no precomputed strategy for the whole game. At
 #   every decision it re-solved from the current public state with the re-solve gadget's idea
 #   (the opponent's counterfactual values carried from the previous solve as the terminate
@@ -378,8 +443,10 @@ print(f"exact trunk solve {exact_seconds:.1f} s; network trained in {train_secon
 # %% [markdown]
 # ## Summary
 #
-# - In poker all private cards come first, so histories group into **public states**; at each, a
-#   player's **range** is how likely it is to hold each hand, given the strategies and what was seen.
+# - In these games, as in hold'em, the private cards are dealt at the start and everything after
+#   (bets, public cards) is seen by both players, so histories group into **public states**; at
+#   each, a player's **range** is how likely it is to hold each hand, given the strategies and what
+#   was seen.
 # - **Vector-form CFR** runs the same iterations as CFR over the public tree, one range vector per
 #   player per public state, showdowns by a sorted prefix sum: same strategies, faster when there
 #   are many hands.
@@ -388,8 +455,9 @@ print(f"exact trunk solve {exact_seconds:.1f} s; network trained in {train_secon
 #   the re-solve gadget or max-margin gives each opponent hand no more than its best-response value
 #   against the blueprint (you computed those values), so it cannot.
 # - **Depth-limited solving** stops at a depth limit and asks a value function for each hand's
-#   value given both ranges; exact values are expensive, a network is fast and costs
-#   exploitability in proportion to its error.
+#   value given both ranges; exact values are expensive, a network is fast. On Leduc, with the same
+#   budget, every network we trained was more exploitable than the exact values, and both lost to
+#   whole-game CFR+; a network's held-out error was only a rough guide to what it cost.
 # - Libratus: blueprint plus nested safe re-solving to the end of the game. DeepStack: re-solving
 #   at every decision, depth-limited, with value networks. Pluribus: depth-limited search with
 #   several continuation strategies. ReBeL: search plus value learning over public belief states.
