@@ -93,7 +93,7 @@ for name in ("cfr+", "dcfr", "pcfr+", "pdcfr+"):
 # average) is done for you.
 #
 # The checker records every iteration of `cfrviz.solve(game, "pcfr+")` on Kuhn poker (50
-# iterations) and Leduc poker (10), and calls your function for player 1's sets, then player 2's,
+# iterations) and Leduc poker (10 iterations), and calls your function for player 1's sets, then player 2's,
 # at each iteration, with that run's regrets and your own regret_sum from the call before. After
 # every call it compares your regrets and your strategy with the run's, and after every
 # iteration your average with the run's. Code that computes in single precision (float32)
