@@ -11,7 +11,8 @@
 #   top of what you now know: CFR, Monte Carlo sampling, CFR+ and discounting, abstraction;
 # - find your way into their papers.
 #
-# **You need** lessons 06–09. About {{minutes}} minutes, plus as much reading as you like.
+# **You need** lessons 06–09 and [Scaling up](10_scaling_up.ipynb) (Leduc and pocket poker,
+# lossless abstraction). About {{minutes}} minutes, plus as much reading as you like.
 #
 # Previous: [10 · Scaling up](10_scaling_up.ipynb). Next: [12 · Deep CFR: networks instead of tables](12_deep_cfr.ipynb).
 #
