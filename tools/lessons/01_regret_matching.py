@@ -215,15 +215,21 @@ my_prediction = None  # e.g. [0.3, 0.3, 0.4] for rock, paper, scissors
 check.check_variant_prediction(my_prediction)
 
 # %% [markdown]
-# Now check with the solver and with an exact computation (a small linear program):
+# Now check with the solver and with an exact computation (a small linear program). The cell
+# shows them once `my_prediction` holds your guess, right or wrong.
 
 # %%
 variant = cfrviz.load_game("rock_paper_scissors", payoffs=[[0, -1, 2], [1, 0, -2], [-2, 2, 0]])
 variant_trace = cfrviz.solve(variant, "regret_matching", iterations=10_000)
-print("regret matching, average after 10,000 iterations:", variant_trace.average_policy()["P1"])
 exact = cfrviz.matrix_equilibrium(variant.payoffs)
-print("exact equilibrium:", {a: round(float(p), 6) for a, p in zip("RPS", exact.row)},
-      " value:", round(exact.value, 12))
+if my_prediction is None:
+    print("Write your prediction in exercise 3 first (any guess will do), then run this cell "
+          "again.")
+else:
+    print("regret matching, average after 10,000 iterations:",
+          variant_trace.average_policy()["P1"])
+    print("exact equilibrium:", {a: round(float(p), 6) for a, p in zip("RPS", exact.row)},
+          " value:", round(exact.value, 12))
 
 # %% [markdown]
 # In the explorer above, choose the preset *scissors wins and loses 2* and press **Solve** to watch the
@@ -234,15 +240,23 @@ print("exact equilibrium:", {a: round(float(p), 6) for a, p in zip("RPS", exact.
 #
 # Many tutorials let each player *sample* one action per round and compute the regrets of that one round, as
 # in exercise 1. It is noisier — the result depends on the random seed — but it needs only the outcome of
-# each round, not the opponent's whole strategy. Compare a few seeds:
+# each round, not the opponent's whole strategy. Compare a few seeds, on the variant, by how far
+# player 1's average ends from the exact equilibrium (its largest difference in one action) and
+# by exploitability:
 
 # %%
+def off(trace):
+    """How far player 1's average ends from the exact equilibrium: the largest difference."""
+    average = trace.average_policy()["P1"]
+    return max(abs(average[a] - p) for a, p in zip("RPS", exact.row))
+
+
 for seed in (0, 1, 2):
     sampled = cfrviz.solve(variant, "regret_matching", iterations=10_000, update="sampled", seed=seed)
-    p1 = sampled.average_policy()["P1"]
-    print(f"seed {seed}: R {p1['R']:.3f}  P {p1['P']:.3f}  S {p1['S']:.3f}   "
+    print(f"seed {seed}:         {off(sampled):.4f} from the equilibrium, "
           f"exploitability {sampled.exploitability[-1]:.4f}")
-print(f"expected updates: exploitability {variant_trace.exploitability[-1]:.4f}")
+print(f"expected updates: {off(variant_trace):.4f} from the equilibrium, "
+      f"exploitability {variant_trace.exploitability[-1]:.4f}")
 
 # %% [markdown]
 # ### Exercise 4 — write the sampled trainer
@@ -281,33 +295,36 @@ sampled_verdict = check_srm.check_sampled_regret_matching(my_sampled_regret_matc
 sampled_verdict
 
 # %% [markdown]
-# Once your loop passes, the next cell runs it on rock-paper-scissors in self-play with the draws
-# that `cfrviz.solve(..., update="sampled", seed=0)` makes, for 10 to 10,000 rounds, and puts the
-# exploitability of your averages beside the package's and beside the bound
-# $2\Delta\sqrt{|A|/T}$ that holds in expectation ($\Delta = 2$ is the payoff range, $|A| = 3$ the
-# number of actions): regret matching keeps each player's expected sampled regret below
-# $\Delta\sqrt{|A|\,T}$, and the sampling itself adds noise of at most the same size.
+# The next cell runs the package's sampled trainer, `cfrviz.solve(..., update="sampled", seed=0)`, on
+# rock-paper-scissors in self-play for 10 to 10,000 rounds, and puts the exploitability of its
+# averages beside the bound $2\Delta\sqrt{|A|/T}$ that holds in expectation ($\Delta = 2$ is the
+# payoff range, $|A| = 3$ the number of actions): regret matching keeps each player's expected
+# sampled regret below $\Delta\sqrt{|A|\,T}$, and the sampling itself adds noise of at most the
+# same size. Once your loop passes the checker above, the cell runs it too, with the same draws,
+# in a column of its own.
 
 # %%
-if sampled_verdict.correct:
-    print("  rounds   your exploitability   cfrviz.solve's   bound 2Δ√(|A|/T)")
-    for rounds in (10, 100, 1_000, 10_000):
+print("  rounds   cfrviz.solve's   bound 2Δ√(|A|/T)   your exploitability")
+theirs = {}
+for rounds in (10, 100, 1_000, 10_000):
+    theirs[rounds] = cfrviz.solve(game, "regret_matching", rounds, update="sampled", seed=0,
+                                  checkpoints=[rounds]).exploitability[-1]
+    yours = "(when your loop passes)"
+    if sampled_verdict.correct:
         mine = my_sampled_regret_matching(game.payoffs, rounds, check_srm.Draws.seeded(0, rounds))
-        theirs = cfrviz.solve(game, "regret_matching", rounds, update="sampled", seed=0,
-                              checkpoints=[rounds])
-        yours = cfrviz.exploitability(game, cfrviz.Policy.from_dict(
-            game, {"P1": dict(zip("RPS", mine[0])), "P2": dict(zip("RPS", mine[1]))}))
-        print(f"{rounds:>8,} {yours:>21.4f} {theirs.exploitability[-1]:>16.4f} "
-              f"{check_srm.expected_bound(game.payoffs, rounds):>18.4f}")
-else:
-    print("When your loop passes the checker above, this cell compares it with cfrviz.solve.")
+        averages = {"P1": dict(zip("RPS", mine[0])), "P2": dict(zip("RPS", mine[1]))}
+        yours = f"{cfrviz.exploitability(game, cfrviz.Policy.from_dict(game, averages)):.4f}"
+    print(f"{rounds:>8,} {theirs[rounds]:>16.4f} "
+          f"{check_srm.expected_bound(game.payoffs, rounds):>18.4f}   {yours}")
+print(f"from 100 to 10,000 rounds the package's column falls {theirs[100] / theirs[10_000]:.1f} "
+      "times (1/√T: 10 times)")
 
 # %% [markdown]
-# The two middle columns agree to every digit: your loop *is* the package's sampled solver. Both
-# fall roughly like $1/\sqrt{T}$ (from 0.094 at 100 rounds to 0.011 at 10,000) and stay well
-# below the bound, a worst case for the expectation. Both players start with zero regrets, which
-# would leave the expected update of section 5 at uniform for ever; the sampled one moves at once,
-# because a handful of draws is never balanced.
+# Your loop's column, once it passes, agrees with the package's to every digit: your loop *is* the
+# package's sampled solver. The exploitability falls roughly like $1/\sqrt{T}$, as the last line
+# measures, and stays well below the bound, a worst case for the expectation. Both players start
+# with zero regrets, which would leave the expected update of section 5 at uniform for ever; the
+# sampled one moves at once, because a handful of draws is never balanced.
 #
 # ## Summary
 #

@@ -12,7 +12,7 @@
 #
 # **You need** lesson 01 (strategies, regret, exploitability) and the rule that the probability of several
 # independent steps all happening is their product. About {{minutes}} minutes.
-# Previous: [01 · Regret matching](01_regret_matching.ipynb). Next: [03 · Counterfactual regret](03_counterfactual_regret.ipynb).
+# Previous: [01 · Regret matching on rock-paper-scissors](01_regret_matching.ipynb). Next: [03 · Counterfactual regret](03_counterfactual_regret.ipynb).
 #
 # <span class="cfrviz-notebook-only">Run the cells from top to bottom (Shift+Enter).</span> Hover over any node of a tree to see its
 # history and its information set.
@@ -194,10 +194,12 @@ my_reach = None  # a number; a product such as 1/2 * 1/3 is fine
 check.check_reach(my_reach)
 
 # %% [markdown]
-# The package splits a reach probability the same way; compare with your working:
+# The package splits a reach probability the same way. Here is its working for another node of the
+# same profile, `KJ:pb` (player 1 holds K this time, checks, and player 2 bets with J); set it
+# beside yours for `QJ:pb`:
 
 # %%
-check.reach_breakdown(kuhn, policy, "QJ:pb")
+check.reach_breakdown(kuhn, policy, "KJ:pb")
 
 # %% [markdown]
 # Reach probabilities also give the value of a profile. Every play ends at exactly one leaf $z$, so the
@@ -236,5 +238,5 @@ print(f"cfrviz.expected_values:                   {cfrviz.expected_values(kuhn, 
 # (the notation $\pi_i$, $\pi_{-i}$ used here). T. Neller and M. Lanctot, *An Introduction to Counterfactual
 # Regret Minimization*, 2013 (its worked example is Kuhn poker).
 #
-# Previous: [01 · Regret matching](01_regret_matching.ipynb). Next: [03 · Counterfactual regret](03_counterfactual_regret.ipynb) —
+# Previous: [01 · Regret matching on rock-paper-scissors](01_regret_matching.ipynb). Next: [03 · Counterfactual regret](03_counterfactual_regret.ipynb) —
 # what a regret minimizer at one information set should count as its payoff.

@@ -23,8 +23,8 @@ from IPython.display import HTML, display
 
 import cfrviz
 from cfrviz.exercises import lesson03 as check
-from cfrviz.analysis.explain import counterfactual_values, infoset_snapshot, snapshot_html
-from cfrviz.reference import counterfactual_regret, vanilla_cfr, walk
+from cfrviz.analysis.explain import infoset_snapshot, snapshot_html
+from cfrviz.reference import vanilla_cfr, walk
 from cfrviz.reference.updates import update_comparison
 from cfrviz.views.compare import UPDATE_LABELS, update_comparison_figure
 from cfrviz.views.listing import listing
@@ -86,46 +86,6 @@ my_values = None  # [value of folding, value of calling]
 check.check_counterfactual_values(my_values)
 
 # %% [markdown]
-# The package computes the same numbers (from `cfrviz.engine.counterfactual_table`, the function the
-# training explorer uses). `regret` is each action's value minus the value of the strategy player 2 plays
-# at `Qb`, uniform here:
-
-# %%
-qb = counterfactual_values(kuhn, bluffer, "Qb")
-for name in ("opponent_reach", "own_reach", "action_values", "value", "regret"):
-    print(f"{name:<15}", np.round(qb[name], 4))
-
-# %% [markdown]
-# Calling and folding are worth exactly the same: by bluffing with J one time in three, player 1 has made
-# player 2 indifferent. Move the sliders to see how player 2's values respond to player 1's betting. More
-# bluffs make calling better; fewer bets with K make calling better too.
-
-# %%
-bluff_explorer()
-
-# %% [markdown]
-# ### Why the opponent's and chance's reach, and not the player's own?
-#
-# **They are the beliefs.** Divide the weights by their total and you get what player 2 should believe
-# about the hidden card after seeing a bet: "J" with probability $\frac{1/18}{1/18 + 1/6} = \frac14$, "K"
-# with $\frac34$. Those odds come from chance (the deal) and from the opponent (how often it bets each
-# card). The player's own reach cannot change them: with perfect recall, every node of a set has the same
-# own history, so $\pi_i(h)$ is the same number at all of them. Multiplying it in would only rescale the
-# whole set.
-#
-# **A set you avoid still learns.** Dropping the own reach is what makes the value *counterfactual*: it is
-# what the set would be worth *if the player had played to get there*. That matters for sets the player
-# currently avoids. This player 1 never checks with K, so it never reaches `Kpb` (holding K, checked,
-# facing a bet): its own reach there is 0. The counterfactual values still tell it that calling there
-# beats folding, so the set keeps learning, and should checking with K ever become attractive, it will
-# already know what to do.
-
-# %%
-kpb = counterfactual_values(kuhn, bluffer, "Kpb")
-print(f"Kpb  own reach {kpb['own_reach']}, opponent-and-chance reach {kpb['opponent_reach']:.4f}")
-print("     counterfactual values (fold, call):", np.round(kpb["action_values"], 4))
-
-# %% [markdown]
 # ### Exercise 2 — counterfactual values as code
 # Now let the computer do exercise 1 for any set, any strategy and any game. Write
 # `my_counterfactual_values(tree, strategy, info)`: it returns, for each action $a$ of set `info`,
@@ -171,6 +131,53 @@ def my_counterfactual_values(tree, strategy, info):
 
 # %%
 check.check_counterfactual_function(my_counterfactual_values)
+
+# %% [markdown]
+# The package computes counterfactual values too: `counterfactual_values`, from
+# `cfrviz.analysis.explain`, reads them off `cfrviz.engine.counterfactual_table`, the function the
+# training explorer uses. Here they are at `Qb` for another player 1, one who never bluffs: it bets
+# with K only. `regret` is each action's value minus the value of the strategy player 2 plays at
+# `Qb`, uniform here.
+
+# %%
+from cfrviz.analysis.explain import counterfactual_values
+
+honest = cfrviz.Policy.from_dict(kuhn, {**check.BLUFF_POLICY, "J": {"p": 1.0, "b": 0.0}})
+qb = counterfactual_values(kuhn, honest, "Qb")
+for name in ("opponent_reach", "own_reach", "action_values", "value", "regret"):
+    print(f"{name:<15}", np.round(qb[name], 4))
+
+# %% [markdown]
+# Against a player 1 who never bluffs, a bet always means K: calling loses 2 where folding loses
+# only the ante, so folding has the positive regret. Bluffs change that. The explorer below starts
+# with this honest player 1. Move **player 1 bets with J** to 1/3, exercise 1's player, and compare
+# the bars with your answer; then find out how player 2's values respond to player 1's betting.
+# More bluffs make calling better; fewer bets with K make calling better too.
+
+# %%
+bluff_explorer()
+
+# %% [markdown]
+# ### Why the opponent's and chance's reach, and not the player's own?
+#
+# **They are the beliefs.** Divide the weights by their total and you get what player 2 should believe
+# about the hidden card after seeing a bet from exercise 1's player 1: "J" with probability $\frac{1/18}{1/18 + 1/6} = \frac14$, "K"
+# with $\frac34$. Those odds come from chance (the deal) and from the opponent (how often it bets each
+# card). The player's own reach cannot change them: with perfect recall, every node of a set has the same
+# own history, so $\pi_i(h)$ is the same number at all of them. Multiplying it in would only rescale the
+# whole set.
+#
+# **A set you avoid still learns.** Dropping the own reach is what makes the value *counterfactual*: it is
+# what the set would be worth *if the player had played to get there*. That matters for sets the player
+# currently avoids. Exercise 1's player 1 never checks with K, so it never reaches `Kpb` (holding K, checked,
+# facing a bet): its own reach there is 0. The counterfactual values still tell it that calling there
+# beats folding, so the set keeps learning, and should checking with K ever become attractive, it will
+# already know what to do.
+
+# %%
+kpb = counterfactual_values(kuhn, bluffer, "Kpb")
+print(f"Kpb  own reach {kpb['own_reach']}, opponent-and-chance reach {kpb['opponent_reach']:.4f}")
+print("     counterfactual values (fold, call):", np.round(kpb["action_values"], 4))
 
 # %% [markdown]
 # ## 3 · Counterfactual regret, and CFR
@@ -277,6 +284,8 @@ check.check_regret_update(my_regret_update)
 # Once the checker is happy, compare with the reference's own rule:
 
 # %%
+from cfrviz.reference import counterfactual_regret
+
 listing(counterfactual_regret)
 
 # %% [markdown]
