@@ -39,10 +39,12 @@ def _count(answer):
 @lru_cache(maxsize=1)
 def _exercise_game_sizes() -> tuple[int, int]:
     """(information sets with suits told apart, nodes) of the exercise's game."""
+    from ..core.tree import as_tree
     from ..games import load_game
 
-    suited = load_game("leduc_poker", ranks=RANKS, suits=True)
-    return suited.num_infosets, load_game("leduc_poker", ranks=RANKS).num_nodes
+    suited = as_tree(load_game("leduc_poker", ranks=RANKS, suits=True), "exercise 1")
+    plain = as_tree(load_game("leduc_poker", ranks=RANKS), "exercise 1")
+    return suited.num_infosets, plain.num_nodes
 
 
 def check_leduc_infosets(answer) -> Feedback:
