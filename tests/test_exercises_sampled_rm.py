@@ -127,6 +127,16 @@ WRONG_CODE = {
     "expected": variant(REGRET_1="A @ y - A[a] @ y", REGRET_2="x @ A[:, b] - x @ A"),
     "player-2-sign": variant(REGRET_2="A[a, :] - A[a, b]"),
     "counts-actions": variant(SUMS="sums[0][a] += 1; sums[1][b] += 1"),
+    # Issue 29: exercise 2's regret matching clipping the array it is given, as a student's
+    # my_regret_matching did (the loop itself is right).
+    "clipped-regrets": variant().replace("cfrviz.regret_matching(", "clipping_rm(").replace(
+        "def my_sampled", """def clipping_rm(cumulative_regrets):
+    regrets = np.asarray(cumulative_regrets, dtype=float)
+    regrets[regrets < 0] = 0
+    total = regrets.sum()
+    return regrets / total if total > 0 else np.ones(len(regrets)) / len(regrets)
+
+def my_sampled"""),
     "not-divided": variant(RETURN="sums[0], sums[1]"),
     "current": variant(RETURN="x, y"),
     "ignores-opponent": variant(OPPONENT="cfrviz.regret_matching(regrets[1])"),

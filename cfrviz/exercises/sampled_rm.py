@@ -56,6 +56,12 @@ VARIANTS = {
     "player-2-sign": "Player 2's regrets use player 1's payoffs. The table is player 1's; "
                      "player 2 earns its negative, so its regret of column j is "
                      "-u(a, j) - (-u(a, b)) = u(a, b) - u(a, j).",
+    "clipped-regrets": "Your regrets never stay below 0 from one round to the next: something "
+                       "clips them. Most likely it is your regret matching of exercise 2 "
+                       "changing the array it is given (`regrets[regrets < 0] = 0`, or "
+                       "np.maximum(..., out=...)): then every call throws away the negative "
+                       "totals. Regret matching must leave the cumulative regrets as they "
+                       "were; compute the positive parts in a new array, np.maximum(r, 0).",
     "counts-actions": "Your average counts the actions drawn (a one-hot vector per round). The "
                       "average strategy adds each round's whole strategy σ, which is less noisy; "
                       "count frequencies would converge too, but they are not what is asked.",
@@ -180,6 +186,9 @@ def sampled_regret_matching(payoffs, rounds: int, draw, opponent=None, *,
         x = regret_matching(regrets[0])
         y = fixed if fixed is not None else regret_matching(regrets[1])
         a, b = draw(0, x), draw(1, y)
+        if mistake == "clipped-regrets":  # a regret matching that clips its argument in place
+            regrets = [np.maximum(regrets[0], 0),
+                       regrets[1] if fixed is not None else np.maximum(regrets[1], 0)]
         if mistake == "expected":
             r1, r2 = A @ y - A[a] @ y, x @ A[:, b] - x @ A
         elif mistake == "mix-baseline":
