@@ -198,3 +198,26 @@ def test_timeline_widget_draws_over_a_figure_that_stays(runs):
         SEGMENT_TRACES + TRACES_PER_RUN].line.color
     assert view.marks.marks[1]["marker"]["symbol"] == "circle"
     assert view.marks.marks[6]["marker"]["symbol"] == "square"
+
+
+@pytest.mark.parametrize("panel_px", [150, 200, 300, 400])
+def test_end_labels_stay_inside_their_panel(runs, panel_px):
+    """Issue 29: the "α = 0" label hung below the bottom edge of the first panel and covered
+    its tick labels ("0.25") in a 1000-px window. Each end label's box, estimated from its
+    font (0.6 em a character, 1.3 em high), must lie within its square panel's axis ranges,
+    whatever the panel's size in pixels: tick labels and axis titles are outside them."""
+    fig = kuhn_equilibrium_figure(runs)
+    labels = [a for a in fig.layout.annotations if a.text.startswith("α =")]
+    assert len(labels) == 4
+    for label in labels:
+        axis = "xaxis" if label.xref == "x" else f"xaxis{label.xref[1:]}"
+        low, high = fig.layout[axis].range
+        per_px = (high - low) / panel_px  # square panels: the same scale on both axes
+        size = label.font.size or fig.layout.font.size
+        width, height = 0.6 * size * len(label.text), 1.3 * size
+        left = label.x + label.xshift * per_px
+        bottom = (label.y + label.yshift * per_px
+                  - (height * per_px if label.yanchor == "top" else 0))
+        box = (left, bottom, left + width * per_px, bottom + height * per_px)
+        assert low <= box[0] and box[2] <= high, (label.text, label.xref, box)
+        assert low <= box[1] and box[3] <= high, (label.text, label.yref, box)

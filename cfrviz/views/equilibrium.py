@@ -304,9 +304,13 @@ def kuhn_equilibrium_figure(trace_or_traces, labels=None, iteration: int | None 
     for col in (1, 2):
         for a, text in ((0.0, "α = 0"), (ALPHA_MAX, "α = 1/3")):
             point = kuhn_equilibrium_point(a)
-            # Right of each end, hanging below it: inside the panel, clear of the segment.
+            # Right of each end, hanging below it, clear of the segment; an end on the bottom
+            # edge (α = 0 at bet K = 0) gets its label above instead: hanging below, it sat on
+            # the axis and covered its tick labels in a narrow output area.
+            low = point[col] < 0.1
             fig.add_annotation(x=point[0], y=point[col], text=text, showarrow=False,
-                               xanchor="left", yanchor="top", xshift=10, yshift=-2,
+                               xanchor="left", yanchor="bottom" if low else "top", xshift=10,
+                               yshift=4 if low else -2,
                                row=1, col=col, bgcolor="rgba(255,255,255,0.8)",
                                font=style.font(style.font_size))
     square = dict(range=[-0.04, 1.04], dtick=0.25, zeroline=False, gridcolor="#e6e6e6",
