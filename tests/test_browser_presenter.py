@@ -108,7 +108,9 @@ def _wait_for_the_explorer(page) -> None:
 
 @pytest.mark.parametrize("width", WIDTHS)
 def test_lesson04_in_presenter_mode_fits_the_window(width):
-    with voila(LESSON, env_extra={"CFRVIZ_PRESENTER": "1"}, startup_timeout=120) as server, \
+    # as make present serves it: presenter sizes, and the lesson's name in CFRVIZ_LESSON
+    env = {"CFRVIZ_PRESENTER": "1", "CFRVIZ_LESSON": LESSON.removesuffix(".ipynb")}
+    with voila(LESSON, env_extra=env, startup_timeout=120) as server, \
             chromium() as browser, new_page(browser, width, 900) as page:
         page.goto(server.url(""), timeout=300_000)
         _wait_for_the_explorer(page)
@@ -149,3 +151,23 @@ def test_lesson04_in_presenter_mode_fits_the_window(width):
             known in e for known in ("ERR_NAME_NOT_RESOLVED", "r.setData is not a function",
                                      "widget model not found"))]
         assert not problems, f"{where}:\n" + "\n".join(problems)
+        if width == 1280:
+            _export_gives_one_named_file(page, where)
+
+
+def _export_gives_one_named_file(page, where: str) -> None:
+    """Export in the dashboard: the button is busy while it works, then one link, to a zip
+    named after the lesson, the explorer and the iteration, that holds the file itself
+    (Voila's file route would refuse a zip or a PDF)."""
+    page.locator("button", has_text="Export").first.click()
+    busy = page.locator("button", has_text="exporting…")
+    busy.wait_for(timeout=30_000)
+    assert busy.is_disabled(), f"{where}: the Export button can be pressed while it exports"
+    prefix = f"{LESSON.removesuffix('.ipynb')}-training-explorer-iter"
+    link = page.locator(f'a[download^="{prefix}"]')
+    link.wait_for(timeout=120_000)
+    assert page.locator("button", has_text="Export").first.is_enabled()
+    assert page.locator("a[download]").count() == 1, f"{where}: one file per press"
+    assert link.get_attribute("download").endswith(".zip")
+    assert link.get_attribute("href").startswith("data:application/zip;base64,UEsD"), (
+        f"{where}: the link does not hold a zip")  # "PK\x03" in base64

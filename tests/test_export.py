@@ -8,6 +8,7 @@ fail, saying so, when CI is set, and skip otherwise.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import io
 import os
@@ -249,6 +250,11 @@ def test_each_press_writes_one_new_file_named_after_lesson_widget_and_iteration(
     (link,) = control.links.outputs
     html = link["data"]["text/html"]
     assert f'href="exports/{first.name}"' in html and "not overwritten" not in html
+    monkeypatch.setenv("VOILA_SERVER_URL", "/")  # make present: the file in the link itself
+    href = ex._href(f"exports/{first.name}", first)
+    assert href.startswith("data:application/zip;base64,")
+    assert base64.b64decode(href.split(",", 1)[1]) == first.read_bytes()
+    monkeypatch.delenv("VOILA_SERVER_URL")
     # The same frame again: a new name, and the message says the first was kept.
     control.button.click()
     second = first.with_name("04_cfr_on_kuhn-training-explorer-iter0050-2.zip")

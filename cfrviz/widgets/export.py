@@ -18,6 +18,7 @@ figure that follows its output area's width is exported at its layout's width (o
 
 from __future__ import annotations
 
+import base64
 import math
 import os
 import re
@@ -495,7 +496,7 @@ class DownloadControl(W.VBox):
             note = (f" ({escape(stem)}{escape(path.suffix)} exists already and was not "
                     "overwritten)")
         self.links.append_display_data(HTML(
-            f'wrote <a href="{escape(shown)}" download="{escape(path.name)}" '
+            f'wrote <a href="{escape(_href(shown, path))}" download="{escape(path.name)}" '
             f'target="_blank">{escape(shown)}</a> ({path.stat().st_size / 1024:.0f} KiB)'
             f"{note}"))
         return self.written
@@ -504,6 +505,18 @@ class DownloadControl(W.VBox):
         self.button.disabled = self.format.disabled = busy
         self.button.description = self.BUSY if busy else "Export"
         self.button.icon = "hourglass-half" if busy else "download"
+
+
+def _href(shown: str, path: Path) -> str:
+    """The link to the file written at ``path`` (``shown`` relative to the kernel's folder):
+    relative, which JupyterLab resolves beside the notebook; in Voila (``make present``),
+    whose file route serves only PNG, SVG and a few more by default (no PDF, no zip), the
+    file itself as a ``data:`` URL (nothing of a dashboard is saved)."""
+    if "VOILA_SERVER_URL" not in os.environ:
+        return shown
+    kind = {".png": "image/png", ".svg": "image/svg+xml", ".pdf": "application/pdf",
+            ".zip": "application/zip"}.get(path.suffix, "application/octet-stream")
+    return f"data:{kind};base64,{base64.b64encode(path.read_bytes()).decode('ascii')}"
 
 
 def _shown_path(path: Path, folder: Path) -> str:
