@@ -126,3 +126,15 @@ def test_the_recorded_table_fits_a_notebook_at_1000_pixels():
     rows, _ = load_recorded(Path(__file__).resolve().parent.parent / "data" / "benchmarks"
                             / "lp_vs_cfr.json")
     assert max(len(line) for line in table_text(rows).splitlines()) <= 95  # about 750 px
+
+
+def test_the_html_table_has_every_row_and_keeps_numbers_whole():
+    from pathlib import Path
+
+    from cfrviz.analysis.lp_scaling import table_html
+
+    rows, _ = load_recorded(Path(__file__).resolve().parent.parent / "data" / "benchmarks"
+                            / "lp_vs_cfr.json")
+    page = table_html(rows)
+    assert page.count("<tr>") == len(rows) + 1 and page.count("<th ") == 8
+    assert page.count("white-space:nowrap") == 7 * len(rows) and "8,513" in page

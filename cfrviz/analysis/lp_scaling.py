@@ -308,13 +308,10 @@ def average_values(trace) -> np.ndarray:
                      for table in trace.average_strategy])
 
 
-def table_text(rows) -> str:
-    """The rows as a plain-text table: size, the LP's time and memory, CFR+'s, the winner.
-
-    Short headers keep the recorded rows within 95 characters, about 750 pixels of a
-    notebook's output (a table that wraps in a 1280-pixel window is unreadable).  "seqs" are
-    sequences per player; times are CPU seconds; "CFR+ iter" the iterations to 1e-3.
-    """
+def _table(rows) -> tuple[list[str], list[list[str]]]:
+    """The header and the cells of :func:`table_text` and :func:`table_html`: size, the LP's
+    time and memory, CFR+'s, the winner.  "seqs" are sequences per player; times are CPU
+    seconds; "CFR+ iter" the iterations to 1e-3."""
 
     def seconds(s: float) -> str:
         return "—" if not math.isfinite(s) else (f"{s * 1e3:.0f} ms" if s < 1 else f"{s:.1f} s")
@@ -327,8 +324,38 @@ def table_text(rows) -> str:
     body = [[r.game, f"{r.sequences:,}", seconds(r.lp_seconds), megabytes(r.lp_bytes),
              f"{r.cfr_iterations:,}", seconds(r.cfr_seconds), megabytes(r.cfr_bytes),
              r.winner if math.isfinite(r.lp_seconds) else "CFR+ (LP stopped)"] for r in rows]
+    return header, body
+
+
+def table_text(rows) -> str:
+    """The rows as a plain-text table (:func:`_table`'s columns).
+
+    Short headers keep the recorded rows within 95 characters, about 750 pixels of a
+    notebook's output; :func:`table_html` fits narrower windows.
+    """
+    header, body = _table(rows)
     widths = [max(len(line[i]) for line in [header, *body]) for i in range(len(header))]
     lines = ["  ".join(c.ljust(w) if i == 0 else c.rjust(w)
                        for i, (c, w) in enumerate(zip(line, widths))) for line in [header, *body]]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines)
+
+
+def table_html(rows) -> str:
+    """The rows as an HTML table (:func:`_table`'s columns) for a notebook: headers and game
+    names may break over two lines and numbers never do, so the table fits an output about
+    560 pixels wide (a 1000-pixel JupyterLab window with its file browser open), where the
+    text table wraps.
+    """
+    import html
+
+    header, body = _table(rows)
+    NUMBER = "text-align:right;white-space:nowrap"
+    head = "".join(f"<th style='text-align:{'left' if i == 0 else 'right'}'>"
+                   f"{html.escape(h)}</th>" for i, h in enumerate(header))
+    lines = "".join(
+        "<tr>" + "".join(f"<td style='{'text-align:left' if i == 0 else NUMBER}'>"
+                         f"{html.escape(c)}</td>"
+                         for i, c in enumerate(line)) + "</tr>" for line in body)
+    return (f"<table style='font-size:12px;border-collapse:collapse'><thead><tr>{head}</tr>"
+            f"</thead><tbody>{lines}</tbody></table>")

@@ -224,7 +224,7 @@ else:
 # and raises in ways an equilibrium never would. Exploiting an opponent means leaving the
 # equilibrium, and so becoming exploitable yourself: the trade-off behind *opponent modelling*.
 #
-# The slides' own game tells the same story with a different order. Pocket poker, DCFR for 300
+# The slides' own game tells the same story, in an order of its own. Pocket poker, DCFR for 300
 # iterations:
 
 # %%

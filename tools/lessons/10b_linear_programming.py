@@ -22,9 +22,10 @@
 from pathlib import Path
 
 import numpy as np
+from IPython.display import HTML, display
 
 import cfrviz
-from cfrviz.analysis.lp_scaling import average_values, load_recorded, power_law, race, table_text
+from cfrviz.analysis.lp_scaling import average_values, load_recorded, power_law, race, table_html
 from cfrviz.analysis.realization import sequence_labels
 from cfrviz.exercises import lesson10 as check
 from cfrviz.exercises import sequence_form as check_sf
@@ -206,7 +207,7 @@ LIVE = [("Kuhn", "kuhn_poker", {}), ("Leduc, 2 ranks", "leduc_poker", {"ranks": 
         ("Leduc", "leduc_poker", {}), ("Leduc, 4 ranks", "leduc_poker", {"ranks": 4})]
 live = [race(cfrviz.load_game(name, **params), label, memory=False)
         for label, name, params in LIVE]
-print(table_text(live))
+display(HTML(table_html(live)))
 
 # %% [markdown]
 # Memory is left out above: this notebook's process has already used and freed plenty, and a solver
@@ -221,7 +222,7 @@ print(table_text(live))
 recorded, recorded_meta = load_recorded(Path("..") / "data" / "benchmarks" / "lp_vs_cfr.json")
 print(f"Recorded {recorded_meta['date']} on {recorded_meta['machine']}\n"
       f"with: {recorded_meta['command']}\n")
-print(table_text(recorded))
+display(HTML(table_html(recorded)))
 lp_vs_cfr_figure(recorded, live)
 
 # %% [markdown]
