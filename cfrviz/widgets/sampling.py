@@ -4,6 +4,12 @@ sampling, drawn on the game tree one iteration at a time.
 The walks come from :func:`cfrviz.analysis.sampling.sampled_walks`, computed once
 per algorithm and seed; stepping through iterations only redraws two line traces
 and a marker trace laid over a :class:`~cfrviz.views.tree.TreeView` figure.
+
+The marks never cover a label of the tree (an outcome and its probability, an action, a set's
+key, a payoff): :class:`Clearance` measures the labels' boxes once, in pixels, with the
+figure drawn :data:`CLEAR_PX` wide (JupyterLab's output area in a 1280-pixel window; wider
+figures only leave more room), leaves a gap in a thick edge where it passes a label and draws
+a ring only as large as the labels around its node allow.
 """
 
 from __future__ import annotations
@@ -18,8 +24,9 @@ from ..analysis.sampling import WALKED, Walk, sampled_walks
 from ..core.markup import escape
 from ..core.tree import CHANCE, TERMINAL, as_tree
 from ..solvers.registry import ALGORITHMS
-from ..views.style import OKABE_ITO, PLAYER_COLOURS, batch, get_style
+from ..views.style import OKABE_ITO, PLAYER_COLOURS, Style, batch, get_style
 from ..views.tree import TreeView
+from ..views.tree.overlaps import DEFAULT_WIDTH_PX, SYMBOL_EXTENT, _Page, figure_boxes
 from .panel import Panel
 
 #: Edges a walk went down because it tries every child there, and edges it drew.
@@ -27,6 +34,69 @@ WALKED_COLOUR = OKABE_ITO["sky blue"]
 DRAWN_COLOUR = OKABE_ITO["orange"]
 #: Seeds are whole numbers in 0..MAX_SEED.
 MAX_SEED = 2**31 - 1
+#: The narrowest width, in pixels, the figure is drawn at that no mark may cover a label at.
+CLEAR_PX = DEFAULT_WIDTH_PX
+#: Pixels kept free between a mark and a label.
+CLEAR_MARGIN = 1.5
+#: The width of the walked and drawn edges, in units of the style's line scale.
+EDGE_WIDTH = 9
+#: A ring's outline, and its size in node marker sizes where the labels leave room.
+RING_LINE = 2.5
+RING_SIZE = 1.7
+
+
+class Clearance:
+    """Where the marks of a :class:`SampledPaths` may go without covering a label.
+
+    The labels' boxes (:func:`~cfrviz.views.tree.overlaps.figure_boxes`, every box but the
+    node markers) are measured once, in pixels, for ``fig`` drawn ``width`` pixels wide.
+    """
+
+    def __init__(self, view: TreeView, fig, width: float = CLEAR_PX):
+        self.page = _Page(fig, width)
+        boxes = [b for b in figure_boxes(view, fig, width, probabilities=False)
+                 if b.kind != "marker"]
+        self.boxes = np.array([(b.x0, b.y0, b.x1, b.y1) for b in boxes]).reshape(-1, 4)
+
+    def pieces(self, x0: float, y0: float, x1: float, y1: float,
+               half: float) -> list[tuple[float, float]]:
+        """The parts ``(t0, t1)`` of the segment from ``(x0, y0)`` to ``(x1, y1)`` (data
+        coordinates, t from 0 to 1) that a line ``half`` pixels either side of it can take
+        without coming within :data:`CLEAR_MARGIN` of a label."""
+        px, py = float(self.page.x(x0)), float(self.page.y(y0))
+        dx, dy = float(self.page.x(x1)) - px, float(self.page.y(y1)) - py
+        pad = half + CLEAR_MARGIN
+        b = self.boxes
+        # Liang-Barsky, for every label at once: the t where the segment is inside its box
+        # grown by ``pad``.
+        lo, hi = np.zeros(len(b)), np.ones(len(b))
+        for d, low, high, start in ((dx, b[:, 0], b[:, 2], px), (dy, b[:, 1], b[:, 3], py)):
+            if d == 0:
+                outside = (start < low - pad) | (start > high + pad)
+                hi = np.where(outside, -1.0, hi)
+                continue
+            t0, t1 = (low - pad - start) / d, (high + pad - start) / d
+            lo, hi = np.maximum(lo, np.minimum(t0, t1)), np.minimum(hi, np.maximum(t0, t1))
+        cuts = sorted(zip(lo[lo < hi].tolist(), hi[lo < hi].tolist()))
+        free, start = [], 0.0
+        for cut_lo, cut_hi in cuts:
+            if cut_lo > start:
+                free.append((start, cut_lo))
+            start = max(start, cut_hi)
+        if start < 1.0:
+            free.append((start, 1.0))
+        return free
+
+    def room(self, x: float, y: float) -> float:
+        """The distance in pixels from the point ``(x, y)`` (data coordinates) to the nearest
+        label, less :data:`CLEAR_MARGIN`."""
+        if not len(self.boxes):
+            return np.inf
+        px, py = float(self.page.x(x)), float(self.page.y(y))
+        b = self.boxes
+        gx = np.maximum(np.maximum(b[:, 0] - px, px - b[:, 2]), 0.0)
+        gy = np.maximum(np.maximum(b[:, 1] - py, py - b[:, 3]), 0.0)
+        return float(np.hypot(gx, gy).min()) - CLEAR_MARGIN
 
 
 class SampledPaths(Panel):
@@ -62,6 +132,9 @@ class SampledPaths(Panel):
     slider: W.IntSlider
     seed: W.BoundedIntText
     summary: W.HTML
+    style: Style
+    clearance: Clearance
+    _ring_px: np.ndarray
 
     def __init__(self, game, algorithm: str = "external_sampling", iterations: int = 30,
                  seed: int = 0, *, presenter: bool | None = None):
@@ -79,7 +152,9 @@ class SampledPaths(Panel):
 
         self.view = TreeView(self.game, presenter=presenter)
         self.fig = self.view.figure(None, widget=True)
-        width = 9 * self.style.line_scale
+        self.clearance = Clearance(self.view, self.fig)
+        self._ring_px = self._ring_sizes()
+        width = EDGE_WIDTH * self.style.line_scale
         self.fig.add_traces([
             go.Scatter(x=[], y=[], mode="lines", hoverinfo="skip", opacity=0.6,
                        name="walked: every child tried", line=dict(color=WALKED_COLOUR,
@@ -89,8 +164,8 @@ class SampledPaths(Panel):
                                                                   width=width, dash="dash")),
             go.Scatter(x=[], y=[], mode="markers", hoverinfo="text",
                        name="entered by the walk (ringed; a payoff filled)",
-                       marker=dict(symbol="circle-open", size=self.style.marker_size * 1.7,
-                                   color=DRAWN_COLOUR, line=dict(width=2.5))),
+                       marker=dict(symbol="circle-open", size=self.style.marker_size * RING_SIZE,
+                                   color=DRAWN_COLOUR, line=dict(width=RING_LINE))),
         ])
         first = len(self.fig.data) - 3
         self.traces = {"walked": first, "drawn": first + 1, "entered": first + 2}
@@ -160,12 +235,18 @@ class SampledPaths(Panel):
         parents = tree.parent[children]
         drawn_at = np.array([int(p) in walk.drawn for p in parents.tolist()], dtype=bool)
         segments = {}
+        half = EDGE_WIDTH * self.style.line_scale / 2
         for name, chosen in (("walked", children[~drawn_at]), ("drawn", children[drawn_at])):
-            x = np.column_stack([view.x[tree.parent[chosen]], view.x[chosen],
-                                 np.full(len(chosen), np.nan)]).ravel()
-            y = np.column_stack([view.y[tree.parent[chosen]], view.y[chosen],
-                                 np.full(len(chosen), np.nan)]).ravel()
-            segments[name] = (x, y)
+            xs: list[float] = []
+            ys: list[float] = []
+            for child in chosen.tolist():
+                x0, y0 = view.x[tree.parent[child]], view.y[tree.parent[child]]
+                x1, y1 = view.x[child], view.y[child]
+                # The edge in pieces, leaving a gap where it would pass over a label.
+                for t0, t1 in self.clearance.pieces(x0, y0, x1, y1, half):
+                    xs += [x0 + t0 * (x1 - x0), x0 + t1 * (x1 - x0), np.nan]
+                    ys += [y0 + t0 * (y1 - y0), y0 + t1 * (y1 - y0), np.nan]
+            segments[name] = (np.array(xs), np.array(ys))
         hover = [self._hover(int(n), walk) for n in entered.tolist()]
         with batch(self.fig):
             for name, (x, y) in segments.items():
@@ -173,14 +254,35 @@ class SampledPaths(Panel):
                 trace.x, trace.y = x, y
             ring = self.fig.data[self.traces["entered"]]
             ring.x, ring.y = view.x[entered], view.y[entered]
-            # A ring around a decision or chance node; an entered terminal is filled in the
-            # walker's colour instead, so that nothing covers its payoff written below it.
+            # A ring around a decision or chance node, as large as the labels around it allow;
+            # an entered terminal is filled in the walker's colour instead, its own marker's
+            # size, so that nothing covers its payoff written below it.
             leaf = (tree.player[entered] == TERMINAL).tolist()
             ring.marker.symbol = ["triangle-down" if lf else "circle-open" for lf in leaf]
-            ring.marker.size = [self._marker_px * (0.75 if lf else 1.7) for lf in leaf]
+            ring.marker.size = self._ring_px[entered].tolist()
+            ring.marker.line.width = [0.0 if lf else RING_LINE for lf in leaf]
             ring.hovertext = hover
             ring.marker.color = PLAYER_COLOURS[walk.player]
         self.summary.value = self._summary(walk)
+
+    def _ring_sizes(self) -> np.ndarray:
+        """Each node's mark in pixels: a terminal's its own marker's size; a ring at most
+        :data:`RING_SIZE` markers across, and no larger than the room the labels leave, but
+        never inside the node's marker (then it is as small as can be seen)."""
+        tree, view = self.game, self.view
+        leaf_px = float(self.fig.data[view.traces["terminal"]].marker.size) \
+            if "terminal" in view.traces else self._marker_px * 0.6
+        node_r = self._marker_px / 2 * SYMBOL_EXTENT["diamond"][0] + 1  # the widest node
+        sizes = np.full(tree.num_nodes, self._marker_px * RING_SIZE)
+        sizes[tree.player == TERMINAL] = leaf_px
+        for n in np.flatnonzero((tree.player != TERMINAL) & np.isfinite(view.x)).tolist():
+            outer = min(self._marker_px * RING_SIZE / 2 + RING_LINE / 2,
+                        self.clearance.room(view.x[n], view.y[n]))
+            radius = max(outer - RING_LINE / 2, self._marker_px / 2 + RING_LINE / 2 + 0.5)
+            if tree.player[n] == CHANCE:  # a diamond reaches 1.3 radii
+                radius = max(radius, node_r + RING_LINE / 2)
+            sizes[n] = 2 * radius
+        return sizes
 
     def _hover(self, node: int, walk: Walk) -> str:
         tree = self.game
