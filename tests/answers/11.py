@@ -15,7 +15,9 @@ from cfrviz.exercises import lesson11
 
 def _hulhe_memory() -> list[str]:
     terabytes = lesson11.hulhe_terabytes()
-    return [f"{terabytes:,.0f}", f"{terabytes:.0f}", f"{terabytes:.4g}",
+    # Not the bare digits "15312": the size chart's memory view holds the same tables in bytes,
+    # 15312000000000000 in the browser's copy of its data, which is no answer in terabytes.
+    return [f"{terabytes:,.0f}", f"{terabytes:.0f} TB", f"{terabytes:.4g}",
             f"{terabytes / 1000:,.2f} PB"]
 
 
