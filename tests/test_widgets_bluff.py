@@ -20,6 +20,7 @@ def test_bluff_explorer_follows_its_sliders():
     assert isinstance(box, BluffExplorer)
     # It starts with a player 1 who never bluffs (exercise 1's profile is the student's to set).
     assert box.bluff.value == 0 and box.value_bet.value == 1
+    assert (box.bluff.label, box.value_bet.label) == ("never", "always")
     assert np.allclose(box.figure.data[0].y, [-1 / 6, -1 / 3])
     assert "folding" in box.text.value
     box.bluff.value = 7 / 12

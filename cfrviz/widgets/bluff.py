@@ -19,15 +19,23 @@ INFOSET = "Qb"
 #: with K always bet), 1/2, 1/4 and 1/6 exactly.  Between two positions the two values
 #: differ by a multiple of 1/144, which the bars' three decimals show.
 STEPS = 24
-#: ``(label, probability)`` per position, the label a reduced fraction ("1/3").
-POSITIONS = tuple((str(Fraction(k, STEPS)), k / STEPS) for k in range(STEPS + 1))
+#: ``(label, probability)`` per position, the label a reduced fraction ("1/3"), or "never"
+#: and "always" at the ends.
+POSITIONS = tuple(({0: "never", STEPS: "always"}.get(k, str(Fraction(k, STEPS))), k / STEPS)
+                  for k in range(STEPS + 1))
 
 
-def _position(value: float, what: str) -> float:
-    """The slider position of ``value``: exactly one of :data:`POSITIONS`' probabilities."""
+def _fraction(p: float) -> str:
+    """A slider position as a fraction for arithmetic ("1/3", "0", "1")."""
+    return str(Fraction(p).limit_denominator(STEPS))
+
+
+def _position(value: float, what: str) -> int:
+    """The index in :data:`POSITIONS` of the step nearest to ``value``.  (A slider is made with
+    its index: made with a value at index 0, ipywidgets leaves its label empty.)"""
     if not 0 <= value <= 1:
         raise ValueError(f"{what} is a probability between 0 and 1; got {value!r}")
-    return POSITIONS[round(float(value) * STEPS)][1]
+    return round(float(value) * STEPS)
 
 
 class BluffExplorer(Panel):
@@ -57,11 +65,11 @@ class BluffExplorer(Panel):
         # A selection of exact fractions, not a FloatSlider: a step of 0.01 cannot reach 1/3,
         # and at 0.33 folding and calling differ by 0.0008, so no sentence could be both
         # true and what the lesson says of 1/3.
-        self.bluff = W.SelectionSlider(options=POSITIONS, value=_position(bluff, "bluff"),
+        self.bluff = W.SelectionSlider(options=POSITIONS, index=_position(bluff, "bluff"),
                                        description="player 1 bets with J", style=st,
                                        continuous_update=True, layout=W.Layout(width="420px"))
         self.value_bet = W.SelectionSlider(options=POSITIONS,
-                                           value=_position(value_bet, "value_bet"),
+                                           index=_position(value_bet, "value_bet"),
                                            description="player 1 bets with K", style=st,
                                            continuous_update=True,
                                            layout=W.Layout(width="420px"))
@@ -91,8 +99,8 @@ class BluffExplorer(Panel):
                        "so regret matching has nothing to move towards")
             self.text.value = (
                 f"<div style='font-size:{self.style.font_size}px'>weights: player 1 holds J "
-                f"1/6 &times; {self.bluff.label} = {j / 6:.4f}; holds K 1/6 &times; "
-                f"{self.value_bet.label} = {k / 6:.4f}<br>this iteration's counterfactual "
+                f"1/6 &times; {_fraction(j)} = {j / 6:.4f}; holds K 1/6 &times; "
+                f"{_fraction(k)} = {k / 6:.4f}<br>this iteration's counterfactual "
                 f"regrets (value minus the uniform strategy's {cf['value']:+.4f}): fold "
                 f"{fold:+.4f}, call {call:+.4f}; {verdict}</div>")
 
