@@ -15,14 +15,13 @@
 # **You need** lessons 03–05 (CFR, exploitability); lesson 07's point about comparing on the same
 # work helps. About {{minutes}} minutes.
 #
-# Previous: [07 · Sampling in practice](07_sampling_in_practice.ipynb). Next: [09 · The frontier of tabular solving](09_frontier.ipynb).
+# Previous: [07 · Sampling in practice: averages, outcomes and cost](07_sampling_in_practice.ipynb). Next: [09 · The frontier of tabular solving: predictions, last iterates, three players](09_frontier.ipynb).
 #
 # <span class="cfrviz-notebook-only">Run the cells from top to bottom (Shift+Enter). Sliders and buttons never need you to re-run a cell.</span>
 
 # %%
 import cfrviz
 from cfrviz.exercises import lesson08 as check
-from cfrviz.analysis.variants import dcfr_discounts
 from cfrviz.views.compare import comparison_figure, exploitability_at, log_checkpoints
 from cfrviz.widgets.compare import ComparisonView
 from cfrviz.widgets.discount import DiscountExplorer
@@ -151,12 +150,14 @@ my_factors = None  # [positive regrets, negative regrets, strategy sum]
 check.check_dcfr_discounts(my_factors)
 
 # %% [markdown]
-# The same factors for the first few iterations, computed by `cfrviz.analysis.variants.dcfr_discounts`:
+# The same factors at other iterations, computed by `cfrviz.analysis.variants.dcfr_discounts`:
 
 # %%
-for t in (1, 2, 4, 10, 100):
+from cfrviz.analysis.variants import dcfr_discounts
+
+for t in (1, 2, 10, 100, 1000):
     positive, negative, average = dcfr_discounts(t, 1.5, 0.0, 2.0)
-    print(f"t = {t:>3}: positive × {positive:.4f}   negative × {negative:.4f}   "
+    print(f"t = {t:>4}: positive × {positive:.4f}   negative × {negative:.4f}   "
           f"strategy sum × {average:.4f}")
 
 # %% [markdown]
@@ -265,4 +266,4 @@ for name in sorted(kuhn_final, key=kuhn_final.get):
 # IJCAI 2015 — CFR+ at the scale of lesson 11's Cepheus. N. Brown and T. Sandholm, *Solving
 # Imperfect-Information Games via Discounted Regret Minimization*, AAAI 2019 — linear CFR and DCFR.
 #
-# Previous: [07 · Sampling in practice](07_sampling_in_practice.ipynb). Next: [09 · The frontier of tabular solving](09_frontier.ipynb).
+# Previous: [07 · Sampling in practice: averages, outcomes and cost](07_sampling_in_practice.ipynb). Next: [09 · The frontier of tabular solving: predictions, last iterates, three players](09_frontier.ipynb).
