@@ -140,10 +140,12 @@ def test_each_sets_sliders_share_the_full_width_under_its_row():
     to the notebook's width together, labels in full."""
     w = RealizationPlanExplorer(cfrviz.load_game("kuhn_poker"))
     for slider in w.sliders.values():
-        assert slider.layout.flex == "1 1 0%" and slider.layout.width == "auto"
+        assert slider.layout.flex.startswith("1 1 ") and slider.layout.width == "auto"
+        assert slider.layout.min_width == slider.layout.flex.split()[-1]  # then they wrap
     lines = [c for c in w.children if isinstance(c, W.VBox)]
     assert len(lines) == 6
     for line in lines:
         status, sliders = line.children
         assert status in w._row_html and sliders.layout.width == "100%"
+        assert sliders.layout.flex_flow == "row wrap"
         assert all(s in w.sliders.values() for s in sliders.children)

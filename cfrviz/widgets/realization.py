@@ -76,14 +76,15 @@ class RealizationPlanExplorer(Panel):
             boxes = []
             for column in row.columns:
                 label = self.labels[column]
-                # The set's sliders share the whole width (a track of a few hundred pixels at
-                # 1000 px), each label in full beside its track.
+                # The set's sliders share the whole width, each label in full beside its
+                # track; below 24 em each (an output narrower than about 640 px, as in a
+                # 1000-px window with the file browser open) they wrap, one per full line.
                 slider = W.FloatSlider(value=float(uniform[column]), min=0.0, max=1.0,
                                        step=STEP, description=f"x({label})",
                                        readout_format=".2f", continuous_update=True,
                                        style={"description_width": f"{6 * px}px"},
-                                       layout=W.Layout(flex="1 1 0%", width="auto",
-                                                       min_width=f"{16 * px}px"))
+                                       layout=W.Layout(flex=f"1 1 {24 * px}px", width="auto",
+                                                       min_width=f"{24 * px}px"))
                 slider.observe(self._on_slider, names="value")
                 self.sliders[label] = slider
                 boxes.append(slider)
@@ -91,7 +92,8 @@ class RealizationPlanExplorer(Panel):
             # neither squeezes the other.
             status = W.HTML(layout=W.Layout(margin="6px 0 0 0"))
             self._row_html.append(status)
-            lines.append(W.VBox([status, W.HBox(boxes, layout=W.Layout(width="100%"))],
+            lines.append(W.VBox([status, W.HBox(boxes, layout=W.Layout(width="100%",
+                                                                   flex_flow="row wrap"))],
                                 layout=W.Layout(width="100%")))
         self.uniform_button = W.Button(description="uniform strategy")
         self.equilibrium_button = W.Button(description="equilibrium (LP)")
