@@ -208,12 +208,15 @@ override READY := import os, urllib.request as u; u.urlopen(u.Request("http://12
 # displaying widget: model not found"), and three warnings that are not the student's business
 # go (notebook_shim, which only reads old notebook-server settings, no longer touches the
 # deprecated ServerApp.token; no websocket keep-alive pings on this local connection, whose
-# default timeout tornado rejects; kernels talk over local sockets, not unencrypted TCP).  jupyter/lab-settings/overrides.json turns off the
-# news pop-up.  The lessons are trusted first, so JupyterLab opens them without a warning.
-# The tests' JupyterLab (tests/_browser.py) gets the same two files.
+# default timeout tornado rejects; kernels talk over local sockets, not unencrypted TCP).
+# A lesson's kernel (250-370 MB) is shut down once no page has been connected to it and it has
+# run nothing for 30 minutes; a kernel with a lesson open, or running a cell, never is.
+# jupyter/lab-settings/overrides.json turns off the news pop-up.  The lessons are trusted
+# first (quietly: its first run would announce the key it writes), so JupyterLab opens them
+# without a warning.  The tests' JupyterLab (tests/_browser.py) gets the same two files.
 lab: check-port $(STAMP_LAB)
 	@export JUPYTER_PREFER_ENV_PATH=1; \
-	$(VENV)/bin/jupyter trust lessons/*.ipynb >/dev/null; \
+	$(VENV)/bin/jupyter trust --log-level=WARN lessons/*.ipynb >/dev/null; \
 	export JUPYTER_TOKEN="$${JUPYTER_TOKEN:-$$($(PY) -c 'import secrets; print(secrets.token_hex(24))')}"; \
 	if [ -f "lessons/$(START)" ]; then page="lab/tree/$(START)"; else page="lab"; fi; \
 	url="http://127.0.0.1:$$CFRVIZ_PORT/$$page?token=$$JUPYTER_TOKEN"; \
@@ -247,12 +250,21 @@ lab: check-port $(STAMP_LAB)
 # The token reaches Voila as JUPYTER_TOKEN, never as --token=... on its command line:
 # auto_token switches authentication on and jupyter_server's identity provider reads the
 # token from JUPYTER_TOKEN (without auto_token or a token, Voila serves without one).
+# jupyter/voila.json and voila.py (Voila reads them from the folder config_file_paths names):
+# kernels over local sockets, not unencrypted TCP, their files in /tmp (a socket's path must
+# stay under 104 characters, which macOS's per-user temporary folder would pass); no websocket
+# keep-alive pings (as for make lab); a page's kernel shuts down when the page is closed or reloaded (voila.py), and a
+# kernel no page has been connected to for 2 minutes, idle, is shut down too.  The lesson is
+# trusted first, as make lab does (Voila warns of an untrusted notebook on every page load).
 present: check-port check-lesson $(STAMP_LAB)
 	@export JUPYTER_PREFER_ENV_PATH=1 CFRVIZ_PRESENTER=1; \
+	$(VENV)/bin/jupyter trust --log-level=WARN "lessons/$$CFRVIZ_LESSON.ipynb" >/dev/null; \
 	export JUPYTER_TOKEN="$${JUPYTER_TOKEN:-$$($(PY) -c 'import secrets; print(secrets.token_hex(24))')}"; \
 	printf '\n Serving lessons/%s.ipynb as a dashboard. Open:\n\n   http://127.0.0.1:%s/?token=%s\n\n Stop with Ctrl-C.\n\n' "$$CFRVIZ_LESSON" "$$CFRVIZ_PORT" "$$JUPYTER_TOKEN"; \
+	config="$$PWD/jupyter"; \
 	cd lessons && ../$(VENV)/bin/voila "$$CFRVIZ_LESSON.ipynb" --no-browser --port="$$CFRVIZ_PORT" \
-	  --Voila.ip=127.0.0.1 --Voila.auto_token=True --ServerApp.port_retries=0
+	  --Voila.ip=127.0.0.1 --Voila.auto_token=True --ServerApp.port_retries=0 \
+	  --Voila.config_file_paths="$$config"
 
 # PYTEST_ARGS reaches pytest as PYTEST_ADDOPTS, which pytest splits like a shell (quotes
 # work) without running anything in it.

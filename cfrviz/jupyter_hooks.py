@@ -11,7 +11,11 @@ page, with an error in the console.
 So before a notebook is written, :func:`forget_widget_views` replaces each widget output with
 a plain sentence telling the student to run the cell again; the notebook open in the browser
 keeps its live widgets (only the file changes).  ``jupyter/jupyter_lab_config.json`` names it
-as the contents manager's ``pre_save_hook``.
+as the contents manager's ``pre_save_hook``.  The sentence is saved as Markdown too: JupyterLab
+shows plain-text outputs with ``word-break: break-all``, which split its words at the line's end.
+
+``make present`` runs :func:`set_xsrf_cookie` in Voila before each dashboard's kernel starts
+(``jupyter/voila.py``).
 """
 
 from __future__ import annotations
@@ -40,9 +44,23 @@ def forget_widget_views(model: dict[str, Any], **_: Any) -> None:
         for output in cell.get("outputs", ()) or ():
             data = output.get("data")
             if isinstance(data, dict) and WIDGET_VIEW in data:
-                output["data"] = {"text/plain": NOTICE}
+                output["data"] = {"text/markdown": NOTICE, "text/plain": NOTICE}
     widgets = notebook.get("metadata", {}).get("widgets")
     if isinstance(widgets, dict):
         widgets.pop(WIDGET_STATE, None)
         if not widgets:
             del notebook["metadata"]["widgets"]
+
+
+def set_xsrf_cookie(handler: Any, **_: Any) -> None:
+    """Voila's ``prelaunch_hook``: give the dashboard's page its ``_xsrf`` cookie.
+
+    When a dashboard's page goes (closed, reloaded, left), Voila's front end asks the server to
+    shut its kernel down, in a POST that carries the ``_xsrf`` cookie's value.  Voila 0.5 never
+    sets that cookie (its page is not rendered through jupyter_server's templates, which do), so
+    the POST is refused ("'_xsrf' argument missing from POST", voila-dashboards/voila#1458) and
+    every page load leaves a kernel behind.  Reading tornado's ``xsrf_token`` sets the cookie,
+    before the page's first byte is sent; the check itself stays on.  Called by Voila as
+    ``prelaunch_hook(handler, notebook=..., cwd=...)``; returns None (the notebook unchanged).
+    """
+    _ = handler.xsrf_token

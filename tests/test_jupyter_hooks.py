@@ -37,10 +37,12 @@ def test_widget_outputs_become_the_notice_and_nothing_else_changes():
     before = copy.deepcopy(content)
     forget_widget_views({"type": "notebook", "content": content}, path="x.ipynb")
     first, second, third, fourth = content["cells"]
-    assert first["outputs"][0]["data"] == {"text/plain": NOTICE}
+    # Markdown first: JupyterLab shows text/plain with word-break: break-all, which cut the
+    # sentence's words at the end of a line (issue 29); Markdown wraps between words.
+    assert first["outputs"][0]["data"] == {"text/markdown": NOTICE, "text/plain": NOTICE}
     assert first["outputs"][0]["execution_count"] == 3
     assert second["outputs"][0] == before["cells"][1]["outputs"][0]
-    assert second["outputs"][1]["data"] == {"text/plain": NOTICE}
+    assert second["outputs"][1]["data"] == {"text/markdown": NOTICE, "text/plain": NOTICE}
     assert third == before["cells"][2] and fourth == before["cells"][3]
     assert "widgets" not in content["metadata"]
     nbformat.validate(nbformat.from_dict(content))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib.util
+import json
 import os
 import re
 import shutil
@@ -369,3 +370,60 @@ def test_lab_passes_its_token_by_environment_only():
         assert _status(status) == 403 and _status(f"{status}?token={token}") == 200
     finally:
         server.stop()
+
+
+# --- a quiet terminal: the link and nothing alarming (issue 29) ---------------------------
+
+#: What a student's terminal must not show: tracebacks, errors and warnings.  Node on the PATH
+#: matters: with the root package.json's old "type": "module", JupyterLab's own CommonJS
+#: helpers in .venv printed "Fail to get yarn configuration", minified JavaScript and a
+#: ReferenceError per lesson opened.
+_ALARMING = re.compile(r"Traceback|\w*Error\b|^\[[WE] |WARNING|without nodejs|yarn", re.M)
+
+
+def _get(url: str, data: bytes | None = None) -> int:
+    request = urllib.request.Request(url, data=data, method="POST" if data else "GET")
+    with urllib.request.urlopen(request, timeout=300) as response:
+        response.read()
+        return response.status
+
+
+@pytest.mark.slow
+def test_lab_prints_the_link_and_nothing_alarming_as_lessons_open():
+    _needs("jupyter-lab", "jupyterlab")
+    server = _Server("lab")
+    try:
+        token = server.wait_for(r"cfrviz is ready.*?\?token=([0-9a-f]{48})").group(1)
+        base = f"http://127.0.0.1:{server.port}"
+        for lesson in ("00_start_here.ipynb", "01_regret_matching.ipynb"):
+            # What the page does when a lesson opens: the page, its build check (which runs
+            # node when node is on the PATH), a session with a kernel.
+            assert _get(f"{base}/lab/tree/{lesson}?token={token}") == 200
+            assert _get(f"{base}/lab/api/build?token={token}") == 200
+            session = json.dumps({"path": lesson, "type": "notebook", "name": lesson,
+                                  "kernel": {"name": "python3"}}).encode()
+            assert _get(f"{base}/api/sessions?token={token}", session) == 201
+        time.sleep(5)  # time for a kernel or a node process to say something
+    finally:
+        server.stop()
+    alarming = _ALARMING.findall(server.output)
+    assert not alarming, f"make lab printed {alarming[:5]}:\n{server.output[-4000:]}"
+    assert server.output.count("cfrviz is ready") == 1
+
+
+@pytest.mark.slow
+def test_present_prints_the_link_and_nothing_alarming_per_page():
+    _needs("voila", "voila")
+    server = _Server("present", "LESSON=00_start_here")
+    try:
+        token = server.wait_for(r"\?token=([0-9a-f]{48})").group(1)
+        server.wait_for(r"Voil[aà] is running at")
+        for _ in range(2):  # each page load runs the lesson in a kernel of its own
+            assert _get(f"http://127.0.0.1:{server.port}/?token={token}") == 200
+        time.sleep(3)
+    finally:
+        server.stop()
+    # Before: "Kernel is running over TCP without encryption" per kernel, "Notebook ... is not
+    # trusted" per page, and tornado's complaint about the websocket ping timeout.
+    alarming = _ALARMING.findall(server.output)
+    assert not alarming, f"make present printed {alarming[:5]}:\n{server.output[-4000:]}"
