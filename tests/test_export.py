@@ -241,7 +241,7 @@ def test_each_press_writes_one_new_file_named_after_lesson_widget_and_iteration(
     fake_writer.controls.append(control)
     explorer.show_iteration(50)
     control.button.click()
-    first = tmp_path / "exports" / "04_cfr_on_kuhn-training-explorer-iter0050.zip"
+    first = tmp_path / "exports" / "04_cfr_on_kuhn-training-explorer-iter0050-png.zip"
     assert control.written == [first]
     assert [p.name for p in (tmp_path / "exports").iterdir()] == [first.name]
     with zipfile.ZipFile(first) as archive:  # the frame's three figures, in display order
@@ -257,7 +257,7 @@ def test_each_press_writes_one_new_file_named_after_lesson_widget_and_iteration(
     monkeypatch.delenv("VOILA_SERVER_URL")
     # The same frame again: a new name, and the message says the first was kept.
     control.button.click()
-    second = first.with_name("04_cfr_on_kuhn-training-explorer-iter0050-2.zip")
+    second = first.with_name("04_cfr_on_kuhn-training-explorer-iter0050-png-2.zip")
     assert control.written == [second] and first.exists()
     (link,) = control.links.outputs
     assert f"exports/{second.name}" in link["data"]["text/html"]
@@ -266,7 +266,7 @@ def test_each_press_writes_one_new_file_named_after_lesson_widget_and_iteration(
     monkeypatch.setenv("JPY_SESSION_NAME", str(tmp_path / "07_sampling_in_practice.ipynb"))
     control.format.value = "svg"
     control.button.click()
-    assert control.written[0].name == "07_sampling_in_practice-training-explorer-iter0050.zip"
+    assert control.written[0].name == "07_sampling_in_practice-training-explorer-iter0050-svg.zip"
     assert len(list((tmp_path / "exports").iterdir())) == 3  # one file per press
 
 
@@ -513,7 +513,7 @@ def test_the_download_control_writes_the_file_and_links_it(tmp_path, explorer, s
     explorer.download.folder = tmp_path
     explorer.download.format.value = "pdf"
     (archive,) = explorer.download.export()
-    assert archive.name == "training-explorer-iter0060.zip"
+    assert archive.name == "training-explorer-iter0060-pdf.zip"
     with zipfile.ZipFile(archive) as zipped:
         names = zipped.namelist()
         assert len(names) == 3
@@ -625,7 +625,7 @@ def test_the_export_button_offers_its_files_in_jupyterlab(tmp_path):
         busy = page.locator("button", has_text="exporting…")
         busy.wait_for(timeout=30_000)
         assert busy.is_disabled(), "the button can be pressed again while it exports"
-        name = "export_demo-training-explorer-iter0100.zip"
+        name = "export_demo-training-explorer-iter0100-svg.zip"
         link = page.locator(f'a[download="{name}"]')
         link.wait_for(timeout=90_000)
         assert page.locator("button", has_text="Export").first.is_enabled()
@@ -636,7 +636,7 @@ def test_the_export_button_offers_its_files_in_jupyterlab(tmp_path):
         assert answer.ok, f"{href}: HTTP {answer.status}"
         with zipfile.ZipFile(io.BytesIO(answer.body())) as archive:
             members = archive.namelist()
-            assert members == [f"{name[:-4]}-{i}.svg" for i in (1, 2, 3)], members
+            assert members == [f"{name[:-8]}-{i}.svg" for i in (1, 2, 3)], members
             for member in members:
                 assert archive.read(member).lstrip().startswith(b"<svg"), member
         # Where the overlay draws the tree's edges on screen is where the export draws them:

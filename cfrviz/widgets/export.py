@@ -383,7 +383,8 @@ def export_file(figure_or_widget, folder: str | os.PathLike, name: str,
     an existing one.
 
     One figure gives ``<name>.<format>``; several (an explorer's tree and charts) give
-    ``<name>.zip`` holding ``<name>-1.<format>``, ``<name>-2.<format>``, ... in display order.
+    ``<name>-<format>.zip`` holding ``<name>-1.<format>``, ``<name>-2.<format>``, ... in
+    display order.
     When that file exists already, the name gets ``-2``, ``-3``, ... (the path returned says
     which).  ``folder`` is created if missing.
 
@@ -407,13 +408,12 @@ def export_file(figure_or_widget, folder: str | os.PathLike, name: str,
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     name = _safe(name) or "figure"
-    target = _reserve(folder / f"{name}.{'zip' if len(figures) > 1 else fmt}")
+    target = _reserve(folder / (f"{name}-{fmt}.zip" if len(figures) > 1 else f"{name}.{fmt}"))
     try:
         if len(figures) == 1:
             return write_figure(figures[0], target, fmt, scale=scale)
-        stem = target.stem  # the archive's members carry its name (-2 included)
         with tempfile.TemporaryDirectory(prefix="cfrviz-export-") as tmp, export_session():
-            files = [write_figure(f, Path(tmp) / f"{stem}-{i}.{fmt}", fmt, scale=scale)
+            files = [write_figure(f, Path(tmp) / f"{name}-{i}.{fmt}", fmt, scale=scale)
                      for i, f in enumerate(figures, start=1)]
             with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as archive:
                 for file in files:
@@ -492,9 +492,9 @@ class DownloadControl(W.VBox):
         self.written = [path]
         shown = _shown_path(path, folder)
         note = ""
-        if path.stem != stem:  # the name was taken
-            note = (f" ({escape(stem)}{escape(path.suffix)} exists already and was not "
-                    "overwritten)")
+        if path.stem not in (stem, f"{stem}-{self.format.value}"):  # _reserve added -2, -3...
+            taken = path.with_stem(path.stem.rsplit("-", 1)[0]).name
+            note = f" ({escape(taken)} exists already and was not overwritten)"
         self.links.append_display_data(HTML(
             f'wrote <a href="{escape(_href(shown, path))}" download="{escape(path.name)}" '
             f'target="_blank">{escape(shown)}</a> ({path.stat().st_size / 1024:.0f} KiB)'
