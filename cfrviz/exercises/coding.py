@@ -163,7 +163,7 @@ def _watching(functions: Mapping[Callable[..., Any], str]) -> Iterator[list[str]
         return
     previous = sys.getprofile()
 
-    def hook(frame: Any, event: str, arg: Any) -> None:
+    def hook(frame: Any, event: Any, arg: Any) -> None:  # event: sys.setprofile's literals
         if event == "call" and frame.f_code in codes and not called:
             called.append(codes[frame.f_code])
         if previous is not None:  # a profiler the student runs keeps working
