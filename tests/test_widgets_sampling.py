@@ -149,10 +149,10 @@ def label_clashes(view, width):
     label of the tree (a chance outcome, an action, a set's key, a payoff) when the figure is
     drawn ``width`` pixels wide: boxes from cfrviz.views.tree.overlaps, as the tree layout's
     own tests measure them (0.5 px of slack)."""
-    from cfrviz.views.tree.overlaps import SYMBOL_EXTENT, _Page, figure_boxes
+    from cfrviz.views.tree.overlaps import SYMBOL_EXTENT, Page, figure_boxes
 
     fig = view.fig
-    page = _Page(fig, width)
+    page = Page(fig, width)
     labels = [b for b in figure_boxes(view.view, fig, width, probabilities=False)
               if b.kind != "marker"]
     box = np.array([(b.x0, b.y0, b.x1, b.y1) for b in labels])

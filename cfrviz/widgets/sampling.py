@@ -26,7 +26,7 @@ from ..core.tree import CHANCE, TERMINAL, as_tree
 from ..solvers.registry import ALGORITHMS
 from ..views.style import OKABE_ITO, PLAYER_COLOURS, Style, batch, get_style
 from ..views.tree import TreeView
-from ..views.tree.overlaps import DEFAULT_WIDTH_PX, SYMBOL_EXTENT, _Page, figure_boxes
+from ..views.tree.overlaps import DEFAULT_WIDTH_PX, SYMBOL_EXTENT, Page, figure_boxes
 from .panel import Panel
 
 #: Edges a walk went down because it tries every child there, and edges it drew.
@@ -53,7 +53,7 @@ class Clearance:
     """
 
     def __init__(self, view: TreeView, fig, width: float = CLEAR_PX):
-        self.page = _Page(fig, width)
+        self.page = Page(fig, width)
         boxes = [b for b in figure_boxes(view, fig, width, probabilities=False)
                  if b.kind != "marker"]
         self.boxes = np.array([(b.x0, b.y0, b.x1, b.y1) for b in boxes]).reshape(-1, 4)

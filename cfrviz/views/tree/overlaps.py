@@ -58,7 +58,7 @@ def _text_width(text: str, size: float) -> float:
     return len(unescape(str(text))) * CHAR_EM * size
 
 
-class _Page:
+class Page:
     """Data coordinates to page pixels for a figure drawn ``width`` pixels wide."""
 
     def __init__(self, fig, width: float):
@@ -108,7 +108,7 @@ def figure_boxes(view: TreeView, fig, width: float = DEFAULT_WIDTH_PX, *,
     explorers show it with a strategy, four characters longer (``"b .33"``); without, as
     the figure's edge-label trace holds it.
     """
-    page = _Page(fig, width)
+    page = Page(fig, width)
     t, data = view.traces, fig.data
     boxes: list[Box] = []
     for role in roles_of(view.tree):
