@@ -77,6 +77,8 @@ class LabServer(NamedTuple):
 
     base_url: str
     token: str
+    #: The server's log (its stdout and stderr), which :func:`check_server_log` reads.
+    log: Path | None = None
 
     def url(self, path: str = "lab") -> str:
         """The address of ``path`` on this server, token included."""
@@ -192,10 +194,11 @@ def jupyterlab(extra_files: Iterable[Path] = (),
                 command, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL, start_new_session=True,
             )
-        server = LabServer(f"http://127.0.0.1:{port}", token)
+        server = LabServer(f"http://127.0.0.1:{port}", token, log_path)
         try:
             _wait_until_up(server, process, log_path, startup_timeout)
             yield server
+            check_server_log(server)  # reached only when the test itself passed
         finally:
             _stop(server, process)
             _kill_leftovers(str(tmp))
@@ -234,6 +237,23 @@ def _stop(server: LabServer, process) -> None:
         except OSError:
             process.kill()
         process.wait(timeout=10)
+
+
+#: What a JupyterLab server's log must never hold: what the student's terminal would show as a
+#: failure.  Issue 29: with Node on the PATH, a "type": "module" at the repository root made
+#: JupyterLab's CommonJS helpers in .venv fail ("ReferenceError: require is not defined in ES
+#: module scope") each time a lesson opened.
+SERVER_LOG_PROBLEM = re.compile(r"Traceback|\w*Error\b")
+
+
+def check_server_log(server: LabServer) -> None:
+    """Fail if the server's log shows an error or a traceback.  Run when a lesson has opened
+    (:func:`open_notebook`) and when the server of a passing test stops (:func:`jupyterlab`)."""
+    if server.log is None:
+        return
+    found = [line for line in server.log.read_text(errors="replace").splitlines()
+             if SERVER_LOG_PROBLEM.search(line)]
+    assert not found, "the JupyterLab server logged errors:\n" + "\n".join(found[:20])[:3000]
 
 
 # --------------------------------------------------------------------------------- browser
@@ -326,6 +346,7 @@ def open_notebook(page, server: LabServer, path: str, timeout: float = 60) -> No
     while time.monotonic() < deadline:
         state = page.evaluate(_KERNEL_STATE, path)
         if state["ready"]:
+            check_server_log(server)
             return
         if state["dialog"]:
             raise AssertionError(f"a dialog opened while opening {path}:\n{state['dialog']}")
@@ -630,6 +651,7 @@ def open_notebook_in_workspace(page, server: LabServer, path: str, workspace: st
     while time.monotonic() < deadline:
         state = page.evaluate(_KERNEL_STATE, path)
         if state["ready"]:
+            check_server_log(server)
             return
         if state["dialog"]:
             raise AssertionError(f"a dialog opened while opening {path}:\n{state['dialog']}")
