@@ -5,16 +5,12 @@
 # # 12 · Deep CFR: networks instead of tables
 #
 # **Goals.** By the end of this lesson you can
-# - say why CFR's tables stop scaling, and what Deep CFR keeps instead: one small neural network
-#   per player that maps an information set to a number per action;
-# - follow one Deep CFR iteration: external-sampling traversals, a **reservoir** memory of sampled
-#   regrets, a network trained on them with an **iteration-weighted** loss, regret matching on its
-#   predictions;
-# - read what the network sees (the encoding of an information set) and what it is trained towards;
-# - write reservoir sampling yourself, and compute what the network is trained towards at a set
-#   and Single Deep CFR's average strategy there;
-# - compare Deep CFR with tabular CFR honestly, on iterations and on nodes touched, and say when
-#   networks are worth their price.
+# - say why CFR's tables stop scaling, and what Deep CFR keeps instead: a small neural network per
+#   player, from an information set to a number per action;
+# - follow one Deep CFR iteration: sampled regrets, a **reservoir** memory, an
+#   **iteration-weighted** loss, regret matching on the predictions;
+# - write reservoir sampling, the network's target at a set and Single Deep CFR's average there;
+# - compare Deep CFR with tabular CFR honestly, and say when networks are worth their price.
 #
 # **You need** lessons 04–06 (CFR, exploitability, external sampling) and the Deep CFR paragraph of
 # [The road to superhuman poker](11_road_to_superhuman.ipynb). No machine learning beyond "a network is a function with weights that gradient
@@ -45,10 +41,9 @@ cfrviz.set_presenter(PRESENTER)
 # %% [markdown]
 # ## 1 · Why tables stop
 #
-# Every algorithm so far keeps two tables with one number per information set and action: the
-# cumulative regrets and the strategy sum. [The road to superhuman
-# poker](11_road_to_superhuman.ipynb) measured what they cost per information set on pocket poker
-# and scaled that to the published size of heads-up limit hold'em. The same computation again:
+# Every algorithm so far keeps two tables, cumulative regrets and the strategy sum, with a number
+# per information set and action. [The road to superhuman poker](11_road_to_superhuman.ipynb)
+# scaled their cost per set on pocket poker up to published game sizes; again:
 
 # %%
 pocket = cfrviz.load_game("pocket_poker")
@@ -60,13 +55,11 @@ for p in PUBLISHED_SIZES:
           f"{p.infosets * bytes_per_set / 1e12:.3g} TB")
 
 # %% [markdown]
-# Thousands of terabytes for limit hold'em; for no-limit, a number of terabytes with about 150
-# digits. Abstraction ([Scaling up](10_scaling_up.ipynb)) shrinks the game by hand until a table
-# fits.
-# **Deep CFR** (Brown, Lerer, Gross and Sandholm, 2019) instead stores no table: a neural network
-# *computes* each set's regrets from a description of the set. Its size is fixed by its layers,
-# not by the game, and sets that look alike get alike regrets without anyone deciding which sets
-# are alike.
+# Thousands of terabytes for limit hold'em, and a 150-digit number of them for no-limit.
+# Abstraction ([Scaling up](10_scaling_up.ipynb)) shrinks the game by hand until a table fits.
+# **Deep CFR** (Brown, Lerer, Gross and Sandholm, 2019) stores no table: a neural network
+# *computes* a set's regrets from a description of it. Its size is set by its layers, not by the
+# game, and sets that look alike get alike regrets.
 #
 # ## 2 · One iteration of Deep CFR
 #
@@ -74,33 +67,24 @@ for p in PUBLISHED_SIZES:
 #
 # 1. **Play.** The strategy $\sigma_t$ is regret matching on the predictions of the networks of
 #    iteration $t-1$ (uniform at $t = 1$, before any network).
-# 2. **Sample.** Run $K$ external-sampling traversals for $p$ (lesson 06): chance and the opponent
-#    draw one action from $\sigma_t$, $p$ tries every action. Each of $p$'s nodes on the way gives
-#    one **sample**: its information set $I$, the iteration $t$, and the sampled regrets
-#    $r(I, a) = \tilde v(a) - \tilde v$ of its actions. Nothing is added to a table.
+# 2. **Sample.** Run $K$ external-sampling traversals for $p$ (lesson 06). Each of $p$'s nodes on
+#    the way gives one **sample**: its set $I$, the iteration $t$ and the sampled regrets
+#    $r(I, a) = \tilde v(a) - \tilde v$. Nothing is added to a table.
 # 3. **Remember.** The samples go into $p$'s **advantage memory**, a *reservoir* of fixed capacity
 #    (section 4).
 # 4. **Learn.** $p$'s **advantage network** $V_p$ is trained on the whole memory, from scratch, to
 #    make $V_p(I)$ close to the remembered regrets, each sample weighted by its iteration (section 5).
 #
-# And the average strategy, the one that converges? The paper trains a second network on the
-# strategies played. **Single Deep CFR** (Steinberger, 2019) keeps every iteration's advantage
-# networks instead and averages the strategies they play, weighting iteration $t$ by $t$ and by
-# the player's own reach, as in lesson 04. cfrviz does that exactly, over every information set
-# of our small games, so the only approximations left are the sampling and the networks.
+# The average strategy, the one that converges, comes from a second network in the paper.
+# **Single Deep CFR** (Steinberger, 2019) instead keeps every iteration's networks and averages
+# the strategies they play, iteration $t$ weighted by $t$ and by the player's own reach (lesson 04).
+# cfrviz computes that exactly on our small games: only sampling and networks approximate.
 #
-# **This is a variant, not the paper's algorithm.** It differs from Brown et al. in two ways:
-#
-# - **Simultaneous, not alternating.** Above, both players traverse against the same $\sigma_t$,
-#   and then both networks are trained. In the paper the players alternate *within* an iteration:
-#   player 1 traverses and player 1's network is retrained, and only then does player 2 traverse,
-#   already facing player 1's new network. cfrviz implements only the simultaneous version.
-# - **Uniform, not the best action, when no advantage is positive.** Here regret matching then
-#   plays uniformly, as tabular regret matching does (lesson 01). The paper plays the action with
-#   the highest predicted advantage instead, since a network's small negative predictions still
-#   rank the actions. cfrviz offers the paper's rule as an option,
-#   `cfrviz.solve(game, "deep_cfr", ..., fallback="argmax")`; the default, used in this lesson, is
-#   `fallback="uniform"`.
+# **This is a variant, not the paper's algorithm**, in two ways. Both players traverse against
+# the same $\sigma_t$ (*simultaneous*); in the paper player 2 already faces player 1's retrained
+# network within the iteration (*alternating*), which cfrviz does not implement. And where no
+# predicted advantage is positive, this lesson plays uniformly, as tabular regret matching does
+# (lesson 01); the paper plays the best-predicted action, available as `fallback="argmax"`.
 #
 # ## 3 · What the network sees
 #
@@ -122,11 +106,10 @@ print(f"Leduc poker: {leduc.num_infosets} sets, keys up to {leduc_encoding.lengt
       f"{leduc_encoding.size} inputs")
 
 # %% [markdown]
-# `Qb` (player 2 holds the queen, player 1 bet) lights up position 0 = `Q` and position 1 = `b`.
-# Every key gets its own pattern, so a network *can* tell every set apart. The paper's encoding
-# for poker is richer (cards by rank and suit, bets as fractions of the pot), which is what lets a
-# network generalise from sets it has seen to similar ones it has not. On our games that matters
-# less: there are few sets, and the traversals visit all of them.
+# `Qb` (player 2 holds the queen, player 1 bet) lights up position 0 = `Q` and position 1 = `b`:
+# every key has its own pattern, so a network *can* tell every set apart. The paper's poker
+# encoding (cards by rank and suit, bets as fractions of the pot) is what lets a network generalise
+# to sets it has not seen; our small games need less, since the traversals visit every set.
 #
 # The network itself is small: two hidden layers of 64 units with ReLU, one output per action, a
 # few thousand weights in all, trained with Adam, in plain numpy (`cfrviz.solvers.network.MLP`).
@@ -156,12 +139,11 @@ print(f"one iteration, 1,000 traversals: {len(many):,} samples for player 1; "
       f"100 iterations: about {100 * len(many):,}")
 
 # %% [markdown]
-# On a real game the stream of samples never stops, and memory is what we are short of. Deep CFR
-# keeps a **reservoir** of fixed capacity (a million samples in the paper, per player). Keeping the
-# *latest* samples would be wrong: CFR's regrets are sums over **all** iterations, so the memory
-# must represent early iterations as well as recent ones. Reservoir sampling (Vitter, 1985,
-# "algorithm R") keeps every sample offered so far with the same probability, in one pass and
-# fixed space:
+# The stream of samples never stops, and memory is short. Deep CFR keeps a **reservoir** of fixed
+# capacity (a million samples per player in the paper). Keeping only the *latest* would be wrong:
+# CFR's regrets sum over **all** iterations, so early ones must stay represented. Reservoir
+# sampling (Vitter, 1985, "algorithm R") keeps every sample offered so far with the same
+# probability, in one pass and fixed space:
 #
 # - while the buffer has room, append the sample;
 # - after that, when the sample is the $(n+1)$-th offered ($n$ came before it), draw $j$ uniformly
@@ -176,10 +158,9 @@ print(f"one iteration, 1,000 traversals: {len(many):,} samples for player 1; "
 # Write `my_add(buffer, sample, seen, capacity, rng)`: `buffer` is a list (change it in place),
 # `seen` is how many samples were offered **before** this one (0 for the first), `rng` a numpy
 # generator. Draw with `rng.integers(0, seen + 1)`, which is uniform over $0, \dots, \text{seen}$.
-# The checker offers a stream of samples with its own seeded generator and compares your buffer
-# with algorithm R's after every sample (the samples are the numbers 100, 101, ..., never equal to
-# `seen`); if you drew your random numbers another way, it measures instead how often each sample,
-# and each pair of samples, stays in the buffer. (Solution: `%load solutions/12_reservoir_add.py`.)
+# The checker compares your buffer with algorithm R's after every sample of a seeded stream (the
+# samples are 100, 101, ...); if you draw another way, it measures how often each sample, and each
+# pair, stays in the buffer. (Solution: `%load solutions/12_reservoir_add.py`.)
 
 # %% tags=["exercise-reservoir-add"]
 def my_add(buffer, sample, seen, capacity, rng):
@@ -202,10 +183,8 @@ check.check_reservoir_add(my_add)
 #
 # Three details carry the meaning:
 #
-# - **Only legal actions count**: the network has one output per action of the widest set; at a
-#   set with fewer actions, the others are masked out of the loss.
-# - **The weight $t_i$** is linear CFR's weighting (lesson 08): later iterations, played by better
-#   strategies, count more.
+# - **Only legal actions count**: outputs for actions a set lacks are masked out of the loss.
+# - **The weight $t_i$** is linear CFR's (lesson 08): later, better iterations count more.
 # - **What the minimum is.** The inputs of a set are always the same, so at each set the best $V(I)$
 #   is the weighted **mean** of that set's samples. A set is sampled in proportion to how often
 #   chance and the opponent lead there, $\pi_{-p}(I)$, and external sampling's sampled regrets add up
@@ -259,8 +238,8 @@ check_deep.check_weighted_target(my_target)
 # %% [markdown]
 # ## 6 · Training on Kuhn poker, live
 #
-# A short run with fewer traversals and training steps than the defaults, so that it finishes in
-# seconds; `checkpoints` records every iteration for section 7.
+# Fewer traversals and training steps than the defaults, to finish in seconds; every iteration is
+# recorded for section 7.
 
 # %%
 ITERATIONS = 30
@@ -287,12 +266,9 @@ print("next strategy at Qb:", np.round(positive / positive.sum(), 3) if positive
       else "uniform (no positive advantage)")
 
 # %% [markdown]
-# Each iteration's networks play a strategy $\sigma_t$ (`run.strategy(t)`), and Single Deep CFR
-# keeps them all. Its average at a set $I$ of player $p$ mixes them, iteration $t$ weighted by
-# $t$ (linear averaging, as the loss weights its samples) and by $\pi^{\sigma_t}_p(I)$, player
-# $p$'s own probability of playing into $I$ (`own_reach_table`), as lesson 04's average strategy
-# weights by the player's reach. At `Qb`, the strategies played and player 2's reach, iteration by
-# iteration:
+# Single Deep CFR keeps every iteration's strategy $\sigma_t$ (`run.strategy(t)`) and, at a set
+# $I$ of player $p$, mixes them with weight $t\,\pi^{\sigma_t}_p(I)$: linear weighting times $p$'s
+# own reach (`own_reach_table`). At `Qb`, iteration by iteration:
 
 # %%
 qb = kuhn.infoset_keys.index("Qb")
@@ -334,12 +310,10 @@ check_deep.check_sd_average(my_sd_average)
 advantage_regret_figure(deep, "Qb")
 
 # %% [markdown]
-# The dots jump: each iteration's strategy is different, and so is its regret. The network does not
-# follow them; it follows the dashed line, section 5's weighted average of all the regrets so far,
-# which changes more gently as iterations pile up, as a cumulative regret does. (Where it still
-# jumps, the set had hardly been reached before: its weighted reach is small, so one iteration in
-# which the opponent leads there often outweighs all earlier ones.) How close the solid lines stay
-# to the dashed ones is how well the sampling and the training did:
+# The dots jump with each iteration's strategy. The network follows the dashed line instead,
+# section 5's weighted average of all regrets so far, which settles as iterations pile up. (Where
+# it still jumps, the set was hardly reached before, so one iteration outweighs the rest.) How
+# close solid stays to dashed is how well sampling and training did:
 
 # %%
 for key in ("Qb", "Jpb", "K"):
@@ -351,8 +325,8 @@ for key in ("Qb", "Jpb", "K"):
 # %% [markdown]
 # ## 8 · Against tabular CFR
 #
-# The same number of iterations of vanilla CFR and of external sampling (which walks exactly the
-# same kind of traversal, once per player per iteration instead of 200 times, and adds to tables):
+# The same iterations of vanilla CFR and of external sampling (Deep CFR's kind of traversal, once
+# per player per iteration instead of 200 times, adding to tables):
 
 # %%
 tabular = [cfrviz.solve(kuhn, name, ITERATIONS, seed=0, checkpoints=range(1, ITERATIONS + 1))
@@ -369,17 +343,15 @@ print(f"Deep CFR touches {per_iteration['deep_cfr'] / per_iteration['cfr']:.0f} 
 ComparisonView([deep, *tabular], ["Deep CFR", "CFR", "external sampling"], axis="iterations")
 
 # %% [markdown]
-# Switch the x axis to **nodes touched**. Per iteration Deep CFR is behind CFR but well ahead of
-# external sampling, which walks one traversal per player where Deep CFR walks 200; per node it is
-# far behind both, and per second further still (each iteration also trains two networks). Kuhn poker
-# has 55 nodes: walking all of them is cheaper than sampling a couple hundred traversals, and a
-# table of 12 sets costs nothing to store. Here tables win.
+# Switch the x axis to **nodes touched**. Per iteration Deep CFR is behind CFR but ahead of external
+# sampling (one traversal per player against Deep CFR's 200); per node it is far behind both, and
+# per second further still, since it also trains two networks. On a 55-node game, walking the whole
+# tree is cheaper than sampling, and a 12-set table costs nothing. Here tables win.
 #
 # ## 9 · Leduc poker, recorded
 #
-# Deep CFR on Leduc takes about a minute for 100 iterations, too long to wait for in a lesson.
-# We ran `benchmarks/record_deep_cfr.py` once and stored its result: the numbers below are
-# **recorded**, not measured now; the cell prints where, when and with which command.
+# Deep CFR on Leduc takes over a minute for 100 iterations, so these numbers are **recorded** by
+# `benchmarks/record_deep_cfr.py`, not measured now; the cell prints where, when and how.
 
 # %%
 recorded = json.loads((Path("..") / "data" / "benchmarks" / "deep_cfr_leduc.json").read_text())
@@ -396,20 +368,16 @@ recorded_runs_figure(recorded, axis="nodes")
 # about 1,200 times as long (76.6 s against 0.064 s). External
 # sampling given the **same** number of nodes as Deep CFR's traversals, but adding to tables, does
 # best of all (with only Deep CFR's 100 iterations, one traversal each, it has barely started).
-# None of this is a failure of Deep CFR: on Leduc a table of 288 sets fits in a few
-# kilobytes, and a table is an exact memory, while a network is an approximate one trained anew
-# every iteration.
-#
-# Networks earn their price when the table cannot be stored at all, as in section 1's games: there
-# a fixed-size network that generalises across similar sets is the only memory available, and the
-# comparison is no longer "network or table" but "network or nothing" (or an abstraction designed
-# by hand). That is what the paper shows on games far bigger than ours.
+# This is no failure of Deep CFR: Leduc's 288-set table fits in kilobytes and is an exact memory,
+# where a network is an approximate one retrained every iteration. Networks earn their price when
+# no table can be stored, as in section 1's games: the choice is then "network or nothing" (or a
+# hand-made abstraction), which is what the paper shows on games far bigger than ours.
 #
 # ## 10 · Explore it
 #
-# The training explorer runs Deep CFR too. The tree shows the strategies the networks play; in a
-# set's panel the regret chart shows the networks' advantages, and the panel puts them beside the
-# exact regrets. Try more `traversals`, or fewer `train_steps`, and press **Solve**.
+# The training explorer runs Deep CFR too: the tree shows the networks' strategies, a set's panel
+# their advantages beside the exact regrets. Try more `traversals` or fewer `train_steps`, then
+# press **Solve**.
 
 # %%
 cfrviz.explore(kuhn, "deep_cfr", iterations=20, traversals=200, train_steps=150, infoset="Qb")
@@ -417,23 +385,17 @@ cfrviz.explore(kuhn, "deep_cfr", iterations=20, traversals=200, train_steps=150,
 # %% [markdown]
 # ## Summary
 #
-# - CFR's tables grow with the information sets; for real poker they cannot be stored. Deep CFR
-#   replaces the regret table by one network per player, from a set's features to a number per
-#   action, and plays regret matching on its predictions. This lesson's version updates both
-#   players from the same strategy and plays uniformly where no prediction is positive; the
-#   paper's alternates the players within an iteration and plays the best-predicted action
-#   (`fallback="argmax"` in cfrviz).
-# - Each iteration: external-sampling traversals give sampled regrets; a **reservoir** of fixed
-#   capacity keeps each sample ever offered with the same probability; the network is retrained on
-#   it with samples of iteration $t$ weighted by $t$, over legal actions only.
-# - At each set, the loss is minimised by the weighted mean of its samples, Σ t·r / Σ t (you
-#   computed it): linear CFR's cumulative regret, divided by a positive factor that regret
-#   matching ignores.
-# - The average strategy comes from a second network (Deep CFR) or from keeping every iteration's
-#   networks (Single Deep CFR, which cfrviz computes exactly: at a set, iteration t's strategy
-#   weighted by t and by the player's own reach, as you computed).
-# - On Kuhn and Leduc, tables win: fewer nodes, less time, lower exploitability. Networks pay off
-#   when tables cannot be stored and sets must share what is learned.
+# - For real poker CFR's tables cannot be stored. Deep CFR replaces the regret table by one
+#   network per player and plays regret matching on its predictions.
+# - Each iteration: external-sampling traversals give sampled regrets; a **reservoir** keeps every
+#   sample offered with the same probability; the network is retrained on it, iteration $t$
+#   weighted by $t$, legal actions only.
+# - At a set the loss is minimised by the weighted mean Σ t·r / Σ t (you computed it): linear
+#   CFR's cumulative regret up to a positive factor that regret matching ignores.
+# - The average strategy comes from a second network (Deep CFR) or from every iteration's networks
+#   (Single Deep CFR: iteration t weighted by t and the player's own reach, as you computed).
+# - On Kuhn and Leduc, tables win on nodes, time and exploitability; networks pay off where tables
+#   cannot be stored and sets must share what is learned.
 #
 # **Read more.**
 # - N. Brown, A. Lerer, S. Gross and T. Sandholm, *Deep Counterfactual Regret Minimization*,
