@@ -353,6 +353,20 @@ def test_my_cfr_explains_bad_results(replace, mistake):
     assert feedback.status == WRONG and feedback.mistake == mistake, feedback
 
 
+@pytest.mark.parametrize("source", [
+    "import cfrviz\n\ndef my_cfr(tree, iterations):\n"
+    "    return cfrviz.solve(tree, 'cfr', iterations).average_policy().probabilities\n",
+    "from cfrviz import solve as train\n\ndef my_cfr(tree, iterations):\n"
+    "    return train(tree, 'cfr', iterations, progress=False).average_strategy[-1]\n",
+    "from cfrviz.exercises import lesson04 as check\n\ndef my_cfr(tree, iterations):\n"
+    "    return check.cfr_variant_run(tree, iterations)\n",
+], ids=["cfrviz.solve", "renamed", "the checker's own"])
+def test_my_cfr_refuses_the_package_cfr(source):
+    """Issue 29: a my_cfr that returns the package's CFR run is not the student's CFR."""
+    feedback = ex.check_my_cfr(as_cell(source)["my_cfr"])
+    assert feedback.status == WRONG and feedback.mistake == "calls the answer", feedback
+
+
 def test_my_cfr_crash_reports_the_line():
     feedback = ex.check_my_cfr(my_cfr(**{
         "        info = tree.infoset[node]\n": "        info = tree.infoset[node]['x']\n"}))

@@ -2,7 +2,10 @@
 
 Each entry maps an exercise's tag to a function that computes its answer with cfrviz and
 returns the strings that would show it.  Exercise 3 (exercise-my-cfr) asks for code: no
-output prints its answer, so it is not listed.
+output prints its answer.  ``cfrviz.solve(tree, "cfr", n)`` computes it and is used throughout
+the lesson by design (the checker compares with it), so the checker refuses a ``my_cfr`` that
+calls it; the name the exercise asks for, ``my_cfr``, and the checker's own vanilla CFR,
+``cfr_variant_run`` (refused too), are at hand nowhere before it.
 """
 
 from __future__ import annotations
@@ -28,6 +31,10 @@ def _alpha() -> list[str]:
     readings = lesson04.alpha_estimates(mystery).values()
     return sorted({f"{a:.4f}" for a in readings} | {f"{a:.3f}" for a in readings})
 
+
+ANSWER_FUNCTIONS: dict[str, set[str]] = {
+    "exercise-my-cfr": {"my_cfr", "cfr_variant_run"},
+}
 
 ANSWERS: dict[str, Callable[[], list[str]]] = {
     "exercise-average-at-set": _average_at_set,

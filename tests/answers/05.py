@@ -4,7 +4,11 @@ Each entry maps an exercise's tag to a function that computes its answer with cf
 returns the strings that would show it.  Exercise 1's answer is "fold, -1": folding always
 loses the ante, so what gives it away is the value of the call it beats (-4/3 against the
 bluffer), listed here.  Exercise 2 (exercise-best-response-code) asks for code: no output
-prints its answer, so it is not listed.
+prints its answer.  Its ANSWER_FUNCTIONS are the package's implementations of the skeleton's
+computation, which no cell before the exercise names.  ``cfrviz.best_response`` is not among
+them: section 1 teaches it (the honest player's table, the solver's view of a spot) before the
+exercise on purpose, and the exercise compares with it; instead the checker refuses a function
+that calls it, or any of these, under any name (run_student's ``forbidden=``).
 """
 
 from __future__ import annotations
@@ -29,6 +33,11 @@ def _exploitability() -> list[str]:
     e = cfrviz.exploitability(kuhn, trace.average_policy(lesson05.EXPLOIT_ITERATION))
     return [f"{e:.5f}", f"{e:.4f}", f"{e:.3f}"]
 
+
+ANSWER_FUNCTIONS: dict[str, set[str]] = {
+    "exercise-best-response-code": {"my_best_response", "tree_best_response",
+                                    "variant_best_response", "exploiter"},
+}
 
 ANSWERS: dict[str, Callable[[], list[str]]] = {
     "exercise-best-response-by-hand": _best_response_by_hand,

@@ -265,12 +265,22 @@ _CFR_HINTS = {IndexError: "tree.children[node] lists a node's children in action
                          "int."}
 
 
+def _answer_functions() -> dict:
+    """The package's CFR, which computes exercise 3's answer: a ``my_cfr`` that calls it is
+    refused (the lesson trains with ``cfrviz.solve`` throughout, and the checker compares
+    with it)."""
+    from ...solvers import solve
+
+    return {solve: "cfrviz.solve", cfr_variant_run: "the checker's own vanilla CFR "
+            "(check.cfr_variant_run)"}
+
+
 def _student_run(function, tree, iterations: int):
     """Run ``my_cfr`` once: ``(table, not normalised?, seconds, None)`` or ``(.., feedback)``."""
     game = tree.name
     start = time.perf_counter()
     result, failed = run_student(lambda: function(tree, iterations), name="`my_cfr`",
-                                 hints=_CFR_HINTS)
+                                 hints=_CFR_HINTS, forbidden=_answer_functions())
     seconds = time.perf_counter() - start
     if failed is not None:
         if failed.mistake == "crash":
