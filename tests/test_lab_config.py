@@ -326,3 +326,27 @@ def test_present_shuts_a_pages_kernel_down_when_the_page_goes(tmp_path):
     assert "without encryption" not in text
     assert "_xsrf" not in text, text[-3000:]  # "'_xsrf' argument missing from POST"
     assert "Traceback" not in text, text[-3000:]
+
+
+def test_binder_installs_the_culling_too(tmp_path):
+    """binder/postBuild's settings step, run in a bare venv: a Binder machine (1-2 GB) needs it
+    most.  (tests/test_binder.py runs the whole postBuild, slowly.)"""
+    script = (ROOT / "binder" / "postBuild").read_text(encoding="utf-8")
+    settings = re.search(r"<<'PY'\n(.*?)\nPY\n", script, re.S)
+    assert settings, "postBuild's Python settings step not found"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(tmp_path / "venv")],
+                   check=True, timeout=120)
+    done = subprocess.run([str(tmp_path / "venv" / "bin" / "python"), "-c", settings.group(1)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    server = json.loads((tmp_path / "venv" / "etc" / "jupyter" / "jupyter_server_config.d" /
+                         "cfrviz.json").read_text(encoding="utf-8"))
+    assert server["MappingKernelManager"] == _lab_config()["MappingKernelManager"]
+    assert "KernelManager" not in server  # ipc: local only, not behind Binder's proxy
+
+
+def test_lesson_00_states_the_cull_time_make_lab_uses():
+    minutes = _lab_config()["MappingKernelManager"]["cull_idle_timeout"] // 60
+    source = " ".join((ROOT / "tools" / "lessons" / "00_start_here.py").read_text(
+        encoding="utf-8").replace("#", " ").split())
+    assert f"it has run nothing for {minutes} minutes" in source

@@ -24,8 +24,9 @@ check()
 # The solvers of this course are compiled to machine code (by numba) the first time they run, and the
 # compiled code is kept on disk. `make lab` compiled them when it installed the course, so the next cell
 # should report a *warm* cache and take about a second. If it reports a *cold* one (after an update of
-# the course, or on a new Binder machine), it compiles them now, once, with a progress bar — under a
-# minute — and every lesson after it starts without waiting.
+# the course, or on a new Binder machine), it compiles them now, once, a line per solver — up to two
+# minutes, depending on the machine; its last line says how long it took — and every lesson after it
+# starts without waiting.
 
 # %%
 from cfrviz.warm import warm
@@ -67,6 +68,13 @@ widgets.VBox([demo_slider, demo_figure])
 #   says *"A live widget was here … run this cell again"*. Use *Run → Run All Cells* and every widget
 #   comes back. To start a lesson over as it was shipped, run `git checkout lessons/<its name>.ipynb` in a
 #   terminal.
+# - **Closing a lesson.** Each open lesson runs in a Python process of its own, its *kernel*, which holds a
+#   few hundred megabytes of memory, and closing the lesson's tab does not stop it. To stop it, use
+#   *File → Close and Shut Down Notebook* (closes the tab too) or *Kernel → Shut Down Kernel* (keeps the
+#   tab); the *Running Terminals and Kernels* panel (the square in a circle in the left sidebar) lists
+#   every kernel and shuts down any of them. If you just close the tab, the course's JupyterLab shuts its
+#   kernel down for you once no tab has been connected to it and it has run nothing for 30 minutes. A
+#   lesson open in a tab keeps its kernel however long you leave it, and so does a cell still running.
 # - **Widgets.** Sliders and buttons update figures in place. Heavy work (training a solver) runs only when
 #   you press a **Solve** button; scrubbing a timeline only reads what was recorded, so it is instant.
 # - **Predict, then reveal.** Lessons often ask you to guess an outcome before you run the cell that shows
@@ -96,6 +104,7 @@ widgets.VBox([demo_slider, demo_figure])
 # | [13 · Solving while playing](13_solving_while_playing.ipynb) | public states and ranges, vector-form CFR, unsafe against safe re-solving (the re-solve gadget, max-margin), depth-limited solving with a value network; how Libratus, DeepStack, Pluribus and ReBeL use them | {{minutes:13_solving_while_playing}} min |
 #
 # To project a lesson in class, run `make present LESSON=04_cfr_on_kuhn` in the course folder: it serves the
-# lesson as a dashboard with the code hidden and large fonts.
+# lesson as a dashboard with the code hidden and large fonts. Each page load runs the lesson in a kernel of
+# its own, which stops when the page is closed or reloaded.
 #
 # Next: [01 · Regret matching](01_regret_matching.ipynb).
