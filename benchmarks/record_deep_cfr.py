@@ -1,4 +1,4 @@
-"""Record Deep CFR beside tabular CFR and external sampling on Leduc poker, for lesson 12.
+"""Record Deep CFR beside tabular CFR and external sampling on Leduc poker, for lesson 13.
 
 Run: ``.venv/bin/python benchmarks/record_deep_cfr.py [--iterations 100] [--seed 0]
 [--out data/benchmarks/deep_cfr_leduc.json]`` (about a minute on a laptop).
@@ -9,7 +9,7 @@ sampling twice -- for the same number of iterations, and for as many iterations 
 touch as many nodes as Deep CFR's sampled traversals did (the same sampling budget, without
 networks).  For each run the file keeps, at every checkpoint, the exploitability of the average
 strategy and the nodes touched so far, and the run's wall-clock seconds (evaluation left out);
-its ``meta`` says on which machine, when and with which command.  Lesson 12 reads the file and
+its ``meta`` says on which machine, when and with which command.  Lesson 13 reads the file and
 labels what it shows as recorded: a live Deep CFR run on Leduc takes too long for a lesson.
 """
 

@@ -13,7 +13,7 @@ meets it.  One JupyterLab serves the module; each lesson gets its own page, and 
   slider shown in an output without figures: a figure elsewhere in the notebook);
 - saved, closed (kernel shut down) and reopened, no widget shows "Error displaying widget";
 - no JavaScript error all along;
-- and what the earlier one-lesson browser tests checked of lessons 01, 02, 04, 06 and 12
+- and what the earlier one-lesson browser tests checked of lessons 01, 02, 04, 06 and 13
   (:data:`EXTRAS`; Deep CFR was lesson 11 then).
 
 The lesson runs as shipped with one cell appended (:data:`PROBE_CELL`): it puts the baselines
@@ -566,29 +566,29 @@ def extras_06(page) -> None:
     assert figure_state(widget) != before
 
 
-def extras_12(page) -> None:
+def extras_13(page) -> None:
     """At least four figures drawn; the advantage figure draws lines; the comparison switches
     its x axis to nodes touched (formerly tests/test_browser_lesson10.py)."""
     plots = page.locator(".js-plotly-plot")
-    assert plots.count() >= 4, f"lesson12: only {plots.count()} figures drawn"
+    assert plots.count() >= 4, f"lesson13: only {plots.count()} figures drawn"
     advantage = (page.locator(".jp-OutputArea-child")
                  .filter(has=page.locator(".js-plotly-plot", has_text="weighted target"))
                  .first)
     advantage.scroll_into_view_if_needed()
-    assert figure_state(advantage)[0]["lines"], "lesson12: the advantage figure draws no lines"
+    assert figure_state(advantage)[0]["lines"], "lesson13: the advantage figure draws no lines"
     widget = widget_output_with_figures(page, button="nodes touched")
     widget.wait_for()
     widget.scroll_into_view_if_needed()
     before = wait_for_figures_to_settle(widget)
-    assert before and before[0]["lines"], "lesson12: the comparison draws no lines"
+    assert before and before[0]["lines"], "lesson13: the comparison draws no lines"
     widget.locator("button", has_text="nodes touched").first.click()
     wait_for_figure_change(widget, before)
-    screenshot(widget, "lesson12-comparison-nodes")
+    screenshot(widget, "lesson13-comparison-nodes")
 
 
 #: Checks kept from the one-lesson browser tests, run right after Run All.
 EXTRAS = {"01": extras_01, "02": extras_02, "04": extras_04, "06": extras_06,
-          "12": extras_12}
+          "13": extras_13}
 #: Lessons whose figures are first drawn in a 1000-pixel window (the layout check widens it
 #: to 1280 and narrows it again); the others run at 1280 x 900.
 NARROW_FIRST = {"02", "04"}

@@ -1,4 +1,4 @@
-"""Lesson 12's Deep CFR computations: the network's weighted-mean target at a set, and Single
+"""Lesson 13's Deep CFR computations: the network's weighted-mean target at a set, and Single
 Deep CFR's average at a set. Right code in several styles passes; each wrong version, written
 as a student might write it, gets its own mistake's name."""
 

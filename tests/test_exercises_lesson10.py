@@ -92,7 +92,7 @@ BUDGET_RIGHT = {
     "exact": lambda: RIGHT,
     "a rounded hand calculation": lambda: RIGHT * 1.05,
     "numpy": lambda: np.float64(RIGHT),
-    "the solution": lambda: run_solution("10b_lp_budget.py", **FIT)["my_sequences"],
+    "the solution": lambda: run_solution("11_lp_budget.py", **FIT)["my_sequences"],
 }
 
 
@@ -170,7 +170,7 @@ def test_the_openspiel_section_gives_one_install_instruction_for_the_kernels_pyt
 def test_the_sequence_form_is_out_of_reach_until_the_constraints_exercise_is_checked():
     """`sequence_form(...).constraints` was imported and computed before exercise 'plan
     constraints'; now the lesson gives `first` alone (check_sf.first_columns)."""
-    cells = _cells("10b_linear_programming")
+    cells = _cells("11_linear_programming")
     check = next(i for i, c in enumerate(cells)
                  if "check_sf.check_plan_constraints(my_constraints)" in c.source)
     before = "\n".join(c.source for c in cells[:check] if c.cell_type == "code")

@@ -130,7 +130,7 @@ def wrong_constraints(*, parent="own", root_row=True, root_rhs=1.0, parent_coeff
 
 
 def test_the_solution_and_three_other_styles_pass():
-    solution = run_solution("10b_plan_constraints.py")["my_constraints"]
+    solution = run_solution("11_plan_constraints.py")["my_constraints"]
     assert ex.check_plan_constraints(solution).status == CORRECT
     assert ex.check_plan_constraints(wrong_constraints()).status == CORRECT
     for source in (CLIMB, LEVELS, STACK):
@@ -175,7 +175,7 @@ def _permuted(function, order):
 def test_correct_rows_in_any_order_pass(order):
     """Issue 29: the docstring promises any row order, but a child set's row (-1 on one of
     its parent set's actions) listed first was taken for the parent set's row."""
-    solution = run_solution("10b_plan_constraints.py")["my_constraints"]
+    solution = run_solution("11_plan_constraints.py")["my_constraints"]
     feedback = ex.check_plan_constraints(_permuted(solution, order))
     assert feedback.status == CORRECT, feedback
 
@@ -276,7 +276,7 @@ def primal(*, q_bounds=(None, None), objective=-1.0, block=lambda A: -A.T, answe
 
 
 def test_the_lp_solution_and_other_styles_pass():
-    solution = run_solution("10b_sequence_lp.py")["my_game_value"]
+    solution = run_solution("11_sequence_lp.py")["my_game_value"]
     assert ex.check_sequence_lp(solution).status == CORRECT
     assert ex.check_sequence_lp(primal()).status == CORRECT
     for source in (DUAL, SPARSE):

@@ -1,4 +1,4 @@
-"""Checkers for lesson 12's two Deep CFR computations that the text derives: the network's
+"""Checkers for lesson 13's two Deep CFR computations that the text derives: the network's
 target at a set, and Single Deep CFR's average strategy at a set.
 
 Exercise "weighted target": ``my_target(ts, infos, regrets, info)`` returns what the

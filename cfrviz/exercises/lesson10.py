@@ -164,7 +164,7 @@ BUDGET_MB = 16_000
 #: within a few per cent.
 BUDGET_TOLERANCE = 0.10
 #: The order of magnitude of heads-up limit hold'em's sequences per player (3.19e14 information
-#: sets, lesson 11), for scale in the feedback.
+#: sets, lesson 12), for scale in the feedback.
 HULHE_SEQUENCES = 1e14
 
 

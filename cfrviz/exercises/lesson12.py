@@ -1,353 +1,176 @@
-"""Checkers for lesson 12, Deep CFR: the reservoir that is a network's training memory.
-
-Exercise 1 (:func:`check_reservoir_add`) is reservoir sampling (Vitter, 1985,
-algorithm R) as one function, ``add(buffer, sample, seen, capacity, rng)``:
-
-- ``buffer`` is a list (changed in place), ``sample`` the new sample and
-  ``seen`` how many samples were offered **before** this one (0 for the
-  first);
-- while the buffer is not full (``seen < capacity``) the sample is appended;
-- after that it draws ``j = rng.integers(0, seen + 1)`` -- uniform over the
-  ``seen + 1`` samples offered so far, this one included -- and when
-  ``j < capacity`` the sample replaces ``buffer[j]``.  So it enters with
-  probability ``capacity / (seen + 1)``, into a uniformly random slot.
-
-With that rule every sample offered so far is in the buffer with the same
-probability, ``capacity / (samples offered)``.  The checker feeds the
-student's function a stream with its own seeded generator and compares the
-buffer after every sample with :func:`reference_add` fed the same draws; then,
-for a function that draws differently, it measures how often each sample, and
-each pair of samples, ends in the buffer over many streams (a buffer can keep
-every sample alone equally often and still not be a uniformly random set).
-The samples offered are ``SAMPLE_BASE + seen``, never the counter itself.  The buffer must
-change in place, as the exercise asks: a function that returns a new list and leaves the
-caller's buffer as it was, or leaves it unchanged while it has room, is refused
-(``"not-in-place"``).
-A wrong answer is named only when a
-wrong version written here (:data:`VARIANTS`) reproduces it: replacing
-always, replacing with probability ``capacity / seen`` (off by one), never
-replacing once full, appending beyond the capacity.
-"""
+"""Checkers for lesson 12, the road to superhuman poker."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from numbers import Real
 
 import numpy as np
 
-from . import Feedback, unanswered, wrong
-from .coding import run_student, short_repr
+from ..analysis.scaling import PUBLISHED_SIZES
+from . import Feedback, not_done, unanswered, wrong
 from .diagnosis import Case, diagnose, fallback, screen
 
-#: The stream of the exact replay: its length, the capacity and the generator's seed.
-REPLAY = (60, 8, 2024)
-#: The distribution test: stream length, capacity, number of streams.
-DISTRIBUTION = (12, 3, 3000)
-#: How many standard errors a frequency may stray before it counts as wrong.
-TOLERANCE = 4.5
-#: The checker offers sample ``SAMPLE_BASE + seen`` as number ``seen``: samples are never equal to
-#: the counter, so storing ``seen`` instead of ``sample`` is caught.
-SAMPLE_BASE = 100
-
-
-def sample_of(seen: int) -> int:
-    """The sample the checker offers as number ``seen`` (from 0)."""
-    return SAMPLE_BASE + seen
-
-#: The wrong versions the checker can name (see :func:`variant_add`).
-VARIANTS = ("always-replace", "off-by-one", "never-replace", "append-beyond")
-
-
-def reference_add(buffer: list, sample, seen: int, capacity: int,
-                  rng: np.random.Generator) -> None:
-    """Algorithm R: append while not full, then replace slot ``j < capacity``, j in 0..seen."""
-    if seen < capacity:
-        buffer.append(sample)
-        return
-    j = int(rng.integers(0, seen + 1))
-    if j < capacity:
-        buffer[j] = sample
-
-
-def variant_add(name: str, buffer: list, sample, seen: int, capacity: int,
-                rng: np.random.Generator) -> None:
-    """A typical wrong version of :func:`reference_add` (``name`` from :data:`VARIANTS`)."""
-    if name == "append-beyond":
-        buffer.append(sample)
-        return
-    if seen < capacity:
-        buffer.append(sample)
-        return
-    if name == "always-replace":
-        buffer[int(rng.integers(0, capacity))] = sample
-    elif name == "off-by-one":
-        j = int(rng.integers(0, seen))  # uniform over 0..seen-1: probability capacity / seen
-        if j < capacity:
-            buffer[j] = sample
-
-
-def replacement_probability(name: str, seen: int, capacity: int) -> float:
-    """The probability that sample number ``seen`` (from 0) enters a full buffer."""
-    if seen < capacity:
-        return 1.0
-    return {"right": capacity / (seen + 1), "always-replace": 1.0,
-            "off-by-one": min(1.0, capacity / seen), "never-replace": 0.0}[name]
-
-
-def keep_probabilities(name: str, length: int, capacity: int) -> np.ndarray:
-    """The exact probability that each sample of a stream of ``length`` ends in the buffer.
-
-    A sample enters with :func:`replacement_probability` and each later
-    sample that enters evicts it with probability ``1 / capacity`` (a uniform slot).
-    """
-    out = np.empty(length)
-    for i in range(length):
-        p = replacement_probability(name, i, capacity)
-        for k in range(max(i + 1, capacity), length):
-            p *= 1.0 - replacement_probability(name, k, capacity) / capacity
-        out[i] = p
-    return out
-
-
-_HINTS = {
-    IndexError: "buffer has len(buffer) items, indices 0..len(buffer) - 1: while it is not full, "
-                "append; once full, replace buffer[j] only for j < capacity.",
-    TypeError: "add(buffer, sample, seen, capacity, rng): buffer is a list, seen and capacity "
-               "whole numbers, rng a numpy Generator (rng.integers(0, n) is uniform in 0..n-1).",
-    AttributeError: "rng is a numpy Generator: rng.integers(0, n) draws a whole number in "
-                    "0..n-1, rng.random() a number in [0, 1).",
+#: The ideas of exercise 2, by letter.  They are listed in a different order from the programs
+#: (:data:`SYSTEMS`), so that giving the letters A to E in turn matches none of them.
+IDEAS = {
+    "A": "six players: a blueprint from linear Monte Carlo CFR and a depth-limited search in "
+         "which the opponents may switch among several continuation strategies",
+    "B": "a blueprint from Monte Carlo CFR on an abstracted game, refined during play by safe "
+         "nested subgame solving, with gaps the opponents found patched overnight",
+    "C": "regret matching+ with compressed tables, run on the whole game until it is "
+         "essentially solved, offline",
+    "D": "neural networks trained on sampled regrets replace the regret and strategy tables, "
+         "so no hand-made card abstraction is needed",
+    "E": "no precomputed strategy for the whole game: at every decision, re-solve a "
+         "depth-limited lookahead whose leaves are valued by a neural network",
+}
+SYSTEMS = ("Cepheus", "DeepStack", "Libratus", "Pluribus", "Deep CFR")
+MATCH = {"Cepheus": "C", "DeepStack": "E", "Libratus": "B", "Pluribus": "A", "Deep CFR": "D"}
+#: The answer that reads the letters off in the order the programs are listed.
+IN_ORDER = dict(zip(SYSTEMS, IDEAS))
+WHY = {
+    "Cepheus": "Cepheus (2015) ran CFR+ on all of heads-up limit hold'em",
+    "DeepStack": "DeepStack (2017) re-solves at every decision with a value network at the "
+                 "depth limit",
+    "Libratus": "Libratus (2017) refines an MCCFR blueprint with nested safe subgame solving",
+    "Pluribus": "Pluribus (2019) plays six-player poker with a linear-MCCFR blueprint and "
+                "depth-limited search",
+    "Deep CFR": "Deep CFR (2019) learns regrets with neural networks instead of tables",
 }
 
-_NAME = "`my_add`"
-
-MESSAGES = {
-    "always-replace": "Once the buffer is full, every new sample goes in: the buffer then holds "
-                      "mostly the latest samples, and old iterations are forgotten, like a queue. "
-                      "A sample must enter only with probability capacity / (seen + 1): draw "
-                      "j = rng.integers(0, seen + 1) and replace buffer[j] only if j < capacity.",
-    "off-by-one": "Off by one: a sample enters your full buffer with probability capacity / "
-                  "seen (as with j = rng.integers(0, seen), uniform over seen numbers), so the "
-                  "first one after the buffer fills always enters. The samples offered so far "
-                  "are seen + 1, this one included: draw j = rng.integers(0, seen + 1).",
-    "never-replace": "Once the buffer is full, nothing new ever enters: the buffer keeps the "
-                     "first capacity samples forever, and a network trained on it never sees a "
-                     "later iteration. Draw j = rng.integers(0, seen + 1) and replace buffer[j] "
-                     "when j < capacity.",
-    "append-beyond": "Your buffer grows past its capacity: you append every sample. The point of "
-                     "a reservoir is a fixed memory: append only while len(buffer) < capacity, "
-                     "then replace.",
-}
+#: Exercise 1: heads-up limit hold'em's information sets, actions per set, tables, bytes.
+HULHE_SETS = next(p.infosets for p in PUBLISHED_SIZES if "limit Texas" in p.game
+                  and "no-limit" not in p.game)
+ACTIONS, TABLES, BYTES = 3, 2, 8
 
 
-def _stream(function, length: int, capacity: int, rng: np.random.Generator
-            ) -> tuple[list | None, Feedback | None]:
-    """Offer samples 0..length-1 to ``function``; the buffer after each, or what went wrong."""
-    buffer: list = []
-    after = []
-    for seen in range(length):
-        before = list(buffer)
-        out, problem = run_student(
-            lambda s=seen, b=buffer: function(b, sample_of(s), s, capacity, rng), name=_NAME,
-            hints=_HINTS)
-        if problem is not None:
-            return None, problem
-        problem = _not_in_place(buffer, before, out, seen, capacity)
-        if problem is not None:
-            return None, problem
-        after.append(list(buffer))
-    return after, None
-
-
-def _not_in_place(buffer: list, before: list, out, seen: int, capacity: int) -> Feedback | None:
-    """A call that left the caller's buffer as it was where it must have changed: while it
-    has room (every sample is appended), or when the function returned a different list (the
-    change went into a new list the caller's buffer never sees)."""
-    if buffer != before:
+def _system(name) -> str | None:
+    if not isinstance(name, str):
         return None
-    new_list = isinstance(out, list) and out is not buffer and out != before
-    if new_list:
-        return wrong(f"After sample number {seen} your function returned a new list, "
-                     f"{short_repr(out)}, and left `buffer` as it was. The memory is the "
-                     "caller's list: change it in place (`buffer.append(sample)`, `buffer[j] = "
-                     "sample`) so every later call sees the change; Deep CFR never copies its "
-                     "reservoir.", "not-in-place")
-    if seen < capacity:
-        return wrong(f"After sample number {seen} `buffer` is unchanged, though it had room "
-                     f"(capacity {capacity}): every sample is appended until the buffer is "
-                     "full. Change the caller's list in place with `buffer.append(sample)`; "
-                     "`buffer = buffer + [sample]` only makes a new list inside your "
-                     "function.", "not-in-place")
+    simple = name.strip().lower().replace("-", " ").replace("_", " ")
+    for system in SYSTEMS:
+        if simple == system.lower() or simple.replace(" ", "") == system.lower().replace(" ", ""):
+            return system
     return None
 
 
-def _replay(add, length: int, capacity: int, seed: int) -> list[list]:
-    buffer: list = []
-    rng = np.random.default_rng(seed)
-    after = []
-    for seen in range(length):
-        add(buffer, sample_of(seen), seen, capacity, rng)
-        after.append(list(buffer))
-    return after
-
-
-def _frequencies(function, length: int, capacity: int, streams: int
-                 ) -> tuple[tuple[np.ndarray, np.ndarray] | None, Feedback | None]:
-    """How often each sample, and each pair of samples, ends in the buffer over ``streams``
-    streams of one generator: (frequency per sample, frequency per pair (i, j))."""
-    counts = np.zeros(length)
-    pairs = np.zeros((length, length))
-    rng = np.random.default_rng(7)
-    for _ in range(streams):
-        after, problem = _stream(function, length, capacity, rng)
+def _read_matches(answer) -> tuple[dict[str, str], Feedback | None]:
+    """The student's ``{system: letter}`` with names and letters cleaned up, or what is wrong
+    with it."""
+    if unanswered(answer):
+        return {}, not_done("Fill in `my_matches` with a letter for each program.")
+    if not isinstance(answer, Mapping):
+        return {}, wrong(f"Give a dict such as {{'Cepheus': 'A', ...}}; got "
+                         f"{type(answer).__name__}.", "shape")
+    matches: dict[str, str] = {}
+    for key, letter in answer.items():
+        system = _system(key)
+        problem = screen((system, letter), (
+            Case("names", lambda pair: pair[0] is None,
+                 f"{key!r} is not one of {', '.join(SYSTEMS)}."),
+            Case.not_done(lambda pair: unanswered(pair[1]), f"{system} still has no letter."),
+            Case("names", lambda pair: not isinstance(pair[1], str)
+                 or pair[1].strip().upper() not in IDEAS,
+                 f"{system}: use one of the letters {', '.join(IDEAS)}; got {letter!r}."),
+        ))
         if problem is not None:
-            return None, problem
-        assert after is not None
-        kept = np.unique(np.array([s - SAMPLE_BASE for s in after[-1]
-                                   if isinstance(s, (int, np.integer))
-                                   and 0 <= s - SAMPLE_BASE < length], dtype=int))
-        counts[kept] += 1
-        pairs[np.ix_(kept, kept)] += 1
-    return (counts / streams, pairs / streams), None
+            return {}, problem
+        assert system is not None
+        matches[system] = letter.strip().upper()
+    return matches, None
 
 
-def _fits(freq: np.ndarray, expected: np.ndarray, streams: int) -> bool:
-    error = np.sqrt(np.maximum(expected * (1 - expected), 1e-4) / streams)
-    return bool(np.all(np.abs(freq - expected) <= TOLERANCE * error))
+def check_milestones(answer) -> Feedback:
+    """Exercise 2: match each program to the idea it added (a dict ``{system: letter}``)."""
+    matches, problem = _read_matches(answer)
+    if problem is not None:
+        return problem
+
+    def missing(matches) -> list[str]:
+        return [s for s in SYSTEMS if s not in matches]
+
+    def wrong_ones(matches) -> list[str]:
+        return [s for s in SYSTEMS if matches[s] != MATCH[s]]
+
+    def swapped(a: str, b: str) -> Callable[[dict], bool]:
+        return lambda matches: matches[a] == MATCH[b] and matches[b] == MATCH[a]
+
+    return diagnose(matches, (
+        Case.not_done(lambda matches: bool(missing(matches)),
+                      lambda matches: f"Give a letter for {', '.join(missing(matches))} as "
+                                      "well."),
+        Case.correct(lambda matches: not wrong_ones(matches),
+                     "All five right. Cepheus scaled a full-width solver (CFR+); DeepStack and "
+                     "Libratus both solve during play but from different starting points (a "
+                     "value network vs. a precomputed blueprint); Pluribus carried the "
+                     "blueprint-plus-search recipe to six players; Deep CFR replaced the tables "
+                     "themselves."),
+        Case("in-order", lambda matches: matches == IN_ORDER,
+             "Those are the letters A to E in the order the programs are listed, but the ideas "
+             "are listed in another order: read each description and find the program that "
+             "introduced it (the milestones above say what each added)."),
+        Case("deepstack-libratus", swapped("DeepStack", "Libratus"),
+             "DeepStack and Libratus are swapped. Both solve subgames while playing, but "
+             "DeepStack keeps no strategy for the whole game and values its lookahead's leaves "
+             "with a neural network, while Libratus starts from a blueprint computed in advance "
+             "with Monte Carlo CFR."),
+        Case("deepstack-deepcfr", swapped("DeepStack", "Deep CFR"),
+             "DeepStack and Deep CFR both use deep networks, for different jobs: DeepStack's "
+             "network estimates counterfactual values where its lookahead stops; Deep CFR's "
+             "networks stand in for the regret and strategy tables of CFR itself."),
+        Case("libratus-pluribus", swapped("Libratus", "Pluribus"),
+             "Libratus and Pluribus are swapped. Both combine a blueprint with search, but "
+             "Libratus played one opponent at a time (heads-up) and Pluribus sat at a table of "
+             "six."),
+        Case("cepheus", lambda matches: matches["Cepheus"] != MATCH["Cepheus"],
+             "Cepheus is the one that needed no abstraction of the betting and no search: limit "
+             "hold'em was small enough (about 3 × 10^14 sets) for CFR+ to solve it whole, "
+             "offline."),
+        fallback(lambda matches: f"{len(wrong_ones(matches))} of five are off, e.g. "
+                                 f"{wrong_ones(matches)[0]}: {WHY[wrong_ones(matches)[0]]}."),
+    ))
 
 
-def _counters(after: list[list]) -> bool:
-    """True when every buffer held only counters: numbers 0..seen after sample ``seen``."""
-    return all(isinstance(s, (int, np.integer)) and 0 <= s <= seen
-               for seen, buffer in enumerate(after) for s in buffer)
+def hulhe_terabytes() -> float:
+    """Two float64 tables of 3 actions for every HULHE information set, in terabytes (10^12)."""
+    return HULHE_SETS * ACTIONS * TABLES * BYTES / 1e12
 
 
-def _shape_problem(after: list[list], capacity: int) -> Feedback | None:
-    """A buffer of the wrong length, or holding something never offered."""
-    for seen, buffer in enumerate(after):
-        want = min(seen + 1, capacity)
-        if len(buffer) > capacity:
-            return wrong(MESSAGES["append-beyond"] + f" (After {seen + 1} samples with capacity "
-                         f"{capacity} it held {len(buffer)}.)", "append-beyond")
-        if len(buffer) != want:
-            return wrong(f"After {seen + 1} samples with capacity {capacity} your buffer holds "
-                         f"{len(buffer)} samples; it should hold {want}: every sample is "
-                         "appended until the buffer is full, and after that its length stays "
-                         "the capacity.", "length")
-        offered = range(sample_of(0), sample_of(seen) + 1)
-        if any(not isinstance(s, (int, np.integer)) or s not in offered for s in buffer):
-            if _counters(after):
-                return wrong(f"After {seen + 1} samples your buffer holds {buffer!r}: those are "
-                             "counters (`seen`), not samples. The checker offers samples "
-                             f"{sample_of(0)}, {sample_of(1)}, ... as numbers 0, 1, ...: store "
-                             "`sample` itself.", "counter-not-sample")
-            return wrong(f"After {seen + 1} samples your buffer holds {buffer!r}: only the "
-                         f"samples offered (here the numbers {sample_of(0)}.."
-                         f"{sample_of(seen)}) belong in it. Store `sample` itself.", "contents")
-    return None
+def check_hulhe_memory(answer) -> Feedback:
+    """Exercise 1: memory of CFR's two tables for heads-up limit hold'em, in terabytes.
 
-
-def check_reservoir_add(function) -> Feedback:
-    """Exercise 1: ``function(buffer, sample, seen, capacity, rng)`` is reservoir sampling.
-
-    First the exact replay (:data:`REPLAY`): the buffer after every sample must
-    equal :func:`reference_add`'s with the same seeded draws.  Then, if it does
-    not, the distribution (:data:`DISTRIBUTION`): over many streams every
-    sample must end in the buffer with probability capacity / length (within
-    :data:`TOLERANCE` standard errors) -- a function that draws its random
-    numbers differently but keeps the right distribution passes.  Wrong
-    answers are named when a version of :data:`VARIANTS` reproduces the
-    replay, or its exact keep probabilities fit the measured frequencies.
+    3.19e14 sets × 3 actions × 2 tables × 8 bytes = 15,312 TB (about 15
+    petabytes); answers within 5% count.
     """
-    unusable = screen(function, (
-        Case.not_done(unanswered, f"Write {_NAME}, then run this cell again."),
-        Case("not-callable", lambda f: not callable(f),
-             f"Pass the function itself, check_reservoir_add(my_add); got {function!r}."),
+    positive = (not isinstance(answer, bool)
+                and isinstance(answer, (Real, np.integer, np.floating))
+                and np.isfinite(float(answer)) and float(answer) > 0)
+    right = hulhe_terabytes()
+
+    def near(*targets: float) -> Callable[[float], bool]:
+        return lambda value: any(abs(value - x) <= 0.05 * x for x in targets)
+
+    return diagnose(float(answer) if positive else None, (
+        Case.not_done(lambda _: unanswered(answer), "Set `my_terabytes` to a number."),
+        Case("shape", lambda value: value is None,
+             f"Expected a positive number of terabytes; got {answer!r}."),
+        Case.correct(near(right),
+                     f"Yes, about {right:,.0f} TB, or {right / 1000:,.0f} petabytes: far beyond "
+                     "one machine. The Cepheus team compressed the tables and spread the "
+                     "computation over a cluster of about 200 computers for some two months; our "
+                     "engine would need every entry in memory."),
+        Case("one-table", near(right / TABLES),
+             "That is one table. CFR keeps two for the whole run: cumulative regrets and the "
+             "strategy sum (for the average)."),
+        Case("per-set", near(right / ACTIONS),
+             "Each information set needs one entry per action (fold, call, raise), not one per "
+             "set."),
+        Case("units", near(right * 1e12, right * 1e3, right / 1e3),
+             "The size is right but the unit is off: the question asks for terabytes, 10^12 "
+             "bytes."),
+        Case("bits-bytes", near(right / BYTES, right * BYTES),
+             "Count 8 bytes (64 bits) per number."),
+        fallback("Not quite. Multiply the information sets by 3 actions, 2 tables and 8 bytes, "
+                 "then divide by 10^12."),
     ))
-    if unusable is not None:
-        return unusable
-    verdict = _replay_verdict(function)
-    if verdict is not None:
-        return verdict
-    length, capacity, streams = DISTRIBUTION
-    measured, problem = _frequencies(function, length, capacity, streams)
-    if problem is not None:
-        return problem
-    return diagnose(measured, distribution_cases(length, capacity, streams))
-
-
-def _replay_verdict(function) -> Feedback | None:
-    """The exact replay of :data:`REPLAY`: correct, a named variant, a buffer of the wrong
-    shape, or None when the buffer differs from algorithm R's and the distribution decides."""
-    length, capacity, seed = REPLAY
-    after, problem = _stream(function, length, capacity, np.random.default_rng(seed))
-    if problem is not None:
-        return problem
-    assert after is not None
-
-    def replays(name: str) -> Callable[[list], bool]:
-        return lambda buffers: buffers == _replay(lambda *a: variant_add(name, *a), length,
-                                                  capacity, seed)
-
-    right = _replay(reference_add, length, capacity, seed)
-    verdict = screen(after, (
-        Case.correct(lambda buffers: buffers == right,
-                     f"Your buffer matches algorithm R after each of {length} samples with the "
-                     f"same random draws (capacity {capacity}). Every sample offered so far is "
-                     "kept with the same probability, capacity / samples offered: the memory of "
-                     "a Deep CFR run remembers early iterations as well as recent ones, in a "
-                     "fixed space."),
-        *(Case(name, replays(name), MESSAGES[name]) for name in VARIANTS),
-    ))
-    return verdict if verdict is not None else _shape_problem(after, capacity)
-
-
-def distribution_cases(length: int, capacity: int, streams: int) -> tuple[Case, ...]:
-    """The table over ``(freq, pairs)``, how often each sample and each pair of samples ended
-    in the buffer over ``streams`` streams of ``length`` samples (:func:`_frequencies`)."""
-    uniform = np.full(length, capacity / length)
-    # A uniform reservoir keeps each sample capacity / length of the time, and every *pair*
-    # equally often too, capacity (capacity - 1) / (length (length - 1)).
-    upper = np.triu_indices(length, 1)
-    together = capacity * (capacity - 1) / (length * (length - 1))
-
-    def singles_fit(measured) -> bool:
-        return _fits(measured[0], uniform, streams)
-
-    def keeps_like(name: str) -> Callable[[tuple], bool]:
-        return lambda measured: _fits(measured[0], keep_probabilities(name, length, capacity),
-                                      streams)
-
-    def pairs_off(measured) -> str:
-        pairs = measured[1]
-        worst = int(np.argmax(np.abs(pairs[upper] - together)))
-        i, j = upper[0][worst], upper[1][worst]
-        return (f"Each sample alone ends in your buffer {capacity}/{length} of the time, as it "
-                f"should, but pairs do not: samples {i} and {j} were in it together "
-                f"{pairs[i, j]:.1%} of the time over {streams:,} streams, against "
-                f"{together:.1%} for a uniformly random set of {capacity}. A sample that enters "
-                "must evict a uniformly random slot, whichever sample is in it: draw j = "
-                "rng.integers(0, seen + 1) and replace buffer[j] when j < capacity.")
-
-    def singles_off(measured) -> str:
-        freq = measured[0]
-        worst = int(np.argmax(np.abs(freq - uniform)))
-        return (f"Over {streams:,} streams of {length} samples with capacity {capacity}, sample "
-                f"{worst} ended in the buffer {freq[worst]:.1%} of the time; every sample "
-                f"should end there {capacity}/{length} = {capacity / length:.0%} of the time. "
-                "Append while the buffer is not full; after that draw j = rng.integers(0, seen "
-                "+ 1) and replace buffer[j] when j < capacity.")
-
-    return (
-        Case.correct(lambda measured: singles_fit(measured) and _fits(
-            measured[1][upper], np.full(len(upper[0]), together), streams),
-                     f"Your buffer draws its random numbers differently from algorithm R, but "
-                     f"over {streams:,} streams of {length} samples (capacity {capacity}) each "
-                     f"sample ended in the buffer {capacity}/{length} of the time, and each "
-                     "pair of samples together "
-                     f"{capacity * (capacity - 1)}/{length * (length - 1)} of the time, as they "
-                     "should: the buffer is a uniformly random set of samples."),
-        Case("pairs", singles_fit, pairs_off),
-        *(Case(name, keeps_like(name), MESSAGES[name])
-          for name in ("always-replace", "off-by-one", "never-replace")),
-        fallback(singles_off),
-    )

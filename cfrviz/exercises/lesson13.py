@@ -1,316 +1,353 @@
-"""Checker for lesson 13's coding exercise: the re-solve gadget's input.
+"""Checkers for lesson 13, Deep CFR: the reservoir that is a network's training memory.
 
-Exercise "root values": ``my_root_values(tree, policy, roots, hand_of_root, player)``
-returns, for each private hand of ``player`` at a subgame's root, that player's
-counterfactual best-response value against the blueprint, normalised by the hand's weight:
+Exercise 1 (:func:`check_reservoir_add`) is reservoir sampling (Vitter, 1985,
+algorithm R) as one function, ``add(buffer, sample, seen, capacity, rng)``:
 
-.. math::
+- ``buffer`` is a list (changed in place), ``sample`` the new sample and
+  ``seen`` how many samples were offered **before** this one (0 for the
+  first);
+- while the buffer is not full (``seen < capacity``) the sample is appended;
+- after that it draws ``j = rng.integers(0, seen + 1)`` -- uniform over the
+  ``seen + 1`` samples offered so far, this one included -- and when
+  ``j < capacity`` the sample replaces ``buffer[j]``.  So it enters with
+  probability ``capacity / (seen + 1)``, into a uniformly random slot.
 
-    \\frac{\\sum_{h \\in I} \\pi_{-i}^\\sigma(h)\\, v_i^{\\langle \\sigma_{-i},
-    \\mathrm{BR}\\rangle}(h)}{\\sum_{h \\in I} \\pi_{-i}^\\sigma(h)},
-
-the payoff of *terminate* in the re-solve gadget of Burch, Johanson and Bowling (AAAI 2014).
-It is compared, on Kuhn and Leduc poker subgames with CFR blueprints and for both players,
-with :func:`cfrviz.analysis.subgame.root_values`, which builds the subgame as a game of its
-own and best-responds there: a different computation from any the student is likely to write.
-Hands that chance and the other player never bring to the subgame (weight 0) have no value
-and are not compared.  A function that calls ``root_values`` itself is refused (the exercise is
-to write it), and so is one that changes the arrays it is given.
-
-In the re-solve gadget these values are the *opponent's*: a safe re-solve must leave every
-opponent hand **at most** its value here (its best response against the blueprint), or the
-opponent would gain by steering that hand into the subgame.
-
-A wrong answer is named only when a wrong formula written here (:data:`VARIANTS`) reproduces
-it at every hand of every case; otherwise the feedback shows the first hand that differs.
+With that rule every sample offered so far is in the buffer with the same
+probability, ``capacity / (samples offered)``.  The checker feeds the
+student's function a stream with its own seeded generator and compares the
+buffer after every sample with :func:`reference_add` fed the same draws; then,
+for a function that draws differently, it measures how often each sample, and
+each pair of samples, ends in the buffer over many streams (a buffer can keep
+every sample alone equally often and still not be a uniformly random set).
+The samples offered are ``SAMPLE_BASE + seen``, never the counter itself.  The buffer must
+change in place, as the exercise asks: a function that returns a new list and leaves the
+caller's buffer as it was, or leaves it unchanged while it has room, is refused
+(``"not-in-place"``).
+A wrong answer is named only when a
+wrong version written here (:data:`VARIANTS`) reproduces it: replacing
+always, replacing with probability ``capacity / seen`` (off by one), never
+replacing once full, appending beyond the capacity.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any
 
 import numpy as np
 
-from ..core.tree import TERMINAL, GameTree, as_tree
-from . import Feedback, not_done, unanswered, wrong
-from .coding import run_student
-from .diagnosis import Case, close_to, diagnose, fallback
+from . import Feedback, unanswered, wrong
+from .coding import run_student, short_repr
+from .diagnosis import Case, diagnose, fallback, screen
 
-#: Answers within this of the package's count as equal.
-TOLERANCE = 1e-9
-
-
-@dataclass(frozen=True)
-class RootCase:
-    """One subgame of one blueprint, as the student's function receives it."""
-
-    name: str
-    tree: GameTree
-    policy: np.ndarray        # the blueprint's table (information sets, actions)
-    roots: np.ndarray         # the subgame's root histories (node ids)
-    hand_of_root: np.ndarray  # which of the player's hands each root holds
-    hands: tuple[str, ...]
-    player: int
-    weight: np.ndarray        # chance's and the other player's reach of each hand
-    expected: np.ndarray      # root_values(...).value
+#: The stream of the exact replay: its length, the capacity and the generator's seed.
+REPLAY = (60, 8, 2024)
+#: The distribution test: stream length, capacity, number of streams.
+DISTRIBUTION = (12, 3, 3000)
+#: How many standard errors a frequency may stray before it counts as wrong.
+TOLERANCE = 4.5
+#: The checker offers sample ``SAMPLE_BASE + seen`` as number ``seen``: samples are never equal to
+#: the counter, so storing ``seen`` instead of ``sample`` is caught.
+SAMPLE_BASE = 100
 
 
-#: (game, blueprint iterations of CFR, public state, player) of each case checked.
-CASES = (("kuhn_poker", 10, "deal/b", 1), ("kuhn_poker", 10, "deal/p/b", 0),
-         ("kuhn_poker", 10, "deal/p", 1), ("leduc_poker", 30, "deal/r/r/c/Q/r", 0),
-         ("leduc_poker", 30, "deal/r/r/c/Q/r", 1), ("leduc_poker", 10, "deal/c/r/c/K", 0))
+def sample_of(seen: int) -> int:
+    """The sample the checker offers as number ``seen`` (from 0)."""
+    return SAMPLE_BASE + seen
+
+#: The wrong versions the checker can name (see :func:`variant_add`).
+VARIANTS = ("always-replace", "off-by-one", "never-replace", "append-beyond")
 
 
-@lru_cache(maxsize=1)
-def root_cases() -> tuple[RootCase, ...]:
-    """The subgames the exercise is checked on (built once)."""
-    from ..analysis.subgame import root_values
-    from ..games import load_game
-    from ..solvers import solve
-
-    cases = []
-    blueprints: dict[tuple[str, int], Any] = {}
-    for game, iterations, state, player in CASES:
-        tree = as_tree(load_game(game), "check_root_values")
-        if (game, iterations) not in blueprints:
-            blueprints[game, iterations] = solve(tree, "cfr", iterations,
-                                                 checkpoints=[iterations]).average_policy()
-        blueprint = blueprints[game, iterations]
-        rv = root_values(tree, blueprint, state, player)
-        cases.append(RootCase(f"{game}, CFR-{iterations} blueprint, public state {state!r}, "
-                              f"player {player + 1}'s values", tree,
-                              np.array(blueprint.probabilities), np.array(rv.roots),
-                              np.array(rv.hand_of_root), rv.hands, player,
-                              np.array(rv.weight), np.array(rv.value)))
-    return tuple(cases)
+def reference_add(buffer: list, sample, seen: int, capacity: int,
+                  rng: np.random.Generator) -> None:
+    """Algorithm R: append while not full, then replace slot ``j < capacity``, j in 0..seen."""
+    if seen < capacity:
+        buffer.append(sample)
+        return
+    j = int(rng.integers(0, seen + 1))
+    if j < capacity:
+        buffer[j] = sample
 
 
-# --- the right formula and the usual wrong ones, written out -------------------------------
+def variant_add(name: str, buffer: list, sample, seen: int, capacity: int,
+                rng: np.random.Generator) -> None:
+    """A typical wrong version of :func:`reference_add` (``name`` from :data:`VARIANTS`)."""
+    if name == "append-beyond":
+        buffer.append(sample)
+        return
+    if seen < capacity:
+        buffer.append(sample)
+        return
+    if name == "always-replace":
+        buffer[int(rng.integers(0, capacity))] = sample
+    elif name == "off-by-one":
+        j = int(rng.integers(0, seen))  # uniform over 0..seen-1: probability capacity / seen
+        if j < capacity:
+            buffer[j] = sample
 
-def _reach(tree: GameTree, policy: np.ndarray) -> np.ndarray:
-    from ..engine import tree_reach_probabilities
-    reach: np.ndarray = tree_reach_probabilities(tree, policy)  # rows: player 1, 2, chance
-    return reach
+
+def replacement_probability(name: str, seen: int, capacity: int) -> float:
+    """The probability that sample number ``seen`` (from 0) enters a full buffer."""
+    if seen < capacity:
+        return 1.0
+    return {"right": capacity / (seen + 1), "always-replace": 1.0,
+            "off-by-one": min(1.0, capacity / seen), "never-replace": 0.0}[name]
 
 
-def _values(tree: GameTree, policy: np.ndarray, roots: np.ndarray, hand_of_root: np.ndarray,
-            player: int, *, weight: str = "right", play: str = "best", result: str = "value"
-            ) -> np.ndarray:
-    """Per hand: what ``player`` earns below the roots, as one formula of the family.
+def keep_probabilities(name: str, length: int, capacity: int) -> np.ndarray:
+    """The exact probability that each sample of a stream of ``length`` ends in the buffer.
 
-    ``weight``: "right" (chance x the other player), "chance", "opponent" or "none";
-    ``play``: "best" (one action per information set), "policy" (the blueprint's) or
-    "peek" (the best action at every history, as if the player saw the other's cards);
-    ``result``: "value" (Σ w v / Σ w), "cbv" (Σ w v) or "mean" (the plain mean of v).
+    A sample enters with :func:`replacement_probability` and each later
+    sample that enters evicts it with probability ``1 / capacity`` (a uniform slot).
     """
-    reach = _reach(tree, policy)
-    w = {"right": reach[1 - player] * reach[2], "chance": reach[2].copy(),
-         "opponent": reach[1 - player].copy(), "none": np.ones(tree.num_nodes)}[weight]
-    memo: dict[int, float] = {}
-    choice: dict[int, int] = {}
+    out = np.empty(length)
+    for i in range(length):
+        p = replacement_probability(name, i, capacity)
+        for k in range(max(i + 1, capacity), length):
+            p *= 1.0 - replacement_probability(name, k, capacity) / capacity
+        out[i] = p
+    return out
 
-    def value(node: int) -> float:  # Σ over terminals below of w(z) u(z)
-        if node in memo:
-            return memo[node]
-        who = int(tree.player[node])
-        kids = tree.children[node]
-        if who == TERMINAL:
-            out = float(w[node] * tree.utility[node, player])
-        elif who == player:
-            info = int(tree.infoset[node])
-            if play == "policy":
-                out = sum(float(policy[info, a]) * value(int(c)) for a, c in enumerate(kids))
-            elif play == "peek":
-                out = max(value(int(c)) for c in kids)
-            else:
-                out = value(int(kids[best(info)]))
-        else:
-            out = sum(value(int(c)) for c in kids)
-        memo[node] = out
-        return out
-
-    def best(info: int) -> int:
-        if info not in choice:
-            members = tree.infoset_members(info)
-            totals = [sum(value(int(tree.children[h][a])) for h in members)
-                      for a in range(len(tree.infoset_actions[info]))]
-            choice[info] = int(np.argmax(totals))
-        return choice[info]
-
-    hands = int(hand_of_root.max()) + 1
-    cbv, total, mean, count = (np.zeros(hands) for _ in range(4))
-    for root, hand in zip(roots.tolist(), hand_of_root.tolist()):
-        cbv[hand] += value(root)
-        total[hand] += w[root]
-        if w[root] > 0:
-            mean[hand] += value(root) / w[root]
-            count[hand] += 1
-    with np.errstate(invalid="ignore", divide="ignore"):
-        if result == "cbv":
-            return cbv
-        if result == "mean":
-            return mean / count
-        return cbv / total
-
-
-def _formula(**options: str) -> Callable[[RootCase], np.ndarray]:
-    def formula(case: RootCase) -> np.ndarray:
-        return _values(case.tree, case.policy, case.roots, case.hand_of_root, case.player,
-                       **options)
-    return formula
-
-
-def _wrong_player(case: RootCase) -> np.ndarray:
-    from ..analysis.subgame import root_values
-    from ..core.policy import Policy
-    other = root_values(case.tree, Policy(case.tree, case.policy), case.roots.tolist(),
-                        1 - case.player)
-    return np.array(other.value)
-
-
-#: Wrong answers the checker recognises: (mistake, formula, message).
-VARIANTS: tuple[tuple[str, Callable[[RootCase], np.ndarray], str], ...] = (
-    ("on-policy", _formula(play="policy"),
-     "Your values are what the player earns by playing its *blueprint* strategy in the "
-     "subgame. The gadget's terminate pays what the opponent could get by best-responding "
-     "there: at each of its information sets inside the subgame, the one action whose values, "
-     "summed over the set's histories, are largest."),
-    ("peeking", _formula(play="peek"),
-     "You take the best action at every history separately, as if the player saw the other "
-     "player's cards. A best response picks one action per information set: sum each "
-     "action's weighted values over the set's histories, then take the largest (lesson 05)."),
-    ("unnormalised", _formula(result="cbv"),
-     "These are the counterfactual values Σ π₋ᵢ(h)·v(h), not divided by the hand's weight. "
-     "The gadget pays terminate per unit of reach: divide each hand's sum by Σ π₋ᵢ(h) over "
-     "its root histories."),
-    ("no-opponent-reach", _formula(weight="chance"),
-     "You weight the histories by chance alone. How often the other player's blueprint plays "
-     "into the subgame with each of its hands changes which hands the player is likely to "
-     "face: weight by π₋ᵢ(h) = chance's reach x the other player's reach (rows 2 and "
-     "1 - player of the reach table)."),
-    ("no-chance-reach", _formula(weight="opponent"),
-     "You weight the histories by the other player's reach alone. Chance's reach matters too: "
-     "in Leduc the deals are not equally likely once cards are removed, and the public card "
-     "has its own probability. Weight by chance's reach x the other player's reach."),
-    ("unweighted-mean", _formula(result="mean"),
-     "You average the histories' values with equal weights. The hand's root histories are "
-     "not equally likely: weight each by π₋ᵢ(h), chance's reach x the other player's, and "
-     "divide by the sum of those weights."),
-    ("wrong-player", _wrong_player,
-     "These are the *other* player's values. The gadget's input belongs to the player given "
-     "as `player`, whose hands `hand_of_root` indexes: best-respond for it, and weight by "
-     "chance and the other player."),
-)
 
 _HINTS = {
-    IndexError: "roots and hand_of_root have one entry per root history; tree.children[node] "
-                "lists a node's children in action order; policy has one row per information "
-                "set.",
-    TypeError: "The checker calls my_root_values(tree, policy, roots, hand_of_root, player) "
-               "with a GameTree, a numpy table, two integer arrays and 0 or 1, and expects one "
-               "number per hand.",
+    IndexError: "buffer has len(buffer) items, indices 0..len(buffer) - 1: while it is not full, "
+                "append; once full, replace buffer[j] only for j < capacity.",
+    TypeError: "add(buffer, sample, seen, capacity, rng): buffer is a list, seen and capacity "
+               "whole numbers, rng a numpy Generator (rng.integers(0, n) is uniform in 0..n-1).",
+    AttributeError: "rng is a numpy Generator: rng.integers(0, n) draws a whole number in "
+                    "0..n-1, rng.random() a number in [0, 1).",
+}
+
+_NAME = "`my_add`"
+
+MESSAGES = {
+    "always-replace": "Once the buffer is full, every new sample goes in: the buffer then holds "
+                      "mostly the latest samples, and old iterations are forgotten, like a queue. "
+                      "A sample must enter only with probability capacity / (seen + 1): draw "
+                      "j = rng.integers(0, seen + 1) and replace buffer[j] only if j < capacity.",
+    "off-by-one": "Off by one: a sample enters your full buffer with probability capacity / "
+                  "seen (as with j = rng.integers(0, seen), uniform over seen numbers), so the "
+                  "first one after the buffer fills always enters. The samples offered so far "
+                  "are seen + 1, this one included: draw j = rng.integers(0, seen + 1).",
+    "never-replace": "Once the buffer is full, nothing new ever enters: the buffer keeps the "
+                     "first capacity samples forever, and a network trained on it never sees a "
+                     "later iteration. Draw j = rng.integers(0, seen + 1) and replace buffer[j] "
+                     "when j < capacity.",
+    "append-beyond": "Your buffer grows past its capacity: you append every sample. The point of "
+                     "a reservoir is a fixed memory: append only while len(buffer) < capacity, "
+                     "then replace.",
 }
 
 
-def _vector(value: Any, case: RootCase) -> np.ndarray | None:
-    """The student's answer as one float per hand, or None if it cannot be read so."""
-    n = len(case.hands)
-    if isinstance(value, dict):
-        out = np.full(n, np.nan)
-        for key, v in value.items():
-            index = case.hands.index(key) if key in case.hands else key
-            if not isinstance(index, (int, np.integer)) or not 0 <= index < n:
-                return None
-            try:
-                out[int(index)] = float(v)
-            except (TypeError, ValueError):
-                return None
-        return out
-    try:
-        array = np.array(value, dtype=float).ravel()
-    except (TypeError, ValueError):
+def _stream(function, length: int, capacity: int, rng: np.random.Generator
+            ) -> tuple[list | None, Feedback | None]:
+    """Offer samples 0..length-1 to ``function``; the buffer after each, or what went wrong."""
+    buffer: list = []
+    after = []
+    for seen in range(length):
+        before = list(buffer)
+        out, problem = run_student(
+            lambda s=seen, b=buffer: function(b, sample_of(s), s, capacity, rng), name=_NAME,
+            hints=_HINTS)
+        if problem is not None:
+            return None, problem
+        problem = _not_in_place(buffer, before, out, seen, capacity)
+        if problem is not None:
+            return None, problem
+        after.append(list(buffer))
+    return after, None
+
+
+def _not_in_place(buffer: list, before: list, out, seen: int, capacity: int) -> Feedback | None:
+    """A call that left the caller's buffer as it was where it must have changed: while it
+    has room (every sample is appended), or when the function returned a different list (the
+    change went into a new list the caller's buffer never sees)."""
+    if buffer != before:
         return None
-    return array if array.shape == (n,) else None
+    new_list = isinstance(out, list) and out is not buffer and out != before
+    if new_list:
+        return wrong(f"After sample number {seen} your function returned a new list, "
+                     f"{short_repr(out)}, and left `buffer` as it was. The memory is the "
+                     "caller's list: change it in place (`buffer.append(sample)`, `buffer[j] = "
+                     "sample`) so every later call sees the change; Deep CFR never copies its "
+                     "reservoir.", "not-in-place")
+    if seen < capacity:
+        return wrong(f"After sample number {seen} `buffer` is unchanged, though it had room "
+                     f"(capacity {capacity}): every sample is appended until the buffer is "
+                     "full. Change the caller's list in place with `buffer.append(sample)`; "
+                     "`buffer = buffer + [sample]` only makes a new list inside your "
+                     "function.", "not-in-place")
+    return None
 
 
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 80 else text[:77] + "..."
+def _replay(add, length: int, capacity: int, seed: int) -> list[list]:
+    buffer: list = []
+    rng = np.random.default_rng(seed)
+    after = []
+    for seen in range(length):
+        add(buffer, sample_of(seen), seen, capacity, rng)
+        after.append(list(buffer))
+    return after
 
 
-def _flat(formula: Callable[[RootCase], np.ndarray]) -> np.ndarray:
-    with np.errstate(all="ignore"):
-        return np.concatenate([np.asarray(formula(c), dtype=float)[c.weight > 0]
-                               for c in root_cases()])
+def _frequencies(function, length: int, capacity: int, streams: int
+                 ) -> tuple[tuple[np.ndarray, np.ndarray] | None, Feedback | None]:
+    """How often each sample, and each pair of samples, ends in the buffer over ``streams``
+    streams of one generator: (frequency per sample, frequency per pair (i, j))."""
+    counts = np.zeros(length)
+    pairs = np.zeros((length, length))
+    rng = np.random.default_rng(7)
+    for _ in range(streams):
+        after, problem = _stream(function, length, capacity, rng)
+        if problem is not None:
+            return None, problem
+        assert after is not None
+        kept = np.unique(np.array([s - SAMPLE_BASE for s in after[-1]
+                                   if isinstance(s, (int, np.integer))
+                                   and 0 <= s - SAMPLE_BASE < length], dtype=int))
+        counts[kept] += 1
+        pairs[np.ix_(kept, kept)] += 1
+    return (counts / streams, pairs / streams), None
 
 
-def check_root_values(function: Any) -> Feedback:
-    """Exercise: ``function(tree, policy, roots, hand_of_root, player)`` gives the re-solve
-    gadget's terminate values (normalised counterfactual best-response values per hand).
+def _fits(freq: np.ndarray, expected: np.ndarray, streams: int) -> bool:
+    error = np.sqrt(np.maximum(expected * (1 - expected), 1e-4) / streams)
+    return bool(np.all(np.abs(freq - expected) <= TOLERANCE * error))
 
-    Compared, at every hand with weight of every case in :func:`root_cases`, with
-    :func:`cfrviz.analysis.subgame.root_values`.
+
+def _counters(after: list[list]) -> bool:
+    """True when every buffer held only counters: numbers 0..seen after sample ``seen``."""
+    return all(isinstance(s, (int, np.integer)) and 0 <= s <= seen
+               for seen, buffer in enumerate(after) for s in buffer)
+
+
+def _shape_problem(after: list[list], capacity: int) -> Feedback | None:
+    """A buffer of the wrong length, or holding something never offered."""
+    for seen, buffer in enumerate(after):
+        want = min(seen + 1, capacity)
+        if len(buffer) > capacity:
+            return wrong(MESSAGES["append-beyond"] + f" (After {seen + 1} samples with capacity "
+                         f"{capacity} it held {len(buffer)}.)", "append-beyond")
+        if len(buffer) != want:
+            return wrong(f"After {seen + 1} samples with capacity {capacity} your buffer holds "
+                         f"{len(buffer)} samples; it should hold {want}: every sample is "
+                         "appended until the buffer is full, and after that its length stays "
+                         "the capacity.", "length")
+        offered = range(sample_of(0), sample_of(seen) + 1)
+        if any(not isinstance(s, (int, np.integer)) or s not in offered for s in buffer):
+            if _counters(after):
+                return wrong(f"After {seen + 1} samples your buffer holds {buffer!r}: those are "
+                             "counters (`seen`), not samples. The checker offers samples "
+                             f"{sample_of(0)}, {sample_of(1)}, ... as numbers 0, 1, ...: store "
+                             "`sample` itself.", "counter-not-sample")
+            return wrong(f"After {seen + 1} samples your buffer holds {buffer!r}: only the "
+                         f"samples offered (here the numbers {sample_of(0)}.."
+                         f"{sample_of(seen)}) belong in it. Store `sample` itself.", "contents")
+    return None
+
+
+def check_reservoir_add(function) -> Feedback:
+    """Exercise 1: ``function(buffer, sample, seen, capacity, rng)`` is reservoir sampling.
+
+    First the exact replay (:data:`REPLAY`): the buffer after every sample must
+    equal :func:`reference_add`'s with the same seeded draws.  Then, if it does
+    not, the distribution (:data:`DISTRIBUTION`): over many streams every
+    sample must end in the buffer with probability capacity / length (within
+    :data:`TOLERANCE` standard errors) -- a function that draws its random
+    numbers differently but keeps the right distribution passes.  Wrong
+    answers are named when a version of :data:`VARIANTS` reproduces the
+    replay, or its exact keep probabilities fit the measured frequencies.
     """
-    if unanswered(function):
-        return not_done("Write `my_root_values`, then run this cell again.")
-    if not callable(function):
-        return wrong(f"Pass the function itself, check_root_values(my_root_values); got "
-                     f"{_short(function)}.", "not-callable")
-    from ..analysis.subgame import root_values
-
-    got = []
-    for case in root_cases():
-        given = (case.policy.copy(), case.roots.copy(), case.hand_of_root.copy())
-        answer, failed = run_student(
-            lambda c=case, g=given: function(c.tree, *g, c.player),
-            name="`my_root_values`", hints=_HINTS,
-            forbidden={root_values: "`root_values` (cfrviz.analysis.subgame)"},
-            unchanged=[("policy", given[0]), ("roots", given[1]), ("hand_of_root", given[2])])
-        if failed is not None:
-            return failed
-        vector = _vector(answer, case)
-        if vector is None:
-            return wrong(f"In {case.name}, your function returned {_short(answer)}: return "
-                         f"{len(case.hands)} numbers, one per hand {list(case.hands)} (a list, "
-                         "an array, or a dict from hand index to value).", "shape")
-        live = case.weight > 0
-        if not np.all(np.isfinite(vector[live])):
-            return wrong(f"In {case.name}, your values {np.round(vector, 4).tolist()} are not "
-                         f"all numbers at the hands that reach the subgame "
-                         f"{[h for h, ok in zip(case.hands, live) if ok]}: a division by zero? "
-                         "Only hands of weight 0 may be left undefined.", "not-finite")
-        got.append(vector[live])
-    values = np.concatenate(got)
-    right = _flat(lambda c: c.expected)
-    hands = int(right.size)
-    return diagnose(values, (
-        Case.correct(close_to(right, rtol=0, atol=TOLERANCE),
-                     f"Right at all {hands} hands of the {len(root_cases())} subgames: your "
-                     "values equal root_values(...).value, the terminate payoffs of the re-solve "
-                     "gadget. When they are the opponent's values, a safe re-solve must leave "
-                     "every one of these hands at most this much (no more than its best "
-                     "response earns against the blueprint), or the opponent would have a "
-                     "reason to steer that hand into the subgame."),
-        *(Case(name, close_to(_flat(formula), rtol=0, atol=TOLERANCE), message)
-          for name, formula, message in VARIANTS),
-        fallback(_first_difference),
+    unusable = screen(function, (
+        Case.not_done(unanswered, f"Write {_NAME}, then run this cell again."),
+        Case("not-callable", lambda f: not callable(f),
+             f"Pass the function itself, check_reservoir_add(my_add); got {function!r}."),
     ))
+    if unusable is not None:
+        return unusable
+    verdict = _replay_verdict(function)
+    if verdict is not None:
+        return verdict
+    length, capacity, streams = DISTRIBUTION
+    measured, problem = _frequencies(function, length, capacity, streams)
+    if problem is not None:
+        return problem
+    return diagnose(measured, distribution_cases(length, capacity, streams))
 
 
-def _first_difference(values: np.ndarray) -> str:
-    at = 0
-    for case in root_cases():
-        live = np.flatnonzero(case.weight > 0)
-        for hand in live.tolist():
-            if not np.isclose(values[at], case.expected[hand], rtol=0, atol=TOLERANCE):
-                return (f"In {case.name}, for hand {case.hands[hand]!r} your value is "
-                        f"{values[at]:.4f}; the best-response value per unit of reach is "
-                        f"{case.expected[hand]:.4f} (weight Σ π₋ᵢ(h) = {case.weight[hand]:.4f}).")
-            at += 1
-    return "Not quite: best-respond per information set, weight by chance x the other player."
+def _replay_verdict(function) -> Feedback | None:
+    """The exact replay of :data:`REPLAY`: correct, a named variant, a buffer of the wrong
+    shape, or None when the buffer differs from algorithm R's and the distribution decides."""
+    length, capacity, seed = REPLAY
+    after, problem = _stream(function, length, capacity, np.random.default_rng(seed))
+    if problem is not None:
+        return problem
+    assert after is not None
+
+    def replays(name: str) -> Callable[[list], bool]:
+        return lambda buffers: buffers == _replay(lambda *a: variant_add(name, *a), length,
+                                                  capacity, seed)
+
+    right = _replay(reference_add, length, capacity, seed)
+    verdict = screen(after, (
+        Case.correct(lambda buffers: buffers == right,
+                     f"Your buffer matches algorithm R after each of {length} samples with the "
+                     f"same random draws (capacity {capacity}). Every sample offered so far is "
+                     "kept with the same probability, capacity / samples offered: the memory of "
+                     "a Deep CFR run remembers early iterations as well as recent ones, in a "
+                     "fixed space."),
+        *(Case(name, replays(name), MESSAGES[name]) for name in VARIANTS),
+    ))
+    return verdict if verdict is not None else _shape_problem(after, capacity)
 
 
-__all__ = ["CASES", "TOLERANCE", "VARIANTS", "RootCase", "check_root_values", "root_cases"]
+def distribution_cases(length: int, capacity: int, streams: int) -> tuple[Case, ...]:
+    """The table over ``(freq, pairs)``, how often each sample and each pair of samples ended
+    in the buffer over ``streams`` streams of ``length`` samples (:func:`_frequencies`)."""
+    uniform = np.full(length, capacity / length)
+    # A uniform reservoir keeps each sample capacity / length of the time, and every *pair*
+    # equally often too, capacity (capacity - 1) / (length (length - 1)).
+    upper = np.triu_indices(length, 1)
+    together = capacity * (capacity - 1) / (length * (length - 1))
+
+    def singles_fit(measured) -> bool:
+        return _fits(measured[0], uniform, streams)
+
+    def keeps_like(name: str) -> Callable[[tuple], bool]:
+        return lambda measured: _fits(measured[0], keep_probabilities(name, length, capacity),
+                                      streams)
+
+    def pairs_off(measured) -> str:
+        pairs = measured[1]
+        worst = int(np.argmax(np.abs(pairs[upper] - together)))
+        i, j = upper[0][worst], upper[1][worst]
+        return (f"Each sample alone ends in your buffer {capacity}/{length} of the time, as it "
+                f"should, but pairs do not: samples {i} and {j} were in it together "
+                f"{pairs[i, j]:.1%} of the time over {streams:,} streams, against "
+                f"{together:.1%} for a uniformly random set of {capacity}. A sample that enters "
+                "must evict a uniformly random slot, whichever sample is in it: draw j = "
+                "rng.integers(0, seen + 1) and replace buffer[j] when j < capacity.")
+
+    def singles_off(measured) -> str:
+        freq = measured[0]
+        worst = int(np.argmax(np.abs(freq - uniform)))
+        return (f"Over {streams:,} streams of {length} samples with capacity {capacity}, sample "
+                f"{worst} ended in the buffer {freq[worst]:.1%} of the time; every sample "
+                f"should end there {capacity}/{length} = {capacity / length:.0%} of the time. "
+                "Append while the buffer is not full; after that draw j = rng.integers(0, seen "
+                "+ 1) and replace buffer[j] when j < capacity.")
+
+    return (
+        Case.correct(lambda measured: singles_fit(measured) and _fits(
+            measured[1][upper], np.full(len(upper[0]), together), streams),
+                     f"Your buffer draws its random numbers differently from algorithm R, but "
+                     f"over {streams:,} streams of {length} samples (capacity {capacity}) each "
+                     f"sample ended in the buffer {capacity}/{length} of the time, and each "
+                     "pair of samples together "
+                     f"{capacity * (capacity - 1)}/{length * (length - 1)} of the time, as they "
+                     "should: the buffer is a uniformly random set of samples."),
+        Case("pairs", singles_fit, pairs_off),
+        *(Case(name, keeps_like(name), MESSAGES[name])
+          for name in ("always-replace", "off-by-one", "never-replace")),
+        fallback(singles_off),
+    )

@@ -125,7 +125,7 @@ def cost_curve_figure(trace, axis: str = "iterations", presenter: bool | None = 
                       margin=dict(l=70, r=20, t=50, b=int(90 * style.figure_scale)),
                       uirevision="keep",
                       # Below the axis: inside the plot, the legend hid the current strategy's
-                      # line wherever that stays high (Deep CFR's does, lesson 12).
+                      # line wherever that stays high (Deep CFR's does, lesson 13).
                       legend=dict(orientation="h", yref="container", y=0.01, yanchor="bottom",
                                   x=0))
     return apply_style(fig, style)

@@ -1,35 +1,31 @@
-"""The answers of lesson 11's exercises, as an output would give them away (issue 29).
+"""The answers of lesson 11's exercises (written as 10b before the renumbering), as an output would give
+them away (issue 29).
 
-Each entry maps an exercise's tag to a function that computes its answer with cfrviz and
-returns the strings that would show it.  Exercise 1's answer also appears, rounded to three
-significant figures ("1.53e+04 TB"), in the extrapolation printed after its check cell, where
-the lesson reveals it on purpose; the forms below are the ones an earlier output could show.
+Exercises 1 and 2 (the constraints E x = e, the linear program) are code; exercise 2's value,
+-1/18, is given in its own statement.  Exercise 3 is the number of sequences per player at which
+the LP's fitted memory reaches 16 GB, from the recorded benchmark's fit, as the lesson fits it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
-from cfrviz.exercises import lesson11
+from cfrviz.analysis.lp_scaling import load_recorded, power_law
+from cfrviz.exercises import lesson10
 
-
-def _hulhe_memory() -> list[str]:
-    terabytes = lesson11.hulhe_terabytes()
-    # Not the bare digits "15312": the size chart's memory view holds the same tables in bytes,
-    # 15312000000000000 in the browser's copy of its data, which is no answer in terabytes.
-    return [f"{terabytes:,.0f}", f"{terabytes:.0f} TB", f"{terabytes:.4g}",
-            f"{terabytes / 1000:,.2f} PB"]
+RECORDED = Path(__file__).resolve().parents[2] / "data" / "benchmarks" / "lp_vs_cfr.json"
 
 
-def _milestones() -> list[str]:
-    out = []
-    for system, letter in lesson11.MATCH.items():
-        out += [f"{system}: {letter}", f"'{system}': '{letter}'", f"{system} → {letter}",
-                f"{system} = {letter}"]
-    return out
+def _lp_budget() -> list[str]:
+    rows, _ = load_recorded(RECORDED)
+    large = [r for r in rows if r.sequences >= 1000]
+    exponent, factor = power_law([r.sequences for r in large],
+                                 [r.lp_bytes / 1e6 for r in large])
+    n = lesson10.sequences_within(lesson10.BUDGET_MB, exponent, factor)
+    return [f"{n:,.0f}", f"{n:.0f}", f"{n:.4g}", f"{n:.3g}"]
 
 
 ANSWERS: dict[str, Callable[[], list[str]]] = {
-    "exercise-hulhe-memory": _hulhe_memory,
-    "exercise-milestones": _milestones,
+    "exercise-lp-budget": _lp_budget,
 }

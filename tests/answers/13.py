@@ -1,11 +1,9 @@
 """The answers of lesson 13's exercises, as an output would give them away (issue 29).
 
-The one exercise ("exercise-root-values") asks for code, the re-solve gadget's input, so it is
-not listed.  What would give it away is the package function that computes it: the lesson no
-longer imports ``root_values`` (nor the ``subgame`` module) before the exercise's check cell,
-prints no per-hand best-response value before it, and the checker refuses a function that calls
-``root_values`` (tests/test_exercises_lesson13.py).  The values themselves are printed after the
-check, where the lesson compares them with the student's.
+All three exercises of the Deep CFR lesson ask for code (reservoir sampling, the network's
+target at a set, Single Deep CFR's average at a set), so none is listed: their checkers compare
+functions on many inputs, and no single number printed by the lesson is an answer.  The
+checkers' own messages to a blank say only "not done yet".
 """
 
 from __future__ import annotations

@@ -87,6 +87,10 @@ widgets.VBox([demo_slider, demo_figure])
 #
 # ## 3 · The map
 #
+# Planned times follow one rule, so that they can be checked: reading at 110 words a minute (careful
+# reading, formulas included), half a minute for each code cell, 10 minutes for each exercise that asks
+# you to write a function and 4 minutes for any other exercise, rounded to 5 minutes.
+#
 # | lesson | what you learn | planned time |
 # |---|---|---|
 # | [01 · Regret matching](01_regret_matching.ipynb) | regret, regret matching, best response, exploitability, equilibrium of rock-paper-scissors; you write the sampled trainer | {{minutes:01_regret_matching}} min |
@@ -98,10 +102,11 @@ widgets.VBox([demo_slider, demo_figure])
 # | [07 · Sampling in practice](07_sampling_in_practice.ipynb) | stochastically-weighted averaging, outcome sampling's weights and ε (you compute them on a sampled path), noise and seeds, an honest cost axis | {{minutes:07_sampling_in_practice}} min |
 # | [08 · Faster CFR](08_faster_cfr.ipynb) | CFR+, linear CFR, discounted CFR side by side | {{minutes:08_faster_cfr}} min |
 # | [09 · The frontier of tabular solving](09_frontier.ipynb) | predictive CFR+ (PCFR+, PDCFR+) raced against DCFR; the average and the last iterate | {{minutes:09_frontier}} min |
-# | [10 · Scaling up](10_scaling_up.ipynb) | Leduc and pocket poker, lossless abstraction, the sequence form by hand (E x = e, linprog), the archetype tournament | {{minutes:10_scaling_up}} min |
-# | [11 · The road to superhuman poker](11_road_to_superhuman.ipynb) | Cepheus, DeepStack, Libratus, Pluribus, Deep CFR | {{minutes:11_road_to_superhuman}} min |
-# | [12 · Deep CFR](12_deep_cfr.ipynb) | networks instead of tables: traversals, a reservoir memory, the iteration-weighted loss and its target, Single Deep CFR's average; against tabular CFR | {{minutes:12_deep_cfr}} min |
-# | [13 · Solving while playing](13_solving_while_playing.ipynb) | public states and ranges, vector-form CFR, unsafe against safe re-solving (the re-solve gadget, max-margin), depth-limited solving with a value network; how Libratus, DeepStack, Pluribus and ReBeL use them | {{minutes:13_solving_while_playing}} min |
+# | [10 · Scaling up](10_scaling_up.ipynb) | Leduc and pocket poker, lossless abstraction, what an iteration costs, the archetype tournament and a bot of your own | {{minutes:10_scaling_up}} min |
+# | [11 · Solving exactly](11_linear_programming.ipynb) | the sequence form by hand (E x = e), its linear program with linprog, what an exact solve costs against CFR | {{minutes:11_linear_programming}} min |
+# | [12 · The road to superhuman poker](12_road_to_superhuman.ipynb) | Cepheus, DeepStack, Libratus, Pluribus, Deep CFR | {{minutes:12_road_to_superhuman}} min |
+# | [13 · Deep CFR](13_deep_cfr.ipynb) | networks instead of tables: traversals, a reservoir memory, the iteration-weighted loss and its target, Single Deep CFR's average; against tabular CFR | {{minutes:13_deep_cfr}} min |
+# | [14 · Solving while playing](14_solving_while_playing.ipynb) | public states and ranges, vector-form CFR, unsafe against safe re-solving (the re-solve gadget, max-margin), depth-limited solving with a value network; how Libratus, DeepStack, Pluribus and ReBeL use them | {{minutes:14_solving_while_playing}} min |
 #
 # To project a lesson in class, run `make present LESSON=04_cfr_on_kuhn` in the course folder: it serves the
 # lesson as a dashboard with the code hidden and large fonts. Each page load runs the lesson in a kernel of

@@ -61,7 +61,7 @@ print(f"deals of heads-up hold'em (two private cards each, five public cards): {
 # Most of those nodes lie below the chance node at the root, which deals the private cards (the
 # deals printed above; Leduc's tree deals pairs of ranks, a pair of equal ranks half as likely as
 # the others, and a public card later). Heads-up Texas hold'em has the number of deals printed
-# last, each followed by its own betting tree: one walk of that tree is out of reach (lesson 11
+# last, each followed by its own betting tree: one walk of that tree is out of reach (lesson 12
 # has more numbers). **Monte Carlo CFR** (Lanctot, Waugh, Zinkevich and Bowling, 2009) walks only
 # a *sampled* part of the tree per iteration.
 #

@@ -329,7 +329,7 @@ print("lowest:             " + "".join(f"{name.split('_')[0]:>12}" for name in l
 # spread over many deals beat one or two exact but expensive iterations, and external sampling
 # leads. As the budget grows, the noise costs more than the exactness buys: in a tree as small as
 # Leduc's, walking all of it is affordable, and vanilla CFR takes the lead. Sampling earns its keep
-# when a single walk of the tree is out of reach, as in the games of lesson 11.
+# when a single walk of the tree is out of reach, as in the games of lesson 12.
 #
 # The **seconds** view adds a third point: nodes touched measure work anywhere, seconds measure
 # this implementation on this machine (the last column of the table). Our vanilla CFR sweeps the

@@ -263,7 +263,7 @@ for name in sorted(kuhn_final, key=kuhn_final.get):
 #
 # **Read more.** O. Tammelin, *Solving Large Imperfect Information Games Using CFR+*, arXiv:1407.5042,
 # 2014. O. Tammelin, N. Burch, M. Johanson and M. Bowling, *Solving Heads-up Limit Texas Hold'em*,
-# IJCAI 2015 — CFR+ at the scale of lesson 11's Cepheus. N. Brown and T. Sandholm, *Solving
+# IJCAI 2015 — CFR+ at the scale of lesson 12's Cepheus. N. Brown and T. Sandholm, *Solving
 # Imperfect-Information Games via Discounted Regret Minimization*, AAAI 2019 — linear CFR and DCFR.
 #
 # Previous: [07 · Sampling in practice: averages, outcomes and cost](07_sampling_in_practice.ipynb). Next: [09 · The frontier of tabular solving: predictions, last iterates, three players](09_frontier.ipynb).

@@ -217,7 +217,7 @@ for game_name, runs in races.items():
 # Regret minimisation promises that the **average** strategy converges. The strategy actually
 # played at iteration $t$, the **current** strategy or *last iterate*, need not: for vanilla CFR it
 # circles around the equilibrium for ever. Why care? Because the average has to be stored (one more
-# table) and, with function approximation as in Deep CFR (lesson 12), it is hard to form at all: a
+# table) and, with function approximation as in Deep CFR (lesson 13), it is hard to form at all: a
 # method whose last iterate converges needs neither.
 #
 # In the chart, each colour is one run; the solid line is its average and the dotted line its
@@ -361,7 +361,7 @@ print(f"from iteration {three.iterations[tenfold]:,} to {THREE:,}: the CCE gap f
 # rows), so on this game CFR's average profile does end up close to a Nash equilibrium.
 # That is a measurement on one small game, not a theorem: the guarantee covers only the CCE
 # gap, the last column, and only because the updates were simultaneous. This is the
-# situation of Pluribus (lesson 11), which played six-player poker with a strategy computed by a
+# situation of Pluribus (lesson 12), which played six-player poker with a strategy computed by a
 # Monte Carlo CFR variant: no theory promised a Nash equilibrium, and the program was judged by
 # how much it won against professionals instead.
 #
@@ -391,7 +391,7 @@ except ValueError as error:
 #   average still comes close to one, which we measured rather than assumed.
 # - Every method here solves the whole game before play starts. The programs that beat
 #   professionals also solved *during* play, the part of the game they were in, over public
-#   states and ranges, and safely: [13 · Solving while playing](13_solving_while_playing.ipynb)
+#   states and ranges, and safely: [14 · Solving while playing](14_solving_while_playing.ipynb)
 #   shows how, on Leduc poker.
 #
 # **Read more.** G. Farina, C. Kroer and T. Sandholm, *Faster Game Solving via Predictive

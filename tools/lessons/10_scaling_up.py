@@ -17,7 +17,7 @@
 # **You need** lessons 04–05 (CFR, best response, exploitability) and 08 (we solve with DCFR).
 # About {{minutes}} minutes.
 #
-# Previous: [09 · The frontier of tabular solving](09_frontier.ipynb). Next: [11 · Solving exactly: the sequence form and linear programming](10b_linear_programming.ipynb).
+# Previous: [09 · The frontier of tabular solving](09_frontier.ipynb). Next: [11 · Solving exactly: the sequence form and linear programming](11_linear_programming.ipynb).
 #
 # <span class="cfrviz-notebook-only">Run the cells from top to bottom (Shift+Enter). Sliders and buttons never need you to re-run a cell.</span>
 
@@ -134,7 +134,7 @@ print(f"pocket poker deals of labelled cards: {labelled:,}; deals of ranks in ou
 # %% [markdown]
 # Real programs go much further with **lossy** abstraction: they put *similar* hands (not only
 # identical ones) into one bucket, and allow only a few bet sizes. The strategy of the abstract game is
-# then only approximately good in the real one; [The road to superhuman poker](11_road_to_superhuman.ipynb)
+# then only approximately good in the real one; [The road to superhuman poker](12_road_to_superhuman.ipynb)
 # shows how the superhuman programs cope.
 #
 # ## 3 · Time and memory
@@ -155,7 +155,7 @@ scaling_figure(scaling)
 # The points lie close to the dashed line of slope 1: time per iteration is roughly proportional to
 # the number of nodes. The solver's tables are small next to the tree here, because poker trees have
 # many nodes per information set (every deal the player cannot see). [The road to superhuman
-# poker](11_road_to_superhuman.ipynb) pushes these measurements to the sizes of real poker.
+# poker](12_road_to_superhuman.ipynb) pushes these measurements to the sizes of real poker.
 #
 # A trace is a third cost: by default it records about 200 snapshots of four tables.
 
@@ -412,4 +412,4 @@ else:
 # ACM 54(5), 2007. N. Brown and T. Sandholm, *Solving Imperfect-Information Games via Discounted
 # Regret Minimization*, AAAI 2019 — the DCFR we train with.
 #
-# Previous: [09 · The frontier of tabular solving](09_frontier.ipynb). Next: [11 · Solving exactly: the sequence form and linear programming](10b_linear_programming.ipynb).
+# Previous: [09 · The frontier of tabular solving](09_frontier.ipynb). Next: [11 · Solving exactly: the sequence form and linear programming](11_linear_programming.ipynb).

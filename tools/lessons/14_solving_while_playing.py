@@ -1,8 +1,8 @@
-# Source of lessons/13_solving_while_playing.ipynb; build with `python tools/build_lessons.py`.
+# Source of lessons/14_solving_while_playing.ipynb; build with `python tools/build_lessons.py`.
 # Cells are separated by lines "# %% [markdown]" or "# %%" (optionally with "tags=[...]").
 
 # %% [markdown]
-# # 13 · Solving while playing: public states, ranges and safe re-solving
+# # 14 · Solving while playing: public states, ranges and safe re-solving
 #
 # **Goals.** By the end of this lesson you can
 # - group a poker game's histories into **public states** and read each player's **range** there
@@ -18,11 +18,11 @@
 #
 # **You need** lessons 04–05 (CFR, best response, exploitability; you reuse lesson 05's best
 # response code), [Scaling up](10_scaling_up.ipynb) (Leduc poker) and the story of the
-# superhuman programs in [The road to superhuman poker](11_road_to_superhuman.ipynb); the value
-# network of section 5 is the small numpy network of [Deep CFR](12_deep_cfr.ipynb).
+# superhuman programs in [The road to superhuman poker](12_road_to_superhuman.ipynb); the value
+# network of section 5 is the small numpy network of [Deep CFR](13_deep_cfr.ipynb).
 # About {{minutes}} minutes.
 #
-# Previous: [12 · Deep CFR](12_deep_cfr.ipynb). Next: back to the course map, [00 · Start here](00_start_here.ipynb).
+# Previous: [13 · Deep CFR](13_deep_cfr.ipynb). Next: back to the course map, [00 · Start here](00_start_here.ipynb).
 #
 # <span class="cfrviz-notebook-only">Run the cells from top to bottom (Shift+Enter). Sliders and buttons never need you to re-run a cell.</span>
 
@@ -34,7 +34,7 @@ import numpy as np
 import cfrviz
 from cfrviz.analysis import depth_limited as dl
 from cfrviz.analysis.subgame import METHOD_LABELS, resolve_all
-from cfrviz.exercises import lesson13 as check
+from cfrviz.exercises import lesson14 as check
 from cfrviz.games.public import public_tree, ranges
 
 # %%
@@ -236,7 +236,7 @@ for method, r in resolve_all(kuhn, kuhn_blueprint, "deal/b", iterations=1000).it
 # `root_values` on six subgames of Kuhn and Leduc poker for both players, and names the usual slips
 # (the blueprint's own play instead of a best response, a missing weight, no normalisation, the
 # wrong player); it refuses a function that calls `root_values` itself.
-# (Solution: `%load solutions/13_root_values.py`.)
+# (Solution: `%load solutions/14_root_values.py`.)
 
 # %% tags=["exercise-root-values"]
 from cfrviz.analysis.evaluation import reach_probabilities
@@ -412,7 +412,7 @@ print("the exploitabilities, networks sorted by error:", np.round(results[np.arg
 #
 # ## 6 · How the superhuman programs use this
 #
-# [The road to superhuman poker](11_road_to_superhuman.ipynb) told who won; here is what each
+# [The road to superhuman poker](12_road_to_superhuman.ipynb) told who won; here is what each
 # program computed during a hand, in the terms of this lesson.
 #
 # - **Libratus** (Brown and Sandholm, Science 2018; the match was played in January 2017)
@@ -479,4 +479,4 @@ print("the exploitabilities, networks sorted by error:", np.round(results[np.arg
 # - N. Brown, A. Bakhtin, A. Lerer and Q. Gong, *Combining Deep Reinforcement Learning and Search
 #   for Imperfect-Information Games*, NeurIPS 2020 (ReBeL).
 #
-# Previous: [12 · Deep CFR](12_deep_cfr.ipynb). Next: back to the course map, [00 · Start here](00_start_here.ipynb).
+# Previous: [13 · Deep CFR](13_deep_cfr.ipynb). Next: back to the course map, [00 · Start here](00_start_here.ipynb).

@@ -1,4 +1,4 @@
-# Source of lessons/10b_linear_programming.ipynb; build with `python tools/build_lessons.py`.
+# Source of lessons/11_linear_programming.ipynb; build with `python tools/build_lessons.py`.
 # Cells are separated by lines "# %% [markdown]" or "# %%" (optionally with "tags=[...]").
 
 # %% [markdown]
@@ -14,7 +14,7 @@
 # **You need** lessons 05 (best response, exploitability), 08 (CFR+, DCFR) and 10 (Leduc poker).
 # About {{minutes}} minutes.
 #
-# Previous: [10 · Scaling up](10_scaling_up.ipynb). Next: [12 · The road to superhuman poker](11_road_to_superhuman.ipynb).
+# Previous: [10 · Scaling up](10_scaling_up.ipynb). Next: [12 · The road to superhuman poker](12_road_to_superhuman.ipynb).
 #
 # <span class="cfrviz-notebook-only">Run the cells from top to bottom (Shift+Enter). Sliders and buttons never need you to re-run a cell.</span>
 
@@ -100,7 +100,7 @@ for p in (0, 1):
 # that leads to `child`. `tree.infoset_player` and `tree.infoset_actions` give each set's owner
 # and actions. The checker runs your function for both players of Kuhn poker and of Leduc poker
 # with two ranks, and names the first row that is wrong.
-# (Solution: `%load solutions/10b_plan_constraints.py`.)
+# (Solution: `%load solutions/11_plan_constraints.py`.)
 
 # %% tags=["exercise-plan-constraints"]
 def my_constraints(tree, player, first):
@@ -128,7 +128,7 @@ check_sf.check_plan_constraints(my_constraints)
 # **minimises** `c @ z`, and unless told otherwise it keeps **every** variable at $\ge 0$. The
 # variables are $z = (x, q)$. The checker runs it on Kuhn poker, where the value must be
 # $-1/18$ to within $10^{-7}$, and on two matrix games. The matrices of Kuhn poker are below.
-# (Solution: `%load solutions/10b_sequence_lp.py`.)
+# (Solution: `%load solutions/11_sequence_lp.py`.)
 
 # %%
 from cfrviz.analysis.lp import sequence_form
@@ -263,7 +263,7 @@ print(f"sizes (sequences per player) where our CFR+ used more memory than the LP
 # The cell above fitted the LP's peak memory as `factor × n ** exponent` megabytes, with `n` the
 # sequences per player. Suppose the growth held for larger games. At how many sequences per player
 # would the LP need a laptop's 16 GB (16,000 MB)? Use `exponent` and `factor`.
-# (Solution: `%load solutions/10b_lp_budget.py`.)
+# (Solution: `%load solutions/11_lp_budget.py`.)
 
 # %% tags=["exercise-lp-budget"]
 my_sequences = None  # a number of sequences per player
@@ -280,8 +280,8 @@ check.check_lp_budget(my_sequences, exponent, factor)
 #   whole game at once: every sequence is a variable, every terminal history a coefficient, and
 #   the solver keeps a factorisation of the matrix on top. CFR needs only its two tables (the
 #   dotted line) and can generate the tree as it walks it; the tables can be compressed and split
-#   across machines, as Cepheus did for limit hold'em ([the next
-#   lesson](11_road_to_superhuman.ipynb)).
+#   across machines, as Cepheus did for limit hold'em ([The road to
+#   superhuman poker](12_road_to_superhuman.ipynb)).
 # - **Anytime.** Stop CFR whenever you like and its average strategy is usable, and better the
 #   longer it ran, and its exploitability tells you how good. An LP solver stopped half-way is less
 #   useful: a primal simplex iterate is a feasible strategy, but an uncertified one, with no bound
@@ -311,4 +311,4 @@ check.check_lp_budget(my_sequences, exponent, factor)
 # Hall, *Parallelizing the Dual Revised Simplex Method*, Mathematical Programming Computation 10,
 # 2018 — HiGHS. O. Tammelin, *Solving Large Imperfect Information Games Using CFR+*, 2014.
 #
-# Previous: [10 · Scaling up](10_scaling_up.ipynb). Next: [12 · The road to superhuman poker](11_road_to_superhuman.ipynb).
+# Previous: [10 · Scaling up](10_scaling_up.ipynb). Next: [12 · The road to superhuman poker](12_road_to_superhuman.ipynb).

@@ -1,8 +1,8 @@
-# Source of lessons/11_road_to_superhuman.ipynb; build with `python tools/build_lessons.py`.
+# Source of lessons/12_road_to_superhuman.ipynb; build with `python tools/build_lessons.py`.
 # Cells are separated by lines "# %% [markdown]" or "# %%" (optionally with "tags=[...]").
 
 # %% [markdown]
-# # 11 · The road to superhuman poker
+# # 12 · The road to superhuman poker
 #
 # **Goals.** By the end of this lesson you can
 # - put Kuhn, Leduc and pocket poker on one scale with the games the famous programs played, and
@@ -14,13 +14,13 @@
 # **You need** lessons 06–09 and [Scaling up](10_scaling_up.ipynb) (Leduc and pocket poker,
 # lossless abstraction). About {{minutes}} minutes, plus as much reading as you like.
 #
-# Previous: [10 · Scaling up](10_scaling_up.ipynb). Next: [12 · Deep CFR: networks instead of tables](12_deep_cfr.ipynb).
+# Previous: [10 · Scaling up](10_scaling_up.ipynb). Next: [13 · Deep CFR: networks instead of tables](13_deep_cfr.ipynb).
 #
 # <span class="cfrviz-notebook-only">Run the cells from top to bottom (Shift+Enter). Sliders and buttons never need you to re-run a cell.</span>
 
 # %%
 import cfrviz
-from cfrviz.exercises import lesson11 as check
+from cfrviz.exercises import lesson12 as check
 from cfrviz.analysis.scaling import PUBLISHED_SIZES, game_size, seconds_per_iteration, solver_bytes
 from cfrviz.views.sizes import game_sizes_figure
 
@@ -54,7 +54,7 @@ for p in PUBLISHED_SIZES:
 # CFR keeps two tables: the cumulative regret and the strategy sum, one 8-byte number per information
 # set and action. Suppose every one of limit hold'em's $3.19 \times 10^{14}$ information sets has 3
 # actions (fold, call, raise). How many **terabytes** ($10^{12}$ bytes) do the two tables take?
-# (Solution: `%load solutions/11_hulhe_memory.py`.)
+# (Solution: `%load solutions/12_hulhe_memory.py`.)
 
 # %% tags=["exercise-hulhe-memory"]
 my_terabytes = None  # a number
@@ -160,7 +160,7 @@ game_sizes_figure(ours, bytes_per_infoset=bytes_per_set)
 # Overnight, a **self-improver** added the bet sizes the opponents had used most to the blueprint.
 # In January 2017 Libratus beat four top heads-up no-limit specialists over 120,000 hands.
 #
-# The lesson [Solving while playing](13_solving_while_playing.ipynb) does both programs' core
+# The lesson [Solving while playing](14_solving_while_playing.ipynb) does both programs' core
 # step on Leduc poker: ranges over public states, re-solving unsafely and safely (with the
 # numbers), and solving to a depth limit with a small value network.
 #
@@ -188,7 +188,7 @@ game_sizes_figure(ours, bytes_per_infoset=bytes_per_set)
 # second network learns the average strategy. Similar information sets get similar regrets because
 # the network generalises — an abstraction learned rather than designed by hand. The course slides
 # end on the same idea: an information set in, predicted regrets out. The lesson
-# [Deep CFR: networks instead of tables](12_deep_cfr.ipynb) takes it apart and trains it on Kuhn
+# [Deep CFR: networks instead of tables](13_deep_cfr.ipynb) takes it apart and trains it on Kuhn
 # poker.
 #
 # ### Exercise 2 — match each program to its idea
@@ -204,7 +204,7 @@ my_matches = {"Cepheus": None, "DeepStack": None, "Libratus": None, "Pluribus": 
               "Deep CFR": None}  # a letter "A"–"E" for each
 
 # %% [markdown]
-# (Solution: `%load solutions/11_milestones.py`.)
+# (Solution: `%load solutions/12_milestones.py`.)
 
 # %%
 check.check_milestones(my_matches)
@@ -249,8 +249,8 @@ check.check_milestones(my_matches)
 #   University of Alberta, 2013 (arXiv:1302.7008).
 #
 # Two lessons take these milestones further: [Deep CFR: networks instead of
-# tables](12_deep_cfr.ipynb) takes the last of them apart, and [Solving while
-# playing](13_solving_while_playing.ipynb) re-solves subgames as DeepStack and Libratus do. Or go back to the map in [00 · Start here](00_start_here.ipynb) to revisit any lesson, or take a
+# tables](13_deep_cfr.ipynb) takes the last of them apart, and [Solving while
+# playing](14_solving_while_playing.ipynb) re-solves subgames as DeepStack and Libratus do. Or go back to the map in [00 · Start here](00_start_here.ipynb) to revisit any lesson, or take a
 # game of your own (`cfrviz.load_game("file", path=...)`) and solve it.
 #
-# Previous: [10 · Scaling up](10_scaling_up.ipynb). Next: [12 · Deep CFR: networks instead of tables](12_deep_cfr.ipynb).
+# Previous: [10 · Scaling up](10_scaling_up.ipynb). Next: [13 · Deep CFR: networks instead of tables](13_deep_cfr.ipynb).

@@ -1,8 +1,8 @@
-# Source of lessons/12_deep_cfr.ipynb; build with `python tools/build_lessons.py`.
+# Source of lessons/13_deep_cfr.ipynb; build with `python tools/build_lessons.py`.
 # Cells are separated by lines "# %% [markdown]" or "# %%" (optionally with "tags=[...]").
 
 # %% [markdown]
-# # 12 · Deep CFR: networks instead of tables
+# # 13 · Deep CFR: networks instead of tables
 #
 # **Goals.** By the end of this lesson you can
 # - say why CFR's tables stop scaling, and what Deep CFR keeps instead: a small neural network per
@@ -13,10 +13,10 @@
 # - compare Deep CFR with tabular CFR honestly, and say when networks are worth their price.
 #
 # **You need** lessons 04–06 (CFR, exploitability, external sampling) and the Deep CFR paragraph of
-# [The road to superhuman poker](11_road_to_superhuman.ipynb). No machine learning beyond "a network is a function with weights that gradient
+# [The road to superhuman poker](12_road_to_superhuman.ipynb). No machine learning beyond "a network is a function with weights that gradient
 # descent fits to data". About {{minutes}} minutes.
 #
-# Previous: [11 · The road to superhuman poker](11_road_to_superhuman.ipynb). Next: [13 · Solving while playing](13_solving_while_playing.ipynb).
+# Previous: [12 · The road to superhuman poker](12_road_to_superhuman.ipynb). Next: [14 · Solving while playing](14_solving_while_playing.ipynb).
 #
 # <span class="cfrviz-notebook-only">Run the cells from top to bottom (Shift+Enter). Sliders and buttons never need you to re-run a cell.</span>
 
@@ -29,7 +29,7 @@ import numpy as np
 import cfrviz
 from cfrviz import engine
 from cfrviz.analysis.scaling import PUBLISHED_SIZES, solver_bytes
-from cfrviz.exercises import lesson12 as check
+from cfrviz.exercises import lesson13 as check
 from cfrviz.solvers.deep_cfr import external_sampling_samples, infoset_features, train_deep_cfr
 from cfrviz.views.deep import advantage_regret_figure, advantage_targets, recorded_runs_figure
 from cfrviz.widgets.compare import ComparisonView
@@ -42,7 +42,7 @@ cfrviz.set_presenter(PRESENTER)
 # ## 1 · Why tables stop
 #
 # Every algorithm so far keeps two tables, cumulative regrets and the strategy sum, with a number
-# per information set and action. [The road to superhuman poker](11_road_to_superhuman.ipynb)
+# per information set and action. [The road to superhuman poker](12_road_to_superhuman.ipynb)
 # scaled their cost per set on pocket poker up to published game sizes; again:
 
 # %%
@@ -160,7 +160,7 @@ print(f"one iteration, 1,000 traversals: {len(many):,} samples for player 1; "
 # generator. Draw with `rng.integers(0, seen + 1)`, which is uniform over $0, \dots, \text{seen}$.
 # The checker compares your buffer with algorithm R's after every sample of a seeded stream (the
 # samples are 100, 101, ...); if you draw another way, it measures how often each sample, and each
-# pair, stays in the buffer. (Solution: `%load solutions/12_reservoir_add.py`.)
+# pair, stays in the buffer. (Solution: `%load solutions/13_reservoir_add.py`.)
 
 # %% tags=["exercise-reservoir-add"]
 def my_add(buffer, sample, seen, capacity, rng):
@@ -224,7 +224,7 @@ for i in range(5):
 # compares your function, at every set, with what cfrviz's Deep CFR trains towards, on this kind
 # of memory for Kuhn and for Leduc poker (where some sets have two actions of three: return the
 # legal ones, or the whole row), and on a small memory written out by hand.
-# (Solution: `%load solutions/12_weighted_target.py`.)
+# (Solution: `%load solutions/13_weighted_target.py`.)
 
 # %% tags=["exercise-weighted-target"]
 def my_target(ts, infos, regrets, info):
@@ -286,7 +286,7 @@ for t in (1, 2, 10, 30):
 # the set in that iteration; return the average strategy at the set, one probability per action.
 # The checker compares it, at every set of a short Deep CFR run, with the average cfrviz keeps in
 # the run's trace, and on a set of three actions that some iterations never reach.
-# (Solution: `%load solutions/12_sd_average.py`.)
+# (Solution: `%load solutions/13_sd_average.py`.)
 
 # %% tags=["exercise-sd-average"]
 def my_sd_average(strategies, reaches):
@@ -408,4 +408,4 @@ cfrviz.explore(kuhn, "deep_cfr", iterations=20, traversals=200, train_steps=150,
 # - N. Brown and T. Sandholm, *Solving Imperfect-Information Games via Discounted Regret
 #   Minimization*, AAAI 2019 (linear CFR, whose weights the loss uses).
 #
-# Previous: [11 · The road to superhuman poker](11_road_to_superhuman.ipynb). Next: [13 · Solving while playing](13_solving_while_playing.ipynb).
+# Previous: [12 · The road to superhuman poker](12_road_to_superhuman.ipynb). Next: [14 · Solving while playing](14_solving_while_playing.ipynb).
