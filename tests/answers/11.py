@@ -1,4 +1,4 @@
-"""The answers of lesson 11's exercises (written as 10b before the renumbering), as an output would give
+"""The answers of lesson 11's exercises (10b before the renumbering), as an output would give
 them away (issue 29).
 
 Exercises 1 and 2 (the constraints E x = e, the linear program) are code; exercise 2's value,
