@@ -46,7 +46,7 @@ def my_target(ts, infos, regrets, info):
 
 
 def test_the_target_solution_and_other_styles_pass():
-    solution = run_solution("12_weighted_target.py")["my_target"]
+    solution = run_solution("13_weighted_target.py")["my_target"]
     assert ex.check_weighted_target(solution).status == CORRECT
     for style, source in TARGET_STYLES.items():
         feedback = ex.check_weighted_target(as_cell(source)["my_target"])
@@ -161,7 +161,7 @@ def my_sd_average(strategies, reaches):
 
 
 def test_the_average_solution_and_other_styles_pass():
-    solution = run_solution("12_sd_average.py")["my_sd_average"]
+    solution = run_solution("13_sd_average.py")["my_sd_average"]
     assert ex.check_sd_average(solution).status == CORRECT
     for style, source in AVERAGE_STYLES.items():
         feedback = ex.check_sd_average(as_cell(source)["my_sd_average"])

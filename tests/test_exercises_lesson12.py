@@ -19,7 +19,7 @@ MILESTONES_RIGHT = {
                      "deep-cfr": "d"},
     "in another order, with spaces": {" Deep CFR ": " D", "Pluribus": "A", "Libratus": "B",
                                       "DeepStack": "E", "Cepheus": "C"},
-    "the solution": run_solution("11_milestones.py")["my_matches"],
+    "the solution": run_solution("12_milestones.py")["my_matches"],
 }
 
 
@@ -65,7 +65,7 @@ def test_milestone_mistakes_are_explained(changes, mistake):
 
 
 MEMORY_RIGHT = {"exact": 15_312, "within 5%": 15_000, "numpy": np.float64(1.5312e4),
-                "the solution": run_solution("11_hulhe_memory.py")["my_terabytes"]}
+                "the solution": run_solution("12_hulhe_memory.py")["my_terabytes"]}
 
 
 def test_hulhe_terabytes():

@@ -60,7 +60,7 @@ def my_add(buffer, sample, seen, capacity, rng):
 
 
 def test_solution_passes_on_the_exact_replay():
-    feedback = ex.check_reservoir_add(run_solution("12_reservoir_add.py")["my_add"])
+    feedback = ex.check_reservoir_add(run_solution("13_reservoir_add.py")["my_add"])
     assert feedback.status == CORRECT and "algorithm R" in feedback.message
 
 

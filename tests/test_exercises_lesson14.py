@@ -176,7 +176,7 @@ def my_root_values(tree, policy, roots, hand_of_root, player):
 
 
 def test_solution_passes():
-    feedback = ex.check_root_values(run_solution("13_root_values.py")["my_root_values"])
+    feedback = ex.check_root_values(run_solution("14_root_values.py")["my_root_values"])
     assert feedback.status == CORRECT, feedback
 
 
@@ -305,11 +305,11 @@ def test_changing_the_blueprint_is_refused():
 def test_the_right_answer_says_at_most():
     # The gadget bounds the opponent's hands from above: a safe re-solve leaves each at most
     # its best-response value against the blueprint (the lesson's re-solving cells say so too).
-    feedback = ex.check_root_values(run_solution("13_root_values.py")["my_root_values"])
+    feedback = ex.check_root_values(run_solution("14_root_values.py")["my_root_values"])
     assert feedback.status == CORRECT
     assert "at most" in feedback.message and "at least" not in feedback.message
 
 
 def run_solution_source():
     from _solutions import SOLUTIONS
-    return (SOLUTIONS / "13_root_values.py").read_text()
+    return (SOLUTIONS / "14_root_values.py").read_text()
