@@ -19,9 +19,12 @@
 
 # %%
 import ipywidgets as W
+from IPython.display import display
 
 import cfrviz
 from cfrviz.exercises import lesson05 as check
+from cfrviz.exercises import unanswered
+from cfrviz.views.style import in_dashboard
 
 # %%
 PRESENTER = False  # True enlarges fonts and figures for a projector
@@ -226,12 +229,18 @@ check.check_exploitability(my_exploitability)
 # `cfrviz.exploitability` does the same in one call. Here it is along the whole run — the curve every
 # algorithm of the next lessons is judged by. The average strategy's exploitability falls steadily on
 # log–log axes; the current one (thin) stays far above it, as lesson 04 showed.
+# <span class="cfrviz-notebook-only">The curve passes through iteration 30, so it is drawn once
+# `my_exploitability` holds your number, right or wrong.</span>
 
 # %%
 for t in (10, 100, 10_000):
     print(f"after {t:>6,} iterations: exploitability of the average strategy "
           f"{cfrviz.exploitability(kuhn, trace.average_policy(t)):.5f}")
-cfrviz.views.training.cost_curve_figure(trace)
+if unanswered(my_exploitability) and not in_dashboard():
+    print("Compute your number in exercise 3 first (any attempt will do), then run this cell "
+          "again for the curve.")
+else:
+    display(cfrviz.views.training.cost_curve_figure(trace))
 
 # %% [markdown]
 # ## 3 · Play the bot: 10, 100 and 10,000 iterations

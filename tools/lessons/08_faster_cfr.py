@@ -20,9 +20,13 @@
 # <span class="cfrviz-notebook-only">Run the cells from top to bottom (Shift+Enter). Sliders and buttons never need you to re-run a cell.</span>
 
 # %%
+from IPython.display import display
+
 import cfrviz
 from cfrviz.exercises import lesson08 as check
+from cfrviz.exercises import unanswered
 from cfrviz.views.compare import comparison_figure, exploitability_at, log_checkpoints
+from cfrviz.views.style import in_dashboard
 from cfrviz.widgets.compare import ComparisonView
 from cfrviz.widgets.discount import DiscountExplorer
 
@@ -183,16 +187,23 @@ check.check_variant_ranking(my_ranking)
 # %% [markdown]
 # Now the race itself, 2,000 iterations each on the same tree. Use the toggle to put nodes touched
 # or seconds on the x axis instead.
+# <span class="cfrviz-notebook-only">The race, the explorer of section 4 and the current strategies
+# of section 5 all show the ranking, so each appears once `my_ranking` holds yours, right or
+# wrong.</span>
 
 # %%
 VARIANTS = ("cfr", "cfr+", "linear_cfr", "dcfr")
 marks = sorted(set(log_checkpoints(2000, 100)) | {500})
 runs = {name: cfrviz.solve(leduc, name, 2000, checkpoints=marks) for name in VARIANTS}
-for name, run in runs.items():
-    print(f"{name:10} nodes touched {run.extras['nodes_touched'][-1]:>10,}   "
-          f"exploitability after 500: {exploitability_at(run, 500, 'iterations'):.2e}   "
-          f"after 2,000: {run.exploitability[-1]:.2e}")
-ComparisonView(list(runs.values()), axis="iterations")
+if unanswered(my_ranking) and not in_dashboard():
+    print("Rank the variants in exercise 3 first (any ranking will do), then run this cell "
+          "again.")
+else:
+    for name, run in runs.items():
+        print(f"{name:10} nodes touched {run.extras['nodes_touched'][-1]:>10,}   "
+              f"exploitability after 500: {exploitability_at(run, 500, 'iterations'):.2e}   "
+              f"after 2,000: {run.exploitability[-1]:.2e}")
+    display(ComparisonView(list(runs.values()), axis="iterations"))
 
 # %% [markdown]
 # On the log–log chart a straight line is a power law, and a steeper line a faster one. Vanilla
@@ -212,7 +223,10 @@ ComparisonView(list(runs.values()), axis="iterations")
 # - a large $\beta$: negative regrets kept for long, as in vanilla CFR.
 
 # %%
-DiscountExplorer(leduc, iterations=1000)
+if unanswered(my_ranking) and not in_dashboard():
+    print("The explorer follows once exercise 3 holds your ranking; then run this cell again.")
+else:
+    display(DiscountExplorer(leduc, iterations=1000))
 
 # %% [markdown]
 # ## 5 · CFR+'s current strategy
@@ -223,10 +237,14 @@ DiscountExplorer(leduc, iterations=1000)
 # current strategies of the same runs:
 
 # %%
-for name, run in runs.items():
-    print(f"{name:10} current strategy after 2,000 iterations: "
-          f"{run.current_exploitability[-1]:.2e}   (average: {run.exploitability[-1]:.2e})")
-comparison_figure(list(runs.values()), axis="iterations", current=True)
+if unanswered(my_ranking) and not in_dashboard():
+    print("The current strategies follow once exercise 3 holds your ranking; then run this cell "
+          "again.")
+else:
+    for name, run in runs.items():
+        print(f"{name:10} current strategy after 2,000 iterations: "
+              f"{run.current_exploitability[-1]:.2e}   (average: {run.exploitability[-1]:.2e})")
+    display(comparison_figure(list(runs.values()), axis="iterations", current=True))
 
 # %% [markdown]
 # ## 6 · No variant wins everywhere
