@@ -150,13 +150,16 @@ def test_a_stateful_update_is_caught():
     assert feedback.status == WRONG
 
 
-def test_the_checker_hands_out_copies():
+@pytest.mark.parametrize("argument", ["reach", "action_values"])
+def test_an_update_that_changes_its_input_is_refused(argument):
+    # Issue 29: right numbers, but it writes into an array the walk goes on using.
     def vandal(reach, player, action_values, value):
         out = right(reach, player, action_values, value)
-        reach[:] = 0.0
-        action_values[:] = 99.0
+        (reach if argument == "reach" else action_values)[:] = 0.0
         return out
-    assert ex.check_regret_update(vandal).correct
+    feedback = ex.check_regret_update(vandal)
+    assert feedback.status == WRONG and feedback.mistake == "changes its input", feedback
+    assert f"`{argument}`" in feedback.message
 
 
 def test_every_wrong_update_has_an_explanation():
@@ -302,6 +305,8 @@ def test_the_cases_tell_every_mistake_apart():
     ({RETURN: "    return 'p'\n"}, "shape"),
     ({RETURN: "\n"}, "no-return"),
     ({"weight = others_reach(node)": "weight = others_reach(node)[0]"}, "crash"),
+    # Right values, but the caller's strategy table is changed (issue 29 item 4).
+    ({RETURN: "    strategy[info] = 0.0\n    return values\n"}, "changes its input"),
 ])
 def test_counterfactual_function_names_each_mistake(replace, mistake):
     feedback = ex.check_counterfactual_function(cf_function(**replace))

@@ -383,10 +383,12 @@ def check_counterfactual_function(function) -> Feedback:
         strategy = _strategy(tree, name)
         shown = (f"set {key!r} of {game} (player {tree.infoset_player[info] + 1}, {name} "
                  "strategy)")
+        given = strategy.copy()  # the student's to read, not to change
         with np.errstate(all="ignore"):
             result, failed = run_student(
-                lambda t=tree, s=strategy, i=info: function(t, s.copy(), i),
-                name="`my_counterfactual_values`", hints=hints, forbidden=_cf_answers())
+                lambda t=tree, s=given, i=info: function(t, s, i),
+                name="`my_counterfactual_values`", hints=hints, forbidden=_cf_answers(),
+                unchanged=[("strategy", given)])
         if failed is not None:
             if failed.mistake == "crash":
                 return wrong(f"For {shown}: {failed.message}", "crash")
@@ -463,6 +465,11 @@ def _close(values, target) -> bool:
 
 class BadUpdate(ValueError):
     """A regret update returned something other than one finite number per action."""
+
+
+class _Changed(Exception):
+    """A regret update changed the argument named in the message (``reach`` or
+    ``action_values``)."""
 
 
 def _increment(added, k: int) -> np.ndarray:
@@ -555,7 +562,8 @@ def check_regret_update(function, iterations: int = CHECK_ITERATIONS) -> Feedbac
     The checker runs :func:`cfrviz.reference.vanilla_cfr` on Kuhn poker for
     ``iterations`` iterations with the student's function as its ``update``,
     beside the unchanged one, and compares the cumulative regrets after every
-    iteration.  The function receives copies, and what it returns must be one
+    iteration.  The function must leave ``reach`` and ``action_values`` as they were
+    (mistake ``"changes its input"``), and what it returns must be one
     finite number per action; it must not call :func:`cfrviz.reference.counterfactual_regret`,
     the answer itself.  When the regrets differ the checker names the
     mistake if one of the wrong updates of :data:`MISTAKES` reproduces every
@@ -594,7 +602,13 @@ def _compare_update(function, tree, iterations):
     calls = []
 
     def recorded(reach, player, action_values, value):
-        out = function(reach.copy(), player, action_values.copy(), value)
+        given = (reach.copy(), action_values.copy())
+        out = function(given[0], player, given[1], value)
+        for label, theirs, mine in (("reach", given[0], reach),
+                                    ("action_values", given[1], action_values)):
+            if not (isinstance(theirs, np.ndarray) and theirs.shape == mine.shape
+                    and np.array_equal(theirs, mine, equal_nan=True)):
+                raise _Changed(label)
         calls.append((reach.copy(), player, action_values.copy(), value,
                       None if out is None else np.array(out, dtype=float, copy=True)
                       if _numeric(out) else out))
@@ -619,7 +633,7 @@ def _compare_update(function, tree, iterations):
                     worst = max(worst, float(np.max(diff / scale)))
                     if worst > 1e-9 and first_bad is None:
                         first_bad = (t, got, want)
-        except BadUpdate as error:  # returned, not raised: it is the checker's, not a crash
+        except (BadUpdate, _Changed) as error:  # the checker's findings, not crashes
             return error
         return None
 
@@ -628,6 +642,12 @@ def _compare_update(function, tree, iterations):
                               forbidden=_UPDATE_ANSWERS)
     if failed is not None:
         return failed, worst, len(calls)
+    if isinstance(bad, _Changed):
+        return wrong(f"`my_regret_update` changed its argument `{bad}` in place. vanilla_cfr's "
+                     "walk keeps using that array after the call (the reach is carried down "
+                     "the tree, the action values make the node's value): return a new array "
+                     "instead, e.g. `weight * (action_values - value)`, and leave the "
+                     "arguments as they were.", "changes its input"), worst, len(calls)
     if bad is not None:
         return wrong(f"Your function ran, but {_where(bad)} {bad}.", "shape"), worst, len(calls)
     if first_bad is not None:
