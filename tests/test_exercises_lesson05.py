@@ -299,6 +299,8 @@ def test_a_differently_written_best_response_passes():
      "minimise"),
     ([(TERMINAL_LINE, "return weight[node] * tree.utility[node, 0]")], "sign"),
     ([("return value(0)", "return -value(0)")], "opponent-value"),
+    # Right value, but the caller's policy is zeroed after reading it (issue 29 item 4).
+    ([(WEIGHT, WEIGHT + "\n    policy[:] = 0")], "changes its input"),
     ([(TERMINAL_LINE, "return weight[node] * tree.utility[node, 0]"),
       (CHOICE, "choice[info] = int(np.argmax(totals) if player == 0 else np.argmin(totals))")],
      "opponent-value"),

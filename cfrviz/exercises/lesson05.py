@@ -396,7 +396,8 @@ def check_best_response_code(function) -> Feedback:
     left out, the responder's own reach, player 2 minimising, the opponent's
     payoff); a crash is reported with the line of the student's cell.  A function that
     calls the package's best response (any of :func:`_answer_functions`, under whatever
-    name) is refused: the exercise is to write one.
+    name) is refused: the exercise is to write one; so is one that changes the ``policy``
+    table it was given (mistake ``"changes its input"``).
     """
     unusable = screen(function, (
         Case.not_done(unanswered, "Write `my_best_response`, then run this cell again."),
@@ -410,9 +411,10 @@ def check_best_response_code(function) -> Feedback:
     exact, mistakes = _code_targets()
     got: list[float] = []
     for game, name, probs, player in cases:
-        out, problem = run_student(lambda g=game, p=probs, i=player: function(g, p.copy(), i),
+        given = probs.copy()  # writable, as a student's own table would be; to read only
+        out, problem = run_student(lambda g=game, p=given, i=player: function(g, p, i),
                                    name="`my_best_response`", hints=_CODE_HINTS,
-                                   forbidden=_answer_functions())
+                                   forbidden=_answer_functions(), unchanged=[("policy", given)])
         value = as_number(out)
         if problem is None and value is None:
             shown = "None (a missing `return`?)" if out is None else repr(out)
