@@ -241,7 +241,7 @@ def sequence_form(game) -> SequenceForm:
                                 (last[0, terminal], last[1, terminal])), shape=tuple(sizes))
     payoff.sum_duplicates()
     payoff.eliminate_zeros()
-    constraints = tuple(_plan_constraints(tree, first, parent, p, sizes[p]) for p in (0, 1))
+    constraints = tuple(plan_constraints(tree, first, parent, p, sizes[p]) for p in (0, 1))
     return SequenceForm(payoff, constraints, first, parent)
 
 
@@ -260,9 +260,15 @@ def _last_sequences(tree: GameTree, first: np.ndarray) -> tuple[np.ndarray, np.n
     return last, reach
 
 
-def _plan_constraints(tree: GameTree, first: np.ndarray, parent: np.ndarray, player: int,
+def plan_constraints(tree: GameTree, first: np.ndarray, parent: np.ndarray, player: int,
                       size: int) -> sparse.csr_matrix:
-    """``E`` (or ``F``): x(∅) = 1, then Σ_a x(I, a) − x(σ(I)) = 0 for each set of the player."""
+    """The sequence form's constraint matrix ``E`` (player 0) or ``F`` (player 1).
+
+    Row 0 is x(∅) = 1; then one row per information set I of ``player``:
+    Σ_a x(I, a) − x(σ(I)) = 0, where σ(I) is the player's last own sequence before I
+    (``parent``) and ``first[I]`` the column of I's first action (von Stengel, 1996).
+    Public because lesson 11's checker refuses a student's function that calls it.
+    """
     sets = np.flatnonzero(tree.infoset_player == player)
     row_of, action = np.nonzero(tree.legal_mask[sets])
     rows = np.concatenate([[0], 1 + np.arange(len(sets)), 1 + row_of])

@@ -331,7 +331,7 @@ def _coefficients(others: dict) -> str:
 #: The package's own answers to the constraints exercise: calling one is not writing it.
 _CONSTRAINT_ANSWERS: dict[Callable[..., Any], str] = {
     sequence_form: "cfrviz.analysis.lp.sequence_form (whose .constraints are E and F)",
-    lp._plan_constraints: "cfrviz.analysis.lp._plan_constraints",
+    lp.plan_constraints: "cfrviz.analysis.lp.plan_constraints",
 }
 
 
