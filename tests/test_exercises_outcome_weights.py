@@ -142,6 +142,10 @@ WRONG_CODE = {
     "no-return": variant().replace("    return regrets\n", "    pass\n"),
     "shape": variant().replace("return regrets", "return regrets[0]"),
     "crash": variant(TAIL="played[d + 1:] + [sigma[a + 5]]"),
+    # Right regrets, but the caller's sigma arrays are zeroed (issue 29 item 4).
+    "changes its input": variant().replace("    return regrets\n",
+                                           "    for step in path:\n        step[1][:] = 0\n"
+                                           "    return regrets\n"),
 }
 
 
@@ -198,16 +202,27 @@ def test_a_wrong_answer_no_row_knows_shows_the_first_step_that_differs():
     assert "outcome_sampling_walk added" in feedback.message
 
 
-def test_the_student_may_change_the_path(monkeypatch):
+@pytest.mark.parametrize("change", ["zero sigma", "normalise q", "drop a step"])
+def test_a_function_that_changes_the_path_is_refused(change, monkeypatch):
+    # Issue 29 item 4: right regrets, but the caller's path is changed (a reused path would
+    # then give other regrets); the second run shows the recorded paths were not touched.
     monkeypatch.setattr(ex, "answers", dict)  # the package's formula stands for a student's
 
     def destructive(path, payoff, player):
         answer = ex.outcome_regrets(path, payoff, player)
-        for step in path:
-            step[1][:] = 0
+        if change == "zero sigma":
+            path[0][1][:] = 0
+        elif change == "normalise q":
+            path[-1][2][:] = path[-1][2] / path[-1][2].sum() * (1 + 1e-12)
+        else:
+            path.pop()
         return answer
-    assert ex.check_outcome_regrets(destructive).correct
-    assert ex.check_outcome_regrets(destructive).correct
+    for _ in range(2):
+        feedback = ex.check_outcome_regrets(destructive)
+        assert feedback.status == WRONG and feedback.mistake == "changes its input", feedback
+        assert "`path`" in feedback.message
+    assert ex.check_outcome_regrets(
+        lambda path, payoff, player: ex.outcome_regrets(path, payoff, player)).correct
 
 
 @pytest.mark.parametrize("answer", [None, ...])

@@ -297,7 +297,8 @@ def check_outcome_regrets(function) -> Feedback:
     """Lesson 07: ``function(path, payoff, player)`` gives outcome sampling's regrets.
 
     Runs it on :func:`recorded_paths` and compares with the regrets
-    :func:`~cfrviz.reference.mccfr.outcome_sampling_walk` added on each path.
+    :func:`~cfrviz.reference.mccfr.outcome_sampling_walk` added on each path.  The function
+    must leave the path as it was, its list and its arrays (mistake ``"changes its input"``).
     """
     if unanswered(function):
         return not_done("Write `my_outcome_regrets`, then run this cell again.")
@@ -307,11 +308,12 @@ def check_outcome_regrets(function) -> Feedback:
     paths = recorded_paths()
     results = []
     for path in paths:
-        steps = [(w, s.copy(), q.copy(), a) for w, s, q, a in path.steps]  # theirs to change
+        steps = [(w, s.copy(), q.copy(), a) for w, s, q, a in path.steps]  # theirs to read
+        kept = [("path", steps)] + [("path", array) for _, s, q, _ in steps for array in (s, q)]
         with np.errstate(all="ignore"):
             result, failed = run_student(lambda steps=steps, path=path: function(
                 steps, path.payoff, path.player), name="`my_outcome_regrets`", hints=_HINTS,
-                forbidden=answers())
+                forbidden=answers(), unchanged=kept)
         if failed is not None:
             return failed
         results.append(result)
