@@ -153,9 +153,11 @@ def test_plus_iteration_is_cfrviz_cfr_plus(kuhn):
 
 
 def test_other_correct_writings_pass():
-    # in place, a scaled strategy sum, and a floor also inside regret matching
+    # a new array then updated in place, a scaled strategy sum, and a floor also inside
+    # regret matching
     feedback = ex.check_cfr_plus_iteration(plus_student(
-        (FLOOR, "regret_sum += regret\n        np.maximum(regret_sum, 0, out=regret_sum)"),
+        (FLOOR, "regret_sum = regret_sum + regret\n"
+                "        np.maximum(regret_sum, 0, out=regret_sum)"),
         (AVERAGE, "strategy_sum = strategy_sum + 0.5 * t * weights"),
         ("strategy = regret_matching(regret_sum, tree.legal_mask)",
          "strategy = regret_matching(np.maximum(regret_sum, 0), tree.legal_mask)")))
@@ -179,11 +181,19 @@ def test_other_correct_writings_pass():
     ([(AVERAGE, "strategy_sum = strategy_sum + (t + 1) * weights")], "shifted-average"),
     ([(FLOOR, "regret_sum = np.maximum(regret_sum, 0) + regret"),
       (AVERAGE, "strategy_sum = strategy_sum + weights")], "floor-before"),
+    # Right tables, but the caller's are updated in place (issue 29 item 4): the exercise
+    # returns new ones.
+    ([(FLOOR, "regret_sum += regret\n        np.maximum(regret_sum, 0, out=regret_sum)")],
+     "changes its input"),
+    ([(AVERAGE, "strategy_sum += t * weights")], "changes its input"),
 ])
 def test_cfr_plus_mistakes_are_named(changes, mistake):
     feedback = ex.check_cfr_plus_iteration(plus_student(*changes))
     assert feedback.status == WRONG and feedback.mistake == mistake, feedback
-    assert feedback.message == ex.PLUS_MESSAGES[mistake]
+    if mistake == "changes its input":
+        assert "in place" in feedback.message
+    else:
+        assert feedback.message == ex.PLUS_MESSAGES[mistake]
 
 
 def test_cfr_plus_unknown_mistake_says_where_it_went_wrong():

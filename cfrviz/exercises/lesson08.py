@@ -261,9 +261,10 @@ def check_cfr_plus_iteration(function, iterations: int = PLUS_ITERATIONS) -> Fee
     reproduces the student's sums: no floor (or a floor only inside regret
     matching), a floor before adding, a floored increment, linear regrets,
     simultaneous updates, an average weighted 1, t², t − 1 or t + 1.  CFR+ with player 2
-    updated first is accepted too, and said so.  Known limit: the smallest positive cumulative
-    regret in these 30 iterations is 0.0101, so a floor with a smaller tolerance
-    (``total > 1e-3``) is not told apart from the right one.
+    updated first is accepted too, and said so.  The function returns new tables: one that
+    changes the tables it was given is refused (mistake ``"changes its input"``).  Known
+    limit: the smallest positive cumulative regret in these 30 iterations is 0.0101, so a
+    floor with a smaller tolerance (``total > 1e-3``) is not told apart from the right one.
     """
     unusable = screen(function, (
         Case.not_done(unanswered, "Write `my_cfr_plus_iteration`, then run this cell again."),
@@ -279,9 +280,11 @@ def check_cfr_plus_iteration(function, iterations: int = PLUS_ITERATIONS) -> Fee
     regret_sum, strategy_sum = np.zeros(shape), np.zeros(shape)
     got: list[tuple[np.ndarray, np.ndarray]] = []
     for t in range(1, iterations + 1):
+        given = (regret_sum.copy(), strategy_sum.copy())  # to read: it returns new tables
         out, problem = run_student(
-            lambda r=regret_sum, s=strategy_sum, t=t: function(tree, r.copy(), s.copy(), t),
-            name="`my_cfr_plus_iteration`", hints=_PLUS_HINTS, forbidden=answers())
+            lambda g=given, t=t: function(tree, *g, t),
+            name="`my_cfr_plus_iteration`", hints=_PLUS_HINTS, forbidden=answers(),
+            unchanged=[("regret_sum", given[0]), ("strategy_sum", given[1])])
         if problem is not None:
             return problem
         sums = _sums(out, shape)
