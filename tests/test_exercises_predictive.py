@@ -97,7 +97,7 @@ def my_predictive_step(regret_sum, regret, legal_mask, t):
     "iteration over sets with np.errstate and the prediction named": '''
 def my_predictive_step(regret_sum, regret, legal_mask, t):
     prediction = regret.copy()          # m = the last regrets
-    regret_sum += regret
+    regret_sum = regret_sum + regret
     regret_sum[regret_sum < 0] = 0.0
     strategy = np.zeros_like(regret_sum)
     for i in range(regret_sum.shape[0]):
@@ -182,6 +182,13 @@ WRONG_ANSWERS = {
         None),
     "first action where nothing is positive (no named mistake)": (
         [(UNIFORM, "uniform = np.eye(legal_mask.shape[1])[0]")], None),
+    # Right step, but the caller's tables are changed (issue 29 item 4): it returns new ones.
+    "regret_sum updated in place": (
+        [(FOLD, "regret_sum += regret\n    np.maximum(regret_sum, 0, out=regret_sum)\n")],
+        "changes its input"),
+    "the prediction floored in place": (
+        [(PLAYED, "np.maximum(regret, -regret_sum, out=regret)\n    " + PLAYED)],
+        "changes its input"),
 }
 
 

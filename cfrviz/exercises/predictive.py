@@ -335,11 +335,12 @@ def _call_student(function, run: Run) -> list[Call] | Feedback:
             regret = trace.instantaneous_regret[t - 1][rows].copy()
             # the allowed gap grows by one call's rounding (the fold is non-expansive)
             slack[rows] += 2 * EPS * (np.abs(given) + np.abs(regret))
+            legal = mask[rows]  # a copy, like given and regret: the student's to read
             with np.errstate(all="ignore"):
                 out, problem = run_student(
-                    lambda g=given, r=regret, m=mask[rows], t=t: function(
-                        g.copy(), r.copy(), m.copy(), t),
-                    name=NAME, hints=_HINTS)
+                    lambda g=given, r=regret, m=legal, t=t: function(g, r, m, t),
+                    name=NAME, hints=_HINTS,
+                    unchanged=[("regret_sum", given), ("regret", regret), ("legal_mask", legal)])
             if problem is not None:
                 return problem
             result = _outputs(out, given.shape)
@@ -625,7 +626,8 @@ def check_predictive_step(function) -> Feedback:
     call before), of this iteration's regrets ``r`` and of the legal-action mask, and ``t``
     (from 1); it returns ``(new regret_sum, next strategy, weight)``: ``[R + r]^+``, regret
     matching on ``[R + r]^+ + r`` (uniform over the legal actions where nothing is positive)
-    and the weight of iteration ``t`` in the average, ``t**2``.  The checker drives it
+    and the weight of iteration ``t`` in the average, ``t**2``; it must leave its three
+    arrays as they were (mistake ``"changes its input"``).  The checker drives it
     through solve(game, "pcfr+")'s run on each of :data:`GAMES` (player 1's sets, then player
     2's, at every iteration) and compares everything with that run; see the module's
     docstring for the tolerance (float32 code passes) and how mistakes are named.  Known
