@@ -275,6 +275,27 @@ def primal(*, q_bounds=(None, None), objective=-1.0, block=lambda A: -A.T, answe
     return my_game_value
 
 
+@pytest.mark.parametrize("solution, function, check, old, new, argument", [
+    # Right rows, but the caller's numbering is changed after use (issue 29 item 4).
+    ("11_plan_constraints.py", "my_constraints", ex.check_plan_constraints,
+     "    return E, e", "    first[:] = 0\n    return E, e", "first"),
+    # Right value, but A is negated in place instead of in a new array.
+    ("11_sequence_lp.py", "my_game_value", ex.check_sequence_lp,
+     "np.hstack([-A.T, F.T])", "np.hstack([np.negative(A, out=A).T, F.T])", "A"),
+    ("11_sequence_lp.py", "my_game_value", ex.check_sequence_lp,
+     "    c = np.concatenate([np.zeros(n1), -f])",
+     "    f *= -1\n    c = np.concatenate([np.zeros(n1), f])", "f"),
+])
+def test_a_function_that_changes_its_input_is_refused(solution, function, check, old, new,
+                                                      argument):
+    from _solutions import SOLUTIONS
+    source = (SOLUTIONS / solution).read_text()
+    assert old in source
+    feedback = check(as_cell(source.replace(old, new), np=np)[function])
+    assert feedback.status == WRONG and feedback.mistake == "changes its input", feedback
+    assert f"`{argument}`" in feedback.message
+
+
 def test_the_lp_solution_and_other_styles_pass():
     solution = run_solution("11_sequence_lp.py")["my_game_value"]
     assert ex.check_sequence_lp(solution).status == CORRECT

@@ -357,7 +357,8 @@ def check_plan_constraints(function) -> Feedback:
     :func:`cfrviz.analysis.lp.sequence_form`'s; each wrong row is named by its set
     (see :func:`find_row_mistake` for what is recognised).  A function that calls
     :func:`~cfrviz.analysis.lp.sequence_form` (or the helper that builds its constraints) is
-    "wrong", mistake ``"calls the answer"``: the exercise is to build the rows.
+    "wrong", mistake ``"calls the answer"``: the exercise is to build the rows.  One that
+    changes ``first`` is "wrong" too, mistake ``"changes its input"``.
     """
     if unanswered(function):
         return not_done("Write `my_constraints`, then run this cell again.")
@@ -368,11 +369,11 @@ def check_plan_constraints(function) -> Feedback:
         tree = game_for(name, params)
         first = sequence_form(tree).first.copy()
         for player in (0, 1):
+            given = first.copy()  # the student's to read
             answer, failed = run_student(
-                lambda tree=tree, player=player, first=first: function(tree, player,
-                                                                       first.copy()),
+                lambda tree=tree, player=player, given=given: function(tree, player, given),
                 name="`my_constraints`", hints=_CONSTRAINT_HINTS,
-                forbidden=_CONSTRAINT_ANSWERS)
+                forbidden=_CONSTRAINT_ANSWERS, unchanged=[("first", given)])
             if failed is not None:
                 return failed
             finding = find_row_mistake(tree, player, answer, label)
@@ -592,7 +593,8 @@ def check_sequence_lp(function) -> Feedback:
     Run on Kuhn poker (value −1/18) and the two :data:`MATRIX_GAMES`, with
     :class:`LinprogRecorder` as ``linprog``; correct when every value is within
     :data:`VALUE_TOLERANCE`.  Mistakes are named from the value and, when the
-    program has player 1's layout ``[x, q]``, from the program itself.
+    program has player 1's layout ``[x, q]``, from the program itself.  The function must
+    leave the five arrays as they were (mistake ``"changes its input"``).
     """
     if unanswered(function):
         return not_done("Write `my_game_value`, then run this cell again.")
@@ -601,9 +603,10 @@ def check_sequence_lp(function) -> Feedback:
                      f"{_short(function)}.", "not-callable")
     for name, program, value in lp_cases():
         recorder = LinprogRecorder()
-        copies = tuple(np.array(a, copy=True) for a in program)
+        copies = tuple(np.array(a, copy=True) for a in program)  # the student's to read
         got, failed = run_student(lambda copies=copies, recorder=recorder: function(
-            *copies, recorder), name="`my_game_value`", hints=_LP_HINTS)
+            *copies, recorder), name="`my_game_value`", hints=_LP_HINTS,
+            unchanged=list(zip(("A", "E", "e", "F", "f"), copies)))
         if failed is not None and failed.mistake != "crash":
             return failed
         finding = LPFinding(name, value, got, as_number(got) if failed is None else None,
