@@ -88,3 +88,13 @@ def test_a_dashboard_is_what_make_present_sets(monkeypatch):
     assert not in_dashboard()
     monkeypatch.setenv("CFRVIZ_PRESENTER", "1")
     assert in_dashboard()
+
+
+@pytest.mark.parametrize("path", sorted(LESSONS.glob("[0-9][0-9]_*.ipynb")), ids=lambda p: p.stem)
+def test_every_waiting_cell_shows_at_once_on_a_dashboard(path):
+    """A dashboard hides the code and the exercises, so a cell that waits for an attempt there
+    would wait for ever: each such cell's condition also asks ``in_dashboard()``."""
+    nb = nbformat.read(path, as_version=4)
+    waiting = [cell.source for cell in nb.cells
+               if cell.cell_type == "code" and WAITING in cell.source]
+    assert all("not in_dashboard()" in source for source in waiting), path.stem

@@ -22,6 +22,7 @@ import numpy as np
 import cfrviz
 from cfrviz.exercises import lesson01 as check
 from cfrviz.exercises import sampled_rm as check_srm
+from cfrviz.views.style import in_dashboard
 from cfrviz.widgets import RegretMatchingExplorer
 
 # %%
@@ -215,14 +216,14 @@ my_prediction = None  # e.g. [0.3, 0.3, 0.4] for rock, paper, scissors
 check.check_variant_prediction(my_prediction)
 
 # %% [markdown]
-# Now check with the solver and with an exact computation (a small linear program). The cell
-# shows them once `my_prediction` holds your guess, right or wrong.
+# Now check with the solver and with an exact computation (a small linear program)<span
+# class="cfrviz-notebook-only">, shown once `my_prediction` holds your guess, right or wrong</span>.
 
 # %%
 variant = cfrviz.load_game("rock_paper_scissors", payoffs=[[0, -1, 2], [1, 0, -2], [-2, 2, 0]])
 variant_trace = cfrviz.solve(variant, "regret_matching", iterations=10_000)
 exact = cfrviz.matrix_equilibrium(variant.payoffs)
-if my_prediction is None:
+if my_prediction is None and not in_dashboard():
     print("Write your prediction in exercise 3 first (any guess will do), then run this cell "
           "again.")
 else:

@@ -35,6 +35,7 @@ from cfrviz.exercises import unanswered
 from cfrviz.play.entrants import situations
 from cfrviz.views.compare import exploitation_figure
 from cfrviz.views.sizes import scaling_figure
+from cfrviz.views.style import in_dashboard
 from cfrviz.widgets import leaderboard
 
 # %%
@@ -203,7 +204,7 @@ check.check_most_exploited(my_pick)
 # %%
 trained = leduc_trace.average_policy()
 players = {"DCFR": trained, **{name: cfrviz.bot(leduc, name) for name in cfrviz.BOTS}}
-if unanswered(my_pick):
+if unanswered(my_pick) and not in_dashboard():
     print("Make your pick in exercise 2 first (any pick will do), then run this cell again.")
 else:
     tournament = cfrviz.round_robin(leduc, players, hands=20_000, seed=0)
