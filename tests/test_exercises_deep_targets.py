@@ -71,6 +71,13 @@ def _every_sample(ts, _infos, regrets, _info):
     return np.average(regrets, axis=0, weights=ts)
 
 
+def _zeroes_other_sets(ts, infos, regrets, info):
+    # Right target, but the caller's regrets of the other sets are zeroed (issue 29 item 4).
+    at = infos == info
+    regrets[~at] = 0
+    return (ts[:, None] * regrets).sum(axis=0) / ts[at].sum()
+
+
 def _a_strategy(ts, infos, regrets, info):
     at = infos == info
     target = np.average(regrets[at], axis=0, weights=ts[at])
@@ -87,6 +94,7 @@ def _a_strategy(ts, infos, regrets, info):
     (_mean(lambda t: t ** 2), "squared-weights"),
     (_latest, "latest-iteration"),
     (_a_strategy, "strategy"),
+    (_zeroes_other_sets, "changes its input"),
 ], ids=lambda v: v if isinstance(v, str) else "")
 def test_each_target_mistake_is_named(function, mistake):
     feedback = ex.check_weighted_target(function)
@@ -176,6 +184,12 @@ def _weighted_by(weight, normalise=True):
     return my_sd_average
 
 
+def _weights_in_place(strategies, reaches):
+    # Right average, but the caller's reaches become the weights (issue 29 item 4).
+    reaches *= np.arange(1, len(strategies) + 1)
+    return reaches @ strategies / reaches.sum()
+
+
 def _enumerate_from_zero(strategies, reaches):
     weights = np.array([t * r for t, r in enumerate(reaches)])
     return weights @ strategies / weights.sum()
@@ -188,6 +202,7 @@ def _enumerate_from_zero(strategies, reaches):
     (_enumerate_from_zero, "zero-based"),
     (_weighted_by(lambda t, r: t * r, normalise=False), "not-normalised"),
     (lambda strategies, _reaches: strategies[-1], "last-iterate"),
+    (_weights_in_place, "changes its input"),
 ], ids=lambda v: v if isinstance(v, str) else "")
 def test_each_average_mistake_is_named(function, mistake):
     feedback = ex.check_sd_average(function)

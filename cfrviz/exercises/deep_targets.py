@@ -177,10 +177,10 @@ def _target_run(function) -> tuple[np.ndarray | None, Feedback | None, str]:
     for memory in target_memories():
         for info in sorted(set(memory.infos.tolist())):
             k = int(memory.actions[info])
+            given = (memory.ts.copy(), memory.infos.copy(), memory.regrets.copy())  # to read
             got, failed = run_student(
-                lambda m=memory, i=info: function(m.ts.copy(), m.infos.copy(),
-                                                  m.regrets.copy(), i),
-                name="`my_target`", hints=_TARGET_HINTS)
+                lambda g=given, i=info: function(*g, i), name="`my_target`",
+                hints=_TARGET_HINTS, unchanged=list(zip(("ts", "infos", "regrets"), given)))
             if failed is not None:
                 return None, failed, memory.name
             vector = _vector(got, k, memory.regrets.shape[1])
@@ -231,7 +231,8 @@ def check_weighted_target(function) -> Feedback:
     """Exercise: ``function(ts, infos, regrets, info)`` is the iteration-weighted mean target.
 
     Compared, at every set of :func:`target_memories`, with
-    :func:`package_targets` (Deep CFR's :meth:`Reservoir.grouped`).
+    :func:`package_targets` (Deep CFR's :meth:`Reservoir.grouped`).  The function must leave
+    the memory's three arrays as they were (mistake ``"changes its input"``).
     """
     if unanswered(function):
         return not_done("Write `my_target`, then run this cell again.")
@@ -350,9 +351,10 @@ AVERAGE_VARIANTS: tuple[tuple[str, Callable, str], ...] = (
 def _average_run(function) -> tuple[np.ndarray | None, Feedback | None]:
     out = []
     for case in average_cases():
+        given = (case.strategies.copy(), case.reaches.copy())  # the student's to read
         got, failed = run_student(
-            lambda c=case: function(c.strategies.copy(), c.reaches.copy()),
-            name="`my_sd_average`", hints=_AVERAGE_HINTS)
+            lambda g=given: function(*g), name="`my_sd_average`", hints=_AVERAGE_HINTS,
+            unchanged=[("strategies", given[0]), ("reaches", given[1])])
         if failed is not None:
             return None, failed
         vector = _vector(got, case.strategies.shape[1], case.strategies.shape[1])
@@ -384,7 +386,8 @@ def check_sd_average(function) -> Feedback:
 
     Compared, at every case of :func:`average_cases`, with the package's average
     (a Deep CFR trace's average strategy, or ``Σ t π σ`` normalised by
-    :func:`cfrviz.core.regret.average_strategy`).
+    :func:`cfrviz.core.regret.average_strategy`).  The function must leave both arrays as they
+    were (mistake ``"changes its input"``).
     """
     if unanswered(function):
         return not_done("Write `my_sd_average`, then run this cell again.")
