@@ -147,6 +147,9 @@ def my_sampled"""),
                                "np.maximum(regrets[0], 0) / np.maximum(regrets[0], 0).sum()"),
     "too-few-draws": variant().replace("b = draw(1, y)",
                                        "b = draw(1, y) if opponent is None else 0"),
+    # Right loop, but the caller's payoff table is shifted in place (issue 29 item 4): np.asarray
+    # of a float array is that array, and regrets do not see a constant shift.
+    "changes its input": variant().replace("    m, n = A.shape", "    A += 1\n    m, n = A.shape"),
 }
 
 

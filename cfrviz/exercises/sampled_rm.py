@@ -236,7 +236,8 @@ def check_sampled_regret_matching(function) -> Feedback:
     Runs the student's loop on :data:`CASES` with the checker's draws and compares its
     averages with :func:`sampled_regret_matching` on the same draws; then, if they agree,
     runs it for :data:`LONG_ROUNDS` rounds in self-play on rock-paper-scissors and against
-    :data:`HABIT`, and checks the averages against :func:`expected_bound`.
+    :data:`HABIT`, and checks the averages against :func:`expected_bound`.  The loop must leave
+    ``payoffs`` and ``opponent`` as they were (mistake ``"changes its input"``).
     """
     if unanswered(function):
         return not_done("Write the loop of `my_sampled_regret_matching`, then run this cell "
@@ -260,10 +261,12 @@ def _run(function, payoffs, rounds, opponent, uniforms):
     sizes = np.asarray(payoffs).shape
     draws = Draws(uniforms, sizes)
     args = (np.array(payoffs, dtype=float), rounds, draws)
+    given = None if opponent is None else np.array(opponent)
+    kept = [("payoffs", args[0])] + ([] if given is None else [("opponent", given)])
     with np.errstate(all="ignore"):  # a 0/0 shows up as the draw's complaint, not a warning
         result, failed = run_student(
-            lambda: function(*args) if opponent is None else function(*args, np.array(opponent)),
-            name="`my_sampled_regret_matching`", hints=_HINTS)
+            lambda: function(*args) if given is None else function(*args, given),
+            name="`my_sampled_regret_matching`", hints=_HINTS, unchanged=kept)
     return result, failed, draws
 
 
