@@ -186,6 +186,14 @@ WRONG_CODE = {
         return 0.0'''),
     "no-average": variant().replace("strategy_sum[info, :k] += own_reach * sigma", "pass"),
     "crash": variant(AVERAGE="own_reach * strategy[info]"),
+    # Right walk, but it wipes the strategy it was told to read only once the walk is over
+    # (issue 29 item 4).
+    "changes its input": variant(CHANCE_STEP='''o = draw(node, tree.chance_prob[children])
+        v = my_chance_sampling(tree, children[o], player, own_reach, opponent_reach,
+                               strategy, regret_sum, strategy_sum, draw)
+        if node == 0:
+            strategy[:] = 0
+        return v'''),
 }
 
 

@@ -236,7 +236,9 @@ def check_chance_sampling(function) -> Feedback:
     Compared walk by walk with :func:`~cfrviz.reference.mccfr.chance_sampling_walk` on
     :data:`WALK_CHECKS` (same draws), then trained for :data:`LONG_ITERATIONS` iterations on
     Kuhn poker with the compiled solver's draws; the average's exploitability must equal
-    ``cfrviz.solve(kuhn, "chance_sampling", LONG_ITERATIONS, seed=SEED)``'s.
+    ``cfrviz.solve(kuhn, "chance_sampling", LONG_ITERATIONS, seed=SEED)``'s.  The walk adds
+    into ``regret_sum`` and ``strategy_sum`` in place and must leave ``strategy`` as it was
+    (mistake ``"changes its input"``).
     """
     if unanswered(function):
         return not_done("Write `my_chance_sampling`, then run this cell again.")
@@ -266,7 +268,8 @@ def _student_walk(tree, function):
         value, failed = run_student(
             lambda: function(tree, 0, player, 1.0, 1.0, strategy, regret_sum, strategy_sum,
                              draws),
-            name="`my_chance_sampling`", hints=_HINTS, forbidden=answers())
+            name="`my_chance_sampling`", hints=_HINTS, forbidden=answers(),
+            unchanged=[("strategy", strategy)])  # read only; the two tables are the walk's
         if failed is not None:
             raise _Stop(failed)
         return value
