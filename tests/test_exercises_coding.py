@@ -80,3 +80,15 @@ def test_a_crash_is_still_reported_as_a_crash_and_the_profiler_restored():
     _, feedback = run_student(student, name="`f`", forbidden={answer: "cfrviz.answer"})
     assert feedback is not None and feedback.mistake == "crash"
     assert sys.getprofile() is None
+
+
+def test_a_small_change_deep_inside_a_container_is_seen():
+    """A list of large arrays: repr would shorten them and hide a change of 1e-12."""
+    value = [np.zeros(5000), {"q": np.ones(3)}]
+
+    def nudge(x):
+        x[0][2500] += 1e-12
+        return 0
+
+    _, feedback = run_student(lambda: nudge(value), name="`f`", unchanged=[("path", value)])
+    assert feedback is not None and feedback.mistake == "changes its input"

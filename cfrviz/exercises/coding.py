@@ -141,6 +141,12 @@ def _same(old: Any, new: Any) -> bool:
     if isinstance(old, np.ndarray):
         return (isinstance(new, np.ndarray) and old.shape == new.shape
                 and old.dtype == new.dtype and bool(np.array_equal(old, new, equal_nan=True)))
+    if isinstance(old, (list, tuple)):
+        return (type(new) is type(old) and len(new) == len(old)
+                and all(_same(a, b) for a, b in zip(old, new)))
+    if isinstance(old, dict):
+        return (isinstance(new, dict) and old.keys() == new.keys()
+                and all(_same(old[k], new[k]) for k in old))
     try:
         return bool(old == new)
     except Exception:  # an object whose == raises or is ambiguous: compare what it shows
