@@ -105,7 +105,8 @@ for t in at:
 #     return regret_sum, strategy_sum
 # ```
 #
-# Write `my_cfr_plus_iteration`, the same iteration for CFR+ (`t` counts from 1). The checker runs it
+# Write `my_cfr_plus_iteration`, the same iteration for CFR+ (`t` counts from 1). Like the code above,
+# it returns new tables and leaves the ones it is given as they were. The checker runs it
 # 30 times on Kuhn poker, starting from zero tables, and compares your regrets and average strategy
 # after every iteration with `cfrviz.solve(kuhn, "cfr+")`; updating player 2 first is CFR+ too, and
 # the checker accepts that order as well (lesson 04's checker does the same). (Solution:

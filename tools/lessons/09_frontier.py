@@ -88,7 +88,8 @@ for name in ("cfr+", "dcfr", "pcfr+", "pdcfr+"):
 # Write `my_predictive_step(regret_sum, regret, legal_mask, t)`. It receives one player's rows
 # only (one row per information set of that player, one column per action, illegal actions
 # marked `False` in `legal_mask` and 0 in the two tables) and returns three things:
-# `(new regret_sum, strategy to play next, weight)`. The rest of the iteration (the passes,
+# `(new regret_sum, strategy to play next, weight)`, leaving the arrays it is given as they were.
+# The rest of the iteration (the passes,
 # alternating between the players, and adding `weight` times the reach-weighted strategy to the
 # average) is done for you.
 #
