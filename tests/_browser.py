@@ -595,11 +595,17 @@ def _wait_for_port(port: int, process, log_path: Path, timeout: float) -> None:
 # ``bench-play``.
 
 #: A cell defining ``bench_baseline(interval, name)``: a bare ``Play`` + slider driving a
-#: one-trace ``FigureWidget`` and a label, the least a timeline widget can do per frame.
+#: one-trace ``FigureWidget`` and a label, the least a timeline widget can do per frame.  The
+#: figure is cfrviz's ``FigureWidget`` (plotly's, with a front end that starts at once), as in
+#: every cfrviz widget: plotly's own imports its 5 MB front end anew and, in a busy page, misses
+#: anywidget's two seconds to start, drops every message for good and stays empty at plotly's
+#: fallback width of 700 px (lesson 04's probe cell, in a 568-px output area).  Per frame the
+#: two are the same plotly model and view.
 BASELINE_CELL = '''\
 import ipywidgets as W
 import numpy as np
 import plotly.graph_objects as go
+from cfrviz.views.figure_widget import FigureWidget
 
 
 def bench_baseline(interval, name="bench-baseline", frames=100_000):
@@ -608,7 +614,7 @@ def bench_baseline(interval, name="bench-baseline", frames=100_000):
     W.jslink((play, "value"), (slider, "value"))
     label = W.HTML("iteration <b>0</b>")
     x = np.linspace(0, 6.3, 200)
-    fig = go.FigureWidget(go.Scatter(x=x, y=np.sin(x)), layout=dict(height=260))
+    fig = FigureWidget(go.Scatter(x=x, y=np.sin(x)), layout=dict(height=260))
 
     def on_frame(change):
         k = change["new"]

@@ -27,6 +27,7 @@ import statistics
 import time
 
 import nbformat
+import plotly.graph_objects as go
 import pytest
 from _browser import (
     BASELINE_CELL,
@@ -651,3 +652,18 @@ def test_lesson_in_jupyterlab(lab, lesson, capsys):
         for line in plays + sliders:
             print(f"  {line}")
     assert not problems, f"{lesson}:\n- " + "\n- ".join(problems)
+
+
+def test_probe_baselines_are_figures_that_start_under_load():
+    """The probe's baselines use cfrviz's ``FigureWidget``, whose front end starts at once
+    (tests/test_browser_load.py shows it drawing under load), not plotly's own, which in a busy
+    page misses anywidget's two seconds to start and stays empty at plotly's fallback width of
+    700 px: lesson 04's probe cell failed its layout check that way, in a 568-pixel output area
+    (a 1000-pixel window), on the loaded machine."""
+    from cfrviz.views.figure_widget import FigureWidget
+
+    namespace: dict = {}
+    exec(BASELINE_CELL, namespace)  # the harness's own cell, as the kernel runs it
+    box = namespace["bench_baseline"](120)
+    figures = [w for w in box.children if isinstance(w, go.FigureWidget)]
+    assert len(figures) == 1 and isinstance(figures[0], FigureWidget), figures
