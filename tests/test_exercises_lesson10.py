@@ -183,4 +183,5 @@ def test_the_tournament_is_played_only_once_a_pick_is_made():
     All; the cell now waits for a pick."""
     cells = _cells("10_scaling_up")
     play = next(c.source for c in cells if "cfrviz.round_robin(leduc" in c.source)
-    assert play.index("if unanswered(my_pick):") < play.index("cfrviz.round_robin(leduc")
+    assert play.index("if unanswered(my_pick) and not in_dashboard():") < play.index(
+        "cfrviz.round_robin(leduc")
