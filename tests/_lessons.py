@@ -98,6 +98,16 @@ def unanswered_problems(name: str, text: str, exercises: bool) -> list[str]:
     return problems
 
 
+def build_module():
+    """tools/build_lessons.py as a module (the lesson parser and the planned-time rule)."""
+    path = LESSONS.parent / "tools" / "build_lessons.py"
+    spec = importlib.util.spec_from_file_location("build_lessons", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def _answers_module(lesson: str):
     path = ANSWERS / f"{lesson.split('_')[0]}.py"
     if not path.exists():

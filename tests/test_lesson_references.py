@@ -12,12 +12,12 @@ title then sends a student to the wrong place.  In the lessons' markdown, README
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 from pathlib import Path
 
 import pytest
+from _lessons import build_module
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = sorted((ROOT / "tools" / "lessons").glob("[0-9][0-9]_*.py"))
@@ -25,15 +25,8 @@ TOPICS: dict[str, list[str]] = json.loads(
     (ROOT / "tools" / "lessons" / "topics.json").read_text(encoding="utf-8"))
 
 
-def _build_module():
-    spec = importlib.util.spec_from_file_location("build_lessons",
-                                                  ROOT / "tools" / "build_lessons.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
-
-BUILD = _build_module()
+BUILD = build_module()
 TITLE = re.compile(r"^# (\d\d) · (.+)$", re.MULTILINE)
 
 

@@ -2,23 +2,16 @@
 the lessons' own "About N minutes", lesson 00's course map and README's table all agree with it,
 lesson 00 and README state the rule, and no lesson is planned over an hour."""
 
-import importlib.util
 import re
 from pathlib import Path
 
 import nbformat
 import pytest
+from _lessons import build_module
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = sorted((ROOT / "tools" / "lessons").glob("[0-9][0-9]_*.py"))
 
-
-def _build_module():
-    spec = importlib.util.spec_from_file_location("build_lessons",
-                                                  ROOT / "tools" / "build_lessons.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def _markdown(stem: str) -> str:
@@ -26,7 +19,7 @@ def _markdown(stem: str) -> str:
     return "\n".join(cell.source for cell in nb.cells if cell.cell_type == "markdown")
 
 
-PLANNED = _build_module().planned_minutes()
+PLANNED = build_module().planned_minutes()
 
 
 def test_every_lesson_has_a_planned_time_of_an_hour_at_most():
@@ -36,7 +29,7 @@ def test_every_lesson_has_a_planned_time_of_an_hour_at_most():
 
 
 def test_the_estimate_follows_the_stated_rule():
-    build = _build_module()
+    build = build_module()
     words = " ".join(["word"] * 2 * build.WORDS_PER_MINUTE)  # two minutes of reading
     cells = build.parse(f"# %% [markdown]\n# {words}\n# %%\nx = 1\n"
                         '# %% tags=["exercise-a"]\ndef f():\n    pass\n'
@@ -47,7 +40,7 @@ def test_the_estimate_follows_the_stated_rule():
 
 @pytest.mark.parametrize("stem", ["00_start_here"])
 def test_the_rule_is_stated_where_students_and_instructors_read_times(stem):
-    build = _build_module()
+    build = build_module()
     rule = (f"{build.WORDS_PER_MINUTE} words a minute", f"{build.CODING_MINUTES} minutes",
             f"{build.EXERCISE_MINUTES} minutes")
     for text, where in ((_markdown(stem), stem), ((ROOT / "README.md").read_text(), "README")):
@@ -84,7 +77,7 @@ def test_the_readme_table_agrees():
 
 
 def test_an_unknown_lesson_in_a_placeholder_is_a_clear_error():
-    build = _build_module()
+    build = build_module()
     assert build.fill_minutes("About {{minutes}} minutes", "01_regret_matching") == \
         f"About {PLANNED['01_regret_matching']} minutes"
     with pytest.raises(ValueError, match="99_nowhere"):
