@@ -262,7 +262,8 @@ def test_other_version_of_same_game_is_named(rps_trace, tmp_path):
 def test_unknown_game_asks_for_game(kuhn_trace, tmp_path):
     path = save_trace(kuhn_trace, tmp_path / "kuhn.npz")
     rewrite_meta(path, lambda meta: meta["game"].update(name="my_game"))
-    with pytest.raises(ValueError, match="not a game cfrviz.load_game knows; pass the game"):
+    with pytest.raises(ValueError, match=r"rebuilds only the games built into cfrviz .*pass it: "
+                                         r"load_trace\(path, game=\.\.\.\)"):
         load_trace(path)
 
 
@@ -700,7 +701,7 @@ def test_a_path_in_the_metadata_is_never_opened(kuhn_trace, tmp_path, monkeypatc
 
     monkeypatch.setattr(io, "open", guarded)
     monkeypatch.setattr(builtins, "open", guarded)
-    with pytest.raises(ValueError, match=r"never names a file to read.*pass the game"):
+    with pytest.raises(ValueError, match=r"never a game read from a file.*pass it"):
         load_trace(path)
 
 

@@ -102,10 +102,22 @@ def game_fingerprint(game) -> str:
 
 
 def rebuildable(name: str) -> bool:
-    """Whether ``load_game(name, **params)`` builds a game without reading a file."""
-    from ..games import GAMES, load_game_file
+    """Whether a trace may rebuild its game as ``load_game(name, **params)``: a game built
+    into cfrviz, from cfrviz's own rules alone.
 
-    return name in GAMES.names() and GAMES.lookup(name).factory is not load_game_file
+    Not a game read from a file (``"file"``), built by another library (``"openspiel"``:
+    a name and parameters there may read a file or walk a tree of any size) or registered
+    by someone else's code (a plug-in): a file someone sends you must not choose what your
+    machine reads or builds.  Such a trace keeps its game's content, or loads with ``game=``.
+    """
+    from ..games import GAMES, load_game_file
+    from ..games.openspiel import openspiel_game
+
+    if name not in GAMES.names():
+        return False
+    factory = GAMES.lookup(name).factory
+    return factory not in (load_game_file, openspiel_game) \
+        and getattr(factory, "__module__", "").startswith("cfrviz.games.")
 
 
 def most_records(game) -> int:

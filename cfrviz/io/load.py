@@ -86,7 +86,8 @@ def load_trace(path, game=None) -> Trace:
         the file and the array at fault.
     """
     path = Path(os.fspath(path))
-    if not path.exists() and path.suffix != ".npz" and path.with_name(path.name + ".npz").exists():
+    if path.name and not path.exists() and path.suffix.lower() != ".npz" \
+            and path.with_name(path.name + ".npz").exists():
         path = path.with_name(path.name + ".npz")
     with _open_archive(path) as archive:
         members = _member_names(path, archive)
@@ -386,16 +387,13 @@ def _rebuild_game(path: Path, game_meta: dict) -> GameTree | MatrixGame:
     elif kind == "tree":
         from ..games import available_games, load_game
 
-        if name not in available_games():
-            raise ValueError(f"{path} was recorded on {name!r}, which is not a game "
-                             f"cfrviz.load_game knows; pass the game: "
-                             f"load_trace(path, game=...)")
         if not fileformat.rebuildable(name):
-            # The parameters would name a file to read: a trace never chooses what is opened.
-            raise ValueError(f"{path} asks for the game to be read with load_game({name!r}, ...)"
-                             f"; a trace keeps a custom game's content and never names a file to "
-                             f"read, so this one was not written by cfrviz.save_trace; pass the "
-                             f"game: load_trace(path, game=...)")
+            # A name and parameters from a file must not choose what is read or walked.
+            built_in = ", ".join(n for n in available_games() if fileformat.rebuildable(n))
+            raise ValueError(f"{path} names the game {name!r} to be built anew; a trace rebuilds "
+                             f"only the games built into cfrviz ({built_in}), never a game "
+                             f"read from a file, built by OpenSpiel or by a plug-in. Build the "
+                             f"game yourself and pass it: load_trace(path, game=...)")
         params = game_meta.get("params") or {}
         if not isinstance(params, dict):
             raise _bad(path, "its game parameters are not a dict")

@@ -39,8 +39,8 @@ def save_trace(trace: Trace, path) -> Path:
     trace : Trace
         What :func:`cfrviz.solve` returned (or a :func:`dataclasses.replace` of it).
     path : str or os.PathLike
-        Where to write.  ``.npz`` is appended when the name does not end in it,
-        as :func:`numpy.savez` does.
+        Where to write.  ``.npz`` is appended when the name does not end in it
+        (in any case: ``trace.NPZ`` is kept as it is), as :func:`numpy.savez` does.
 
     Returns
     -------
@@ -55,12 +55,15 @@ def save_trace(trace: Trace, path) -> Path:
         trace is one :func:`load_trace` would refuse: invalid records, more
         records, a larger extras array or metadata, or a larger file than it
         reads (nothing is written then).
+    TypeError
+        When ``path`` is not a str or path.
     FileNotFoundError
         When the directory does not exist.
+    OSError
+        When the file cannot be written there (a read-only place such as
+        ``/proc``), naming ``path``, never the temporary file.
     """
-    path = Path(os.fspath(path))
-    if path.suffix != ".npz":
-        path = path.with_name(path.name + ".npz")
+    path = _npz_path(path)
     arrays, meta = _pack(trace)
     arrays[META] = np.frombuffer(json.dumps(meta).encode("utf-8"), dtype=np.uint8)
     if arrays[META].nbytes > fileformat.MAX_META_BYTES:
@@ -75,7 +78,12 @@ def save_trace(trace: Trace, path) -> Path:
                                 str(folder))
     temp = folder / f".{path.name}.{secrets.token_hex(6)}.tmp"
     # os.open with mode 0o666 lets the umask decide permissions, as for any new file.
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    except OSError as exc:
+        # The temporary name is ours, not the user's: the error names the path they gave.
+        raise type(exc)(exc.errno, f"cannot write the trace there ({exc.strerror})",
+                        str(path)) from None
     try:
         with os.fdopen(fd, "wb") as handle:
             np.savez_compressed(handle, **arrays)
@@ -86,13 +94,34 @@ def save_trace(trace: Trace, path) -> Path:
             raise ValueError(f"save_trace: the trace takes {size:,} bytes compressed, more than "
                              f"the {fileformat.MAX_FILE_BYTES:,} load_trace reads; record fewer "
                              f"iterations (checkpoints=) and save again")
-        os.replace(temp, path)
+        try:
+            os.replace(temp, path)
+        except OSError as exc:
+            raise type(exc)(exc.errno, f"cannot write the trace there ({exc.strerror})",
+                            str(path)) from None
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temp)
         raise
     _fsync_directory(folder)
     return path
+
+
+def _npz_path(path) -> Path:
+    """The file to write: ``path`` with ``.npz`` appended unless its name ends in ``.npz`` in
+    any case (``trace.NPZ`` is written as it is, never as ``trace.NPZ.npz``)."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"save_trace: path must be a file name (a str or os.PathLike); got "
+                        f"{type(path).__name__}")
+    name = os.fspath(path)
+    if not isinstance(name, str):
+        name = os.fsdecode(name)
+    given = Path(name)
+    if not name or not given.name or name.endswith(("/", os.sep)) or given.name in (".", ".."):
+        raise ValueError(f"save_trace: path must name a file, e.g. 'trace.npz'; got {name!r}")
+    if given.suffix.lower() != ".npz":
+        given = given.with_name(given.name + ".npz")
+    return given
 
 
 def _fsync_directory(folder: Path) -> None:
