@@ -1,4 +1,5 @@
-"""Argument checks the public API shares: a game, a player, a whole number, a flag, a file.
+"""Argument checks the public API shares: a game, a player, a whole number, a flag, a file,
+a bounded list.
 
 Each returns the value (converted to a plain Python type) or raises a
 ``ValueError`` that says what was given and what is valid.  A ``bool`` is never
@@ -13,8 +14,9 @@ from __future__ import annotations
 import math
 import os
 import stat
+from itertools import islice
 from numbers import Integral
-from typing import BinaryIO, cast
+from typing import Any, BinaryIO, cast
 
 from .registry import Param
 from .tree import as_tree
@@ -77,6 +79,44 @@ def infoset_id(game: GameLike, infoset: object, name: str = "infoset") -> int:
         raise ValueError(f"{name} must be an information set's key or id, a whole number in "
                          f"0..{count - 1} ({getattr(game, 'name', 'the game')} has {count} "
                          f"information sets); got {infoset!r:.60}") from None
+
+
+def bounded_list(values: object, name: str, limit: int, why: str) -> list[Any]:
+    """The items of the iterable ``values`` as a list, refusing more than ``limit`` of them.
+
+    At most ``limit + 1`` items are read, so an endless iterable (``itertools.count()``) or
+    a huge one (``range(2**62)``) is refused at once instead of filling memory for ever.
+
+    Parameters
+    ----------
+    values
+        Any iterable but a string or bytes.
+    name : str
+        The argument's name, for messages.
+    limit : int
+        The most items accepted.
+    why : str
+        Why there is a limit, completing "``name`` may hold at most ``limit`` items ...".
+
+    Raises
+    ------
+    ValueError
+        For something that is not an iterable (or is text), or holds more than ``limit``
+        items, naming ``name``, the value and the limit.
+    """
+    shown = f"{values!r:.80}"  # before reading: a generator's repr changes as it is read
+    if isinstance(values, (str, bytes)):
+        raise ValueError(f"{name} must be a list, not text; got {shown}")
+    try:
+        items = iter(values)  # type: ignore[call-overload]  # checked here, at run time
+    except TypeError:
+        raise ValueError(f"{name} must be a list; got {shown}") from None
+    taken = list(islice(items, limit + 1))
+    if len(taken) > limit:
+        raise ValueError(f"{name} holds more than {limit:,} items (got {shown}; an "
+                         f"endless iterable such as itertools.count() is refused too): it may "
+                         f"hold at most {limit:,} {why}")
+    return taken
 
 
 def check_flag(value: object, name: str) -> bool:

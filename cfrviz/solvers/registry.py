@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from ..core.checks import check_game
+from ..core.checks import bounded_list, check_game
 from ..core.registry import Param, Registry
 from ..core.trace import Trace
 
@@ -164,6 +164,9 @@ def tree_algorithms() -> tuple[str, ...]:
 
 ITERATIONS = Param("iterations", 1, "int", 1, help="how many iterations to run")
 SEED = Param("seed", 0, "int", 0, help="seed of the numpy.random.Generator behind every draw")
+#: The most checkpoints a run may be given: a trace of a million records is already far more
+#: than a slider can show, and reading more from an endless iterable would never end.
+MAX_CHECKPOINTS = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -262,7 +265,14 @@ def check_checkpoints(checkpoints: object, iterations: int) -> list[int] | None:
         return None
     if isinstance(checkpoints, (str, bytes)) or not np.iterable(checkpoints):
         raise ValueError(f"checkpoints must be a list of iteration numbers; got {checkpoints!r}")
-    given = list(checkpoints)  # once: a generator would be used up by the checks
+    # Read once (a generator would be used up by the checks), and never more than a run can
+    # record: itertools.count(1) or range(1, 2**62) is refused, not read for ever.
+    limit = min(iterations, MAX_CHECKPOINTS)
+    why = (f"iteration numbers, one per iteration of this {iterations:,}-iteration run"
+           if limit == iterations else
+           f"iteration numbers, the most any run records (MAX_CHECKPOINTS); pick fewer, e.g. "
+           f"checkpoints=range(1, {iterations + 1}, {-(-iterations // MAX_CHECKPOINTS)})")
+    given = bounded_list(checkpoints, "checkpoints", limit, why)
     for c in given:
         if isinstance(c, (bool, np.bool_)) or not isinstance(c, Integral):
             raise ValueError(f"checkpoints must be iteration numbers, whole numbers in "
