@@ -90,3 +90,41 @@ def test_bounded_list_reads_at_most_one_item_past_its_limit():
     for bad in ("12", b"12", 5, None):
         with pytest.raises(ValueError, match="marks must be a list"):
             bounded_list(bad, "marks", 3, "marks")
+
+
+# --- initial regrets -----------------------------------------------------------------------
+
+TOO_LARGE = st.one_of(
+    st.floats(min_value=1e150, exclude_min=True, allow_infinity=True),
+    st.floats(max_value=-1e150, exclude_max=True, allow_infinity=True),
+    st.just(float("nan")),
+    st.integers(min_value=10**151, max_value=10**500),
+    st.integers(min_value=10**151, max_value=10**500).map(lambda n: -n),
+)
+FINE = st.floats(-1e150, 1e150)
+
+
+@settings(max_examples=80, deadline=None)
+@given(bad=TOO_LARGE, others=st.lists(FINE, min_size=2, max_size=2), at=st.integers(0, 2),
+       key=st.sampled_from(["P1", "P2"]), as_array=st.booleans())
+def test_initial_regrets_beyond_the_bound_are_refused_naming_the_set(bad, others, at, key,
+                                                                     as_array):
+    row = [*others[:at], bad, *others[at:]]
+    given_rows = {"P1": [0, 0, 0], "P2": [0, 0, 0], key: row}
+    value = [given_rows["P1"], given_rows["P2"]] if as_array else {key: row}
+    with pytest.raises(ValueError) as caught:
+        cfrviz.solve(RPS, "regret_matching", 3, initial_regrets=value, progress=False)
+    message = str(caught.value)
+    assert message.startswith(f"initial_regrets[{key!r}] must be 3 finite numbers for actions "
+                              "['R', 'P', 'S'], each between -1e+150 and 1e+150")
+    assert "got " in message
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(FINE, min_size=3, max_size=3), st.lists(FINE, min_size=3, max_size=3))
+def test_initial_regrets_within_the_bound_give_strategies(p1, p2):
+    trace = cfrviz.solve(RPS, "regret_matching", 3, initial_regrets={"P1": p1, "P2": p2},
+                         progress=False)
+    sums = trace.average_strategy[-1].sum(axis=1)
+    assert sums == pytest.approx([1.0, 1.0])
+    assert 0.0 <= trace.exploitability[-1] <= 2.0

@@ -71,8 +71,9 @@ def solve_regret_matching(request: Request) -> Trace:
         Cumulative regrets before the first iteration, e.g.
         ``{"P1": [1, 0, 0]}`` for a player 1 who starts out favouring rock.
         With none, both players start uniform -- already the equilibrium of
-        standard rock-paper-scissors, so nothing would move.  Not with
-        ``resume``, which starts from the trace's state.
+        standard rock-paper-scissors, so nothing would move.  Each at most
+        :data:`MAX_INITIAL_REGRET` (1e150) in size, so their sums cannot
+        overflow.  Not with ``resume``, which starts from the trace's state.
     progress : bool or None
         Show a progress bar: always, never, or (``None``) once a run has
         taken two seconds.
@@ -247,32 +248,53 @@ def _numpy_generator(saved: dict[str, Any]) -> np.random.Generator:
     return np.random.Generator(bit_generator)
 
 
+#: The largest initial regret, in size: sums of a few of them, and of the regrets a run adds
+#: to them, stay far from a float's overflow (1.8e308), which would turn the cumulative
+#: regrets into inf and NaN and the strategies into zeros.
+MAX_INITIAL_REGRET = 1e150
+
+
 def _initial_regrets(game: MatrixGame, value: object) -> FloatArray:
     cum = np.zeros(game.legal_mask.shape)
     if value is None:
         return cum
     if not isinstance(value, dict):
-        arr = np.asarray(value, dtype=float) if _numeric(value) else None
-        if arr is None or arr.shape != cum.shape:
+        # Rows that are not all floats (10**400, text) are refused row by row below.
+        rows: Any = np.asarray(value, dtype=float) if _numeric(value) else value
+        if _shape(rows) != cum.shape:
             raise ValueError(f"initial_regrets must be {{'P1': [...], 'P2': [...]}} or an array "
-                             f"of shape {cum.shape}; got {value!r}")
-        value = dict(zip(game.infoset_keys, arr))
+                             f"of shape {cum.shape}; got {value!r:.200}")
+        value = dict(zip(game.infoset_keys, rows))
     for key, regrets in value.items():
         row = game.infoset_index(key)
         actions = game.infoset_actions[row]
         arr = np.asarray(regrets, dtype=float) if _numeric(regrets) else None
-        if arr is None or arr.shape != (len(actions),) or not np.all(np.isfinite(arr)):
+        if arr is None or arr.shape != (len(actions),) or not np.all(np.isfinite(arr)) \
+                or np.abs(arr).max() > MAX_INITIAL_REGRET:
             raise ValueError(f"initial_regrets[{key!r}] must be {len(actions)} finite numbers "
-                             f"for actions {list(actions)}; got {regrets!r}")
+                             f"for actions {list(actions)}, each between "
+                             f"-{MAX_INITIAL_REGRET:g} and {MAX_INITIAL_REGRET:g} (regret "
+                             f"matching adds regrets up: larger ones overflow a float, whose "
+                             f"largest is 1.8e308, and every strategy would become 0); "
+                             f"got {regrets!r:.200}")
         cum[row, : len(actions)] = arr
     return cum
+
+
+def _shape(value: Any) -> tuple[int, ...] | None:
+    """numpy's shape of ``value``, ``None`` for a ragged nesting."""
+    try:
+        shape: tuple[int, ...] = np.shape(value)
+    except ValueError:
+        return None
+    return shape
 
 
 def _numeric(value: Any) -> bool:
     try:
         np.asarray(value, dtype=float)
         return True
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # OverflowError: an int like 10**400
         return False
 
 
