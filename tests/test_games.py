@@ -1,4 +1,5 @@
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -49,6 +50,27 @@ def test_bad_payoffs_say_what_and_where(payoffs, words):
         cfrviz.load_game("rock_paper_scissors", payoffs=payoffs)
     for word in words:
         assert word in str(error.value)
+
+
+BEYOND_A_FLOAT = st.one_of(
+    st.integers(min_value=2**1024, max_value=10**600),
+    st.integers(min_value=2**1024, max_value=10**600).map(lambda n: -n),
+    st.integers(min_value=2**1024, max_value=10**600).map(lambda n: Fraction(3 * n, 2)),
+    st.sampled_from([math.inf, -math.inf, math.nan, np.float64("inf")]),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(value=BEYOND_A_FLOAT, i=st.integers(0, 2), j=st.integers(0, 2))
+def test_a_payoff_no_float_holds_is_refused_naming_its_cell(value, i, j):
+    payoffs = [list(map(float, row)) for row in RPS_PAYOFFS]
+    payoffs[i][j] = value
+    with pytest.raises(ValueError) as error:
+        cfrviz.load_game("rock_paper_scissors", payoffs=payoffs)
+    names = "RPS"
+    assert str(error.value).startswith(f"payoff cell [{i}][{j}] (P1 {names[i]} vs P2 "
+                                       f"{names[j]}) is ")
+    assert "finite" in str(error.value) or "too large" in str(error.value)
 
 
 def test_unknown_game_lists_the_valid_ones():

@@ -18,6 +18,7 @@ from numpy.typing import ArrayLike
 
 from ..core.tree import GameTree, build_tree
 from ..core.types import BoolArray, FloatArray, IntArray
+from .reading import TOO_LARGE, short_text
 
 RPS_ACTIONS = ("R", "P", "S")
 RPS_ACTION_NAMES = ("rock", "paper", "scissors")
@@ -221,7 +222,10 @@ def validate_payoffs(payoffs: object, shape: tuple[int, int], row_labels: Sequen
             cell = f"payoff cell [{i}][{j}] (P1 {row_labels[i]} vs P2 {col_labels[j]})"
             if isinstance(value, bool) or not isinstance(value, (Real, np.number)):
                 raise ValueError(f"{cell} is {value!r}; payoffs must be real numbers")
-            number = float(value)
+            try:
+                number = float(value)
+            except OverflowError:  # an int or Fraction beyond a float: 10**400
+                raise ValueError(f"{cell} is {short_text(repr(value))}, {TOO_LARGE}") from None
             if not np.isfinite(number):
                 raise ValueError(f"{cell} is {value}; payoffs must be finite numbers")
             out[i, j] = number
