@@ -1,4 +1,8 @@
-"""Pure functions from games and traces to plotly figures."""
+"""Pure functions from games and traces to plotly figures.
+
+Importing it (as every cfrviz widget does) marks each widget output that shows a cfrviz widget
+as cfrviz's, for the save hook (:mod:`cfrviz.views.saved`).
+"""
 
 from .equilibrium import (
     kuhn_equilibrium_figure,
@@ -17,6 +21,7 @@ from .matrix import (
     update_simplex,
 )
 from .multiplayer import deviation_figure
+from .saved import mark_widget_outputs
 from .style import get_style, presenter_mode, presenting, set_presenter
 from .tree import TreeView, plot_tree, tidy_layout, tree_graph
 
@@ -27,3 +32,5 @@ __all__ = ["TreeView", "deviation_figure", "display_frames", "exploitability_fig
            "plot_tree", "presenter_mode", "presenting", "set_presenter", "simplex_figure",
            "tidy_layout", "tree_graph", "update_exploitability", "update_history",
            "update_simplex"]
+
+mark_widget_outputs()
