@@ -22,7 +22,7 @@ import numpy as np
 
 from ..core.policy import Policy
 from ..core.registry import Factory, Param, Registry
-from ..core.tree import CHANCE, TERMINAL, GameTree
+from ..core.tree import CHANCE, TERMINAL, GameTree, check_two_players
 from ..engine import tree_reach_probabilities
 
 #: Codes returned by :func:`action_kinds`.
@@ -37,11 +37,22 @@ THRESHOLD = Param("threshold", 0.0, "float",
                   help="expected payoff under always-call play a hand must beat to be strong")
 
 
-def _require_tree(game) -> GameTree:
+def require_card_game(game, what: str = "cfrviz.bot") -> GameTree:
+    """``game`` if bots can play it: a two-player card game given as a game tree.
+
+    Raises
+    ------
+    ValueError
+        Naming the game and what ``what`` (for the message) supports: a game that is not a
+        tree, deals no cards, or has more than two players (three-player Kuhn poker).
+    """
     name = getattr(game, "name", type(game).__name__)
     if not isinstance(game, GameTree):
         raise ValueError(f"bots play card games given as game trees, such as 'kuhn_poker'; "
                          f"{name!r} is a {type(game).__name__}, which has no betting to read")
+    check_two_players(game, what, "each reads one opponent's bets and folds; a match seats "
+                      "two bots", instead="a two-player game: 'kuhn_poker', 'leduc_poker' or "
+                      "'pocket_poker'")
     if not np.any(game.player == CHANCE):
         # Folds are recognised by payoffs that no card can change: without chance, every
         # payoff would look like one.
@@ -99,7 +110,7 @@ def action_kinds(game) -> np.ndarray:
         ``FOLD`` (0), ``PASSIVE`` (1), ``AGGRESSIVE`` (2), or ``ILLEGAL``
         (-1) where the legal mask is off.
     """
-    game = _require_tree(game)
+    game = require_card_game(game)
     num_sets, width = game.legal_mask.shape
     seq = _action_sequences(game)
     terminal = game.player == TERMINAL
@@ -166,7 +177,7 @@ def hand_strength(game) -> np.ndarray:
     -------
     numpy.ndarray, shape (information sets,)
     """
-    game = _require_tree(game)
+    game = require_card_game(game)
     value = _values_below(game, always_call(game).probabilities)
     # Only the chance row is used, and it does not depend on the players' probabilities.
     chance_reach = tree_reach_probabilities(game, game.legal_mask.astype(float))[2]
@@ -197,7 +208,7 @@ def always_raise(game) -> Policy:
     Actions are classified by :func:`action_kinds`; with several bet sizes the
     first one listed is taken.  Never folds.
     """
-    game = _require_tree(game)
+    game = require_card_game(game)
     return Policy(game, _pick(action_kinds(game), AGGRESSIVE, PASSIVE))
 
 
@@ -208,13 +219,13 @@ def always_call(game) -> Policy:
     otherwise (a check).  Where no check or call is legal the bot bets
     rather than folds.
     """
-    game = _require_tree(game)
+    game = require_card_game(game)
     return Policy(game, _pick(action_kinds(game), PASSIVE, AGGRESSIVE))
 
 
 def uniform_random(game) -> Policy:
     """Every legal action equally likely (folds included)."""
-    return Policy.uniform(_require_tree(game))
+    return Policy.uniform(require_card_game(game))
 
 
 def strong_hands(game, threshold: float = 0.0) -> Policy:
@@ -233,7 +244,7 @@ def strong_hands(game, threshold: float = 0.0) -> Policy:
         Expected payoff (under always-call play) a hand must beat to count
         as strong.
     """
-    game = _require_tree(game)
+    game = require_card_game(game)
     threshold = THRESHOLD.check(threshold)  # a finite number; a bool or a string is refused
     kinds = action_kinds(game)
     strong = hand_strength(game) > threshold + STRENGTH_TOLERANCE

@@ -16,24 +16,25 @@ Whatever goes wrong is caught and reported as a :class:`Problem` naming the
 bot, the situation and, for a crash, the line of the bot's file or cell: an
 exception, an answer that is not a legal action, probabilities that are
 negative, not finite or do not sum to 1, and a decision slower than the
-limit.  Slow decisions are interrupted (``SIGALRM``, on the main thread of a
-POSIX process, as Jupyter runs cells), so a bot stuck in a loop costs the
-limit and no more; elsewhere the time is measured after the call returns.
-A bot that swallows every exception with a bare ``except:`` inside a loop, or
-ends the process (``os._exit``), cannot be stopped this way: run classes'
-files with :mod:`cfrviz.play.tournament`, which loads each bot in turn and
-reports it, and keep a copy of the folder.
+limit.  A function given here runs in this process: slow decisions are
+interrupted (``SIGALRM``, on the main thread of a POSIX process, as Jupyter
+runs cells), so a bot stuck in a loop costs the limit and no more, and its
+answer is read to plain data under the same limit.  A bot that swallows every
+exception inside a loop, or ends the process (``os._exit``), cannot be stopped
+this way: a class's files are run by :mod:`cfrviz.play.sandbox`, each in a
+process of its own, which :func:`cfrviz.play.tournament.run_tournament` does
+for every file it is given.
 """
 
 from __future__ import annotations
 
 import io
-import linecache
 import math
+import os
 import signal
+import stat
 import threading
 import time
-import traceback
 import types
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import ExitStack, redirect_stderr, redirect_stdout
@@ -48,60 +49,36 @@ from ..core.tree import GameTree
 from .bots import action_kinds
 from .bots import hand_strength as set_strengths
 from .hand import action_names
+from .runner import (
+    BOT_FUNCTION,
+    LoadError,
+    Situation,
+    crash_line,
+    load_bot,
+    message_of,
+    place,
+    plain,
+)
 
 #: Seconds one decision may take before the bot is stopped and reported as slow.
 DECISION_LIMIT = 1.0
 #: Seconds a bot may spend over all its decisions (and loading its file).
 BUDGET = 10.0
-#: Names a file's bot function may have when the file defines several functions.
-BOT_FUNCTION = "bot"
+#: Bytes of a bot file read at most (a bot is a short program).
+SOURCE_LIMIT = 1 << 20
+#: How a bot file's name ends (in any case: ``BOB.PY`` is a bot too).
+BOT_SUFFIX = ".py"
 
 #: Readable names a bot may use for the same action: with no bet to face, "raise" is the bet
 #: and "call" the check (and the other way round).
 SYNONYMS = {"raise": "bet", "bet": "raise", "call": "check", "check": "call"}
 #: Problem kinds, in the order a report lists them.
-KINDS = ("load", "crash", "illegal action", "bad answer", "bad probabilities", "slow")
+KINDS = ("load", "crash", "illegal action", "bad answer", "bad probabilities", "slow",
+         "skipped")
 
-
-@dataclass(frozen=True)
-class Situation:
-    """What a bot knows when it decides: one information set of the game.
-
-    Attributes
-    ----------
-    key : str
-        The information set's key, e.g. ``"AK|Q:c"`` in pocket poker.
-    player : int
-        0 when the bot is player 1 (first to act), 1 when player 2.
-    hand : str
-        The bot's private cards, e.g. ``"AK"`` (pocket poker), ``"K"`` (Kuhn, Leduc).
-    public : str
-        The public card(s) seen so far, e.g. ``"Q"``; ``""`` when there are none.
-    betting : str
-        The actions so far, e.g. ``"cr"`` (a check, then a raise); Leduc marks the end
-        of round one with ``/``.
-    actions : tuple of str
-        The legal action labels, e.g. ``("f", "c", "r")``.
-    names : tuple of str
-        Their readable names in the same order: ``fold``, ``check`` or ``call``,
-        ``bet`` or ``raise`` (:func:`cfrviz.play.hand.action_names`).
-    facing_bet : bool
-        Whether folding is legal (the opponent has bet or raised).
-    strength : float
-        The hand's expected payoff if both players only checked and called from
-        here on (:func:`cfrviz.play.bots.hand_strength`): above 0 is better than
-        average.
-    """
-
-    key: str
-    player: int
-    hand: str
-    public: str
-    betting: str
-    actions: tuple[str, ...]
-    names: tuple[str, ...]
-    facing_bet: bool
-    strength: float
+__all__ = ["BOT_FUNCTION", "BUDGET", "DECISION_LIMIT", "KINDS", "Entrant", "Problem",
+           "Situation", "as_probabilities", "bot_files", "check_limits", "folder_contents",
+           "load_file", "situations", "tabulate"]
 
 
 def _parts(game: GameTree, key: str) -> tuple[str, str, str]:
@@ -119,20 +96,29 @@ def _parts(game: GameTree, key: str) -> tuple[str, str, str]:
 
 
 def situations(game: GameTree) -> tuple[Situation, ...]:
-    """Every information set of ``game`` as a :class:`Situation`, in the table's order."""
-    def build(tree: GameTree) -> tuple[Situation, ...]:
+    """Every information set of ``game`` as a :class:`Situation`, in the table's order.
+
+    The values are computed once per game and kept as plain tuples; each call makes new
+    Situation objects from them, so a bot that forces a change into a situation it was
+    given (``object.__setattr__``) changes nobody else's.
+    """
+    return tuple(Situation(*row) for row in _rows(game))
+
+
+def _rows(game: GameTree) -> tuple[tuple, ...]:
+    """The fields of every :class:`Situation` of ``game``, computed once (immutable tuples)."""
+    def build(tree: GameTree) -> tuple[tuple, ...]:
         names = action_names(tree)
         strength = set_strengths(tree)
         facing = (action_kinds(tree) == 0).any(axis=1)
-        out = []
+        rows = []
         for row, key in enumerate(tree.infoset_keys):
             hand, public, betting = _parts(tree, key)
-            out.append(Situation(key=key, player=int(tree.infoset_player[row]), hand=hand,
-                                 public=public, betting=betting,
-                                 actions=tuple(tree.infoset_actions[row]), names=names[row],
-                                 facing_bet=bool(facing[row]), strength=float(strength[row])))
-        return tuple(out)
-    return game.cached("situations", build)
+            rows.append((key, int(tree.infoset_player[row]), hand, public, betting,
+                         tuple(tree.infoset_actions[row]), names[row], bool(facing[row]),
+                         float(strength[row])))
+        return tuple(rows)
+    return game.cached("situation_rows", build)
 
 
 @dataclass(frozen=True)
@@ -147,8 +133,9 @@ class Problem:
         One of :data:`KINDS`: ``"load"`` (the file has a syntax error, fails to
         import or defines no bot function), ``"crash"`` (the bot raised),
         ``"illegal action"``, ``"bad answer"`` (not an action or probabilities),
-        ``"bad probabilities"`` (negative, not finite or not summing to 1) or
-        ``"slow"``.
+        ``"bad probabilities"`` (negative, not finite or not summing to 1),
+        ``"slow"``, or ``"skipped"`` (a file of the folder that is not a bot file:
+        ``alice.ipynb``, ``notes.txt``; its name is the file's name).
     message : str
         A sentence for the bot's author.
     situation : str or None
@@ -242,23 +229,8 @@ class _Clock:
         return result, seconds
 
 
-def _crash_line(error: BaseException, filename: str | None) -> tuple[int | None, str]:
-    """(line, source text) of the innermost frame of ``filename`` in the error's traceback."""
-    found: tuple[int | None, str] = (None, "")
-    for frame, lineno in traceback.walk_tb(error.__traceback__):
-        if filename is not None and frame.f_code.co_filename == filename:
-            found = (lineno, linecache.getline(filename, lineno).strip())
-    return found
-
-
-def _place(source: str | None, line: int | None, text: str = "") -> str:
-    if line is None:
-        return ""
-    where = f"line {line} of {source}" if source else f"line {line} of your cell"
-    return f" at {where}" + (f": `{text}`" if text else "")
-
-
-def _describe_situation(s: Situation) -> str:
+def describe_situation(s: Situation) -> str:
+    """``'J' (player 1; legal: 'p' (check), 'b' (bet))``: a situation as a report names it."""
     legal = ", ".join(f"{a!r} ({n})" for a, n in zip(s.actions, s.names))
     seat = f"player {s.player + 1}"
     return f"{s.key!r} ({seat}; legal: {legal})"
@@ -346,10 +318,89 @@ def _probability(value, label) -> float:
     return float(value)
 
 
+class _Shown:
+    """An object a bot answered with, known by its repr only: refused, and shown in the
+    message as the bot wrote it."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def decode(data) -> object:
+    """An answer made plain by :func:`cfrviz.play.runner.plain` (in this process, or parsed from a
+    bot's process), as the values :func:`as_probabilities` checks: a str, None, a list of
+    floats or a dict.  Anything else raises a ``ValueError``.
+    """
+    def item(value):
+        match value:
+            case ["s", str() as text]:
+                return text
+            case ["repr", str() as text]:
+                return _Shown(text)
+            case ["bool", bool() as flag]:
+                return flag
+            case int() | float() if not isinstance(value, bool):
+                try:
+                    return float(value)
+                except OverflowError:
+                    pass
+        raise ValueError(f"not part of an answer: {value!r:.60}")
+
+    match data:
+        case ["none"]:
+            return None
+        case ["seq", list() as values]:
+            return [item(v) for v in values]
+        case ["map", list() as pairs] if all(isinstance(p, list) and len(p) == 2 for p in pairs):
+            return {item(key): item(value) for key, value in pairs}
+        case ["s" | "repr", str()]:
+            return item(data)
+    raise ValueError(f"not an answer: {data!r:.60}")
+
+
+def refused_problem(name: str, situation: Situation, refusal: ValueError,
+                    source: str | None) -> Problem:
+    """The Problem of an answer :func:`as_probabilities` refused (its ``kind`` and words)."""
+    return Problem(name, getattr(refusal, "kind", "bad answer"),
+                   f"{refusal} at {describe_situation(situation)}", situation.key, source)
+
+
+def crash_problem(name: str, situation: Situation, error: str, detail: str, line: int | None,
+                  text: str, source: str | None) -> Problem:
+    """The Problem of a bot that raised ``error`` (a type's name) deciding at ``situation``."""
+    return Problem(name, "crash", f"raised {error}: {detail}{place(source, line, text)}, "
+                   f"deciding at {describe_situation(situation)}", situation.key, source,
+                   line, error)
+
+
+def slow_problem(name: str, situation: Situation, row: int, rows: int, *, out_of_budget: bool,
+                 decision_limit: float, budget: float, source: str | None) -> Problem:
+    """The Problem of a bot stopped at its decision limit, or at its budget after ``row`` of
+    ``rows`` situations."""
+    if out_of_budget:
+        message = (f"used up its {budget:g} s budget after {row} of {rows} situations; each "
+                   "decision should take well under a millisecond")
+    else:
+        message = (f"took more than {decision_limit:g} s to decide at "
+                   f"{describe_situation(situation)}; it was stopped there")
+    return Problem(name, "slow", message, situation.key, source)
+
+
 def tabulate(game: GameTree, bot: Callable, name: str, *, source: str | None = None,
              decision_limit: float = DECISION_LIMIT, budget: float = BUDGET,
              quiet: bool = True) -> Entrant | Problem:
     """Ask ``bot`` about every situation of ``game``; its answers make its :class:`Policy`.
+
+    The bot runs in this process (a function of a notebook); files are run each in a process
+    of its own by :func:`cfrviz.play.sandbox.play_files`.  Each call gets its own copy of the
+    situation, and the answer is made plain data (:func:`cfrviz.play.runner.plain`) under the
+    decision's time limit, so an answer whose ``__iter__`` or ``__float__`` never returns is
+    stopped like a slow bot.
 
     Parameters
     ----------
@@ -376,6 +427,7 @@ def tabulate(game: GameTree, bot: Callable, name: str, *, source: str | None = N
     target = bot if isinstance(bot, types.FunctionType) else vars(type(bot)).get("__call__")
     code = getattr(target, "__code__", None)
     filename = code.co_filename if code is not None else None
+    rows = _rows(game)
     probabilities = np.zeros(game.legal_mask.shape)
     spent = 0.0
     with ExitStack() as stack:
@@ -383,44 +435,60 @@ def tabulate(game: GameTree, bot: Callable, name: str, *, source: str | None = N
             stack.enter_context(redirect_stdout(io.StringIO()))
             stack.enter_context(redirect_stderr(io.StringIO()))
         clock = stack.enter_context(_Clock())
-        for row, situation in enumerate(situations(game)):
+        for row, fields in enumerate(rows):
             limit = min(decision_limit, max(budget - spent, 0.0) + 1e-3)
+            # The bot gets a situation of its own, and its answer is checked against another
+            # made after it returned: one that forces changes into situations (gc,
+            # object.__setattr__) changes nobody else's, nor the check of its own answers.
+            situation = Situation(*fields)
             try:
-                answer, seconds = clock.call(bot, situation, limit)
-                probabilities[row, : len(situation.actions)] = as_probabilities(answer,
+                answer, seconds = clock.call(lambda s: plain(bot(s)), situation, limit)
+                situation = Situation(*fields)
+                probabilities[row, : len(situation.actions)] = as_probabilities(decode(answer),
                                                                                 situation)
             except _Timeout:
-                if limit < decision_limit:
-                    message = (f"used up its {budget:g} s budget after {row} of "
-                               f"{game.num_infosets} situations; each decision should take "
-                               "well under a millisecond")
-                else:
-                    message = (f"took more than {decision_limit:g} s to decide at "
-                               f"{_describe_situation(situation)}; it was stopped there")
-                return Problem(name, "slow", message, situation.key, source)
+                return slow_problem(name, situation, row, len(rows),
+                                    out_of_budget=limit < decision_limit,
+                                    decision_limit=decision_limit, budget=budget, source=source)
             except _Refused as refusal:
-                return Problem(name, refusal.kind,
-                               f"{refusal} at {_describe_situation(situation)}",
-                               situation.key, source)
+                return refused_problem(name, situation, refusal, source)
             except KeyboardInterrupt:
                 raise
             except BaseException as error:  # noqa: B036 -- a bot's SystemExit is a crash too
-                line, text = _crash_line(error, filename)
-                detail = str(error) or ("(not written yet)"
-                                        if isinstance(error, NotImplementedError)
-                                        else "(no message)")
-                return Problem(name, "crash",
-                               f"raised {type(error).__name__}: {detail}"
-                               f"{_place(source, line, text)}, deciding at "
-                               f"{_describe_situation(situation)}",
-                               situation.key, source, line, type(error).__name__)
+                line, text = crash_line(error, filename)
+                try:  # an error's __str__ is the bot's code too
+                    detail = clock.call(message_of, error, decision_limit)[0]
+                except _Timeout:
+                    detail = "(its message could not be shown: str() did not finish)"
+                return crash_problem(name, situation, type(error).__name__, detail, line, text,
+                                     source)
             spent += seconds
     return Entrant(name, Policy(game, probabilities), source, spent)
 
 
+def read_source(path: str | Path) -> str | Problem:
+    """The text of a bot file, or a ``"load"`` :class:`Problem` saying why it cannot be read
+    (missing, not a regular file, larger than :data:`SOURCE_LIMIT`, not UTF-8)."""
+    path = Path(path)
+    name, shown = path.stem, path.name
+    try:
+        # O_NONBLOCK: a FIFO named like a bot is refused below instead of blocking the open.
+        with open(os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)), "rb") as stream:
+            if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
+                return Problem(name, "load", f"{shown} is not a regular file", source=shown)
+            data = stream.read(SOURCE_LIMIT + 1)
+        if len(data) > SOURCE_LIMIT:
+            return Problem(name, "load", f"{shown} is larger than {SOURCE_LIMIT >> 10} KB; a "
+                           "bot is a short program", source=shown)
+        return data.decode("utf-8-sig")
+    except (OSError, UnicodeDecodeError) as error:
+        return Problem(name, "load", f"could not read {shown}: {error}", source=shown)
+
+
 def load_file(path: str | Path, *, budget: float = BUDGET, quiet: bool = True
               ) -> tuple[str, Callable] | Problem:
-    """The bot function a file defines: ``(name, function)``, or a :class:`Problem`.
+    """The bot function a file defines, loaded into this process: ``(name, function)``, or a
+    :class:`Problem`.
 
     The file is run as a fresh module named after its stem (``alice.py`` is
     ``alice``).  Its bot is the function named ``bot`` if it defines one, else
@@ -428,61 +496,59 @@ def load_file(path: str | Path, *, budget: float = BUDGET, quiet: bool = True
     never raised): the file cannot be read, has a syntax error, raises while it
     loads (an ``ImportError`` of a library the tournament lacks, say), takes
     longer than ``budget`` seconds to load, or defines no function or several
-    without one called ``bot``.
+    without one called ``bot``.  A class tournament loads files each in a process of
+    its own instead (:mod:`cfrviz.play.sandbox`), with the same rules and messages.
     """
     path = Path(path)
-    name = path.stem
-    shown = path.name
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        return Problem(name, "load", f"could not read {shown}: {error}", source=shown)
-    filename = str(path.resolve())
-    try:
-        code = compile(text, filename, "exec")
-    except (SyntaxError, ValueError) as error:  # ValueError: a null byte in the source
-        line = getattr(error, "lineno", None)
-        reason = getattr(error, "msg", str(error))
-        return Problem(name, "load", f"{shown} has a syntax error{_place(shown, line)}: "
-                       f"{reason}", source=shown, line=line, error=type(error).__name__)
-    module = types.ModuleType(name)
-    module.__file__ = filename
-    linecache.checkcache(filename)
+    name, shown = path.stem, path.name
+    text = read_source(path)
+    if isinstance(text, Problem):
+        return text
     with ExitStack() as stack:
         if quiet:
             stack.enter_context(redirect_stdout(io.StringIO()))
             stack.enter_context(redirect_stderr(io.StringIO()))
         clock = stack.enter_context(_Clock())
         try:
-            clock.call(lambda: exec(code, module.__dict__), None, budget)
+            function = load_bot(text, str(path.resolve()), shown,
+                                run=lambda code, space: clock.call(lambda: exec(code, space),
+                                                                   None, budget),
+                                passthrough=(_Timeout, KeyboardInterrupt))
         except _Timeout:
             return Problem(name, "load", f"{shown} took more than {budget:g} s to load",
                            source=shown)
-        except KeyboardInterrupt:
-            raise
-        except BaseException as error:  # noqa: B036 -- an import-time sys.exit() is reported too
-            line, source_text = _crash_line(error, filename)
-            return Problem(name, "load", f"{shown} raised {type(error).__name__}: "
-                           f"{str(error) or '(no message)'} while loading"
-                           f"{_place(shown, line, source_text)}", source=shown,
-                           line=line, error=type(error).__name__)
-    functions = {key: value for key, value in vars(module).items()
-                 if isinstance(value, types.FunctionType)
-                 and value.__code__.co_filename == filename}
-    if BOT_FUNCTION in functions:
-        return name, functions[BOT_FUNCTION]
-    if len(functions) == 1:
-        return name, next(iter(functions.values()))
-    if not functions:
-        return Problem(name, "load", f"{shown} defines no function; a bot is one function "
-                       "taking a situation and returning an action", source=shown)
-    listed = ", ".join(sorted(functions))
-    return Problem(name, "load", f"{shown} defines several functions ({listed}); call the one "
-                   f"that plays `{BOT_FUNCTION}`", source=shown)
+        except LoadError as problem:
+            return Problem(name, "load", problem.message, source=shown, line=problem.line,
+                           error=problem.error)
+    return name, function
 
 
-def bot_files(folder: str | Path) -> list[Path]:
-    """The bot files of a folder: its ``*.py`` files, sorted, skipping ``_*`` and ``.*``.
+def _not_a_bot(path: Path) -> str | None:
+    """Why a folder's entry is not a bot file, or None for a bot file."""
+    name = path.name
+    stem, dot, suffix = name.rpartition(".")
+    if name.startswith("."):
+        return "a hidden file (its name starts with '.'), not a bot"
+    if path.is_dir():
+        return f"a folder; bots are the {BOT_SUFFIX} files directly in the tournament's folder"
+    if not path.is_file():
+        return "not a regular file"
+    if dot and suffix.lower() == "ipynb":
+        return f"a notebook, not a {BOT_SUFFIX} file: copy its bot function into {stem}.py"
+    if not dot or f".{suffix.lower()}" != BOT_SUFFIX:
+        return (f"not a {BOT_SUFFIX} file (a bot file is named name{BOT_SUFFIX}): rename it "
+                f"{name.split('.')[0]}{BOT_SUFFIX} if it is a bot")
+    if name.startswith("_"):
+        return "a helper file (its name starts with '_'), not a bot"
+    return None
+
+
+def folder_contents(folder: str | Path) -> tuple[list[Path], list[Problem]]:
+    """A folder's bot files, and every other entry of it as a ``"skipped"`` :class:`Problem`
+    saying why it is not one, so that no file a student handed in goes unmentioned.
+
+    Bot files end in ``.py`` (any case) and do not start with ``_`` or ``.``; both lists
+    are sorted by name.
 
     Raises
     ------
@@ -493,8 +559,26 @@ def bot_files(folder: str | Path) -> list[Path]:
     if not folder.is_dir():
         raise ValueError(f"expected a folder of bot files (one name.py per student); "
                          f"{str(folder)!r} is not a folder")
-    return sorted(p for p in folder.glob("*.py")
-                  if p.is_file() and not p.name.startswith(("_", ".")))
+    files, skipped = [], []
+    for path in sorted(folder.iterdir()):
+        reason = _not_a_bot(path)
+        if reason is None:
+            files.append(path)
+        else:
+            skipped.append(Problem(path.name, "skipped", reason, source=path.name))
+    return files, skipped
+
+
+def bot_files(folder: str | Path) -> list[Path]:
+    """The bot files of a folder: its ``*.py`` files, sorted, skipping ``_*`` and ``.*``
+    (:func:`folder_contents` says why each other entry is skipped).
+
+    Raises
+    ------
+    ValueError
+        If ``folder`` is not a folder.
+    """
+    return folder_contents(folder)[0]
 
 
 def check_limits(decision_limit: float, budget: float) -> tuple[float, float]:

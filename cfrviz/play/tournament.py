@@ -15,11 +15,15 @@ averaged over its opponents, with equal weight; its standard error is
 ``sqrt(sum of the pairs' squared standard errors) / opponents``, which is
 exact for independent matches.  Bots are ranked by score.
 
-Entries are functions, files or policies (:mod:`cfrviz.play.entrants`).  A bot
-that cannot be loaded, crashes, answers with an illegal action or bad
-probabilities, or is too slow is left out of the round robin and listed in
+Entries are functions, files or policies (:mod:`cfrviz.play.entrants`).  Each
+file runs in a process of its own (:mod:`cfrviz.play.sandbox`), so no bot can
+end, slow or rig the tournament or another bot.  A bot that cannot be loaded,
+crashes, ends its process, answers with an illegal action or bad probabilities,
+or is too slow is left out of the round robin and listed in
 :attr:`Tournament.problems` by name, with what went wrong and where; the
-tournament goes on without it.
+tournament goes on without it, and every other result is what it would be
+without it.  Every other file of a folder is listed there too, as ``skipped``,
+with why (``alice.ipynb`` is a notebook, ``dave`` has no ``.py`` ending).
 
 From a shell, for a folder of students' files (one ``name.py`` each)::
 
@@ -44,19 +48,19 @@ import numpy as np
 from ..core.checks import whole_number
 from ..core.policy import Policy, check_policy
 from ..core.tree import GameTree
-from .bots import BOTS, bot
+from .bots import BOTS, bot, require_card_game
 from .entrants import (
     BUDGET,
     DECISION_LIMIT,
     KINDS,
     Entrant,
     Problem,
-    bot_files,
     check_limits,
-    load_file,
+    folder_contents,
     tabulate,
 )
 from .match import Z95, MatchResult, RoundRobin, head_to_head
+from .sandbox import play_files
 
 #: Deals per pair by default (each played twice, seats swapped).
 HANDS = 20_000
@@ -206,22 +210,24 @@ def _unique(name: str, taken: set[str]) -> str:
 Entry = Callable | Policy | str | Path
 
 
-def _as_entries(entries) -> list[tuple[str | None, Entry]]:
-    """``(name or None, entry)`` pairs from a folder, a mapping or an iterable of entries."""
+def _as_entries(entries) -> tuple[list[tuple[str | None, Entry]], list[Problem]]:
+    """``(name or None, entry)`` pairs from a folder, a mapping or an iterable of entries, and
+    the files of a folder that are not bots (each with why)."""
     if entries is None:
-        return []
+        return [], []
     if isinstance(entries, (str, Path)):
         if Path(entries).is_dir():
-            return [(None, p) for p in bot_files(entries)]
-        return [(None, Path(entries))]
+            files, skipped = folder_contents(entries)
+            return [(None, p) for p in files], skipped
+        return [(None, Path(entries))], []
     if isinstance(entries, Mapping):
         named = [k for k in entries if not isinstance(k, str) or not k.strip()]
         if named:
             raise ValueError(f"entries are keyed by name: each key must be a non-empty string, "
                              f"e.g. {{'my_bot': my_bot}}; got the key {named[0]!r}")
-        return [(k.strip(), v) for k, v in entries.items()]
+        return [(k.strip(), v) for k, v in entries.items()], []
     if isinstance(entries, Iterable):
-        return [(None, e) for e in entries]
+        return [(None, e) for e in entries], []
     raise ValueError(f"entries must be a folder, a file, a dict {{name: bot}} or a list of bot "
                      f"functions or files; got {type(entries).__name__}")
 
@@ -231,13 +237,18 @@ def enter(game: GameTree, entries=None, *, decision_limit: float = DECISION_LIMI
           ) -> tuple[list[Entrant], list[Problem]]:
     """Load and tabulate every entry: the bots that can play, and the problems of the rest.
 
+    Files are run each in a process of its own (:func:`cfrviz.play.sandbox.play_files`), so
+    that no bot can end, slow or rig the tournament or another bot; functions run in this
+    process (:func:`~cfrviz.play.entrants.tabulate`): they are the notebook's own code.
+
     Parameters
     ----------
     game : GameTree
     entries : folder, file, mapping or iterable, optional
-        A folder (its ``*.py`` files, :func:`~cfrviz.play.entrants.bot_files`);
-        one file; ``{name: function, file or Policy}``; or a list of functions
-        (named by ``__name__``) and files (named by their stem).
+        A folder (its ``*.py`` files, :func:`~cfrviz.play.entrants.folder_contents`; every
+        other file in it is listed as a ``"skipped"`` problem saying why); one file;
+        ``{name: function, file or Policy}``; or a list of functions (named by
+        ``__name__``) and files (named by their stem).
     decision_limit, budget, quiet
         As for :func:`~cfrviz.play.entrants.tabulate`.
     taken : iterable of str
@@ -250,40 +261,35 @@ def enter(game: GameTree, entries=None, *, decision_limit: float = DECISION_LIMI
         nothing a bot does raises.
     """
     used = set(taken)
-    entrants: list[Entrant] = []
-    problems: list[Problem] = []
-    for given, entry in _as_entries(entries):
+    listed, skipped = _as_entries(entries)
+    results: list[Entrant | Problem | None] = []
+    files: list[tuple[int, str, Path]] = []
+    for given, entry in listed:
         if isinstance(entry, Policy):
             if given is None:
                 raise ValueError("a Policy entry needs a name: pass {'name': policy}")
             check_policy(game, entry, given)
             name = _unique(given, used)
-            used.add(name)
-            entrants.append(Entrant(name, entry))
-            continue
-        source = None
-        if isinstance(entry, (str, Path)):
-            loaded = load_file(entry, budget=budget, quiet=quiet)
-            source = Path(entry).name
-            if isinstance(loaded, Problem):
-                name = _unique(given or loaded.name, used)
-                used.add(name)
-                problems.append(Problem(name, loaded.kind, loaded.message, loaded.situation,
-                                        loaded.source, loaded.line, loaded.error))
-                continue
-            stem, function = loaded
-            given = given or stem
+            results.append(Entrant(name, entry))
+        elif isinstance(entry, (str, Path)):
+            name = _unique(given or Path(entry).stem, used)
+            files.append((len(results), name, Path(entry)))
+            results.append(None)  # played below, all files together
         elif callable(entry):
-            function = entry
-            given = given or getattr(entry, "__name__", None) or type(entry).__name__
+            name = _unique(given or getattr(entry, "__name__", None) or type(entry).__name__,
+                           used)
+            results.append(tabulate(game, entry, name, decision_limit=decision_limit,
+                                    budget=budget, quiet=quiet))
         else:
             raise ValueError(f"an entry is a bot function, a file name.py or a Policy; "
                              f"got {entry!r:.60}")
-        name = _unique(given, used)
         used.add(name)
-        result = tabulate(game, function, name, source=source, decision_limit=decision_limit,
-                          budget=budget, quiet=quiet)
-        (problems if isinstance(result, Problem) else entrants).append(result)  # type: ignore[arg-type]
+    played = play_files(game, [(name, path) for _, name, path in files],
+                        decision_limit=decision_limit, budget=budget, quiet=quiet)
+    for (k, _, _), result in zip(files, played):
+        results[k] = result
+    entrants = [r for r in results if isinstance(r, Entrant)]
+    problems = [r for r in results if isinstance(r, Problem)] + skipped
     return entrants, problems
 
 
@@ -294,7 +300,7 @@ def _game(game) -> GameTree:
     if not isinstance(game, GameTree):
         raise ValueError(f"a tournament needs a card game, e.g. 'pocket_poker' or "
                          f"cfrviz.load_game('pocket_poker'); got {type(game).__name__}")
-    return game
+    return require_card_game(game, "a tournament")
 
 
 def run_tournament(game="pocket_poker", entries=None, *, archetypes: bool | Iterable[str] = True,
@@ -394,6 +400,25 @@ def run_tournament(game="pocket_poker", entries=None, *, archetypes: bool | Iter
                       seed=int(seed), seconds=time.perf_counter() - start)
 
 
+#: ASCII stand-ins for the report's few non-ASCII characters, for a stream that cannot show them.
+FALLBACKS = str.maketrans({"±": "+/-", "—": "-", "–": "-"})
+
+
+def printable(text: str, stream=None) -> str:
+    """``text`` as ``stream`` (stdout by default) can write it: unchanged when its encoding
+    has every character; else '±' as '+/-', dashes as '-', and anything else (a student's
+    accented name) as a backslash escape.  ``PYTHONIOENCODING=ascii`` then prints the report
+    instead of failing on its first '±'."""
+    encoding = getattr(stream or sys.stdout, "encoding", None) or "utf-8"
+    try:
+        text.encode(encoding)
+        return text
+    except UnicodeEncodeError:
+        return text.translate(FALLBACKS).encode(encoding, "backslashreplace").decode(encoding)
+    except LookupError:  # an encoding Python does not know: ASCII is safe
+        return text.translate(FALLBACKS).encode("ascii", "backslashreplace").decode("ascii")
+
+
 def main(argv: list[str] | None = None) -> int:
     """``python -m cfrviz.play.tournament FOLDER``: run a class tournament and print the report."""
     parser = argparse.ArgumentParser(
@@ -419,11 +444,12 @@ def main(argv: list[str] | None = None) -> int:
         result = run_tournament(args.game, args.folder, archetypes=not args.no_archetypes,
                                 hands=args.hands, seed=args.seed,
                                 decision_limit=args.decision_limit, budget=args.budget,
-                                progress=(lambda line: print(line, file=sys.stderr))
+                                progress=(lambda line: print(printable(line, sys.stderr),
+                                                             file=sys.stderr))
                                 if args.verbose else None)
     except ValueError as error:
-        parser.error(str(error))
-    print(result)
+        parser.error(printable(str(error), sys.stderr))
+    print(printable(str(result)))
     return 0
 
 
