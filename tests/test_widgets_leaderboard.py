@@ -142,3 +142,12 @@ def test_the_figure_puts_the_best_on_top(result):
         assert points.get(label, points.get(f"<b>{label}</b>")) == s.score
     with pytest.raises(ValueError, match="highlight must be one of the ranked bots"):
         standings_figure(result, highlight="nobody")
+
+
+def test_files_that_are_not_bots_are_listed_apart(tmp_path):
+    (tmp_path / "alice.ipynb").write_text("{}")
+    board = Leaderboard(run_tournament(KUHN, tmp_path, hands=200))
+    assert "4 bots played, 0 could not, 1 file skipped" in board.header.value
+    text = html.unescape(re.sub("<[^>]+>", "", board.problems.value))
+    assert "Skipped (1): files of the folder that are not bots" in text
+    assert "alice.ipynb [skipped] a notebook" in text and "Could not play" not in text

@@ -75,8 +75,10 @@ SYNONYMS = {"raise": "bet", "bet": "raise", "call": "check", "check": "call"}
 #: Problem kinds, in the order a report lists them.
 KINDS = ("load", "crash", "illegal action", "bad answer", "bad probabilities", "slow",
          "skipped")
+#: The kind of a folder's file that is not a bot file (listed apart from the bots' problems).
+SKIPPED = KINDS[-1]
 
-__all__ = ["BOT_FUNCTION", "BUDGET", "DECISION_LIMIT", "KINDS", "Entrant", "Problem",
+__all__ = ["BOT_FUNCTION", "BUDGET", "DECISION_LIMIT", "KINDS", "SKIPPED", "Entrant", "Problem",
            "Situation", "as_probabilities", "bot_files", "check_limits", "folder_contents",
            "load_file", "situations", "tabulate"]
 
@@ -565,7 +567,7 @@ def folder_contents(folder: str | Path) -> tuple[list[Path], list[Problem]]:
         if reason is None:
             files.append(path)
         else:
-            skipped.append(Problem(path.name, "skipped", reason, source=path.name))
+            skipped.append(Problem(path.name, SKIPPED, reason, source=path.name))
     return files, skipped
 
 

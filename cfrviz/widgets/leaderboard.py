@@ -15,6 +15,7 @@ import html
 
 import ipywidgets as W
 
+from ..play.entrants import SKIPPED
 from ..play.tournament import METHOD, Tournament
 from ..views.figure_widget import FigureWidget
 from ..views.style import NORMAL, OKABE_ITO, batch, fit_to_output, get_style
@@ -114,10 +115,12 @@ class Leaderboard(Panel):
 
     def _render(self) -> None:
         t = self.tournament
+        skipped = sum(p.kind == SKIPPED for p in t.problems)
+        files = f", {skipped} {'file' if skipped == 1 else 'files'} skipped" if skipped else ""
         self.header.value = (
             f"<div style='font-size:{self._px(18)};font-weight:bold'>"
             f"{html.escape(t.game)} tournament: {len(t.standings)} bots played, "
-            f"{len(t.problems)} could not</div>"
+            f"{len(t.problems) - skipped} could not{files}</div>"
             f"<div style='font-size:{self._px(14)}'>{t.hands:,} deals per pair, each played in "
             f"both seats ({2 * t.hands:,} hands); seed {t.seed}; {t.seconds:.1f} s. "
             f"Method: {html.escape(METHOD)}.</div>")
@@ -181,19 +184,26 @@ class Leaderboard(Panel):
                            rows)
 
     def _problems_html(self) -> str:
-        problems = self.tournament.problems
-        if not problems:
+        problems = [p for p in self.tournament.problems if p.kind != SKIPPED]
+        skipped = [p for p in self.tournament.problems if p.kind == SKIPPED]
+        if not problems and not skipped:
             return (f"<div style='font-size:{self._px(14)};margin:8px 0'>Every bot entered "
                     "played: no problems.</div>")
-        items = "".join(
-            f"<li style='margin:4px 0;{self._mark(p.name, self.flagged)}'>"
-            f"<b>{html.escape(p.name)}</b> "
-            f"<span style='color:{OKABE_ITO['vermillion']};font-weight:bold'>"
-            f"[{html.escape(p.kind)}]</span> {html.escape(p.message)}</li>" for p in problems)
-        return (f"<div style='font-size:{self._px(14)};margin:8px 0'>"
-                f"<div style='font-size:{self._px(16)};font-weight:bold'>Could not play "
-                f"({len(problems)}): left out of the round robin</div>"
-                f"<ul style='margin:4px 0'>{items}</ul></div>")
+        parts = []
+        for title, listed in ((f"Could not play ({len(problems)}): left out of the round robin",
+                               problems),
+                              (f"Skipped ({len(skipped)}): files of the folder that are not bots",
+                               skipped)):
+            if not listed:
+                continue
+            items = "".join(
+                f"<li style='margin:4px 0;{self._mark(p.name, self.flagged)}'>"
+                f"<b>{html.escape(p.name)}</b> "
+                f"<span style='color:{OKABE_ITO['vermillion']};font-weight:bold'>"
+                f"[{html.escape(p.kind)}]</span> {html.escape(p.message)}</li>" for p in listed)
+            parts.append(f"<div style='font-size:{self._px(16)};font-weight:bold'>{title}</div>"
+                         f"<ul style='margin:4px 0'>{items}</ul>")
+        return f"<div style='font-size:{self._px(14)};margin:8px 0'>{''.join(parts)}</div>"
 
 
 def leaderboard(tournament: Tournament, highlight: str | None = None,
