@@ -107,9 +107,11 @@ def test_state_and_general_extras_round_trip(kuhn_trace, tmp_path):
               "weights": np.arange(6, dtype=np.float32).reshape(2, 3)[:, ::2],  # not contiguous
               "fortran": np.asfortranarray(np.arange(6.0).reshape(2, 3)),
               "words": rng.integers(0, 2**64, size=4, dtype=np.uint64)}
-    state = {**kuhn_trace.state, "regret_sum": rng.normal(size=(12, 2)),
-             "strategy_sum": rng.random((12, 2)),
-             "generator": rng.bit_generator.state}  # a dict holding 128-bit ints
+    # The state must be the run's own (load_trace checks it against the records and the
+    # seed): its arrays are the run's, its generator one from the run's seed, some draws on.
+    rng = np.random.default_rng(kuhn_trace.params["seed"])
+    rng.random(5)
+    state = {**kuhn_trace.state, "generator": rng.bit_generator.state}  # 128-bit ints
     trace = dataclasses.replace(kuhn_trace, state=state, extras=extras)
     loaded = load_trace(save_trace(trace, tmp_path / "state.npz"), game=kuhn_trace.game)
     assert list(loaded.state) == list(state)
@@ -210,12 +212,14 @@ def test_unsaveable_values_are_refused_by_name(rps_trace, tmp_path, field, value
 
 
 def test_numpy_scalars_in_params_become_python_numbers(rps_trace, tmp_path):
+    # Beside the run's own settings (checked on load), params may keep any JSON values.
     params = {"alpha": np.float64(1.5), "n": np.int32(3), "on": np.bool_(True),
               "pair": (1, 2)}
-    trace = dataclasses.replace(rps_trace, params=params)
+    trace = dataclasses.replace(rps_trace, params={**rps_trace.params, **params})
     loaded = load_trace(save_trace(trace, tmp_path / "p.npz"))
-    assert loaded.params == {"alpha": 1.5, "n": 3, "on": True, "pair": [1, 2]}
-    assert [type(v) for v in loaded.params.values()] == [float, int, bool, list]
+    assert loaded.params == {**rps_trace.params, "alpha": 1.5, "n": 3, "on": True,
+                             "pair": [1, 2]}
+    assert [type(loaded.params[k]) for k in params] == [float, int, bool, list]
 
 
 json_values = st.recursive(
@@ -226,8 +230,10 @@ json_values = st.recursive(
 
 
 @settings(max_examples=25, deadline=None)
-@given(params=st.dictionaries(st.text(max_size=8), json_values, max_size=4))
-def test_json_params_round_trip_exactly(params, rps_small):
+@given(extra=st.dictionaries(st.text(max_size=8), json_values, max_size=4))
+def test_json_params_round_trip_exactly(extra, rps_small):
+    # Any JSON values kept beside the run's own settings (which load_trace checks).
+    params = {**extra, **rps_small.params}
     trace = dataclasses.replace(rps_small, params=params)
     with tempfile.TemporaryDirectory(dir="/tmp") as folder:
         loaded = load_trace(save_trace(trace, Path(folder) / "t.npz"))

@@ -12,9 +12,18 @@ import json
 
 import numpy as np
 
-from ..core.trace import MAX_TRACE_BYTES, record_nbytes
+from ..core.trace import (
+    MAX_TRACE_BYTES,
+    RECORD_ARRAYS,
+    SolverState,
+    check_records,
+    payoff_scale,
+    record_nbytes,
+)
 from ..core.tree import GameTree
-from ..games.matrix import MatrixGame
+from ..engine.evaluation import tree_exploitability
+from ..games.matrix import MatrixGame, matrix_exploitability
+from ..solvers.recorded import check_recorded_run
 
 #: Version of the file layout this module writes; it reads this one and older.
 FORMAT_VERSION = 2
@@ -130,3 +139,77 @@ def extra_limit(game, records: int) -> int:
     return max(MIN_EXTRA_BYTES, records * game.legal_mask.size * 8)
 
 
+
+
+#: Records whose exploitability is computed again on load (and save): the first, the last
+#: and evenly spaced ones between, so a load costs a few evaluations whatever the trace's length.
+CHECKED_RECORDS = 4
+
+
+def check_values(arrays: dict, game, extras: dict, algorithm: object, params: dict,
+                 state: SolverState | None) -> int:
+    """Check a trace's values against each other; return its number of records.
+
+    The one check of a trace's contents that :func:`load_trace` and :func:`save_trace`
+    share (so every saved trace loads): the records against the schema, each other and
+    the state (:func:`~cfrviz.core.trace.check_records`), the algorithm and its settings
+    against the registry and the state
+    (:func:`~cfrviz.solvers.recorded.check_recorded_run`), and the exploitability of
+    :data:`CHECKED_RECORDS` records computed again (:func:`check_exploitability`).
+
+    Raises
+    ------
+    ValueError
+        Naming the field, and the record, at fault.
+    """
+    records = check_records(arrays, game, extras=extras, state=state)
+    check_recorded_run(algorithm, params, state)
+    check_exploitability(arrays, game)
+    return records
+
+
+def check_exploitability(arrays: dict, game) -> None:
+    """The recorded exploitabilities of a sample of records equal those computed again.
+
+    A strategy's exploitability (NashConv / 2) is a function of the strategy and the
+    game: a strategy table changed in a file (two probabilities of a row swapped) or an
+    exploitability changed shows as a difference.  The two computations differ by
+    rounding only, at most a few units of the last place per node of the tree times the
+    largest payoff; the tolerance is four times that.  NaN (not evaluated) is not checked.
+
+    Raises
+    ------
+    ValueError
+        Naming the array, the record and both values.
+    """
+    iterations = arrays["iterations"]
+    records = len(iterations)
+    picks = sorted({round(k * (records - 1) / (CHECKED_RECORDS - 1))
+                    for k in range(CHECKED_RECORDS)})
+    size = game.num_nodes if isinstance(game, GameTree) else int(np.asarray(game.payoffs).size)
+    tolerance = 4 * np.finfo(np.float64).eps * (size + 1) * payoff_scale(game)
+    for spec in RECORD_ARRAYS:
+        if spec.evaluates is None:
+            continue
+        recorded, tables = arrays[spec.name], arrays[spec.evaluates]
+        for k in picks:
+            if np.isnan(recorded[k]):
+                continue
+            true = _exploitability(game, tables[k], spec.name)
+            if not abs(true - float(recorded[k])) <= tolerance:
+                raise ValueError(f"record array {spec.name!r} holds {float(recorded[k])!r} at "
+                                 f"record {k} (iteration {iterations[k]}), but the "
+                                 f"{spec.evaluates} recorded there has exploitability "
+                                 f"{true!r}: the strategy or its exploitability was changed")
+
+
+def _exploitability(game, table: np.ndarray, what: str) -> float:
+    if isinstance(game, MatrixGame):
+        m, n = game.payoffs.shape
+        return float(matrix_exploitability(game.payoffs, table[None, 0, :m],
+                                           table[None, 1, :n])[0])
+    if game.num_players != 2:
+        raise ValueError(f"record array {what!r} holds a number, but exploitability is "
+                         f"recorded for two-player games only; a trace of a "
+                         f"{game.num_players}-player game holds NaN there")
+    return tree_exploitability(game, table)

@@ -21,7 +21,6 @@ from ..core.trace import (
     TIMING_EXTRAS,
     SolverState,
     Trace,
-    check_records,
     record_shape,
 )
 from ..core.tree import GameTree
@@ -47,6 +46,12 @@ def load_trace(path, game=None) -> Trace:
     within 1..the state's iteration), and the state valid for the game
     (:meth:`~cfrviz.core.trace.SolverState.from_dict`).  So a loaded trace can
     be resumed without compiled code ever seeing an array of the wrong shape.
+    Values are checked against each other too (:func:`fileformat.check_values`):
+    strategies are distributions, exploitabilities at least 0 and, on a few
+    records, equal to those computed again from the strategies; counts and
+    times only add up; the last record is the state's; the algorithm is a
+    registered one, its settings in their declared ranges, and the state's
+    random generator one the recorded seed gives.
 
     Parameters
     ----------
@@ -57,10 +62,12 @@ def load_trace(path, game=None) -> Trace:
         The game the trace was recorded on.  Checked against the file's
         :func:`game_fingerprint`.  When omitted the game is rebuilt: a matrix
         game from the payoffs and labels in the file, a game of
-        :func:`cfrviz.load_game` from its name and load parameters, a custom
-        game (one read from a file, or built from a definition) from the
-        content the file keeps.  No file other than ``path`` is ever opened:
-        a trace never names a game file to read.
+        :func:`cfrviz.load_game` built into cfrviz from its name and load
+        parameters (in their declared ranges), a custom game (one read from a
+        file, built from a definition or by OpenSpiel) from the content the
+        file keeps.  A trace naming any other game to build (OpenSpiel's, a
+        game file, a plug-in's) is refused at once: pass the game.  No file
+        other than ``path`` is ever opened.
 
     Returns
     -------
@@ -111,9 +118,9 @@ def load_trace(path, game=None) -> Trace:
                              "cfrviz trace holds only the arrays its metadata lists")
 
         records = _record_count(path, archive, game)
-        state = None
+        state, solver_state = None, None
         if state_entries is not None:
-            state = _read_state(path, archive, state_entries, game)
+            state, solver_state = _read_state(path, archive, state_entries, game)
         arrays = {}
         for spec in RECORD_ARRAYS:
             arrays[spec.name] = _read_array(
@@ -121,8 +128,8 @@ def load_trace(path, game=None) -> Trace:
                 expect=(spec.dtype, record_shape(spec, records, game)))
         extras = _read_extras(path, archive, extras_entries, game, records)
     try:
-        check_records(arrays, game, last_iteration=None if state is None
-                      else int(state["iteration"]), extras=extras)
+        fileformat.check_values(arrays, game, extras, meta["algorithm"], meta["params"],
+                                solver_state)
     except ValueError as exc:
         raise _bad(path, str(exc)) from None
     return Trace(game=game, algorithm=meta["algorithm"], params=meta["params"],
@@ -304,7 +311,9 @@ def _record_count(path: Path, archive: zipfile.ZipFile, game) -> int:
     return len(iterations)
 
 
-def _read_state(path: Path, archive: zipfile.ZipFile, entries: list[dict], game) -> dict:
+def _read_state(path: Path, archive: zipfile.ZipFile, entries: list[dict],
+                game) -> tuple[dict, SolverState]:
+    """The state as the trace keeps it, and as a validated :class:`SolverState`."""
     fields = SolverState.array_fields(game)
     state: dict[str, Any] = {}
     for entry in entries:
@@ -321,10 +330,9 @@ def _read_state(path: Path, archive: zipfile.ZipFile, entries: list[dict], game)
         else:
             state[key] = entry["value"]
     try:
-        SolverState.from_dict(state, game)
+        return state, SolverState.from_dict(state, game)
     except ValueError as exc:
         raise _bad(path, str(exc)) from None
-    return state
 
 
 def _read_extras(path: Path, archive: zipfile.ZipFile, entries: list[dict], game,

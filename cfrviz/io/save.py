@@ -18,7 +18,6 @@ from ..core.trace import (
     TIMING_EXTRAS,
     SolverState,
     Trace,
-    check_records,
 )
 from ..games.matrix import MatrixGame
 from ..games.stored import tree_content
@@ -148,10 +147,17 @@ def _pack(trace: Trace) -> tuple[dict, dict]:
         arrays[f"trace.{spec.name}"] = _plain_array(getattr(trace, spec.name), spec.name)
     extras, extra_arrays = _pack_mapping(trace.extras, "extras")
     arrays.update(extra_arrays)
-    # The bounds load_trace applies, applied here: every saved trace loads.
+    params = _jsonable(_require_dict(trace.params, "params"), "params")
+    state_entries = None
+    if trace.state is not None:
+        state_entries, state_arrays = _pack_mapping(trace.state, "state")
+        arrays.update(state_arrays)
+    # The checks load_trace applies, applied here: every saved trace loads.
     try:
-        records = check_records({spec.name: getattr(trace, spec.name) for spec in RECORD_ARRAYS},
-                                trace.game, extras=_require_dict(trace.extras, "extras"))
+        state = None if trace.state is None else SolverState.from_dict(trace.state, trace.game)
+        records = fileformat.check_values(
+            {spec.name: getattr(trace, spec.name) for spec in RECORD_ARRAYS}, trace.game,
+            _require_dict(trace.extras, "extras"), trace.algorithm, params, state)
     except ValueError as exc:
         raise ValueError(f"save_trace: the trace cannot be saved, as it could not be loaded: "
                          f"{exc}") from None
@@ -167,13 +173,6 @@ def _pack(trace: Trace) -> tuple[dict, dict]:
             raise ValueError(f"save_trace: extras array {key!r} takes {value.nbytes:,} bytes, "
                              f"more than the {fileformat.extra_limit(trace.game, records):,} "
                              f"load_trace reads for an extras array of this trace")
-    if trace.state is None:
-        state = None
-    else:
-        state, state_arrays = _pack_mapping(trace.state, "state")
-        arrays.update(state_arrays)
-        # What load_trace would refuse is refused here, before any file is touched.
-        SolverState.from_dict(trace.state, trace.game)
     from .. import __version__
 
     meta = {
@@ -182,9 +181,9 @@ def _pack(trace: Trace) -> tuple[dict, dict]:
         "cfrviz_version": __version__,
         "game": _game_meta(trace.game),
         "algorithm": _jsonable(trace.algorithm, "algorithm"),
-        "params": _jsonable(_require_dict(trace.params, "params"), "params"),
+        "params": params,
         "extras": extras,
-        "state": state,
+        "state": state_entries,
     }
     return arrays, meta
 

@@ -47,7 +47,8 @@ from ..core.tree import GameTree
 from ..core.types import FloatArray, GameLike
 from ..engine import seed_state, tree_exploitability
 from ..games.matrix import MatrixGame
-from .registry import Request
+from .recorded import check_recorded_run
+from .registry import Request, check_request
 
 #: The games a run solves: trees, and matrix games (regret matching).
 Solved = GameTree | MatrixGame
@@ -432,8 +433,16 @@ def resume_state(request: Request, game: GameLike, timed: bool = True) -> Solver
 
     Everything is checked before any compiled code runs: the state against
     :meth:`~cfrviz.core.trace.SolverState.validate`, the records against
-    :func:`~cfrviz.core.trace.check_records` (and, for a ``timed`` run, the
-    timing extras the new records are joined to).
+    :func:`~cfrviz.core.trace.check_records` and the state (and, for a ``timed`` run,
+    the timing extras the new records are joined to), the algorithm, settings and seed
+    against the registry and the state's generator
+    (:func:`~cfrviz.solvers.recorded.check_recorded_run`).  Then the run the trace
+    claims is replayed up to its records of the first :data:`REPLAY_ITERATIONS`
+    iterations (or its first record, when that comes within :data:`REPLAY_LIMIT`),
+    which must come out bit for bit: an algorithm, a parameter or a seed changed in a
+    file is refused, never continued under a name it was not run with.  An algorithm
+    with start-only settings (regret matching's ``initial_regrets``, which a trace does
+    not keep) is not replayed.
 
     Raises
     ------
@@ -443,7 +452,8 @@ def resume_state(request: Request, game: GameLike, timed: bool = True) -> Solver
         another seed than the request's: the state carries the trace's own random
         stream, so a resumed run cannot follow another seed; or when it already
         has ``iterations`` iterations, or holds a state or records that do
-        not fit the game (the message names the field or array).
+        not fit the game, each other or the run it claims (the message names the
+        field or array).
     """
     trace, algorithm, iterations = request.resume, request.name, request.iterations
     params = request.settings()
@@ -473,11 +483,51 @@ def resume_state(request: Request, game: GameLike, timed: bool = True) -> Solver
         raise ValueError(f"extras array {missing[0]!r} is missing; a {algorithm} trace keeps "
                          f"{', '.join(name for name, _ in TIMING_EXTRAS)} for every record")
     check_records({spec.name: getattr(trace, spec.name) for spec in RECORD_ARRAYS}, game,
-                  last_iteration=state.iteration, extras=trace.extras)
+                  extras=trace.extras, state=state)
+    check_recorded_run(trace.algorithm, trace.params, state)
     if iterations <= state.iteration:
         raise ValueError(f"the trace already has {state.iteration} iterations; ask for more "
                          f"than that to resume (got iterations={iterations})")
+    if not request.algorithm.start_only:
+        _replay(request, trace)
+    if int(trace.iterations[-1]) == state.iteration:
+        # The last record is the state's (check_records): its current strategy and its
+        # regrets, which a predictive algorithm's next step reads, continue bit for bit.
+        state.current[...] = trace.current_strategy[-1]
+        state.instant[...] = trace.instantaneous_regret[-1]
     return state
+
+
+#: A resume replays the run its trace claims up to its records of these first iterations...
+REPLAY_ITERATIONS = 8
+#: ...or up to its first record, when that comes within this many iterations.
+REPLAY_LIMIT = 1000
+
+
+def _replay(request: Request, trace: Trace) -> None:
+    """Run the trace's algorithm, settings and seed afresh over its first records and
+    refuse the trace unless they come out bit for bit (see :func:`resume_state`)."""
+    recorded = trace.iterations
+    early = recorded[recorded <= max(REPLAY_ITERATIONS, int(recorded[0]))]
+    if int(early[-1]) > REPLAY_LIMIT:
+        return
+    replay = check_request(request.game, request.name, int(early[-1]), request.seed,
+                           early.tolist(), {**request.settings(), "progress": False})
+    run = replay.algorithm.run(replay)
+    fresh = run if isinstance(run, Trace) else run.trace
+    for spec in RECORD_ARRAYS:
+        if not spec.table:
+            continue
+        same = [np.array_equal(a, b) for a, b in zip(getattr(trace, spec.name)[:len(early)],
+                                                     getattr(fresh, spec.name), strict=True)]
+        if not all(same):
+            k = same.index(False)
+            raise ValueError(
+                f"this trace is not a {request.name} run with seed={request.seed} and "
+                f"{request.settings() or 'no parameters'}: replayed from the start, its record "
+                f"array {spec.name!r} at iteration {early[k]} comes out otherwise, so its "
+                f"algorithm, parameters or seed were changed after it was recorded. Resume "
+                f"only a trace as cfrviz.solve recorded it, or start a new run")
 
 
 def _same_game(a: GameLike, b: GameLike) -> bool:

@@ -27,16 +27,19 @@ from .records import Trace
 from .schema import (
     DEFAULT_TRACE_BYTES,
     DISTRIBUTION_TOLERANCE,
+    EXPLOITABILITY_TOLERANCE,
     MAX_TRACE_BYTES,
     RECORD_ARRAYS,
     TIMING_EXTRAS,
     RecordArray,
     check_records,
+    payoff_scale,
     record_nbytes,
     record_shape,
 )
 from .state import MAX_COUNT, SolverState
 
-__all__ = ["DEFAULT_TRACE_BYTES", "DISTRIBUTION_TOLERANCE", "MAX_COUNT", "MAX_TRACE_BYTES",
-           "RECORD_ARRAYS", "TIMING_EXTRAS", "RecordArray", "Recorder", "SolverState", "Trace",
-           "check_records", "record_nbytes", "record_shape"]
+__all__ = ["DEFAULT_TRACE_BYTES", "DISTRIBUTION_TOLERANCE", "EXPLOITABILITY_TOLERANCE",
+           "MAX_COUNT", "MAX_TRACE_BYTES", "RECORD_ARRAYS", "TIMING_EXTRAS", "RecordArray",
+           "Recorder", "SolverState", "Trace", "check_records", "payoff_scale", "record_nbytes",
+           "record_shape"]

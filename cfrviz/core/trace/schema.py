@@ -8,7 +8,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..regret import average_strategy
 from ..types import FloatArray, GameLike, IntArray
+from .state import SolverState
 
 
 @dataclass(frozen=True)
@@ -89,7 +91,8 @@ def record_nbytes(table_size: int, timed: bool = True) -> int:
 
 
 def check_records(arrays: Mapping[str, object], game: GameLike, last_iteration: int | None = None,
-                  extras: Mapping[str, object] | None = None) -> int:
+                  extras: Mapping[str, object] | None = None,
+                  state: SolverState | None = None) -> int:
     """Check a trace's per-record arrays against :data:`RECORD_ARRAYS` and ``game``.
 
     Parameters
@@ -101,7 +104,14 @@ def check_records(arrays: Mapping[str, object], game: GameLike, last_iteration: 
     last_iteration : int, optional
         The solver state's iteration: no record may come after it.
     extras : mapping, optional
-        The trace's extras; those of :data:`TIMING_EXTRAS` it holds are checked too.
+        The trace's extras; those of :data:`TIMING_EXTRAS` it holds are checked too:
+        at least 0 and never decreasing (seconds and nodes only add up).
+    state : SolverState, optional
+        The trace's (validated) solver state, which ``last_iteration`` defaults to.  A
+        run only adds up: its ``nodes_touched`` and ``elapsed`` are at least the last
+        record's, and when the last record was taken at the state's iteration, as every
+        run records its last one, that record is the state's: its cumulative regrets
+        equal ``regret_sum`` and its average strategy is ``strategy_sum`` normalised.
 
     Returns
     -------
@@ -113,9 +123,14 @@ def check_records(arrays: Mapping[str, object], game: GameLike, last_iteration: 
     ValueError
         Naming the array at fault: missing, empty (no record), not an array, of
         another dtype or shape than the schema and the game give, holding NaN (where not
-        allowed) or infinities, records in number unlike the others, or
-        iterations that are not strictly increasing within 1..``last_iteration``.
+        allowed) or infinities, records in number unlike the others,
+        iterations that are not strictly increasing within 1..``last_iteration``,
+        a strategy that is not a distribution over the legal actions, a negative
+        exploitability (beyond rounding), timing extras that decrease, or records
+        that do not fit ``state``.  The message names the record.
     """
+    if state is not None and last_iteration is None:
+        last_iteration = state.iteration
     iterations = arrays.get("iterations")
     if not isinstance(iterations, np.ndarray) or iterations.ndim != 1:
         got = ("missing" if iterations is None else
@@ -150,8 +165,21 @@ def check_records(arrays: Mapping[str, object], game: GameLike, last_iteration: 
                                  f"{iterations[record]})")
     for spec in RECORD_ARRAYS:
         table = arrays[spec.name]
-        if spec.strategy and records and isinstance(table, np.ndarray):  # (an array: see above)
+        assert isinstance(table, np.ndarray)  # checked above
+        if spec.strategy:
             _check_distributions(table, game, f"record array {spec.name!r}", iterations)
+        if spec.evaluates is not None:
+            # NashConv / 2 is a sum of two best-response gains, each >= 0 up to rounding.
+            floor = -EXPLOITABILITY_TOLERANCE * payoff_scale(game)
+            _first_bad(table < floor, f"record array {spec.name!r}",
+                       "a negative exploitability", iterations, table)
+    for name, _ in TIMING_EXTRAS:
+        value = extras.get(name) if extras is not None else None
+        if isinstance(value, np.ndarray):
+            _first_bad(value < 0, f"extras array {name!r}", "a negative count", iterations,
+                       value)
+            _first_bad(np.diff(value, prepend=value[:1]) < 0, f"extras array {name!r}",
+                       "a value below the one before (it only adds up)", iterations, value)
     if records:
         steps = np.flatnonzero(np.diff(iterations) <= 0)
         if len(steps):
@@ -165,7 +193,61 @@ def check_records(arrays: Mapping[str, object], game: GameLike, last_iteration: 
         if last_iteration is not None and iterations[-1] > last_iteration:
             raise ValueError(f"record array 'iterations' goes up to {iterations[-1]}, past the "
                              f"solver state's iteration {last_iteration}")
+    if state is not None:
+        _check_against_state(arrays, game, extras, state, iterations)
     return records
+
+
+#: How far below 0 a recorded exploitability may be, relative to the largest payoff
+#: (rounding in the best-response sums).
+EXPLOITABILITY_TOLERANCE = 1e-9
+
+
+def payoff_scale(game: GameLike) -> float:
+    """The largest payoff's size (at least 1): what rounding in values is relative to."""
+    payoffs = getattr(game, "utility", None)
+    if payoffs is None:
+        payoffs = getattr(game, "payoffs", None)
+    values = np.abs(np.asarray(payoffs, dtype=np.float64)) if payoffs is not None else None
+    return max(1.0, float(values.max())) if values is not None and values.size else 1.0
+
+
+def _first_bad(bad: np.ndarray, what: str, why: str, iterations: IntArray,
+               values: np.ndarray) -> None:
+    if np.any(bad):
+        record = int(np.argwhere(bad)[0][0])
+        raise ValueError(f"{what} holds {why}: {values[record]!r} at record {record} "
+                         f"(iteration {iterations[record]})")
+
+
+def _check_against_state(arrays: Mapping[str, object], game: GameLike,
+                         extras: Mapping[str, object] | None, state: SolverState,
+                         iterations: IntArray) -> None:
+    """The records are those of the run that ended in ``state`` (see check_records)."""
+    last = len(iterations) - 1
+    for name, _ in TIMING_EXTRAS:
+        value = extras.get(name) if extras is not None else None
+        if isinstance(value, np.ndarray) and value[last] > getattr(state, name):
+            raise ValueError(f"extras array {name!r} holds {value[last]!r} at record {last} "
+                             f"(iteration {iterations[last]}), more than the solver state's "
+                             f"{name} {getattr(state, name)!r}: a run's counts only add up")
+    if iterations[last] != state.iteration:
+        return
+    regrets, average = arrays["cumulative_regret"], arrays["average_strategy"]
+    assert isinstance(regrets, np.ndarray) and isinstance(average, np.ndarray)
+    if not np.array_equal(regrets[last], state.regret_sum):
+        raise ValueError(f"record array 'cumulative_regret' at record {last} (iteration "
+                         f"{state.iteration}) differs from the solver state's regret_sum, "
+                         "which it is a copy of")
+    expected = average_strategy(state.strategy_sum, np.asarray(game.legal_mask, dtype=bool))
+    off = np.abs(average[last] - expected) > DISTRIBUTION_TOLERANCE
+    if np.any(off):
+        info = int(np.argwhere(off)[0][0])
+        raise ValueError(f"record array 'average_strategy' at record {last} (iteration "
+                         f"{state.iteration}, information set {game.infoset_keys[info]!r}) "
+                         f"is not the solver state's strategy_sum normalised: it holds "
+                         f"{average[last][info].tolist()}, the state gives "
+                         f"{expected[info].tolist()}")
 
 
 #: How far a recorded strategy's row may be from summing to 1 (rounding in long sums).

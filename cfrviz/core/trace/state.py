@@ -60,8 +60,8 @@ class SolverState:
 
     #: The (information sets, actions) tables.
     TABLES: ClassVar[tuple[str, ...]] = ("regret_sum", "strategy_sum", "current", "instant")
-    #: What a trace keeps (``current`` and ``instant`` are recomputed by the next
-    #: iteration); ``generator`` is kept too when it is not None.
+    #: What a trace keeps (``current`` and ``instant`` are its last record's, which a
+    #: resume restores); ``generator`` is kept too when it is not None.
     SAVED: ClassVar[tuple[str, ...]] = ("iteration", "regret_sum", "strategy_sum", "rng",
                                         "nodes_touched", "elapsed")
     #: What a trace's ``state`` may hold: :attr:`SAVED` and the optional ``generator``.
@@ -115,7 +115,8 @@ class SolverState:
         ------
         ValueError
             Naming the field at fault and what it should be: a table of the
-            wrong type, dtype or shape or holding NaN or infinities, an ``rng``
+            wrong type, dtype or shape or holding NaN or infinities, a negative
+            strategy sum, an ``rng``
             that is not one uint64 word, a count that is not a whole number in
             0..:data:`MAX_COUNT`, a negative or non-finite time, or a
             ``generator`` that is not a state numpy's bit generator of that
@@ -140,6 +141,12 @@ class SolverState:
                                          "(information sets x actions)")
             if not np.all(np.isfinite(value)):
                 raise _state_error(name, "holds NaN or infinite values")
+            if name == "strategy_sum" and np.any(value < 0):
+                # A sum of probabilities times positive weights: never below 0.
+                info, action = (int(k) for k in np.argwhere(value < 0)[0])
+                raise _state_error(name, f"holds a negative sum {value[info, action]!r} "
+                                         f"(information set {game.infoset_keys[info]!r}, action "
+                                         f"{action}): a sum of weighted probabilities is >= 0")
         for name in ("iteration", "nodes_touched"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, Integral) or int(value) < 0:
