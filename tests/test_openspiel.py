@@ -17,11 +17,13 @@ import sys
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import cfrviz
 from cfrviz.core.tree import CHANCE, TERMINAL
 from cfrviz.games import from_openspiel, policy_from_openspiel, policy_to_openspiel
-from cfrviz.games.openspiel import unique_labels
+from cfrviz.games.openspiel import INT_MAX, UNIVERSAL_POKER, parse_game_string, unique_labels
 
 #: OpenSpiel games that fit, as (name, OpenSpiel parameters, turn_based), with their sizes
 #: (nodes, information sets) as the walk finds them.
@@ -378,6 +380,184 @@ def test_labels_two_actions_share_get_their_ids():
     assert unique_labels(["Bid", "Bid", "Fold"], (4, 7, 9)) == ("Bid [4]", "Bid [7]", "Fold")
 
 
+# --- parameters checked before OpenSpiel's C++ code sees them (issue 30) ----------------------
+
+def load(name, params=None, **options):
+    return cfrviz.load_game("openspiel", name=name, params=params, **options)
+
+
+VALID = ["leduc_poker", "kuhn_poker(players=2)", "liars_dice(numdice=1,dice_sides=3)",
+         "turn_based_simultaneous_game(game=goofspiel(num_cards=3))"]
+CONTROL = st.characters(categories=["Cc", "Cf", "Zl", "Zp"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(text=st.sampled_from(VALID), char=CONTROL, data=st.data())
+@pytest.mark.usefixtures("pyspiel")
+def test_a_game_name_with_a_control_character_is_refused(text, char, data):
+    at = data.draw(st.integers(0, len(text)))
+    name = text[:at] + char + text[at:]
+    with pytest.raises(ValueError) as caught:
+        load(name)
+    assert str(caught.value).startswith("openspiel: name ")
+    assert f"holds the control character {char!r} at position {at}" in str(caught.value)
+
+
+def broken(text: str, how: int) -> str:
+    """``text`` (a valid game string with parameters) broken in one of several ways."""
+    inside = text[text.index("(") + 1:-1]
+    first = inside.split(",")[0]
+    return [text[:-1], text + "junk", text + ")", text.replace("=", "", 1),
+            text.replace(first, first.split("=")[0] + "="), f"{text[:-1]},{first})",
+            text.replace("(", "((", 1), text.replace("(", "(,", 1), text[:-1] + ",)",
+            text.replace(first, first.split("=")[0] + "=1-2")][how]
+
+
+@settings(max_examples=80, deadline=None)
+@given(text=st.sampled_from(VALID[1:]), how=st.integers(0, 9))
+@pytest.mark.usefixtures("pyspiel")
+def test_game_strings_openspiel_would_misread_are_refused_saying_where(text, how):
+    name = broken(text, how)
+    with pytest.raises(ValueError) as caught:
+        load(name)
+    assert str(caught.value).startswith(f"openspiel: cannot read the game string {name!r}: ")
+    assert " at position " in str(caught.value)
+
+
+def test_game_strings_read_as_openspiel_reads_them():
+    assert parse_game_string("leduc_poker") == ("leduc_poker", {})
+    assert parse_game_string(" kuhn_poker() ") == ("kuhn_poker", {})
+    assert parse_game_string("g(a=True,b=false,c=-3,d=+2.5,e=.5,f=1e3,g=x y)") == (
+        "g", {"a": True, "b": False, "c": -3, "d": 2.5, "e": 0.5, "f": "1e3", "g": "x y"})
+    assert parse_game_string("t(game=goofspiel(num_cards=3),x=1)") == (
+        "t", {"game": {"name": "goofspiel", "num_cards": 3}, "x": 1})
+
+
+#: (game, parameter, values it refuses): whole numbers beyond a C++ int or below 0 (players
+#: beyond the game's own range), flags that are not bools, decimals that are not finite, text
+#: with control characters, games that are not game strings.
+BAD_VALUES = {
+    ("kuhn_poker", "players"): st.one_of(st.integers(max_value=1), st.integers(min_value=11),
+                                         st.floats(), st.text(max_size=3), st.booleans()),
+    ("liars_dice", "numdice"): st.one_of(st.integers(max_value=-1),
+                                         st.integers(min_value=INT_MAX + 1), st.just(10**30),
+                                         st.floats(), st.booleans(), st.none()),
+    ("leduc_poker", "action_mapping"): st.one_of(st.integers(), st.text(max_size=3),
+                                                 st.none()),
+    ("bargaining", "discount"): st.one_of(st.just(float("nan")), st.just(float("inf")),
+                                          st.just(10**400), st.text(max_size=3),
+                                          st.booleans()),
+    ("goofspiel", "points_order"): st.one_of(st.integers(), st.just("desc\x00"),
+                                             st.just("a\nb")),
+    ("turn_based_simultaneous_game", "game"): st.one_of(st.integers(), st.just({"num": 3}),
+                                                        st.just("goofspiel(")),
+}
+
+
+@settings(max_examples=120, deadline=None)
+@given(case=st.sampled_from(sorted(BAD_VALUES)), data=st.data())
+@pytest.mark.usefixtures("pyspiel")
+def test_a_bad_parameter_value_is_refused_naming_the_game_and_parameter(case, data):
+    game, key = case
+    value = data.draw(BAD_VALUES[case])
+    with pytest.raises(ValueError) as caught:
+        load(game, {key: value})
+    message = str(caught.value)
+    assert message.startswith(f"OpenSpiel cannot load {game!r} with parameters ") \
+        or message.startswith("openspiel: cannot read the game string"), message
+    assert f"{game}'s parameter {key} must be" in message \
+        or "cannot read the game string" in message, message
+
+
+@settings(max_examples=40, deadline=None)
+@given(numdice=st.one_of(st.integers(max_value=-1), st.integers(min_value=INT_MAX + 1)))
+@pytest.mark.usefixtures("pyspiel")
+def test_whole_numbers_in_a_name_are_checked_like_params(numdice):
+    with pytest.raises(ValueError, match=rf"^OpenSpiel cannot load 'liars_dice\(numdice="
+                                         rf"{numdice}\)': liars_dice's parameter numdice must be "
+                                         rf"a whole number from 0 to 2,147,483,647"):
+        load(f"liars_dice(numdice={numdice})")
+
+
+@pytest.mark.usefixtures("pyspiel")
+def test_an_unknown_parameter_lists_the_games_parameters():
+    with pytest.raises(ValueError, match=r"kuhn_poker has no parameter 'playerz'; its parameters:"
+                                         r" players"):
+        load("kuhn_poker", {"playerz": 2})
+
+
+@pytest.fixture
+def not_files(tmp_path):
+    """Paths OpenSpiel must not open: a pipe (it would wait for ever), a folder (bad_alloc),
+    a device that never ends, and nothing at all."""
+    fifo = tmp_path / "game.efg"
+    os.mkfifo(fifo)
+    return {"a named pipe (FIFO)": str(fifo), "a folder": str(tmp_path),
+            "a character device": "/dev/zero", "does not exist": str(tmp_path / "none.efg")}
+
+
+@pytest.mark.parametrize("game", ["efg_game", "nfg_game"])
+@pytest.mark.parametrize("form", ["params", "name", "nested"])
+@pytest.mark.usefixtures("pyspiel")
+def test_a_file_parameter_must_be_a_regular_file(not_files, game, form):
+    for kind, path in not_files.items():
+        call = {"params": lambda p=path: load(game, {"filename": p}),
+                "name": lambda p=path: load(f"{game}(filename={p})"),
+                "nested": lambda p=path: load(f"turn_based_simultaneous_game(game={game}("
+                                              f"filename={p}))")}[form]
+        with pytest.raises(ValueError) as caught:
+            call()
+        message = str(caught.value)
+        assert f"{game}'s parameter filename" in message and path in message, message
+        assert kind in message, message
+
+
+@pytest.mark.parametrize("game", ["efg_game", "nfg_game"])
+@pytest.mark.usefixtures("pyspiel")
+def test_a_file_parameter_left_out_is_named(game):
+    with pytest.raises(ValueError, match=f"{game} reads the file its parameter 'filename' names, "
+                                         "and none was given"):
+        load(game)
+
+
+def test_a_regular_efg_file_loads(pyspiel, tmp_path):
+    path = tmp_path / "kuhn.efg"
+    path.write_text(pyspiel.get_kuhn_poker_efg_data())
+    assert load("efg_game", {"filename": str(path)}).num_nodes == 58
+
+
+@pytest.mark.usefixtures("pyspiel")
+def test_a_cpp_check_failing_during_the_walk_names_the_parameters_set():
+    with pytest.raises(ValueError, match=r"^OpenSpiel's liars_dice\(numdice=0\) failed while "
+                                         r"cfrviz walked its tree: OpenSpiel's C\+\+ code stopped "
+                                         r"with SpielError: .*numdice=0 \(default 1\)"):
+        load("liars_dice", {"numdice": 0})
+
+
+@pytest.mark.parametrize("name", ["liars_dice(dice_sides=100000000)",
+                                  "liars_dice(numdice=100000000)"])
+@pytest.mark.usefixtures("pyspiel")
+def test_a_state_wider_than_max_nodes_is_refused_before_the_walk(name):
+    with pytest.raises(ValueError, match=r"may offer up to [\d,]+ actions or chance outcomes at "
+                                         r"one state, more than the 500,000 nodes max_nodes "
+                                         r"allows"):
+        load(name)
+
+
+@pytest.mark.parametrize("key", sorted(UNIVERSAL_POKER))
+@pytest.mark.usefixtures("pyspiel")
+def test_universal_poker_values_its_cpp_code_crashes_on_are_refused(key):
+    low, high = UNIVERSAL_POKER[key]
+    for value in (low - 1, high + 1):
+        with pytest.raises(ValueError, match=f"universal_poker's parameter {key} must be a whole "
+                                             f"number from {low} to {high}"):
+            load("universal_poker", {key: value})
+    # numPlayers=3 or numRounds=3 with the default two-entry lists: refused, not a segfault.
+    if key in ("numPlayers", "numRounds") and high >= 3:
+        with pytest.raises(ValueError, match="must list one whole number >= 0 per"):
+            load("universal_poker", {key: 3})
+
+
 # --- without OpenSpiel ----------------------------------------------------------------------
 
 def test_without_openspiel_cfrviz_imports_and_says_how_to_install_it(monkeypatch):
@@ -386,6 +566,7 @@ def test_without_openspiel_cfrviz_imports_and_says_how_to_install_it(monkeypatch
     for call in (lambda: cfrviz.load_game("openspiel", name="kuhn_poker"),
                  lambda: from_openspiel(object()),
                  lambda: policy_to_openspiel(object(), object())):
-        with pytest.raises(ImportError, match=r"OpenSpiel is not installed: pip install "
-                                              r"open-spiel \(cfrviz's optional 'bench' extra"):
+        with pytest.raises(ImportError) as caught:
             call()
+        # One instruction, not two (issue 30).
+        assert str(caught.value) == "OpenSpiel is not installed: pip install open-spiel"
