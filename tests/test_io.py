@@ -582,8 +582,8 @@ DOCTORED = [
      "solver state field 'regret_sum' must be stored as an array"),
     # the records: shape, dtype, finiteness, consistency
     *[(f"records {name} shape", in_records(name, lambda _a: np.zeros((50, 12, 3))),
-       rf"record array '{name}' has shape \(50, 12, 3\); the records of this game need "
-       r"\(50, 12, 2\)") for name in TABLES],
+       rf"record array '{name}' has shape \(50, 12, 3\); as many records as record array "
+       r"'iterations' lists, on this game, need \(50, 12, 2\)") for name in TABLES],
     ("records iterations dtype", in_records("iterations", lambda a: a.astype(np.float64)),
      "record array 'iterations' must hold int64 numbers; it holds float64"),
     ("records current_strategy dtype",
@@ -598,7 +598,8 @@ DOCTORED = [
     ("records inf exploitability", in_records("exploitability", lambda a: with_value(a, 2, np.inf)),
      "record array 'exploitability' holds infinite values"),
     ("records of different lengths", in_records("exploitability", lambda a: a[:-1]),
-     r"record array 'exploitability' has shape \(49,\); the records of this game need \(50,\)"),
+     r"record array 'exploitability' has shape \(49,\); as many records as record array "
+     r"'iterations' lists, on this game, need \(50,\)"),
     ("records strategy not a distribution",
      in_records("average_strategy", lambda a: with_value(a, (7, 0, 1), 1e308)),
      "record array 'average_strategy' holds probabilities that do not sum to 1"),

@@ -232,7 +232,7 @@ def _read_array(path: Path, archive: zipfile.ZipFile, member: str, what: str,
 
 def _for_game(what: str) -> str:
     return "the solver state of this game needs" if what.startswith("solver state") \
-        else "the records of this game need"
+        else "as many records as record array 'iterations' lists, on this game, need"
 
 
 def _read_meta(path: Path, archive: zipfile.ZipFile, members: set[str]) -> dict:
