@@ -24,12 +24,16 @@ JSON), and must be a valid one for the trace's game: a trace can always be resum
 
 The game
 --------
-A matrix game is kept as its payoffs and labels; a game of :func:`cfrviz.load_game` as
-its name and load parameters; a custom game (one read from a file, or built from a
-definition) as its content, the tree's fields as JSON, which :func:`load_trace` walks
-again with :func:`~cfrviz.core.tree.build_tree`.  A trace never keeps the path of a game
-file, and loading one never opens any file but itself: a path in a trace would let a
-file someone sends you choose what your machine reads.
+A matrix game is kept as its payoffs and labels; a game built into cfrviz
+(:func:`~cfrviz.io.fileformat.rebuildable`: Kuhn, Leduc, ...) as its name and load
+parameters, rebuilt within their declared ranges; any other game (read from a file, built
+from a definition, by OpenSpiel or by a plug-in) as its content, the tree's fields as
+JSON, which :func:`load_trace` walks again with :func:`~cfrviz.core.tree.build_tree`.  A
+trace never keeps the path of a game file, and loading one never opens any file but
+itself nor builds any game but cfrviz's own: a name in a trace would let a file someone
+sends you choose what your machine reads or walks (a FIFO, a game of 10**12 nodes).  A
+trace that names another game is refused at once; pass the game: ``load_trace(path,
+game=...)``, checked by its fingerprint.
 
 Loading checks everything
 -------------------------
@@ -39,11 +43,14 @@ the metadata names, each after checking its size (against a bound derived from t
 the number of records; the metadata's against :data:`MAX_META_BYTES`) and its header's dtype and
 shape against the schema (:data:`~cfrviz.core.trace.RECORD_ARRAYS`,
 :meth:`~cfrviz.core.trace.SolverState.array_fields`), then checks the values
-(:func:`~cfrviz.core.trace.check_records`, :meth:`SolverState.from_dict
-<cfrviz.core.trace.SolverState.from_dict>`).  A doctored file gives a ``ValueError``
-naming the file and the array at fault, and never reaches compiled code.  :func:`save_trace`
-applies the same bounds before it writes (and the file size after), so every trace it
-saves loads.
+(:meth:`SolverState.from_dict <cfrviz.core.trace.SolverState.from_dict>`), and then
+the values against each other (:func:`~cfrviz.io.fileformat.check_values`): strategies
+are distributions, exploitabilities at least 0 and, on a few records, equal to those
+computed again; counts and times only add up; the last record is the state's; the
+algorithm is a registered one with its settings in range, and the state's generator one
+its seed gives.  A doctored file gives a ``ValueError`` naming the file and the field at
+fault, and never reaches compiled code.  :func:`save_trace` applies the same checks before
+it writes (and the file size after), so every trace it saves loads.
 """
 
 from __future__ import annotations
