@@ -18,13 +18,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from numbers import Integral
 
 import numpy as np
 from threadpoolctl import threadpool_limits
 
 from ..core.types import BoolArray, FloatArray
 
-__all__ = ["MLP", "Adam", "one_blas_thread", "train"]
+__all__ = ["MAX_PARAMETERS", "MLP", "Adam", "one_blas_thread", "train"]
+
+#: The most parameters an :class:`MLP` may have (2 GiB of float64), checked before allocating.
+MAX_PARAMETERS = 2**28
 
 
 class MLP:
@@ -53,11 +57,17 @@ class MLP:
     """
 
     def __init__(self, sizes: Sequence[int], params: FloatArray | None = None) -> None:
-        self.sizes = tuple(int(s) for s in sizes)
-        if len(self.sizes) < 2 or min(self.sizes) < 1:
-            raise ValueError(f"an MLP needs at least an input and an output size, all >= 1; "
-                             f"got {list(self.sizes)}")
+        given = tuple(sizes) if not isinstance(sizes, (str, bytes)) else ()
+        if len(given) < 2 or not all(isinstance(s, Integral) and not isinstance(s, np.bool_ | bool)
+                                     and s >= 1 for s in given):
+            raise ValueError(f"an MLP needs at least an input and an output size, all whole "
+                             f"numbers >= 1; got {sizes!r:.100}")
+        self.sizes = tuple(int(s) for s in given)
         count = self.count(self.sizes)
+        if count > MAX_PARAMETERS:
+            raise ValueError(f"an MLP of sizes {list(self.sizes)} has {count:,} parameters, more "
+                             f"than the {MAX_PARAMETERS:,} ({MAX_PARAMETERS * 8 / 2**30:g} GiB "
+                             f"of float64) cfrviz builds; use smaller layers")
         self.params = np.zeros(count) if params is None else params
         if self.params.shape != (count,):
             raise ValueError(f"an MLP of sizes {list(self.sizes)} has {count} parameters; got "

@@ -12,7 +12,7 @@ from ...engine.mccfr import external_sampling_regrets
 
 # ----------------------------------------------------------------------------- sampling
 
-def _samples_per_traversal(tree: GameTree, who: int) -> int:
+def samples_per_traversal(tree: GameTree, who: int) -> int:
     """The most samples one traversal for ``who`` can write (to size the output buffers)."""
     def compute(t: GameTree) -> tuple[int, int]:
         bounds = []
@@ -45,7 +45,7 @@ def external_sampling_samples(tree: GameTree, strategy: np.ndarray, who: int, tr
         Nodes visited.
     """
     p = engine.plan(tree)
-    room = traversals * _samples_per_traversal(tree, who)
+    room = traversals * samples_per_traversal(tree, who)
     infos = np.zeros(room, dtype=np.int64)
     regrets = np.zeros((room, tree.max_actions))
     strategy = np.ascontiguousarray(strategy, dtype=np.float64)

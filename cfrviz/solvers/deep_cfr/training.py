@@ -18,6 +18,7 @@ from ...core.types import BoolArray, FloatArray, IntArray
 from ..driver import drive, tree_stepper
 from ..network import MLP, train
 from ..registry import Algorithm, Request, check_request, register_algorithm
+from .budget import MAX_SECONDS, check_budget
 from .features import (
     ALGORITHM,
     FALLBACKS,
@@ -112,6 +113,7 @@ def _train(request: Request) -> DeepCFRRun:
     if request.resume is not None:
         raise ValueError("deep_cfr cannot resume a run: its networks and memories are not kept "
                          "in a trace; run it again with more iterations")
+    check_budget(tree, request.iterations, request.params, request.options["max_seconds"])
     step = _Step(tree, request.params, request.rng)
     state = SolverState.fresh(tree)
     state.current = tree.legal_mask / tree.legal_mask.sum(axis=1, keepdims=True)  # sigma_1
@@ -276,6 +278,11 @@ def solve_deep_cfr(request: Request) -> Trace | DeepCFRRun:
         networks, instead of the trace alone: ``cfrviz.solve(game, "deep_cfr", n,
         networks=True)``.  The networks are not in the trace (a trace file holds
         arrays of fixed schema).
+    max_seconds : float, default 600
+        A run whose time, estimated from its parameters before it starts
+        (:mod:`~cfrviz.solvers.deep_cfr.budget`, a lower estimate), passes this is
+        refused, as is one estimated to need more than 4 GiB of memory; one
+        estimated past a minute starts with a warning giving the estimate.
 
     ``resume`` is refused: a Deep CFR run cannot be resumed (its memories and networks
     are not in the trace).
@@ -329,7 +336,9 @@ register_algorithm(Algorithm(
      Param("fallback", "uniform", "choice", choices=FALLBACKS,
            help="what a set plays when no predicted advantage is positive")),
     options=(Param("networks", False, "bool",
-                   help="return a DeepCFRRun: the trace and every iteration's networks"),),
+                   help="return a DeepCFRRun: the trace and every iteration's networks"),
+             Param("max_seconds", MAX_SECONDS, "float", 0.0, low_open=True, step=60,
+                   help="refuse a run estimated to take longer than this (seconds)")),
     exact_regrets=True,  # the recorded instantaneous regrets are the exact ones
     summary="advantage networks trained on sampled regrets; exact Single Deep CFR average",
     paper="Brown, Lerer, Gross and Sandholm (2019), Deep counterfactual regret minimization, "
