@@ -6,7 +6,6 @@
     python tools/lock.py compile --keep       # keep every pin that still fits, add what is new
     python tools/lock.py covers requirements/test.txt     # exit 0 if it is for this Python
     python tools/lock.py covers requirements/test.txt --python 3.12     # or for that one
-    python tools/lock.py pins requirements/test.txt       # its versions for this Python
     python tools/lock.py moved requirements/test.txt freeze.txt  # what moved from the lock
 
 Four lock files, all written by ``uv pip compile --universal --generate-hashes``:
@@ -38,7 +37,7 @@ not the students' two commands: OpenSpiel ships wheels for few platforms.
 The Pythons each lock has been tested on are written into its first lines (``# pythons:``);
 ``covers`` reads them, so the Makefile installs from the lock only into a venv whose Python is
 one of those, and says so when it is not.  ``compile`` and ``covers`` use only the standard
-library (``covers`` runs in a venv with nothing installed yet); ``pins`` and ``moved`` use
+library (``covers`` runs in a venv with nothing installed yet); ``moved`` uses
 ``packaging``.
 """
 
@@ -202,8 +201,6 @@ def main(argv: list[str] | None = None) -> int:
     check = commands.add_parser("covers", help="exit 0 if LOCK is for the running Python")
     check.add_argument("lock", type=Path)
     check.add_argument("--python", metavar="X.Y", help="ask about this Python instead")
-    listing = commands.add_parser("pins", help="print LOCK's pins for the running Python")
-    listing.add_argument("lock", type=Path)
     diff = commands.add_parser("moved", help="print what a `pip freeze` differs in from LOCK")
     diff.add_argument("lock", type=Path)
     diff.add_argument("freeze", type=Path)
@@ -221,9 +218,6 @@ def main(argv: list[str] | None = None) -> int:
                       f"rm -rf .venv && make lab PYTHON=python{pythons(args.lock)[-1]}",
                       file=sys.stderr)
                 return 1
-        elif args.command == "pins":
-            for name, version in sorted(_pins(args.lock).items()):
-                print(f"{name}=={version}")
         else:
             for line in moved(args.lock, args.freeze.read_text(encoding="utf-8")):
                 print(line)
