@@ -438,11 +438,12 @@ def resume_state(request: Request, game: GameLike, timed: bool = True) -> Solver
     against the registry and the state's generator
     (:func:`~cfrviz.solvers.recorded.check_recorded_run`).  Then the run the trace
     claims is replayed up to its records of the first :data:`REPLAY_ITERATIONS`
-    iterations (or its first record, when that comes within :data:`REPLAY_LIMIT`),
-    which must come out bit for bit: an algorithm, a parameter or a seed changed in a
-    file is refused, never continued under a name it was not run with.  An algorithm
-    with start-only settings (regret matching's ``initial_regrets``, which a trace does
-    not keep) is not replayed.
+    iterations, which must come out bit for bit: an algorithm, a parameter or a seed
+    changed in a file is refused, never continued under a name it was not run with.  The
+    replay costs a few iterations; a trace with no record among them (``checkpoints=[]``,
+    or cut to its last record as :func:`cfrviz.resolve_steps` resumes its chunks) is not
+    replayed, nor is an algorithm with start-only settings (regret matching's
+    ``initial_regrets``, which a trace does not keep).
 
     Raises
     ------
@@ -498,18 +499,17 @@ def resume_state(request: Request, game: GameLike, timed: bool = True) -> Solver
     return state
 
 
-#: A resume replays the run its trace claims up to its records of these first iterations...
+#: A resume replays the run its trace claims over its records of these first iterations
+#: (DCFR's discounts and averaging weights differ with their parameters from iteration 2).
 REPLAY_ITERATIONS = 8
-#: ...or up to its first record, when that comes within this many iterations.
-REPLAY_LIMIT = 1000
 
 
 def _replay(request: Request, trace: Trace) -> None:
     """Run the trace's algorithm, settings and seed afresh over its first records and
     refuse the trace unless they come out bit for bit (see :func:`resume_state`)."""
     recorded = trace.iterations
-    early = recorded[recorded <= max(REPLAY_ITERATIONS, int(recorded[0]))]
-    if int(early[-1]) > REPLAY_LIMIT:
+    early = recorded[recorded <= REPLAY_ITERATIONS]
+    if not len(early):
         return
     replay = check_request(request.game, request.name, int(early[-1]), request.seed,
                            early.tolist(), {**request.settings(), "progress": False})
