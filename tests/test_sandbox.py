@@ -232,6 +232,16 @@ def test_a_forking_bot_leaves_one_report_and_no_process(tmp_path, capsys):
     assert not status.exists() or "zombie" in status.read_text()
 
 
+def test_a_bots_process_has_a_processor_and_a_memory_limit(tmp_path):
+    write(tmp_path, {"limits.py": "import resource\nraise RuntimeError(resource.getrlimit("
+                                  "resource.RLIMIT_CPU), resource.getrlimit(resource.RLIMIT_AS))\n",
+                     "hog.py": "buffer = bytearray(3 << 30)\n\ndef bot(s):\n    return 'p'\n"})
+    problems = {p.name: p.message for p in play(tmp_path).problems}
+    # Twice the budget of 3 s, plus 2 s (SIGXCPU), and a second more (SIGKILL); 1 GiB.
+    assert "raised RuntimeError: ((8, 9), (1073741824, 1073741824))" in problems["limits"]
+    assert "hog.py raised MemoryError" in problems["hog"]
+
+
 def test_rebinding_the_tournament_rigs_nothing(tmp_path, without):
     """The bot imports cfrviz in its own process and rebinds head_to_head, as_probabilities
     and numpy.mean there: the tournament's own are untouched, and its illegal answer is
@@ -403,7 +413,7 @@ JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st
 FIRST = situations(KUHN)[0]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(JSON)
 def test_any_message_decodes_to_an_answer_or_a_value_error(data):
     """A bot's process may send anything: it is an answer the checks refuse or accept, or a

@@ -193,6 +193,7 @@ class _Process:
         if self.process is not None:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self.process.pid, signal.SIGKILL)  # before reaping: the id is ours
+            self.process.kill()  # in case it left its group
             with contextlib.suppress(subprocess.TimeoutExpired):
                 self.process.wait(5)
         for fd in (self.reader, self.writer):
