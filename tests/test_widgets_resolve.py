@@ -199,3 +199,28 @@ def test_a_resolve_takes_under_a_second_on_leduc(leduc):
             start = time.process_time()
             assert w.resolve() is not None
             assert time.process_time() - start < 1.0, (state, method)
+
+
+def test_the_widget_says_a_resolve_was_interrupted(kuhn, monkeypatch):
+    """A Ctrl-C (kernel interrupt) during Re-solve: the partial result is shown as partial."""
+    bp = cfrviz.solve(kuhn, "cfr", 7, checkpoints=[7]).average_policy()
+    w = ResolveExplorer(kuhn, blueprint=bp, state="deal/b", iterations=100)
+    real, calls = sg.solve, []
+
+    def third_interrupted(*args, **kwargs):  # the 3rd chunk's run: as a Ctrl-C raised by code
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+    monkeypatch.setattr(sg, "solve", third_interrupted)
+    try:
+        with pytest.warns(RuntimeWarning, match="partial"):
+            r = w.resolve()
+    except KeyboardInterrupt:  # would stop the whole pytest session
+        pytest.fail("the Ctrl-C escaped the widget's re-solve")
+    from cfrviz.widgets.resolve import CHUNKS
+
+    assert r is w.resolution and r.interrupted
+    assert r.iterations == (sg._chunk_marks(100, CHUNKS)[1],)  # two chunks of gadget 1
+    assert "Interrupted" in w.last_error and "partial" in w.last_error
+    assert "interrupted: partial" in w.status.value

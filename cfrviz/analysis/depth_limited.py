@@ -39,7 +39,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..core.checks import whole_number
 from ..core.policy import Policy, check_policy
+from ..core.registry import INT_LIMIT
 from ..core.tree import CHANCE, TERMINAL, GameTree, as_tree, check_zero_sum
 from ..core.types import FloatArray, IntArray
 from ..games.public import public_tree
@@ -230,6 +232,52 @@ def _smooth(r: FloatArray) -> FloatArray:
     return out
 
 
+def check_range(values: object, hands: tuple[str, ...], name: str, what: str = "") -> FloatArray:
+    """``values`` as a float array when it is a range over ``hands``: one weight per hand,
+    each finite and >= 0, with a positive (finite) sum; it need not sum to 1.
+
+    Parameters
+    ----------
+    values : sequence or array of numbers
+    hands : tuple of str
+        The hands, in order (the expected length is theirs).
+    name : str
+        The argument's name, for messages (``what`` says more, in brackets).
+
+    Raises
+    ------
+    ValueError
+        Naming ``name``, the length expected (and the hands) or the weight at fault: a NaN, a
+        negative or an all-zero range has no meaning as a range and is refused, never
+        replaced by the uniform one; nor are strings or booleans read as numbers.
+    """
+    label = f"{name} ({what})" if what else name
+    each = f"one weight per hand {', '.join(hands)}"
+    try:
+        raw = np.asarray(values) if isinstance(values, (list, tuple, np.ndarray)) else None
+    except (TypeError, ValueError):  # a ragged list
+        raw = None
+    if raw is None or raw.dtype.kind not in "iuf":
+        shown = f"{values!r:.80}" if raw is None else f"an array of {raw.dtype}"
+        raise ValueError(f"{label} must be a sequence of {len(hands)} numbers, {each}; got "
+                         f"{shown}")
+    if raw.shape != (len(hands),):
+        raise ValueError(f"{label} must hold {len(hands)} numbers, {each}; got "
+                         f"{'an array of shape ' + str(raw.shape) if raw.ndim != 1 else len(raw)}")
+    weights = raw.astype(float)
+    bad = np.flatnonzero(~np.isfinite(weights) | (weights < 0))
+    if len(bad):
+        i = int(bad[0])
+        raise ValueError(f"{label} must hold finite weights >= 0, {each}; got "
+                         f"{float(weights[i])!r} for hand {hands[i]} ({name}[{i}])")
+    with np.errstate(over="ignore"):
+        total = float(weights.sum())
+    if not 0 < total < np.inf:
+        raise ValueError(f"{label} must have a positive, finite sum (a range gives some hand "
+                         f"some weight); its weights sum to {total!r}")
+    return weights
+
+
 def solve_leaf(trunk_: Trunk, leaf: int, r0: FloatArray, r1: FloatArray,
                iterations: int = 200) -> tuple[FloatArray, FloatArray]:
     """Counterfactual values per hand of the leaf's subgame solved for the ranges ``r0, r1``.
@@ -240,7 +288,35 @@ def solve_leaf(trunk_: Trunk, leaf: int, r0: FloatArray, r1: FloatArray,
     normalised counterfactual value under that solution is returned (weighted by the other
     player's given range, or its smoothed one where that leaves no weight): the exact
     range-dependent leaf values, and the target a value network learns.
+
+    Parameters
+    ----------
+    trunk_ : Trunk
+    leaf : int
+        Which leaf state: a whole number in ``0 .. len(trunk_.leaf_states) - 1``.
+    r0, r1 : array
+        Player 1's and player 2's ranges there, one weight per hand of
+        ``trunk_.hands[leaf]`` (finite, >= 0, with a positive sum: :func:`check_range`).
+    iterations : int
+        CFR+ iterations, a whole number from 1 to 2**63 - 1.
+
+    Raises
+    ------
+    ValueError
+        For a leaf, range or iterations as above, naming the argument at fault.
     """
+    index = whole_number(leaf, "leaf", 0, len(trunk_.leaf_states) - 1)
+    hands0, hands1 = trunk_.hands[index]
+    at = f"range at leaf {index}, {trunk_.leaf_states[index]!r}"
+    return _solve_leaf(trunk_, index, check_range(r0, hands0, "r0", "player 1's " + at),
+                       check_range(r1, hands1, "r1", "player 2's " + at),
+                       whole_number(iterations, "iterations", 1, INT_LIMIT))
+
+
+def _solve_leaf(trunk_: Trunk, leaf: int, r0: FloatArray, r1: FloatArray, iterations: int
+                ) -> tuple[FloatArray, FloatArray]:
+    """:func:`solve_leaf` on checked arguments; a range may be all zero here (a leaf the
+    trunk's current strategy never reaches still needs values: they are read as uniform)."""
     game = trunk_.game
     nodes = trunk_.source[trunk_.leaf_nodes[leaf]]
     a, b = trunk_.hand_of[leaf]
@@ -264,8 +340,10 @@ def solve_leaf(trunk_: Trunk, leaf: int, r0: FloatArray, r1: FloatArray,
 def exact_values(trunk_: Trunk, iterations: int = 200) -> LeafValues:
     """Leaf values by solving each leaf's subgame for the ranges asked (:func:`solve_leaf`):
     exact up to the leaf solve's tolerance, and slow (one solve per leaf per trunk iteration)."""
+    runs = whole_number(iterations, "iterations", 1, INT_LIMIT)
+
     def leaf_values(leaf: int, r0: FloatArray, r1: FloatArray) -> tuple[FloatArray, FloatArray]:
-        return solve_leaf(trunk_, leaf, r0, r1, iterations)
+        return _solve_leaf(trunk_, leaf, r0, r1, runs)
     return leaf_values
 
 
@@ -297,9 +375,7 @@ def solve_trunk(trunk_: Trunk, values: LeafValues, iterations: int = 1000) -> Fl
     array, shape (trunk information sets, max actions)
         The average strategy, rows following ``trunk_.tree``'s information sets.
     """
-    if isinstance(iterations, bool) or not isinstance(iterations, (int, np.integer)) \
-            or iterations < 1:
-        raise ValueError(f"iterations must be a whole number >= 1; got {iterations!r}")
+    runs = whole_number(iterations, "iterations", 1, INT_LIMIT)
     t = trunk_.tree
     mask = t.legal_mask
     num, width = mask.shape
@@ -319,7 +395,7 @@ def solve_trunk(trunk_: Trunk, values: LeafValues, iterations: int = 1000) -> Fl
     edge[kids[~decision]] = t.chance_prob[kids[~decision]]
     utility = np.array(t.utility)
     reach = np.ones((3, t.num_nodes))
-    for it in range(1, int(iterations) + 1):
+    for it in range(1, runs + 1):
         positive = np.maximum(regret, 0.0) * mask
         total = positive.sum(axis=1, keepdims=True)
         sigma = np.where(total > 0, positive / np.where(total > 0, total, 1.0),
@@ -461,7 +537,7 @@ def value_samples(trunk_: Trunk, samples: int, rng: np.random.Generator,
         leaf = int(rng.integers(len(trunk_.leaf_states)))
         h0, h1 = (len(h) for h in trunk_.hands[leaf])
         r0, r1 = random_range(rng, h0), random_range(rng, h1)
-        v0, v1 = solve_leaf(trunk_, leaf, r0, r1, iterations)
+        v0, v1 = _solve_leaf(trunk_, leaf, r0, r1, iterations)
         c = trunk_.chance[leaf]
         x[i] = _features(trunk_, leaf, r0, r1)
         y[i, :h0], y[i, h0:h0 + h1] = v0, v1
@@ -512,6 +588,7 @@ def train_value_network(trunk_: Trunk, samples: int = 600, seed: int = 0,
     return ValueNetwork(trunk_, net, scale, losses, float(error.mean()) if error.size else 0.0)
 
 
-__all__ = ["SMOOTHING", "LeafValues", "Trunk", "ValueNetwork", "combine", "continuation_values",
+__all__ = ["SMOOTHING", "LeafValues", "Trunk", "ValueNetwork", "check_range", "combine",
+           "continuation_values",
            "exact_values", "random_range", "resolved_continuation", "solve_leaf", "solve_trunk",
            "train_value_network", "trunk", "value_samples"]

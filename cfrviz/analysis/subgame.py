@@ -43,17 +43,23 @@ refuses them.
 from __future__ import annotations
 
 import time
+import warnings
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from ..core.checks import check_player, whole_number
 from ..core.policy import Policy, check_policy
+from ..core.registry import INT_LIMIT
+from ..core.trace import RECORD_ARRAYS, TIMING_EXTRAS, Trace
 from ..core.tree import CHANCE, TERMINAL, GameTree, as_tree, check_zero_sum
 from ..core.types import FloatArray, IntArray
 from ..engine import tree_best_response, tree_exploitability, tree_reach_probabilities
-from ..games.public import PublicState, public_tree
+from ..games.public import PublicState, PublicTree, public_tree
 from ..solvers import solve
+from ..solvers.driver import InterruptFlag, deferred_interrupt
 
 #: The three re-solving methods, by the names :func:`resolve` takes.
 METHODS = ("unsafe", "resolve", "maxmargin")
@@ -81,17 +87,18 @@ def _roots(tree: GameTree, state: object) -> IntArray:
     """The root histories of a subgame, from a PublicState, a public history or node ids,
     checked to be one public state whose subtrees are closed under information sets."""
     public = public_tree(tree)  # refuses a game without a well-defined public state
-    nodes = state.nodes if isinstance(state, PublicState) else state
-    if isinstance(nodes, str):
-        nodes = public.find(nodes).nodes
-    try:
-        roots = np.unique(np.asarray(nodes, dtype=np.int64))
-    except (TypeError, ValueError):
-        raise ValueError(f"a subgame is given as a public state, its public history or its "
-                         f"node ids; got {type(state).__name__}") from None
-    if roots.ndim != 1 or not len(roots) or np.min(roots) < 1 or np.max(roots) >= tree.num_nodes:
-        raise ValueError(f"a subgame's roots are node ids of {tree.name} below its root (1 .. "
-                         f"{tree.num_nodes - 1}); got {roots.tolist()[:10]}")
+    if isinstance(state, PublicState):
+        if not (0 <= state.id < len(public) and public.states[state.id] is state):
+            raise ValueError(f"state: public state {state.history!r} belongs to another game's "
+                             f"public tree, not {tree.name}'s (take it from "
+                             f"cfrviz.games.public.public_tree(game))")
+        nodes = state.nodes
+    elif isinstance(state, str):
+        nodes = public.find(state).nodes
+    else:
+        nodes = _node_ids(tree, state)
+    roots: IntArray = np.unique(np.asarray(nodes, dtype=np.int64))
+    _one_public_state(public, roots)
     ends = subtree_end(tree)
     inside = np.zeros(tree.num_nodes, dtype=bool)
     for r in roots:
@@ -106,6 +113,47 @@ def _roots(tree: GameTree, state: object) -> IntArray:
                          f"{tree.infoset_keys[tree.infoset[h]]!r} also holds history "
                          f"{tree.history[h]!r} outside it (give a whole public state)")
     return roots
+
+
+def _node_ids(tree: GameTree, nodes: object) -> IntArray:
+    """A subgame given by node ids: each a whole number in ``1 .. num_nodes - 1`` (a bool, a
+    float such as ``7.5`` or ``7.0`` and a string such as ``'3'`` are refused, never
+    converted), checked by :func:`~cfrviz.core.checks.whole_number`."""
+    top = tree.num_nodes - 1
+    what = (f"state (a subgame) is a PublicState, its public history (a str) or a sequence of "
+            f"{tree.name}'s node ids below its root, whole numbers 1..{top}")
+    if isinstance(nodes, np.ndarray) and nodes.ndim != 1:
+        raise ValueError(f"{what}; got an array of shape {nodes.shape}")
+    if not isinstance(nodes, (Sequence, np.ndarray)) or isinstance(nodes, (str, bytes)):
+        raise ValueError(f"{what}; got {type(nodes).__name__}")
+    if not 0 < len(nodes) <= tree.num_nodes:
+        raise ValueError(f"{what}; got {len(nodes):,} node ids ({tree.name} has "
+                         f"{tree.num_nodes:,} nodes)")
+
+    def name(i: int) -> str:
+        return f"state[{i}] (a node id of {tree.name} below its root)"
+
+    try:
+        if isinstance(nodes, np.ndarray) and nodes.dtype.kind in "iu":  # checked all at once
+            for i in np.flatnonzero((nodes < 1) | (nodes > top))[:1]:
+                whole_number(int(nodes[i]), name(int(i)), 1, top)  # raises: the first bad id
+            return nodes.astype(np.int64)
+        return np.array([whole_number(v, name(i), 1, top) for i, v in enumerate(nodes)],
+                        dtype=np.int64)
+    except ValueError as error:
+        raise ValueError(f"{error}; a subgame is a public state (a PublicState), its public "
+                         f"history (one str, not in a list) or a sequence of node ids") from None
+
+
+def _one_public_state(public: PublicTree, roots: IntArray) -> None:
+    """Refuse nodes of more than one public state: a subgame is below one of them."""
+    states = np.unique(public.node_state[roots])
+    if len(states) > 1:
+        shown = ", ".join(repr(public.states[int(s)].history) for s in states[:4])
+        more = f" and {len(states) - 4} more" if len(states) > 4 else ""
+        raise ValueError(f"state: the nodes given lie in {len(states)} public states ({shown}"
+                         f"{more}); a subgame is the nodes of one public state (give the "
+                         f"state, its public history or its nodes)")
 
 
 # --------------------------------------------------------------------------- building gadgets
@@ -348,21 +396,21 @@ def root_values(game: object, policy: Policy, state: object, player: int) -> Roo
         history (``"deal/b"`` in Kuhn, :meth:`cfrviz.games.public.PublicTree.find`) or its
         root node ids.
     player : int
-        0 or 1: whose values.
+        0 or 1 (an int; ``1.0`` and ``True`` are refused): whose values.
 
     Raises
     ------
     ValueError
-        For a game or policy that does not fit, nodes that are not a whole public state, or a
-        player that is not 0 or 1.
+        For a game or policy that does not fit, nodes that are not one public state's (node ids
+        that are not whole numbers of the tree, nodes of two public states, a set of nodes not
+        closed under information sets), or a player that is not 0 or 1.
     """
     tree = as_tree(game, "root_values")
     check_zero_sum(tree, "subgame solving")
     check_policy(tree, policy)
-    if player not in (0, 1) or isinstance(player, bool):
-        raise ValueError(f"player must be 0 (player 1) or 1 (player 2); got {player!r}")
+    who = check_player(player)
     roots = _roots(tree, state)
-    return _root_values(tree, policy.probabilities, roots, player)
+    return _root_values(tree, policy.probabilities, roots, who)
 
 
 def _root_values(tree: GameTree, probs: FloatArray, roots: IntArray, player: int) -> RootValues:
@@ -417,6 +465,15 @@ class Resolution:
         blueprint's; ``inf`` for ``"unsafe"`` (no guarantee).
     seconds : float
         Wall time of building and solving the gadgets (not of the evaluation).
+    iterations : tuple of int
+        Iterations each gadget's run did, one per entry of ``weights`` (0 where nobody reaches
+        the subgame and there was nothing to solve).
+    interrupted : bool
+        True when a Ctrl-C (a kernel interrupt) ended the re-solve early, as a trace's
+        ``params["interrupted"]`` says of :func:`cfrviz.solve`: the result is *partial*.  It
+        holds what was done: each gadget run so far, its average strategy put back (a safe
+        gadget's bound holds for it, with its ``solve_exploitability`` as it stands), the
+        blueprint where no gadget was reached; ``iterations`` says how far each run went.
     """
 
     method: str
@@ -428,6 +485,8 @@ class Resolution:
     weights: tuple[float, ...]
     bound: float
     seconds: float
+    iterations: tuple[int, ...] = ()
+    interrupted: bool = False
 
 
 def _gadget(tree: GameTree, probs: FloatArray, roots: IntArray, method: str, us: int
@@ -487,7 +546,7 @@ def resolve(game: object, blueprint: Policy, state: object, method: str = "resol
     method : {"unsafe", "resolve", "maxmargin"}
         See the module's docstring.
     iterations : int
-        Iterations of ``algorithm`` on each gadget.
+        Iterations of ``algorithm`` on each gadget: a whole number from 1 to 2**63 - 1.
     algorithm : str
         A full-tree algorithm of :func:`cfrviz.solve` (``"cfr+"``, ``"dcfr"``, ...); its
         average strategy is the re-solved one.
@@ -495,11 +554,14 @@ def resolve(game: object, blueprint: Policy, state: object, method: str = "resol
     Returns
     -------
     Resolution
+        Partial (``interrupted=True``, with a ``RuntimeWarning`` saying how far it went) when a
+        Ctrl-C ended the run: one Ctrl-C ends the whole re-solve, not just a gadget.
 
     Raises
     ------
     ValueError
-        For an unknown method (listing the three), or what :func:`root_values` refuses.
+        For an unknown method (listing the three), iterations that are not a whole number in
+        range, or what :func:`root_values` refuses.
     """
     *_, last = resolve_steps(game, blueprint, state, method, iterations, algorithm, chunks=1)
     assert last.resolution is not None
@@ -515,7 +577,8 @@ class ResolveStep:
     gadget, gadgets : int
         The gadget being solved (0-based) and how many there are (1 unsafe, 2 safe).
     curves : list of (name, iterations, exploitability)
-        Each gadget's run so far (its NashConv / 2 in the gadget after each chunk).
+        Each gadget's run so far (its NashConv / 2 in the gadget after each chunk): only
+        iterations actually done (after a Ctrl-C, the last point is where the run stopped).
     done, total : int
         Chunks done and to do, over all gadgets.
     resolution : Resolution or None
@@ -530,11 +593,19 @@ class ResolveStep:
     resolution: Resolution | None = None
 
 
+#: The most chunks :func:`resolve_steps` splits a gadget's run into.  Each chunk is one resumed
+#: run of the algorithm and one point of the curve (the widget uses 10); a run's memory does not
+#: grow with the chunks (a resume carries only the last record), so the limit is one of time.
+MAX_CHUNKS = 1000
+
+
 def _chunk_marks(iterations: int, chunks: int) -> list[int]:
-    """Log-spaced iterations ending at ``iterations`` (just ``[iterations]`` for one chunk)."""
-    marks = np.unique(np.geomspace(1, iterations, num=max(1, chunks)).round().astype(int))
-    marks[-1] = iterations
-    return [int(m) for m in marks]
+    """Log-spaced iterations ending at ``iterations`` (just ``[iterations]`` for one chunk):
+    at most ``min(chunks, iterations)`` of them, exact for any 64-bit ``iterations``."""
+    if chunks >= iterations:
+        return list(range(1, iterations + 1))
+    inner = np.geomspace(1, iterations, num=chunks)[:-1]
+    return sorted({min(max(1, round(float(x))), iterations - 1) for x in inner}) + [iterations]
 
 
 def resolve_steps(game: object, blueprint: Policy, state: object, method: str = "resolve",
@@ -547,50 +618,107 @@ def resolve_steps(game: object, blueprint: Policy, state: object, method: str = 
     Each gadget's run is resumed chunk by chunk (``cfrviz.solve``'s ``resume``, bit-exact), so
     the Resolution does not depend on ``chunks``: :func:`resolve` is this with one chunk.  Its
     ``seconds`` count the work done inside the generator only (not what the caller does
-    between steps).
+    between steps).  The arguments are checked when this is called, before the first step.
+
+    A Ctrl-C (a kernel interrupt) while a step is computed ends the whole re-solve: the next
+    step is the last, its Resolution partial (``interrupted=True``, a ``RuntimeWarning`` says
+    how far it went) and its curves hold only the iterations done.  Between steps (while the
+    caller draws) Ctrl-C is the caller's, as usual.
 
     Parameters
     ----------
     game, blueprint, state, method, iterations, algorithm
         As :func:`resolve` takes them.
     chunks : int
-        Chunks per gadget (log-spaced, so a log-scale curve gets even points).
+        Chunks per gadget (log-spaced, so a log-scale curve gets even points): a whole number
+        from 1 to :data:`MAX_CHUNKS`; at most ``iterations`` are used.
 
     Raises
     ------
     ValueError
-        What :func:`resolve` refuses.
+        What :func:`resolve` refuses, or ``chunks`` out of range.
     """
     if method not in METHODS:
         raise ValueError(f"unknown re-solving method {method!r}; choose one of "
                          f"{', '.join(repr(m) for m in METHODS)}")
-    if isinstance(iterations, bool) or not isinstance(iterations, (int, np.integer)) \
-            or iterations < 1:
-        raise ValueError(f"iterations must be a whole number >= 1; got {iterations!r}")
-    if isinstance(chunks, bool) or not isinstance(chunks, (int, np.integer)) or chunks < 1:
-        raise ValueError(f"chunks must be a whole number >= 1; got {chunks!r}")
+    runs = whole_number(iterations, "iterations", 1, INT_LIMIT)  # as cfrviz.solve takes them
+    parts = whole_number(chunks, "chunks", 1, MAX_CHUNKS)
     tree = as_tree(game, "resolve")
     check_zero_sum(tree, "subgame solving")
     check_policy(tree, blueprint)
+    roots = _roots(tree, state)
+    return _resolve_steps(tree, blueprint, roots, method, runs, algorithm,
+                          _chunk_marks(runs, parts))
+
+
+def _last_record(trace: Trace) -> Trace:
+    """``trace`` cut to its last record, all a resume needs (the state carries the run): a run
+    in many chunks then costs no more memory or checking per chunk than its first did."""
+    keep = slice(len(trace) - 1, None)
+    timing = {name for name, _ in TIMING_EXTRAS}
+    extras = {k: (v[keep] if k in timing else v) for k, v in trace.extras.items()}
+    arrays = {spec.name: getattr(trace, spec.name)[keep] for spec in RECORD_ARRAYS}
+    cut: Trace = replace(trace, extras=extras, **arrays)
+    return cut
+
+
+def _chunk(gadget: GameTree, algorithm: str, target: int, trace: Trace | None
+           ) -> tuple[Trace | None, bool]:
+    """Run ``gadget`` on to iteration ``target``: ``(trace so far, whether a Ctrl-C came)``.
+
+    :func:`cfrviz.solve` defers a Ctrl-C to the end of its chunk and returns the trace marked
+    ``interrupted`` (its warning, about resuming a trace the caller never sees, is dropped:
+    :func:`resolve_steps` says what happened), or raises ``KeyboardInterrupt`` when not even one
+    iteration was done; either way the run ends here with what it holds.
+    """
+    try:
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", r".* interrupted ", RuntimeWarning)
+            run = solve(gadget, algorithm, target, checkpoints=[target],
+                        resume=None if trace is None else _last_record(trace))
+    except KeyboardInterrupt:
+        return trace, True
+    return run, bool(run.params.get("interrupted", False))
+
+
+@contextmanager
+def _ctrl_c() -> Iterator[InterruptFlag]:
+    """:func:`~cfrviz.solvers.driver.deferred_interrupt` around one piece of a re-solve, with a
+    ``KeyboardInterrupt`` raised by code inside counted like the signal (the rest of the piece
+    is then skipped: the caller reads ``flag.hit`` before using what it made)."""
+    with deferred_interrupt() as flag:
+        try:
+            yield flag
+        except KeyboardInterrupt:
+            flag.count += 1
+
+
+def _resolve_steps(tree: GameTree, blueprint: Policy, roots: IntArray, method: str,
+                   iterations: int, algorithm: str, marks: list[int]) -> Iterator[ResolveStep]:
     started = time.perf_counter()
     busy = 0.0
-    roots = _roots(tree, state)
     probs = blueprint.probabilities
     combined = np.array(probs)
     players = (0,) if method == "unsafe" else (0, 1)
-    marks = _chunk_marks(int(iterations), int(chunks))
     step = ResolveStep(0, len(players), total=len(marks) * len(players))
     gadgets: list[GameTree] = []
     tolerance: list[float] = []
     weights: list[float] = []
+    done: list[int] = []
+    stopped = False  # a Ctrl-C ended the run
     index = tree.cached("subgame_key_rows", lambda t: {k: i for i, k in
                                                        enumerate(t.infoset_keys)})
     for k, us in enumerate(players):
         step.gadget = k
-        gadget, weight = _gadget(tree, probs, roots, method, us)
-        weights.append(weight)
+        with _ctrl_c() as flag:
+            gadget, weight = _gadget(tree, probs, roots, method, us)
+        if flag.hit:
+            stopped = True
+            break
         if gadget is None:  # nobody (or not we) reaches the subgame: its strategy cannot matter
+            weights.append(weight)
             tolerance.append(0.0)
+            done.append(0)
             step.done += len(marks)
             continue
         name = ("the unsafe subgame" if method == "unsafe" else
@@ -599,31 +727,56 @@ def resolve_steps(game: object, blueprint: Policy, state: object, method: str = 
         its: list[int] = []
         values: list[float] = []
         step.curves.append((name, its, values))
-        trace = None
+        trace: Trace | None = None
         for m in marks:
-            trace = solve(gadget, algorithm, m, checkpoints=[m], resume=trace)
-            its.append(m)
-            values.append(float(trace.exploitability[-1]))
+            cut = True
+            with _ctrl_c() as flag:
+                trace, cut = _chunk(gadget, algorithm, m, trace)
+                if trace is not None and (not its or int(trace.iterations[-1]) > its[-1]):
+                    its.append(int(trace.iterations[-1]))
+                    value = float(trace.exploitability[-1])  # NaN if a 2nd Ctrl-C cut it short
+                    values.append(value if np.isfinite(value) else float(
+                        tree_exploitability(gadget, trace.average_strategy[-1])))
+            stopped = cut or flag.hit
+            if stopped:
+                if not its:  # stopped before its first iteration: no curve to draw
+                    step.curves.pop()
+                break
             step.done += 1
             busy += time.perf_counter() - started
             yield step
             started = time.perf_counter()
-        assert trace is not None
-        solved = trace.average_strategy[-1]
-        gadgets.append(gadget)
-        tolerance.append(float(tree_exploitability(gadget, solved)))
-        for row, key in enumerate(gadget.infoset_keys):
-            src = index.get(key)
-            if src is None or (method != "unsafe" and tree.infoset_player[src] != us):
-                continue
-            width = len(tree.infoset_actions[src])
-            combined[src, :width] = solved[row, :width]
-    busy += time.perf_counter() - started
-    policy = Policy(tree, combined)
-    bound = float(np.dot(weights, tolerance)) if method != "unsafe" else float("inf")
-    step.resolution = Resolution(method, policy, float(tree_exploitability(tree, combined)),
-                                 float(tree_exploitability(tree, probs)), tuple(gadgets),
-                                 tuple(tolerance), tuple(weights), bound, busy)
+        with deferred_interrupt() as flag:
+            if trace is not None:
+                solved = trace.average_strategy[-1]
+                gadgets.append(gadget)
+                weights.append(weight)
+                tolerance.append(float(tree_exploitability(gadget, solved)))
+                done.append(its[-1])
+                for row, key in enumerate(gadget.infoset_keys):
+                    src = index.get(key)
+                    if src is None or (method != "unsafe" and tree.infoset_player[src] != us):
+                        continue
+                    width = len(tree.infoset_actions[src])
+                    combined[src, :width] = solved[row, :width]
+        stopped = stopped or flag.hit
+        if stopped:
+            break
+    with deferred_interrupt() as flag:
+        busy += time.perf_counter() - started
+        policy = Policy(tree, combined)
+        bound = float(np.dot(weights, tolerance)) if method != "unsafe" else float("inf")
+        step.resolution = Resolution(method, policy, float(tree_exploitability(tree, combined)),
+                                     float(tree_exploitability(tree, probs)), tuple(gadgets),
+                                     tuple(tolerance), tuple(weights), bound, busy,
+                                     tuple(done), stopped or flag.hit)
+    if step.resolution.interrupted:
+        ran = ", ".join(f"{n:,}" for n in done) or "none"
+        warnings.warn(f"re-solve ({method}) interrupted: the Resolution is partial "
+                      f"(interrupted=True). Iterations done per gadget: {ran} of "
+                      f"{iterations:,} each, in {len(done)} of {len(players)} gadget"
+                      f"{'s' if len(players) > 1 else ''}; the blueprint is kept where no "
+                      f"gadget was solved", RuntimeWarning, stacklevel=2)
     yield step
 
 
@@ -634,7 +787,8 @@ def resolve_all(game: object, blueprint: Policy, state: object, iterations: int 
     return {m: resolve(game, blueprint, state, m, iterations, algorithm) for m in methods}
 
 
-__all__: Sequence[str] = ("METHODS", "METHOD_LABELS", "ResolveStep", "Resolution", "RootValues",
+__all__: Sequence[str] = ("MAX_CHUNKS", "METHODS", "METHOD_LABELS", "ResolveStep", "Resolution",
+                          "RootValues",
                           "TreeBuilder", "resolve_steps",
                           "deal_roots", "hands_at", "node_values", "resolve", "resolve_all",
                           "root_values",

@@ -257,6 +257,8 @@ class ResolveExplorer(Panel):
             wall = time.perf_counter() - start
             self._status(f" (this re-solve: {resolution.seconds:.2f} s of solving, "
                          f"{wall:.2f} s with drawing)")
+            if resolution.interrupted:
+                self.report(_interrupted(resolution, iterations))
         except Exception as error:  # shown to the student, never a dead widget
             self.report("Could not re-solve", error)
             return None
@@ -351,9 +353,18 @@ class ResolveExplorer(Panel):
         for m, r in self.results.items():
             bound = (f" (safety bound: at most {r.blueprint_exploitability + r.bound:.4f})"
                      if np.isfinite(r.bound) else " (no guarantee)")
+            partial = " <b>(interrupted: partial)</b>" if r.interrupted else ""
             parts.append(f"after {escape(METHOD_LABELS[m])} at {escape(self.selected.history)}:"
-                         f" <b>{r.exploitability:.4f}</b>{bound}")
+                         f" <b>{r.exploitability:.4f}</b>{bound}{partial}")
         self.status.value = "<br>".join(parts) + escape(tail)
+
+
+def _interrupted(resolution: Resolution, iterations: int) -> str:
+    """What the output area says of a re-solve a Ctrl-C (a kernel interrupt) ended early."""
+    done = ", ".join(f"{n:,}" for n in resolution.iterations) or "none"
+    return (f"Interrupted: this re-solve is partial (iterations done per gadget: {done} of "
+            f"{iterations:,}); its numbers are those of the strategy as it stood. Press "
+            f"Re-solve to run it in full.")
 
 
 def _replace(target: go.FigureWidget, source: go.Figure) -> None:
