@@ -288,7 +288,7 @@ CASES = [
     case("export", "fig, 'x', format=1", lambda _g: cfrviz.export(_figure(), "x", 1),
          r"format must be one of \('png', 'svg', 'pdf'\); got 1"),
     case("export", "scale=True", lambda _g: cfrviz.export(_figure(), "x.png", scale=True),
-         "scale must be a number > 0; got True"),
+         "scale must be a finite number >= 0.1 and <= 10; got True"),
 ]
 
 

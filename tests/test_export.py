@@ -8,13 +8,18 @@ fail, saying so, when CI is set, and skip otherwise.
 
 from __future__ import annotations
 
+import asyncio
 import base64
-import contextlib
 import io
+import math
 import os
 import re
+import shutil
+import signal
 import struct
+import subprocess
 import sys
+import time
 import xml.etree.ElementTree as ET
 import zipfile
 from pathlib import Path
@@ -132,14 +137,166 @@ def test_size_is_the_layouts_or_plotlys_default():
     assert figure_size(go.Figure(layout=dict(width=640)), height=300) == (640, 300)
 
 
+@pytest.fixture
+def no_browser_start(monkeypatch):
+    """Fail the test if an export starts a browser (every check comes before)."""
+    def start(*_args, **_kwargs):
+        raise AssertionError("a browser was started")
+    monkeypatch.setattr(static, "_Browser", start)
+    monkeypatch.setattr(static, "find_browser", lambda: "/usr/bin/chromium")
+
+
+@pytest.mark.usefixtures("no_browser_start")
 def test_bad_paths_and_scales_are_refused_before_a_browser_starts(tmp_path):
     fig = go.Figure()
     with pytest.raises(ValueError, match="its folder .* does not exist"):
         cfrviz.export(fig, tmp_path / "missing" / "x.png")
-    with pytest.raises(ValueError, match="scale must be a number > 0"):
+    with pytest.raises(ValueError, match=r"scale must be a finite number >= 0.1 and <= 10; "
+                                         r"got 0"):
         cfrviz.export(fig, tmp_path / "x.png", scale=0)
     with pytest.raises(ValueError, match="a plotly figure or a cfrviz widget; got int"):
         cfrviz.export(3, tmp_path / "x.png")
+    # issue 30: a folder named out.png where the file was to go; a file where its folder is
+    (tmp_path / "out.png").mkdir()
+    with pytest.raises(ValueError, match=r"cannot write '.*out.png': it is a folder"):
+        cfrviz.export(fig, tmp_path / "out.png")
+    (tmp_path / "notes").write_text("mine")
+    with pytest.raises(ValueError, match=r"'.*notes' is a file, not a folder"):
+        cfrviz.export(fig, tmp_path / "notes" / "x.png")
+    with pytest.raises(ValueError, match=r"cannot export into '.*notes': a file of that name"):
+        ex.export_file(fig, tmp_path / "notes", "x")
+    assert (tmp_path / "notes").read_text() == "mine"
+    # a folder nobody can write in: the path given is named, no temporary file
+    with pytest.raises(ValueError, match=r"^cannot write '/proc/x.png': "):
+        cfrviz.export(fig, "/proc/x.png")
+    # a PDF page past the format's 200 inches (issue 30: 200000 x 200000)
+    with pytest.raises(ValueError, match=r"layout.width must be a finite number >= 10 and "
+                                         r"<= 19200; got 200000"):
+        cfrviz.export(go.Figure(layout=dict(width=200000, height=200000)), tmp_path / "x.pdf")
+    with pytest.raises(ValueError, match=r"time_limit must be a finite number > 0"):
+        cfrviz.export(fig, tmp_path / "x.png", time_limit=0)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes", "out.png"]
+
+
+BAD_SCALES = [0, -1, 1e-9, 0.099, 10.001, 60, 1e308, math.inf, -math.inf, math.nan, True,
+              "2", None, [2]]
+BAD_SIDES = [0, 9, 9.4, -700, 19_201, 200_000, 1e12, math.inf, math.nan, "700", True]
+
+
+@pytest.mark.usefixtures("no_browser_start")
+@pytest.mark.parametrize("fmt", static.FORMATS)
+def test_every_bad_scale_or_size_is_a_clear_error_before_a_browser_starts(fmt, tmp_path):
+    fig = go.Figure(go.Scatter(y=[1, 2]))
+    for scale in BAD_SCALES:
+        with pytest.raises(ValueError, match=r"^scale must be a finite number >= 0.1 and "
+                                             r"<= 10; got "):
+            cfrviz.export(fig, tmp_path / f"x.{fmt}", scale=scale)
+    for side in BAD_SIDES:
+        for name in ("width", "height"):
+            with pytest.raises(ValueError, match=rf"^{name} must be a finite number >= 10 "
+                                                 rf"and <= 19200; got "):
+                static.write_figure(fig, tmp_path / f"x.{fmt}", **{name: side})
+            if _plotly_takes(name, side):  # plotly refuses < 10 itself, not > 19200
+                with pytest.raises(ValueError, match=rf"^the figure's layout.{name} must be"):
+                    cfrviz.export(go.Figure(layout={name: side}), tmp_path / f"x.{fmt}")
+    # a PNG past Chromium's canvas: every side x scale beyond 16,384 pixels, named
+    for side, scale in [(1700, 10), (2000, 8.5), (19_200, 1), (16_385, 1)]:
+        call = lambda s=side, k=scale: static.write_figure(  # noqa: E731
+            fig, tmp_path / f"x.{fmt}", width=s, height=100, scale=k)
+        if fmt == "png":
+            with pytest.raises(ValueError, match=rf"a PNG {side} px wide at scale={scale:g} "
+                                                 r"would be .* pixels.*at most 16,384"):
+                call()
+        else:  # SVG and PDF have no pixels: the size alone is checked
+            with pytest.raises(AssertionError, match="a browser was started"):
+                call()
+    assert list(tmp_path.iterdir()) == []
+
+
+def _plotly_takes(name: str, side) -> bool:
+    """Whether plotly's own validator lets ``layout.<name> = side`` in (it wants >= 10)."""
+    try:
+        go.Figure(layout={name: side})
+    except ValueError:
+        return False
+    return True
+
+
+class _NeverAnswers:
+    """kaleido's Kaleido as a browser that starts (a real process, in its own session as
+    choreographer starts it) and never answers."""
+
+    started: list = []
+
+    def __init__(self, **kwargs):
+        self.kwargs = kwargs
+        self.subprocess = subprocess.Popen(["sleep", "600"], start_new_session=True)
+        _NeverAnswers.started.append(self.subprocess)
+
+    async def open(self):
+        await asyncio.sleep(3600)
+
+    async def calc_fig(self, *_args, **_kwargs):
+        await asyncio.sleep(3600)
+
+    async def close(self):
+        pass
+
+
+def test_a_browser_that_never_answers_is_stopped_at_the_time_limit(tmp_path, monkeypatch):
+    import kaleido
+
+    monkeypatch.setattr(kaleido, "Kaleido", _NeverAnswers)
+    monkeypatch.setattr(static, "find_browser", lambda: "/usr/bin/chromium")
+    _NeverAnswers.started.clear()
+    start = time.monotonic()
+    with pytest.raises(StaticExportError, match=r"static export of '.*x.svg' did not finish "
+                                                r"within 0.5 s \(time_limit\), so it was "
+                                                r"stopped and nothing was written"):
+        cfrviz.export(go.Figure(), tmp_path / "x.svg", time_limit=0.5)
+    assert time.monotonic() - start < 0.5 + 2 + 4  # the limit, the wait after the kill, slack
+    (process,) = _NeverAnswers.started
+    assert process.wait(timeout=5) == -signal.SIGKILL  # the browser was killed
+    assert list(tmp_path.iterdir()) == []
+    # the Export button says so too, and is ready again
+    control = ex.DownloadControl(go.FigureWidget(), "fig", folder=tmp_path)
+    monkeypatch.setattr(static, "TIME_LIMIT", 0.3)
+    assert control.export() == []
+    assert "did not finish within 0.3 s" in control.links.outputs[0]["text"]
+    assert not control.button.disabled and list(tmp_path.iterdir()) == []
+    for process in _NeverAnswers.started:
+        assert process.wait(timeout=5) == -signal.SIGKILL
+
+
+def test_a_browser_that_cannot_start_is_one_clear_error(tmp_path, monkeypatch):
+    import kaleido
+    from choreographer.errors import BrowserFailedError
+
+    class Fails(_NeverAnswers):
+        async def open(self):
+            raise BrowserFailedError("The browser seemed to close immediately after starting.",
+                                     "You may try installing ... `$ choreo_get_chrome`.")
+
+    monkeypatch.setattr(kaleido, "Kaleido", Fails)
+    monkeypatch.setattr(static, "find_browser", lambda: "/bin/false")
+    with pytest.raises(StaticExportError) as caught:
+        cfrviz.export(go.Figure(), tmp_path / "x.png")
+    message = str(caught.value)
+    assert message.startswith("the browser at /bin/false could not start")
+    assert "apt install chromium" in message and "choreo_get_chrome" not in message
+    assert caught.value.__cause__ is None and caught.value.__suppress_context__
+
+
+@pytest.mark.slow
+def test_browser_path_naming_a_program_that_is_no_browser(tmp_path, monkeypatch):
+    """issue 30: BROWSER_PATH=/bin/false gave 22 frames of choreographer advising
+    choreo_get_chrome; now one error naming the path and what to install (kaleido and
+    choreographer for real, no Chromium needed: about 30 s, choreographer's own wait)."""
+    monkeypatch.setenv("BROWSER_PATH", "/bin/false")
+    with pytest.raises(StaticExportError, match=r"^the browser at /bin/false could not start "
+                                                r".*apt install chromium"):
+        cfrviz.export(go.Figure(), tmp_path / "x.png")
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_without_a_browser_it_says_how_to_get_one(tmp_path, monkeypatch):
@@ -184,15 +341,15 @@ def fake_writer(monkeypatch):
     its path and format, and the state of the controls in ``writer.controls`` at that time."""
     writer = SimpleNamespace(calls=[], controls=[])
 
-    def write(fig, path, fmt, *, scale=1.0):
-        writer.calls.append({"path": Path(path), "format": fmt, "scale": scale, "busy": [
-            (c.button.disabled, c.button.description, c.format.disabled)
-            for c in writer.controls]})
-        Path(path).write_text(f"{fmt}: {fig.layout.title.text}")
-        return Path(path)
+    def write(jobs, fmt, *, scale, sizes, time_limit):  # noqa: ARG001 (write_figures')
+        for fig, file in jobs:
+            writer.calls.append({"path": Path(file), "format": fmt, "scale": scale, "busy": [
+                (c.button.disabled, c.button.description, c.format.disabled)
+                for c in writer.controls]})
+            Path(file).write_text(f"{fmt}: {fig.layout.title.text}")
+        return [Path(file) for _, file in jobs]
 
-    monkeypatch.setattr(ex, "write_figure", write)
-    monkeypatch.setattr(ex, "export_session", contextlib.nullcontext)
+    monkeypatch.setattr(ex, "write_figures", write)
     return writer
 
 
@@ -301,13 +458,12 @@ def test_a_failed_export_restores_the_button_says_why_and_leaves_no_file(
     control = ex.DownloadControl(explorer, "training-explorer", folder=tmp_path)
     seen = []
 
-    def fail(fig, path, fmt, *, scale=1.0):  # noqa: ARG001 (write_figure's signature)
+    def fail(jobs, fmt, **_):  # noqa: ARG001 (write_figures' signature)
         seen.append((control.button.disabled, control.button.description))
-        Path(path).write_text("half")
+        Path(jobs[0][1]).write_text("half")
         raise RuntimeError("the browser crashed")
 
-    monkeypatch.setattr(ex, "write_figure", fail)
-    monkeypatch.setattr(ex, "export_session", contextlib.nullcontext)
+    monkeypatch.setattr(ex, "write_figures", fail)
     assert control.export() == [] and control.written == []
     assert seen == [(True, "exporting…")]
     assert (control.button.disabled, control.button.description, control.format.disabled) \
@@ -315,6 +471,27 @@ def test_a_failed_export_restores_the_button_says_why_and_leaves_no_file(
     (shown,) = control.links.outputs
     assert "Could not export: the browser crashed" in shown["text"]
     assert list(tmp_path.iterdir()) == []  # neither the archive nor a half-written figure
+
+
+@pytest.mark.usefixtures("no_lesson")
+def test_the_button_after_its_folder_is_deleted(fake_writer, monkeypatch, tmp_path):
+    # issue 30: the export button after its folder was deleted was a dead button
+    work = tmp_path / "lessons"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    control = ex.DownloadControl(go.FigureWidget(layout=dict(title="t")), "fig")
+    control.button.click()
+    assert control.written == [work / "exports" / "fig.png"]
+    shutil.rmtree(work / "exports")  # exports/ deleted: made again on the next press
+    control.button.click()
+    assert control.written == [work / "exports" / "fig.png"]
+    shutil.rmtree(work)  # the notebook's own folder deleted under the kernel: said so
+    control.button.click()
+    assert control.written == []
+    (shown,) = control.links.outputs
+    assert "Could not export: the notebook's folder no longer exists" in shown["text"]
+    assert (control.button.disabled, control.button.description) == (False, "Export")
+    assert len(fake_writer.calls) == 2
 
 
 # ---- each kind of mark becomes plotly's own drawing (no browser needed) -------------------

@@ -6,8 +6,8 @@ marks are not in the figure, so an export of the figure alone would miss them (t
 edges and labels, the "now" line).  :func:`with_marks` puts them in: on a copy of the figure,
 each mark kind becomes the plotly shape, trace or annotation that draws it the same way (one
 function per kind, :data:`CONVERTERS`), from the same spec and state the front end draws.
-The copy is then exported by plotly itself (:func:`cfrviz.views.export.write_figure`), with
-vectors intact in SVG and PDF.
+The copies are then drawn by plotly.js in Chromium, all of a frame in one browser, within a
+time limit (:func:`cfrviz.views.export.write_figures`), with vectors intact in SVG and PDF.
 
 Rendering the widget in a browser and capturing it would need a running Jupyter server and a
 page, and would give only pixels; the conversion needs neither, and a test can read every
@@ -32,7 +32,7 @@ import ipywidgets as W
 import plotly.graph_objects as go
 
 from ..core.markup import escape
-from ..views.export import FORMATS, export_format, export_session, write_figure
+from ..views.export import FORMATS, check_export, export_format, write_figures
 from .overlay import NowMarks
 from .panel import TimelinePanel, figure_widgets
 
@@ -265,7 +265,7 @@ def frame_figures(widget) -> list[go.Figure]:
 
 
 def export(figure_or_widget, path: str | os.PathLike, format: str | None = None, *,
-           scale: float = 1.0) -> list[Path]:
+           scale: float = 1.0, time_limit: float | None = None) -> list[Path]:
     """Write a figure, or a widget's current frame with its overlay's marks, as PNG, SVG or
     PDF (plotly's static export: kaleido 1.x driving an installed Chromium).
 
@@ -279,7 +279,9 @@ def export(figure_or_widget, path: str | os.PathLike, format: str | None = None,
     format : {"png", "svg", "pdf"}, optional
         From the suffix when not given.
     scale : float
-        Pixels per CSS pixel of a PNG.
+        Pixels per CSS pixel of a PNG, 0.1 to 10.
+    time_limit : float, optional
+        Seconds the whole export may take (:data:`cfrviz.views.export.TIME_LIMIT`).
 
     Returns
     -------
@@ -288,8 +290,12 @@ def export(figure_or_widget, path: str | os.PathLike, format: str | None = None,
 
     Raises
     ------
+    ValueError
+        An argument out of range or a path that cannot be written, before a browser starts
+        (:func:`cfrviz.views.export.check_export`).
     cfrviz.views.export.StaticExportError
-        No Chromium browser (or no kaleido): the message says what to install.
+        No Chromium browser (or no kaleido), one that could not start, or an export past its
+        time limit: the message says what to do.
     """
     path = Path(path)
     fmt = export_format(path, format)
@@ -299,10 +305,17 @@ def export(figure_or_widget, path: str | os.PathLike, format: str | None = None,
     else:
         paths = [path.with_name(f"{path.stem}-{i}{path.suffix}")
                  for i in range(1, len(figures) + 1)]
-    if len(figures) == 1:
-        return [write_figure(figures[0], paths[0], fmt, scale=scale)]
-    with export_session():
-        return [write_figure(f, p, fmt, scale=scale) for f, p in zip(figures, paths)]
+    return _write(figures, paths, fmt, scale, time_limit)
+
+
+def _write(figures: list[go.Figure], paths: list[Path], fmt: str, scale: float,
+           time_limit: float | None) -> list[Path]:
+    """Check every figure's export, then draw them all in one browser."""
+    checked = [check_export(f, p, fmt, scale=scale, time_limit=time_limit)
+               for f, p in zip(figures, paths)]
+    _, _, scale, _, _, limit = checked[0]
+    return write_figures([(f, c[0]) for f, c in zip(figures, checked)], fmt, scale=scale,
+                         sizes=[(c[3], c[4]) for c in checked], time_limit=limit)
 
 
 #: Where the Export buttons write, inside the kernel's working folder (the notebook's).
@@ -378,7 +391,8 @@ def _reserve(path: Path) -> Path:
 
 
 def export_file(figure_or_widget, folder: str | os.PathLike, name: str,
-                format: str = "png", *, scale: float = 1.0) -> Path:
+                format: str = "png", *, scale: float = 1.0,
+                time_limit: float | None = None) -> Path:
     """Write what ``figure_or_widget`` shows now into one new file of ``folder``, never over
     an existing one.
 
@@ -386,7 +400,7 @@ def export_file(figure_or_widget, folder: str | os.PathLike, name: str,
     ``<name>-<format>.zip`` holding ``<name>-1.<format>``, ``<name>-2.<format>``, ... in
     display order.
     When that file exists already, the name gets ``-2``, ``-3``, ... (the path returned says
-    which).  ``folder`` is created if missing.
+    which).  ``folder`` is created if missing (again, if it was deleted since).
 
     Parameters
     ----------
@@ -396,7 +410,9 @@ def export_file(figure_or_widget, folder: str | os.PathLike, name: str,
         The file's stem (:func:`export_name`).
     format : {"png", "svg", "pdf"}
     scale : float
-        Pixels per CSS pixel of a PNG.
+        Pixels per CSS pixel of a PNG, 0.1 to 10.
+    time_limit : float, optional
+        Seconds the whole export may take (:data:`cfrviz.views.export.TIME_LIMIT`).
 
     Returns
     -------
@@ -405,16 +421,19 @@ def export_file(figure_or_widget, folder: str | os.PathLike, name: str,
     """
     fmt = export_format(f"x.{format}" if isinstance(format, str) else "x", format)
     figures = frame_figures(figure_or_widget)
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = _make_folder(Path(folder))
     name = _safe(name) or "figure"
+    # every argument checked before a file is made or a browser started
+    for fig in figures:
+        check_export(fig, folder / f"{name}.{fmt}", fmt, scale=scale, time_limit=time_limit)
     target = _reserve(folder / (f"{name}-{fmt}.zip" if len(figures) > 1 else f"{name}.{fmt}"))
     try:
         if len(figures) == 1:
-            return write_figure(figures[0], target, fmt, scale=scale)
-        with tempfile.TemporaryDirectory(prefix="cfrviz-export-") as tmp, export_session():
-            files = [write_figure(f, Path(tmp) / f"{name}-{i}.{fmt}", fmt, scale=scale)
-                     for i, f in enumerate(figures, start=1)]
+            return _write(figures, [target], fmt, scale, time_limit)[0]
+        with tempfile.TemporaryDirectory(prefix="cfrviz-export-") as tmp:
+            files = _write(figures, [Path(tmp) / f"{name}-{i}.{fmt}"
+                                     for i in range(1, len(figures) + 1)],
+                           fmt, scale, time_limit)
             with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as archive:
                 for file in files:
                     archive.write(file, file.name)
@@ -422,6 +441,20 @@ def export_file(figure_or_widget, folder: str | os.PathLike, name: str,
     except BaseException:
         target.unlink(missing_ok=True)  # no empty or half-written file left behind
         raise
+
+
+def _make_folder(folder: Path) -> Path:
+    """``folder``, created if missing; a ``ValueError`` naming it when it cannot be (a file
+    of that name is in the way, or no right to create it)."""
+    if folder.exists() and not folder.is_dir():
+        raise ValueError(f"cannot export into {str(folder)!r}: a file of that name is in the "
+                         "way (it is not a folder): give another folder, or move the file")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ValueError(f"cannot export into {str(folder)!r}: it could not be created "
+                         f"({error.strerror or error})") from None
+    return folder
 
 
 class DownloadControl(W.VBox):
@@ -477,12 +510,13 @@ class DownloadControl(W.VBox):
         """Write the file in the chosen format and show its link (or what went wrong)."""
         from IPython.display import HTML
 
-        folder = self.folder or Path.cwd() / EXPORT_FOLDER
         self.links.outputs = ()
         self._busy(True)
         try:
+            folder = self.folder or _working_folder() / EXPORT_FOLDER
             stem = self.file_name()
             path = export_file(self.widget, folder, stem, self.format.value)
+            shown = _shown_path(path, folder)
         except Exception as error:  # shown to the student, never a dead button
             self.written = []
             self.links.append_stdout(f"Could not export: {error}\n")
@@ -490,7 +524,6 @@ class DownloadControl(W.VBox):
         finally:
             self._busy(False)
         self.written = [path]
-        shown = _shown_path(path, folder)
         note = ""
         if path.stem not in (stem, f"{stem}-{self.format.value}"):  # _reserve added -2, -3...
             taken = path.with_stem(path.stem.rsplit("-", 1)[0]).name
@@ -519,11 +552,23 @@ def _href(shown: str, path: Path) -> str:
     return f"data:{kind};base64,{base64.b64encode(path.read_bytes()).decode('ascii')}"
 
 
+def _working_folder() -> Path:
+    """The kernel's working folder (the notebook's); a ``ValueError`` saying what to do when
+    it was deleted or moved since the kernel started."""
+    try:
+        return Path.cwd()
+    except FileNotFoundError:
+        raise ValueError("the notebook's folder no longer exists (deleted or moved while its "
+                         "kernel ran), so there is no exports/ folder to write to: restart "
+                         "the kernel from the notebook where it is now (Kernel > Restart "
+                         "Kernel) and export again") from None
+
+
 def _shown_path(path: Path, folder: Path) -> str:
     """``path`` relative to the working folder when inside it (the link JupyterLab resolves
     beside the notebook), else its name within ``folder``."""
     try:
-        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+        return path.resolve().relative_to(_working_folder().resolve()).as_posix()
     except ValueError:
         return path.relative_to(folder).as_posix() if path.is_relative_to(folder) else path.name
 
@@ -534,10 +579,10 @@ class Exportable:
     """
 
     def export(self, path: str | os.PathLike, format: str | None = None, *,
-               scale: float = 1.0) -> list[Path]:
+               scale: float = 1.0, time_limit: float | None = None) -> list[Path]:
         """Write what this widget shows now, overlay marks included, as PNG, SVG or PDF:
         :func:`cfrviz.widgets.export.export` (one file per figure, numbered when several)."""
-        return export(self, path, format, scale=scale)
+        return export(self, path, format, scale=scale, time_limit=time_limit)
 
     def _add_download(self, name: str) -> None:
         box: Any = self  # an ipywidgets Box (the explorers are Panels)
