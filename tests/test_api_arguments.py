@@ -140,6 +140,8 @@ CASES = [
     # -- io ----------------------------------------------------------------------------------
     case("save_trace", "None", lambda _g: cfrviz.save_trace(None, "unused.npz"),
          "save_trace needs a Trace.*got NoneType"),
+    case("load_trace", "''", lambda _g: cfrviz.load_trace(""),
+         "load_trace: path must name a file, e.g. 'trace.npz'; got ''"),
     case("game_fingerprint", "None", lambda _g: cfrviz.game_fingerprint(None),
          "cannot fingerprint a NoneType"),
     # -- play.bots -----------------------------------------------------------------------------
@@ -306,7 +308,6 @@ NOT_CALLED = {
     "RoundRobin": "the result of round_robin, not built by users",
     "available_algorithms": "takes no arguments (Python refuses any)",
     "available_games": "takes no arguments (Python refuses any)",
-    "load_trace": "cfrviz.io is hardened separately (load_trace(None) is a TypeError today)",
 }
 
 

@@ -64,6 +64,14 @@ def test_save_to_no_file_name_is_refused(saved, name):
         save_trace(saved[0], name)
 
 
+@pytest.mark.parametrize("call", [save_trace, lambda path, _trace=None: load_trace(path)])
+@pytest.mark.parametrize("path, error", [(None, TypeError), (3, TypeError), (b"x", TypeError),
+                                         ("", ValueError), ("..", ValueError)])
+def test_a_path_that_names_no_file_is_refused_by_name(saved, call, path, error):
+    with pytest.raises(error, match=r"(save|load)_trace: path must (be|name) a file"):
+        call(saved[0], path) if call is save_trace else call(path)
+
+
 def test_save_into_an_unwritable_place_names_the_path_given(saved):
     with pytest.raises(OSError) as caught:
         save_trace(saved[0], "/proc/trace.npz")

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+from pathlib import Path
 
 import numpy as np
 
@@ -108,6 +110,18 @@ def game_fingerprint(game) -> str:
         raise ValueError(f"cannot fingerprint a {type(game).__name__}; expected a game from "
                          "cfrviz.load_game (a GameTree or a MatrixGame)")
     return digest.hexdigest()
+
+
+def trace_path(path: object, caller: str) -> Path:
+    """``path`` as a :class:`~pathlib.Path` naming a file, or a clear error (save and load)."""
+    name = os.fspath(path) if isinstance(path, os.PathLike) else path
+    if not isinstance(name, str):
+        raise TypeError(f"{caller}: path must be a file name (a str or os.PathLike); got "
+                        f"{type(path).__name__}")
+    given = Path(name)
+    if not name or not given.name or name.endswith(("/", os.sep)) or given.name in (".", ".."):
+        raise ValueError(f"{caller}: path must name a file, e.g. 'trace.npz'; got {name!r}")
+    return given
 
 
 def rebuildable(name: str) -> bool:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import json
-import os
 import zipfile
 from collections import Counter
 from collections.abc import Iterator
@@ -78,22 +77,25 @@ def load_trace(path, game=None) -> Trace:
 
     Raises
     ------
+    TypeError
+        When ``path`` is not a str or path.
     FileNotFoundError
         When the file does not exist.
     ValueError
-        When the path is not a regular file (a folder, a pipe, a device) or
-        holds more than :data:`fileformat.MAX_FILE_BYTES`; when the file is not a cfrviz
-        trace, is corrupt or truncated, was
-        written by a newer format version, holds a member it does not name or
-        lacks one it does, holds a member or metadata larger than its bound,
-        an array of another dtype or shape than the schema, NaN or infinities
-        where none are allowed, records inconsistent with each other or with
-        the state, or was recorded on another game than ``game``; or when
-        ``game`` is omitted and the game cannot be rebuilt.  The message names
-        the file and the array at fault.
+        When ``path`` names no file (``""``), or is not a regular file (a
+        folder, a pipe, a device) or holds more than
+        :data:`fileformat.MAX_FILE_BYTES`; when the file is not a cfrviz
+        trace, is corrupt or truncated, was written by a newer format
+        version, holds a member it does not name or lacks one it does, holds
+        a member or metadata larger than its bound, an array of another dtype
+        or shape than the schema, NaN or infinities where none are allowed,
+        values that contradict each other, the state or the algorithm
+        recorded, or was recorded on another game than ``game``; or when
+        ``game`` is omitted and the game is not one a trace rebuilds.  The
+        message names the file and the field at fault.
     """
-    path = Path(os.fspath(path))
-    if path.name and not path.exists() and path.suffix.lower() != ".npz" \
+    path = fileformat.trace_path(path, "load_trace")
+    if not path.exists() and path.suffix.lower() != ".npz" \
             and path.with_name(path.name + ".npz").exists():
         path = path.with_name(path.name + ".npz")
     with _open_archive(path) as archive:

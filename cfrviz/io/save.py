@@ -109,15 +109,7 @@ def save_trace(trace: Trace, path) -> Path:
 def _npz_path(path) -> Path:
     """The file to write: ``path`` with ``.npz`` appended unless its name ends in ``.npz`` in
     any case (``trace.NPZ`` is written as it is, never as ``trace.NPZ.npz``)."""
-    if not isinstance(path, (str, os.PathLike)):
-        raise TypeError(f"save_trace: path must be a file name (a str or os.PathLike); got "
-                        f"{type(path).__name__}")
-    name = os.fspath(path)
-    if not isinstance(name, str):
-        name = os.fsdecode(name)
-    given = Path(name)
-    if not name or not given.name or name.endswith(("/", os.sep)) or given.name in (".", ".."):
-        raise ValueError(f"save_trace: path must name a file, e.g. 'trace.npz'; got {name!r}")
+    given = fileformat.trace_path(path, "save_trace")
     if given.suffix.lower() != ".npz":
         given = given.with_name(given.name + ".npz")
     return given
