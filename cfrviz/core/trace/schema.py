@@ -176,7 +176,7 @@ def check_records(arrays: Mapping[str, object], game: GameLike, last_iteration: 
     for name, _ in TIMING_EXTRAS:
         value = extras.get(name) if extras is not None else None
         if isinstance(value, np.ndarray):
-            _first_bad(value < 0, f"extras array {name!r}", "a negative count", iterations,
+            _first_bad(value < 0, f"extras array {name!r}", "a negative value", iterations,
                        value)
             _first_bad(np.diff(value, prepend=value[:1]) < 0, f"extras array {name!r}",
                        "a value below the one before (it only adds up)", iterations, value)
@@ -216,7 +216,7 @@ def _first_bad(bad: np.ndarray, what: str, why: str, iterations: IntArray,
                values: np.ndarray) -> None:
     if np.any(bad):
         record = int(np.argwhere(bad)[0][0])
-        raise ValueError(f"{what} holds {why}: {values[record]!r} at record {record} "
+        raise ValueError(f"{what} holds {why}: {values[record].item()!r} at record {record} "
                          f"(iteration {iterations[record]})")
 
 

@@ -144,7 +144,7 @@ class SolverState:
             if name == "strategy_sum" and np.any(value < 0):
                 # A sum of probabilities times positive weights: never below 0.
                 info, action = (int(k) for k in np.argwhere(value < 0)[0])
-                raise _state_error(name, f"holds a negative sum {value[info, action]!r} "
+                raise _state_error(name, f"holds a negative sum {value[info, action].item()!r} "
                                          f"(information set {game.infoset_keys[info]!r}, action "
                                          f"{action}): a sum of weighted probabilities is >= 0")
         for name in ("iteration", "nodes_touched"):
