@@ -116,3 +116,11 @@ def assert_iteration_close(one, want, *, regrets: float, sums: float, roundings:
             (one.strategy_sum, want["strategy_sum"], sums, "strategy sums")]:
         assert_close(got, expected, scale=scale, roundings=roundings,
                      what=f"{what}, iteration {iteration}")
+
+
+#: Wall-clock seconds within which a call that must cut something off (a bot that loops, a
+#: FIFO that blocks) has come back.  A test asserts that the call returns, not how fast: the
+#: cut-off itself is a fraction of a second, but a CI machine at load average 20 can take
+#: seconds to start a process, and a call that is not cut off never returns at all.
+#: Speed is measured in benchmarks/, not asserted here.
+STOPPED = 30.0
