@@ -4,16 +4,16 @@ A figure of :func:`cfrviz.widgets.overlay.overlaid` or a :class:`cfrviz.widgets.
 is a plotly skeleton: the tree's edges and best-response bands, the charts' "now" marks, are an
 overlay in the same box.  Lesson 05's "Predict, then reveal" cell showed the best-response
 explorer's ``fig`` on its own in a new box, and the student saw nodes without edges.  This test
-runs each lesson headless and reads the widget state it saved: every figure that has an overlay
-box must be displayed inside that box, wherever it is displayed.
+reads the widget state of each lesson's headless run with its solutions in (the one run
+tests/test_lessons.py checks the verdicts of): every figure that has an overlay box must be
+displayed inside that box, wherever it is displayed.
 """
 
 from __future__ import annotations
 
-import nbformat
 import pytest
 from _lessons import NOTEBOOKS
-from test_lessons import execute
+from test_lessons import solved_run
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
@@ -54,6 +54,5 @@ def misplaced_figures(nb) -> list[str]:
 @pytest.mark.parametrize("path", [p for p in NOTEBOOKS if not p.stem.startswith("00")],
                          ids=lambda p: p.stem)
 def test_every_overlaid_figure_is_shown_with_its_marks(path):
-    nb = nbformat.read(path, as_version=4)
-    execute(nb, path.stem)
+    nb, _ = solved_run(path)
     assert misplaced_figures(nb) == []

@@ -7,9 +7,11 @@ blank exercise "not done yet"): one run of each lesson serves both.
 """
 
 import ast
+import functools
 import os
 import re
 import time
+from pathlib import Path
 
 import nbformat
 import pytest
@@ -37,6 +39,21 @@ def execute(nb, name: str) -> None:
     NotebookClient(nb, timeout=300, kernel_name="python3",
                    resources={"metadata": {"path": str(LESSONS)}}).execute()
     TIMES[name] = time.perf_counter() - start
+
+
+@functools.cache
+def solved_run(path: Path) -> tuple[nbformat.NotebookNode, int]:
+    """The lesson executed once per test session with every exercise's solution in, and how
+    many exercises it holds.  Solved is the fuller run: each check cell reveals what waits for
+    an attempt, so the tests that read an executed lesson's figures
+    (tests/test_lesson_overlays.py) read this one run instead of a second."""
+    nb = nbformat.read(path, as_version=4)
+    count = 0
+    for cell, tag in exercise_cells(nb):
+        cell.source = solution_for(path, tag).read_text()
+        count += 1
+    execute(nb, path.stem + (" (solved)" if count else ""))
+    return nb, count
 
 
 def test_there_are_lessons():
@@ -142,12 +159,7 @@ def test_answers_are_computed(path):
 @pytest.mark.parametrize("path", [p for p in NOTEBOOKS if has_exercises(p)],
                          ids=lambda p: p.stem)
 def test_runs_with_solutions_and_checkers_pass(path):
-    nb = nbformat.read(path, as_version=4)
-    count = 0
-    for cell, tag in exercise_cells(nb):
-        cell.source = solution_for(path, tag).read_text()
-        count += 1
-    execute(nb, path.stem + " (solved)")
+    nb, count = solved_run(path)
     said = verdicts(outputs_text(notebook_outputs(nb)))
     assert not said["not done yet"] and not said["wrong"], said
     assert said["correct"] == count, said
