@@ -263,12 +263,24 @@ class PageErrors(list):
     """Uncaught JavaScript errors and console errors seen on a page."""
 
 
+#: What anywidget says when a model's front end has not started within its two seconds (it
+#: then drops the kernel's messages; cfrviz's widgets ask for their state again, issue 30).
+ANYWIDGET_LATE = "Failed to initialize model"
+
+
+def anywidget_failures(page) -> list[str]:
+    """The page's console messages (any level) and uncaught errors that say anywidget gave up
+    on a model (:data:`ANYWIDGET_LATE`)."""
+    return [m for m in [*page.console_messages, *page.errors] if ANYWIDGET_LATE in m]
+
+
 @contextmanager
 def chromium_page(width: int = 1400, height: int = 1000):
     """Launch Debian's chromium through Playwright and yield a fresh page.
 
-    The page has a 60 s default timeout, ``expect()`` too, and an ``errors`` attribute
-    (a :class:`PageErrors` list) that collects the page's JavaScript errors.
+    The page has a 60 s default timeout, ``expect()`` too, an ``errors`` attribute
+    (a :class:`PageErrors` list) that collects the page's JavaScript errors, and a
+    ``console_messages`` list of every console message (``"<type>: <text>"``).
     """
     with chromium() as browser, new_page(browser, width, height) as page:
         yield page
@@ -302,12 +314,16 @@ def new_page(browser, width: int = 1400, height: int = 1000):
         errors = PageErrors()
         page.on("pageerror", lambda error: errors.append(f"page error: {error}"))
 
-        def console_error(msg) -> None:
+        messages: list[str] = []
+
+        def console_message(msg) -> None:
+            messages.append(f"{msg.type}: {msg.text}")
             if msg.type == "error":
                 errors.append(f"console error: {msg.text}")
 
-        page.on("console", console_error)
+        page.on("console", console_message)
         page.errors = errors
+        page.console_messages = messages
         yield page
     finally:
         context.close()
@@ -370,10 +386,16 @@ _RUN_STATE = r"""() => {
   const error = (failed && [failed.ename + ": " + failed.evalue, ...failed.traceback].join("\n")
       .replace(/\x1b\[[0-9;]*m/g, ""))
     || shown.find((t) => t.includes("Traceback") || t.includes("Error displaying widget"));
+  // Every message to or from the kernel counts as progress (run_all_and_wait's stall).
+  if (kernel && !kernel.cfrvizMessages) {
+    kernel.cfrvizMessages = {count: 0};
+    kernel.anyMessage.connect(() => { kernel.cfrvizMessages.count += 1; });
+  }
   return {
     total: code.length,
     pending: code.filter((cell) => cell.model.executionCount === null).length,
     kernel: kernel ? kernel.status : "none",
+    messages: kernel ? kernel.cfrvizMessages.count : 0,
     dialog: dialog ? dialog.innerText : null,
     loading: shown.some((t) => t.includes("Loading widget")),
     error: error || null,
@@ -381,12 +403,17 @@ _RUN_STATE = r"""() => {
 }"""
 
 
-def run_all_and_wait(page, timeout: float = 90) -> dict:
+def run_all_and_wait(page, timeout: float = 90, stall: float | None = None) -> dict:
     """Clear outputs, run every cell, and wait until all is done; fail fast on errors.
 
     Done means: every non-empty code cell has an execution count, the kernel is idle, no
     dialog is open, and no output shows "Loading widget", "Error displaying widget" or
     "Traceback" (outputs only: a lesson's prose may mention them).
+
+    Fails after ``timeout`` seconds, or, given ``stall``, once nothing has moved for ``stall``
+    seconds (no cell finished, no message to or from the kernel, no change of its status): on
+    a loaded machine a run that keeps moving is slow, not stuck (issue 30), and ``timeout``
+    is then only a cap.
     """
     # Clearing resets execution counts, so counts saved in the file cannot pass for a run.
     page.evaluate("() => jupyterapp.commands.execute('notebook:clear-all-cell-outputs')")
@@ -395,8 +422,15 @@ def run_all_and_wait(page, timeout: float = 90) -> dict:
     deadline = time.monotonic() + timeout
     state: dict = {}
     known = time.monotonic()  # when the kernel's status was last known
+    moved, progress = time.monotonic(), None  # when the run last moved, and how far it was
     while time.monotonic() < deadline:
+        asked = time.monotonic()  # a page too busy to answer at once has not stalled
         state = page.evaluate(_RUN_STATE)
+        now = (state["pending"], state["messages"], state["kernel"])
+        if now != progress:
+            moved, progress = asked, now
+        elif stall is not None and asked - moved > stall:
+            raise AssertionError(f"the notebook made no progress for {stall:.0f} s: {state}")
         if state["error"]:
             raise AssertionError("a cell failed in the browser:\n" + state["error"][-3000:])
         if state["dialog"]:

@@ -15,14 +15,18 @@ import pytest
 from plotly.basewidget import BaseFigureWidget
 
 from cfrviz.views.figure_widget import FRONT_END, MESSAGES, FigureWidget
+from cfrviz.views.late_start import es_module
 
 
-def test_it_is_a_plotly_figure_widget_that_sends_plotlys_bundle_as_data():
+def test_it_is_a_plotly_figure_widget_that_refers_to_plotlys_bundle():
     fig = FigureWidget(go.Figure(go.Scatter(y=[1, 2])))
     assert isinstance(fig, go.FigureWidget) and len(fig.data) == 1
     state = fig.get_state()
-    assert state["_esm"] == FRONT_END and len(FRONT_END) < 10_000
-    assert state["_plotly_esm"] == str(BaseFigureWidget._esm)
+    assert state["_esm"] == es_module(FRONT_END) and len(state["_esm"]) < 20_000
+    # plotly's bundle travels once per kernel, in a model every figure refers to
+    # (tests/test_widget_start.py).
+    assert fig._plotly_bundle.source == str(BaseFigureWidget._esm)
+    assert state["_plotly_bundle"] == f"IPY_MODEL_{fig._plotly_bundle.model_id}"
     assert state["_plotly_esm_key"] == FigureWidget().get_state()["_plotly_esm_key"]
     # What the front end records while plotly loads is every message plotly's model reads.
     assert "_py2js_addTraces" in MESSAGES and "_py2js_relayout" in MESSAGES

@@ -12,6 +12,7 @@ from pathlib import Path
 import plotly.graph_objects as go
 import pytest
 
+from cfrviz.views.late_start import es_module
 from cfrviz.widgets import overlay
 from cfrviz.widgets.overlay import (
     SPECS,
@@ -200,7 +201,7 @@ def test_python_and_javascript_know_the_same_kinds_symbols_and_dashes():
 def test_the_front_end_is_a_file_shipped_as_package_data():
     """anywidget reads the file (_esm is its path); a wheel must carry it (a non-editable
     ``pip install .`` takes package data only as pyproject.toml lists it)."""
-    assert str(NowMarks._esm) == overlay.FRONT_END.read_text()  # anywidget's FileContents
+    assert NowMarks._esm == es_module(overlay.FRONT_END.read_text())  # wrapped (late_start)
     assert overlay.FRONT_END.read_text().startswith("// @ts-check")
     package_data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"][
         "package-data"]

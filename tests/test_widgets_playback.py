@@ -8,7 +8,7 @@ import ipywidgets as W
 import pytest
 
 import cfrviz
-from cfrviz.widgets import KuhnEquilibriumView, RegretMatchingExplorer
+from cfrviz.widgets import KuhnEquilibriumView, RegretMatchingExplorer, playback
 from cfrviz.widgets.playback import Play
 
 
@@ -27,7 +27,7 @@ def test_play_keeps_ipywidgets_play_traits_and_links_to_a_slider():
 
 
 def test_the_timer_is_started_once_per_model_not_per_view():
-    esm = Play._esm
+    esm = playback._ESM  # the module that late_start wraps into Play._esm
     assert "export default { initialize, render }" in esm
     # The view never starts or pauses the timer: only initialize() listens to "playing".
     render = esm[esm.index("function render("):]

@@ -1,21 +1,26 @@
 """plotly's ``FigureWidget`` with a front end that starts at once, however busy the machine.
 
 Since plotly 6 a ``FigureWidget`` is an anywidget whose ES module is plotly's whole front end
-(``widgetbundle.js``, about 5 MB: plotly.js and the widget), imported anew, from a new blob
-URL, for every figure: each figure evaluates all of plotly.js again (2-4 s at a load average
-of 14 on 2 cores, in Debian's chromium).  anywidget gives a model two seconds to start
-(``initialize`` returned); a model that misses them drops every message the kernel sends it,
-for good ("[anywidget] Failed to initialize model").  A widget that makes its figures empty
-and fills them at once (most cfrviz widgets) then shows blank charts (issue 25 item 5;
-tests/test_browser_load.py).
+(``widgetbundle.js``, about 5 MB: plotly.js and the widget), sent with every figure and
+imported anew, from a new blob URL, for every figure: each figure evaluates all of plotly.js
+again (2-4 s at a load average of 14 on 2 cores, in Debian's chromium).  anywidget gives a
+model two seconds to start (``initialize`` returned); a model that misses them drops every
+message the kernel sends it, for good ("[anywidget] Failed to initialize model").  A widget
+that makes its figures empty and fills them at once (most cfrviz widgets) then shows blank
+charts (issue 25 item 5; tests/test_browser_load.py).
 
-:class:`FigureWidget` sends plotly's bundle as data (the ``_plotly_esm`` trait) and a small
-ES module (:data:`FRONT_END`) that starts in milliseconds.  It imports the bundle once per
-page and shares it between figures.  Until the bundle is ready it records each message the
-kernel sends: plotly's model reads a message when its change event fires, and the kernel
+:class:`FigureWidget` sends a small ES module (:data:`FRONT_END`) that starts in
+milliseconds, and plotly's bundle once per kernel: :class:`PlotlyBundle`, one model that
+every figure refers to (:func:`shared_bundle`).  Sending the 5 MB with each figure had the
+kernel encode, the server forward and the page parse 70 MB for a notebook of 14 figures,
+which kept a loaded kernel and page busy for a minute (issue 30).  The page imports the bundle
+once and shares it between figures.  Until it is ready each figure records the messages the
+kernel sends it: plotly's model reads a message when its change event fires, and the kernel
 clears it right after.  Once the bundle is ready it gives plotly's own model and view the
-recorded messages in order, and figures draw whatever the load.  It is a
-``go.FigureWidget`` in every other respect.
+recorded messages in order, and figures draw whatever the load.  A figure whose front end
+starts later than anywidget's two seconds asks the kernel for its figure again
+(:mod:`cfrviz.views.late_start`) and draws that.  It is a ``go.FigureWidget`` in every other
+respect.
 """
 
 from __future__ import annotations
@@ -23,17 +28,36 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+from copy import deepcopy
 
+import ipywidgets
 import plotly.graph_objects as go
 import traitlets
 from plotly.basewidget import BaseFigureWidget
 
+from .late_start import StartsLate
+
 #: The kernel-to-page messages of plotly's widget (traits set, then cleared at once).
 MESSAGES = sorted(n for n in BaseFigureWidget.class_trait_names() if n.startswith("_py2js_"))
 
-#: The ES module anywidget imports for each figure.
+#: The ES module anywidget imports for each figure (before :func:`late_start.es_module`).
 FRONT_END = f"const MESSAGES = {json.dumps(MESSAGES)};\n" + """
 const CACHE = Symbol.for("cfrviz.plotly-front-end");
+
+/** The text of plotly's front end: the bundle model the figure refers to ("IPY_MODEL_<id>";
+ * after a page reload it may be restored after the figure, so it is asked for again). */
+async function bundleSource(model) {
+  const id = String(model.get("_plotly_bundle") || "").replace(/^IPY_MODEL_/, "");
+  const start = performance.now();
+  for (let pause = 50; ; pause = Math.min(2 * pause, 1000)) {
+    try {
+      return (await model.widget_manager.get_model(id)).get("source");
+    } catch (error) {
+      if (performance.now() - start > 600_000) throw error;
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
+}
 
 /** plotly's front end, imported once per page per bundle (a failed import is forgotten). */
 function plotlyFrontEnd(model) {
@@ -41,9 +65,10 @@ function plotlyFrontEnd(model) {
   const key = model.get("_plotly_esm_key");
   let shared = cache.get(key);
   if (!shared) {
-    const url = URL.createObjectURL(
-      new Blob([model.get("_plotly_esm")], { type: "text/javascript" }));
-    shared = import(url).finally(() => URL.revokeObjectURL(url));
+    shared = bundleSource(model).then((source) => {
+      const url = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
+      return import(url).finally(() => URL.revokeObjectURL(url));
+    });
     cache.set(key, shared);
     shared.catch(() => { if (cache.get(key) === shared) cache.delete(key); });
   }
@@ -54,7 +79,7 @@ export default () => {
   /** @type {Promise<any>} plotly's widget for this model, initialised, once loaded */
   let loaded;
   return {
-    initialize({ model }) {
+    initialize({ model, synced }) {
       const queue = [];
       const recorders = MESSAGES.map((name) => [name, () => queue.push([name, model.get(name)])]);
       // A new full state (the kernel sets _widget_data/_widget_layout when a figure is shown)
@@ -64,7 +89,10 @@ export default () => {
         recorders.push([name, () => { queue.length = 0; }]);
       }
       for (const [name, record] of recorders) model.on(`change:${name}`, record);
-      loaded = plotlyFrontEnd(model).then((plotly) => {
+      // A front end that started late gets the whole figure again: it holds every message
+      // recorded before it (synced resolves true as it arrives, before any later message).
+      Promise.resolve(synced).then((resent) => { if (resent) queue.length = 0; });
+      loaded = Promise.all([plotlyFrontEnd(model), synced]).then(([plotly]) => {
         for (const [name, record] of recorders) model.off(`change:${name}`, record);
         const widget = typeof plotly.default === "function" ? plotly.default() : plotly.default;
         // plotly's model, given the messages recorded meanwhile as if they came now.
@@ -103,18 +131,46 @@ def plotly_bundle() -> tuple[str, str]:
     return source, "plotly-" + hashlib.sha256(source.encode()).hexdigest()[:16]
 
 
-class FigureWidget(go.FigureWidget):
+class PlotlyBundle(ipywidgets.Widget):
+    """plotly's front end as a model of its own (no view), sent to the page once per kernel
+    and referred to by every :class:`FigureWidget` (:func:`shared_bundle`)."""
+
+    source = traitlets.Unicode().tag(sync=True)
+    key = traitlets.Unicode().tag(sync=True)
+
+
+_shared: list[PlotlyBundle] = []
+
+
+def shared_bundle() -> PlotlyBundle:
+    """The kernel's :class:`PlotlyBundle`, made the first time (and again once closed, as
+    ``Widget.close_all()`` does)."""
+    if not _shared or _shared[0].comm is None:
+        source, key = plotly_bundle()
+        _shared[:] = [PlotlyBundle(source=source, key=key)]
+    return _shared[0]
+
+
+class FigureWidget(StartsLate, go.FigureWidget):
     """``plotly.graph_objects.FigureWidget`` whose front end starts at once and draws whatever
     the load (see the module's docstring); same arguments and behaviour."""
 
     _esm = FRONT_END
-    _plotly_esm = traitlets.Unicode().tag(sync=True)
+    _plotly_bundle = traitlets.Instance(PlotlyBundle).tag(
+        sync=True, **ipywidgets.widget_serialization)
     _plotly_esm_key = traitlets.Unicode().tag(sync=True)
 
-    @traitlets.default("_plotly_esm")
-    def _default_plotly_esm(self) -> str:
-        return plotly_bundle()[0]
+    @traitlets.default("_plotly_bundle")
+    def _default_plotly_bundle(self) -> PlotlyBundle:
+        return shared_bundle()
 
     @traitlets.default("_plotly_esm_key")
     def _default_plotly_esm_key(self) -> str:
         return plotly_bundle()[1]
+
+    def resync(self) -> None:
+        """The figure as it is now, as plotly's display sends it (its front end draws a view
+        from ``_widget_data`` and ``_widget_layout``), then the whole state."""
+        self._widget_layout = deepcopy(self._layout_obj._props)
+        self._widget_data = deepcopy(self._data)
+        super().resync()

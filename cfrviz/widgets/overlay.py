@@ -13,7 +13,8 @@ The front end is ``overlay.js`` beside this module (an ES module, tested under N
 ``tests/js/overlay.test.js``), with its style in ``overlay.css``; both ship as package data.
 A kind of mark is one drawer in that file's ``KINDS`` and one :class:`Spec` in :data:`SPECS`
 here, which checks a mark's fields and the state a frame gives it (``tests/test_widgets_overlay.py``
-checks that the two tables name the same kinds).
+checks that the two tables name the same kinds).  Like every anywidget of cfrviz it works
+however late its front end starts (:mod:`cfrviz.views.late_start` wraps the file's widget).
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ import anywidget
 import ipywidgets as W
 import plotly.graph_objects as go
 import traitlets
+
+from ..views.late_start import StartsLate
 
 #: The front end and its style (package data: ``[tool.setuptools.package-data]``).
 FRONT_END = Path(__file__).with_name("overlay.js")
@@ -334,7 +337,7 @@ def _rounded(v) -> float | None:
     return None if v is None else float(f"{v:.6g}")
 
 
-class NowMarks(anywidget.AnyWidget):
+class NowMarks(StartsLate, anywidget.AnyWidget):
     """Named marks (lines, points, paths, segments, labels, rings) at data positions of the
     figure beneath.
 

@@ -12,12 +12,16 @@ This :class:`Play` is the same widget in the kernel (a subclass of ``ipywidgets.
 same traits, ``jslink`` to a slider as before), drawn by a small anywidget front end whose
 timer belongs to the *model*, started once in ``initialize`` and driven by ``playing`` alone;
 each view only draws the buttons and sets ``playing``.  Any number of views play together.
+Like every anywidget of cfrviz it works however late its front end starts
+(:mod:`cfrviz.views.late_start`).
 """
 
 from __future__ import annotations
 
 import anywidget
 import ipywidgets as W
+
+from ..views.late_start import StartsLate
 
 #: One timer per model (``initialize``), any number of views (``render``).  A step does what
 #: ipywidgets' ``PlayModel.loop`` does: ``value + step`` while it is at most ``max``, then
@@ -100,7 +104,7 @@ export default { initialize, render };
 """
 
 
-class Play(anywidget.AnyWidget, W.Play):
+class Play(StartsLate, anywidget.AnyWidget, W.Play):
     """``ipywidgets.Play`` with a front end that plays however many times it is displayed.
 
     The same traits and defaults as ``ipywidgets.Play`` (``value``, ``min``, ``max``,
