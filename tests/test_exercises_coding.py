@@ -1,11 +1,24 @@
-"""run_student: what every coding checker shares (cfrviz/exercises/coding.py)."""
+"""run_student, checks and guard: what every coding checker shares (cfrviz/exercises)."""
 
+import contextlib
 import functools
+import signal
+import time
 
 import numpy as np
 import pytest
 
-from cfrviz.exercises.coding import run_student
+from cfrviz.exercises import coding, guard
+from cfrviz.exercises.coding import (
+    Interrupted,
+    NotNumbers,
+    OutOfTime,
+    checks,
+    floats,
+    run_student,
+    short_repr,
+    time_limit,
+)
 
 
 def answer(x):
@@ -92,3 +105,251 @@ def test_a_small_change_deep_inside_a_container_is_seen():
 
     _, feedback = run_student(lambda: nudge(value), name="`f`", unchanged=[("path", value)])
     assert feedback is not None and feedback.mistake == "changes its input"
+
+
+# --- what a student's code can do to a checker: loop, raise anything, return anything ---------
+
+@pytest.fixture
+def quick_limit(monkeypatch):
+    """A student's endless loop stopped after 0.2 s instead of TIME_LIMIT's 30."""
+    monkeypatch.setattr(guard, "TIME_LIMIT", 0.2)
+
+
+def spin():
+    while True:
+        pass
+
+
+@pytest.mark.usefixtures("quick_limit")
+def test_an_endless_loop_ends_with_a_feedback_naming_the_limit_and_the_line():
+    started = time.monotonic()
+    result, feedback = run_student(spin, name="`my_cfr`")
+    assert time.monotonic() - started < 5
+    assert result is None and feedback.status == "wrong" and feedback.mistake == "timeout"
+    assert "did not finish within 0.2 s" in feedback.message
+    assert "loops without end" in feedback.message and "in spin" in feedback.message
+
+
+@pytest.mark.usefixtures("quick_limit")
+def test_the_limit_leaves_the_previous_handler_and_timer_as_they_were():
+    def mine(*_args):
+        raise AssertionError("the caller's own timer fired")
+
+    previous = signal.signal(signal.SIGALRM, mine)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 50.0)
+        run_student(spin, name="`f`")
+        assert signal.getsignal(signal.SIGALRM) is mine
+        left, _ = signal.setitimer(signal.ITIMER_REAL, 0)
+        assert 40 < left <= 50.0  # still running, less the time spent
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def test_an_enclosing_limit_that_ends_first_is_the_one_that_fires():
+    with pytest.raises(OutOfTime) as stopped, time_limit(0.2) as outer:
+        run_student(spin, name="`f`")  # its own limit is 30 s: the outer one must stop it
+    assert stopped.value.limit is outer
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
+@pytest.mark.usefixtures("quick_limit")
+def test_a_bare_except_does_not_keep_the_loop_going():
+    def stubborn():
+        with contextlib.suppress(BaseException):  # a student's bare except: the limit fires
+            spin()  # again
+        spin()
+
+    _, feedback = run_student(stubborn, name="`f`")
+    assert feedback.mistake == "timeout"
+
+
+def test_outside_the_main_thread_the_code_runs_without_a_limit():
+    import threading
+
+    out = {}
+    thread = threading.Thread(target=lambda: out.update(r=run_student(lambda: 7, name="`f`")))
+    thread.start()
+    thread.join()
+    assert out["r"] == (7, None)
+
+
+class Unprintable(Exception):
+    def __str__(self):
+        raise RuntimeError("no message for you")
+
+
+class Endless(Exception):
+    def __str__(self):
+        spin()
+
+
+class Custom(BaseException):
+    pass
+
+
+def raiser(error):
+    def student(*_args):
+        raise error
+    return student
+
+
+@pytest.mark.parametrize("error, named", [
+    (SystemExit(3), "SystemExit: 3"),
+    (SystemExit(), "SystemExit"),
+    (GeneratorExit(), "GeneratorExit"),
+    (Custom("odd"), "Custom: odd"),
+    (Unprintable(), "Unprintable (its message cannot be shown: str() of it raised RuntimeError)"),
+    (Endless(), "Endless (its message cannot be shown: str() of it ran too long)"),
+    (BaseExceptionGroup("two", [ValueError(1), Custom(2)]), "BaseExceptionGroup"),
+])
+@pytest.mark.usefixtures("quick_limit")
+def test_any_base_exception_is_a_clear_crash(error, named):
+    result, feedback = run_student(raiser(error), name="`my_cfr`")
+    assert result is None and feedback.status == "wrong" and feedback.mistake == "crash"
+    assert f"`my_cfr` raised {named}" in feedback.message
+    assert "in student" in feedback.message  # the line of the student's code
+
+
+def test_system_exit_says_to_return_instead():
+    _, feedback = run_student(raiser(SystemExit(0)), name="`f`")
+    assert "with `return`" in feedback.message
+
+
+def test_ctrl_c_still_stops_the_cell_with_one_line_saying_so():
+    with pytest.raises(KeyboardInterrupt) as stopped:
+        run_student(raiser(KeyboardInterrupt()), name="`my_cfr`")
+    assert isinstance(stopped.value, Interrupted)
+    lines = stopped.value._render_traceback_()  # what IPython shows instead of a traceback
+    assert lines == [f"… INTERRUPTED: {stopped.value}"] and "you stopped `my_cfr`" in lines[0]
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    assert signal.getsignal(signal.SIGALRM) is signal.SIG_DFL
+
+
+class NoArray:
+    def __array__(self, *args, **kwargs):
+        raise RuntimeError("no array")
+
+
+class EndlessArray:
+    def __array__(self, *args, **kwargs):
+        spin()
+
+
+class BadFloat:
+    def __float__(self):
+        raise ZeroDivisionError("nope")
+
+    def __repr__(self):
+        raise RuntimeError("no repr either")
+
+
+@pytest.mark.parametrize("value, said", [
+    (None, "None, not numbers"),
+    (np.array([None, None]), "[None, None], which holds None; expected numbers"),
+    ([0.5, None], "[0.5, None], which holds None"),
+    (np.array(None), "None, which holds None"),
+    (NoArray(), "a NoArray whose conversion to numbers raised RuntimeError: no array"),
+    (EndlessArray(), "a EndlessArray whose conversion to numbers did not finish within 0.2 s"),
+    (BadFloat(), "a BadFloat whose conversion to numbers raised ZeroDivisionError: nope"),
+    (10 ** 400, "not numbers (OverflowError"),
+    ("0.5", "the text '0.5', not numbers"),
+    (np.array([1j]), "[1j], complex numbers; expected real ones"),
+    ({"a": 1.0}, "{'a': 1.0}, not numbers (TypeError"),
+    ([1.0, [2.0, 3.0]], "not numbers (ValueError"),
+])
+@pytest.mark.usefixtures("quick_limit")
+def test_what_cannot_be_numbers_is_named(value, said):
+    with pytest.raises(NotNumbers) as refused:
+        floats(value)
+    assert said in str(refused.value)
+    assert isinstance(refused.value, ValueError)  # the checkers' `except ValueError` holds
+
+
+@pytest.mark.parametrize("value", [0.5, 3, [0.25, 0.75], (1, 2), np.arange(6).reshape(2, 3),
+                                   np.float32(0.5), [np.float64(0.1), 0.9], [[1, 0], [0, 1]]])
+def test_numbers_are_numbers_and_a_new_array(value):
+    got = floats(value)
+    assert got.dtype == float and np.array_equal(got, np.array(value, dtype=float))
+    if isinstance(value, np.ndarray):
+        got[...] = -1
+        assert not np.array_equal(value, got)  # a copy: the checker may change it
+
+
+def test_numeric_only_refuses_booleans_and_text_digits():
+    for value in ([True, False], ["1", "2"]):
+        assert floats(value).shape == (2,)
+        with pytest.raises(NotNumbers, match="numpy reads it as"):
+            floats(value, numeric_only=True)
+
+
+@pytest.mark.usefixtures("quick_limit")
+def test_a_repr_that_raises_or_loops_is_named():
+    assert short_repr(BadFloat()) == "a BadFloat (its repr() raised RuntimeError)"
+
+    class Slow:
+        def __repr__(self):
+            spin()
+
+    assert short_repr(Slow()) == "a Slow (its repr() ran too long)"
+
+
+@pytest.mark.usefixtures("quick_limit")
+def test_changing_an_input_into_something_incomparable_is_a_change():
+    given = [1.0, 2.0]
+
+    class Sly:
+        def __eq__(self, other):
+            raise RuntimeError("no comparing")
+
+        def __repr__(self):
+            spin()
+
+    def student(x):
+        x[0] = Sly()
+        return 0
+
+    _, feedback = run_student(lambda: student(given), name="`f`", unchanged=[("x", given)])
+    assert feedback.mistake == "changes its input"
+
+
+@checks("`my_f`")
+def a_checker(function):
+    result, failed = run_student(function, name="`my_f`")
+    if failed is not None:
+        return failed
+    return coding.Feedback("correct", f"{len(result)} entries")  # len() runs the student's code
+
+
+@pytest.mark.usefixtures("quick_limit")
+def test_whatever_escapes_a_checker_becomes_a_feedback():
+    class BadLen:
+        def __len__(self):
+            raise RuntimeError("no length")
+
+    feedback = a_checker(lambda: BadLen())
+    assert feedback.status == "wrong" and feedback.mistake == "unreadable"
+    assert "What `my_f` returned could not be checked: reading it raised RuntimeError: no " \
+           "length at line" in feedback.message
+
+
+def test_a_checker_that_loops_reading_an_answer_ends(monkeypatch):
+    monkeypatch.setattr(coding, "CHECK_LIMIT", 0.3)
+
+    class EndlessLen:
+        def __len__(self):
+            spin()
+
+    feedback = a_checker(lambda: EndlessLen())
+    assert feedback.mistake == "timeout" and "within 0.3 s" in feedback.message
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
+def test_ctrl_c_in_a_checker_is_interrupted():
+    def student():
+        raise KeyboardInterrupt
+
+    with pytest.raises(Interrupted, match="you stopped `my_f`"):
+        a_checker(student)
+    assert a_checker.__name__ == "a_checker"  # functools.wraps: the checker's own name and doc

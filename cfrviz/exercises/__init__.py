@@ -91,11 +91,16 @@ def as_number(answer) -> float | None:
 
     import numpy as np
 
+    from .guard import floats
+
     if isinstance(answer, np.ndarray) and answer.size == 1:
         answer = answer.item()
     if isinstance(answer, (bool, np.bool_)) or not isinstance(answer, (Real, np.number)):
         return None
-    value = float(answer)
+    try:
+        value = float(floats(answer))
+    except ValueError:  # a Real whose __float__ raises, an int too large for a float
+        return None
     return value if np.isfinite(value) else None
 
 
@@ -103,9 +108,11 @@ def as_vector(answer, length: int):
     """An answer as a float array of shape ``(length,)`` with finite entries, or None."""
     import numpy as np
 
+    from .guard import floats
+
     try:
-        values = np.array(answer, dtype=float)
-    except (TypeError, ValueError):
+        values = floats(answer)
+    except ValueError:  # guard.NotNumbers
         return None
     if values.shape != (length,) or not np.all(np.isfinite(values)):
         return None

@@ -30,7 +30,7 @@ from ..core.tree import CHANCE, TERMINAL
 from ..reference.mccfr import chance_sampling_walk, sampled_walk, stream_draws
 from ..reference.mccfr import sample as pick
 from . import Feedback, correct, not_done, unanswered, wrong
-from .coding import DrawError, checked_draw, run_student, short_repr
+from .coding import DrawError, checked_draw, checks, number, run_student, short_repr
 from .diagnosis import Case, diagnose, fallback
 
 #: The games and iterations the walk is compared on, and the seed of the draws.
@@ -229,6 +229,7 @@ class _Stop(Exception):
         self.feedback = feedback
 
 
+@checks("`my_chance_sampling`")
 def check_chance_sampling(function) -> Feedback:
     """Lesson 06: ``function(tree, node, player, own_reach, opponent_reach, strategy,
     regret_sum, strategy_sum, draw)`` is chance-sampled CFR's walk.
@@ -313,7 +314,7 @@ def _check_game(tree, iterations: int, function) -> Feedback | None:
 
     def values_agree(walks) -> bool:
         try:
-            return all(np.isclose(float(a[2]), float(b[2]), rtol=1e-9, atol=1e-9)
+            return all(np.isclose(number(a[2]), float(b[2]), rtol=1e-9, atol=1e-9)
                        for a, b in zip(walks, reference))
         except (TypeError, ValueError):
             return False
@@ -348,7 +349,7 @@ def _passed(feedback: Feedback) -> Feedback | None:
 def _root_value_message(game, walks, reference) -> str:
     for w, (got, want) in enumerate(zip(walks, reference)):
         try:
-            ok = bool(np.isclose(float(got[2]), float(want[2]), rtol=1e-9, atol=1e-9))
+            ok = bool(np.isclose(number(got[2]), float(want[2]), rtol=1e-9, atol=1e-9))
         except (TypeError, ValueError):
             ok = False
         if not ok:

@@ -1,66 +1,65 @@
 """Running a student's code for a coding exercise, and saying kindly what went wrong.
 
-Every coding checker calls the student's functions through :func:`run_student`.
-It returns what the code returned, or a :class:`~cfrviz.exercises.Feedback` that
-says "not done yet" for the starter's ``raise NotImplementedError`` and, for any
-other exception, names the error, the line of the student's cell that raised it
-(found in the traceback, never in the checker's own frames) and a hint the
-checker chose for that kind of error.  A checker never re-raises.
+Every coding checker calls the student's functions through :func:`run_student`, and is itself
+wrapped by :func:`checks`.  :func:`run_student` returns what the code returned, or a
+:class:`~cfrviz.exercises.Feedback` that says "not done yet" for the starter's ``raise
+NotImplementedError``; for any other exception, ``SystemExit`` and other ``BaseException``
+objects included, it names the error, the line of the student's cell that raised it (found in
+the traceback, never in the checker's own frames) and a hint the checker chose for that kind of
+error; a call that runs longer than :data:`.guard.TIME_LIMIT` is stopped and reported as a likely
+endless loop.  What the code returned becomes numbers only through :func:`.guard.floats`, which
+turns whatever cannot be numbers (an array of ``None``, an object whose ``__array__`` raises or
+loops) into a :class:`.guard.NotNumbers` error, a ``ValueError`` the checkers already handle.
+:func:`checks` turns anything still escaping a checker into a Feedback: a checker never
+re-raises, except :class:`Interrupted` when the student stops the kernel, so that a "Run all"
+stops there too.
 """
 
 from __future__ import annotations
 
 import contextlib
 import copy
-import linecache
+import functools
 import sys
-import traceback
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
-from . import Feedback, not_done, wrong
+from . import Feedback, guard, not_done, wrong
+from .guard import (
+    NotNumbers,
+    OutOfTime,
+    attempt,
+    describe,
+    floats,
+    number,
+    short_repr,
+    time_limit,
+    where,
+)
 
-_PACKAGE = Path(__file__).resolve().parent.parent
-_SKIPPED = ("site-packages", "dist-packages", "/lib/python3")
+__all__ = ["CHECK_LIMIT", "DrawError", "Interrupted", "NotNumbers", "OutOfTime", "attempt",
+           "checked_draw", "checks", "describe", "floats", "number", "run_student", "short_repr",
+           "time_limit", "where"]
+
+#: Seconds a whole check may run (:func:`checks`): its calls of the student's code, its own
+#: reference computations (5 s at most, measured as for guard.TIME_LIMIT) and its reading of
+#: what the code returned.  A backstop for a loop outside the student's calls (in a returned
+#: object's ``__len__``, say); a call that loops is stopped by guard.TIME_LIMIT first.
+CHECK_LIMIT = 300.0
 
 
-def _is_student_frame(filename: str) -> bool:
-    """True for a frame of the student's code: a notebook cell or a file outside cfrviz.
+class Interrupted(KeyboardInterrupt):
+    """The student interrupted the kernel (the stop button, Ctrl-C) during a check.
 
-    The checker's frames (cfrviz), numpy's and the standard library's are skipped,
-    so an error raised deep inside ``np.dot`` is reported at the student's line
-    that called it.
+    Still a ``KeyboardInterrupt``, so the cell ends with an error and a "Run all" stops; in a
+    notebook it shows as one line saying so instead of a traceback from the checker.
     """
-    if filename.startswith("<") and filename != "<string>":
-        return False  # <frozen ...>, <__array_function__ internals>
-    try:
-        path = Path(filename).resolve()
-    except (OSError, ValueError):
-        return True
-    if path.is_relative_to(_PACKAGE):
-        return False
-    return not any(part in filename for part in _SKIPPED)
 
-
-def where(error: BaseException) -> str:
-    """Where in the student's code ``error`` was raised, as words; empty if nowhere.
-
-    For example ``" at line 7 of your cell, in my_cfr: `total += p * walk(child)`"``.
-    Line numbers are the cell's own (IPython compiles each cell as its own file).
-    """
-    frames = [frame for frame, _ in traceback.walk_tb(error.__traceback__)]
-    lines = [lineno for _, lineno in traceback.walk_tb(error.__traceback__)]
-    for frame, lineno in reversed(list(zip(frames, lines))):
-        filename = frame.f_code.co_filename
-        if not _is_student_frame(filename):
-            continue
-        source = linecache.getline(filename, lineno).strip()
-        shown = f": `{source}`" if source else ""
-        return f" at line {lineno} of your cell, in {frame.f_code.co_name}{shown}"
-    return ""
+    def _render_traceback_(self) -> list[str]:  # IPython shows these lines instead of frames
+        return [f"… INTERRUPTED: {self}"]
 
 
 def run_student(call: Callable[..., Any], *, name: str,
@@ -98,13 +97,20 @@ def run_student(call: Callable[..., Any], *, name: str,
     -------
     (object, None) or (None, Feedback)
         The feedback is "not done yet" for ``NotImplementedError`` (the starter
-        cell's placeholder) and "wrong" with mistake ``"crash"`` for any other
-        exception, naming the line of the student's cell that raised it.
-        ``KeyboardInterrupt`` is not caught: the student stopped the cell.
+        cell's placeholder); "wrong" with mistake ``"crash"`` for any other exception,
+        ``SystemExit`` and other ``BaseException`` objects included, naming the line of the
+        student's cell that raised it; "wrong" with mistake ``"timeout"`` when the call ran
+        longer than :data:`.guard.TIME_LIMIT` seconds (naming the line it was running).
+
+    Raises
+    ------
+    Interrupted
+        For a ``KeyboardInterrupt``: the student stopped the kernel, and the cell stops.
     """
     before = [(label, copy.deepcopy(value)) for label, value in unchanged]
+    started = time.monotonic()
     try:
-        with _watching(forbidden or {}) as called:
+        with _watching(forbidden or {}) as called, time_limit(guard.TIME_LIMIT) as limit:
             result = call()
     except NotImplementedError:
         return None, not_done(f"{name} still raises NotImplementedError: replace that line with "
@@ -113,26 +119,91 @@ def run_student(call: Callable[..., Any], *, name: str,
         return None, wrong(f"{name} recursed without end{where(error)}. A walk of the tree must "
                            "stop at terminal nodes and call itself only on a node's children.",
                            "crash")
-    except Exception as error:  # the student's code crashed: explain, never re-raise
-        hint = ""
-        for kind, sentence in (hints or {}).items():
-            if isinstance(error, kind):
-                hint = " " + sentence
-                break
-        detail = str(error) or "(no message)"
-        return None, wrong(f"{name} raised {type(error).__name__}: {detail}{where(error)}.{hint}",
-                           "crash")
+    except OutOfTime as error:
+        if error.limit is not limit:
+            raise  # an enclosing limit's: the whole check ran out of time
+        return None, wrong(f"{name} did not finish within {guard.TIME_LIMIT:g} s; it was stopped"
+                           f"{where(error) or ' in code it called'}. The checker's own solution "
+                           "takes a few seconds at most, so your code most likely loops without "
+                           "end: check that each loop's condition becomes false and that a "
+                           "recursive walk stops at terminal nodes, then run this cell again.",
+                           "timeout")
+    except KeyboardInterrupt:
+        raise Interrupted(f"you stopped {name} after {time.monotonic() - started:.0f} s, "
+                          "before the check finished; nothing was checked. Run this cell again "
+                          "to check your code.") from None
+    except BaseException as error:  # the student's code: explain, never re-raise
+        return None, wrong(_raised(name, error, hints), "crash")
     if called:
         return None, wrong(f"{name} calls {called[0]}, which is the answer this exercise asks you "
                            "to write. Write the computation yourself, then run this cell again.",
                            "calls the answer")
     for (label, old), (_, new) in zip(before, unchanged):
-        if not _same(old, new):
+        same, _ = attempt(functools.partial(_same, old, new))
+        if not same:  # changed, or what the student's code put in it cannot be compared
             return None, wrong(f"{name} changed its argument `{label}` in place. Leave the "
                                "caller's data as it was: work on a copy (e.g. "
                                "`np.maximum(x, 0)` makes a new array, `x[x < 0] = 0` changes "
                                "`x`), then run this cell again.", "changes its input")
     return result, None
+
+
+def _raised(name: str, error: BaseException, hints: Mapping[Any, str] | None) -> str:
+    """The message for a student's function that raised ``error`` (any ``BaseException``)."""
+    hint = ""
+    for kind, sentence in (hints or {}).items():
+        if isinstance(error, kind):
+            hint = " " + sentence
+            break
+    if isinstance(error, SystemExit):
+        hint = (" exit(), quit() and sys.exit() end a program, not a function: hand back the "
+                "answer with `return` instead, then run this cell again.")
+    elif not isinstance(error, Exception):
+        hint = (f" {type(error).__name__} is not an ordinary error (it derives from "
+                "BaseException, not Exception): raise or let through only ordinary errors.")
+    return f"{name} raised {describe(error)}{where(error)}.{hint}"
+
+
+_Check = TypeVar("_Check", bound=Callable[..., Feedback])
+
+
+def checks(name: str) -> Callable[[_Check], _Check]:
+    """Decorator of a coding checker, whose first argument is the student's function ``name``:
+    whatever still escapes the checker becomes a Feedback.
+
+    :func:`run_student` reports what the student's calls did; this catches the rest, such as
+    an exception from a returned object's ``__len__`` or ``__eq__`` while the checker reads it,
+    and stops a check running past :data:`CHECK_LIMIT` seconds.  ``KeyboardInterrupt`` becomes
+    :class:`Interrupted`, so the cell (and a "Run all") still stops, with one line saying why.
+    """
+    def decorate(check: _Check) -> _Check:
+        @functools.wraps(check)
+        def guarded(*args: Any, **kwargs: Any) -> Feedback:
+            started = time.monotonic()
+            try:
+                with time_limit(CHECK_LIMIT) as limit:
+                    return check(*args, **kwargs)
+            except Interrupted:
+                raise
+            except KeyboardInterrupt:
+                raise Interrupted(f"you stopped the check of {name} after "
+                                  f"{time.monotonic() - started:.0f} s, before it finished; "
+                                  "nothing was checked. Run this cell again to check your "
+                                  "code.") from None
+            except OutOfTime as error:
+                if error.limit is not limit:
+                    raise
+                return wrong(f"Checking {name} did not finish within {CHECK_LIMIT:g} s"
+                             f"{where(error)}. The checker's own solution takes a few seconds, "
+                             "so your code most likely loops without end, or what it returns "
+                             "does (its `__len__`, `__iter__` or `__eq__`).", "timeout")
+            except BaseException as error:  # the point: nothing escapes
+                return wrong(f"What {name} returned could not be checked: reading it raised "
+                             f"{describe(error)}{where(error)}. Return plain numbers (a float, "
+                             "a list or a numpy array of floats, in the shape the exercise "
+                             "asks for), then run this cell again.", "unreadable")
+        return guarded  # type: ignore[return-value]
+    return decorate
 
 
 def _same(old: Any, new: Any) -> bool:
@@ -191,12 +262,6 @@ def _unwrapped(function: Callable[..., Any]) -> Callable[..., Any]:
 
 class DrawError(ValueError):
     """A call of a checker's ``draw`` that cannot be answered (bad node or probabilities)."""
-
-
-def short_repr(value) -> str:
-    """A value as a student sees it in a message: its repr, cut at 80 characters."""
-    text = repr(value.tolist() if isinstance(value, np.ndarray) else value)
-    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def checked_draw(tree, node, probabilities) -> tuple[int, np.ndarray]:

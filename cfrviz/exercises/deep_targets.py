@@ -30,7 +30,7 @@ import numpy as np
 
 from ..core.regret import average_strategy
 from . import Feedback, not_done, unanswered, wrong
-from .coding import run_student
+from .coding import checks, floats, run_student
 from .diagnosis import Case, close_to, diagnose, fallback
 
 #: Answers within this of the package's count as equal.
@@ -201,7 +201,7 @@ def _vector(value, k: int, width: int) -> np.ndarray | None:
     """The answer as ``k`` floats (a whole row of ``width`` cut to ``k``), or None when it is
     not numbers or not that many; NaN and infinity pass, for the caller to name."""
     try:
-        array = np.array(value, dtype=float).ravel()
+        array = floats(value).ravel()
     except (TypeError, ValueError):
         return None
     if len(array) == width and width > k:
@@ -227,6 +227,7 @@ _TARGET_HINTS = {
 }
 
 
+@checks("`my_target`")
 def check_weighted_target(function) -> Feedback:
     """Exercise: ``function(ts, infos, regrets, info)`` is the iteration-weighted mean target.
 
@@ -381,6 +382,7 @@ _AVERAGE_HINTS = {
 }
 
 
+@checks("`my_sd_average`")
 def check_sd_average(function) -> Feedback:
     """Exercise: ``function(strategies, reaches)`` is Single Deep CFR's average at a set.
 

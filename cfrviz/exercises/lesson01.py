@@ -8,7 +8,7 @@ from ..analysis.equilibrium import matrix_equilibrium
 from ..core.regret import regret_matching
 from ..games.matrix import RPS_PAYOFFS
 from . import Feedback, as_vector, correct, not_done, unanswered, wrong
-from .coding import run_student
+from .coding import checks, floats, run_student
 from .diagnosis import Case, close_to, diagnose, fallback
 
 ACTIONS = ("R", "P", "S")
@@ -83,6 +83,7 @@ REGRET_MATCHING_CASES = (
 _ANSWERS = {regret_matching: "`cfrviz.regret_matching`"}
 
 
+@checks("`my_regret_matching`")
 def check_regret_matching(function) -> Feedback:
     """Exercise 2: ``function(cumulative_regrets) -> strategy`` implements regret matching.
 
@@ -187,7 +188,7 @@ def regret_matching_cases(regrets, expected, result) -> tuple[Case, ...]:
 def _has_nan(result) -> bool:
     """True for numbers of which some are NaN or infinite (never raises)."""
     try:
-        values = np.array(result, dtype=float, ndmin=1)
+        values = np.atleast_1d(floats(result))
     except (TypeError, ValueError):
         return False
     return bool(np.any(~np.isfinite(values)))

@@ -26,7 +26,7 @@ from ..core.tree import CHANCE
 from ..reference.cfr import counterfactual_regret, vanilla_cfr, walk
 from ..reference.updates import REGRET_UPDATES
 from . import Feedback, correct, not_done, unanswered, wrong
-from .coding import run_student
+from .coding import checks, floats, number, run_student
 from .diagnosis import Case, close_to, diagnose, fallback, screen
 
 #: Exercise 1: player 1 bets K always, J one time in three, Q never (other sets uniform).
@@ -95,7 +95,7 @@ def _pair(answer, actions=("p", "b")):
     if isinstance(answer, (str, bytes)):
         return None
     try:
-        values = np.array(answer, dtype=float)
+        values = floats(answer)
     except (TypeError, ValueError):
         return None
     if values.shape != (len(actions),) or not np.all(np.isfinite(values)):
@@ -331,7 +331,7 @@ def _per_action(result, tree, info: int):
     if isinstance(result, (str, bytes)):
         return None
     try:
-        values = np.array(result, dtype=float)
+        values = floats(result)
     except (TypeError, ValueError):
         return None
     if values.ndim != 1 or len(values) not in (len(actions), tree.max_actions):
@@ -354,6 +354,7 @@ def _cf_answers() -> dict:
             node_values: "the checker's `node_values`"}
 
 
+@checks("`my_counterfactual_values`")
 def check_counterfactual_function(function) -> Feedback:
     """Exercise 2: ``function(tree, strategy, info)`` returns each action's counterfactual value.
 
@@ -452,7 +453,10 @@ def _as_scalar(result) -> float | None:
         return None
     if isinstance(result, (int, float, np.number)) or (isinstance(result, np.ndarray)
                                                        and result.ndim == 0):
-        value = float(result)
+        try:
+            value = number(result)
+        except ValueError:  # an int too large for a float
+            return None
         return value if np.isfinite(value) else None
     return None
 
@@ -478,7 +482,7 @@ def _increment(added, k: int) -> np.ndarray:
     if added is None:
         raise BadUpdate("it returned None (a missing `return`?)")
     try:
-        values = np.array(added, dtype=float)
+        values = floats(added)
     except (TypeError, ValueError):
         raise BadUpdate(f"it returned {shown!r}, which is not numbers") from None
     if values.shape != (k,):
@@ -556,6 +560,7 @@ _UPDATE_ARGUMENTS = ("`reach` is a numpy array of three numbers [player 1, playe
 _UPDATE_ANSWERS = {counterfactual_regret: "`counterfactual_regret` (cfrviz.reference)"}
 
 
+@checks("`my_regret_update`")
 def check_regret_update(function, iterations: int = CHECK_ITERATIONS) -> Feedback:
     """Exercise 3: ``function(reach, player, action_values, value)`` is CFR's regret update.
 
@@ -610,7 +615,7 @@ def _compare_update(function, tree, iterations):
                     and np.array_equal(theirs, mine, equal_nan=True)):
                 raise _Changed(label)
         calls.append((reach.copy(), player, action_values.copy(), value,
-                      None if out is None else np.array(out, dtype=float, copy=True)
+                      None if out is None else floats(out)
                       if _numeric(out) else out))
         return _increment(out, len(action_values))
 
@@ -657,7 +662,7 @@ def _compare_update(function, tree, iterations):
 
 def _numeric(out) -> bool:
     try:
-        np.array(out, dtype=float)
+        floats(out)
     except (TypeError, ValueError):
         return False
     return True

@@ -23,7 +23,7 @@ from ..core.policy import Policy
 from ..core.tree import TERMINAL
 from ..engine import tree_best_response
 from . import Feedback, as_number, unanswered, wrong
-from .coding import run_student
+from .coding import checks, run_student
 from .diagnosis import Case, diagnose, fallback, screen
 from .lesson04 import describe_kuhn_set, strategy_table  # noqa: F401  (used by the lesson)
 
@@ -384,6 +384,7 @@ def _answer_functions() -> dict:
             exploiter: "the checker's exploiter (a best response in both seats)"}
 
 
+@checks("`my_best_response`")
 def check_best_response_code(function) -> Feedback:
     """Exercise 2: ``function(tree, policy, player)`` returns what ``player``'s best response wins.
 

@@ -29,7 +29,7 @@ from ..core.tree import CHANCE
 from ..reference.mccfr import external_sampling_walk, sampled_walk
 from ..reference.mccfr import sample as pick
 from . import Feedback, correct, not_done, unanswered, wrong
-from .coding import checked_draw, run_student, short_repr
+from .coding import checked_draw, checks, number, run_student, short_repr
 from .diagnosis import Case, close_to, diagnose, fallback
 
 #: Exercise 1: chance deals J, Q, K with probability 1/3 each; the sampler draws them with Q.
@@ -238,6 +238,7 @@ def _same(a, b) -> bool:
     return bool(np.allclose(a, b, rtol=1e-9, atol=1e-9))
 
 
+@checks("`my_external_sampling`")
 def check_external_sampling(function) -> Feedback:
     """Exercise 2: ``function(tree, node, player, regret_sum, strategy_sum, draw)`` is external
     sampling with stochastically-weighted averaging.
@@ -304,7 +305,7 @@ def _check_values(tree, mine, reference) -> Feedback | None:
     """The tables agree: the value each walk returned at the root must agree too."""
     for w, (got, want) in enumerate(zip(mine, reference)):
         try:
-            ok = bool(np.isclose(float(got[2]), float(want[2]), rtol=1e-9, atol=1e-9))
+            ok = bool(np.isclose(number(got[2]), float(want[2]), rtol=1e-9, atol=1e-9))
         except (TypeError, ValueError):
             ok = False
         if not ok:

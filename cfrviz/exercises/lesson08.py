@@ -25,7 +25,7 @@ from ..core.regret import regret_matching
 from ..reference.cfr import cfr_pass
 from ..solvers.registry import ALGORITHMS
 from . import Feedback, as_vector, not_done, unanswered, wrong
-from .coding import run_student
+from .coding import checks, floats, run_student
 from .diagnosis import Case, close_to, diagnose, fallback, screen
 
 #: Exercise 1: iterations of the student's CFR+ the checker runs on Kuhn poker.
@@ -202,7 +202,7 @@ def _sums(out, shape) -> tuple[np.ndarray, np.ndarray] | str:
     tables = []
     for name, table in zip(("regret_sum", "strategy_sum"), out):
         try:
-            array = np.array(table, dtype=float)
+            array = floats(table)
         except (TypeError, ValueError):
             return f"returned a {name} that is not numbers"
         if array.shape != shape:
@@ -249,6 +249,7 @@ def answers() -> dict:
     return {plus_iteration: "cfrviz.exercises.lesson08.plus_iteration"}
 
 
+@checks("`my_cfr_plus_iteration`")
 def check_cfr_plus_iteration(function, iterations: int = PLUS_ITERATIONS) -> Feedback:
     """Exercise 1: ``function(tree, regret_sum, strategy_sum, t)`` is one iteration of CFR+.
 

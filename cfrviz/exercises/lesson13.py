@@ -36,7 +36,7 @@ from collections.abc import Callable
 import numpy as np
 
 from . import Feedback, unanswered, wrong
-from .coding import run_student, short_repr
+from .coding import checks, run_student, short_repr
 from .diagnosis import Case, diagnose, fallback, screen
 
 #: The stream of the exact replay: its length, the capacity and the generator's seed.
@@ -246,6 +246,7 @@ def _shape_problem(after: list[list], capacity: int) -> Feedback | None:
     return None
 
 
+@checks("`my_add`")
 def check_reservoir_add(function) -> Feedback:
     """Exercise 1: ``function(buffer, sample, seen, capacity, rng)`` is reservoir sampling.
 

@@ -36,7 +36,7 @@ import numpy as np
 
 from ..core.tree import TERMINAL, GameTree, as_tree
 from . import Feedback, not_done, unanswered, wrong
-from .coding import run_student
+from .coding import checks, floats, number, run_student
 from .diagnosis import Case, close_to, diagnose, fallback
 
 #: Answers within this of the package's count as equal.
@@ -225,12 +225,12 @@ def _vector(value: Any, case: RootCase) -> np.ndarray | None:
             if not isinstance(index, (int, np.integer)) or not 0 <= index < n:
                 return None
             try:
-                out[int(index)] = float(v)
+                out[int(index)] = number(v)
             except (TypeError, ValueError):
                 return None
         return out
     try:
-        array = np.array(value, dtype=float).ravel()
+        array = floats(value).ravel()
     except (TypeError, ValueError):
         return None
     return array if array.shape == (n,) else None
@@ -247,6 +247,7 @@ def _flat(formula: Callable[[RootCase], np.ndarray]) -> np.ndarray:
                                for c in root_cases()])
 
 
+@checks("`my_root_values`")
 def check_root_values(function: Any) -> Feedback:
     """Exercise: ``function(tree, policy, roots, hand_of_root, player)`` gives the re-solve
     gadget's terminate values (normalised counterfactual best-response values per hand).

@@ -30,7 +30,7 @@ from ..core.regret import regret_matching
 from ..core.tree import CHANCE, TERMINAL
 from ..reference.mccfr import outcome_sampling_walk, stream_draws
 from . import Feedback, correct, not_done, unanswered, wrong
-from .coding import run_student
+from .coding import checks, floats, run_student
 from .diagnosis import Case, diagnose, fallback
 
 #: The recorded walks: (game, iterations of external sampling that give the strategies, seed
@@ -266,7 +266,7 @@ def _as_regrets(result, path: Path):
     out = []
     for got, want in zip(result, path.regrets):
         try:
-            values = np.array(got, dtype=float)
+            values = floats(got)
         except (TypeError, ValueError):
             return None
         if values.shape != want.shape:
@@ -293,6 +293,7 @@ def answers() -> dict:
     return {outcome_regrets: "cfrviz.exercises.outcome_weights.outcome_regrets"}
 
 
+@checks("`my_outcome_regrets`")
 def check_outcome_regrets(function) -> Feedback:
     """Lesson 07: ``function(path, payoff, player)`` gives outcome sampling's regrets.
 

@@ -60,7 +60,7 @@ from typing import Any
 import numpy as np
 
 from . import Feedback, unanswered, wrong
-from .coding import run_student
+from .coding import checks, floats, run_student, short_repr
 from .diagnosis import Case, diagnose, fallback, screen
 
 #: The games the checker runs the step on, with the iterations of each.
@@ -260,22 +260,19 @@ def _outputs(out, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, float
     arrays = []
     for what, value in zip(("regret_sum", "strategy"), out[:2]):
         try:
-            array = np.array(value)
-        except (TypeError, ValueError):
-            array = np.array(None)
-        if array.dtype.kind not in "iuf":
+            array = floats(value, numeric_only=True)
+        except ValueError:
             return f"returned a {what} that is not a table of numbers"
-        array = array.astype(float)
         if array.shape != shape:
             return (f"returned a {what} of shape {array.shape}; it should have the shape of the "
                     f"regrets it was given, {shape}")
         arrays.append(array)
     try:
-        weight = np.array(out[2])
-    except (TypeError, ValueError):
-        weight = np.array(None)
-    if weight.dtype.kind not in "iuf" or weight.size != 1 or not np.isfinite(weight).all():
-        return f"returned a weight of {out[2]!r:.60}; it should be one finite number"
+        weight = floats(out[2], numeric_only=True)
+    except ValueError:
+        weight = np.array([])
+    if weight.size != 1 or not np.isfinite(weight).all():
+        return f"returned a weight of {short_repr(out[2]):.60}; it should be one finite number"
     if not np.all(np.isfinite(arrays[0])):
         return "returned a regret_sum that is not finite"
     return arrays[0], arrays[1], float(weight.astype(float).reshape(()))
@@ -619,6 +616,7 @@ def correct_message(runs: list[Run], calls: list[Call]) -> str:
             "(the lesson measures each change apart).")
 
 
+@checks("`my_predictive_step`")
 def check_predictive_step(function) -> Feedback:
     """The exercise: ``function(regret_sum, regret, legal_mask, t)`` is PCFR+'s step.
 

@@ -23,7 +23,7 @@ import numpy as np
 from ..core.regret import regret_matching
 from ..games.matrix import RPS_PAYOFFS, matrix_exploitability
 from . import Feedback, as_vector, correct, not_done, unanswered, wrong
-from .coding import DrawError, run_student, short_repr
+from .coding import DrawError, checks, floats, run_student, short_repr
 from .diagnosis import Case, diagnose, fallback
 
 #: The scissors variant of lesson 01 §6 and the fixed opponent of §4.
@@ -118,7 +118,7 @@ class Draws:
         player = int(player)
         k = self.sizes[player]
         try:
-            p = np.asarray(strategy, dtype=float)
+            p = floats(strategy)
         except (TypeError, ValueError):
             p = np.array([np.nan])
         # `not min >= 0` also refuses NaN; an infinite entry makes the sum miss 1.
@@ -230,6 +230,7 @@ def expected_bound(payoffs, rounds: int) -> float:
     return 2 * spread * math.sqrt(max(A.shape) / rounds)
 
 
+@checks("`my_sampled_regret_matching`")
 def check_sampled_regret_matching(function) -> Feedback:
     """Lesson 01: ``function(payoffs, rounds, draw, opponent=None) -> (average 1, average 2)``.
 

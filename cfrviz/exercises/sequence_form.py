@@ -32,7 +32,7 @@ from ..analysis import lp
 from ..analysis.lp import sequence_form
 from ..analysis.realization import sequence_labels
 from . import Feedback, as_number, correct, not_done, unanswered, wrong
-from .coding import run_student
+from .coding import checks, floats, run_student
 from .diagnosis import Case, diagnose, fallback
 
 #: The games the constraints are checked on: (name, parameters, what to call it).
@@ -88,7 +88,7 @@ def _as_matrix(value) -> np.ndarray | None:
     if hasattr(value, "toarray"):
         value = value.toarray()
     try:
-        array = np.array(value, dtype=float)
+        array = floats(value)
     except (TypeError, ValueError):
         return None
     if array.ndim != 2 or not np.all(np.isfinite(array)):
@@ -100,7 +100,7 @@ def _as_rhs(value, rows: int) -> np.ndarray | None:
     if hasattr(value, "toarray"):
         value = value.toarray()
     try:
-        array = np.array(value, dtype=float).ravel()
+        array = floats(value).ravel()
     except (TypeError, ValueError):
         return None
     if array.shape != (rows,) or not np.all(np.isfinite(array)):
@@ -350,6 +350,7 @@ _CONSTRAINT_HINTS = {
 }
 
 
+@checks("`my_constraints`")
 def check_plan_constraints(function) -> Feedback:
     """Exercise: ``function(tree, player, first) -> (E, e)``, the realization-plan constraints.
 
@@ -587,6 +588,7 @@ _LP_HINTS = {
 }
 
 
+@checks("`my_game_value`")
 def check_sequence_lp(function) -> Feedback:
     """Exercise: ``function(A, E, e, F, f, linprog) -> value`` solves the sequence-form LP.
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from ...core.regret import regret_matching
 from .. import Feedback, correct, unanswered, wrong
-from ..coding import run_student
+from ..coding import checks, floats, run_student
 from ..diagnosis import Case, screen
 from ..lesson03 import node_passes
 
@@ -184,9 +184,9 @@ def _as_strategy_table(result, tree):
     if isinstance(result, (str, bytes)):
         return None, f"it returned {result!r}"
     try:
-        table = np.array(result, dtype=float)
-    except (TypeError, ValueError):
-        return None, f"it returned a {type(result).__name__}, not numbers"
+        table = floats(result)
+    except ValueError as error:  # NotNumbers, saying what it is
+        return None, f"it returned {error}"
     if table.shape != mask.shape:
         return None, (f"it returned an array of shape {table.shape}; expected "
                       f"{mask.shape} (information sets x actions) or a dict "
@@ -209,7 +209,7 @@ def _table_from_dict(result: dict, tree):
                               f"not {list(actions)}")
             probs = [probs[a] for a in actions]
         try:
-            values = np.array(probs, dtype=float).ravel()
+            values = floats(probs).ravel()
         except (TypeError, ValueError):
             return None, f"at {key!r} {probs!r} is not numbers"
         if len(values) not in (len(actions), table.shape[1]):
@@ -322,6 +322,7 @@ _NOT_NORMALISED = ("Your rows do not sum to 1: divide the strategy sums by their
                    "set. ")
 
 
+@checks("`my_cfr`")
 def check_my_cfr(function) -> Feedback:
     """Exercise 3: ``function(tree, iterations)`` is vanilla CFR and returns its average strategy.
 
