@@ -1064,7 +1064,8 @@ def _hostile_game(tmp_path: Path, texts: list[str], named: bool) -> Path:
                 label("L"): {"probability": "1/2", "node": holding("L", -1)}}}}
     if named:
         spec["name"] = next(t)
-    path = tmp_path / (next(t).replace("/", "|").replace("\0", "")[:120] + ".json")
+    # "g" first: an empty text would leave ".json", a dotfile with no suffix (Path.suffix "").
+    path = tmp_path / ("g" + next(t).replace("/", "|").replace("\0", "")[:120] + ".json")
     path.write_text(json.dumps(spec))
     return path
 
