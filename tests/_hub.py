@@ -27,6 +27,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -43,6 +44,13 @@ PROXY = ROOT / "tools" / "hub" / "node_modules" / ".bin" / "configurable-http-pr
 CELLS = (1, 2, 4, 6, 8)
 #: The cell whose printed strategy table is the student's "first result".
 FIRST_RESULT = 8
+#: What every student's server is started with besides: kernels that talk to it over Unix
+#: sockets (IPC).  Over TCP each server of the class picks its kernels' ports by itself; two
+#: servers can pick the same free port, and the second kernel cannot bind it ("Address already
+#: in use"), nor after a restart (the restarter keeps the ports): its server waits 60 s for
+#: the kernel and closes the student's kernel websocket.  Issue 30: the student lost in each
+#: 40-student run (WebSocketClosedError), 2 of 40 in a run here at load 65.
+KERNEL_ARGS = ("--KernelManager.transport=ipc",)
 
 
 def missing() -> str | None:
@@ -103,12 +111,15 @@ class Hub:
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
         self.pids: set[int] = set()  # every process seen belonging to this hub
+        # The students' runtime folders (their kernels' sockets): short, removed on exit.
+        self.sockets = Path(tempfile.mkdtemp(prefix="cfh-"))
 
     def config(self) -> str:
         homes = self.folder / "home"
         homes.mkdir(parents=True, exist_ok=True)
         single_user = Path(sys.executable).parent / "jupyterhub-singleuser"
         env = {"JUPYTER_PREFER_ENV_PATH": "1", **self.environment}
+        root = os.geteuid() == 0
         return "\n".join([
             "c = get_config()  # noqa",
             "c.JupyterHub.ip = '127.0.0.1'",
@@ -127,8 +138,13 @@ class Hub:
             f"c.SimpleLocalProcessSpawner.home_dir_template = {str(homes / '{username}')!r}",
             f"c.Spawner.cmd = [{str(single_user)!r}]",
             # jupyter_server refuses to run as root without this (CI runs as root).
-            f"c.Spawner.args = {['--allow-root'] if os.geteuid() == 0 else []!r}",
+            f"c.Spawner.args = {[*KERNEL_ARGS, *(['--allow-root'] if root else [])]!r}",
             f"c.Spawner.environment = {env!r}",
+            # Kernels talk to their server over Unix sockets (KERNEL_ARGS), which live in the
+            # server's runtime folder: a short one per student (a socket's path has at most 107
+            # bytes; the kernel's id alone takes 36).
+            "c.Spawner.environment['JUPYTER_RUNTIME_DIR'] = "
+            f"lambda spawner: {str(self.sockets)!r} + '/' + spawner.user.name",
             *(["c.Spawner.environment['NUMBA_CACHE_DIR'] = "
                f"lambda spawner: {str(homes)!r} + '/' + spawner.user.name + '/numba-cache'"]
               if self.cache_per_student else []),
@@ -158,14 +174,22 @@ class Hub:
             [str(hub), "-f", "jupyterhub_config.py"], cwd=self.folder, stdout=self.log,
             stderr=subprocess.STDOUT, start_new_session=True)
         self.pids.add(self.process.pid)
+        try:
+            self._wait_until_up()
+        except BaseException:
+            self.__exit__()  # nothing of a hub that did not start is left
+            raise
+        return self
+
+    def _wait_until_up(self) -> None:
         deadline = time.monotonic() + 300
         while time.monotonic() < deadline:
-            if self.process.poll() is not None:
+            if self.process is not None and self.process.poll() is not None:
                 raise RuntimeError(f"the hub stopped at start-up: see {self.folder / 'hub.log'}:\n"
                                    + self.log_tail())
             try:
                 self.api("GET", "/")
-                return self
+                return
             except OSError:
                 time.sleep(0.5)
         raise RuntimeError(f"the hub did not answer in 300 s: see {self.folder / 'hub.log'}")
@@ -253,6 +277,7 @@ class Hub:
             for pid in self.pids:
                 with contextlib.suppress(psutil.Error):
                     psutil.Process(pid).kill()
+            shutil.rmtree(self.sockets, ignore_errors=True)
 
 
 async def _request(method: str, url: str, token: str, body: Any = None,
