@@ -245,9 +245,9 @@ def check_figure_widget() -> Check:
     """A plotly FigureWidget (the interactive figure the lessons use) can be built."""
     name = "plotly FigureWidget"
     try:
-        import plotly.graph_objects as go
+        from cfrviz.views.figure_widget import FigureWidget
 
-        go.FigureWidget()
+        FigureWidget().close()  # cfrviz's own: plotly's would send its 5 MB front end again
     except Exception as error:
         return Check(
             name,

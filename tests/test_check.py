@@ -168,12 +168,12 @@ def test_missing_lab_extension_is_reported(monkeypatch):
 
 
 def test_broken_figure_widget_is_reported(monkeypatch):
-    import plotly.graph_objects as go
+    from cfrviz.views import figure_widget
 
     def fail():
         raise ImportError("Please install anywidget to use the FigureWidget class")
 
-    monkeypatch.setattr(go, "FigureWidget", fail)
+    monkeypatch.setattr(figure_widget, "FigureWidget", fail)
     result = check_module.check_figure_widget()
     assert not result.ok
     assert "pip install 'plotly>=6.1.1' 'anywidget>=0.9'" in result.message
