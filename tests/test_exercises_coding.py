@@ -7,6 +7,7 @@ import time
 
 import numpy as np
 import pytest
+from _misbehaving import BadFloat, Custom, Endless, EndlessArray, NoArray, Unprintable, spin
 
 from cfrviz.exercises import coding, guard
 from cfrviz.exercises.coding import (
@@ -115,11 +116,6 @@ def quick_limit(monkeypatch):
     monkeypatch.setattr(guard, "TIME_LIMIT", 0.2)
 
 
-def spin():
-    while True:
-        pass
-
-
 @pytest.mark.usefixtures("quick_limit")
 def test_an_endless_loop_ends_with_a_feedback_naming_the_limit_and_the_line():
     started = time.monotonic()
@@ -175,20 +171,6 @@ def test_outside_the_main_thread_the_code_runs_without_a_limit():
     assert out["r"] == (7, None)
 
 
-class Unprintable(Exception):
-    def __str__(self):
-        raise RuntimeError("no message for you")
-
-
-class Endless(Exception):
-    def __str__(self):
-        spin()
-
-
-class Custom(BaseException):
-    pass
-
-
 def raiser(error):
     def student(*_args):
         raise error
@@ -225,24 +207,6 @@ def test_ctrl_c_still_stops_the_cell_with_one_line_saying_so():
     assert lines == [f"… INTERRUPTED: {stopped.value}"] and "you stopped `my_cfr`" in lines[0]
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
     assert signal.getsignal(signal.SIGALRM) is signal.SIG_DFL
-
-
-class NoArray:
-    def __array__(self, *args, **kwargs):
-        raise RuntimeError("no array")
-
-
-class EndlessArray:
-    def __array__(self, *args, **kwargs):
-        spin()
-
-
-class BadFloat:
-    def __float__(self):
-        raise ZeroDivisionError("nope")
-
-    def __repr__(self):
-        raise RuntimeError("no repr either")
 
 
 @pytest.mark.parametrize("value, said", [

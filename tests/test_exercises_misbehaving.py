@@ -19,6 +19,7 @@ from functools import cache
 
 import numpy as np
 import pytest
+from _misbehaving import BadFloat, Custom, Endless, EndlessArray, NoArray, Unprintable, spin
 from _solutions import SOLUTIONS, run_solution
 
 from cfrviz.exercises import Feedback, guard
@@ -49,43 +50,6 @@ CHECKERS = {
 }
 
 
-def spin():
-    while True:
-        pass
-
-
-class Unprintable(Exception):
-    def __str__(self):
-        raise RuntimeError("no message")
-
-
-class EndlessMessage(Exception):
-    def __str__(self):
-        spin()
-
-
-class Odd(BaseException):
-    """Neither an Exception nor one of Python's own BaseExceptions."""
-
-
-class NoArray:
-    def __array__(self, *args, **kwargs):
-        raise RuntimeError("no array")
-
-
-class EndlessArray:
-    def __array__(self, *args, **kwargs):
-        spin()
-
-
-class NoFloat:
-    def __float__(self):
-        raise ZeroDivisionError("no float")
-
-    def __repr__(self):
-        raise RuntimeError("no repr")
-
-
 def leaves(value, make):
     """``value`` with each number or array in it (in tuples, lists, dicts) replaced by
     ``make(leaf)``: the answer's shape, with something else inside."""
@@ -108,16 +72,16 @@ RAISES = {
     "SystemExit": SystemExit(3),
     "sys.exit()": SystemExit(),
     "GeneratorExit": GeneratorExit(),
-    "a BaseException of its own": Odd("odd"),
-    "a BaseExceptionGroup": BaseExceptionGroup("two", [ValueError(1), Odd(2)]),
+    "a BaseException of its own": Custom("odd"),
+    "a BaseExceptionGroup": BaseExceptionGroup("two", [ValueError(1), Custom(2)]),
     "an exception whose str raises": Unprintable(),
-    "an exception whose str loops": EndlessMessage(),
+    "an exception whose str loops": Endless(),
 }
 RETURNS = {
     "None in the answer's shape": lambda answer: leaves(answer, nones),
     "an __array__ that raises": lambda answer: leaves(answer, lambda _: NoArray()),
     "an __array__ that loops": lambda answer: leaves(answer, lambda _: EndlessArray()),
-    "a __float__ and __repr__ that raise": lambda answer: leaves(answer, lambda _: NoFloat()),
+    "a __float__ and __repr__ that raise": lambda answer: leaves(answer, lambda _: BadFloat()),
     "an int too large for a float": lambda answer: leaves(answer, lambda _: 10 ** 400),
     "an object of its own": lambda _answer: NoArray(),
     "text": lambda _answer: "0.5",

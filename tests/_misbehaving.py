@@ -1,0 +1,41 @@
+"""What a student's code can do to a checker besides being wrong: shared by the checker tests
+(tests/test_exercises_coding.py, tests/test_exercises_misbehaving.py)."""
+
+from __future__ import annotations
+
+
+def spin():
+    while True:
+        pass
+
+
+class Unprintable(Exception):
+    def __str__(self):
+        raise RuntimeError("no message for you")
+
+
+class Endless(Exception):
+    def __str__(self):
+        spin()
+
+
+class Custom(BaseException):
+    """Neither an Exception nor one of Python's own BaseExceptions."""
+
+
+class NoArray:
+    def __array__(self, *args, **kwargs):
+        raise RuntimeError("no array")
+
+
+class EndlessArray:
+    def __array__(self, *args, **kwargs):
+        spin()
+
+
+class BadFloat:
+    def __float__(self):
+        raise ZeroDivisionError("nope")
+
+    def __repr__(self):
+        raise RuntimeError("no repr either")
