@@ -270,7 +270,10 @@ def _notebook_bar() -> Callable[[int, int, str], None] | None:
     bar = widgets.IntProgress(value=0, min=0, max=1, description="Compiling",
                               layout=widgets.Layout(width="50%"))
     label = widgets.HTML("Checking numba's compile cache …")
-    display(widgets.VBox([bar, label]))
+    from .core.notebook import displayed_as_ours
+
+    with displayed_as_ours():  # ipywidgets' classes, cfrviz's output: a save replaces it
+        display(widgets.VBox([bar, label]))
 
     def progress(done: int, total: int, message: str) -> None:
         import html

@@ -223,6 +223,37 @@ def test_the_mark_lists_cfrviz_widgets_and_what_they_hold(formatter):
     assert saved.is_ours(fig) and not saved.is_ours(plain)
 
 
+def test_a_widget_cfrviz_shows_is_marked_whatever_its_class(formatter, monkeypatch):
+    """A solver's progress bar is tqdm's widget (an HBox of ipywidgets) but cfrviz's output:
+    shown by a solve (driver.progress_bar), it is marked like the rest, and saved it becomes
+    the notice (kept, lesson 13's Deep CFR run reopened as "model not found")."""
+    import tqdm.auto
+    import tqdm.notebook
+
+    from cfrviz.core.notebook import displayed_as_ours
+    from cfrviz.solvers.driver import progress_bar
+
+    bar = W.HBox([W.FloatProgress(), W.HTML("solving")])
+    assert MARK not in shown(bar, formatter)[1]
+    with displayed_as_ours():
+        metadata = shown(bar, formatter)[1]
+    assert set(metadata[MARK]["models"]) >= {w.model_id for w in all_models(bar)}
+    assert MARK not in shown(bar, formatter)[1]  # only inside the block
+
+    displays: list[dict] = []
+    monkeypatch.setattr(tqdm.auto, "tqdm", tqdm.notebook.tqdm)  # as in a notebook
+    monkeypatch.setattr(tqdm.notebook, "display",
+                        lambda widget: displays.append(shown(widget, formatter)[1]))
+    for progress in (True, None):  # shown when made; shown at an update after the delay
+        run = progress_bar(3, 0, "cfr", "Kuhn", progress=progress)
+        if progress is None:
+            run.start_t -= 5  # as if the two-second delay had passed
+            run.last_print_t -= 5
+        run.update(3)
+        run.close()
+    assert len(displays) == 2 and all(MARK in metadata for metadata in displays)
+
+
 @pytest.mark.slow
 def test_a_kernel_that_imports_a_cfrviz_widget_marks_its_outputs():
     # in a fresh IPython shell: importing any cfrviz widget imports cfrviz.views, which

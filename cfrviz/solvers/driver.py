@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core.notebook import displayed_as_ours
 from ..core.regret import average_strategy as average_strategy  # re-exported
 from ..core.trace import (
     DEFAULT_TRACE_BYTES,
@@ -267,8 +268,24 @@ def progress_bar(total: int, initial: int, algorithm: str, game: str,
         return None
     from tqdm.auto import tqdm
 
-    return tqdm(total=total, initial=initial, desc=f"{algorithm} on {game}", unit="it",
-                delay=0 if progress else 2.0, leave=bool(progress), mininterval=0.2)
+    class Bar(tqdm):  # type: ignore[misc]
+        """tqdm's bar, whose notebook widget (shown when it is made, or at an update once
+        ``delay`` has passed) a save treats as cfrviz's output."""
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            with displayed_as_ours():
+                super().__init__(*args, **kwargs)
+
+        def update(self, n: float | None = 1) -> bool | None:
+            with displayed_as_ours():
+                return super().update(n)  # type: ignore[no-any-return]
+
+        def close(self) -> None:
+            with displayed_as_ours():
+                super().close()
+
+    return Bar(total=total, initial=initial, desc=f"{algorithm} on {game}", unit="it",
+               delay=0 if progress else 2.0, leave=bool(progress), mininterval=0.2)
 
 
 def warn_interrupted(algorithm: str, done: int, iterations: int, during: int | None = None,

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.notebook import MARK, WIDGET_VIEW
+from ..core.notebook import MARK, WIDGET_VIEW, shown_by_cfrviz
 
 
 def is_ours(widget: Any) -> bool:
@@ -42,7 +42,7 @@ def our_models(widget: Any) -> list[str]:
     holds cfrviz's is not listed itself."""
     ours: dict[str, None] = {}
     seen: dict[int, bool] = {}
-    stack = [(widget, False)]
+    stack = [(widget, shown_by_cfrviz())]  # displayed by cfrviz itself: all of it is ours
     while stack:
         w, inside = stack.pop()
         mine = inside or is_ours(w)
