@@ -404,9 +404,9 @@ def test_the_command_line(class_folder, capsys):
 
 @pytest.mark.slow
 def test_a_class_of_twenty_takes_seconds(tmp_path):
-    """The figure docs/CLASSROOM.md quotes: 20 working bots and the 4 archetypes, 20,000 deals
-    per pair, all standing and none refused (its time is benchmarks/bench_tournament.py's to
-    measure, not a test's: a loaded CI machine took 78 s)."""
+    """The class docs/CLASSROOM.md times (benchmarks/bench_tournament.py): 20 working bots and
+    the 4 archetypes, 20,000 deals per pair, all standing and none refused.  Its time is the
+    benchmark's to measure, not a test's: a loaded machine took 78 s."""
     for k in range(20):
         write(tmp_path, {f"student{k:02}.py":
                          f"def bot(s):\n    if s.strength > {k / 20 - 0.3:.2f} and 'r' in "
