@@ -74,7 +74,10 @@ def forget_widget_views(model: dict[str, Any], **_: Any) -> None:
 
 def _forget_state(notebook: dict, ours: set[str], kept: list[str]) -> None:
     """Take the state of the models ``ours`` out of ``metadata.widgets``, except of those the
-    models ``kept`` refer to (through ``IPY_MODEL_<id>`` references, as far as they go)."""
+    models ``kept`` refer to (through ``IPY_MODEL_<id>`` references, as far as they go), and
+    then of every other model that is not needed either and refers to one taken out: a saved
+    container whose child is gone makes JupyterLab's widget manager fail on opening ("widget
+    model not found" in the console), as lesson 14's did in the browser."""
     widgets = notebook.get("metadata", {}).get("widgets")
     saved = widgets.get(WIDGET_STATE) if isinstance(widgets, dict) else None
     states = saved.get("state") if isinstance(saved, dict) else None
@@ -86,8 +89,12 @@ def _forget_state(notebook: dict, ours: set[str], kept: list[str]) -> None:
         if model_id not in needed:
             needed.add(model_id)
             stack += _references(states.get(model_id))
-    for model_id in ours - needed:
-        states.pop(model_id, None)
+    gone = {model_id for model_id in ours - needed if states.pop(model_id, None) is not None}
+    while gone:
+        gone = {model_id for model_id, state in list(states.items())
+                if model_id not in needed and gone.intersection(_references(state))}
+        for model_id in gone:
+            del states[model_id]
     if not states:
         del widgets[WIDGET_STATE]
         if not widgets:
@@ -95,11 +102,15 @@ def _forget_state(notebook: dict, ours: set[str], kept: list[str]) -> None:
 
 
 def _references(value: Any) -> list[str]:
-    """The model ids ``value`` (a model's saved state) refers to as ``IPY_MODEL_<id>``."""
+    """The model ids ``value`` (a model's saved state) refers to: as ``IPY_MODEL_<id>``, or as
+    a widget view's ``model_id`` in an Output widget's saved outputs."""
     if isinstance(value, str):
         return [value[len("IPY_MODEL_"):]] if value.startswith("IPY_MODEL_") else []
-    items = value.values() if isinstance(value, dict) else value if isinstance(
-        value, list) else ()
+    if isinstance(value, dict):
+        view = value.get(WIDGET_VIEW)
+        shown = [str(view["model_id"])] if isinstance(view, dict) and "model_id" in view else []
+        return shown + [found for item in value.values() for found in _references(item)]
+    items = value if isinstance(value, list) else ()
     return [found for item in items for found in _references(item)]
 
 

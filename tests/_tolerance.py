@@ -121,6 +121,8 @@ def assert_iteration_close(one, want, *, regrets: float, sums: float, roundings:
 #: Wall-clock seconds within which a call that must cut something off (a bot that loops, a
 #: FIFO that blocks) has come back.  A test asserts that the call returns, not how fast: the
 #: cut-off itself is a fraction of a second, but a CI machine at load average 20 can take
-#: seconds to start a process, and a call that is not cut off never returns at all.
-#: Speed is measured in benchmarks/, not asserted here.
-STOPPED = 30.0
+#: seconds to start a process, and a call that is not cut off never returns at all.  The grader's
+#: CI at that load took 33 s for a bot whose import sleeps forever (a 1 s import limit), so the
+#: bound is far above any cut-off and far below "never".  Speed is measured in benchmarks/, not
+#: asserted here.
+STOPPED = 120.0

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from itertools import product
 
 import numpy as np
@@ -187,18 +186,6 @@ def test_the_safety_test_can_fail(leduc, monkeypatch):
         assert r.blueprint_exploitability == pytest.approx(0.8886, abs=1e-4)
         assert r.exploitability > r.blueprint_exploitability + r.bound + 1e-3
         assert r.exploitability == pytest.approx(measured, abs=2e-3)
-
-
-def test_resolve_is_fast_on_leduc(leduc):
-    """The widget's budget: at most 1 s per Leduc public state (1,000 CFR+ iterations), counted
-    in this process's CPU time so that other work on a shared machine does not fail it."""
-    bp = _blueprint(leduc, "cfr30")
-    sg.resolve(leduc, bp, "deal/r/c", "maxmargin", 10)  # compile and cache
-    for state in ("deal", "deal/c", "deal/r/c/K", "deal/c/r/r/c/J/r"):
-        for method in sg.METHODS:
-            start = time.process_time()
-            sg.resolve(leduc, bp, state, method, 1000)
-            assert time.process_time() - start < 1.0, (state, method)
 
 
 def test_resolve_accepts_a_public_state_object_and_node_ids(kuhn):
