@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 
 def spin():
     while True:
@@ -39,3 +41,10 @@ class BadFloat:
 
     def __repr__(self):
         raise RuntimeError("no repr either")
+
+
+def stable_id(value: object) -> str:
+    """A test id for ``value`` that is the same in every process: its repr without the memory
+    address (``<object object at 0x7f…>``), so that pytest-xdist's workers collect the same
+    tests (they refuse to run when the ids differ)."""
+    return re.sub(r" at 0x[0-9a-fA-F]+", "", repr(value))

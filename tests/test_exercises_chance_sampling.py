@@ -5,6 +5,7 @@ named; the checker's own variant walk is the reference when no mistake is asked 
 
 import numpy as np
 import pytest
+from _misbehaving import stable_id
 from _solutions import as_cell, run_solution
 
 import cfrviz
@@ -282,7 +283,7 @@ def my_chance_sampling(tree, node, player, own_reach, opponent_reach, strategy, 
     assert ex.check_chance_sampling(student(starter)).status == NOT_DONE
 
 
-@pytest.mark.parametrize("junk", ["walk", 3, [1, 2]], ids=repr)
+@pytest.mark.parametrize("junk", ["walk", 3, [1, 2]], ids=stable_id)
 def test_junk_is_not_callable(junk):
     assert ex.check_chance_sampling(junk).mistake == "not-callable"
 

@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from _misbehaving import stable_id
 from _solutions import SOLUTIONS, as_cell, run_solution
 
 from cfrviz.exercises import CORRECT, NOT_DONE, WRONG
@@ -42,7 +43,7 @@ def test_importance_weight_mistakes_are_explained(answer, mistake):
     assert feedback.status == WRONG and feedback.mistake == mistake, feedback
 
 
-@pytest.mark.parametrize("junk", JUNK, ids=repr)
+@pytest.mark.parametrize("junk", JUNK, ids=stable_id)
 def test_junk_never_raises(junk):
     for checker in (ex.check_importance_weights,):
         feedback = checker(junk)
@@ -213,7 +214,7 @@ def test_an_unknown_mistake_names_the_set_that_differs():
     assert "iteration 1" in feedback.message and "'J'" in feedback.message
 
 
-@pytest.mark.parametrize("junk", [*JUNK, lambda: None, print], ids=repr)
+@pytest.mark.parametrize("junk", [*JUNK, lambda: None, print], ids=stable_id)
 def test_junk_walks_never_raise(junk):
     feedback = ex.check_external_sampling(junk)
     assert feedback.status in (WRONG, NOT_DONE)

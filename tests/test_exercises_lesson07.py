@@ -3,6 +3,7 @@ raises."""
 
 import numpy as np
 import pytest
+from _misbehaving import stable_id
 from _solutions import run_solution
 
 from cfrviz.exercises import CORRECT, NOT_DONE, WRONG
@@ -49,7 +50,7 @@ def test_fewest_nodes_mistakes_are_explained(answer, mistake):
     assert len(feedback.message) > 40
 
 
-@pytest.mark.parametrize("junk", JUNK, ids=repr)
+@pytest.mark.parametrize("junk", JUNK, ids=stable_id)
 def test_junk_never_raises(junk):
     feedback = ex.check_fewest_nodes(junk)
     assert feedback.status in (WRONG, NOT_DONE)

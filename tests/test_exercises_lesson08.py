@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from _misbehaving import stable_id
 from _solutions import SOLUTIONS, as_cell, run_solution
 
 import cfrviz
@@ -83,7 +84,7 @@ def test_variant_ranking_mistakes_are_explained(answer, mistake):
     assert not any(f"{e:.1e}" in feedback.message for e in ex.race().values()), feedback
 
 
-@pytest.mark.parametrize("junk", JUNK, ids=repr)
+@pytest.mark.parametrize("junk", JUNK, ids=stable_id)
 def test_junk_never_raises(junk):
     for checker in (ex.check_dcfr_discounts, ex.check_variant_ranking):
         feedback = checker(junk)

@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from _misbehaving import stable_id
 from _solutions import run_solution
 
 from cfrviz.exercises import CORRECT, NOT_DONE, WRONG
@@ -74,7 +75,7 @@ def test_most_exploited_mistakes_are_explained(answer, mistake):
     assert feedback.status == WRONG and feedback.mistake == mistake, feedback
 
 
-@pytest.mark.parametrize("junk", JUNK, ids=repr)
+@pytest.mark.parametrize("junk", JUNK, ids=stable_id)
 def test_junk_never_raises(junk):
     for checker in (ex.check_leduc_infosets, ex.check_most_exploited):
         feedback = checker(junk)
@@ -130,7 +131,7 @@ def test_lp_budget_without_a_fit(fit):
     assert feedback.status == WRONG and feedback.mistake == "no-fit"
 
 
-@pytest.mark.parametrize("junk", JUNK, ids=repr)
+@pytest.mark.parametrize("junk", JUNK, ids=stable_id)
 def test_lp_budget_junk_never_raises(junk):
     feedback = ex.check_lp_budget(junk, **FIT)
     assert feedback.status in (WRONG, NOT_DONE) and feedback.message

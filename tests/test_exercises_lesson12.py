@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from _misbehaving import stable_id
 from _solutions import run_solution
 
 from cfrviz.exercises import CORRECT, NOT_DONE, WRONG
@@ -90,7 +91,7 @@ def test_hulhe_memory_mistakes_are_explained(answer, mistake):
     assert feedback.status == WRONG and feedback.mistake == mistake, feedback
 
 
-@pytest.mark.parametrize("junk", JUNK, ids=repr)
+@pytest.mark.parametrize("junk", JUNK, ids=stable_id)
 def test_junk_never_raises(junk):
     for checker in (ex.check_milestones, ex.check_hulhe_memory):
         feedback = checker(junk)

@@ -3,6 +3,7 @@ ways, accepted; each usual slip, written as a student would, named."""
 
 import numpy as np
 import pytest
+from _misbehaving import stable_id
 from _solutions import as_cell, run_solution
 
 from cfrviz.analysis.subgame import root_values
@@ -272,7 +273,7 @@ def my_root_values(tree, policy, roots, hand_of_root, player):
     assert "line 3" in feedback.message
 
 
-@pytest.mark.parametrize("junk", [3, "values", [1, 2], object()], ids=repr)
+@pytest.mark.parametrize("junk", [3, "values", [1, 2], object()], ids=stable_id)
 def test_junk_never_raises(junk):
     feedback = ex.check_root_values(junk)
     assert feedback.status == WRONG and feedback.mistake == "not-callable"

@@ -4,6 +4,7 @@ wrong answers, written as a student would, are rejected with their mistake named
 
 import numpy as np
 import pytest
+from _misbehaving import stable_id
 from _solutions import as_cell, run_solution
 
 from cfrviz.exercises import NOT_DONE, WRONG
@@ -243,7 +244,7 @@ def my_outcome_regrets(path, payoff, player):
     assert ex.check_outcome_regrets(student(starter)).status == NOT_DONE
 
 
-@pytest.mark.parametrize("junk", ["regrets", 3], ids=repr)
+@pytest.mark.parametrize("junk", ["regrets", 3], ids=stable_id)
 def test_junk_is_not_callable(junk):
     assert ex.check_outcome_regrets(junk).mistake == "not-callable"
 
