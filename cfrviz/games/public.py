@@ -28,15 +28,19 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..core.policy import Policy
-from ..core.tree import CHANCE, TERMINAL, GameTree, as_tree
+from ..core.tree import GameTree, as_tree
 from ..core.types import FloatArray, IntArray
+from .public_partition import (
+    CHANCE_STATE,
+    DECISION_STATE,
+    PRIVATE_DEAL,
+    TERMINAL_STATE,
+    public_parts,
+)
 
 __all__ = ["CHANCE_STATE", "DECISION_STATE", "PRIVATE_DEAL", "TERMINAL_STATE", "PublicState",
            "PublicTree", "Ranges", "node_reach", "public_tree", "ranges"]
 
-CHANCE_STATE, DECISION_STATE, TERMINAL_STATE = "chance", "decision", "terminal"
-#: The label of the edge out of a chance state whose outcome is private (a deal).
-PRIVATE_DEAL = "deal"
 
 
 @dataclass(frozen=True, eq=False)
@@ -203,253 +207,19 @@ def public_tree(game: object) -> PublicTree:
     return tree.cached("public_tree", _build)
 
 
-class _Partition:
-    """Union-find over node ids."""
-
-    def __init__(self, n: int) -> None:
-        self.up = list(range(n))
-
-    def find(self, x: int) -> int:
-        up = self.up
-        while up[x] != x:
-            up[x] = up[up[x]]
-            x = up[x]
-        return x
-
-    def union(self, a: int, b: int) -> bool:
-        ra, rb = self.find(a), self.find(b)
-        if ra == rb:
-            return False
-        if ra > rb:
-            ra, rb = rb, ra
-        self.up[rb] = ra  # the smaller id represents, so a class is named by its first node
-        return True
-
-
-def _groups(labels: IntArray, count: int) -> list[IntArray]:
-    """The ids holding each label ``0 .. count - 1``, in increasing order (-1s left out)."""
-    order = np.argsort(labels, kind="stable")
-    bounds = np.searchsorted(labels[order], np.arange(count + 1))
-    return [order[bounds[k]:bounds[k + 1]] for k in range(count)]
-
-
-def _labels(tree: GameTree, node: int) -> tuple[str, ...]:
-    if tree.player[node] == CHANCE:
-        return tree.chance_labels[node]
-    if tree.player[node] == TERMINAL:
-        return ()
-    return tree.infoset_actions[int(tree.infoset[node])]
-
-
 def _build(tree: GameTree) -> PublicTree:
-    if tree.num_players != 2:
-        raise ValueError(f"the public tree is built for two-player games (a range per player "
-                         f"and hand pairs); {tree.name} has {tree.num_players} players")
-    n = tree.num_nodes
-    part = _Partition(n)
-    sets = _groups(tree.infoset, tree.num_infosets)  # each information set's nodes
-    for members in sets:
-        for m in members[1:]:
-            part.union(int(members[0]), int(m))
-    labels = [_labels(tree, h) for h in range(n)]
-    changed = True
-    while changed:  # close the partition under "same parent state" and "same public label"
-        changed = False
-        groups: dict[int, list[int]] = {}
-        for h in range(n):
-            groups.setdefault(part.find(h), []).append(h)
-        for group in groups.values():
-            if len(group) < 2:
-                continue
-            first = group[0]
-            for h in group[1:]:
-                if tree.parent[h] >= 0 and tree.parent[first] >= 0:
-                    changed |= part.union(int(tree.parent[first]), int(tree.parent[h]))
-            by_label: dict[str, int] = {}
-            for h in group:
-                for label, child in zip(labels[h], tree.children[h], strict=True):
-                    other = by_label.setdefault(label, int(child))
-                    changed |= part.union(other, int(child))
-
-    # States in tree order of their first node: parents before children.
-    rep = np.array([part.find(h) for h in range(n)], dtype=np.int64)
-    firsts, inverse = np.unique(rep, return_inverse=True)  # a class is named by its first node
-    node_state = inverse.astype(np.int64).reshape(-1)
-    count = len(firsts)
-    members_of = _groups(node_state, count)
-
-    def where(s: int) -> str:
-        return f"{tree.name}, public state of history {tree.history[int(members_of[s][0])]!r}"
-
-    kinds: list[str] = []
-    players: list[int] = []
-    for s, members in enumerate(members_of):
-        who = {int(tree.player[h]) for h in members}
-        depths = {int(tree.depth[h]) for h in members}
-        if len(who) > 1 or len(depths) > 1:
-            raise ValueError(f"{where(s)}: its histories cannot be told apart by the players, "
-                             f"yet they differ in who moves next or in length, so the game has "
-                             f"no public tree")
-        p = who.pop()
-        kinds.append(CHANCE_STATE if p == CHANCE else TERMINAL_STATE if p == TERMINAL
-                     else DECISION_STATE)
-        players.append(p)
-        if p >= 0 and len({labels[int(h)] for h in members}) > 1:
-            raise ValueError(f"{where(s)}: its nodes offer different actions")
-
-    parent = np.full(count, -1, dtype=np.int64)
-    child_lists: list[list[int]] = [[] for _ in range(count)]
-    child_labels: list[list[str]] = [[] for _ in range(count)]
-    private = [False] * count
-    for s, members in enumerate(members_of):
-        h0 = int(members[0])
-        if tree.parent[h0] >= 0:
-            parent[s] = node_state[tree.parent[h0]]
-        seen: dict[int, set[str]] = {}
-        for h in map(int, members):
-            for label, child in zip(labels[int(h)], tree.children[int(h)], strict=True):
-                seen.setdefault(int(node_state[child]), set()).add(label)
-        for c, outcomes in sorted(seen.items()):
-            child_lists[s].append(c)
-            child_labels[s].append(next(iter(outcomes)) if len(outcomes) == 1 else PRIVATE_DEAL)
-            if len(outcomes) > 1:  # one child state reached by several outcomes: a private deal
-                private[s] = True
-        if kinds[s] == DECISION_STATE and len(seen) < len(labels[h0]):
-            info = int(tree.infoset[h0])
-            raise ValueError(f"{where(s)}: player {players[s] + 1}'s actions "
-                             f"{list(labels[h0])} at information set "
-                             f"{tree.infoset_keys[info]!r} are not all public (the opponent "
-                             f"cannot tell some of them apart), so the game has no public tree")
-        if kinds[s] == DECISION_STATE:
-            # children in action order: the action's index is the child's position
-            by_action = [int(node_state[c]) for c in tree.children[h0]]
-            child_lists[s] = by_action
-            child_labels[s] = list(labels[h0])
-
-    # Private deals only before the first move.
-    before_move = [True] * count
-    for s in range(count):  # parents precede children
-        if parent[s] >= 0:
-            before_move[s] = before_move[parent[s]] and kinds[parent[s]] == CHANCE_STATE
-    for s in range(count):
-        if private[s] and not before_move[s]:
-            raise ValueError(f"{where(s)}: chance deals private information after the first "
-                             f"move; a public tree needs every private deal at the start")
-    dealt = [not private[s] for s in range(count)]
-    for s in reversed(range(count)):
-        if parent[s] >= 0 and not dealt[s]:
-            dealt[int(parent[s])] = False
-
-    # A node's deal: the labels of the private chance edges on its path.
-    deal_of = np.full(n, -1, dtype=np.int64)
-    deal_path: list[tuple[str, ...]] = []
-    deal_index: dict[tuple[str, ...], int] = {}
-    path: list[tuple[str, ...]] = [()] * n
-    for h in range(n):
-        par = int(tree.parent[h])
-        step: tuple[str, ...] = ()
-        if par >= 0:
-            step = path[par]
-            if private[int(node_state[par])]:
-                step = (*step, labels[par][int(tree.action[h])])
-        path[h] = step
-        if dealt[int(node_state[h])]:
-            if step not in deal_index:
-                deal_index[step] = len(deal_path)
-                deal_path.append(step)
-            deal_of[h] = deal_index[step]
-
-    # Each player's hands: the deals its information sets merge.
-    node_hand = np.full((n, 2), -1, dtype=np.int64)
-    hand_labels: list[tuple[str, ...]] = []
-    infoset_hand = np.full(tree.num_infosets, -1, dtype=np.int64)
-    for p in (0, 1):
-        deals = _Partition(len(deal_path))
-        for info in map(int, np.flatnonzero(tree.infoset_player == p)):
-            ds = deal_of[sets[info]]
-            for d in ds[1:]:
-                deals.union(int(ds[0]), int(d))
-        roots = [deals.find(d) for d in range(len(deal_path))]
-        hand_id: dict[int, int] = {}
-        for r in roots:  # deals are numbered in tree order, so hands are too
-            hand_id.setdefault(r, len(hand_id))
-        hand_of_deal = np.array([hand_id[r] for r in roots], dtype=np.int64)
-        has = deal_of >= 0
-        node_hand[has, p] = hand_of_deal[deal_of[has]]
-        names = _hand_names(tree, p, hand_of_deal, deal_path, node_hand[:, p], sets)
-        if p == 1 and sorted(names) == sorted(hand_labels[0]) and len(set(names)) == len(names):
-            # the same hands as player 1's: list them in player 1's order
-            move = np.array([hand_labels[0].index(name) for name in names], dtype=np.int64)
-            hand_of_deal = move[hand_of_deal]
-            node_hand[has, p] = hand_of_deal[deal_of[has]]
-            names = hand_labels[0]
-        hand_labels.append(names)
-        for info in map(int, np.flatnonzero(tree.infoset_player == p)):
-            infoset_hand[info] = node_hand[int(sets[info][0]), p]
-        for s in range(count):
-            if kinds[s] != DECISION_STATE or players[s] != p:
-                continue
-            members = members_of[s]
-            for hand in np.unique(node_hand[members, p]):
-                held = np.unique(tree.infoset[members[node_hand[members, p] == hand]])
-                if len(held) > 1:
-                    keys = [tree.infoset_keys[int(i)] for i in held[:2]]
-                    raise ValueError(f"{where(s)}: player {p + 1} holds the same private hand "
-                                     f"in information sets {keys[0]!r} and {keys[1]!r}, so its "
-                                     f"information is more than its hand and the public "
-                                     f"history (imperfect recall, or a private signal)")
-
-    histories: list[str] = []
-    for s in range(count):
-        if parent[s] < 0:
-            histories.append("")
-            continue
-        label = child_labels[int(parent[s])][child_lists[int(parent[s])].index(s)]
-        before = histories[int(parent[s])]
-        histories.append(f"{before}/{label}" if before else label)
-
-    reach = np.ones(n)
-    for h in range(1, n):
-        reach[h] = reach[tree.parent[h]] * tree.chance_prob[h]
-
-    states = tuple(PublicState(id=s, history=histories[s], kind=kinds[s], player=players[s],
-                               parent=int(parent[s]), children=tuple(child_lists[s]),
-                               labels=tuple(child_labels[s]), nodes=members_of[s],
-                               dealt=dealt[s], private=private[s])
-                   for s in range(count))
-    infoset_state = np.array([node_state[int(members[0])] for members in sets],
-                             dtype=np.int64)
-    return PublicTree(tree=tree, states=states, node_state=node_state, node_hand=node_hand,
-                      hand_labels=(hand_labels[0], hand_labels[1]), chance_reach=reach,
-                      infoset_state=infoset_state, infoset_hand=infoset_hand)
-
-
-def _hand_names(tree: GameTree, player: int, hand_of_deal: IntArray,
-                deal_path: list[tuple[str, ...]], node_hand: IntArray,
-                sets: list[IntArray]) -> tuple[str, ...]:
-    """Readable names of one player's hands: the private chance labels every deal of the hand
-    shares, else the common start of its information-set keys, else ``hand k``."""
-    count = int(np.max(hand_of_deal)) + 1 if len(hand_of_deal) else 0
-    names: list[str] = []
-    keys_of: list[list[str]] = [[] for _ in range(count)]
-    for info in np.flatnonzero(tree.infoset_player == player):
-        hand = int(node_hand[int(sets[info][0])])
-        keys_of[hand].append(tree.infoset_keys[int(info)])
-    for hand in range(count):
-        deals = [deal_path[int(d)] for d in np.flatnonzero(hand_of_deal == hand)]
-        shared = [deals[0][i] for i in range(min(map(len, deals)))
-                  if all(d[i] == deals[0][i] for d in deals)]
-        name = " ".join(shared)
-        if not name and keys_of[hand]:
-            prefix = keys_of[hand][0]
-            for key in keys_of[hand][1:]:
-                while not key.startswith(prefix):
-                    prefix = prefix[:-1]
-            name = prefix.rstrip(" :|/.,;-_")
-        names.append(name or f"hand {hand + 1}")
-    if len(set(names)) < len(names):
-        names = [f"{name} ({i + 1})" for i, name in enumerate(names)]
-    return tuple(names)
+    parts = public_parts(tree)
+    edges, members_of = parts.edges, parts.grouping.members_of
+    states = tuple(PublicState(id=s, history=parts.histories[s], kind=parts.kinds[s],
+                               player=parts.players[s], parent=int(edges.parent[s]),
+                               children=tuple(edges.children[s]), labels=tuple(edges.labels[s]),
+                               nodes=members_of[s], dealt=parts.dealt[s],
+                               private=edges.private[s])
+                   for s in range(len(members_of)))
+    return PublicTree(tree=tree, states=states, node_state=parts.grouping.node_state,
+                      node_hand=parts.node_hand, hand_labels=parts.hand_labels,
+                      chance_reach=parts.chance_reach, infoset_state=parts.infoset_state,
+                      infoset_hand=parts.infoset_hand)
 
 
 def node_reach(public: PublicTree, policy: Policy) -> FloatArray:
