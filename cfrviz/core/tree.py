@@ -210,103 +210,130 @@ def build_tree(definition: GameDefinition) -> GameTree:
     if not isinstance(players, int) or isinstance(players, bool) or players < 2:
         raise ValueError(f"{definition.name}: num_players must be a whole number >= 2; got "
                          f"{players!r}")
-    parent: list[int] = []
-    action: list[int] = []
-    player: list[int] = []
-    chance_prob: list[float] = []
-    utility: list[tuple[float, ...]] = []
-    infoset: list[int] = []
-    depth: list[int] = []
-    children: list[list[int]] = []
-    history: list[str] = []
-    keys: dict[str, int] = {}
-    key_player: list[int] = []
-    key_actions: list[tuple[str, ...]] = []
-    chance_labels: list[tuple[str, ...]] = []
-
-    nothing = (0.0,) * players
+    built = _Builder(definition, players)
+    add, terminal, chance, decision = built.add, built.terminal, built.chance, built.decision
     stack = [(definition.initial_state(), -1, -1, 1.0, 0)]
     while stack:
         state, par, act, prob, d = stack.pop()
-        node = len(parent)
-        parent.append(par)
-        action.append(act)
-        chance_prob.append(prob)
-        depth.append(d)
-        history.append(state.history())
-        children.append([])
-        if par >= 0:
-            children[par].append(node)
+        node = add(state, par, act, prob, d)
         if state.is_terminal():
-            player.append(TERMINAL)
-            infoset.append(-1)
-            chance_labels.append(())
-            returns = tuple(float(r) for r in state.returns())
-            if len(returns) != players or not all(map(math.isfinite, returns)):  # not numpy
-                count = "two" if players == 2 else str(players)
-                raise ValueError(f"{_where(definition, history)}: terminal payoffs must be "
-                                 f"{count} finite numbers; got {returns}")
-            utility.append(returns)
+            terminal(state)
             continue
-        utility.append(nothing)
         who = state.current_player()
-        if who == CHANCE:
-            outcomes = tuple(state.chance_outcomes())
-            total = sum(p for _, p in outcomes)
-            if not outcomes or abs(total - 1.0) > 1e-9 or any(p < 0 for _, p in outcomes):
-                raise ValueError(f"{_where(definition, history)}: chance probabilities must be "
-                                 f">= 0 and sum to 1; they sum to {total}")
-            player.append(CHANCE)
-            infoset.append(-1)
-            chance_labels.append(tuple(label for label, _ in outcomes))
-            for i in reversed(range(len(outcomes))):
-                label, p = outcomes[i]
-                stack.append((state.child(label), node, i, float(p), d + 1))
-            continue
-        if who not in range(players):
-            named = "0, 1" if players == 2 else f"0 .. {players - 1}"
-            raise ValueError(f"{_where(definition, history)}: current player must be {named} or "
-                             f"chance; got {who!r}")
+        labels, probabilities = chance(state) if who == CHANCE else decision(state, who)
+        for i in reversed(range(len(labels))):
+            stack.append((state.child(labels[i]), node, i, probabilities[i], d + 1))
+    return built.tree()
+
+
+class _Builder:
+    """The growing columns of a :class:`GameTree`, one row per node in depth-first order, and
+    the information-set table; each kind of node checked as it is added."""
+
+    def __init__(self, definition: GameDefinition, players: int) -> None:
+        self.definition, self.players = definition, players
+        self.parent: list[int] = []
+        self.action: list[int] = []
+        self.player: list[int] = []
+        self.chance_prob: list[float] = []
+        self.utility: list[tuple[float, ...]] = []
+        self.infoset: list[int] = []
+        self.depth: list[int] = []
+        self.children: list[list[int]] = []
+        self.history: list[str] = []
+        self.keys: dict[str, int] = {}
+        self.key_player: list[int] = []
+        self.key_actions: list[tuple[str, ...]] = []
+        self.chance_labels: list[tuple[str, ...]] = []
+        self.nothing = (0.0,) * players
+
+    def add(self, state: GameState, par: int, act: int, prob: float, d: int) -> int:
+        """A new node's row (its kind filled in by :meth:`terminal`, :meth:`chance` or
+        :meth:`decision`); returns its id."""
+        node = len(self.parent)
+        self.parent.append(par)
+        self.action.append(act)
+        self.chance_prob.append(prob)
+        self.depth.append(d)
+        self.history.append(state.history())
+        self.children.append([])
+        if par >= 0:
+            self.children[par].append(node)
+        return node
+
+    def terminal(self, state: GameState) -> None:
+        self.player.append(TERMINAL)
+        self.infoset.append(-1)
+        self.chance_labels.append(())
+        returns = tuple(float(r) for r in state.returns())
+        if len(returns) != self.players or not all(map(math.isfinite, returns)):  # not numpy
+            count = "two" if self.players == 2 else str(self.players)
+            raise ValueError(f"{_where(self.definition, self.history)}: terminal payoffs must be "
+                             f"{count} finite numbers; got {returns}")
+        self.utility.append(returns)
+
+    def chance(self, state: GameState) -> tuple[tuple[str, ...], tuple[float, ...]]:
+        """Checks a chance node's outcomes; returns their labels and probabilities."""
+        outcomes = tuple(state.chance_outcomes())
+        total = sum(p for _, p in outcomes)
+        if not outcomes or abs(total - 1.0) > 1e-9 or any(p < 0 for _, p in outcomes):
+            raise ValueError(f"{_where(self.definition, self.history)}: chance probabilities "
+                             f"must be >= 0 and sum to 1; they sum to {total}")
+        self.utility.append(self.nothing)
+        self.player.append(CHANCE)
+        self.infoset.append(-1)
+        labels = tuple(label for label, _ in outcomes)
+        self.chance_labels.append(labels)
+        return labels, tuple(float(p) for _, p in outcomes)
+
+    def decision(self, state: GameState, who: int) -> tuple[tuple[str, ...], tuple[float, ...]]:
+        """Checks a decision node against its information set; returns its actions, each with
+        probability 1 (the chance probability of a node below a decision)."""
+        if who not in range(self.players):
+            named = "0, 1" if self.players == 2 else f"0 .. {self.players - 1}"
+            raise ValueError(f"{_where(self.definition, self.history)}: current player must be "
+                             f"{named} or chance; got {who!r}")
         actions = tuple(state.legal_actions())
         key = state.infoset_key()
-        if key not in keys:
-            keys[key] = len(keys)
-            key_player.append(who)
-            key_actions.append(actions)
-        elif key_player[keys[key]] != who or key_actions[keys[key]] != actions:
-            raise ValueError(f"{_where(definition, history)}: information set {key!r} mixes nodes "
-                             f"that disagree (player {key_player[keys[key]] + 1} with actions "
-                             f"{list(key_actions[keys[key]])} elsewhere, player {who + 1} with "
-                             f"{list(actions)} here)")
-        player.append(who)
-        infoset.append(keys[key])
-        chance_labels.append(())
-        for i in reversed(range(len(actions))):
-            stack.append((state.child(actions[i]), node, i, 1.0, d + 1))
+        index = self.keys.setdefault(key, len(self.keys))
+        if index == len(self.key_player):
+            self.key_player.append(who)
+            self.key_actions.append(actions)
+        elif self.key_player[index] != who or self.key_actions[index] != actions:
+            raise ValueError(f"{_where(self.definition, self.history)}: information set {key!r} "
+                             f"mixes nodes that disagree (player {self.key_player[index] + 1} "
+                             f"with actions {list(self.key_actions[index])} elsewhere, player "
+                             f"{who + 1} with {list(actions)} here)")
+        self.utility.append(self.nothing)
+        self.player.append(who)
+        self.infoset.append(index)
+        self.chance_labels.append(())
+        return actions, (1.0,) * len(actions)
 
-    width = max((len(a) for a in key_actions), default=1)
-    mask = np.zeros((len(keys), width), dtype=bool)
-    for i, actions in enumerate(key_actions):
-        mask[i, : len(actions)] = True
-    # Children were appended in pop order, which follows action order.
-    return GameTree(
-        name=definition.name,
-        parent=np.array(parent, dtype=np.int64),
-        action=np.array(action, dtype=np.int64),
-        player=np.array(player, dtype=np.int64),
-        chance_prob=np.array(chance_prob, dtype=float),
-        utility=np.array(utility, dtype=float).reshape(-1, players),
-        infoset=np.array(infoset, dtype=np.int64),
-        depth=np.array(depth, dtype=np.int64),
-        children=tuple(np.array(c, dtype=np.int64) for c in children),
-        history=tuple(history),
-        infoset_keys=tuple(keys),
-        infoset_player=np.array(key_player, dtype=np.int64),
-        infoset_actions=tuple(key_actions),
-        legal_mask=mask,
-        chance_labels=tuple(chance_labels),
-        description=(definition.__doc__ or "").strip(),
-    )
+    def tree(self) -> GameTree:
+        width = max((len(a) for a in self.key_actions), default=1)
+        mask = np.zeros((len(self.keys), width), dtype=bool)
+        for i, actions in enumerate(self.key_actions):
+            mask[i, : len(actions)] = True
+        # Children were appended in pop order, which follows action order.
+        return GameTree(
+            name=self.definition.name,
+            parent=np.array(self.parent, dtype=np.int64),
+            action=np.array(self.action, dtype=np.int64),
+            player=np.array(self.player, dtype=np.int64),
+            chance_prob=np.array(self.chance_prob, dtype=float),
+            utility=np.array(self.utility, dtype=float).reshape(-1, self.players),
+            infoset=np.array(self.infoset, dtype=np.int64),
+            depth=np.array(self.depth, dtype=np.int64),
+            children=tuple(np.array(c, dtype=np.int64) for c in self.children),
+            history=tuple(self.history),
+            infoset_keys=tuple(self.keys),
+            infoset_player=np.array(self.key_player, dtype=np.int64),
+            infoset_actions=tuple(self.key_actions),
+            legal_mask=mask,
+            chance_labels=tuple(self.chance_labels),
+            description=(self.definition.__doc__ or "").strip(),
+        )
 
 
 def _where(definition: GameDefinition, history: list[str]) -> str:
