@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
 
@@ -110,60 +110,78 @@ def _read_deep_json(text: str) -> object:
     ------
     json.JSONDecodeError
     """
-    def key(at: int) -> tuple[str, int]:
-        """The object key starting at ``at`` and the position after its colon and spaces."""
-        if text[at:at + 1] != '"':
-            raise json.JSONDecodeError("Expecting property name enclosed in double quotes",
-                                       text, at)
-        name, at = _DECODER.raw_decode(text, at)
-        at = _skip(text, at)
-        if text[at:at + 1] != ":":
-            raise json.JSONDecodeError("Expecting ':' delimiter", text, at)
-        return name, _skip(text, at + 1)
-
     stack: list[_Open] = []  # the open containers, innermost last
     pos = _skip(text, 0)
-    value: object
     while True:
-        # Read one value: a scalar, or open a container and go on to its first item.
-        char = text[pos:pos + 1]
-        if char in ("{", "["):
-            pos = _skip(text, pos + 1)
-            if text[pos:pos + 1] == ("}" if char == "{" else "]"):
-                value = _object([]) if char == "{" else []
-                pos += 1
-            elif char == "{":
-                name, pos = key(pos)
-                stack.append(_Open(name))
-                continue
-            else:
-                stack.append(_Open())
-                continue
+        value, pos = _deep_value(text, pos, stack)
+        if value is _OPENED:
+            continue
+        value, pos = _deep_place(text, pos, stack, value)
+        if value is not _OPENED:
+            return value
+
+
+#: What :func:`_deep_value` and :func:`_deep_place` return when reading goes on inside an open
+#: container (a value is not complete yet).
+_OPENED = object()
+
+
+def _deep_key(text: str, at: int) -> tuple[str, int]:
+    """The object key starting at ``at`` and the position after its colon and spaces."""
+    if text[at:at + 1] != '"':
+        raise json.JSONDecodeError("Expecting property name enclosed in double quotes",
+                                   text, at)
+    name, at = _DECODER.raw_decode(text, at)
+    at = _skip(text, at)
+    if text[at:at + 1] != ":":
+        raise json.JSONDecodeError("Expecting ':' delimiter", text, at)
+    return name, _skip(text, at + 1)
+
+
+def _deep_value(text: str, pos: int, stack: list[_Open]) -> tuple[object, int]:
+    """Read one value at ``pos``: a scalar or an empty container, or open a container (push it
+    and return ``_OPENED`` with the position of its first item)."""
+    char = text[pos:pos + 1]
+    if char not in ("{", "["):
+        value, end = _DECODER.raw_decode(text, pos)
+        return value, end
+    pos = _skip(text, pos + 1)
+    if text[pos:pos + 1] == ("}" if char == "{" else "]"):
+        return (_object([]) if char == "{" else []), pos + 1
+    if char == "{":
+        name, pos = _deep_key(text, pos)
+        stack.append(_Open(name))
+    else:
+        stack.append(_Open())
+    return _OPENED, pos
+
+
+def _deep_place(text: str, pos: int, stack: list[_Open], value: object) -> tuple[object, int]:
+    """Put ``value`` in its container, closing every container that ends here.  Returns the
+    whole document once the outermost value is complete, else ``_OPENED`` and the position
+    of the next item."""
+    while True:
+        pos = _skip(text, pos)
+        if not stack:
+            if pos != len(text):
+                raise json.JSONDecodeError("Extra data", text, pos)
+            return value, pos
+        top = stack[-1]
+        if top.key is None:
+            top.items.append(value)
         else:
-            value, pos = _DECODER.raw_decode(text, pos)
-        # Put the value in its container, closing every container that ends here.
-        while True:
-            pos = _skip(text, pos)
-            if not stack:
-                if pos != len(text):
-                    raise json.JSONDecodeError("Extra data", text, pos)
-                return value
-            top = stack[-1]
-            if top.key is None:
-                top.items.append(value)
-            else:
-                top.pairs.append((top.key, value))
-            char = text[pos:pos + 1]
-            if char == ",":
-                pos = _skip(text, pos + 1)
-                if top.key is not None:
-                    top.key, pos = key(pos)
-                break
-            if char != ("]" if top.key is None else "}"):
-                raise json.JSONDecodeError("Expecting ',' delimiter", text, pos)
-            stack.pop()
-            value = top.items if top.key is None else _object(top.pairs)
-            pos += 1
+            top.pairs.append((top.key, value))
+        char = text[pos:pos + 1]
+        if char == ",":
+            pos = _skip(text, pos + 1)
+            if top.key is not None:
+                top.key, pos = _deep_key(text, pos)
+            return _OPENED, pos
+        if char != ("]" if top.key is None else "}"):
+            raise json.JSONDecodeError("Expecting ',' delimiter", text, pos)
+        stack.pop()
+        value = top.items if top.key is None else _object(top.pairs)
+        pos += 1
 
 
 def parse_json(text: str, file: str, stem: str) -> tuple[str, str, Node]:
@@ -251,6 +269,31 @@ def _read_node(raw: object, node: Node, file: str) -> list[tuple[str, object]]:
     def where() -> str:  # built only for a message: a deep node's path is long
         return f"{file}: node {shown_path(node.path)}"
 
+    obj, kind = _node_type(raw, where)
+    node.kind = kind
+    name = obj.get("name", "")
+    if not isinstance(name, str):
+        raise ValueError(f"{where()}: \"name\" must be a string; got {_preview(name)}")
+    check_text(name, f"{where()}: \"name\"")
+    node.name = name
+    if kind == "terminal":
+        node.payoffs = _payoffs(obj, where)
+        return []
+    branches = _branches(obj, kind, where)
+    node.labels = tuple(branches)
+    if kind == "decision":
+        node.player, node.infoset = _decider(obj, where)
+        return list(branches.items())
+    outcomes = [_chance_outcome(outcome, where, label) for label, outcome in branches.items()]
+    node.probs = tuple(p for p, _ in outcomes)
+    return [(label, below) for label, (_, below) in zip(branches, outcomes, strict=True)]
+
+
+_Where = Callable[[], str]  # a node's place in the file, for a message
+
+
+def _node_type(raw: object, where: _Where) -> tuple[dict[str, object], str]:
+    """The node's JSON object and its type, checking its fields."""
     if not isinstance(raw, dict):
         raise ValueError(f"{where()} must be an object with a \"type\" of "
                          f"{', '.join(map(repr, NODE_FIELDS))}; got {_preview(raw)}")
@@ -260,28 +303,29 @@ def _read_node(raw: object, node: Node, file: str) -> list[tuple[str, object]]:
         raise ValueError(f"{where()} {what}; valid types: {', '.join(map(repr, NODE_FIELDS))}")
     if problem := _fields(raw, NODE_FIELDS[kind]):
         raise ValueError(f"{where()} {problem}")
-    node.kind = kind
-    name = raw.get("name", "")
-    if not isinstance(name, str):
-        raise ValueError(f"{where()}: \"name\" must be a string; got {_preview(name)}")
-    check_text(name, f"{where()}: \"name\"")
-    node.name = name
-    if kind == "terminal":
-        if "payoffs" not in raw:
-            raise ValueError(f"{where()} is terminal but has no \"payoffs\"; give "
-                             f"[player 1's payoff, player 2's payoff]")
-        payoffs = raw["payoffs"]
-        if not isinstance(payoffs, list) or len(payoffs) != 2:
-            raise ValueError(f"{where()}: \"payoffs\" must be [player 1's payoff, player 2's "
-                             f"payoff]; got {_preview(payoffs)}")
-        values = []
-        for i, value in enumerate(payoffs):
-            try:
-                values.append(_number(value))
-            except ValueError as error:
-                raise ValueError(f"{where()}: payoff of player {i + 1} {error}") from None
-        node.payoffs = (values[0], values[1])  # two: checked above
-        return []
+    return raw, kind
+
+
+def _payoffs(raw: dict[str, object], where: _Where) -> tuple[float, float]:
+    """A terminal node's two payoffs."""
+    if "payoffs" not in raw:
+        raise ValueError(f"{where()} is terminal but has no \"payoffs\"; give "
+                         f"[player 1's payoff, player 2's payoff]")
+    payoffs = raw["payoffs"]
+    if not isinstance(payoffs, list) or len(payoffs) != 2:
+        raise ValueError(f"{where()}: \"payoffs\" must be [player 1's payoff, player 2's "
+                         f"payoff]; got {_preview(payoffs)}")
+    values = []
+    for i, value in enumerate(payoffs):
+        try:
+            values.append(_number(value))
+        except ValueError as error:
+            raise ValueError(f"{where()}: payoff of player {i + 1} {error}") from None
+    return values[0], values[1]  # two: checked above
+
+
+def _branches(raw: dict[str, object], kind: str, where: _Where) -> dict[str, object]:
+    """A decision's actions or a chance node's outcomes: a non-empty object of labels."""
     key = "actions" if kind == "decision" else "outcomes"
     branches = raw.get(key)
     if not isinstance(branches, dict) or not branches:
@@ -293,41 +337,40 @@ def _read_node(raw: object, node: Node, file: str) -> list[tuple[str, object]]:
         raise ValueError(f"{where()} has an empty {key[:-1]} label")
     for label in branches:
         check_text(label, f"{where()}: {key[:-1]} label")
-    node.labels = tuple(branches)
-    if kind == "decision":
-        player = raw.get("player")
-        if isinstance(player, bool) or player not in (1, 2):
-            raise ValueError(f"{where()}: \"player\" must be 1 or 2; got {_preview(player)}")
-        node.player = player - 1
-        infoset = raw.get("infoset")
-        if not isinstance(infoset, str) or not infoset:
-            raise ValueError(f"{where()}: \"infoset\" must be a non-empty string naming the "
-                             f"information set; got {_preview(infoset)}")
-        check_text(infoset, f"{where()}: \"infoset\"")
-        node.infoset = infoset
-        return list(branches.items())
-    probs, pending = [], []
-    for label, outcome in branches.items():
-        if not isinstance(outcome, dict):
-            raise ValueError(f"{_outcome(where(), label)} must be {{\"probability\": ..., "
-                             f"\"node\": {{...}}}}; got {_preview(outcome)}")
-        if problem := _fields(outcome, OUTCOME_FIELDS):
-            raise ValueError(f"{_outcome(where(), label)} {problem}")
-        if "probability" not in outcome or "node" not in outcome:
-            raise ValueError(f"{_outcome(where(), label)} needs both \"probability\" and "
-                             f"\"node\"")
-        try:
-            p = _number(outcome["probability"])
-        except ValueError as error:
-            raise ValueError(f"{_outcome(where(), label)}: probability {error}") from None
-        if p < 0:
-            raise ValueError(f"{_outcome(where(), label)}: probability {p:g} is negative; "
-                             f"probabilities must be >= 0")
-        probs.append(p)
-        pending.append((label, outcome["node"]))
-    node.probs = tuple(probs)
-    return pending
+    return branches
 
+
+def _decider(raw: dict[str, object], where: _Where) -> tuple[int, str]:
+    """A decision's player (0 or 1) and information set."""
+    player = raw.get("player")
+    if isinstance(player, bool) or player not in (1, 2):
+        raise ValueError(f"{where()}: \"player\" must be 1 or 2; got {_preview(player)}")
+    infoset = raw.get("infoset")
+    if not isinstance(infoset, str) or not infoset:
+        raise ValueError(f"{where()}: \"infoset\" must be a non-empty string naming the "
+                         f"information set; got {_preview(infoset)}")
+    check_text(infoset, f"{where()}: \"infoset\"")
+    return int(player) - 1, infoset
+
+
+def _chance_outcome(outcome: object, where: _Where, label: str) -> tuple[float, object]:
+    """A chance outcome's probability and node object, checking the outcome's fields."""
+    if not isinstance(outcome, dict):
+        raise ValueError(f"{_outcome(where(), label)} must be {{\"probability\": ..., "
+                         f"\"node\": {{...}}}}; got {_preview(outcome)}")
+    if problem := _fields(outcome, OUTCOME_FIELDS):
+        raise ValueError(f"{_outcome(where(), label)} {problem}")
+    if "probability" not in outcome or "node" not in outcome:
+        raise ValueError(f"{_outcome(where(), label)} needs both \"probability\" and "
+                         f"\"node\"")
+    try:
+        p = _number(outcome["probability"])
+    except ValueError as error:
+        raise ValueError(f"{_outcome(where(), label)}: probability {error}") from None
+    if p < 0:
+        raise ValueError(f"{_outcome(where(), label)}: probability {p:g} is negative; "
+                         f"probabilities must be >= 0")
+    return p, outcome["node"]
 
 
 def _outcome(where: str, label: str) -> str:
