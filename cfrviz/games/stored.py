@@ -8,11 +8,13 @@ so the tree is consistent by construction whatever the content held.
 
 from __future__ import annotations
 
-from typing import TypedDict
+from dataclasses import dataclass
+from typing import Any, TypedDict
 
 import numpy as np
 
 from ..core.tree import CHANCE, TERMINAL, GameTree
+from ..core.types import FloatArray
 from .nodes import Node, tree_from_nodes
 
 #: The GameTree fields a stored game keeps, per node and per information set.
@@ -58,6 +60,74 @@ def stored_tree(name: str, content: object) -> GameTree:
     (parents before children, chance probabilities summing to 1, information
     sets that agree), whatever the content held.
     """
+    fields = _Fields.read(content)
+    children = _children(fields)
+    linked = [Node(fields.history[h], _KINDS.get(fields.player[h], "decision"),
+                   player=fields.player[h]) for h in range(fields.n)]
+    for h, node in enumerate(linked):
+        if fields.player[h] == CHANCE:
+            node.labels = tuple(fields.labels[h])
+            node.probs = tuple(float(fields.chance_prob[c]) for c in children[h])
+        elif fields.player[h] == TERMINAL:
+            node.payoffs = (float(fields.utility[h, 0]), float(fields.utility[h, 1]))
+        else:
+            node.labels = tuple(fields.actions[fields.infoset[h]])
+            node.infoset = fields.keys[fields.infoset[h]]
+        node.children = {label: linked[c] for label, c in zip(node.labels, children[h])}
+    return tree_from_nodes(name, fields.description, linked[0])
+
+
+@dataclass(frozen=True)
+class _Fields:
+    """A stored game's fields, each checked for its type and length."""
+
+    parent: list[int]
+    player: list[int]
+    infoset: list[int]
+    keys: list[str]
+    actions: list[list[str]]
+    labels: list[list[str]]
+    history: list[str]
+    description: str
+    chance_prob: FloatArray
+    utility: FloatArray
+
+    @property
+    def n(self) -> int:
+        return len(self.parent)
+
+    @classmethod
+    def read(cls, content: object) -> _Fields:
+        """Check the content's fields (in this order: the first fault is the one named)."""
+        table = _node_lists(content)
+        n = len(table["parent"])
+        parent = _whole_numbers(table["parent"], "parent")
+        player = _whole_numbers(table["player"], "player")
+        infoset = _whole_numbers(table["infoset"], "infoset")
+        keys = _strings(table["infoset_keys"], "infoset_keys")
+        actions = [_strings(row, "infoset_actions") for row in _list(table["infoset_actions"],
+                                                                     "infoset_actions")]
+        labels = [_strings(row, "chance_labels") for row in table["chance_labels"]]
+        history = _strings(table["history"], "history")
+        if len(actions) != len(keys):
+            raise ValueError(f"'infoset_actions' must have one entry per key ({len(keys)})")
+        description = table["description"]
+        if not isinstance(description, str):
+            raise ValueError("'description' must be a string")
+        try:
+            chance_prob = np.array(table["chance_prob"], dtype=np.float64)
+            utility = np.array(table["utility"], dtype=np.float64)
+        except (TypeError, ValueError, OverflowError) as exc:
+            raise ValueError(f"'chance_prob' and 'utility' must be numbers ({exc})") from None
+        if chance_prob.shape != (n,) or utility.shape != (n, 2):
+            raise ValueError(f"'chance_prob' must be {n} numbers and 'utility' {n} pairs")
+        return cls(parent, player, infoset, keys, actions, labels, history, description,
+                   chance_prob, utility)
+
+
+def _node_lists(content: object) -> dict[str, Any]:
+    """The content as a dict of exactly :data:`TREE_FIELDS`, the per-node ones lists of one
+    entry per node."""
     if not isinstance(content, dict) or set(content) != set(TREE_FIELDS):
         raise ValueError(f"its content must hold exactly {', '.join(TREE_FIELDS)}")
     nodes = content["parent"]
@@ -67,55 +137,37 @@ def stored_tree(name: str, content: object) -> GameTree:
     for key in NODE_FIELDS:
         if not isinstance(content[key], list) or len(content[key]) != n:
             raise ValueError(f"{key!r} must be a list of {n} entries, one per node")
-    parent = _whole_numbers(content["parent"], "parent")
-    player = _whole_numbers(content["player"], "player")
-    infoset = _whole_numbers(content["infoset"], "infoset")
-    keys = _strings(content["infoset_keys"], "infoset_keys")
-    actions = [_strings(row, "infoset_actions") for row in _list(content["infoset_actions"],
-                                                                 "infoset_actions")]
-    labels = [_strings(row, "chance_labels") for row in content["chance_labels"]]
-    history = _strings(content["history"], "history")
-    if len(actions) != len(keys):
-        raise ValueError(f"'infoset_actions' must have one entry per key ({len(keys)})")
-    if not isinstance(content["description"], str):
-        raise ValueError("'description' must be a string")
-    try:
-        chance_prob = np.array(content["chance_prob"], dtype=np.float64)
-        utility = np.array(content["utility"], dtype=np.float64)
-    except (TypeError, ValueError, OverflowError) as exc:
-        raise ValueError(f"'chance_prob' and 'utility' must be numbers ({exc})") from None
-    if chance_prob.shape != (n,) or utility.shape != (n, 2):
-        raise ValueError(f"'chance_prob' must be {n} numbers and 'utility' {n} pairs")
+    return content
+
+
+def _children(fields: _Fields) -> list[list[int]]:
+    """Each node's children, checking that parents come first and that every node has as
+    many children as its player, chance or terminal kind says."""
+    n, parent = fields.n, fields.parent
     if parent[0] != -1 or any(not 0 <= parent[c] < c for c in range(1, n)):
         raise ValueError("'parent' must be -1 at the root and an earlier node elsewhere")
     children: list[list[int]] = [[] for _ in range(n)]
     for c in range(1, n):
         children[parent[c]].append(c)
     for h in range(n):
-        if player[h] in (0, 1):
-            if not 0 <= infoset[h] < len(keys):
-                raise ValueError(f"node {h}'s 'infoset' {infoset[h]} is not an information set")
-            width = len(actions[infoset[h]])
-        elif player[h] == CHANCE:
-            width = len(labels[h])
-        elif player[h] == TERMINAL:
-            width = 0
-        else:
-            raise ValueError(f"node {h}'s 'player' {player[h]} is not 0, 1, chance or terminal")
+        width = _width(fields, h)
         if len(children[h]) != width:
             raise ValueError(f"node {h} has {len(children[h])} children for {width} actions")
-    linked = [Node(history[h], _KINDS.get(player[h], "decision"), player=player[h])
-              for h in range(n)]
-    for h, node in enumerate(linked):
-        if player[h] == CHANCE:
-            node.labels = tuple(labels[h])
-            node.probs = tuple(float(chance_prob[c]) for c in children[h])
-        elif player[h] == TERMINAL:
-            node.payoffs = (float(utility[h, 0]), float(utility[h, 1]))
-        else:
-            node.labels, node.infoset = tuple(actions[infoset[h]]), keys[infoset[h]]
-        node.children = {label: linked[c] for label, c in zip(node.labels, children[h])}
-    return tree_from_nodes(name, content["description"], linked[0])
+    return children
+
+
+def _width(fields: _Fields, h: int) -> int:
+    """How many children node ``h`` must have."""
+    player = fields.player[h]
+    if player in (0, 1):
+        if not 0 <= fields.infoset[h] < len(fields.keys):
+            raise ValueError(f"node {h}'s 'infoset' {fields.infoset[h]} is not an information set")
+        return len(fields.actions[fields.infoset[h]])
+    if player == CHANCE:
+        return len(fields.labels[h])
+    if player == TERMINAL:
+        return 0
+    raise ValueError(f"node {h}'s 'player' {player} is not 0, 1, chance or terminal")
 
 
 def _list(value: object, what: str) -> list[object]:
