@@ -113,6 +113,8 @@ def _problems(where: str, text: str) -> list[str]:
         items = re.split(r",\s*|\s+and\s+", listed) if listed else []
         if any("$" in item or ";" in item or len(item.split()) > 6 for item in items):
             continue  # a sentence or formulas in brackets, not a list of what the lesson teaches
+        if listed.startswith("see "):
+            continue  # a cross-reference ("lesson 03 (see `BluffExplorer`)" in docs/API.md)
         for item in items:
             if item and not _is_topic(item, slugs):
                 problems.append(f"{where}: 'lesson {first}' lists {item!r}, not a topic of "
