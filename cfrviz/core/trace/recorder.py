@@ -130,29 +130,9 @@ class Recorder:
         if not self.iterations and resume is None:
             raise KeyboardInterrupt(f"{algorithm} was interrupted before its first iteration "
                                     "finished")
-        arrays: dict[str, Any] = {}
-        for spec in RECORD_ARRAYS:
-            if spec.table:
-                arrays[spec.name] = self._stack(self.tables[spec.name])
-            elif spec.evaluates is None:
-                arrays[spec.name] = np.array(self.iterations, dtype=spec.dtype)
-        records = len(self.iterations)
-        evaluated = [spec for spec in RECORD_ARRAYS if spec.evaluates is not None]
-        for spec in evaluated:
-            arrays[spec.name] = np.full(records, np.nan)
-        done = 0
-        while exploitability is not None and done < records:
-            if stop is not None and stop():
-                warnings.warn(f"{algorithm}: evaluation interrupted; the exploitability of the "
-                              f"{records - done} records from iteration {self.iterations[done]} "
-                              f"on is NaN (cfrviz.exploitability(trace.game, "
-                              f"trace.average_policy(iteration)) evaluates one)",
-                              RuntimeWarning, stacklevel=3)
-                break
-            end = min(records, done + max(1, block))
-            for spec in evaluated:
-                arrays[spec.name][done:end] = exploitability(arrays[str(spec.evaluates)][done:end])
-            done = end
+        arrays = self._stacked()
+        if exploitability is not None:
+            self._evaluate(arrays, exploitability, algorithm, stop, block)
         extras: dict[str, Any] = {}
         if self.timed:
             extras = {name: np.array(self.timing[name], dtype=dtype)
@@ -171,6 +151,38 @@ class Recorder:
             run_params["resumed_from"] = int(resume.state["iteration"])
         return Trace(game=self.game, algorithm=algorithm, params=run_params, extras=extras,
                      state=state.as_dict(), **arrays)
+
+    def _stacked(self) -> dict[str, Any]:
+        """This run's record arrays, the exploitabilities NaN until evaluated."""
+        arrays: dict[str, Any] = {}
+        for spec in RECORD_ARRAYS:
+            if spec.table:
+                arrays[spec.name] = self._stack(self.tables[spec.name])
+            elif spec.evaluates is None:
+                arrays[spec.name] = np.array(self.iterations, dtype=spec.dtype)
+            else:
+                arrays[spec.name] = np.full(len(self.iterations), np.nan)
+        return arrays
+
+    def _evaluate(self, arrays: dict[str, Any],
+                  exploitability: Callable[[FloatArray], FloatArray], algorithm: str,
+                  stop: Callable[[], bool] | None, block: int) -> None:
+        """Fill the exploitabilities in place, ``block`` records at a time, until ``stop``."""
+        evaluated = [spec for spec in RECORD_ARRAYS if spec.evaluates is not None]
+        records = len(self.iterations)
+        done = 0
+        while done < records:
+            if stop is not None and stop():
+                warnings.warn(f"{algorithm}: evaluation interrupted; the exploitability of the "
+                              f"{records - done} records from iteration {self.iterations[done]} "
+                              f"on is NaN (cfrviz.exploitability(trace.game, "
+                              f"trace.average_policy(iteration)) evaluates one)",
+                              RuntimeWarning, stacklevel=4)
+                return
+            end = min(records, done + max(1, block))
+            for spec in evaluated:
+                arrays[spec.name][done:end] = exploitability(arrays[str(spec.evaluates)][done:end])
+            done = end
 
     def _stack_arrays(self, rows: list[Table]) -> FloatArray:
         return np.array(rows) if rows else np.zeros((0, *self.shape))

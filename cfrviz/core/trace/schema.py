@@ -131,6 +131,23 @@ def check_records(arrays: Mapping[str, object], game: GameLike, last_iteration: 
     """
     if state is not None and last_iteration is None:
         last_iteration = state.iteration
+    iterations = _iterations(arrays)
+    records = len(iterations)
+    checks = [(f"record array {spec.name!r}", arrays.get(spec.name), spec.dtype,
+               record_shape(spec, records, game), spec.nan_ok) for spec in RECORD_ARRAYS]
+    checks += [(f"extras array {name!r}", extras[name], dtype, (records,), False)
+               for name, dtype in TIMING_EXTRAS if extras is not None and name in extras]
+    for what, value, dtype, expected, nan_ok in checks:
+        _check_array(what, value, dtype, expected, nan_ok, game, iterations)
+    _check_values(arrays, game, extras, iterations)
+    _check_order(iterations, last_iteration)
+    if state is not None:
+        _check_against_state(arrays, game, extras, state, iterations)
+    return records
+
+
+def _iterations(arrays: Mapping[str, object]) -> IntArray:
+    """The record array 'iterations': a one-dimensional array of at least one record."""
     iterations = arrays.get("iterations")
     if not isinstance(iterations, np.ndarray) or iterations.ndim != 1:
         got = ("missing" if iterations is None else
@@ -138,34 +155,41 @@ def check_records(arrays: Mapping[str, object], game: GameLike, last_iteration: 
                else f"a {type(iterations).__name__}")
         raise ValueError(f"record array 'iterations' must be a one-dimensional array; it is "
                          f"{got}")
-    records = len(iterations)
-    if records == 0:  # every run records at least its last iteration; views need one
+    if len(iterations) == 0:  # every run records at least its last iteration; views need one
         raise ValueError("record array 'iterations' is empty: a trace holds at least one record "
                          "(every run records its last iteration)")
-    checks = [(f"record array {spec.name!r}", arrays.get(spec.name), spec.dtype,
-               record_shape(spec, records, game), spec.nan_ok) for spec in RECORD_ARRAYS]
-    checks += [(f"extras array {name!r}", extras[name], dtype, (records,), False)
-               for name, dtype in TIMING_EXTRAS if extras is not None and name in extras]
-    for what, value, dtype, expected, nan_ok in checks:
-        if not isinstance(value, np.ndarray):
-            got = "missing" if value is None else f"a {type(value).__name__}, not an array"
-            raise ValueError(f"{what} is {got}")
-        if value.dtype != dtype:
-            raise ValueError(f"{what} must hold {dtype} numbers; it holds {value.dtype}")
-        if value.shape != expected:
-            raise ValueError(f"{what} has shape {value.shape}; {records} records of "
-                             f"{getattr(game, 'name', 'the game')} need {expected} (every "
-                             "record array holds one entry per recorded iteration)")
-        if dtype.kind == "f":
-            bad = np.isinf(value) if nan_ok else ~np.isfinite(value)
-            if np.any(bad):
-                record = int(np.argwhere(bad)[0][0])
-                kind = "infinite values" if nan_ok else "NaN or infinite values"
-                raise ValueError(f"{what} holds {kind} (first at record {record}, iteration "
-                                 f"{iterations[record]})")
+    return iterations
+
+
+def _check_array(what: str, value: object, dtype: np.dtype[np.int64 | np.float64],
+                 expected: tuple[int, ...], nan_ok: bool, game: GameLike,
+                 iterations: IntArray) -> None:
+    """One array's type, dtype, shape and finiteness (NaN allowed where ``nan_ok``)."""
+    if not isinstance(value, np.ndarray):
+        got = "missing" if value is None else f"a {type(value).__name__}, not an array"
+        raise ValueError(f"{what} is {got}")
+    if value.dtype != dtype:
+        raise ValueError(f"{what} must hold {dtype} numbers; it holds {value.dtype}")
+    if value.shape != expected:
+        raise ValueError(f"{what} has shape {value.shape}; {len(iterations)} records of "
+                         f"{getattr(game, 'name', 'the game')} need {expected} (every "
+                         "record array holds one entry per recorded iteration)")
+    if dtype.kind == "f":
+        bad = np.isinf(value) if nan_ok else ~np.isfinite(value)
+        if np.any(bad):
+            record = int(np.argwhere(bad)[0][0])
+            kind = "infinite values" if nan_ok else "NaN or infinite values"
+            raise ValueError(f"{what} holds {kind} (first at record {record}, iteration "
+                             f"{iterations[record]})")
+
+
+def _check_values(arrays: Mapping[str, object], game: GameLike,
+                  extras: Mapping[str, object] | None, iterations: IntArray) -> None:
+    """What the well-shaped arrays hold: distributions, exploitabilities >= 0 (up to
+    rounding), timing extras >= 0 and never decreasing."""
     for spec in RECORD_ARRAYS:
         table = arrays[spec.name]
-        assert isinstance(table, np.ndarray)  # checked above
+        assert isinstance(table, np.ndarray)  # checked by _check_array
         if spec.strategy:
             _check_distributions(table, game, f"record array {spec.name!r}", iterations)
         if spec.evaluates is not None:
@@ -180,22 +204,22 @@ def check_records(arrays: Mapping[str, object], game: GameLike, last_iteration: 
                        value)
             _first_bad(np.diff(value, prepend=value[:1]) < 0, f"extras array {name!r}",
                        "a value below the one before (it only adds up)", iterations, value)
-    if records:
-        steps = np.flatnonzero(np.diff(iterations) <= 0)
-        if len(steps):
-            k = int(steps[0])
-            raise ValueError(f"record array 'iterations' must be strictly increasing; record "
-                             f"{k + 1} (iteration {iterations[k + 1]}) follows iteration "
-                             f"{iterations[k]}")
-        if iterations[0] < 1:
-            raise ValueError(f"record array 'iterations' must start at 1 or later; it starts at "
-                             f"{iterations[0]}")
-        if last_iteration is not None and iterations[-1] > last_iteration:
-            raise ValueError(f"record array 'iterations' goes up to {iterations[-1]}, past the "
-                             f"solver state's iteration {last_iteration}")
-    if state is not None:
-        _check_against_state(arrays, game, extras, state, iterations)
-    return records
+
+
+def _check_order(iterations: IntArray, last_iteration: int | None) -> None:
+    """Iterations strictly increasing, from 1 on, up to ``last_iteration`` at most."""
+    steps = np.flatnonzero(np.diff(iterations) <= 0)
+    if len(steps):
+        k = int(steps[0])
+        raise ValueError(f"record array 'iterations' must be strictly increasing; record "
+                         f"{k + 1} (iteration {iterations[k + 1]}) follows iteration "
+                         f"{iterations[k]}")
+    if iterations[0] < 1:
+        raise ValueError(f"record array 'iterations' must start at 1 or later; it starts at "
+                         f"{iterations[0]}")
+    if last_iteration is not None and iterations[-1] > last_iteration:
+        raise ValueError(f"record array 'iterations' goes up to {iterations[-1]}, past the "
+                         f"solver state's iteration {last_iteration}")
 
 
 #: How far below 0 a recorded exploitability may be, relative to the largest payoff

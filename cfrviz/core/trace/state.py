@@ -123,64 +123,18 @@ class SolverState:
             name reads back unchanged.
         """
         fields = self.array_fields(game)
-        rng = self.rng
-        if not isinstance(rng, np.ndarray) or (rng.dtype, rng.shape) != fields.pop("rng"):
-            got = (f"{rng.dtype} of shape {rng.shape}" if isinstance(rng, np.ndarray)
-                   else type(rng).__name__)
-            raise _state_error("rng", f"must be one SplitMix64 word, a uint64 array of shape "
-                                      f"(1,); it is {got}")
+        _check_rng(self.rng, fields.pop("rng"))
         for name, (dtype, shape) in fields.items():
-            value = getattr(self, name)
-            if not isinstance(value, np.ndarray):
-                raise _state_error(name, f"must be a numpy array; it is a {type(value).__name__}")
-            if value.dtype != dtype:
-                raise _state_error(name, f"must hold {dtype} numbers; it holds {value.dtype}")
-            if value.shape != shape:
-                raise _state_error(name, f"has shape {value.shape}; "
-                                         f"{getattr(game, 'name', 'the game')} needs {shape} "
-                                         "(information sets x actions)")
-            if not np.all(np.isfinite(value)):
-                raise _state_error(name, "holds NaN or infinite values")
-            if name == "strategy_sum" and np.any(value < 0):
-                # A sum of probabilities times positive weights: never below 0.
-                info, action = (int(k) for k in np.argwhere(value < 0)[0])
-                raise _state_error(name, f"holds a negative sum {value[info, action].item()!r} "
-                                         f"(information set {game.infoset_keys[info]!r}, action "
-                                         f"{action}): a sum of weighted probabilities is >= 0")
+            _check_table(name, getattr(self, name), dtype, shape, game)
         for name in ("iteration", "nodes_touched"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, Integral) or int(value) < 0:
-                raise _state_error(name, f"must be a whole number >= 0; it is {value!r:.60}")
-            if int(value) > MAX_COUNT:
-                shown = f"{int(value):,}" if int(value) < 10**30 else "a number of 31+ digits"
-                raise _state_error(name, f"must be at most {MAX_COUNT:,} (the compiled engine "
-                                         f"counts in 64 bits); it is {shown}")
+            _check_count(name, getattr(self, name))
         elapsed = self.elapsed
         if isinstance(elapsed, bool) or not isinstance(elapsed, Real) \
                 or not np.isfinite(elapsed) or elapsed < 0:
             raise _state_error("elapsed", f"must be a finite number of seconds >= 0; it is "
                                           f"{elapsed!r}")
-        generator = self.generator
-        if generator is not None:
-            kind = generator.get("bit_generator") if isinstance(generator, dict) else None
-            known = isinstance(kind, str) and isinstance(getattr(np.random, kind, None), type) \
-                and issubclass(getattr(np.random, kind), np.random.BitGenerator)
-            if not known:
-                raise _state_error("generator", "must be None or a numpy bit generator's state "
-                                                "(Generator.bit_generator.state); it is "
-                                                f"{generator!r:.80}")
-            # The state itself, as numpy reads it when a resumed run draws: checked here, not
-            # deep inside the run.
-            try:
-                bits = getattr(np.random, kind)()
-                bits.state = copy.deepcopy(generator)
-                same = _same_state(bits.state, generator)
-            except Exception as exc:  # numpy raises ValueError, TypeError or OverflowError
-                raise _state_error("generator", f"is not a valid {kind} state "
-                                                f"({type(exc).__name__}: {exc!s:.120})") from None
-            if not same:
-                raise _state_error("generator", f"is not a valid {kind} state: numpy reads it "
-                                                f"as another state (a number out of range)")
+        if self.generator is not None:
+            _check_generator(self.generator)
         return self
 
     def as_dict(self) -> dict[str, Any]:
@@ -257,6 +211,67 @@ def _same_state(read: object, given: object) -> bool:
     return type(read) is type(given) and read == given or (
         isinstance(read, Integral) and isinstance(given, Integral)
         and not isinstance(given, bool) and int(read) == int(given))
+
+
+def _check_rng(rng: object, expected: tuple[np.dtype[Any], tuple[int, ...]]) -> None:
+    if not isinstance(rng, np.ndarray) or (rng.dtype, rng.shape) != expected:
+        got = (f"{rng.dtype} of shape {rng.shape}" if isinstance(rng, np.ndarray)
+               else type(rng).__name__)
+        raise _state_error("rng", f"must be one SplitMix64 word, a uint64 array of shape "
+                                  f"(1,); it is {got}")
+
+
+def _check_table(name: str, value: object, dtype: np.dtype[Any], shape: tuple[int, ...],
+                 game: GameLike) -> None:
+    """One (information sets x actions) table: an array of ``dtype`` and ``shape``, finite,
+    and no negative strategy sum."""
+    if not isinstance(value, np.ndarray):
+        raise _state_error(name, f"must be a numpy array; it is a {type(value).__name__}")
+    if value.dtype != dtype:
+        raise _state_error(name, f"must hold {dtype} numbers; it holds {value.dtype}")
+    if value.shape != shape:
+        raise _state_error(name, f"has shape {value.shape}; "
+                                 f"{getattr(game, 'name', 'the game')} needs {shape} "
+                                 "(information sets x actions)")
+    if not np.all(np.isfinite(value)):
+        raise _state_error(name, "holds NaN or infinite values")
+    if name == "strategy_sum" and np.any(value < 0):
+        # A sum of probabilities times positive weights: never below 0.
+        info, action = (int(k) for k in np.argwhere(value < 0)[0])
+        raise _state_error(name, f"holds a negative sum {value[info, action].item()!r} "
+                                 f"(information set {game.infoset_keys[info]!r}, action "
+                                 f"{action}): a sum of weighted probabilities is >= 0")
+
+
+def _check_count(name: str, value: object) -> None:
+    if isinstance(value, bool) or not isinstance(value, Integral) or int(value) < 0:
+        raise _state_error(name, f"must be a whole number >= 0; it is {value!r:.60}")
+    if int(value) > MAX_COUNT:
+        shown = f"{int(value):,}" if int(value) < 10**30 else "a number of 31+ digits"
+        raise _state_error(name, f"must be at most {MAX_COUNT:,} (the compiled engine "
+                                 f"counts in 64 bits); it is {shown}")
+
+
+def _check_generator(generator: dict[str, Any]) -> None:
+    """A numpy bit generator's state that numpy reads back unchanged."""
+    kind = generator.get("bit_generator") if isinstance(generator, dict) else None
+    if not (isinstance(kind, str) and isinstance(getattr(np.random, kind, None), type)
+            and issubclass(getattr(np.random, kind), np.random.BitGenerator)):
+        raise _state_error("generator", "must be None or a numpy bit generator's state "
+                                        "(Generator.bit_generator.state); it is "
+                                        f"{generator!r:.80}")
+    # The state itself, as numpy reads it when a resumed run draws: checked here, not
+    # deep inside the run.
+    try:
+        bits = getattr(np.random, kind)()
+        bits.state = copy.deepcopy(generator)
+        same = _same_state(bits.state, generator)
+    except Exception as exc:  # numpy raises ValueError, TypeError or OverflowError
+        raise _state_error("generator", f"is not a valid {kind} state "
+                                        f"({type(exc).__name__}: {exc!s:.120})") from None
+    if not same:
+        raise _state_error("generator", f"is not a valid {kind} state: numpy reads it "
+                                        f"as another state (a number out of range)")
 
 
 def _state_error(name: str, what: str) -> ValueError:
