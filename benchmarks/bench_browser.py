@@ -39,6 +39,7 @@ from _browser import (
     open_timing_notebook,
     timing_cells,
 )
+from _results import recorded
 
 BASELINE, WIDGET = ".bench-baseline", ".bench-widget"
 TARGET = 0.8
@@ -121,4 +122,5 @@ def main(argv=None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recorded("bench_browser"):
+        main()

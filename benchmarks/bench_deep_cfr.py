@@ -19,6 +19,7 @@ import importlib.util
 import time
 
 import numpy as np
+from _results import recorded
 
 import cfrviz
 
@@ -80,4 +81,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recorded("bench_deep_cfr"):
+        main()

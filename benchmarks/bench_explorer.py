@@ -13,6 +13,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from _results import recorded
+
 import cfrviz
 from cfrviz.widgets.explorer import explore
 
@@ -49,4 +51,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recorded("bench_explorer"):
+        main()

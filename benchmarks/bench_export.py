@@ -24,6 +24,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from _results import recorded
+
 import cfrviz
 from cfrviz.views.export import FORMATS, export_session, find_browser
 from cfrviz.widgets.export import frame_figures
@@ -67,4 +69,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recorded("bench_export"):
+        main()

@@ -39,6 +39,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 import _hub
+from _results import recorded
 
 
 class LoadSampler(threading.Thread):
@@ -123,4 +124,6 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    with recorded("bench_hub"):
+        code = main()
+    sys.exit(code)

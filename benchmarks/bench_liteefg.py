@@ -42,6 +42,7 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
+from _results import recorded
 
 import cfrviz
 
@@ -193,4 +194,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    with recorded("bench_liteefg", fenced=False):
+        code = main()
+    sys.exit(code)

@@ -29,6 +29,7 @@ import time
 from pathlib import Path
 
 import _openspiel
+from _results import recorded
 from _timing import best_of
 
 import cfrviz
@@ -208,4 +209,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recorded("bench_lp"):
+        main()

@@ -39,6 +39,8 @@ import sys
 import time
 from pathlib import Path
 
+from _results import recorded
+
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = ROOT / "data" / "benchmarks" / "lp_vs_cfr.json"
 
@@ -204,4 +206,8 @@ def _memory_gb() -> float:
 
 
 if __name__ == "__main__":
-    main()
+    if "--child" in sys.argv:  # one measurement, read by the parent
+        main()
+    else:
+        with recorded("bench_lp_scaling"):
+            main()

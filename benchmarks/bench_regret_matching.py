@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 
+from _results import recorded
 from _timing import best_of
 
 import cfrviz
@@ -54,5 +55,6 @@ def widget_frames() -> None:
 
 
 if __name__ == "__main__":
-    main()
-    widget_frames()
+    with recorded("bench_regret_matching"):
+        main()
+        widget_frames()

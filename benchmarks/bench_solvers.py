@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 
 import _openspiel
 import numpy as np
+from _results import recorded
 
 import cfrviz
 from cfrviz.reference import vanilla_cfr
@@ -423,4 +424,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recorded("bench_solvers", fenced=False):
+        main()

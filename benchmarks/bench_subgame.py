@@ -17,6 +17,7 @@ import argparse
 import time
 
 import numpy as np
+from _results import recorded
 
 import cfrviz
 from cfrviz.analysis import depth_limited as dl
@@ -121,4 +122,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recorded("bench_subgame"):
+        main()

@@ -13,6 +13,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from _results import recorded
+
 from cfrviz.play.tournament import run_tournament
 
 STUDENTS = 20
@@ -38,4 +40,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recorded("bench_tournament"):
+        main()

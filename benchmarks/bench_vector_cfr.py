@@ -15,6 +15,7 @@ from collections.abc import Callable
 from functools import partial
 
 import numpy as np
+from _results import recorded
 
 import cfrviz
 from cfrviz import engine
@@ -73,4 +74,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recorded("bench_vector_cfr"):
+        main()

@@ -18,6 +18,7 @@ import time
 
 import numpy as np
 import plotly.graph_objects as go
+from _results import recorded
 from _timing import best_of
 
 import cfrviz
@@ -77,4 +78,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    with recorded("bench_views"):
+        main()
