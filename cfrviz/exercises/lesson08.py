@@ -4,7 +4,7 @@ Exercise 1 turns one iteration of CFR into CFR+ as code
 (:func:`check_cfr_plus_iteration`): the checker runs the student's iteration
 on Kuhn poker, compares the running sums with ``cfrviz.solve(kuhn, "cfr+")``
 after every iteration, and names the mistake when a wrong version
-(:data:`REGRET_RULES`, :data:`AVERAGE_WEIGHTS`, simultaneous updates)
+(:data:`PLUS_VARIANTS`, built by :mod:`.mistakes` from the reference CFR)
 reproduces them.  Exercise 2 is DCFR's discounts by hand, exercise 3 the race
 between the variants.  :func:`one_change_at_a_time` is the lesson's
 comparison of vanilla CFR with each of CFR+'s two changes alone.  A wrong answer
@@ -21,10 +21,8 @@ from functools import lru_cache
 import numpy as np
 
 from ..analysis.variants import dcfr_discounts
-from ..core.regret import regret_matching
-from ..reference.cfr import cfr_pass
 from ..solvers.registry import ALGORITHMS
-from . import Feedback, as_vector, not_done, unanswered, wrong
+from . import Feedback, as_vector, mistakes, not_done, unanswered, wrong
 from .coding import checks, floats, run_student
 from .diagnosis import Case, close_to, diagnose, fallback, screen
 
@@ -75,35 +73,21 @@ def one_change_at_a_time(game, checkpoints) -> dict[str, dict[int, float]]:
 
 # --- exercise 1: CFR+ as code -----------------------------------------------------------------
 
-#: How a wrong CFR+ may fold one pass's regrets into the cumulative ones (see :func:`fold`).
-REGRET_RULES = ("right", "no-floor", "floor-before", "floor-increment", "linear-regrets")
-#: How a wrong CFR+ may weight iteration t's strategy in the average (see :func:`average_weight`).
-AVERAGE_WEIGHTS = ("right", "uniform-average", "squared-average", "delayed-average",
-                   "shifted-average")
-
-
-def fold(rule: str, regret_sum: np.ndarray, regret: np.ndarray, t: int) -> np.ndarray:
-    """The cumulative regrets after adding one pass's ``regret`` at iteration ``t``.
-
-    ``"right"`` is regret matching+ (add, then floor at zero); the others are
-    typical slips: no floor (vanilla CFR), a floor before adding, a floor on
-    the increment only, and the increment weighted by t (linear CFR's regrets).
-    """
-    if rule == "no-floor":
-        return regret_sum + regret
-    if rule == "floor-before":
-        return np.maximum(regret_sum, 0.0) + regret
-    if rule == "floor-increment":
-        return regret_sum + np.maximum(regret, 0.0)
-    step = t * regret if rule == "linear-regrets" else regret
-    return np.maximum(regret_sum + step, 0.0)
-
-
-def average_weight(name: str, t: int) -> float:
-    """Iteration ``t``'s weight in the average: ``t`` (right), 1, t², t − 1 or t + 1."""
-    return {"right": float(t), "uniform-average": 1.0, "squared-average": float(t) ** 2,
-            "delayed-average": max(t - 1.0, 0.0), "shifted-average": t + 1.0}[name]
-
+#: CFR+ as :func:`.mistakes.iteration`'s steps: regrets floored after adding, average weighted t.
+CFR_PLUS = {"fold": "floor", "weight": "linear"}
+#: Exercise 1's wrong versions of CFR+, by the mistake each shows: the steps they change.
+#: The regret mistakes come first; "vanilla" is "no-floor" with the uniform average too.
+PLUS_VARIANTS = {
+    "no-floor": {"fold": "add"},
+    "floor-before": {"fold": "floor-before"},
+    "floor-increment": {"fold": "floor-increment"},
+    "linear-regrets": {"fold": "linear-regrets"},
+    "simultaneous": {"alternating": False},
+    "uniform-average": {"weight": "uniform"},
+    "squared-average": {"weight": "squared"},
+    "delayed-average": {"weight": "delayed"},
+    "shifted-average": {"weight": "shifted"},
+}
 
 PLUS_MESSAGES = {
     "vanilla": "This is still vanilla CFR: your regrets and your average are exactly vanilla "
@@ -138,35 +122,16 @@ PLUS_MESSAGES = {
 }
 
 
-def plus_iteration(tree, regret_sum, strategy_sum, t: int, *, rule: str = "right",
-                   weight: str = "right", alternating: bool = True, first: int = 0):
-    """One iteration of CFR+ (the defaults) or of one of its typical wrong versions.
-
-    Each player in turn (or both from the same strategy when not
-    ``alternating``) runs :func:`cfrviz.reference.cfr.cfr_pass` and folds its
-    regrets by :func:`fold` with ``rule`` and its strategy weights, times
-    :func:`average_weight` of ``weight``, into the sums; ``first`` is the player updated
-    first (CFR+ is CFR+ in either order).  Returns the new sums.
-    """
-    w = average_weight(weight, t)
-    strategy = regret_matching(regret_sum, tree.legal_mask)
-    for player in (first, 1 - first):
-        if alternating:
-            strategy = regret_matching(regret_sum, tree.legal_mask)
-        regret, weights = cfr_pass(tree, strategy, player)
-        regret_sum = fold(rule, regret_sum, regret, t)
-        strategy_sum = strategy_sum + w * weights
-    return regret_sum, strategy_sum
+def plus_iteration(tree, regret_sum, strategy_sum, t: int, **steps):
+    """One iteration of CFR+, or of a wrong version of it with ``steps`` changed (the keywords
+    of :func:`.mistakes.iteration`, as in :data:`PLUS_VARIANTS`).  Returns the new sums."""
+    return mistakes.iteration(tree, regret_sum, strategy_sum, t, **{**CFR_PLUS, **steps})
 
 
-def _run(tree, iterations: int, **version) -> list[tuple[np.ndarray, np.ndarray]]:
-    regret_sum = np.zeros(tree.legal_mask.shape)
-    strategy_sum = np.zeros(tree.legal_mask.shape)
-    sums = []
-    for t in range(1, iterations + 1):
-        regret_sum, strategy_sum = plus_iteration(tree, regret_sum, strategy_sum, t, **version)
-        sums.append((regret_sum, strategy_sum))
-    return sums
+def _run(tree, iterations: int, **steps) -> list[tuple[np.ndarray, np.ndarray]]:
+    """CFR+ (or the version with ``steps`` changed) from zero tables: the sums after each
+    iteration."""
+    return [(r, s) for _, r, s in mistakes.run(tree, iterations, **{**CFR_PLUS, **steps})]
 
 
 def _average(tree, strategy_sum: np.ndarray) -> np.ndarray:
@@ -222,24 +187,21 @@ _PLUS_HINTS = {
 
 
 def _diagnose(tree, got: list[tuple[np.ndarray, np.ndarray]]) -> str | None:
-    """The name of the wrong version whose sums match the student's after every iteration."""
-    n = len(got)
-    regret_versions = [("right", True), ("no-floor", True), ("floor-before", True),
-                       ("floor-increment", True), ("linear-regrets", True), ("right", False)]
-    for rule, alternating in regret_versions:
-        runs = _run(tree, n, rule=rule, alternating=alternating)
-        if not all(_close(g[0], r[0]) for g, r in zip(got, runs)):
-            continue
-        regret_name = rule if alternating else "simultaneous"
-        for weight in AVERAGE_WEIGHTS:
-            if weight != "right":
-                runs = _run(tree, n, rule=rule, weight=weight, alternating=alternating)
-            if all(_close(_average(tree, g[1]), _average(tree, r[1]))
-                   for g, r in zip(got, runs)):
-                if regret_name == "no-floor" and weight == "uniform-average":
-                    return "vanilla"
-                return weight if regret_name == "right" else regret_name
-        return None if regret_name == "right" else regret_name
+    """The name of the wrong version (:data:`PLUS_VARIANTS`) whose sums match the student's
+    after every iteration: its regrets for a regret mistake, its regrets and average for an
+    average mistake."""
+    def same(steps: dict, average: bool) -> bool:
+        return all(_close(g[0], r[0]) and (not average or _close(_average(tree, g[1]),
+                                                                _average(tree, r[1])))
+                   for g, r in zip(got, _run(tree, len(got), **steps)))
+
+    if same({}, average=False):
+        return next((name for name, steps in PLUS_VARIANTS.items()
+                     if "weight" in steps and same(steps, average=True)), None)
+    for name, steps in PLUS_VARIANTS.items():
+        if "weight" not in steps and same(steps, average=False):
+            vanilla = name == "no-floor" and same({**steps, "weight": "uniform"}, average=True)
+            return "vanilla" if vanilla else name
     return None
 
 

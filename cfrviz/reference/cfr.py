@@ -65,6 +65,11 @@ def counterfactual_regret(reach, player, action_values, value):
     return others * (action_values - value)
 
 
+def own_reach(reach, player):
+    """What CFR weighs a node's strategy by in the average: the player's own reach."""
+    return reach[player]
+
+
 def vanilla_cfr(tree, iterations: int, alternating: bool = True,
                 update=counterfactual_regret):
     """Vanilla CFR (Zinkevich et al., 2007) by plain recursion over a :class:`GameTree`.
@@ -183,7 +188,7 @@ def cfr_variant(tree, iterations: int, alternating: bool = True, regret_floor: b
                "strategy_sum": strategy_sum.copy()}
 
 
-def cfr_pass(tree, strategy, player: int):
+def cfr_pass(tree, strategy, player: int, update=counterfactual_regret, average=own_reach):
     """One player's half of a CFR iteration, as two tables: what it adds to each running sum.
 
     Walks the whole tree once (:func:`walk`) with every player following
@@ -206,20 +211,25 @@ def cfr_pass(tree, strategy, player: int):
         node's value, summed over the set's nodes); ``weights``: the
         strategy weighted by ``player``'s own reach, what vanilla CFR adds to
         the strategy sum.  Both are zero at the other player's sets.
+    update, average
+        The node's regret and strategy weight, as in :func:`walk` (another rule when a
+        mistake is being reproduced: :mod:`cfrviz.exercises.mistakes`).
     """
     regret = np.zeros(tree.legal_mask.shape)
     weights = np.zeros(tree.legal_mask.shape)
-    walk(tree, 0, player, np.ones(3), strategy, regret, weights)
+    walk(tree, 0, player, np.ones(3), strategy, regret, weights, update, average)
     return regret, weights
 
 
-def walk(tree, node, player, reach, strategy, regret, sums, update=counterfactual_regret):
+def walk(tree, node, player, reach, strategy, regret, sums, update=counterfactual_regret,
+         average=own_reach):
     """One player's CFR pass below ``node``: returns the node's value for ``player``.
 
     ``reach`` is the node's reach split three ways, ``[player 1, player 2,
     chance]``.  At ``player``'s own nodes it adds ``update(reach, player,
     action_values, value)``, the counterfactual regret of each action by
-    default, to ``regret`` and the own-reach-weighted strategy to ``sums``.
+    default, to ``regret`` and the strategy weighted by ``average(reach, player)``, the
+    player's own reach by default, to ``sums``.
     """
     kind = tree.player[node]
     if kind == TERMINAL:
@@ -230,7 +240,7 @@ def walk(tree, node, player, reach, strategy, regret, sums, update=counterfactua
         for child in children:
             p = tree.chance_prob[child]
             value += p * walk(tree, child, player, reach * np.array([1, 1, p]), strategy,
-                              regret, sums, update)
+                              regret, sums, update, average)
         return value
     info = tree.infoset[node]
     action_values = np.zeros(len(children))
@@ -238,9 +248,9 @@ def walk(tree, node, player, reach, strategy, regret, sums, update=counterfactua
         step = np.ones(3)
         step[kind] = strategy[info, a]
         action_values[a] = walk(tree, child, player, reach * step, strategy, regret, sums,
-                                update)
+                                update, average)
     value = float(strategy[info, : len(children)] @ action_values)
     if kind == player:
         regret[info, : len(children)] += update(reach, player, action_values, value)
-        sums[info, : len(children)] += reach[player] * strategy[info, : len(children)]
+        sums[info, : len(children)] += average(reach, player) * strategy[info, : len(children)]
     return value

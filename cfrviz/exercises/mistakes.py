@@ -1,0 +1,86 @@
+"""The usual mistakes in writing CFR, as named variants of the reference's own steps.
+
+When a student's CFR differs from cfrviz's, a checker looks for the variant here that
+reproduces it and names its steps.  A variant is one CFR iteration (:func:`iteration`)
+with some of its steps swapped for wrong ones, every step taken from
+:mod:`cfrviz.reference`: each player's pass is :func:`~cfrviz.reference.cfr.cfr_pass`, the
+readable recursive walk, with a node's regret weighted by a rule of
+:data:`~cfrviz.reference.updates.REGRET_UPDATES` and its strategy by a rule of
+:data:`AVERAGE_REACH`; the pass's regrets are then folded into the running sum by a rule of
+:data:`FOLDS` and its strategy weights scaled by a rule of :data:`ITERATION_WEIGHTS`.  The
+defaults are vanilla CFR (Zinkevich et al. 2007) with alternating updates;
+``fold="floor", weight="linear"`` is CFR+ (Tammelin 2014); the tests check both against
+``cfrviz.solve``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import numpy as np
+
+from ..core.regret import regret_matching
+from ..reference.cfr import cfr_pass, own_reach
+from ..reference.updates import REGRET_UPDATES
+
+#: What a node's strategy is weighted by in the average, ``rule(reach, player)`` with
+#: ``reach = [player 1, player 2, chance]``: the player's own reach (right) and wrong ones.
+AVERAGE_REACH: dict[str, Callable] = {
+    "own": own_reach,
+    "unweighted-average": lambda _r, _i: 1.0,
+    "full-reach-average": lambda r, _i: r[0] * r[1] * r[2],
+    "others-reach-average": lambda r, i: r[2] * r[1 - i],
+}
+
+#: How one pass's regrets ``r`` are folded into the cumulative ``R`` at iteration ``t``:
+#: vanilla CFR adds, CFR+ adds then floors at zero; the rest are slips.
+FOLDS: dict[str, Callable[[np.ndarray, np.ndarray, int], np.ndarray]] = {
+    "add": lambda R, r, _t: R + r,
+    "floor": lambda R, r, _t: np.maximum(R + r, 0.0),
+    "floor-before": lambda R, r, _t: np.maximum(R, 0.0) + r,
+    "floor-increment": lambda R, r, _t: R + np.maximum(r, 0.0),
+    "linear-regrets": lambda R, r, t: np.maximum(R + t * r, 0.0),
+}
+
+#: Iteration ``t``'s weight in the average: 1 (vanilla CFR), t (CFR+), t² (PCFR+) and slips.
+ITERATION_WEIGHTS: dict[str, Callable[[int], float]] = {
+    "uniform": lambda _t: 1.0,
+    "linear": float,
+    "squared": lambda t: float(t) ** 2,
+    "delayed": lambda t: max(t - 1.0, 0.0),
+    "shifted": lambda t: t + 1.0,
+}
+
+
+def iteration(tree, regret_sum, strategy_sum, t: int, *, update: str = "cfr",
+              average: str = "own", fold: str = "add", weight: str = "uniform",
+              alternating: bool = True, first: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """One iteration of CFR with the named steps; returns the new ``(regret_sum, strategy_sum)``.
+
+    Each player in turn, ``first`` first, plays regret matching on the regrets so far (both
+    from the strategy at the start of the iteration when not ``alternating``), runs its
+    :func:`~cfrviz.reference.cfr.cfr_pass` with the node rules ``update`` (a key of
+    ``REGRET_UPDATES``) and ``average`` (of :data:`AVERAGE_REACH`), and folds the pass into
+    the sums by ``fold`` (of :data:`FOLDS`) and ``weight`` (of :data:`ITERATION_WEIGHTS`).
+    """
+    w = ITERATION_WEIGHTS[weight](t)
+    strategy = regret_matching(regret_sum, tree.legal_mask)
+    for player in (first, 1 - first):
+        if alternating:
+            strategy = regret_matching(regret_sum, tree.legal_mask)
+        regret, weights = cfr_pass(tree, strategy, player, REGRET_UPDATES[update],
+                                   AVERAGE_REACH[average])
+        regret_sum = FOLDS[fold](regret_sum, regret, t)
+        strategy_sum = strategy_sum + w * weights
+    return regret_sum, strategy_sum
+
+
+def run(tree, iterations: int, **variant) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """The variant's run from zero tables: after each iteration, ``(strategy played in it,
+    regret_sum, strategy_sum)``; ``variant`` are :func:`iteration`'s keywords."""
+    regret_sum = np.zeros(tree.legal_mask.shape)
+    strategy_sum = np.zeros(tree.legal_mask.shape)
+    for t in range(1, iterations + 1):
+        played = regret_matching(regret_sum, tree.legal_mask)
+        regret_sum, strategy_sum = iteration(tree, regret_sum, strategy_sum, t, **variant)
+        yield played, regret_sum, strategy_sum
