@@ -1,18 +1,19 @@
 """The one training loop: chunks, checkpoints, progress, interrupts, evaluation, resume.
 
 A runner checks what only it knows, builds the starting state (fresh, or resumed with
-:func:`resume_state`) and hands :func:`drive` the
-:class:`~cfrviz.solvers.registry.Request` :func:`cfrviz.solve` checked (game, iterations,
-generator, checkpoints, the declared parameters, progress, resume) and a :class:`Stepper`
-(how to advance: ``step(state, first, last)``, the recorder, the schedule, the
-evaluation).  Every algorithm goes through it: the tree kernels (:func:`run_tree` wraps a
-compiled step), regret matching (a plain-Python step that records inside its chunks) and
-Deep CFR (one iteration per step).
-The driver decides how many iterations go into each call (about a tenth of a second's worth,
-so a progress bar moves and an interrupt is honoured quickly), has a
-:class:`~cfrviz.core.trace.Recorder` take snapshots at the checkpoints, and evaluates them
-once the run is over.  Around that loop it keeps the guards every run needs: a bounded
-schedule (:func:`schedule`), a payoff scale that cannot overflow (:func:`check_payoff_scale`,
+:func:`resume_state`) and a :class:`Stepper` (how to advance: ``step(state, first, last)``,
+which returns the :class:`Chunk` it did with its records; how to record the state; the
+recorder, the schedule, the evaluation).  :func:`iterate` is the loop, a generator: it asks
+the step for about a tenth of a second's worth of iterations at a time and yields a
+:class:`Progress` (records included) after each, so whoever consumes it decides what
+happens between chunks.  :func:`drive` consumes it into a trace for :func:`cfrviz.solve`
+(a progress bar, Ctrl-C deferred, the records evaluated at the end);
+:func:`cfrviz.analysis.subgame.resolve_steps` consumes it directly.  Every algorithm goes
+through it: the tree kernels (:func:`tree_stepper` runs a compiled kernel up to each
+checkpoint and records there), regret matching (a plain-Python step that records inside
+its chunks) and Deep CFR (one iteration per step, :func:`one_at_a_time`).
+Around that loop it keeps the guards every run needs: a bounded schedule
+(:func:`schedule`), a payoff scale that cannot overflow (:func:`check_payoff_scale`,
 called by the runners before the state is built), a finite state after every chunk
 (:func:`check_finite`), and Ctrl-C deferred until the trace is built
 (:func:`deferred_interrupt`).
@@ -26,8 +27,8 @@ import time
 import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Any, TypeAlias
 
 import numpy as np
 
@@ -44,6 +45,7 @@ from ..core.trace import (
     check_records,
     record_nbytes,
 )
+from ..core.trace.recorder import Table
 from ..core.tree import GameTree
 from ..core.types import FloatArray, GameLike
 from ..engine import seed_state, tree_exploitability
@@ -302,90 +304,187 @@ def warn_interrupted(algorithm: str, done: int, iterations: int, during: int | N
                   f"{message}", RuntimeWarning, stacklevel=stacklevel + 1)
 
 
-#: ``step(state, first, last) -> nodes touched``: an algorithm's iterations ``first..last``.
-Step = Callable[[SolverState, int, int], int]
+#: ``run(state, first, last) -> nodes touched``: a tree kernel's iterations ``first..last``.
+RunIterations = Callable[[SolverState, int, int], int]
+
+#: One record, in :meth:`~cfrviz.core.trace.Recorder.add`'s order: (iteration, cumulative
+#: regrets, instantaneous regrets, current strategy, average strategy), values never changed
+#: after (copies, or fresh lists).
+Row: TypeAlias = tuple[int, Table, Table, Table, Table]
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """What one call of a :class:`Stepper`'s ``step`` did.
+
+    Attributes
+    ----------
+    last : int
+        The last iteration finished: the step may stop before the ``last`` it was asked for
+        (at a checkpoint, or after one long iteration).
+    touched : int
+        Nodes touched.
+    records : list of Row
+        The records of the checkpoints it passed.
+    interrupted : bool
+        A ``KeyboardInterrupt`` raised by code cut the step short after ``last``.
+    """
+
+    last: int
+    touched: int
+    records: list[Row] = field(default_factory=list)
+    interrupted: bool = False
+
+
+#: ``step(state, first, last) -> Chunk``: an algorithm's iterations ``first..`` at most ``last``.
+Step = Callable[[SolverState, int, int], Chunk]
 
 
 @dataclass
 class Stepper:
-    """What an algorithm hands the driver: how to advance, record and evaluate one run.
+    """What an algorithm hands the loop: how to advance, record and evaluate one run.
 
-    ``step(state, first, last) -> nodes touched`` advances ``state`` (a
-    :class:`~cfrviz.core.trace.SolverState`, fresh or resumed) through iterations
-    ``first..last`` in place; the driver then sets ``state.iteration = last``.  A step that
-    runs Python code may raise ``KeyboardInterrupt`` part-way, after leaving ``state`` at its
-    last finished iteration.
+    ``step(state, first, last)`` advances ``state`` (a :class:`~cfrviz.core.trace.SolverState`,
+    fresh or resumed) in place from iteration ``first`` to at most ``last`` and returns the
+    :class:`Chunk` it did, with the records of the checkpoints it passed; the loop then sets
+    ``state.iteration``.  ``record(state)`` is the record of the state as it stands (the last
+    finished iteration of an interrupted run).  A step that runs Python code may raise
+    ``KeyboardInterrupt`` part-way, after leaving ``state`` at its last finished iteration.
     """
 
     state: SolverState
     step: Step
+    record: Callable[[SolverState], Row]
     recorder: Recorder
     plan: Schedule
     exploitability: Callable[[FloatArray], FloatArray]
-    #: True: ``step`` records the checkpoints inside its chunks itself (regret matching);
-    #: False: the driver ends a chunk at each checkpoint and takes the snapshot.
-    records_itself: bool = False
-    #: Records the last finished iteration of an interrupted run (default: a snapshot).
-    last_record: Callable[[SolverState], None] | None = None
-    chunked: bool = True  # False: one iteration per step (each is long: Deep CFR)
     block: int = 1  # records per exploitability call
     resumable: bool = True
 
 
-def drive(request: Request, stepper: Stepper) -> Trace:
-    """The one training loop: chunks, progress bar, deferred Ctrl-C, snapshots, evaluation.
+@dataclass(frozen=True)
+class Progress:
+    """What :func:`iterate` yields: where the run stands after a chunk.
 
-    Chunks last about :data:`CHUNK_SECONDS` (or one iteration, for a stepper that is not
-    ``chunked``), so the bar moves and a Ctrl-C is honoured quickly; after each the state is
-    checked finite (:func:`check_finite`).  Ctrl-C is deferred from before the first step
-    until the trace is built: a first one ends the run at the next chunk boundary (the last
-    finished iteration is recorded), a further one ends the evaluation of the records (those
-    not evaluated keep a NaN exploitability); either way the trace comes back, with a
-    ``RuntimeWarning``.  The trace records the request's settings
-    (:meth:`~cfrviz.solvers.registry.Request.settings`), then its seed and iterations.
+    Attributes
+    ----------
+    iteration : int
+        The last iteration finished.
+    done : int
+        Iterations finished since the last :class:`Progress` (0 for the first, yielded once
+        the step is compiled, before any iteration).
+    records : list of Row
+        The records taken since the last :class:`Progress`.
+    elapsed : float
+    nodes_touched : int
+        The state's totals, for the records' timing.
+    interrupted : bool
+        Set on the last one of a run a Ctrl-C ended (its records then end with the last
+        finished iteration's).
+    during : int or None
+        The iteration a ``KeyboardInterrupt`` raised by code cut short, if any.
+    """
+
+    iteration: int
+    done: int
+    records: list[Row]
+    elapsed: float
+    nodes_touched: int
+    interrupted: bool = False
+    during: int | None = None
+
+
+def iterate(request: Request, stepper: Stepper,
+            stop: Callable[[], bool] = lambda: False) -> Iterator[Progress]:
+    """The one training loop, as a generator: run ``stepper`` to ``request.iterations``.
+
+    Yields a :class:`Progress` once the step is compiled (before any iteration), then after
+    every chunk.  Chunks last about :data:`CHUNK_SECONDS` (the step may stop earlier: at a
+    checkpoint, or after one long iteration), so a consumer's bar moves and an interrupt is
+    honoured quickly; after each the state is checked finite (:func:`check_finite`).  When
+    ``stop()`` turns true (a deferred Ctrl-C: :func:`deferred_interrupt`), or the step is cut
+    short by a ``KeyboardInterrupt``, the run ends and its last :class:`Progress` is marked
+    ``interrupted``, with the record of the last finished iteration if no record holds it.
+    Between two yields the consumer owns the time (a widget draws, a re-solve switches Ctrl-C
+    back); :func:`drive` consumes this into a :class:`~cfrviz.core.trace.Trace`.
+    """
+    state, name, game = stepper.state, request.name, stepper.recorder.game
+    start = recorded = state.iteration
+    stepper.step(state, start + 1, start)  # compiles on first use, outside the timed loop
+    yield Progress(start, 0, [], state.elapsed, state.nodes_touched)
+    per_iteration: float | None = None
+    while state.iteration < request.iterations and not stop():
+        first = state.iteration + 1
+        size = chunk_size(per_iteration, request.iterations - state.iteration)
+        tick = time.perf_counter()
+        try:
+            chunk = stepper.step(state, first, first + size - 1)
+        except KeyboardInterrupt:  # raised by code, not the signal (a flag)
+            chunk = Chunk(state.iteration, 0, interrupted=True)
+        spent = time.perf_counter() - tick
+        state.nodes_touched += chunk.touched
+        state.elapsed += spent
+        state.iteration = chunk.last
+        records = chunk.records
+        if records:
+            recorded = records[-1][0]
+        if chunk.interrupted:
+            yield _ended(stepper, start, recorded, records, first - 1, chunk.last + 1)
+            return
+        per_iteration = spent / max(1, chunk.last - first + 1)
+        check_finite(state, first, state.iteration, name, game)
+        yield Progress(state.iteration, chunk.last - first + 1, records, state.elapsed,
+                       state.nodes_touched)
+    if stop():
+        yield _ended(stepper, start, recorded, [], state.iteration, None)
+
+
+def _ended(stepper: Stepper, start: int, recorded: int, records: list[Row], before: int,
+           during: int | None) -> Progress:
+    """The last :class:`Progress` of an interrupted run: nothing finished is lost."""
+    state = stepper.state
+    if state.iteration > start and recorded != state.iteration:
+        records = [*records, stepper.record(state)]
+    return Progress(state.iteration, state.iteration - before, records, state.elapsed,
+                    state.nodes_touched, interrupted=True, during=during)
+
+
+def one_at_a_time(stepper: Stepper) -> Stepper:
+    """``stepper`` asked for one iteration per step (each is long: Deep CFR)."""
+    step = stepper.step
+    return replace(stepper, step=lambda state, first, last: step(state, first, min(first, last)))
+
+
+def drive(request: Request, stepper: Stepper) -> Trace:
+    """The one training loop (:func:`iterate`) consumed into a trace, with a progress bar and
+    Ctrl-C deferred.
+
+    Ctrl-C is deferred from before the first step until the trace is built: a first one ends
+    the run at the next chunk boundary (the last finished iteration is recorded), a further
+    one ends the evaluation of the records (those not evaluated keep a NaN exploitability);
+    either way the trace comes back, with a ``RuntimeWarning``.  The trace records the
+    request's settings (:meth:`~cfrviz.solvers.registry.Request.settings`), then its seed and
+    iterations.
     """
     state, recorder, plan = stepper.state, stepper.recorder, stepper.plan
-    game, name = recorder.game, request.name
-    start = state.iteration
-    wanted = [t for t in plan.points if t > start]
-    targets = [request.iterations] if stepper.records_itself else wanted
+    name, add = request.name, recorder.add
     interrupted, during = False, None
     with deferred_interrupt() as flag:
-        stepper.step(state, start + 1, start)  # compiles on first use, outside the timed loop
-        bar = progress_bar(request.iterations, start, name, game.name, request.progress)
-        per_iteration: float | None = None
+        run = iterate(request, stepper, stop=lambda: flag.hit)
+        compiled = next(run)
+        bar = progress_bar(request.iterations, compiled.iteration, name, recorder.game.name,
+                           request.progress)
         try:
-            for target in targets:
-                while state.iteration < target and not interrupted and not flag.hit:
-                    first = state.iteration + 1
-                    size = chunk_size(per_iteration, target - state.iteration) \
-                        if stepper.chunked else 1
-                    tick = time.perf_counter()
-                    try:
-                        touched = stepper.step(state, first, first + size - 1)
-                    except KeyboardInterrupt:  # raised by code, not the signal (a flag)
-                        state.elapsed += time.perf_counter() - tick
-                        interrupted, during = True, state.iteration + 1
-                        break
-                    spent = time.perf_counter() - tick
-                    state.nodes_touched += touched
-                    state.elapsed += spent
-                    state.iteration = first + size - 1
-                    per_iteration = spent / size
-                    check_finite(state, first, state.iteration, name, game)
-                    if bar is not None:
-                        bar.update(size)
-                if state.iteration == target and not stepper.records_itself:
-                    recorder.snapshot(state)
-                if flag.hit or interrupted:
-                    interrupted = True
-                    break
+            for progress in run:
+                for row in progress.records:
+                    add(*row, elapsed=progress.elapsed, nodes_touched=progress.nodes_touched)
+                if bar is not None and not progress.interrupted:
+                    bar.update(progress.done)
+                interrupted, during = progress.interrupted, progress.during
         finally:
             if bar is not None:
                 bar.close()
         if interrupted:
-            if state.iteration > start and recorder.last != state.iteration:
-                (stepper.last_record or recorder.snapshot)(state)  # nothing finished is lost
             warn_interrupted(name, state.iteration, request.iterations, during=during,
                              stacklevel=4, resumable=stepper.resumable)
         flag.clear()  # from here on a Ctrl-C ends the evaluation
@@ -397,22 +496,42 @@ def drive(request: Request, stepper: Stepper) -> Trace:
     return trace
 
 
-def tree_stepper(request: Request, tree: GameTree, state: SolverState, step: Step,
-                 **how: Any) -> Stepper:
-    """A tree algorithm's :class:`Stepper`: ``step`` on ``state``, snapshots averaged by the
-    one normaliser, the request's schedule, and the compiled exploitability of each record
-    (``how``: the stepper's other fields, e.g. ``chunked=False``)."""
+def tree_record(tree: GameTree) -> Callable[[SolverState], Row]:
+    """The record of a tree algorithm's state as it stands: copies of its tables, the average
+    by the one normaliser."""
     mask = tree.legal_mask
 
-    def exploitability(tables: FloatArray) -> FloatArray:
-        return np.array([tree_exploitability(tree, table) for table in tables])
-
-    recorder = Recorder(tree, average=lambda strategy_sum: average_strategy(strategy_sum, mask))
-    return Stepper(state, step, recorder, schedule(request.record, request.iterations, mask.size),
-                   exploitability, **how)
+    def record(state: SolverState) -> Row:
+        return (state.iteration, state.regret_sum.copy(), state.instant.copy(),
+                state.current.copy(), average_strategy(state.strategy_sum, mask))
+    return record
 
 
-def run_tree(request: Request, tree: GameTree, step: Step) -> Trace:
+def tree_stepper(request: Request, tree: GameTree, state: SolverState, run: RunIterations,
+                 **how: Any) -> Stepper:
+    """A tree algorithm's :class:`Stepper`: ``run(state, first, last) -> nodes touched`` up to
+    each checkpoint of the request's schedule, where the state is recorded
+    (:func:`tree_record`), and the compiled exploitability of each record (``how``: the
+    stepper's other fields, e.g. ``resumable=False``, or its own ``record``)."""
+    plan = schedule(request.record, request.iterations, tree.legal_mask.size)
+    points = np.array(plan.points, dtype=np.int64)
+    fields: dict[str, Any] = {"record": tree_record(tree), "exploitability": lambda tables:
+                              np.array([tree_exploitability(tree, t) for t in tables]), **how}
+    record = fields["record"]
+
+    def step(state: SolverState, first: int, last: int) -> Chunk:
+        at = int(np.searchsorted(points, first))  # the next checkpoint
+        end = min(last, int(points[at])) if at < len(points) else last
+        touched = run(state, first, end)
+        if end < first or at == len(points) or end != points[at]:
+            return Chunk(end, touched)
+        state.iteration = end
+        return Chunk(end, touched, [record(state)])
+
+    return Stepper(state=state, step=step, recorder=Recorder(tree), plan=plan, **fields)
+
+
+def run_tree(request: Request, tree: GameTree, step: RunIterations) -> Trace:
     """Run a tree algorithm's compiled ``step`` through :func:`drive`.
 
     The state is fresh (its compiled generator seeded from ``request.rng``) or the resumed

@@ -18,8 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.regret import average_strategy
-from ..core.trace import Recorder, SolverState, Trace
+from ..core.trace import SolverState, Trace
 from ..core.tree import GameTree
 from ..core.types import FloatArray
 from ..engine import UpdateRule, seed_state
@@ -31,28 +30,13 @@ from ..engine.multi import (
     multi_plan,
     run_multi_full_tree,
 )
-from .driver import Stepper, check_payoff_scale, drive, schedule
+from .driver import Row, check_payoff_scale, drive, tree_record, tree_stepper
 from .registry import Request
 
 __all__ = ["MULTIPLAYER_EXTRAS", "run_multiplayer"]
 
 #: What a run on a game of more than two players adds to ``trace.extras``.
 MULTIPLAYER_EXTRAS = ("deviation_gains", "cce_gaps", "cce_gap")
-
-
-class _JointRecorder(Recorder):
-    """A recorder that also takes, at every snapshot, the coarse-correlated gaps of the
-    joint play so far (they depend on every profile played, so they are taken live)."""
-
-    def __init__(self, tree: GameTree, joint: JointPlay) -> None:
-        mask = tree.legal_mask
-        super().__init__(tree, average=lambda strategy_sum: average_strategy(strategy_sum, mask))
-        self.tree, self.joint = tree, joint
-        self.gaps: list[FloatArray] = []
-
-    def snapshot(self, state: SolverState) -> None:
-        super().snapshot(state)
-        self.gaps.append(coarse_correlated_gaps(self.tree, self.joint, state.iteration))
 
 
 def run_multiplayer(request: Request, tree: GameTree, rule: UpdateRule) -> Trace:
@@ -88,23 +72,31 @@ def run_multiplayer(request: Request, tree: GameTree, rule: UpdateRule) -> Trace
     p = multi_plan(tree)
     joint = JointPlay(np.zeros((p.players, p.n)), np.zeros(p.players))
     state = SolverState.fresh(tree, rng=seed_state(request.rng))
-    recorder = _JointRecorder(tree, joint)
-    plan = schedule(request.record, request.iterations, tree.legal_mask.size)
 
     def step(state: SolverState, first: int, last: int) -> int:
         tables = Tables(state.regret_sum, state.strategy_sum, state.current, state.instant)
         run_multi_full_tree(p.arrays, p.players, tables, first, last, rule, joint)
         return (p.players + 1) * p.n * (last - first + 1)
 
+    # The coarse-correlated gaps depend on every profile played, so they are taken with each
+    # record, live.
+    gaps: list[FloatArray] = []
+
+    def record(state: SolverState) -> Row:
+        gaps.append(coarse_correlated_gaps(tree, joint, state.iteration))
+        return snapshot(state)
+
     def undefined(tables: FloatArray) -> FloatArray:
         return np.full(len(tables), np.nan)  # NashConv / 2 is a two-player zero-sum measure
 
-    trace = drive(request, Stepper(state, step, recorder, plan, undefined))
+    snapshot = tree_record(tree)
+    stepper = tree_stepper(request, tree, state, step, record=record, exploitability=undefined)
+    trace = drive(request, stepper)
     records = len(trace.iterations)
     gains = np.full((records, p.players), np.nan)
-    if plan.evaluate:
+    if stepper.plan.evaluate:
         for r in range(records):
             gains[r] = deviation_gains(tree, trace.average_strategy[r])
-    gaps = np.array(recorder.gaps).reshape(records, p.players)
-    trace.extras.update(deviation_gains=gains, cce_gaps=gaps, cce_gap=gaps.max(axis=1))
+    table = np.array(gaps).reshape(records, p.players)
+    trace.extras.update(deviation_gains=gains, cce_gaps=table, cce_gap=table.max(axis=1))
     return trace

@@ -10,7 +10,7 @@ bar, resume from a trace's :class:`~cfrviz.core.trace.SolverState`, and the
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from operator import mul
 from typing import Any, TypeAlias
 
@@ -22,6 +22,8 @@ from ..core.trace import Recorder, SolverState, Trace
 from ..core.types import FloatArray
 from ..games.matrix import MatrixGame, matrix_exploitability
 from .driver import (
+    Chunk,
+    Row,
     Stepper,
     check_payoff_scale,
     drive,
@@ -36,8 +38,6 @@ Pair: TypeAlias = list[list[float]]
 #: strategies).
 Finished: TypeAlias = tuple[int, Pair, Pair, tuple[list[float], list[float]],
                             tuple[list[float], list[float]]]
-#: ``Recorder.add``: one record from the loop's lists.
-Add: TypeAlias = Callable[..., None]
 
 UPDATES = ("expected", "sampled")
 ALGORITHM = "regret_matching"
@@ -112,9 +112,8 @@ def solve_regret_matching(request: Request) -> Trace:
     width = game.legal_mask.shape[1]
     plan = schedule(request.record, iterations, game.legal_mask.size, timed=False)
     recorder = Recorder(game, stack=lambda rows: _stack(rows, m, n, width), timed=False)
-    step = _Step(game.payoffs, fixed, generator, set(plan.points), recorder.add)
-    return drive(request, Stepper(state, step, recorder, plan, step.exploitability,
-                                  records_itself=True, last_record=step.last_record,
+    step = _Step(game.payoffs, fixed, generator, set(plan.points))
+    return drive(request, Stepper(state, step, step.record, recorder, plan, step.exploitability,
                                   block=EVALUATION_BLOCK))
 
 
@@ -139,39 +138,48 @@ def _start(request: Request, game: MatrixGame) -> SolverState:
 class _Step:
     """Regret matching's step: iterations ``first..last`` in plain Python lists.
 
-    Records the checkpoints inside the chunk (an iteration takes microseconds).  A
-    ``KeyboardInterrupt`` raised part-way (by code: the signal only sets the driver's flag)
-    leaves the state at the last finished iteration and gives back the draws of the rest of
-    the chunk, so a resumed run draws what an uninterrupted one would.
+    Returns the records of the checkpoints inside the chunk (an iteration takes
+    microseconds, so a chunk spans many).  A ``KeyboardInterrupt`` raised part-way (by code:
+    the signal only sets the loop's flag) leaves the state at the last finished iteration,
+    gives back the draws of the rest of the chunk, so a resumed run draws what an
+    uninterrupted one would, and returns what was done, marked interrupted.
     """
 
     def __init__(self, payoffs: FloatArray, fixed: FloatArray | None,
-                 generator: np.random.Generator | None, wanted: set[int], add: Add) -> None:
+                 generator: np.random.Generator | None, wanted: set[int]) -> None:
         self.payoffs = payoffs
         self.fixed: list[float] | None = None if fixed is None else fixed.tolist()
         self.generator = generator
         self.wanted = wanted
-        self.add = add
-        self.finished: Finished | None = None
 
     def exploitability(self, tables: FloatArray) -> FloatArray:
         m, n = self.payoffs.shape
         return matrix_exploitability(self.payoffs, tables[:, 0, :m], tables[:, 1, :n])
 
-    def last_record(self, _state: SolverState) -> None:
-        assert self.finished is not None  # the driver asks only after an iteration finished
-        _record(self.add, self.finished)
+    def record(self, state: SolverState) -> Row:
+        """The record of the state as it stands (the lists the loop wrote into it)."""
+        m, n = self.payoffs.shape
+        t = state.iteration
 
-    def __call__(self, state: SolverState, first: int, last: int) -> int:
+        def pair(table: FloatArray) -> Pair:
+            return [table[0, :m].tolist(), table[1, :n].tolist()]
+
+        return _row((t, pair(state.regret_sum), pair(state.strategy_sum),
+                     (state.instant[0, :m].tolist(), state.instant[1, :n].tolist()),
+                     (state.current[0, :m].tolist(), state.current[1, :n].tolist())))
+
+    def __call__(self, state: SolverState, first: int, last: int) -> Chunk:
         payoff = self.payoffs.tolist()
         columns = self.payoffs.T.tolist()
         m, n = self.payoffs.shape
         cum = [state.regret_sum[0, :m].tolist(), state.regret_sum[1, :n].tolist()]
         strategy_sum = [state.strategy_sum[0, :m].tolist(), state.strategy_sum[1, :n].tolist()]
-        fixed, generator, wanted, add = self.fixed, self.generator, self.wanted, self.add
+        fixed, generator, wanted = self.fixed, self.generator, self.wanted
         before = None if generator is None else generator.bit_generator.state
         draws = None if generator is None else generator.random((last - first + 1, 2)).tolist()
         finished = None
+        rows: list[Row] = []
+        record = rows.append
         try:
             for t in range(first, last + 1):
                 x = _match(cum[0])
@@ -195,25 +203,25 @@ class _Step:
                                 [s + p for s, p in zip(strategy_sum[1], y)]]
                 finished = (t, cum, strategy_sum, (r1, r2), (x, y))  # one atomic rebinding
                 if t in wanted:
-                    _record(add, finished)
+                    record(_row(finished))
         except KeyboardInterrupt:
             if generator is not None and before is not None:  # give back the unfinished draws
                 generator.bit_generator.state = before
                 generator.random((0 if finished is None else finished[0] - first + 1, 2))
-            raise
+            return Chunk(first - 1 if finished is None else finished[0], 0, rows,
+                         interrupted=True)
         finally:
             if finished is not None:
-                self.finished = finished
                 _store(state, finished, m, n)
             if generator is not None:
                 state.generator = _plain(generator.bit_generator.state)
-        return 0
+        return Chunk(last, 0, rows)
 
 
-def _record(add: Add, finished: Finished) -> None:
+def _row(finished: Finished) -> Row:
     t, cum, strategy_sum, regrets, strategies = finished
-    add(t, cum, regrets, strategies,
-        [[s / t for s in strategy_sum[0]], [s / t for s in strategy_sum[1]]])
+    return (t, cum, regrets, strategies,
+            [[s / t for s in strategy_sum[0]], [s / t for s in strategy_sum[1]]])
 
 
 def _store(state: SolverState, finished: Finished, m: int, n: int) -> None:

@@ -15,7 +15,7 @@ from ...core.registry import Param
 from ...core.trace import SolverState, Trace
 from ...core.tree import GameTree, as_tree, check_zero_sum
 from ...core.types import BoolArray, FloatArray, IntArray
-from ..driver import drive, tree_stepper
+from ..driver import drive, one_at_a_time, tree_stepper
 from ..network import MLP, train
 from ..registry import Algorithm, Request, check_request, register_algorithm
 from .budget import MAX_SECONDS, check_budget
@@ -117,8 +117,8 @@ def _train(request: Request) -> DeepCFRRun:
     step = _Step(tree, request.params, request.rng)
     state = SolverState.fresh(tree)
     state.current = tree.legal_mask / tree.legal_mask.sum(axis=1, keepdims=True)  # sigma_1
-    trace = drive(request, tree_stepper(request, tree, state, step, chunked=False,
-                                        resumable=False))
+    trace = drive(request, one_at_a_time(tree_stepper(request, tree, state, step,
+                                                      resumable=False)))
     return DeepCFRRun(trace, step.networks, step.scale, step.fallback)
 
 
