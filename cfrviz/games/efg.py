@@ -203,59 +203,12 @@ class _EfgReader:
         name = self.take(_STRING, "the node's name in double quotes (may be \"\")", path)
         node = Node(path, "", name=name)
         if kind == "t":
-            node.kind = "terminal"
-            own = self.outcome(path)
-            payoffs: list[float] = []
-            for i in (0, 1):
-                try:
-                    payoffs.append(float(paid[i] + own[i]))
-                except OverflowError:
-                    raise self.error(f"the payoff of player {i + 1} adds up to a number "
-                                     f"{TOO_LARGE}", start, path) from None
-            node.payoffs = (payoffs[0], payoffs[1])
+            self.terminal(node, paid, start)
             return node, paid
         if kind == "c":
-            node.kind = "chance"
-            number = self.integer("a chance event number", path, 1)
-            if self.next_is(_STRING):
-                label = self.take(_STRING, "the event's name", path)
-                pairs = self.braced(lambda: (self.take(_STRING, "an outcome label", path),
-                                             self.number("a probability", path)),
-                                    "chance outcomes", path)
-                event = (label, tuple(a for a, _ in pairs), tuple(p for _, p in pairs))
-                if self.events.setdefault(number, event) != event:
-                    raise self.error(f"chance event {number} is declared again differently",
-                                     start, path)
-            elif number not in self.events:
-                raise self.error(f"chance event {number} is used before its outcomes and "
-                                 f"probabilities are given", start, path)
-            _, node.labels, probs = self.events[number]
-            if any(p < 0 for p in probs):
-                raise self.error("a chance probability is negative; probabilities must be >= 0",
-                                 start, path)
-            node.probs = tuple(map(float, probs))  # each fits: number() checked it
+            self.chance(node, start)
         else:
-            node.kind = "decision"
-            player = self.integer("the player number (1 or 2)", path, 1)
-            if player > 2:
-                raise self.error(f"player {player} does not exist; players are 1 and 2", start,
-                                 path)
-            number = self.integer("an information-set number", path, 1)
-            if self.next_is(_STRING):
-                label = self.take(_STRING, "the information set's name", path)
-                actions = tuple(self.braced(lambda: self.take(_STRING, "an action label", path),
-                                            "actions", path))
-                infoset = (label, actions)
-                if self.infosets.setdefault((player, number), infoset) != infoset:
-                    raise self.error(f"information set {number} of player {player} is "
-                                     f"declared again with a different name or actions", start,
-                                     path)
-            elif (player, number) not in self.infosets:
-                raise self.error(f"information set {number} of player {player} is used before "
-                                 f"its actions are given", start, path)
-            node.player = player - 1
-            self.decisions.append((node, (player, number)))
-            node.labels = self.infosets[(player, number)][1]
+            self.decision(node, start)
         if not node.labels:
             raise self.error("a node needs at least one action", start, path)
         if len(set(node.labels)) < len(node.labels):
@@ -265,6 +218,69 @@ class _EfgReader:
         if own[0] or own[1]:
             paid = (paid[0] + own[0], paid[1] + own[1])
         return node, paid
+
+    def terminal(self, node: Node, paid: tuple[Exact, Exact], start: int) -> None:
+        """The rest of a terminal node: its outcome, added to the payoffs paid down to it."""
+        path = node.path
+        node.kind = "terminal"
+        own = self.outcome(path)
+        payoffs: list[float] = []
+        for i in (0, 1):
+            try:
+                payoffs.append(float(paid[i] + own[i]))
+            except OverflowError:
+                raise self.error(f"the payoff of player {i + 1} adds up to a number "
+                                 f"{TOO_LARGE}", start, path) from None
+        node.payoffs = (payoffs[0], payoffs[1])
+
+    def chance(self, node: Node, start: int) -> None:
+        """The rest of a chance node up to its outcome: its event, declared here or before."""
+        path = node.path
+        node.kind = "chance"
+        number = self.integer("a chance event number", path, 1)
+        if self.next_is(_STRING):
+            label = self.take(_STRING, "the event's name", path)
+            pairs = self.braced(lambda: (self.take(_STRING, "an outcome label", path),
+                                         self.number("a probability", path)),
+                                "chance outcomes", path)
+            event = (label, tuple(a for a, _ in pairs), tuple(p for _, p in pairs))
+            if self.events.setdefault(number, event) != event:
+                raise self.error(f"chance event {number} is declared again differently",
+                                 start, path)
+        elif number not in self.events:
+            raise self.error(f"chance event {number} is used before its outcomes and "
+                             f"probabilities are given", start, path)
+        _, node.labels, probs = self.events[number]
+        if any(p < 0 for p in probs):
+            raise self.error("a chance probability is negative; probabilities must be >= 0",
+                             start, path)
+        node.probs = tuple(map(float, probs))  # each fits: number() checked it
+
+    def decision(self, node: Node, start: int) -> None:
+        """The rest of a player's node up to its outcome: its player and information set,
+        declared here or before."""
+        path = node.path
+        node.kind = "decision"
+        player = self.integer("the player number (1 or 2)", path, 1)
+        if player > 2:
+            raise self.error(f"player {player} does not exist; players are 1 and 2", start,
+                             path)
+        number = self.integer("an information-set number", path, 1)
+        if self.next_is(_STRING):
+            label = self.take(_STRING, "the information set's name", path)
+            actions = tuple(self.braced(lambda: self.take(_STRING, "an action label", path),
+                                        "actions", path))
+            infoset = (label, actions)
+            if self.infosets.setdefault((player, number), infoset) != infoset:
+                raise self.error(f"information set {number} of player {player} is "
+                                 f"declared again with a different name or actions", start,
+                                 path)
+        elif (player, number) not in self.infosets:
+            raise self.error(f"information set {number} of player {player} is used before "
+                             f"its actions are given", start, path)
+        node.player = player - 1
+        self.decisions.append((node, (player, number)))
+        node.labels = self.infosets[(player, number)][1]
 
     def name_infosets(self) -> None:
         """Key each information set by its name when unique and not empty, else ``P1.3``.
