@@ -1,5 +1,5 @@
 """Lesson 04, exercise 3: vanilla CFR written by the student, compared with cfrviz.solve and
-with the wrong versions of :func:`cfr_variant_run`."""
+with the wrong versions of :func:`cfr_variant_run` (built by :mod:`..mistakes`)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,9 @@ import time
 import numpy as np
 
 from ...core.regret import regret_matching
-from .. import Feedback, correct, unanswered, wrong
+from .. import Feedback, correct, mistakes, unanswered, wrong
 from ..coding import checks, floats, run_student
 from ..diagnosis import Case, screen
-from ..lesson03 import node_passes
 
 # --- exercise 3: vanilla CFR, whole -----------------------------------------------------------
 
@@ -29,35 +28,22 @@ DIAGNOSE_ITERATIONS = 20
 #: same runs on Kuhn poker (measured to 300 iterations), so "own-reach" stands for both.
 KUHN_WEIGHTS = ("others", "own-reach", "all-reach", "sign")
 
-#: The weight of a node's regret: the right one (``"others"``) and the wrong ones people write.
-#: ``reach`` is (nodes, 3), [player 1, player 2, chance]; ``i`` the player updated.
-REGRET_WEIGHTS = {
-    "others": lambda reach, i: reach[:, 2] * reach[:, 1 - i],
-    "own-reach": lambda reach, i: reach[:, i],
-    "all-reach": lambda reach, _i: reach.prod(axis=1),
-    "no-chance": lambda reach, i: reach[:, 1 - i],
-    "unweighted": lambda reach, _i: np.ones(len(reach)),
-    "sign": lambda reach, i: -reach[:, 2] * reach[:, 1 - i],
-}
-#: The weight of an iteration's strategy in the average: the right one (``"own"``) and wrong ones.
-AVERAGE_WEIGHTS = {
-    "own": lambda reach, i: reach[:, i],
-    "unweighted-average": lambda reach, _i: np.ones(len(reach)),
-    "full-reach-average": lambda reach, _i: reach.prod(axis=1),
-    "others-reach-average": lambda reach, i: reach[:, 2] * reach[:, 1 - i],
-}
+#: The weight of a node's regret, the right one (``"others"``) and the wrong ones people
+#: write, as the reference's rules: keys of :data:`cfrviz.reference.updates.REGRET_UPDATES`.
+REGRET_WEIGHTS = {"others": "cfr", "own-reach": "own-reach", "all-reach": "all-reach",
+                  "no-chance": "no-chance", "unweighted": "unweighted", "sign": "sign"}
+#: The weight of a node's strategy in the average: the right one (``"own"``) and wrong ones.
+AVERAGE_WEIGHTS = mistakes.AVERAGE_REACH
 
 
 def cfr_variant_run(tree, iterations: int, *, alternating: bool = True, first: int = 0,
-                    regret_weight: str = "others", floor: bool = False) -> dict:
-    """Vanilla CFR, or a wrong version of it, by whole-tree numpy passes.
+                    regret_weight: str = "others", floor: bool = False,
+                    averages=tuple(AVERAGE_WEIGHTS)) -> dict:
+    """Vanilla CFR, or a wrong version of it, as :func:`.mistakes.run` builds it from the
+    reference CFR.
 
-    The checker's own CFR, written with the whole-tree passes of
-    :func:`~cfrviz.exercises.lesson03.node_passes` rather than a recursion, so
-    that the twenty-odd variants a student's run is compared with take about
-    a second for twenty iterations of Kuhn poker.  With the defaults it is
-    vanilla CFR (Zinkevich et al., 2007) with alternating updates, player
-    ``first`` updated first; the tests check it against :func:`cfrviz.solve`.
+    With the defaults it is vanilla CFR (Zinkevich et al., 2007) with alternating updates,
+    player ``first`` updated first; the tests check it against :func:`cfrviz.solve`.
 
     Parameters
     ----------
@@ -70,65 +56,37 @@ def cfr_variant_run(tree, iterations: int, *, alternating: bool = True, first: i
         A key of :data:`REGRET_WEIGHTS`: how a node's regret is weighted.
     floor : bool
         Reset negative cumulative regrets to 0 after each update (CFR+'s rule).
+    averages : tuple of str
+        The keys of :data:`AVERAGE_WEIGHTS` to average by (one run each).
 
     Returns
     -------
     dict
         ``{t: {name: average strategy after t iterations for each name of
-        AVERAGE_WEIGHTS, "played": the strategy played in iteration t,
+        averages, "played": the strategy played in iteration t,
         "next": regret matching on the regrets after it}}`` for ``t`` in
         ``iterations - 1, iterations, iterations + 1``.
     """
     mask = tree.legal_mask
-    owner = tree.infoset_player
-    decisions, child = _decision_children(tree)
-    info = tree.infoset[decisions]
-    regret_sum = np.zeros(mask.shape)
-    sums = {name: np.zeros(mask.shape) for name in AVERAGE_WEIGHTS}
-    weigh = REGRET_WEIGHTS[regret_weight]
-
-    def update(player, strategy):
-        """One player's regrets under ``strategy``; adds its strategy weights to ``sums``."""
-        reach, values = node_passes(tree, strategy)
-        mine = owner[info] == player
-        nodes, sets, r = decisions[mine], info[mine], reach[decisions[mine]]
-        gain = (values[child[mine], player] - values[nodes, player][:, None]) * mask[sets]
-        regret = np.zeros(mask.shape)
-        np.add.at(regret, sets, weigh(r, player)[:, None] * gain)
-        for name, rule in AVERAGE_WEIGHTS.items():
-            np.add.at(sums[name], sets, rule(r, player)[:, None] * strategy[sets])
-        return regret
-
-    def fold(player, regret):
-        rows = owner == player
-        regret_sum[rows] += regret[rows]
-        if floor:
-            regret_sum[rows] = np.maximum(regret_sum[rows], 0.0)
-
-    snapshots = {}
-    for t in range(1, iterations + 2):
-        strategy = played = regret_matching(regret_sum, mask)
-        if alternating:
-            for player in (first, 1 - first):
-                fold(player, update(player, strategy))
-                strategy = regret_matching(regret_sum, mask)
-        else:
-            regrets = [update(player, strategy) for player in (0, 1)]
-            for player in (0, 1):
-                fold(player, regrets[player])
-        if t >= iterations - 1:
-            snapshots[t] = {name: _normalised(total, mask) for name, total in sums.items()}
-            snapshots[t].update(played=played, next=regret_matching(regret_sum, mask))
+    steps = {"update": REGRET_WEIGHTS[regret_weight], "fold": "floor" if floor else "add",
+             "alternating": alternating, "first": first}
+    snapshots: dict[int, dict] = {t: {} for t in range(max(iterations - 1, 1), iterations + 2)}
+    current: dict[int, dict] = {}
+    for name in averages:
+        run = mistakes.run(tree, iterations + 1, average=name, **steps)
+        for t, (played, regret_sum, strategy_sum) in enumerate(run, start=1):
+            if t in snapshots:
+                snapshots[t][name] = _normalised(strategy_sum, mask)
+                current[t] = {"played": played, "next": regret_matching(regret_sum, mask)}
+    for t, snapshot in snapshots.items():
+        snapshot.update(current[t])
     return snapshots
 
 
-def _decision_children(tree) -> tuple[np.ndarray, np.ndarray]:
-    """The decision nodes, and per decision node its children in action order (0-padded)."""
-    decisions = np.flatnonzero(tree.player >= 0)
-    child = np.zeros((len(decisions), tree.legal_mask.shape[1]), dtype=int)
-    for row, node in enumerate(decisions):
-        child[row, :len(tree.children[node])] = tree.children[node]
-    return decisions, child
+
+def _player_2_first(tree, iterations: int) -> np.ndarray:
+    """Vanilla CFR's average strategy with alternating updates, player 2 first."""
+    return cfr_variant_run(tree, iterations, first=1, averages=("own",))[iterations]["own"]
 
 
 def _normalised(sums, mask) -> np.ndarray:
@@ -399,7 +357,7 @@ def _kuhn_mode(function, kuhn, table, unnormalised: bool, references: dict):
         if failed is not None:
             return None, False, failed
         mode = PLAYER_2_FIRST
-        loose = not _same(table, cfr_variant_run(kuhn, n, first=1)[n]["own"], kuhn.legal_mask)
+        loose = not _same(table, _player_2_first(kuhn, n), kuhn.legal_mask)
     return mode, loose, None
 
 
@@ -413,7 +371,7 @@ def _leduc_verdict(function, leduc, m: int, mode: str) -> tuple[Feedback | None,
         return failed, False
     assert table is not None
     alternating, first = mode != "simultaneous", int(mode == PLAYER_2_FIRST)
-    want = (cfr_variant_run(leduc, m, first=1)[m]["own"] if first else
+    want = (_player_2_first(leduc, m) if first else
             solve(leduc, "cfr", m, alternating=alternating, progress=False).average_strategy[-1])
     if _same(table, want, leduc.legal_mask):
         return None, True
@@ -439,7 +397,7 @@ def _explain_kuhn(function, kuhn, table, unnormalised, mode, references) -> Feed
         return wrong(prefix + f"Once divided, your average matches vanilla CFR ({mode} "
                      "updates).", "not-normalised")
     n = int(references["alternating"].iterations[-1])
-    if not unnormalised and _same(table, cfr_variant_run(kuhn, n, first=1)[n]["own"],
+    if not unnormalised and _same(table, _player_2_first(kuhn, n),
                                   kuhn.legal_mask, loose=True):
         return None  # vanilla CFR, player 2 first (within FLOAT_TOLERANCE)
     short, _, _, failed = _student_run(function, kuhn, DIAGNOSE_ITERATIONS)
