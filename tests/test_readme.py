@@ -71,3 +71,17 @@ def test_the_commands_it_names_exist():
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     for target in sorted(set(re.findall(r"`make ([a-z-]+)", README))):
         assert re.search(rf"^{target}:", makefile, re.MULTILINE), f"make {target}"
+
+
+def test_architectures_table_is_the_layer_rule_the_test_enforces():
+    from test_architecture import LAYERS, REFERENCE_IMPORTS, REFERENCE_READERS
+
+    text = (ROOT / "docs" / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    rows = {int(number): tuple(sorted(
+        "cfrviz" if name == "cfrviz/__init__.py" else name.removesuffix("/").removesuffix(".py")
+        for name in re.findall(r"`([a-z_/]+(?:\.py)?)`", folders)))
+        for number, folders in re.findall(r"^\| (\d+) \| ([^|]+) \|", text, re.MULTILINE)}
+    assert [rows[n] for n in sorted(rows)] == [tuple(sorted(group)) for group in LAYERS]
+    reference = text.split("`reference/` stands beside the rows", 1)[1].split("\n\n", 1)[0]
+    for name in (*REFERENCE_IMPORTS, *REFERENCE_READERS):
+        assert f"`{name.replace('.', '/')}" in reference, name
