@@ -34,28 +34,34 @@ value it does not expect, or fail a CHECK halfway through the walk; each of thes
 
 from __future__ import annotations
 
-import difflib
-import math
-import re
 from collections.abc import Mapping
 from dataclasses import replace
-from numbers import Integral, Real
-from typing import Any, NoReturn
+from typing import Any
 
 import numpy as np
 
-from ..core.checks import open_regular_file
 from ..core.policy import Policy
 from ..core.registry import Param
 from ..core.tree import CHANCE, GameTree, build_tree, is_zero_sum
-from .files import MAX_FILE_BYTES
 from .nodes import check_perfect_recall
+from .openspiel_params import (
+    INT_MAX,
+    INT_MIN,
+    UNIVERSAL_POKER,
+    Spiel,
+    changed_parameters,
+    check_parameters,
+    parse_game_string,
+    unset_files,
+)
 from .reading import short_text
+
+__all__ = ["CPP_ERRORS", "INSTALL", "INT_MAX", "INT_MIN", "MAX_NODES", "PARAMS", "UNIVERSAL_POKER",
+           "check_parameters", "from_openspiel", "openspiel_game", "parse_game_string",
+           "policy_from_openspiel", "policy_to_openspiel", "pyspiel_module", "unique_labels"]
 
 #: How to install OpenSpiel, for messages: one instruction.
 INSTALL = "OpenSpiel is not installed: pip install open-spiel"
-#: OpenSpiel holds a whole-number parameter as a C++ ``int``: 10**30 cannot reach it.
-INT_MIN, INT_MAX = -(2**31), 2**31 - 1
 #: The errors OpenSpiel's C++ code raises through pybind11 (``SpielError`` besides): a
 #: ``std::out_of_range`` (``map::at``) arrives as an IndexError, ``std::bad_alloc`` as a
 #: MemoryError, ``std::length_error`` as a ValueError, anything else as a RuntimeError.
@@ -72,10 +78,6 @@ PARAMS = (Param("name", kind="any", help="an OpenSpiel game, e.g. 'leduc_poker' 
                                                   "turn-based conversion"),
           Param("max_nodes", MAX_NODES, "int", low=1, step=1,
                 help="refuse a tree with more nodes than this"))
-
-# OpenSpiel exposes no types: its games, states and policies are Any here.
-Spiel = Any
-
 
 def pyspiel_module() -> Spiel:
     """The ``pyspiel`` module, or an ``ImportError`` that says how to install OpenSpiel."""
@@ -135,294 +137,15 @@ def openspiel_game(name: str, params: Mapping[str, object] | None = None,
         game = pyspiel.load_game(short, given)
     except (pyspiel.SpielError, *CPP_ERRORS) as error:
         raise ValueError(f"{header}: OpenSpiel's C++ code stopped with {_reason(error)}"
-                         f"{_unset_files(pyspiel, short, given)}; {_changed(pyspiel, short, given)}"
-                         ) from None
+                         f"{unset_files(pyspiel, short, given)}; "
+                         f"{changed_parameters(pyspiel, short, given)}") from None
     return from_openspiel(game, turn_based=turn_based, max_nodes=max_nodes)
-
-
-# --- game strings and parameters, checked before OpenSpiel's C++ code sees them ----------------
-
-_IDENT = re.compile(r"[A-Za-z0-9_]+")
-_INT = re.compile(r"[+-]?[0-9]+")
-_FLOAT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)")
-
-
-def parse_game_string(text: str) -> tuple[str, dict[str, object]]:
-    """OpenSpiel's game string ``name(key=value,...)``, strictly: ``(name, parameters)``.
-
-    Values read as OpenSpiel reads them (``True``/``true``, ``False``/``false``, whole
-    numbers, decimals, ``game(...)`` for a game parameter, text otherwise); a game parameter
-    becomes a dict with its ``"name"``, as ``pyspiel.game_parameters_from_string`` gives it.
-    OpenSpiel's own parser skips what it cannot read (``leduc_poker(\\x00)`` and
-    ``kuhn_poker(x)junk`` load Leduc and Kuhn), so this one refuses it instead.
-
-    Raises
-    ------
-    ValueError
-        For control characters, an unbalanced bracket, a parameter without ``=``, an empty
-        value, a parameter given twice or text after the closing bracket, saying where.
-    """
-    bad = next((i for i, c in enumerate(text) if not c.isprintable()), None)
-    if bad is not None:
-        raise ValueError(f"openspiel: name {short_text(text, 100)!r} holds the control "
-                         f"character {text[bad]!r} at position {bad}; an OpenSpiel game string "
-                         f"is printable text, e.g. 'liars_dice(numdice=1,dice_sides=3)'")
-    reader = _Reader(text.strip(), text)
-    name, params = reader.game()
-    if reader.at != len(reader.text):
-        reader.fail("text after the game")
-    return name, params
-
-
-class _Reader:
-    """A cursor over a game string, for :func:`parse_game_string`."""
-
-    def __init__(self, text: str, shown: str) -> None:
-        self.text, self.shown, self.at = text, shown, 0
-
-    def fail(self, what: str) -> NoReturn:
-        raise ValueError(f"openspiel: cannot read the game string {short_text(self.shown, 100)!r}:"
-                         f" {what} at position {self.at} ({self.text[self.at:self.at + 20]!r}); "
-                         f"OpenSpiel writes a game as name(key=value,...), e.g. "
-                         f"'liars_dice(numdice=1,dice_sides=3)' (or pass params={{...}})")
-
-    def word(self, what: str) -> str:
-        match = _IDENT.match(self.text, self.at)
-        if match is None:
-            self.fail(f"expected {what}")
-        self.at = match.end()
-        return match.group()
-
-    def game(self) -> tuple[str, dict[str, object]]:
-        name = self.word("a game's name (letters, digits, _)")
-        params: dict[str, object] = {}
-        if self.text.startswith("(", self.at):
-            self.at += 1
-            while not self.text.startswith(")", self.at):
-                if params and not self.text.startswith(",", self.at):
-                    self.fail("expected ',' or ')'")
-                self.at += bool(params)
-                key = self.word("a parameter's name")
-                if key in params:
-                    self.fail(f"parameter {key!r} given twice")
-                if not self.text.startswith("=", self.at):
-                    self.fail(f"expected '=' after {key!r}")
-                self.at += 1
-                params[key] = self.value()
-                if self.at >= len(self.text):
-                    self.fail("missing ')'")
-            self.at += 1
-        return name, params
-
-    def value(self) -> object:
-        match = _IDENT.match(self.text, self.at)
-        if match and self.text.startswith("(", match.end()):
-            name, params = self.game()
-            return {"name": name, **params}
-        end = self.at
-        while end < len(self.text) and self.text[end] not in "(),=":
-            end += 1
-        atom = self.text[self.at:end]
-        if not atom:
-            self.fail("expected a value")
-        self.at = end
-        if atom in ("True", "true", "False", "false"):
-            return atom in ("True", "true")
-        if _INT.fullmatch(atom):
-            return int(atom)
-        if _FLOAT.fullmatch(atom):
-            return float(atom)
-        if not atom.strip("+-.0123456789"):
-            self.at -= len(atom)
-            self.fail(f"{atom!r} is not a number")
-        return atom
-
-
-def _registered(pyspiel: Spiel) -> dict[str, Spiel]:
-    """OpenSpiel's games by short name: their ``GameType`` (parameters, players)."""
-    return {kind.short_name: kind for kind in pyspiel.registered_games()}
-
-
-def _known(pyspiel: Spiel, short: str) -> Spiel:
-    """The ``GameType`` OpenSpiel registered as ``short``, or a ValueError with close names."""
-    games = _registered(pyspiel)
-    if short not in games:
-        close = difflib.get_close_matches(short, list(games), n=3)
-        hint = f" (did you mean {', '.join(map(repr, close))}?)" if close else ""
-        raise ValueError(f"OpenSpiel has no game {short!r}{hint}; pyspiel.registered_names() "
-                         f"lists the {len(games)} it has")
-    return games[short]
-
-
-def _is_file(key: str, default: object) -> bool:
-    """Whether a parameter names a file OpenSpiel opens (efg_game's ``filename``, ...)."""
-    return isinstance(default, str) and key.lower().endswith(("file", "filename"))
-
-
-def check_parameters(pyspiel: Spiel, short: str, given: Mapping[Any, object],
-                     header: str) -> dict[str, object]:
-    """``given``, the parameters of OpenSpiel's game ``short``, checked against what the game
-    declares (``parameter_specification``) and converted for ``pyspiel.load_game``.
-
-    Before any C++ code sees them: each name must be the game's; a whole number an int
-    (``bool`` refused) within a C++ int (and ``>= 0`` where the default is, but for seeds),
-    ``players`` within the game's ``min_num_players..max_num_players``; a decimal a finite
-    number (a whole number becomes a float, which OpenSpiel would refuse); a flag
-    ``True``/``False``; text printable, and a file (``filename``, ``..._file``) a regular file
-    of at most :data:`~cfrviz.games.files.MAX_FILE_BYTES` bytes, never a pipe or a device
-    OpenSpiel would wait on for ever; a game parameter a game string or dict, checked the same
-    way.
-
-    Raises
-    ------
-    ValueError
-        Starting with ``header``, naming the game, the parameter, the value and what is valid.
-    """
-    kind = _known(pyspiel, short)
-    spec = kind.parameter_specification
-    out: dict[str, object] = {}
-    for key, value in given.items():
-        if not isinstance(key, str) or key not in spec:
-            raise ValueError(f"{header}: {short} has no parameter {key!r}; its parameters: "
-                             f"{', '.join(sorted(spec)) or 'none'}")
-        where = f"{header}: {short}'s parameter {key}"
-        out[key] = _parameter(pyspiel, kind, key, value, spec[key], where, header)
-    if short == "universal_poker":
-        _check_universal_poker(spec, out, header)
-    return out
-
-
-def _parameter(pyspiel: Spiel, kind: Spiel, key: str, value: object, default: object,
-               where: str, header: str) -> object:
-    """One parameter's value, checked against its default's type (see check_parameters)."""
-    got = f"got {short_text(repr(value), 80)}"
-    if isinstance(default, bool):
-        if not isinstance(value, (bool, np.bool_)):
-            raise ValueError(f"{where} must be True or False; {got}")
-        return bool(value)
-    if isinstance(default, int):
-        low, high, why = INT_MIN, INT_MAX, "OpenSpiel holds it as a C++ int"
-        if key == "players":
-            low, high = kind.min_num_players, kind.max_num_players
-            why = f"the players {kind.short_name} allows"
-        elif default >= 0 and "seed" not in key.lower():
-            low, why = 0, "a count or a size, never negative, within a C++ int"
-        if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral) \
-                or not low <= int(value) <= high:
-            raise ValueError(f"{where} must be a whole number from {low:,} to {high:,} ({why}); "
-                             f"{got}")
-        return int(value)
-    if isinstance(default, float):
-        if isinstance(value, (bool, np.bool_)) or not isinstance(value, Real) \
-                or not _finite(value):
-            raise ValueError(f"{where} must be a finite number; {got}")
-        return float(value)
-    if isinstance(default, str):
-        if not isinstance(value, str) or not value.isprintable():
-            raise ValueError(f"{where} must be printable text; {got}")
-        if _is_file(key, default):
-            _check_file(value, where)
-        return value
-    if isinstance(default, dict):  # a game: written as a string, or as pyspiel's dict
-        if isinstance(value, str):
-            short, params = parse_game_string(value)
-        elif isinstance(value, Mapping) and isinstance(value.get("name"), str):
-            short, params = value["name"], {k: v for k, v in value.items() if k != "name"}
-        else:
-            raise ValueError(f"{where} must be a game, e.g. 'goofspiel(num_cards=3)'; {got}")
-        return {"name": short, **check_parameters(pyspiel, short, params, header)}
-    return value
-
-
-#: Limits OpenSpiel's C++ code assumes without checking, crashing the Python process (and a
-#: notebook's kernel) past them: universal_poker's ACPC game definition reads up to 4 suits,
-#: 13 ranks, 3 hole cards, 4 rounds, 10 players, and one entry per player or per round of the
-#: space-separated lists, for which it dereferences a null pointer when one is short.
-UNIVERSAL_POKER = {"numPlayers": (2, 10), "numRounds": (1, 4), "numSuits": (1, 4),
-                   "numRanks": (1, 13), "numHoleCards": (1, 3)}
-_PER_PLAYER = ("blind", "stack")
-_PER_ROUND = ("firstPlayer", "numBoardCards", "raiseSize", "maxRaises")
-
-
-def _check_universal_poker(spec: Mapping[str, object], given: Mapping[str, object],
-                           header: str) -> None:
-    """Refuse universal_poker parameters its C++ code would crash on (:data:`UNIVERSAL_POKER`)."""
-    values = {**spec, **given}
-    for key, (low, high) in UNIVERSAL_POKER.items():
-        value = values[key]
-        if not isinstance(value, int) or not low <= value <= high:
-            raise ValueError(f"{header}: universal_poker's parameter {key} must be a whole number "
-                             f"from {low} to {high} (its ACPC game definition allows no more); "
-                             f"got {value!r}")
-    players, rounds = int(str(values["numPlayers"])), int(str(values["numRounds"]))
-    for keys, count, per in ((_PER_PLAYER, players, "player"), (_PER_ROUND, rounds, "round")):
-        for key in keys:
-            text = values.get(key)
-            if not isinstance(text, str) or not text.strip():
-                continue  # left empty: OpenSpiel's default
-            entries = text.split()
-            if len(entries) < count or not all(e.isdigit() for e in entries):
-                raise ValueError(f"{header}: universal_poker's parameter {key} must list one "
-                                 f"whole number >= 0 per {per}, separated by spaces ({count}, "
-                                 f"e.g. {' '.join(['1'] * count)!r}); got {text!r:.80}")
-
-
-def _finite(value: Real) -> bool:
-    """Whether a number is finite and a float can hold it (10**400 cannot)."""
-    try:
-        return math.isfinite(float(value))
-    except OverflowError:
-        return False
-
-
-def _check_file(path: str, where: str) -> None:
-    """Refuse a file parameter OpenSpiel should not open: missing, a folder, a pipe, a device,
-    or too large (the checks of cfrviz's own game files, :func:`open_regular_file`)."""
-    if not path:
-        raise ValueError(f"{where} must name a file; got ''")
-    try:
-        open_regular_file(path, f"{where} {short_text(path, 100)!r}", MAX_FILE_BYTES).close()
-    except FileNotFoundError:
-        raise ValueError(f"{where} names {short_text(path, 100)!r}, which does not exist"
-                         ) from None
 
 
 def _reason(error: BaseException) -> str:
     """An error from OpenSpiel's C++ code, in one line: its type and first line."""
     text = str(error).strip().splitlines()
     return f"{type(error).__name__}: {text[0]}" if text else type(error).__name__
-
-
-def _unset_files(pyspiel: Spiel, short: str, given: Mapping[str, object]) -> str:
-    """A hint when a file parameter was left out (efg_game and nfg_game need theirs)."""
-    spec = _known(pyspiel, short).parameter_specification
-    unset = [k for k, v in spec.items() if _is_file(k, v) and k not in given and not v]
-    return (f" ({short} reads the file its parameter {unset[0]!r} names, and none was given)"
-            if unset else "")
-
-
-def _changed(pyspiel: Spiel, short: str, params: Mapping[str, object]) -> str:
-    """The parameters that differ from ``short``'s defaults, for a message naming them."""
-    changed = _differences(pyspiel, short, params)
-    if not changed:
-        return "every parameter has its default"
-    return ("one of the parameters set is likely outside what the game supports: "
-            + ", ".join(changed))
-
-
-def _differences(pyspiel: Spiel, short: str, params: Mapping[str, object]) -> list[str]:
-    """``key=value (default d)`` for each parameter of ``short`` not at its default."""
-    spec = _registered(pyspiel).get(short)
-    defaults = spec.parameter_specification if spec is not None else {}
-    changed = []
-    for key, value in params.items():
-        if key == "name":
-            continue
-        if isinstance(value, dict) and isinstance(value.get("name"), str):
-            changed += [f"{key}.{item}" for item in _differences(pyspiel, value["name"], value)]
-        elif key not in defaults or value != defaults[key]:
-            changed.append(f"{key}={value!r} (default {defaults.get(key)!r})")
-    return changed
 
 
 def from_openspiel(game: Spiel, turn_based: bool = False,
@@ -469,20 +192,41 @@ def from_openspiel(game: Spiel, turn_based: bool = False,
         raise ValueError(f"turn_based must be True or False; got {turn_based!r}")
     limit: int = Param("max_nodes", kind="int", low=1).check(max_nodes)
     game = _sequential(pyspiel, game, turn_based)
-    kind = game.get_type()
     what = f"OpenSpiel's {game}"
+    shift = _payoff_shift(pyspiel, game, what)
+    _check_listable(pyspiel, game, what, limit)
+    definition = _Definition(game, shift, limit, what)
+    tree = _walk(pyspiel, definition)
+    _check_walked(tree, game, what, shift)
+    converted = " (as pyspiel.convert_to_turn_based made it)" if definition.converted else ""
+    note = f" Payoffs shifted by {-shift:g} each, to sum to 0." if shift else ""
+    return replace(tree, description=f"{game}{converted}: {game.get_type().long_name} from "
+                                     f"OpenSpiel, {tree.num_nodes:,} nodes, "
+                                     f"{tree.num_infosets:,} information sets.{note}")
+
+
+def _payoff_shift(pyspiel: Spiel, game: Spiel, what: str) -> float:
+    """What each player's payoff is shifted by so that they sum to 0: 0 in a zero-sum game,
+    the constant over the number of players in a constant-sum one; other games are refused
+    (and games of one player)."""
     players = game.num_players()
     if players < 2:
         raise ValueError(f"{what} has {players} player; cfrviz converts games of two players "
                          f"or more (a game against chance alone has no opponent to regret)")
-    utility = kind.utility
-    shift = 0.0
+    utility = game.get_type().utility
     if utility == pyspiel.GameType.Utility.CONSTANT_SUM:
-        shift = float(game.utility_sum()) / players
-    elif utility != pyspiel.GameType.Utility.ZERO_SUM:
+        shift: float = float(game.utility_sum()) / players
+        return shift
+    if utility != pyspiel.GameType.Utility.ZERO_SUM:
         raise ValueError(f"{what} is {_named(utility)}, not zero-sum: cfrviz converts zero-sum "
                          f"(or constant-sum) games, where what one player gains the others "
                          f"lose, which CFR's equilibrium and exploitability need")
+    return 0.0
+
+
+def _check_listable(pyspiel: Spiel, game: Spiel, what: str, limit: int) -> None:
+    """Refuse a game whose chance outcomes, information sets or moves a tree cannot list."""
+    kind = game.get_type()
     if kind.chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC:
         raise ValueError(f"{what} samples its chance events, so their outcomes and "
                          f"probabilities cannot be listed in a tree")
@@ -496,28 +240,33 @@ def from_openspiel(game: Spiel, turn_based: bool = False,
         raise ValueError(f"{what} may offer up to {width:,} actions or chance outcomes at one "
                          f"state, more than the {limit:,} nodes max_nodes allows (each leads to "
                          f"a node): choose smaller parameters, or pass a larger max_nodes")
-    definition = _Definition(game, shift, limit, what)
+
+
+def _walk(pyspiel: Spiel, definition: _Definition) -> GameTree:
+    """The game's tree, or a ValueError naming the parameters when OpenSpiel fails mid-walk."""
     try:
-        tree = build_tree(definition)
+        return build_tree(definition)
     except (pyspiel.SpielError, RuntimeError, IndexError) as error:
         # OpenSpiel checks some parameters only when a state needs them: liars_dice(numdice=0)
         # loads, and its first roll fails a C++ CHECK.
+        game = definition.game
         short = game.get_type().short_name
-        raise ValueError(f"{what} failed while cfrviz walked its tree: OpenSpiel's C++ code "
-                         f"stopped with {_reason(error)}; "
-                         f"{_changed(pyspiel, short, game.get_parameters())}") from None
+        raise ValueError(f"{definition.what} failed while cfrviz walked its tree: OpenSpiel's "
+                         f"C++ code stopped with {_reason(error)}; "
+                         f"{changed_parameters(pyspiel, short, game.get_parameters())}"
+                         ) from None
+
+
+def _check_walked(tree: GameTree, game: Spiel, what: str, shift: float) -> None:
+    """Refuse a walked tree whose payoffs break the declared sum, or with imperfect recall."""
     if not is_zero_sum(tree):
-        raise ValueError(f"{what} declares itself {_named(utility)}, but its payoffs do not sum "
-                         f"to {players * shift:g} at every terminal")
+        raise ValueError(f"{what} declares itself {_named(game.get_type().utility)}, but its "
+                         f"payoffs do not sum to {game.num_players() * shift:g} at every "
+                         f"terminal")
     try:
         check_perfect_recall(tree)
     except ValueError as error:
         raise ValueError(f"{what} has imperfect recall: {error}") from None
-    converted = " (as pyspiel.convert_to_turn_based made it)" if definition.converted else ""
-    note = f" Payoffs shifted by {-shift:g} each, to sum to 0." if shift else ""
-    return replace(tree, description=f"{game}{converted}: {kind.long_name} from OpenSpiel, "
-                                     f"{tree.num_nodes:,} nodes, {tree.num_infosets:,} "
-                                     f"information sets.{note}")
 
 
 def _sequential(pyspiel: Spiel, game: Spiel, turn_based: bool) -> Spiel:
