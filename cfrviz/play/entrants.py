@@ -36,16 +36,17 @@ import stat
 import threading
 import time
 import types
-from collections.abc import Callable, Mapping, Sequence
-from contextlib import ExitStack, redirect_stderr, redirect_stdout
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager, redirect_stderr, redirect_stdout
 from dataclasses import dataclass, field
 from numbers import Real
 from pathlib import Path
 
 import numpy as np
 
-from ..core.policy import SUM_TOLERANCE, Policy
+from ..core.policy import Policy
 from ..core.tree import GameTree
+from .answers import Refused, as_probabilities, decode
 from .bots import action_kinds
 from .bots import hand_strength as set_strengths
 from .hand import action_names
@@ -69,9 +70,6 @@ SOURCE_LIMIT = 1 << 20
 #: How a bot file's name ends (in any case: ``BOB.PY`` is a bot too).
 BOT_SUFFIX = ".py"
 
-#: Readable names a bot may use for the same action: with no bet to face, "raise" is the bet
-#: and "call" the check (and the other way round).
-SYNONYMS = {"raise": "bet", "bet": "raise", "call": "check", "check": "call"}
 #: Problem kinds, in the order a report lists them.
 KINDS = ("load", "crash", "illegal action", "bad answer", "bad probabilities", "slow",
          "skipped")
@@ -231,138 +229,21 @@ class _Clock:
         return result, seconds
 
 
+@contextmanager
+def _timed(quiet: bool) -> Iterator[_Clock]:
+    """A :class:`_Clock` for a bot's calls, with what the bot prints hidden when ``quiet``."""
+    with ExitStack() as stack:
+        if quiet:
+            stack.enter_context(redirect_stdout(io.StringIO()))
+            stack.enter_context(redirect_stderr(io.StringIO()))
+        yield stack.enter_context(_Clock())
+
+
 def describe_situation(s: Situation) -> str:
     """``'J' (player 1; legal: 'p' (check), 'b' (bet))``: a situation as a report names it."""
     legal = ", ".join(f"{a!r} ({n})" for a, n in zip(s.actions, s.names))
     seat = f"player {s.player + 1}"
     return f"{s.key!r} ({seat}; legal: {legal})"
-
-
-class _Refused(ValueError):
-    """An answer that is not a distribution over the legal actions (kind, message)."""
-
-    def __init__(self, kind: str, message: str):
-        super().__init__(message)
-        self.kind = kind
-
-
-def as_probabilities(answer, situation: Situation) -> np.ndarray:
-    """A bot's answer at ``situation`` as probabilities over ``situation.actions``.
-
-    Accepted: an action label or readable name (``"r"``, ``"raise"``, any case;
-    ``"raise"`` and ``"bet"``, ``"call"`` and ``"check"`` are the same action),
-    a mapping ``{action: probability}`` (labels or names), or a sequence of
-    ``len(situation.actions)`` probabilities.  Probabilities must be finite,
-    non-negative and sum to 1 (within ``SUM_TOLERANCE``).
-
-    Raises
-    ------
-    ValueError
-        Saying what was returned and what the legal actions are; its
-        ``kind`` attribute is ``"illegal action"``, ``"bad answer"`` or
-        ``"bad probabilities"``.
-    """
-    actions, names = situation.actions, situation.names
-    lookup = {a.lower(): i for i, a in enumerate(actions)}
-    lookup.update({n.lower(): i for i, n in enumerate(names)})
-    for word, same in SYNONYMS.items():  # "raise" with no bet to face is the bet, and so on
-        if same in lookup and word not in lookup:
-            lookup[word] = lookup[same]
-
-    def index(label) -> int:
-        if isinstance(label, str) and label.strip().lower() in lookup:
-            return lookup[label.strip().lower()]
-        if isinstance(label, str):
-            raise _Refused("illegal action", f"returned {label!r}, which is not a legal action "
-                           "here")
-        raise _Refused("bad answer", f"used {label!r} as an action; actions are strings")
-
-    if isinstance(answer, str):
-        probs = np.zeros(len(actions))
-        probs[index(answer)] = 1.0
-        return probs
-    if answer is None:
-        raise _Refused("bad answer", "returned None (is a `return` missing?); return an action "
-                       f"such as {actions[0]!r}, {{action: probability}} or a list of "
-                       f"{len(actions)} probabilities")
-    if isinstance(answer, Mapping):
-        probs = np.zeros(len(actions))
-        for label, p in answer.items():
-            probs[index(label)] += _probability(p, label)
-    elif isinstance(answer, (Sequence, np.ndarray)) and not isinstance(answer, (bytes, bytearray)):
-        values = list(np.asarray(answer, dtype=object).ravel()) \
-            if isinstance(answer, np.ndarray) else list(answer)
-        if len(values) != len(actions):
-            raise _Refused("bad answer", f"returned {len(values)} probabilities, but there are "
-                           f"{len(actions)} legal actions here, in the order of "
-                           "situation.actions")
-        probs = np.array([_probability(p, a) for p, a in zip(values, actions)])
-    else:
-        raise _Refused("bad answer", f"returned {answer!r:.60}; return an action such as "
-                       f"{actions[0]!r}, {{action: probability}} or a list of {len(actions)} "
-                       "probabilities")
-    if not np.all(np.isfinite(probs)):
-        raise _Refused("bad probabilities", f"returned probabilities {probs.tolist()}, which "
-                       "are not all finite numbers (a NaN often comes from 0/0)")
-    if np.any(probs < 0):
-        raise _Refused("bad probabilities", f"returned a negative probability: {probs.tolist()}")
-    total = float(probs.sum())
-    if abs(total - 1.0) > SUM_TOLERANCE:
-        raise _Refused("bad probabilities", f"returned probabilities {probs.tolist()} over "
-                       f"{list(actions)}, which sum to {total:g}, not 1")
-    return probs
-
-
-def _probability(value, label) -> float:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (Real, np.number)):
-        raise _Refused("bad probabilities", f"gave {label!r} the probability {value!r:.40}, "
-                       "which is not a number")
-    return float(value)
-
-
-class _Shown:
-    """An object a bot answered with, known by its repr only: refused, and shown in the
-    message as the bot wrote it."""
-
-    __slots__ = ("text",)
-
-    def __init__(self, text: str):
-        self.text = text
-
-    def __repr__(self) -> str:
-        return self.text
-
-
-def decode(data) -> object:
-    """An answer made plain by :func:`cfrviz.play.runner.plain` (in this process, or parsed from a
-    bot's process), as the values :func:`as_probabilities` checks: a str, None, a list of
-    floats or a dict.  Anything else raises a ``ValueError``.
-    """
-    def item(value):
-        match value:
-            case ["s", str() as text]:
-                return text
-            case ["repr", str() as text]:
-                return _Shown(text)
-            case ["bool", bool() as flag]:
-                return flag
-            case int() | float() if not isinstance(value, bool):
-                try:
-                    return float(value)
-                except OverflowError:
-                    pass
-        raise ValueError(f"not part of an answer: {value!r:.60}")
-
-    match data:
-        case ["none"]:
-            return None
-        case ["seq", list() as values]:
-            return [item(v) for v in values]
-        case ["map", list() as pairs] if all(isinstance(p, list) and len(p) == 2 for p in pairs):
-            return {item(key): item(value) for key, value in pairs}
-        case ["s" | "repr", str()]:
-            return item(data)
-    raise ValueError(f"not an answer: {data!r:.60}")
 
 
 def refused_problem(name: str, situation: Situation, refusal: ValueError,
@@ -425,18 +306,11 @@ def tabulate(game: GameTree, bot: Callable, name: str, *, source: str | None = N
     Entrant or Problem
         The bot's strategy, or the first thing that went wrong, by name.
     """
-    # A function's own code, or a callable object's __call__, tells which file is the bot's.
-    target = bot if isinstance(bot, types.FunctionType) else vars(type(bot)).get("__call__")
-    code = getattr(target, "__code__", None)
-    filename = code.co_filename if code is not None else None
+    filename = _code_file(bot)
     rows = _rows(game)
     probabilities = np.zeros(game.legal_mask.shape)
     spent = 0.0
-    with ExitStack() as stack:
-        if quiet:
-            stack.enter_context(redirect_stdout(io.StringIO()))
-            stack.enter_context(redirect_stderr(io.StringIO()))
-        clock = stack.enter_context(_Clock())
+    with _timed(quiet) as clock:
         for row, fields in enumerate(rows):
             limit = min(decision_limit, max(budget - spent, 0.0) + 1e-3)
             # The bot gets a situation of its own, and its answer is checked against another
@@ -452,20 +326,32 @@ def tabulate(game: GameTree, bot: Callable, name: str, *, source: str | None = N
                 return slow_problem(name, situation, row, len(rows),
                                     out_of_budget=limit < decision_limit,
                                     decision_limit=decision_limit, budget=budget, source=source)
-            except _Refused as refusal:
+            except Refused as refusal:
                 return refused_problem(name, situation, refusal, source)
             except KeyboardInterrupt:
                 raise
             except BaseException as error:  # noqa: B036 -- a bot's SystemExit is a crash too
-                line, text = crash_line(error, filename)
-                try:  # an error's __str__ is the bot's code too
-                    detail = clock.call(message_of, error, decision_limit)[0]
-                except _Timeout:
-                    detail = "(its message could not be shown: str() did not finish)"
-                return crash_problem(name, situation, type(error).__name__, detail, line, text,
-                                     source)
+                return _crashed(name, situation, error, clock, decision_limit, filename, source)
             spent += seconds
     return Entrant(name, Policy(game, probabilities), source, spent)
+
+
+def _code_file(bot: Callable) -> str | None:
+    """The file of the bot's code: a function's own, or a callable object's ``__call__``'s."""
+    target = bot if isinstance(bot, types.FunctionType) else vars(type(bot)).get("__call__")
+    code = getattr(target, "__code__", None)
+    return code.co_filename if code is not None else None
+
+
+def _crashed(name: str, situation: Situation, error: BaseException, clock: _Clock,
+             decision_limit: float, filename: str | None, source: str | None) -> Problem:
+    """The Problem of a bot that raised ``error``, its message read under the time limit."""
+    line, text = crash_line(error, filename)
+    try:  # an error's __str__ is the bot's code too
+        detail = clock.call(message_of, error, decision_limit)[0]
+    except _Timeout:
+        detail = "(its message could not be shown: str() did not finish)"
+    return crash_problem(name, situation, type(error).__name__, detail, line, text, source)
 
 
 def read_source(path: str | Path) -> str | Problem:
@@ -506,11 +392,7 @@ def load_file(path: str | Path, *, budget: float = BUDGET, quiet: bool = True
     text = read_source(path)
     if isinstance(text, Problem):
         return text
-    with ExitStack() as stack:
-        if quiet:
-            stack.enter_context(redirect_stdout(io.StringIO()))
-            stack.enter_context(redirect_stderr(io.StringIO()))
-        clock = stack.enter_context(_Clock())
+    with _timed(quiet) as clock:
         try:
             function = load_bot(text, str(path.resolve()), shown,
                                 run=lambda code, space: clock.call(lambda: exec(code, space),

@@ -259,12 +259,25 @@ def head_to_head(game, policy_a: Policy, policy_b: Policy, hands: int = 10_000,
     exact_seats = (tree_expected_values(game, a_first)[0],
                    tree_expected_values(game, b_first)[1])
 
-    sampler = _Sampler(game, [a_first, b_first])
+    count, mean, std_error, seat_sums = _play_deals(game, [a_first, b_first], rng, int(hands))
+    return MatchResult(
+        game=game.name, names=(names[0], names[1]), deals=count, hands=2 * count,
+        mean=mean, std_error=std_error,
+        ci=(mean - Z95 * std_error, mean + Z95 * std_error),
+        seat_means=(float(seat_sums[0] / count), float(seat_sums[1] / count)),
+        exact=(exact_seats[0] + exact_seats[1]) / 2, exact_seats=exact_seats, seed=seed_used)
+
+
+def _play_deals(game: GameTree, profiles: list[np.ndarray], rng: np.random.Generator,
+                hands: int) -> tuple[int, float, float, np.ndarray]:
+    """Play ``hands`` deals in both seats, in batches: (deals, A's mean payoff per hand, its
+    standard error, A's payoff summed in each seat)."""
+    sampler = _Sampler(game, profiles)
     ordinal = _chance_ordinals(game)
     count, mean, m2 = 0, 0.0, 0.0  # running mean and squared deviations of per-deal means
     seat_sums = np.zeros(2)
-    for start in range(0, int(hands), BATCH):
-        size = min(BATCH, int(hands) - start)
+    for start in range(0, hands, BATCH):
+        size = min(BATCH, hands - start)
         end = _play_batch(game, sampler, ordinal, rng, size)
         first, second = game.utility[end[:size], 0], game.utility[end[size:], 1]
         seat_sums += first.sum(), second.sum()
@@ -276,14 +289,7 @@ def head_to_head(game, policy_a: Policy, policy_b: Policy, hands: int = 10_000,
         m2 += ((pair - batch_mean) ** 2).sum() + delta ** 2 * count * size / total
         mean += delta * size / total
         count = total
-    std_error = float(np.sqrt(m2 / (count - 1) / count))
-    mean = float(mean)
-    return MatchResult(
-        game=game.name, names=(names[0], names[1]), deals=count, hands=2 * count,
-        mean=mean, std_error=std_error,
-        ci=(mean - Z95 * std_error, mean + Z95 * std_error),
-        seat_means=(float(seat_sums[0] / count), float(seat_sums[1] / count)),
-        exact=(exact_seats[0] + exact_seats[1]) / 2, exact_seats=exact_seats, seed=seed_used)
+    return count, float(mean), float(np.sqrt(m2 / (count - 1) / count)), seat_sums
 
 
 @dataclass(frozen=True)
@@ -350,6 +356,24 @@ def round_robin(game, policies: dict[str, Policy], hands: int = 10_000,
     -------
     RoundRobin
     """
+    _check_named(policies)
+    if isinstance(seed, bool) or not isinstance(seed, Integral) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer (every match replays the same "
+                         f"deals); got {seed!r}")
+    results = {str(a): {} for a in policies}
+    for a, pa in policies.items():
+        for b, pb in policies.items():
+            if a == b:
+                continue
+            try:
+                results[str(a)][str(b)] = head_to_head(game, pa, pb, hands, seed, (str(a), str(b)))
+            except ValueError as err:
+                raise ValueError(f"{a} against {b}: {err}") from None
+    return RoundRobin(tuple(map(str, policies)), results)
+
+
+def _check_named(policies: dict[str, Policy]) -> None:
+    """At least two policies, each under a name of its own."""
     if not isinstance(policies, dict):
         raise ValueError(f"policies must be a dict {{name: Policy}}; got {type(policies).__name__}")
     if len(policies) < 2:
@@ -365,16 +389,3 @@ def round_robin(game, policies: dict[str, Policy], hands: int = 10_000,
         if twin != a:
             raise ValueError(f"two policies are both shown as {a.strip()!r} ({twin!r} and "
                              f"{a!r}); give each its own name, so no result is lost")
-    if isinstance(seed, bool) or not isinstance(seed, Integral) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer (every match replays the same "
-                         f"deals); got {seed!r}")
-    results = {str(a): {} for a in policies}
-    for a, pa in policies.items():
-        for b, pb in policies.items():
-            if a == b:
-                continue
-            try:
-                results[str(a)][str(b)] = head_to_head(game, pa, pb, hands, seed, (str(a), str(b)))
-            except ValueError as err:
-                raise ValueError(f"{a} against {b}: {err}") from None
-    return RoundRobin(tuple(map(str, policies)), results)

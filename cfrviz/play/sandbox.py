@@ -10,7 +10,7 @@ space (:data:`MEMORY_LIMIT`).  The clock stays here, out of the bot's reach: eve
 is awaited with a deadline (``selectors``), so a bot that sleeps, loops, clears
 ``ITIMER_REAL`` or ignores ``SIGALRM`` costs its limit and no more.  Answers arrive as
 plain JSON data (never pickles) and are checked here by
-:func:`~cfrviz.play.entrants.as_probabilities` (one probability per legal action, finite,
+:func:`~cfrviz.play.answers.as_probabilities` (one probability per legal action, finite,
 non-negative, summing to 1) before they are used.
 
 So a bot that exits (``os._exit``, at import, in a decision or from a thread), raises
@@ -50,12 +50,11 @@ import numpy as np
 from ..core.policy import Policy
 from ..core.tree import GameTree
 from . import runner
+from .answers import as_probabilities, decode
 from .entrants import (
     Entrant,
     Problem,
-    as_probabilities,
     crash_problem,
-    decode,
     describe_situation,
     read_source,
     refused_problem,

@@ -347,16 +347,23 @@ def run_tournament(game="pocket_poker", entries=None, *, archetypes: bool | Iter
     if isinstance(seed, bool) or not isinstance(seed, Integral) or seed < 0:
         raise ValueError(f"seed must be a non-negative integer; got {seed!r}")
     decision_limit, budget = check_limits(decision_limit, budget)
-    if archetypes is True:
-        chosen = list(BOTS)
-    elif archetypes is False:
-        chosen = []
-    else:
-        chosen = list(archetypes)
-        for name in chosen:
-            BOTS.lookup(name)  # a ValueError listing the archetypes
+    chosen = _archetypes(archetypes)
     say = progress or (lambda _line: None)
     players: dict[str, Entrant] = {name: Entrant(name, bot(tree, name)) for name in chosen}
+    problems = _enter_all(tree, entries, players, decision_limit, budget, quiet, say)
+    results = _play_pairs(tree, players, hands, seed, say)
+    standings = _standings(results, players)
+    order = tuple(s.name for s in standings)
+    ordered = {a: {b: results[a][b] for b in order if b in results[a]} for a in order}
+    problems.sort(key=lambda p: (KINDS.index(p.kind), p.name))
+    return Tournament(game=tree.name, standings=standings, pairs=RoundRobin(order, ordered),
+                      problems=tuple(problems), archetypes=tuple(chosen), hands=hands,
+                      seed=int(seed), seconds=time.perf_counter() - start)
+
+
+def _enter_all(tree: GameTree, entries, players: dict[str, Entrant], decision_limit: float,
+               budget: float, quiet: bool, say: Callable[[str], None]) -> list[Problem]:
+    """Enter ``entries`` beside ``players`` (adding each bot that can play); the problems."""
     entrants, problems = enter(tree, entries, decision_limit=decision_limit, budget=budget,
                                quiet=quiet, taken=players)
     for entrant in entrants:
@@ -364,7 +371,25 @@ def run_tournament(game="pocket_poker", entries=None, *, archetypes: bool | Iter
         say(f"entered {entrant.name} ({entrant.seconds:.2f} s of decisions)")
     for problem in problems:
         say(f"left out {problem}")
+    return problems
 
+
+def _archetypes(archetypes: bool | Iterable[str]) -> list[str]:
+    """The archetypes' names ``archetypes`` asks for (all, none, or those listed)."""
+    if archetypes is True:
+        return list(BOTS)
+    if archetypes is False:
+        return []
+    chosen = list(archetypes)
+    for name in chosen:
+        BOTS.lookup(name)  # a ValueError listing the archetypes
+    return chosen
+
+
+def _play_pairs(tree: GameTree, players: dict[str, Entrant], hands: int, seed: int,
+                say: Callable[[str], None]) -> dict[str, dict[str, MatchResult]]:
+    """``{a: {b: a's result against b}}`` for every pair, each pair on its own seeded deals
+    (one match, mirrored, in a zero-sum game)."""
     names = list(players)
     zero_sum = bool(np.allclose(tree.utility.sum(axis=1), 0.0))
     results: dict[str, dict[str, MatchResult]] = {a: {} for a in names}
@@ -377,27 +402,25 @@ def run_tournament(game="pocket_poker", entries=None, *, archetypes: bool | Iter
                 tree, players[b].policy, players[a].policy, hands, pair_seed(seed, a, b),
                 (b, a))
         say(f"played {a}'s matches")
+    return results
 
+
+def _standings(results: dict[str, dict[str, MatchResult]],
+               players: dict[str, Entrant]) -> tuple[Standing, ...]:
+    """Everyone ranked by mean payoff per hand over their opponents (ties by name)."""
     lines = []
-    for a in names:
-        row = results[a]
+    for a, row in results.items():
         if row:
             score = float(np.mean([r.mean for r in row.values()]))
             se = math.sqrt(sum(r.std_error ** 2 for r in row.values())) / len(row)
             exact = float(np.mean([r.exact for r in row.values()]))
-            worst = min(row, key=lambda b, row=row: row[b].mean)
+            worst: str | None = min(row.items(), key=lambda pair: pair[1].mean)[0]
         else:
             score, se, exact, worst = 0.0, 0.0, 0.0, None
         lines.append((a, score, se, exact, worst))
     lines.sort(key=lambda line: (-line[1], line[0]))
-    standings = tuple(Standing(k + 1, a, score, se, exact, worst, players[a].source)
-                      for k, (a, score, se, exact, worst) in enumerate(lines))
-    order = tuple(s.name for s in standings)
-    ordered = {a: {b: results[a][b] for b in order if b in results[a]} for a in order}
-    problems.sort(key=lambda p: (KINDS.index(p.kind), p.name))
-    return Tournament(game=tree.name, standings=standings, pairs=RoundRobin(order, ordered),
-                      problems=tuple(problems), archetypes=tuple(chosen), hands=hands,
-                      seed=int(seed), seconds=time.perf_counter() - start)
+    return tuple(Standing(k + 1, a, score, se, exact, worst, players[a].source)
+                 for k, (a, score, se, exact, worst) in enumerate(lines))
 
 
 #: ASCII stand-ins for the report's few non-ASCII characters, for a stream that cannot show them.
