@@ -51,8 +51,16 @@ def __getattr__(name: str) -> Any:
     if name not in _EXPORTS:
         raise AttributeError(f"module 'cfrviz' has no attribute {name!r}")
     value = getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
+    # trace.save(path) for a trace reached through any public name: the file layer sits above
+    # core, so the root lends Trace its writer, which loads cfrviz.io on the first save only.
+    importlib.import_module(".core.trace.records", __name__).set_writer(_save_trace)
     globals()[name] = value
     return value
+
+
+def _save_trace(trace: Any, path: Any) -> Any:
+    """What ``trace.save(path)`` calls: :func:`cfrviz.save_trace`, imported when first used."""
+    return importlib.import_module(".io", __name__).save_trace(trace, path)
 
 
 def __dir__() -> list[str]:

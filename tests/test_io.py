@@ -89,6 +89,33 @@ def test_kuhn_round_trip_with_extras(kuhn_trace, tmp_path):
     assert loaded.average_policy().to_dict() == kuhn_trace.average_policy().to_dict()
 
 
+def test_trace_save_is_save_trace(kuhn_trace, tmp_path):
+    """``trace.save(path)`` (issue 31 item 7) writes what ``save_trace`` writes, byte for
+    byte apart from the archive's timestamps, and the same checks refuse the same traces."""
+    written = kuhn_trace.save(tmp_path / "kuhn")
+    assert written == tmp_path / "kuhn.npz"
+    assert_same(load_trace(written), kuhn_trace)
+    twin = save_trace(kuhn_trace, tmp_path / "twin.npz")
+    with np.load(written) as a, np.load(twin) as b:
+        assert sorted(a.files) == sorted(b.files)
+        assert all(np.array_equal(a[k], b[k]) for k in a.files)
+    bad = dataclasses.replace(kuhn_trace, params={**kuhn_trace.params, "x": object()})
+    with pytest.raises(ValueError) as by_method:
+        bad.save(tmp_path / "bad")
+    with pytest.raises(ValueError) as by_function:
+        save_trace(bad, tmp_path / "bad")
+    assert str(by_method.value) == str(by_function.value)
+
+
+def test_trace_save_without_the_file_layer_says_what_to_do(kuhn_trace, monkeypatch, tmp_path):
+    import cfrviz.core.trace.records as records
+
+    monkeypatch.setattr(records, "_WRITER", None)
+    with pytest.raises(RuntimeError, match=r"import cfrviz.io.*cfrviz.save_trace"):
+        kuhn_trace.save(tmp_path / "k")
+    assert not (tmp_path / "k.npz").exists()
+
+
 def test_custom_payoff_variant_is_rebuilt(tmp_path):
     game = cfrviz.load_game("rock_paper_scissors", payoffs=VARIANT)
     trace = cfrviz.solve(game, "regret_matching", 20)

@@ -55,6 +55,7 @@ it writes (and the file size after), so every trace it saves loads.
 
 from __future__ import annotations
 
+from ..core.trace.records import set_writer
 from .fileformat import (
     FORMAT_NAME,
     FORMAT_VERSION,
@@ -66,6 +67,8 @@ from .fileformat import (
 )
 from .load import load_trace
 from .save import save_trace
+
+set_writer(save_trace)  # trace.save(path) for one made without the package root
 
 __all__ = ["FORMAT_NAME", "FORMAT_VERSION", "MAX_FILE_BYTES", "MAX_GAME_BYTES", "MAX_META_BYTES",
            "META", "game_fingerprint", "load_trace", "save_trace"]

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from numbers import Integral
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -11,6 +13,19 @@ import numpy as np
 from ..policy import Policy
 from ..types import FloatArray, GameLike, IntArray
 from .schema import RECORD_ARRAYS
+
+#: What :meth:`Trace.save` calls: :func:`cfrviz.io.save_trace`, set by :func:`set_writer` from
+#: above (the package root when it hands out any public name, and :mod:`cfrviz.io` when
+#: imported).  Saving checks a trace against its game (its exploitability, its solver's
+#: records), which needs the layers above this one; so they lend their writer here, and core
+#: imports nothing from above.
+_WRITER: Callable[[Trace, Any], Path] | None = None
+
+
+def set_writer(writer: Callable[[Trace, Any], Path]) -> None:
+    """Make ``writer(trace, path)`` what :meth:`Trace.save` calls (:mod:`cfrviz.io` does)."""
+    global _WRITER
+    _WRITER = writer
 
 
 @dataclass(frozen=True, eq=False)
@@ -74,6 +89,22 @@ class Trace:
 
     def __len__(self) -> int:
         return len(self.iterations)
+
+    def save(self, path: Any) -> Path:
+        """Save this trace to one ``.npz`` file, atomically; the same as
+        ``cfrviz.save_trace(trace, path)`` (read that for the file's guarantees and errors).
+        ``cfrviz.load_trace(path)`` reads it back.
+
+        Returns
+        -------
+        pathlib.Path
+            The path written (``.npz`` appended when ``path`` does not end in it).
+        """
+        if _WRITER is None:
+            raise RuntimeError("Trace.save needs cfrviz's file layer, which is not loaded: "
+                               "`import cfrviz.io` first, or call cfrviz.save_trace(trace, "
+                               "path)")
+        return _WRITER(self, path)
 
     def index(self, iteration: int | None = None) -> int:
         """Record index of ``iteration`` (the last record when ``None``).
