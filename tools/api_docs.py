@@ -81,6 +81,14 @@ def signature(name: str, value: Callable[..., Any]) -> str:
         sig = inspect.signature(value)
     except (TypeError, ValueError):
         return f"{name}(...)"
+    result = f"{name}({parameters(sig)})"
+    if sig.return_annotation is not sig.empty and not inspect.isclass(value):
+        result += f" -> {_annotation(sig.return_annotation)}"
+    return result
+
+
+def parameters(sig: inspect.Signature) -> str:
+    """A signature's parameters as written in ``def``, reprs free of memory addresses."""
     parts, star_done = [], False
     for p in sig.parameters.values():
         if p.kind is p.KEYWORD_ONLY and not star_done:
@@ -97,10 +105,7 @@ def signature(name: str, value: Callable[..., Any]) -> str:
         if p.kind is p.POSITIONAL_ONLY and (
                 next_kind := _next_kind(sig, p)) is not None and next_kind is not p.POSITIONAL_ONLY:
             parts.append("/")
-    result = f"{name}({', '.join(parts)})"
-    if sig.return_annotation is not sig.empty and not inspect.isclass(value):
-        result += f" -> {_annotation(sig.return_annotation)}"
-    return result
+    return ", ".join(parts)
 
 
 def _next_kind(sig: inspect.Signature, p: inspect.Parameter) -> Any:
@@ -232,6 +237,43 @@ def _short_repr(value: Any) -> str:
         if hasattr(value, "__len__") else f"a {type(value).__name__}"
 
 
+def _cell(text: object) -> str:
+    return " ".join(str(text).split()).replace("|", "\\|")
+
+
+def games_table() -> str:
+    """The game registry as a table: what ``load_game`` accepts."""
+    from cfrviz.games import GAMES
+
+    rows = ["| name | what | parameters |", "|---|---|---|"]
+    for name in GAMES:
+        game = GAMES[name]
+        params = _cell(parameters(inspect.signature(game.factory)))
+        rows.append(f"| `{name}` | {_cell(game.summary)} | "
+                    f"{f'`{params}`' if params else '—'} |")
+    return ("The games `load_game(name, **params)` builds, as registered "
+            "(`available_games()`):\n\n" + "\n".join(rows))
+
+
+def algorithms_table() -> str:
+    """The algorithm registry as a table: what ``solve`` accepts."""
+    from cfrviz.solvers import ALGORITHMS
+
+    rows = ["| algorithm | what | parameters (default) | paper |", "|---|---|---|---|"]
+    for name in ALGORITHMS:
+        entry = ALGORITHMS[name]
+        params = ", ".join(f"`{p.name}={p.default!r}`" for p in entry.params)
+        rows.append(f"| `{name}` | {_cell(entry.summary)} | {params or '—'} | "
+                    f"{_cell(entry.paper) or '—'} |")
+    return ("The algorithms `solve(game, algorithm, iterations, ...)` runs, as registered "
+            "(`available_algorithms()`; `algorithm(name).params` gives each parameter's range "
+            "and help):\n\n" + "\n".join(rows))
+
+
+#: Tables read from the registries, shown at the top of their module's section.
+REGISTRIES = {"cfrviz.games": games_table, "cfrviz.solvers": algorithms_table}
+
+
 def render() -> str:
     """The whole page."""
     sections = []
@@ -240,7 +282,9 @@ def render() -> str:
         anchor = module_name.replace(".", "")
         contents.append(f"- [`{module_name}`](#{anchor}): {summary}")
         body = "\n\n".join(entry(module_name, name, value) for name, value in shown)
-        sections.append(f"## {module_name}\n\n{summary[0].upper()}{summary[1:]}.\n\n{body}")
+        table = f"{REGISTRIES[module_name]()}\n\n" if module_name in REGISTRIES else ""
+        sections.append(f"## {module_name}\n\n{summary[0].upper()}{summary[1:]}.\n\n"
+                        f"{table}{body}")
     head = ("# cfrviz API reference\n\n"
             "Generated from the docstrings by `tools/api_docs.py`; do not edit by hand (run\n"
             "`.venv/bin/python tools/api_docs.py` after changing a docstring; "
