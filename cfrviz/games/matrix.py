@@ -200,14 +200,7 @@ def validate_payoffs(payoffs: object, shape: tuple[int, int], row_labels: Sequen
     m, n = shape
     where = f"a {m}x{n} payoff matrix (rows: P1 plays {'/'.join(row_labels)}; " \
             f"columns: P2 plays {'/'.join(col_labels)})"
-    if isinstance(payoffs, np.ndarray):
-        rows = payoffs.tolist() if payoffs.ndim == 2 else None
-        if rows is None:
-            raise ValueError(f"payoffs must be {where}; got an array of shape {payoffs.shape}")
-    elif isinstance(payoffs, Sequence) and not isinstance(payoffs, (str, bytes)):
-        rows = list(payoffs)
-    else:
-        raise ValueError(f"payoffs must be {where}; got {type(payoffs).__name__}")
+    rows = _payoff_rows(payoffs, where)
     if len(rows) != m:
         raise ValueError(f"payoffs must be {where}; got {len(rows)} rows")
     out = np.empty((m, n))
@@ -220,16 +213,33 @@ def validate_payoffs(payoffs: object, shape: tuple[int, int], row_labels: Sequen
                              f"{where} needs {n}")
         for j, value in enumerate(row):
             cell = f"payoff cell [{i}][{j}] (P1 {row_labels[i]} vs P2 {col_labels[j]})"
-            if isinstance(value, bool) or not isinstance(value, (Real, np.number)):
-                raise ValueError(f"{cell} is {value!r}; payoffs must be real numbers")
-            try:
-                number = float(value)
-            except OverflowError:  # an int or Fraction beyond a float: 10**400
-                raise ValueError(f"{cell} is {short_text(repr(value))}, {TOO_LARGE}") from None
-            if not np.isfinite(number):
-                raise ValueError(f"{cell} is {value}; payoffs must be finite numbers")
-            out[i, j] = number
+            out[i, j] = _payoff(value, cell)
     return out
+
+
+def _payoff_rows(payoffs: object, where: str) -> list[object]:
+    """The matrix's rows, from a 2-d array or a sequence (not text)."""
+    if isinstance(payoffs, np.ndarray):
+        if payoffs.ndim != 2:
+            raise ValueError(f"payoffs must be {where}; got an array of shape {payoffs.shape}")
+        rows: list[object] = payoffs.tolist()
+        return rows
+    if isinstance(payoffs, Sequence) and not isinstance(payoffs, (str, bytes)):
+        return list(payoffs)
+    raise ValueError(f"payoffs must be {where}; got {type(payoffs).__name__}")
+
+
+def _payoff(value: object, cell: str) -> float:
+    """One cell's payoff: a finite real number (not a bool)."""
+    if isinstance(value, bool) or not isinstance(value, (Real, np.number)):
+        raise ValueError(f"{cell} is {value!r}; payoffs must be real numbers")
+    try:
+        number = float(value)
+    except OverflowError:  # an int or Fraction beyond a float: 10**400
+        raise ValueError(f"{cell} is {short_text(repr(value))}, {TOO_LARGE}") from None
+    if not np.isfinite(number):
+        raise ValueError(f"{cell} is {value}; payoffs must be finite numbers")
+    return number
 
 
 def rock_paper_scissors(payoffs: ArrayLike | None = None) -> MatrixGame:
