@@ -15,6 +15,7 @@ import os
 import platform
 import re
 import shlex
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -32,6 +33,19 @@ def command() -> str:
     return " ".join([".venv/bin/python", shlex.quote(shown), *map(shlex.quote, sys.argv[1:])])
 
 
+def revision() -> str:
+    """The commit measured, and whether the package had uncommitted changes ('' without git)."""
+    root = RESULTS.parent.parent
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, text=True,
+                                capture_output=True, timeout=30, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", "cfrviz"], cwd=root,
+                               text=True, capture_output=True, timeout=30, check=True).stdout
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return f"commit {commit}" + (" with uncommitted changes to cfrviz/" if dirty.strip() else "")
+
+
 def machine(load: float | None = None) -> str:
     """Cores, load average (the 1-minute one, at ``load`` or now) and Python."""
     if load is None:
@@ -44,11 +58,14 @@ def write_section(name: str, markdown: str, command: str, *, load: float | None 
                   path: Path = RESULTS) -> None:
     """Replace the section between the ``<!-- name -->`` markers of ``path`` (append it if absent).
 
-    ``load`` is the load average when the measurement started (now if not given).
+    The section is stamped with the date, the machine, ``load`` (the load average when the
+    measurement started; now if not given), the commit measured and ``command``.
     """
     marker = f"<!-- {name} -->"
     stamp = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
-    section = (f"{marker}\n## {name}\n\nWritten by the script on {stamp}; {machine(load)}.\n"
+    measured = revision()
+    section = (f"{marker}\n## {name}\n\nWritten by the script on {stamp}; {machine(load)}"
+               f"{'; ' + measured if measured else ''}.\n"
                f"Command: `{command}`\n\n{markdown.strip()}\n{marker}")
     text = path.read_text(encoding="utf-8") if path.exists() else "# Benchmark results\n"
     parts = text.split(marker)
