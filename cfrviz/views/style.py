@@ -311,6 +311,38 @@ def _axis_values(fig, name: str) -> list:
     return found
 
 
+def _label_decades(fig, name: str) -> None:
+    """Label the log axis ``name`` at whole decades (a y axis whose data spans less than two
+    labelled decades gets the decades around them as its range)."""
+    axis = fig.layout[name]
+    if name.startswith("yaxis") and axis.range is None:
+        axis.range = _whole_decades(_axis_values(fig, name))
+    if axis.dtick is None or str(axis.dtick).startswith("D"):
+        if axis.range is not None:  # a log axis's range is in decades
+            axis.dtick = decade_step([10.0 ** r for r in axis.range])
+        else:
+            axis.dtick = decade_step(_axis_values(fig, name))
+
+
+def _style_axis(axis) -> None:
+    """An axis's text at the minimum size; a log axis's labels as powers, no minor grid."""
+    _at_least(axis.tickfont, MIN_FONT_PX)
+    _at_least(axis.title.font, MIN_FONT_PX)
+    if getattr(axis, "type", None) == "log":
+        if axis.exponentformat is None:
+            axis.exponentformat = "power"
+        axis.minor.showgrid = False
+
+
+def _style_trace(trace) -> None:
+    """A trace's text and lines at the minimum size."""
+    if "textfont" in trace:
+        _at_least(trace.textfont, MIN_FONT_PX)
+    width = trace.line.width if trace.type in LINE_TRACES else None
+    if width is not None and 0 < width < MIN_LINE_PX:
+        trace.line.width = MIN_LINE_PX
+
+
 def apply_style(fig, style: Style | None = None):
     """Give ``fig`` the plain template and raise it to the legibility standard; returns ``fig``.
 
@@ -331,28 +363,12 @@ def apply_style(fig, style: Style | None = None):
         _at_least(font, MIN_FONT_PX)
     for name in layout:
         if name.startswith(("xaxis", "yaxis")) and layout[name].type == "log":
-            axis = layout[name]
-            if name.startswith("yaxis") and axis.range is None:
-                axis.range = _whole_decades(_axis_values(fig, name))
-            if axis.dtick is None or str(axis.dtick).startswith("D"):
-                if axis.range is not None:  # a log axis's range is in decades
-                    axis.dtick = decade_step([10.0 ** r for r in axis.range])
-                else:
-                    axis.dtick = decade_step(_axis_values(fig, name))
+            _label_decades(fig, name)
     for axis in _axes(layout):
-        _at_least(axis.tickfont, MIN_FONT_PX)
-        _at_least(axis.title.font, MIN_FONT_PX)
-        if getattr(axis, "type", None) == "log":
-            if axis.exponentformat is None:
-                axis.exponentformat = "power"
-            axis.minor.showgrid = False
+        _style_axis(axis)
     for annotation in layout.annotations:
         _at_least(annotation.font, MIN_FONT_PX)
     for trace in fig.data:
-        if "textfont" in trace:
-            _at_least(trace.textfont, MIN_FONT_PX)
-        width = trace.line.width if trace.type in LINE_TRACES else None
-        if width is not None and 0 < width < MIN_LINE_PX:
-            trace.line.width = MIN_LINE_PX
+        _style_trace(trace)
     layout.width = None
     return fig

@@ -109,10 +109,15 @@ def figure_boxes(view: TreeView, fig, width: float = DEFAULT_WIDTH_PX, *,
     the figure's edge-label trace holds it.
     """
     page = Page(fig, width)
-    t, data = view.traces, fig.data
+    return (_node_boxes(view, fig, page) + _edge_label_boxes(view, fig, page, probabilities)
+            + _text_boxes(view, fig, page) + _annotation_boxes(fig, page))
+
+
+def _node_boxes(view: TreeView, fig, page: Page) -> list[Box]:
+    """Each node marker's box, and each terminal's payoff label's."""
     boxes: list[Box] = []
     for role in roles_of(view.tree):
-        trace = data[t[role]]
+        trace = fig.data[view.traces[role]]
         if trace.x is None or len(trace.x) == 0:
             continue
         symbol, size = trace.marker.symbol, float(trace.marker.size)
@@ -126,28 +131,47 @@ def figure_boxes(view: TreeView, fig, width: float = DEFAULT_WIDTH_PX, *,
             boxes += _trace_text_boxes("payoff", page, trace.x, trace.y, trace.text,
                                        trace.textposition, float(trace.textfont.size), size,
                                        [f"node {n}: {s}" for n, s in zip(nodes, trace.text)])
-    labels = data[t["edge labels"]]
-    if len(view.decision_edges):
-        x, y, left = view.edge_label_places()
-        if probabilities:
-            texts = [unescape(a) + PROBABILITY_TEXT for a in view.edge_actions]
-        else:  # as the figure shows them now
-            texts = [unescape(a) for a in (labels.text or view.edge_actions)]
-        positions = ["middle left" if e else "middle right" for e in left.tolist()]
-        boxes += _trace_text_boxes("edge label", page, x, y, texts, positions,
-                                   float(labels.textfont.size), 0.0,
-                                   [f"edge to node {c}: {s}" for c, s in
-                                    zip(view.decision_edges.tolist(), texts)])
-    cut = data[t["cut"]]
+    return boxes
+
+
+def _edge_label_boxes(view: TreeView, fig, page: Page, probabilities: bool) -> list[Box]:
+    """Each decision edge's label's box, with the probability the explorers add or as drawn."""
+    if not len(view.decision_edges):
+        return []
+    labels = fig.data[view.traces["edge labels"]]
+    x, y, left = view.edge_label_places()
+    if probabilities:
+        texts = [unescape(a) + PROBABILITY_TEXT for a in view.edge_actions]
+    else:  # as the figure shows them now
+        texts = [unescape(a) for a in (labels.text or view.edge_actions)]
+    positions = ["middle left" if e else "middle right" for e in left.tolist()]
+    return _trace_text_boxes("edge label", page, x, y, texts, positions,
+                             float(labels.textfont.size), 0.0,
+                             [f"edge to node {c}: {s}" for c, s in
+                              zip(view.decision_edges.tolist(), texts)])
+
+
+def _text_boxes(view: TreeView, fig, page: Page) -> list[Box]:
+    """The boxes of the cut marks, and of chance labels and information-set keys drawn as
+    text (when too many to box)."""
+    boxes: list[Box] = []
+    cut = fig.data[view.traces["cut"]]
     if cut.x is not None and len(cut.x):
         boxes += _trace_text_boxes("cut", page, cut.x, cut.y, cut.text, "middle center",
                                    float(cut.textfont.size), 0.0, ["⋯"] * len(cut.x))
-    for kind in ("chance labels", "infoset keys"):  # drawn as text when too many to box
-        trace = data[t[kind]]
+    for kind in ("chance labels", "infoset keys"):
+        trace = fig.data[view.traces[kind]]
         if trace.mode == "text" and trace.x is not None and len(trace.x):
             boxes += _trace_text_boxes(kind[:-1], page, trace.x, trace.y, trace.text,
                                        trace.textposition, float(trace.textfont.size), 0.0,
                                        list(trace.text))
+    return boxes
+
+
+def _annotation_boxes(fig, page: Page) -> list[Box]:
+    """The boxes of the labels drawn as annotations in the plot (boxed chance labels and
+    information-set keys)."""
+    boxes: list[Box] = []
     for a in fig.layout.annotations:
         if a.xref == "paper" or not a.text:
             continue  # the notes and the best-response value, above the plot

@@ -100,44 +100,63 @@ def select(tree: GameTree, subtree, depth) -> Selection:
         raise ValueError(f"depth is how many levels to draw below the top of the drawing, a "
                          f"whole number >= 1; got {depth!r}")
     sizes = subtree_sizes(tree)
-    notes = []
+    notes: list[str] = []
     if subtree is None:
         tops, what = [0], None
         if depth is None and tree.num_nodes > MAX_NODES:
-            node = 0
-            while sizes[node] > MAX_NODES and tree.player[node] == CHANCE:
-                node = int(tree.children[node][0])
-            if node != 0:
-                tops = [node]
-                path = []
-                n = node
-                while n != 0:
-                    path.append(edge_label(tree, n))
-                    n = int(tree.parent[n])
-                what = "deal " + ",".join(reversed(path))
-                notes.append(f"{tree.num_nodes:,} nodes are too many to read: showing the first "
-                             f"{what} (choose another with subtree=, e.g. "
-                             f"subtree={tree.chance_labels[0][-1]!r})")
+            tops, what, notes = _first_deal(tree, sizes)
     else:
         tops, what = _resolve_subtree(tree, subtree)
+    limit = MAX_NODES if subtree is None else MAX_DRAWN
+    auto_depth = depth is None and sum(int(sizes[t]) for t in tops) > limit
+    if auto_depth:
+        depth = 1
+        while _count_within(tree, tops, int(tree.depth[tops[0]]) + depth + 1) <= limit:
+            depth += 1
+    drawn, cut = _drawn(tree, tops,
+                        None if depth is None else int(tree.depth[tops[0]]) + int(depth))
+    cut_hidden = int(sum(int(sizes[c]) - 1 for c in cut))
+    if what is not None and subtree is not None:
+        notes.append(_shown_note(tree, tops, what,
+                                 tree.num_nodes - int(drawn.sum()) - cut_hidden))
+    if len(cut):
+        where = f" below {what}" if what else ""
+        how = " to keep it readable (choose with depth=)" if auto_depth else ""
+        notes.append(f"cut at depth {depth}{where}{how}: {cut_hidden:,} nodes not drawn (⋯ marks "
+                     "where)")
+    return Selection(drawn=drawn, tops=tuple(tops), what=what, notes=tuple(notes),
+                      cut=cut)
 
+
+def _first_deal(tree: GameTree, sizes: np.ndarray) -> tuple[list[int], str | None, list[str]]:
+    """A tree too large to read whole: its first deal (the first chance outcomes down to a
+    subtree small enough), what that is, and a note saying so; the whole tree when its root
+    is no chance node."""
+    node = 0
+    while sizes[node] > MAX_NODES and tree.player[node] == CHANCE:
+        node = int(tree.children[node][0])
+    if node == 0:
+        return [0], None, []
+    path = []
+    n = node
+    while n != 0:
+        path.append(edge_label(tree, n))
+        n = int(tree.parent[n])
+    what = "deal " + ",".join(reversed(path))
+    return [node], what, [f"{tree.num_nodes:,} nodes are too many to read: showing the first "
+                          f"{what} (choose another with subtree=, e.g. "
+                          f"subtree={tree.chance_labels[0][-1]!r})"]
+
+
+def _drawn(tree: GameTree, tops: list[int], limit_depth: int | None
+           ) -> tuple[np.ndarray, np.ndarray]:
+    """Which nodes are drawn (the path from the root, and ``tops``' subtrees down to
+    ``limit_depth``), and the drawn nodes whose children the limit cuts off."""
     drawn = np.zeros(tree.num_nodes, dtype=bool)
     n = int(tree.parent[tops[0]])
     while n >= 0:  # the path from the root to the selection
         drawn[n] = True
         n = int(tree.parent[n])
-    base = int(tree.depth[tops[0]])
-    below = sum(int(sizes[t]) for t in tops)
-    if depth is None and below > (MAX_NODES if subtree is None else MAX_DRAWN):
-        limit = MAX_NODES if subtree is None else MAX_DRAWN
-        depth = 1
-        while _count_within(tree, tops, base + depth + 1) <= limit:
-            depth += 1
-        auto_depth = True
-    else:
-        auto_depth = False
-    limit_depth = None if depth is None else base + int(depth)
-
     frontier = list(tops)
     cut_nodes = []
     while frontier:
@@ -152,26 +171,16 @@ def select(tree: GameTree, subtree, depth) -> Selection:
             else:
                 nxt.extend(kids.tolist())
         frontier = nxt
-    cut = np.array(sorted(cut_nodes), dtype=np.int64)
+    return drawn, np.array(sorted(cut_nodes), dtype=np.int64)
 
-    cut_hidden = int(sum(int(sizes[c]) - 1 for c in cut))
-    hidden_elsewhere = tree.num_nodes - int(drawn.sum()) - cut_hidden
-    if what is not None and subtree is not None:
-        parent = int(tree.parent[tops[0]])
-        if what.startswith("deal") and parent == 0:
-            hidden = len(tree.children[0]) - len(tops)
-            notes.append(f"showing {what}; {hidden} of {len(tree.children[0])} deals hidden")
-        else:
-            notes.append(f"showing {what} and the path to it; {hidden_elsewhere:,} of "
-                         f"{tree.num_nodes:,} nodes in other branches hidden")
-    if len(cut):
-        hidden = cut_hidden
-        where = f" below {what}" if what else ""
-        how = " to keep it readable (choose with depth=)" if auto_depth else ""
-        notes.append(f"cut at depth {depth}{where}{how}: {hidden:,} nodes not drawn (⋯ marks "
-                     "where)")
-    return Selection(drawn=drawn, tops=tuple(tops), what=what, notes=tuple(notes),
-                      cut=cut)
+
+def _shown_note(tree: GameTree, tops: list[int], what: str, hidden_elsewhere: int) -> str:
+    """What a chosen subtree leaves out: the other deals, or the other branches' nodes."""
+    if what.startswith("deal") and int(tree.parent[tops[0]]) == 0:
+        hidden = len(tree.children[0]) - len(tops)
+        return f"showing {what}; {hidden} of {len(tree.children[0])} deals hidden"
+    return (f"showing {what} and the path to it; {hidden_elsewhere:,} of "
+            f"{tree.num_nodes:,} nodes in other branches hidden")
 
 
 def _count_within(tree: GameTree, tops, max_depth: int) -> int:
