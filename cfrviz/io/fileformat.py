@@ -74,42 +74,48 @@ def game_fingerprint(game) -> str:
     ValueError
         For an object that is neither kind of game.
     """
-    digest = hashlib.sha256()
-
-    def put(tag: str, data: bytes) -> None:
-        # Tag and length prefixes keep the encoding unambiguous.
-        digest.update(tag.encode())
-        digest.update(len(data).to_bytes(8, "little"))
-        digest.update(data)
-
-    def text(tag: str, value) -> None:
-        put(tag, json.dumps(value).encode())
-
-    def array(tag: str, values, dtype: str) -> None:
-        values = np.ascontiguousarray(values, dtype=dtype)
-        if values.dtype.kind == "f":
-            values = values + 0.0  # -0.0 -> 0.0: the same game either way
-        put(tag, json.dumps(list(values.shape)).encode() + values.tobytes())
-
+    digest = _Digest()
     if isinstance(game, GameTree):
-        text("kind", "tree")
-        text("name", game.name)
-        text("infoset_keys", list(game.infoset_keys))
-        text("infoset_actions", [list(a) for a in game.infoset_actions])
+        digest.text("kind", "tree")
+        digest.text("name", game.name)
+        digest.text("infoset_keys", list(game.infoset_keys))
+        digest.text("infoset_actions", [list(a) for a in game.infoset_actions])
         for name in ("parent", "action", "player", "infoset"):
-            array(name, getattr(game, name), "<i8")
+            digest.array(name, getattr(game, name), "<i8")
         for name in ("chance_prob", "utility"):
-            array(name, getattr(game, name), "<f8")
+            digest.array(name, getattr(game, name), "<f8")
     elif isinstance(game, MatrixGame):
-        text("kind", "matrix")
-        text("name", game.name)
-        text("row_actions", list(game.row_actions))
-        text("col_actions", list(game.col_actions))
-        array("payoffs", game.payoffs, "<f8")
+        digest.text("kind", "matrix")
+        digest.text("name", game.name)
+        digest.text("row_actions", list(game.row_actions))
+        digest.text("col_actions", list(game.col_actions))
+        digest.array("payoffs", game.payoffs, "<f8")
     else:
         raise ValueError(f"cannot fingerprint a {type(game).__name__}; expected a game from "
                          "cfrviz.load_game (a GameTree or a MatrixGame)")
-    return digest.hexdigest()
+    return digest.sha.hexdigest()
+
+
+class _Digest:
+    """SHA-256 over tagged fields: JSON text, or arrays in a fixed dtype and byte order."""
+
+    def __init__(self) -> None:
+        self.sha = hashlib.sha256()
+
+    def put(self, tag: str, data: bytes) -> None:
+        # Tag and length prefixes keep the encoding unambiguous.
+        self.sha.update(tag.encode())
+        self.sha.update(len(data).to_bytes(8, "little"))
+        self.sha.update(data)
+
+    def text(self, tag: str, value) -> None:
+        self.put(tag, json.dumps(value).encode())
+
+    def array(self, tag: str, values, dtype: str) -> None:
+        values = np.ascontiguousarray(values, dtype=dtype)
+        if values.dtype.kind == "f":
+            values = values + 0.0  # -0.0 -> 0.0: the same game either way
+        self.put(tag, json.dumps(list(values.shape)).encode() + values.tobytes())
 
 
 def trace_path(path: object, caller: str) -> Path:

@@ -8,7 +8,7 @@ import errno
 import json
 import zipfile
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -108,26 +108,15 @@ def load_trace(path, game=None) -> Trace:
             _check_game(path, game_meta, game)
         extras_entries = _entries(path, meta["extras"], "extras")
         state_entries = None if meta["state"] is None else _entries(path, meta["state"], "state")
-        named = {f"trace.{spec.name}" for spec in RECORD_ARRAYS}
-        for entries in (extras_entries, state_entries or []):
-            named.update(str(entry["array"]) for entry in entries if "array" in entry)
-        missing, unnamed = sorted(named - members), sorted(members - named - {META})
-        if missing:
-            raise _bad(path, f"the array {_what(missing[0], extras_entries, state_entries)!r} "
-                             f"is missing (no member {missing[0]!r})")
-        if unnamed:
-            raise _bad(path, f"it holds a member {unnamed[0]!r} its metadata does not name; a "
-                             "cfrviz trace holds only the arrays its metadata lists")
-
+        _check_members(path, members, extras_entries, state_entries)
         records = _record_count(path, archive, game)
         state, solver_state = None, None
         if state_entries is not None:
             state, solver_state = _read_state(path, archive, state_entries, game)
-        arrays = {}
-        for spec in RECORD_ARRAYS:
-            arrays[spec.name] = _read_array(
-                path, archive, f"trace.{spec.name}", f"record array {spec.name!r}",
-                expect=(spec.dtype, record_shape(spec, records, game)))
+        arrays = {spec.name: _read_array(path, archive, f"trace.{spec.name}",
+                                         f"record array {spec.name!r}",
+                                         expect=(spec.dtype, record_shape(spec, records, game)))
+                  for spec in RECORD_ARRAYS}
         extras = _read_extras(path, archive, extras_entries, game, records)
     try:
         fileformat.check_values(arrays, game, extras, meta["algorithm"], meta["params"],
@@ -136,6 +125,21 @@ def load_trace(path, game=None) -> Trace:
         raise _bad(path, str(exc)) from None
     return Trace(game=game, algorithm=meta["algorithm"], params=meta["params"],
                  extras=extras, state=state, **arrays)
+
+
+def _check_members(path: Path, members: set[str], extras_entries: list[dict],
+                   state_entries: list[dict] | None) -> None:
+    """Refuse an archive lacking a member its metadata names, or holding one it does not."""
+    named = {f"trace.{spec.name}" for spec in RECORD_ARRAYS}
+    for entries in (extras_entries, state_entries or []):
+        named.update(str(entry["array"]) for entry in entries if "array" in entry)
+    missing, unnamed = sorted(named - members), sorted(members - named - {META})
+    if missing:
+        raise _bad(path, f"the array {_what(missing[0], extras_entries, state_entries)!r} "
+                         f"is missing (no member {missing[0]!r})")
+    if unnamed:
+        raise _bad(path, f"it holds a member {unnamed[0]!r} its metadata does not name; a "
+                         "cfrviz trace holds only the arrays its metadata lists")
 
 
 def _bad(path: Path, what: str) -> ValueError:
@@ -196,21 +200,7 @@ def _read_array(path: Path, archive: zipfile.ZipFile, member: str, what: str,
     if info.file_size > limit + fileformat.HEADER_BYTES:
         raise _bad(path, f"{what} takes {info.file_size:,} bytes, more than the "
                          f"{limit + fileformat.HEADER_BYTES:,} it may take; it was not read")
-    headers = {(1, 0): np.lib.format.read_array_header_1_0,
-               (2, 0): np.lib.format.read_array_header_2_0}
-    try:
-        with archive.open(info) as handle:
-            version = np.lib.format.read_magic(handle)
-            header = headers.get(version)
-            if header is not None:
-                shape, _, dtype = header(handle)
-    except Exception as exc:  # zipfile, zlib and numpy's header parser raise their own kinds
-        raise _corrupt(path, exc) from None
-    if header is None:
-        raise _bad(path, f"{what} is stored in .npy format version {version}, which cfrviz "
-                         "does not write")
-    if dtype.hasobject:
-        raise _bad(path, f"{what} is an array of Python objects, which cfrviz never writes")
+    shape, dtype = _read_header(path, archive, info, what)
     if expect is not None:
         if dtype != expect[0]:
             raise _bad(path, f"{what} must hold {expect[0]} numbers; it holds {dtype}")
@@ -232,28 +222,39 @@ def _read_array(path: Path, archive: zipfile.ZipFile, member: str, what: str,
     return value
 
 
+#: The ``.npy`` header readers cfrviz's files may use, by format version.
+_HEADERS = {(1, 0): np.lib.format.read_array_header_1_0,
+            (2, 0): np.lib.format.read_array_header_2_0}
+
+
+def _read_header(path: Path, archive: zipfile.ZipFile, info: zipfile.ZipInfo,
+                 what: str) -> tuple[tuple[int, ...], np.dtype]:
+    """A member's shape and dtype from its ``.npy`` header (nothing else is read); an array of
+    Python objects is refused."""
+    try:
+        with archive.open(info) as handle:
+            version = np.lib.format.read_magic(handle)
+            header = _HEADERS.get(version)
+            if header is not None:
+                shape, _, dtype = header(handle)
+    except Exception as exc:  # zipfile, zlib and numpy's header parser raise their own kinds
+        raise _corrupt(path, exc) from None
+    if header is None:
+        raise _bad(path, f"{what} is stored in .npy format version {version}, which cfrviz "
+                         "does not write")
+    if dtype.hasobject:
+        raise _bad(path, f"{what} is an array of Python objects, which cfrviz never writes")
+    return shape, dtype
+
+
 def _for_game(what: str) -> str:
     return "the solver state of this game needs" if what.startswith("solver state") \
         else "as many records as record array 'iterations' lists, on this game, need"
 
 
 def _read_meta(path: Path, archive: zipfile.ZipFile, members: set[str]) -> dict:
-    if META not in members:
-        raise _bad(path, f"it has no {META!r} metadata (an .npz file, but not one that "
-                         "cfrviz.save_trace wrote)")
-    info = archive.getinfo(META + ".npy")
-    if info.file_size > fileformat.MAX_META_BYTES + fileformat.HEADER_BYTES:
-        raise _bad(path, f"its {META!r} metadata takes {info.file_size:,} bytes, more than the "
-                         f"{fileformat.MAX_META_BYTES:,} metadata may take; it was not read")
-    raw = _read_array(path, archive, META, f"its {META!r} metadata",
-                      limit=fileformat.MAX_META_BYTES)
-    if raw.dtype != np.uint8 or raw.ndim != 1:
-        raise _bad(path, f"its {META!r} member is not UTF-8 JSON bytes")
-    try:
-        meta = json.loads(raw.tobytes().decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-        raise _bad(path, f"its metadata is not valid JSON ({type(exc).__name__}: "
-                         f"{str(exc):.200})") from None
+    """The metadata, checked for the format, its version and the fields every trace has."""
+    meta = _meta_json(path, archive, members)
     if not isinstance(meta, dict) or meta.get("format") != FORMAT_NAME:
         raise _bad(path, f"its metadata does not say format {FORMAT_NAME!r}")
     version = meta.get("format_version")
@@ -273,6 +274,26 @@ def _read_meta(path: Path, archive: zipfile.ZipFile, members: set[str]) -> dict:
     if not isinstance(meta["algorithm"], str) or not isinstance(meta["params"], dict):
         raise _bad(path, "its metadata has no algorithm name or no params dict")
     return meta
+
+
+def _meta_json(path: Path, archive: zipfile.ZipFile, members: set[str]) -> object:
+    """The metadata member, within its size bound, decoded from UTF-8 JSON."""
+    if META not in members:
+        raise _bad(path, f"it has no {META!r} metadata (an .npz file, but not one that "
+                         "cfrviz.save_trace wrote)")
+    info = archive.getinfo(META + ".npy")
+    if info.file_size > fileformat.MAX_META_BYTES + fileformat.HEADER_BYTES:
+        raise _bad(path, f"its {META!r} metadata takes {info.file_size:,} bytes, more than the "
+                         f"{fileformat.MAX_META_BYTES:,} metadata may take; it was not read")
+    raw = _read_array(path, archive, META, f"its {META!r} metadata",
+                      limit=fileformat.MAX_META_BYTES)
+    if raw.dtype != np.uint8 or raw.ndim != 1:
+        raise _bad(path, f"its {META!r} member is not UTF-8 JSON bytes")
+    try:
+        return json.loads(raw.tobytes().decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        raise _bad(path, f"its metadata is not valid JSON ({type(exc).__name__}: "
+                         f"{str(exc):.200})") from None
 
 
 def _entries(path: Path, entries, where: str) -> list[dict]:
@@ -376,44 +397,12 @@ def _check_game(path: Path, game_meta: dict, game) -> None:
 
 
 def _rebuild_game(path: Path, game_meta: dict) -> GameTree | MatrixGame:
+    """The game a trace names, rebuilt by its kind and checked against its fingerprint."""
     name, kind = game_meta["name"], game_meta["kind"]
-    game: GameTree | MatrixGame
-    if kind == "matrix":
-        try:
-            game = MatrixGame(name, game_meta["payoffs"], tuple(game_meta["row_actions"]),
-                              tuple(game_meta["col_actions"]),
-                              tuple(game_meta.get("action_names", ())))
-        except (KeyError, TypeError, ValueError) as exc:
-            raise _bad(path, f"its matrix game {name!r} cannot be rebuilt ({exc})") from None
-    elif kind == "stored":
-        content = game_meta.get("tree")
-        if content is None:
-            raise ValueError(f"{path} was recorded on {name!r}, a custom game too large to be "
-                             f"kept in the file; pass the game: load_trace(path, game=...)")
-        try:
-            game = stored_tree(name, content)
-        except ValueError as exc:
-            raise _bad(path, f"its stored game {name!r} cannot be rebuilt ({exc})") from None
-    elif kind == "tree":
-        from ..games import available_games, load_game
-
-        if not fileformat.rebuildable(name):
-            # A name and parameters from a file must not choose what is read or walked.
-            built_in = ", ".join(n for n in available_games() if fileformat.rebuildable(n))
-            raise ValueError(f"{path} names the game {name!r} to be built anew; a trace rebuilds "
-                             f"only the games built into cfrviz ({built_in}), never a game "
-                             f"read from a file, built by OpenSpiel or by a plug-in. Build the "
-                             f"game yourself and pass it: load_trace(path, game=...)")
-        params = game_meta.get("params") or {}
-        if not isinstance(params, dict):
-            raise _bad(path, "its game parameters are not a dict")
-        try:
-            game = load_game(name, **params)
-        except ValueError as exc:
-            raise ValueError(f"{path}: cannot rebuild {name} with parameters {params} ({exc}); "
-                             f"pass the game: load_trace(path, game=...)") from None
-    else:
+    rebuild = _REBUILD.get(kind)
+    if rebuild is None:
         raise _bad(path, f"its game is of an unknown kind {kind!r} (matrix, tree or stored)")
+    game = rebuild(path, name, game_meta)
     if game_fingerprint(game) != game_meta["fingerprint"]:
         if kind == "tree" and game_meta.get("params") is None:
             raise ValueError(f"{path} does not record the parameters {name} was built with, "
@@ -423,3 +412,51 @@ def _rebuild_game(path: Path, game_meta: dict) -> GameTree | MatrixGame:
                          f"its rules or payoffs differ from the game rebuilt now; pass the game "
                          f"it was recorded on: load_trace(path, game=...)")
     return game
+
+
+def _rebuild_matrix(path: Path, name: str, game_meta: dict) -> MatrixGame:
+    """A matrix game from the payoffs and labels the file keeps."""
+    try:
+        return MatrixGame(name, game_meta["payoffs"], tuple(game_meta["row_actions"]),
+                          tuple(game_meta["col_actions"]),
+                          tuple(game_meta.get("action_names", ())))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise _bad(path, f"its matrix game {name!r} cannot be rebuilt ({exc})") from None
+
+
+def _rebuild_stored(path: Path, name: str, game_meta: dict) -> GameTree:
+    """A custom game from the content the file keeps (when it was small enough to keep)."""
+    content = game_meta.get("tree")
+    if content is None:
+        raise ValueError(f"{path} was recorded on {name!r}, a custom game too large to be "
+                         f"kept in the file; pass the game: load_trace(path, game=...)")
+    try:
+        return stored_tree(name, content)
+    except ValueError as exc:
+        raise _bad(path, f"its stored game {name!r} cannot be rebuilt ({exc})") from None
+
+
+def _rebuild_tree(path: Path, name: str, game_meta: dict) -> GameTree | MatrixGame:
+    """A game built into cfrviz, from its name and load parameters (no other game: a name
+    and parameters from a file must not choose what is read or walked)."""
+    from ..games import available_games, load_game
+
+    if not fileformat.rebuildable(name):
+        built_in = ", ".join(n for n in available_games() if fileformat.rebuildable(n))
+        raise ValueError(f"{path} names the game {name!r} to be built anew; a trace rebuilds "
+                         f"only the games built into cfrviz ({built_in}), never a game "
+                         f"read from a file, built by OpenSpiel or by a plug-in. Build the "
+                         f"game yourself and pass it: load_trace(path, game=...)")
+    params = game_meta.get("params") or {}
+    if not isinstance(params, dict):
+        raise _bad(path, "its game parameters are not a dict")
+    try:
+        return load_game(name, **params)
+    except ValueError as exc:
+        raise ValueError(f"{path}: cannot rebuild {name} with parameters {params} ({exc}); "
+                         f"pass the game: load_trace(path, game=...)") from None
+
+
+#: How a trace's game is rebuilt, by the kind its metadata gives.
+_REBUILD: dict[str, Callable[[Path, str, dict], GameTree | MatrixGame]] = {
+    "matrix": _rebuild_matrix, "stored": _rebuild_stored, "tree": _rebuild_tree}

@@ -70,12 +70,19 @@ def save_trace(trace: Trace, path) -> Path:
                          f"the game) takes {arrays[META].nbytes:,} bytes as JSON, more than the "
                          f"{fileformat.MAX_META_BYTES:,} load_trace reads; keep large values as "
                          f"arrays in extras")
-
     folder = path.parent
     if not folder.is_dir():
         raise FileNotFoundError(errno.ENOENT, "no such directory to save the trace in",
                                 str(folder))
-    temp = folder / f".{path.name}.{secrets.token_hex(6)}.tmp"
+    _write_atomically(path, arrays)
+    _fsync_directory(folder)
+    return path
+
+
+def _write_atomically(path: Path, arrays: dict) -> None:
+    """Write the archive under a temporary name beside ``path``, then rename it into place;
+    on any failure the temporary file is removed and ``path`` left as it was."""
+    temp = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
     # os.open with mode 0o666 lets the umask decide permissions, as for any new file.
     try:
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
@@ -102,8 +109,6 @@ def save_trace(trace: Trace, path) -> Path:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temp)
         raise
-    _fsync_directory(folder)
-    return path
 
 
 def _npz_path(path) -> Path:
@@ -217,28 +222,29 @@ def _jsonable(value, where: str):
         value = value.item()
     if value is None or isinstance(value, bool):
         return value
-    if isinstance(value, str):
-        return str(value)
-    if isinstance(value, int):
-        return int(value)
-    if isinstance(value, float):
-        return float(value)
+    for plain in (str, int, float):  # a subclass (an IntEnum, a str subclass) as the plain type
+        if isinstance(value, plain):
+            return plain(value)
     if isinstance(value, (list, tuple)):
         return [_jsonable(v, f"{where}[{i}]") for i, v in enumerate(value)]
     if isinstance(value, dict):
-        out = {}
-        for key, v in value.items():
-            if not isinstance(key, str):
-                raise ValueError(f"{where} has the key {key!r}; keys must be strings to be "
-                                 "saved as JSON")
-            out[str(key)] = _jsonable(v, f"{where}[{key!r}]")
-        return out
+        return _jsonable_dict(value, where)
     if isinstance(value, np.ndarray):
         raise ValueError(f"{where} is a numpy array; arrays are saved exactly only as values "
                          "at the top level of extras or state (use .tolist() for a setting)")
     raise ValueError(f"{where} is a {type(value).__name__}, which cannot be saved; use None, "
                      "bool, int, float, str, lists or dicts of them, or a numpy array at the "
                      "top level of extras or state")
+
+
+def _jsonable_dict(value: dict, where: str) -> dict:
+    out = {}
+    for key, v in value.items():
+        if not isinstance(key, str):
+            raise ValueError(f"{where} has the key {key!r}; keys must be strings to be "
+                             "saved as JSON")
+        out[str(key)] = _jsonable(v, f"{where}[{key!r}]")
+    return out
 
 
 def _game_meta(game) -> dict:
