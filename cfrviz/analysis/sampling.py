@@ -27,10 +27,11 @@ import numpy as np
 
 from ..core.checks import whole_number
 from ..core.regret import average_strategy, regret_matching
-from ..core.tree import CHANCE, TERMINAL, as_tree
+from ..core.tree import TERMINAL, as_tree
 from ..engine import tree_exploitability, tree_reach_probabilities
 from ..reference.cfr import vanilla_cfr, walk
-from ..reference.mccfr import WALKS, sampled_walk, stream_draws
+from ..reference.mccfr import WALKS, external_sampling_walk, sampled_walk, stream_draws
+from ..reference.mistakes import SAMPLED_AVERAGES, SAMPLED_REGRETS, external_sampling
 from ..solvers import solve
 from ..solvers.registry import algorithms_in
 
@@ -414,53 +415,19 @@ REGRET_WEIGHTS = {
 def external_sampling_variant(tree, node, player, regret_sum, strategy_sums, draw, *,
                               averaging=("opponent",), regret_weight="none",
                               reach=(1.0, 1.0, 1.0)) -> float:
-    """External sampling with a choice of averaging rules and regret weight.
+    """External sampling with a choice of averaging rule and regret weight.
 
-    The same walk as :func:`cfrviz.reference.mccfr.external_sampling_walk`
-    (the same draws, in the same order) when ``averaging=("opponent",)`` and
-    ``regret_weight="none"``.  ``strategy_sums`` holds one table per entry of
-    ``averaging`` (keys of :data:`AVERAGING`), so one walk can feed several
-    averages; ``regret_weight`` is a key of :data:`REGRET_WEIGHTS`.  ``reach``
-    is the node's ``(player 1, player 2, chance)`` reach.
+    :func:`cfrviz.reference.mccfr.external_sampling_walk` (the same draws, in the same
+    order) with the rules of :mod:`cfrviz.reference.mistakes` swapped in: ``averaging`` holds
+    one key of :data:`AVERAGING` for the one table of ``strategy_sums``, ``regret_weight`` is a
+    key of :data:`REGRET_WEIGHTS`, ``reach`` the node's ``(player 1, player 2, chance)`` reach.
     """
-    kind = tree.player[node]
-    if kind == TERMINAL:
-        return tree.utility[node, player]
-    children = tree.children[node]
-    if kind == CHANCE:
-        outcome = draw(node, tree.chance_prob[children])
-        below = (reach[0], reach[1], reach[2] * tree.chance_prob[children[outcome]])
-        return external_sampling_variant(tree, children[outcome], player, regret_sum,
-                                         strategy_sums, draw, averaging=averaging,
-                                         regret_weight=regret_weight, reach=below)
-    info = tree.infoset[node]
-    k = len(children)
-    sigma = regret_matching(regret_sum[info], tree.legal_mask[info])[:k]
-    for rule, sums in zip(averaging, strategy_sums):
-        where, _, weighted = rule.partition("-")
-        if (where == "opponent") == (kind != player):
-            sums[info, :k] += (reach[kind] if weighted else 1.0) * sigma
-
-    def child_reach(a):
-        return tuple(r * sigma[a] if who == kind else r for who, r in enumerate(reach))
-
-    if kind != player:
-        action = draw(node, sigma)
-        return external_sampling_variant(tree, children[action], player, regret_sum,
-                                         strategy_sums, draw, averaging=averaging,
-                                         regret_weight=regret_weight, reach=child_reach(action))
-    action_values = np.zeros(k)
-    for a in reversed(range(k)):
-        action_values[a] = external_sampling_variant(tree, children[a], player, regret_sum,
-                                                     strategy_sums, draw, averaging=averaging,
-                                                     regret_weight=regret_weight,
-                                                     reach=child_reach(a))
-    value = sum(sigma * action_values)
-    others = reach[2] * reach[1 - player]  # = the probability of sampling this node
-    weight = {"none": 1.0, "one-over-q": 1.0 / others, "reach": others,
-              "flipped": -1.0}[regret_weight]
-    regret_sum[info, :k] += weight * (action_values - value)
-    return value
+    if len(averaging) != 1 or len(strategy_sums) != 1:
+        raise ValueError(f"one averaging rule and one table per walk; got {len(averaging)} "
+                         f"rules and {len(strategy_sums)} tables")
+    return external_sampling_walk(tree, node, player, regret_sum, strategy_sums[0], draw,
+                                  tuple(reach), SAMPLED_REGRETS[regret_weight],
+                                  SAMPLED_AVERAGES[averaging[0]])
 
 
 @dataclass(frozen=True)
@@ -484,11 +451,11 @@ class AveragingComparison:
 
 def averaging_comparison(game, iterations: int = 2000, seed: int = 0,
                          rules=tuple(AVERAGING)) -> AveragingComparison:
-    """Run external sampling once and average its strategies by each rule of ``rules``.
+    """Run external sampling and average its strategies by each rule of ``rules``.
 
-    The regrets, and so the current strategies and the draws, are the same
-    for every rule (averaging never feeds back into them): only the average
-    differs.  ``"none"`` is appended: no average at all, the last current
+    One run per rule at the same seed: the regrets, and so the current strategies and the
+    draws, are the same for every rule (averaging never feeds back into them): only the
+    average differs.  ``"none"`` is appended: no average at all, the last current
     strategy.
     """
     tree = as_tree(game, "averaging_comparison")
@@ -496,14 +463,16 @@ def averaging_comparison(game, iterations: int = 2000, seed: int = 0,
     unknown = [r for r in rules if r not in AVERAGING]
     if unknown:
         raise ValueError(f"averaging rules are {', '.join(AVERAGING)}; got {unknown[0]!r}")
-    draw = stream_draws(np.random.default_rng(seed))
-    regret_sum = np.zeros(tree.legal_mask.shape)
-    sums = [np.zeros(tree.legal_mask.shape) for _ in rules]
-    for _ in range(int(iterations)):
-        for player in (0, 1):
-            external_sampling_variant(tree, 0, player, regret_sum, sums, draw,
-                                      averaging=tuple(rules))
-    averages = [average_strategy(s, tree.legal_mask) for s in sums]
+    averages = []
+    for rule in rules or ("opponent",):  # the same seed: the same regrets and draws each time
+        draw = stream_draws(np.random.default_rng(seed))
+        regret_sum = np.zeros(tree.legal_mask.shape)
+        sums = np.zeros(tree.legal_mask.shape)
+        for _ in range(int(iterations)):
+            for player in (0, 1):
+                external_sampling(tree, player, regret_sum, sums, draw, average=rule)
+        averages.append(average_strategy(sums, tree.legal_mask))
+    averages = averages[:len(rules)]
     averages.append(regret_matching(regret_sum, tree.legal_mask))
     averages_array = np.array(averages)
     return AveragingComparison(int(iterations), (*rules, "none"), averages_array,
@@ -535,7 +504,7 @@ def averaging_weights(game, regret_sum=None, rules=tuple(AVERAGING)) -> tuple[np
     weights = np.zeros((len(rules), tree.num_infosets))
     for r, rule in enumerate(rules):
         def variant(tree, player, regrets, sums, draw, rule=rule):
-            external_sampling_variant(tree, 0, player, regrets, [sums], draw, averaging=(rule,))
+            external_sampling(tree, player, regrets, sums, draw, average=rule)
         for player in (0, 1):
             weights[r] += expected_update(tree, "external_sampling", player, start,
                                           walk=variant)[1].sum(axis=1)

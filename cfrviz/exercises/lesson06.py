@@ -14,7 +14,7 @@ whatever order it tries the actions. A walk that calls the package's own walk
 write it.  A walk that neither draws nor changes a table is "not done yet".
 When the tables differ it names the mistake, from the way the walk drew (its
 own actions, no chance, wrong probabilities) or from a wrong version of the
-walk (:func:`cfrviz.analysis.sampling.external_sampling_variant`) that
+walk (:func:`cfrviz.reference.mistakes.external_sampling`) that
 reproduces every table.
 """
 
@@ -26,6 +26,7 @@ import numpy as np
 
 from ..core.regret import regret_matching
 from ..core.tree import CHANCE
+from ..reference import mistakes
 from ..reference.mccfr import external_sampling_walk, sampled_walk
 from ..reference.mccfr import sample as pick
 from . import Feedback, correct, not_done, unanswered, wrong
@@ -87,7 +88,7 @@ WALK_CHECKS = (("kuhn_poker", 40), ("leduc_poker", 3))
 WALK_SEED = 6
 
 #: Wrong walks the checker recognises: (mistake, regret weight, averaging rule) of
-#: :func:`cfrviz.analysis.sampling.external_sampling_variant`.
+#: :func:`cfrviz.reference.mistakes.external_sampling`.
 WALK_VARIANTS = (
     ("one-over-q", "one-over-q", "opponent"),
     ("reach-weighted-regret", "reach", "opponent"),
@@ -153,6 +154,7 @@ def walk_answers() -> dict:
 
     return {external_sampling_walk: "cfrviz.reference.mccfr.external_sampling_walk",
             external_sampling_variant: "cfrviz.analysis.sampling.external_sampling_variant",
+            mistakes.external_sampling: "cfrviz.reference.mistakes.external_sampling",
             sampled_walk: "cfrviz.reference.mccfr.sampled_walk"}
 
 
@@ -343,15 +345,11 @@ def divides_by_q(tree, player: int, regret_sum, strategy_sum, draw) -> None:
     """External sampling's walk for ``player`` from the root with each regret divided by q, the
     probability of sampling its node: the wrong weight lesson 06's section 7 compares with CFR
     (a ``walk`` for :func:`cfrviz.analysis.sampling.expected_update`)."""
-    from ..analysis.sampling import external_sampling_variant
-
-    external_sampling_variant(tree, 0, player, regret_sum, [strategy_sum], draw,
-                              regret_weight="one-over-q")
+    mistakes.external_sampling(tree, player, regret_sum, strategy_sum, draw,
+                               regret="one-over-q")
 
 
 def _explain_walk(tree, uniforms, mine, reference, first_bad: int) -> Feedback:
-    from ..analysis.sampling import external_sampling_variant
-
     last_regret, last_sums, _ = mine[-1]
     if not np.any(last_regret):
         return wrong(WALK_MISTAKES["no-regret"], "no-regret")
@@ -359,8 +357,7 @@ def _explain_walk(tree, uniforms, mine, reference, first_bad: int) -> Feedback:
         return wrong(WALK_MISTAKES["no-average"], "no-average")
     for mistake, weight, rule in WALK_VARIANTS:
         def variant(player, r, s, draw, weight=weight, rule=rule):
-            external_sampling_variant(tree, 0, player, r, [s], draw, averaging=(rule,),
-                                      regret_weight=weight)
+            mistakes.external_sampling(tree, player, r, s, draw, regret=weight, average=rule)
         with np.errstate(all="ignore"):
             theirs = _snapshots(tree, uniforms, variant)
         if all(_same(a[0], b[0]) and _same(a[1], b[1]) for a, b in zip(mine, theirs)):

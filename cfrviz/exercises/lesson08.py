@@ -4,7 +4,7 @@ Exercise 1 turns one iteration of CFR into CFR+ as code
 (:func:`check_cfr_plus_iteration`): the checker runs the student's iteration
 on Kuhn poker, compares the running sums with ``cfrviz.solve(kuhn, "cfr+")``
 after every iteration, and names the mistake when a wrong version
-(:data:`PLUS_VARIANTS`, built by :mod:`.mistakes` from the reference CFR)
+(:data:`PLUS_VARIANTS`, built by :mod:`cfrviz.reference.mistakes`)
 reproduces them.  Exercise 2 is DCFR's discounts by hand, exercise 3 the race
 between the variants.  :func:`one_change_at_a_time` is the lesson's
 comparison of vanilla CFR with each of CFR+'s two changes alone.  A wrong answer
@@ -21,8 +21,9 @@ from functools import lru_cache
 import numpy as np
 
 from ..analysis.variants import dcfr_discounts
+from ..reference import mistakes
 from ..solvers.registry import ALGORITHMS
-from . import Feedback, as_vector, mistakes, not_done, unanswered, wrong
+from . import Feedback, as_vector, not_done, unanswered, wrong
 from .coding import checks, floats, run_student
 from .diagnosis import Case, close_to, diagnose, fallback, screen
 
@@ -73,7 +74,7 @@ def one_change_at_a_time(game, checkpoints) -> dict[str, dict[int, float]]:
 
 # --- exercise 1: CFR+ as code -----------------------------------------------------------------
 
-#: CFR+ as :func:`.mistakes.iteration`'s steps: regrets floored after adding, average weighted t.
+#: CFR+ as steps of :func:`mistakes.iteration`: regrets floored after adding, average weighted t.
 CFR_PLUS = {"fold": "floor", "weight": "linear"}
 #: Exercise 1's wrong versions of CFR+, by the mistake each shows: the steps they change.
 #: The regret mistakes come first; "vanilla" is "no-floor" with the uniform average too.
@@ -124,7 +125,7 @@ PLUS_MESSAGES = {
 
 def plus_iteration(tree, regret_sum, strategy_sum, t: int, **steps):
     """One iteration of CFR+, or of a wrong version of it with ``steps`` changed (the keywords
-    of :func:`.mistakes.iteration`, as in :data:`PLUS_VARIANTS`).  Returns the new sums."""
+    of :func:`mistakes.iteration`, as in :data:`PLUS_VARIANTS`).  Returns the new sums."""
     return mistakes.iteration(tree, regret_sum, strategy_sum, t, **{**CFR_PLUS, **steps})
 
 

@@ -178,11 +178,28 @@ def external_sampling(tree, iterations: int, rng):
     yield from _alternating(tree, iterations, "external_sampling", stream_draws(rng))
 
 
-def external_sampling_walk(tree, node, player, regret_sum, strategy_sum, draw):
+def sampled_regret(_reach, _player, action_values, value):
+    """External sampling's regret at the traverser's node: no weight, the sampling supplies it."""
+    return action_values - value
+
+
+def opponent_strategy(_reach, player, kind):
+    """Stochastically-weighted averaging: the weight of the current strategy in the average at
+    a node of ``kind``, 1 at the opponent's sampled nodes and 0 at the traverser's."""
+    return 1.0 if kind != player else 0.0
+
+
+def external_sampling_walk(tree, node, player, regret_sum, strategy_sum, draw,
+                           reach=(1.0, 1.0, 1.0), update=sampled_regret,
+                           average=opponent_strategy):
     """One external-sampling walk below ``node`` for ``player``: returns the sampled value.
 
     ``draw(node, probabilities)`` returns the index of the outcome or action
     drawn at ``node``; :func:`stream_draws` draws as the compiled kernel does.
+    ``reach`` is the node's ``(player 1, player 2, chance)`` reach;
+    ``update(reach, player, action_values, value)`` is what a traverser's node adds to its
+    regrets and ``average(reach, player, kind)`` the weight of the current strategy in the
+    strategy sum (:mod:`.mistakes` swaps them for the usual wrong ones).
     """
     kind = tree.player[node]
     if kind == TERMINAL:
@@ -190,23 +207,27 @@ def external_sampling_walk(tree, node, player, regret_sum, strategy_sum, draw):
     children = tree.children[node]
     if kind == CHANCE:  # chance: follow one outcome, drawn with chance's probabilities
         outcome = draw(node, tree.chance_prob[children])
+        below = (reach[0], reach[1], reach[2] * tree.chance_prob[children[outcome]])
         return external_sampling_walk(tree, children[outcome], player, regret_sum,
-                                      strategy_sum, draw)
+                                      strategy_sum, draw, below, update, average)
     info = tree.infoset[node]
     k = len(children)
     sigma = regret_matching(regret_sum[info], tree.legal_mask[info])[:k]
-    if kind != player:  # the opponent: add its strategy to the average, follow one action
-        strategy_sum[info, :k] += sigma
-        action = draw(node, sigma)
-        return external_sampling_walk(tree, children[action], player, regret_sum,
-                                      strategy_sum, draw)
+    strategy_sum[info, :k] += average(reach, player, kind) * sigma
+
+    def walk_to(a):  # the acting player's reach times sigma[a]
+        below = tuple(r * sigma[a] if who == kind else r for who, r in enumerate(reach))
+        return external_sampling_walk(tree, children[a], player, regret_sum, strategy_sum,
+                                      draw, below, update, average)
+
+    if kind != player:  # the opponent: follow one action, drawn from its strategy
+        return walk_to(draw(node, sigma))
     # The traverser: try every action (last first, in the compiled kernel's order).
     action_values = np.zeros(k)
     for a in reversed(range(k)):
-        action_values[a] = external_sampling_walk(tree, children[a], player, regret_sum,
-                                                  strategy_sum, draw)
+        action_values[a] = walk_to(a)
     value = sum(sigma * action_values)  # summed first to last, as the kernel does
-    regret_sum[info, :k] += action_values - value  # no weight: the sampling supplies it
+    regret_sum[info, :k] += update(reach, player, action_values, value)
     return value
 
 

@@ -1,5 +1,5 @@
 """Lesson 04, exercise 3: vanilla CFR written by the student, compared with cfrviz.solve and
-with the wrong versions of :func:`cfr_variant_run` (built by :mod:`..mistakes`)."""
+with the wrong versions of :func:`cfr_variant_run` (built by :mod:`cfrviz.reference.mistakes`)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import time
 import numpy as np
 
 from ...core.regret import regret_matching
-from .. import Feedback, correct, mistakes, unanswered, wrong
+from ...reference import mistakes
+from .. import Feedback, correct, unanswered, wrong
 from ..coding import checks, floats, run_student
 from ..diagnosis import Case, screen
 
@@ -39,7 +40,7 @@ AVERAGE_WEIGHTS = mistakes.AVERAGE_REACH
 def cfr_variant_run(tree, iterations: int, *, alternating: bool = True, first: int = 0,
                     regret_weight: str = "others", floor: bool = False,
                     averages=tuple(AVERAGE_WEIGHTS)) -> dict:
-    """Vanilla CFR, or a wrong version of it, as :func:`.mistakes.run` builds it from the
+    """Vanilla CFR, or a wrong version of it, as :func:`mistakes.run` builds it from the
     reference CFR.
 
     With the defaults it is vanilla CFR (Zinkevich et al., 2007) with alternating updates,

@@ -11,6 +11,10 @@ readable recursive walk, with a node's regret weighted by a rule of
 defaults are vanilla CFR (Zinkevich et al. 2007) with alternating updates;
 ``fold="floor", weight="linear"`` is CFR+ (Tammelin 2014); the tests check both against
 ``cfrviz.solve``.
+
+External sampling's mistakes (:func:`external_sampling`) are
+:func:`~cfrviz.reference.mccfr.external_sampling_walk` with its regret weight
+(:data:`SAMPLED_REGRETS`) or its averaging (:data:`SAMPLED_AVERAGES`) swapped.
 """
 
 from __future__ import annotations
@@ -20,8 +24,9 @@ from collections.abc import Callable, Iterator
 import numpy as np
 
 from ..core.regret import regret_matching
-from ..reference.cfr import cfr_pass, own_reach
-from ..reference.updates import REGRET_UPDATES
+from .cfr import cfr_pass, own_reach
+from .mccfr import external_sampling_walk, opponent_strategy, sampled_regret
+from .updates import REGRET_UPDATES
 
 #: What a node's strategy is weighted by in the average, ``rule(reach, player)`` with
 #: ``reach = [player 1, player 2, chance]``: the player's own reach (right) and wrong ones.
@@ -84,3 +89,36 @@ def run(tree, iterations: int, **variant) -> Iterator[tuple[np.ndarray, np.ndarr
         played = regret_matching(regret_sum, tree.legal_mask)
         regret_sum, strategy_sum = iteration(tree, regret_sum, strategy_sum, t, **variant)
         yield played, regret_sum, strategy_sum
+
+
+#: What external sampling multiplies the traverser's regrets by,
+#: ``rule(reach, player, action_values, value)``: nothing (right; the sampling already weighs
+#: each history by its reach), one over q (the probability of sampling the node), vanilla
+#: CFR's reach weight again, or the sign flipped.
+SAMPLED_REGRETS: dict[str, Callable] = {
+    "none": sampled_regret,
+    "one-over-q": lambda r, i, q, v: 1.0 / (r[2] * r[1 - i]) * (q - v),
+    "reach": lambda r, i, q, v: (r[2] * r[1 - i]) * (q - v),
+    "flipped": lambda _r, _i, q, v: -1.0 * (q - v),
+}
+
+#: Where external sampling adds the current strategy to the average and with what weight,
+#: ``rule(reach, player, kind)``: at the opponent's sampled nodes unweighted (right, the
+#: stochastically-weighted average), or times the opponent's reach, or at the traverser's
+#: own nodes, unweighted or times its own reach.
+SAMPLED_AVERAGES: dict[str, Callable] = {
+    "opponent": opponent_strategy,
+    "opponent-reach": lambda r, i, kind: r[kind] if kind != i else 0.0,
+    "own": lambda _r, i, kind: 1.0 if kind == i else 0.0,
+    "own-reach": lambda r, i, kind: r[kind] if kind == i else 0.0,
+}
+
+
+def external_sampling(tree, player: int, regret_sum, strategy_sum, draw, *,
+                      regret: str = "none", average: str = "opponent") -> float:
+    """One external-sampling walk from the root for ``player``, with the regret weight
+    ``regret`` (a key of :data:`SAMPLED_REGRETS`) and the averaging ``average`` (of
+    :data:`SAMPLED_AVERAGES`); the defaults are the reference walk, draw for draw."""
+    return external_sampling_walk(tree, 0, player, regret_sum, strategy_sum, draw,
+                                  (1.0, 1.0, 1.0), SAMPLED_REGRETS[regret],
+                                  SAMPLED_AVERAGES[average])
