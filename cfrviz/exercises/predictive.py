@@ -59,6 +59,8 @@ from typing import Any
 
 import numpy as np
 
+from ..core.regret import regret_matching
+from ..reference import mistakes
 from . import Feedback, unanswered, wrong
 from .coding import checks, floats, run_student, short_repr
 from .diagnosis import Case, diagnose, fallback, screen
@@ -141,30 +143,16 @@ _HINTS = {
 
 # --- the right step and its wrong versions --------------------------------------------------
 
-def _matched(values: np.ndarray, mask: np.ndarray, fallback_mode: str = "uniform") -> np.ndarray:
-    """Regret matching on ``values`` over the legal actions, with a fallback where nothing is
-    positive: ``"uniform"`` over the legal actions (right), ``"all-columns"`` (illegal ones
-    too) or ``"zeros"``; ``"raw"`` returns the positive parts undivided."""
-    positive = np.where(mask, np.maximum(values, 0.0), 0.0)
-    if fallback_mode == "raw":
-        return positive
-    total = positive.sum(axis=1, keepdims=True)
-    if fallback_mode == "all-columns":
-        uniform = np.full(mask.shape, 1.0 / mask.shape[1])
-    elif fallback_mode == "zeros":
-        uniform = np.zeros(mask.shape)
-    else:
-        uniform = np.where(mask, 1.0 / np.maximum(mask.sum(axis=1, keepdims=True), 1), 0.0)
-    return np.where(total > 0, positive / np.where(total > 0, total, 1.0), uniform)
-
-
 def right_step(regret_sum, regret, legal_mask, t: int) -> tuple[np.ndarray, np.ndarray, float]:
-    """PCFR+'s fold and prediction for one player's sets, as the checker computes it.
+    """PCFR+'s step for one player's sets, from the reference's steps
+    (:mod:`cfrviz.reference.mistakes`): CFR+'s fold, regret matching on the new regrets plus
+    the last ones, the squared weight.
 
     Returns ``([R + r]^+, regret matching on [R + r]^+ + r, t**2)``.
     """
-    new = np.maximum(np.asarray(regret_sum, dtype=float) + regret, 0.0)
-    return new, _matched(new + regret, np.asarray(legal_mask, dtype=bool)), float(t) ** 2
+    new = mistakes.FOLDS["floor"](np.asarray(regret_sum, dtype=float), regret, t)
+    return (new, regret_matching(new + regret, legal_mask),
+            mistakes.ITERATION_WEIGHTS["squared"](t))
 
 
 #: Ways a wrong step folds the regrets: ``rule(R, r) -> stored R``; a mistake may have forms.
@@ -180,7 +168,8 @@ REGRET_RULES: dict[str, tuple[Callable[[np.ndarray, np.ndarray], np.ndarray], ..
 }
 
 #: Ways a wrong step chooses the strategy from its (right) regrets: ``(values(R, r), fallback)``
-#: where ``values`` are what is regret-matched and ``fallback`` what :func:`_matched` plays.
+#: where ``values`` are what is regret-matched and ``fallback`` what
+#: :func:`cfrviz.reference.mistakes.matched` plays.
 STRATEGY_RULES: dict[str, tuple[Callable[[np.ndarray, np.ndarray], np.ndarray], str]] = {
     "no-prediction": (lambda R, r: np.maximum(R + r, 0.0), "uniform"),
     "prediction-from-cumulative": (lambda R, r: np.maximum(R + r, 0.0) + R, "uniform"),
@@ -284,7 +273,7 @@ def _strategy_close(got: np.ndarray, values: np.ndarray, slack: np.ndarray, mask
     when each value may be off by ``slack``?  See the module's docstring for the bound."""
     if not np.all(np.isfinite(got)):
         return False
-    want = _matched(values, mask, fallback_mode)
+    want = mistakes.matched(values, mask, fallback_mode)
     actions = mask.shape[1]
     division = (actions + 2) * EPS
     if fallback_mode == "raw":
@@ -474,7 +463,7 @@ def _describe_regrets(call: Call) -> str:
 
 def _describe_strategy(call: Call) -> str:
     new = np.maximum(call.regret_sum + call.regret, 0.0)
-    want = _matched(new + call.regret, call.mask)
+    want = regret_matching(new + call.regret, call.mask)
     with np.errstate(invalid="ignore"):
         gap = np.where(np.isfinite(call.got_strategy), np.abs(call.got_strategy - want), np.inf)
     i = int(np.unravel_index(np.argmax(gap), gap.shape)[0])
@@ -684,7 +673,7 @@ def run_your_step(function, game="kuhn_poker", iterations: int = 200
     mask, owner = tree.legal_mask, tree.infoset_player
     regret_sum = np.zeros(mask.shape)
     strategy_sum = np.zeros(mask.shape)
-    strategy = _matched(np.zeros(mask.shape), mask)
+    strategy = regret_matching(np.zeros(mask.shape), mask)
     marks = list(range(1, iterations + 1))
     ours = solve(tree, "pcfr+", iterations, checkpoints=marks, progress=False)
     plus = solve(tree, "cfr+", iterations, checkpoints=marks, progress=False)

@@ -57,6 +57,21 @@ ITERATION_WEIGHTS: dict[str, Callable[[int], float]] = {
 }
 
 
+def matched(values, mask, fallback: str = "uniform") -> np.ndarray:
+    """Regret matching on ``values`` over the legal actions ``mask``, or a usual slip in it
+    where no legal action has a positive value: ``"all-columns"`` plays uniformly over every
+    column, illegal ones too, ``"zeros"`` plays nothing; ``"raw"`` never divides by the total."""
+    if fallback == "uniform":
+        return regret_matching(values, mask)
+    positive = np.where(mask, np.maximum(values, 0.0), 0.0)
+    if fallback == "raw":
+        return positive
+    total = positive.sum(axis=1, keepdims=True)
+    other = np.full(mask.shape, 1.0 / mask.shape[1]) if fallback == "all-columns" \
+        else np.zeros(mask.shape)
+    return np.where(total > 0, positive / np.where(total > 0, total, 1.0), other)
+
+
 def iteration(tree, regret_sum, strategy_sum, t: int, *, update: str = "cfr",
               average: str = "own", fold: str = "add", weight: str = "uniform",
               alternating: bool = True, first: int = 0) -> tuple[np.ndarray, np.ndarray]:
