@@ -43,11 +43,11 @@ from __future__ import annotations
 from .frames import WIDTH_STEPS, TreeFrame, edge_texts, edge_width, width_steps
 from .graph import fraction_label, tree_graph
 from .layout import CHANCE_GAP, LANE_BASE, LANE_STEP, infoset_lanes, tidy_layout
+from .marks import HOVER_MEMBERS
 from .selection import MAX_DRAWN, MAX_NODES, subtree_sizes
 from .view import (
     CHAR_EM,
     DEFAULT_PX,
-    HOVER_MEMBERS,
     MAX_BOXED_KEYS,
     NARROW_PX,
     ROLES,

@@ -55,19 +55,7 @@ def tidy_layout(tree: GameTree, drawn: np.ndarray | None = None, *,
             left[node], right[node] = [0.0] * (1 + reach[node]), [0.0] * (1 + reach[node])
             continue
         gap = 1.0 + (CHANCE_GAP if tree.player[node] == CHANCE else 0.0)
-        lo, hi = list(left[children[0]]), list(right[children[0]])
-        at = [0.0]
-        for c in children[1:]:
-            cl, cr = left.pop(c), right.pop(c)
-            shift = max(h - low for h, low in zip(hi, cl)) + gap
-            at.append(shift)
-            for d in range(len(cl)):
-                if d < len(lo):
-                    lo[d], hi[d] = min(lo[d], cl[d] + shift), max(hi[d], cr[d] + shift)
-                else:
-                    lo.append(cl[d] + shift)
-                    hi.append(cr[d] + shift)
-        del left[children[0]], right[children[0]]
+        at, lo, hi = _pack([(left.pop(c), right.pop(c)) for c in children], gap)
         centre = (at[0] + at[-1]) / 2.0
         for c, a in zip(children, at):
             offset[c] = a - centre
@@ -80,6 +68,25 @@ def tidy_layout(tree: GameTree, drawn: np.ndarray | None = None, *,
     x -= np.nanmin(x)
     y = np.where(drawn, -tree.depth.astype(float), np.nan)
     return x, y
+
+
+def _pack(contours: list[tuple[list[float], list[float]]], gap: float
+          ) -> tuple[list[float], list[float], list[float]]:
+    """Subtrees side by side, each pushed as close to those before it as their (left, right)
+    contours allow, ``gap`` apart at the closest level: each one's shift, and the joined
+    left and right contours."""
+    lo, hi = list(contours[0][0]), list(contours[0][1])
+    at = [0.0]
+    for cl, cr in contours[1:]:
+        shift = max(h - low for h, low in zip(hi, cl)) + gap
+        at.append(shift)
+        for d in range(len(cl)):
+            if d < len(lo):
+                lo[d], hi[d] = min(lo[d], cl[d] + shift), max(hi[d], cr[d] + shift)
+            else:
+                lo.append(cl[d] + shift)
+                hi.append(cr[d] + shift)
+    return at, lo, hi
 
 
 def infoset_lanes(tree: GameTree, nodes: np.ndarray, x: np.ndarray,

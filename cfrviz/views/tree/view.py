@@ -17,10 +17,7 @@ from ..style import (
     BEST_RESPONSE_COLOUR,
     CHANCE_COLOUR,
     EDGE_COLOUR,
-    PLAYER_COLOURS,
-    ROLE_SYMBOLS,
     SELECTED_COLOUR,
-    TERMINAL_COLOUR,
     ZERO_EDGE_COLOUR,
     apply_style,
     fit_to_output,
@@ -31,8 +28,9 @@ from .frames import (
     edge_width,
     strategy_array,
 )
-from .graph import edge_label, fraction_label, node_role, tree_graph
-from .layout import LANE_BASE, LANE_STEP, infoset_lanes, tidy_layout
+from .graph import edge_label, fraction_label, tree_graph
+from .layout import infoset_lanes, tidy_layout
+from .marks import figure_layout, group_traces, node_hover, node_trace, payoff_text
 from .redraw import Redraw
 from .selection import select, subtree_sizes
 
@@ -54,8 +52,6 @@ ROW_PX = 20
 #: Trees with more information-set groups than this label them as plain text, without the
 #: white ground (one annotation each).
 MAX_BOXED_KEYS = 60
-#: How many other members of an information set a hover lists by history.
-HOVER_MEMBERS = 8
 ROLES = ("player 1", "player 2", "chance", "terminal")
 
 
@@ -64,16 +60,6 @@ def roles_of(tree: GameTree) -> tuple[str, ...]:
     player beyond two (three-player Kuhn poker: "player 3")."""
     more = tuple(f"player {p + 1}" for p in range(2, tree.num_players))
     return ROLES[:2] + more + ROLES[2:]
-
-
-def _payoff_text(u) -> str:
-    def one(v):
-        if v == 0:
-            return "0"
-        return f"{v:+g}" if float(v).is_integer() else f"{v:+.3g}"
-    if len(u) == 2 and abs(u[0] + u[1]) < 1e-9:
-        return one(u[0])
-    return ",".join(one(v) for v in u)  # no spaces: neighbouring leaves' payoffs stay apart
 
 
 def _crowded_levels(anchor_x, level_y, left, text, unit_px: float,
@@ -164,40 +150,50 @@ class TreeView(Redraw):
         self.orientation = "down"
         if self._unit_px(DEFAULT_PX) < MIN_UNIT_PX or self._labels_collide():
             self.orientation = "right"
-        if self.orientation == "right":
-            # A payoff is written right of its leaf; where it would run into the label of an
-            # edge to the next level on the same row, the leaf keeps that row there too.
-            font, marker = self.style.font_size, self.style.marker_size
-            per_level = (DEFAULT_PX - 16) / (float(np.max(tree.depth[self.nodes])) + 0.6)
-            # The widest edge label into each level: an action and " .33", or a chance
-            # outcome and its fraction on a white ground.
-            label_px = np.zeros(int(np.max(tree.depth)) + 2)
-            for c in self.nodes[self.nodes != 0].tolist():
-                if tree.player[tree.parent[c]] == CHANCE:
-                    chars = len(edge_label(tree, c)) + 1 + len(fraction_label(
-                        tree.chance_prob[c]))
-                    px = chars * CHAR_EM * font + 4
-                else:
-                    px = (len(edge_label(tree, c)) + 4) * CHAR_EM * font
-                label_px[tree.depth[c]] = max(label_px[tree.depth[c]], px)
-            # A payoff starts 0.3 marker sizes / 0.8 + 1 px right of its leaf (plotly.js); the
-            # next edge's label ends 3 px before its node's marker.
-            room = per_level - label_px[np.minimum(tree.depth + 1, len(label_px) - 1)] \
-                - (0.3 * marker / 0.8 + 1) - (0.65 * marker + 3)
-            payoff_px = np.array([len(_payoff_text(u)) for u in tree.utility]) * CHAR_EM * font
-            self.x, self.y = tidy_layout(tree, sel.drawn, leaf_reach=payoff_px > room)
-
+            self.x, self.y = tidy_layout(tree, sel.drawn, leaf_reach=self._payoff_reaches())
         # Information sets with two or more drawn members, each a band or a connector in a
         # lane above its level (levels with lanes get taller).
         self.groups, self._lanes, self.y = infoset_lanes(tree, self.nodes, self.x, sel.drawn)
         # The layout's own coordinates (across, level), which the sideways drawing turns.
         self._across, self._level = self.x, self.y
         self.x, self.y = self._screen(self._across, self._level)
+        self._edges()
+        self._label_places: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self.traces: dict[str, int] = {}
+        #: Whether the last figure built draws only the skeleton (see :meth:`figure`).
+        self.skeleton = False
 
-        # Edges: every drawn node but the root, split by who moves at the parent.
+    def _payoff_reaches(self) -> np.ndarray:
+        """Per node, drawn on its side: whether its payoff, written right of the leaf, would
+        run into the label of an edge to the next level on the same row (the leaf then keeps
+        that row there too)."""
+        tree = self.tree
+        font, marker = self.style.font_size, self.style.marker_size
+        per_level = (DEFAULT_PX - 16) / (float(np.max(tree.depth[self.nodes])) + 0.6)
+        # The widest edge label into each level: an action and " .33", or a chance
+        # outcome and its fraction on a white ground.
+        label_px = np.zeros(int(np.max(tree.depth)) + 2)
+        for c in self.nodes[self.nodes != 0].tolist():
+            if tree.player[tree.parent[c]] == CHANCE:
+                chars = len(edge_label(tree, c)) + 1 + len(fraction_label(
+                    tree.chance_prob[c]))
+                px = chars * CHAR_EM * font + 4
+            else:
+                px = (len(edge_label(tree, c)) + 4) * CHAR_EM * font
+            label_px[tree.depth[c]] = max(label_px[tree.depth[c]], px)
+        # A payoff starts 0.3 marker sizes / 0.8 + 1 px right of its leaf (plotly.js); the
+        # next edge's label ends 3 px before its node's marker.
+        room = per_level - label_px[np.minimum(tree.depth + 1, len(label_px) - 1)] \
+            - (0.3 * marker / 0.8 + 1) - (0.65 * marker + 3)
+        payoff_px = np.array([len(payoff_text(u)) for u in tree.utility]) * CHAR_EM * font
+        return payoff_px > room
+
+    def _edges(self) -> None:
+        """The drawn edges (every drawn node but the root), split by who moves at the parent,
+        and the decision edges' labels, hover texts and segments."""
+        tree = self.tree
         children = self.nodes[self.nodes != 0]
-        parents = tree.parent[children]
-        decision = tree.player[parents] >= 0
+        decision = tree.player[tree.parent[children]] >= 0
         self.decision_edges = children[decision]
         self.chance_edges = children[~decision]
         d = self.decision_edges
@@ -220,10 +216,6 @@ class TreeView(Redraw):
                                        nan]).astype(np.float32)
         self._seg_y = np.column_stack([self.edge_segments[:, 1], self.edge_segments[:, 3],
                                        nan]).astype(np.float32)
-        self._label_places: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
-        self.traces: dict[str, int] = {}
-        #: Whether the last figure built draws only the skeleton (see :meth:`figure`).
-        self.skeleton = False
 
     # --- public helpers ---------------------------------------------------------------------
 
@@ -281,107 +273,130 @@ class TreeView(Redraw):
         widget = check_flag(widget, "widget")
         skeleton = check_flag(skeleton, "skeleton")
         probs = strategy_array(self.tree, policy)
-        s, tree = self.style, self.tree
         fig = FigureWidget() if widget else go.Figure()
-        traces: list = []
-        index: dict[str, int] = {}
-
-        def add(name, trace):
-            index[name] = len(traces)
-            traces.append(trace)
-
         # Information-set groups, behind everything: one trace per player and kind.
-        group_labels = self._add_groups(add)
-        add("best response", go.Scatter(
-            x=[], y=[], mode="lines", name="best response", hoverinfo="skip",
-            line=dict(color=BEST_RESPONSE_COLOUR, width=9 * s.line_scale), opacity=0.55,
-            showlegend=False))
-        add("edges", go.Scatter(x=[], y=[], mode="lines", name="action", hoverinfo="skip",
-                                showlegend=False,
-                                line=dict(color=EDGE_COLOUR, width=2.0 * s.line_scale)))
+        groups, group_labels = group_traces(
+            self.tree, self.groups, self._lanes, self._across, self._level,
+            self.orientation == "right", self._screen, self.style)
+        chance_labels, chance_boxes = self._chance_labels()
+        boxed = len(group_labels[0]) <= MAX_BOXED_KEYS
+        named = [*groups, *self._line_traces(), ("chance labels", chance_labels),
+                 ("edge labels", self._edge_label_trace(skeleton)),
+                 ("infoset keys", self._key_trace(group_labels, boxed)),
+                 *self._node_traces()]
+        fig.add_traces([trace for _, trace in named])
+        self.traces = {name: k for k, (name, _) in enumerate(named)}
+        self.skeleton = skeleton
+        figure_layout(fig, self.tree.name, self.selection.what, self.notes, self.style,
+                      *self._extent())
+        boxes = [(x, y, text, "right", "#222222") for x, y, text in zip(*group_labels[:3])
+                 if boxed]
+        for x, y, text, anchor, colour in boxes + chance_boxes:
+            fig.add_annotation(x=float(x), y=float(y), text=text, xanchor=anchor,
+                               showarrow=False, bgcolor="rgba(255,255,255,0.92)",
+                               borderpad=1, font=self.style.font(self.style.font_size, colour))
+        apply_style(fig, self.style)
+        if skeleton:  # what is drawn beneath shows through
+            fig.update_layout(paper_bgcolor="rgba(0,0,0,0)", plot_bgcolor="rgba(0,0,0,0)")
+        fit_to_output(fig)
+        self.update(fig, probs, best_response=best_response, selected_infoset=selected_infoset)
+        return fig
+
+    def _line_traces(self) -> list[tuple[str, go.Scatter]]:
+        """The best response's highlight, the decision edges (drawn per step, empty here), the
+        chance edges and a trace per edge width."""
+        s, tree = self.style, self.tree
         cx0 = self.x[tree.parent[self.chance_edges]]
         cy0 = self.y[tree.parent[self.chance_edges]]
         sx, sy = _segments(cx0, cy0, self.x[self.chance_edges], self.y[self.chance_edges])
-        add("chance edges", go.Scatter(x=sx, y=sy, mode="lines", name="chance outcome",
-                                       hoverinfo="skip", showlegend=False,
-                                       line=dict(color=CHANCE_COLOUR, width=2.0 * s.line_scale,
-                                                 dash="dot")))
+        named = [
+            ("best response", go.Scatter(
+                x=[], y=[], mode="lines", name="best response", hoverinfo="skip",
+                line=dict(color=BEST_RESPONSE_COLOUR, width=9 * s.line_scale), opacity=0.55,
+                showlegend=False)),
+            ("edges", go.Scatter(x=[], y=[], mode="lines", name="action", hoverinfo="skip",
+                                 showlegend=False,
+                                 line=dict(color=EDGE_COLOUR, width=2.0 * s.line_scale))),
+            ("chance edges", go.Scatter(x=sx, y=sy, mode="lines", name="chance outcome",
+                                        hoverinfo="skip", showlegend=False,
+                                        line=dict(color=CHANCE_COLOUR,
+                                                  width=2.0 * s.line_scale, dash="dot")))]
         for b in range(WIDTH_STEPS + 1):
             p = b / WIDTH_STEPS
-            add(f"width {b}", go.Scatter(
+            named.append((f"width {b}", go.Scatter(
                 x=[], y=[], mode="lines", hoverinfo="skip", showlegend=b == WIDTH_STEPS,
                 name="edge width = probability", legendgroup="policy",
                 line=dict(color=ZERO_EDGE_COLOUR if b == 0 else EDGE_COLOUR,
-                          width=float(edge_width(p, s)), dash="dot" if b == 0 else "solid")))
-        # Labels beside the edges: outcome and probability on chance edges (fixed), action
-        # and, with a policy, its probability on decision edges (updated).
-        chance_text = [f"{escape(edge_label(tree, c))} {fraction_label(tree.chance_prob[c])}"
-                       for c in self.chance_edges.tolist()]
-        chance_places = self._places(self.chance_edges, chance_text)
-        # Like the set keys below, chance labels (fixed) are drawn on a white ground.
-        boxed_chance = len(chance_text) <= MAX_BOXED_KEYS
-        add("chance labels", self._edge_text(
-            chance_places, chance_text, CHANCE_COLOUR, boxed=boxed_chance,
+                          width=float(edge_width(p, s)), dash="dot" if b == 0 else "solid"))))
+        return named
+
+    def _chance_labels(self) -> tuple[go.Scatter, list[tuple]]:
+        """The chance edges' labels (outcome and probability, fixed) and, when few enough to
+        box, their annotations on a white ground, as the set keys are drawn."""
+        tree = self.tree
+        text = [f"{escape(edge_label(tree, c))} {fraction_label(tree.chance_prob[c])}"
+                for c in self.chance_edges.tolist()]
+        places = self._places(self.chance_edges, text)
+        boxed = len(text) <= MAX_BOXED_KEYS
+        trace = self._edge_text(
+            places, text, CHANCE_COLOUR, boxed=boxed,
             hovertext=[f"chance deals {escape(edge_label(tree, c))} with probability "
                        f"{fraction_label(tree.chance_prob[c])}"
-                       for c in self.chance_edges.tolist()]))
-        # The hover names the edge (static, customdata) and its probability (hovertext, the
-        # only part resent per step).
+                       for c in self.chance_edges.tolist()])
+        boxes = [(x, y, label, "right" if left else "left", CHANCE_COLOUR)
+                 for x, y, label, left in zip(*places[:2], text, places[2])] if boxed else []
+        return trace, boxes
+
+    def _edge_label_trace(self, skeleton: bool) -> go.Scatter:
+        """The decision edges' labels: the action and, with a policy, its probability (updated
+        per step).  The hover names the edge (static, customdata) and its probability
+        (hovertext, the only part resent per step)."""
+        s = self.style
         where = [f"{a} at {w}" for a, w in zip(self._edge_labels, self._edge_where)]
         if skeleton:  # the labels are drawn beneath (in textfont); invisible points keep the hover
             mx, my, _ = self.edge_label_places()
-            add("edge labels", go.Scatter(
+            return go.Scatter(
                 x=mx, y=my, mode="markers", marker=dict(size=s.font_size * 1.5, opacity=0),
                 textfont=s.font(s.font_size, EDGE_COLOUR), showlegend=False, name="labels",
-                customdata=where, hovertemplate="%{customdata}<extra></extra>"))
-        else:
-            add("edge labels", self._edge_text(
-                self.edge_label_places(), self._edge_labels, EDGE_COLOUR, customdata=where,
-                hovertemplate="%{customdata}%{hovertext}<extra></extra>"))
-        # The keys are drawn as annotations on a white ground, so that no edge crosses them;
-        # this trace keeps their hover (and draws them itself in trees with very many sets).
-        boxed = len(group_labels[0]) <= MAX_BOXED_KEYS
-        add("infoset keys", go.Scatter(
+                customdata=where, hovertemplate="%{customdata}<extra></extra>")
+        return self._edge_text(self.edge_label_places(), self._edge_labels, EDGE_COLOUR,
+                               customdata=where,
+                               hovertemplate="%{customdata}%{hovertext}<extra></extra>")
+
+    def _key_trace(self, group_labels: tuple[list, ...], boxed: bool) -> go.Scatter:
+        """The information-set keys: drawn as annotations on a white ground, so that no edge
+        crosses them; this trace keeps their hover (and draws them itself in trees with very
+        many sets)."""
+        s = self.style
+        return go.Scatter(
             x=group_labels[0], y=group_labels[1], text=group_labels[2],
             hovertext=group_labels[3], mode="markers" if boxed else "text",
             textposition="middle left", marker=dict(size=s.font_size * 1.4, opacity=0),
             hoverinfo="text", showlegend=False, textfont=s.font(s.font_size, "#333333"),
-            name="information-set keys"))
-        add("selected", go.Scatter(
+            name="information-set keys")
+
+    def _node_traces(self) -> list[tuple[str, go.Scatter]]:
+        """The selected set's ring (drawn per step), a marker trace per node role, and the
+        marks where the drawing is cut."""
+        s, tree, cut = self.style, self.tree, self.selection.cut
+        named = [("selected", go.Scatter(
             x=[], y=[], mode="markers", name="selected information set", hoverinfo="skip",
             marker=dict(size=s.marker_size * 1.9, symbol="circle-open", color=SELECTED_COLOUR,
-                        line=dict(width=3.5 * s.line_scale)), showlegend=False))
-        for role in roles_of(tree):
-            add(role, self._node_trace(role))
-        cut = self.selection.cut
-        add("cut", go.Scatter(
+                        line=dict(width=3.5 * s.line_scale)), showlegend=False))]
+        named += [(role, node_trace(tree, role, self.nodes, self.x, self.y, self.orientation,
+                                    s, self._node_hover)) for role in roles_of(tree)]
+        named.append(("cut", go.Scatter(
             x=self.x[cut] + (0.3 if self.orientation == "right" else 0.0),
             y=self.y[cut] - (0.0 if self.orientation == "right" else 0.42), mode="text",
             text=["⋯"] * len(cut),  # on its side, in rows of ROW_PX: the body text's size
             textfont=s.font(s.font_size + (0 if self.orientation == "right" else 6),
                             "#555555"), name="not drawn", showlegend=False,
             hovertext=[f"{int(self._sizes()[c]) - 1:,} nodes below not drawn" for c in cut],
-            hoverinfo="text"))
-        fig.add_traces(traces)
-        self.traces = index
-        self.skeleton = skeleton
-        self._layout(fig)
-        boxes = [(x, y, text, "right", "#222222") for x, y, text in zip(*group_labels[:3])
-                 if boxed]
-        if boxed_chance:
-            boxes += [(x, y, text, "right" if left else "left", CHANCE_COLOUR)
-                      for x, y, text, left in zip(*chance_places[:2], chance_text,
-                                                  chance_places[2])]
-        for x, y, text, anchor, colour in boxes:
-            fig.add_annotation(x=float(x), y=float(y), text=text, xanchor=anchor,
-                               showarrow=False, bgcolor="rgba(255,255,255,0.92)",
-                               borderpad=1, font=s.font(s.font_size, colour))
-        apply_style(fig, s)
-        if skeleton:  # what is drawn beneath shows through
-            fig.update_layout(paper_bgcolor="rgba(0,0,0,0)", plot_bgcolor="rgba(0,0,0,0)")
-        fit_to_output(fig)
-        self.update(fig, probs, best_response=best_response, selected_infoset=selected_infoset)
-        return fig
+            hoverinfo="text")))
+        return named
+
+    def _node_hover(self, n: int) -> str:
+        return node_hover(self.tree, n, self.selection.drawn, self._sizes)
 
     def _sizes(self) -> np.ndarray:
         sizes = self.__dict__.get("_size_cache")
@@ -491,6 +506,15 @@ class TreeView(Redraw):
         lo, hi = self._x_range()
         return (width - 16) / (hi - lo)
 
+    def _extent(self) -> tuple[float, list[float], list[float]]:
+        """The figure's height in levels, and its x and y ranges."""
+        ys = self.y[self.nodes]
+        if self.orientation == "right":  # rows of ROW_PX pixels, not levels
+            levels = (float(ys.max() - ys.min()) + 1.4) * ROW_PX / self.style.level_px
+            return levels, list(self._x_range()), [float(ys.min()) - 0.7, float(ys.max()) + 0.7]
+        return (float(ys.max() - ys.min()) + 1.0, list(self._x_range()),
+                [float(ys.min()) - 0.75, float(ys.max()) + 0.7])
+
     def _x_range(self) -> tuple[float, float]:
         xs = self.x[self.nodes]
         if self.orientation == "right":  # room for the payoffs right of the last leaves
@@ -506,181 +530,6 @@ class TreeView(Redraw):
             return -np.asarray(level, dtype=float), -np.asarray(across, dtype=float)
         return ([None if v is None else -v for v in level],
                 [None if v is None else -v for v in across])
-
-    def _add_groups(self, add):
-        """Information sets with several drawn members, as one trace per player and kind
-        (shaded bands, dashed connectors); returns the key labels and their hover texts."""
-        tree, s = self.tree, self.style
-        label_x, label_y, label_text, label_hover = [], [], [], []
-        kinds: dict[tuple[str, int], dict] = {}
-        # Built in the layout's own coordinates (across, level), then turned (``_screen``).
-        across, level = self._across, self._level
-        side = self.orientation == "right"
-        for info in sorted(self.groups, key=lambda i: (-level[self.groups[i][0]],
-                                                       across[self.groups[i]].min())):
-            members = self.groups[info]
-            xs = np.sort(across[members])
-            lo, hi = float(xs[0]), float(xs[-1])
-            level_y = float(level[members[0]])
-            player = int(tree.infoset_player[info])
-            key = tree.infoset_keys[info]
-            lane = self._lanes[info]
-            # None, not NaN, breaks the line: a plain list is sent as JSON, which has no NaN.
-            if lane < 0:
-                # A shaded band behind side-by-side members.
-                x0, x1, y0, y1 = lo - 0.38, hi + 0.38, level_y - 0.24, level_y + 0.24
-                path_x, path_y = [x0, x1, x1, x0, x0, None], [y0, y0, y1, y1, y0, None]
-                # Before the band; on its side, above it (a key ends left of the column).
-                label_x.append(x0 - (0.55 if side else 0.05))
-                label_y.append(level_y + (0.3 if side else 0.0))
-            else:
-                # A dashed connector in its lane, with a drop to each member.
-                ly = level_y + LANE_BASE + LANE_STEP * lane
-                path_x, path_y = [lo, hi, None], [ly, ly, None]
-                for m in xs.tolist():
-                    path_x += [m, m, None]
-                    path_y += [ly, level_y + 0.12, None]
-                label_x.append(lo - (0.55 if side else 0.06))
-                label_y.append(ly)
-            path_x, path_y = self._screen(path_x, path_y)
-            group = kinds.setdefault(("band" if lane < 0 else "connector", player),
-                                     dict(x=[], y=[], infosets=[], keys=[], members=[]))
-            group["x"] += path_x
-            group["y"] += path_y
-            group["infosets"].append(int(info))
-            group["keys"].append(escape(key))  # meta is read by plotly templates
-            group["members"].append([int(m) for m in members])
-            label_text.append(escape(key))
-            label_hover.append(f"information set <b>{escape(key)}</b> (player {player + 1}): "
-                               + ", ".join(escape(tree.history[m]) for m in members))
-        for (kind, player), group in sorted(kinds.items()):
-            colour = PLAYER_COLOURS[player]
-            meta = {k: group[k] for k in ("infosets", "keys", "members")}
-            name = f"information sets of player {player + 1}"
-            if kind == "band":
-                add(f"bands of player {player + 1}", go.Scatter(
-                    x=group["x"], y=group["y"], mode="lines", fill="toself",
-                    fillcolor=_alpha(colour, 0.16), name=name, meta=meta, showlegend=False,
-                    line=dict(color=_alpha(colour, 0.6), width=2.0 * s.line_scale,
-                              dash="dash"), hoverinfo="skip"))
-            else:
-                add(f"connectors of player {player + 1}", go.Scatter(
-                    x=group["x"], y=group["y"], mode="lines", name=name, meta=meta,
-                    line=dict(color=colour, width=2.0 * s.line_scale, dash="dash"),
-                    showlegend=False, hoverinfo="skip"))
-        label_x, label_y = self._screen(label_x, label_y)
-        add("infoset legend", go.Scatter(
-            x=[None], y=[None], mode="lines", name="information set (dashed / shaded)",
-            legendgroup="infosets", line=dict(color="#555555", dash="dash",
-                                              width=2.0 * s.line_scale)))
-        return label_x, label_y, label_text, label_hover
-
-    def _node_trace(self, role: str) -> go.Scatter:
-        tree, s = self.tree, self.style
-        code = {"chance": CHANCE, "terminal": TERMINAL}.get(role, int(role[len("player "):]) - 1
-                                                            if role.startswith("player ") else 0)
-        nodes = self.nodes[tree.player[self.nodes] == code]
-        hover = [self._node_hover(int(n)) for n in nodes]
-        custom = np.column_stack([nodes, tree.infoset[nodes]]) if len(nodes) else None
-        if role == "terminal":
-            return go.Scatter(
-                x=self.x[nodes], y=self.y[nodes], mode="markers+text",
-                text=[_payoff_text(tree.utility[n]) for n in nodes],
-                textposition="bottom center" if self.orientation == "down" else "middle right",
-                textfont=s.font(s.font_size, "#222222"),
-                marker=dict(symbol=ROLE_SYMBOLS[role], size=s.marker_size * 0.6,
-                            color=TERMINAL_COLOUR, line=dict(width=0)),
-                name=("terminal (payoff to player 1)" if tree.num_players == 2 else
-                      f"terminal (payoffs to players 1–{tree.num_players})"),
-                customdata=custom, hovertext=hover,
-                hoverinfo="text")
-        colour = CHANCE_COLOUR if role == "chance" else PLAYER_COLOURS[code]
-        text = "c" if role == "chance" else str(code + 1)
-        return go.Scatter(
-            x=self.x[nodes], y=self.y[nodes], mode="markers+text", text=[text] * len(nodes),
-            textposition="middle center", textfont=s.font(s.small_font, "white"),
-            marker=dict(symbol=ROLE_SYMBOLS[role], size=s.marker_size, color=colour,
-                        line=dict(color="white", width=1)),
-            name=f"{role} ({ROLE_SYMBOLS[role]})", customdata=custom, hovertext=hover,
-            hoverinfo="text")
-
-    def _node_hover(self, n: int) -> str:
-        tree = self.tree
-        who = tree.player[n]
-        history = tree.history[n] or "(start)"
-        lines = [f"<b>{node_role(tree, n)}</b> · node {n}", f"history: {escape(history)}"]
-        if who >= 0:
-            info = int(tree.infoset[n])
-            members = tree.infoset_members(info)
-            others = [m for m in members.tolist() if m != n]
-            lines.append(f"information set: <b>{escape(tree.infoset_keys[info])}</b> "
-                         f"({len(members)} node{'s' if len(members) > 1 else ''})")
-            if others:
-                shown = [escape(tree.history[m]) + ("" if self.selection.drawn[m]
-                                                    else " (not drawn)")
-                         for m in others[:HOVER_MEMBERS]]
-                more = len(others) - HOVER_MEMBERS
-                lines.append("other members: " + ", ".join(shown)
-                             + (f", and {more} more" if more > 0 else ""))
-            lines.append("actions: " + " ".join(map(escape, tree.infoset_actions[info])))
-        elif who == CHANCE:
-            outcomes = [f"{escape(lab)} {fraction_label(tree.chance_prob[c])}"
-                        for lab, c in zip(tree.chance_labels[n], tree.children[n].tolist())]
-            lines.append("outcomes: " + ", ".join(outcomes[:12])
-                         + (", ..." if len(outcomes) > 12 else ""))
-        else:
-            u = tree.utility[n]
-            lines.append("payoffs: " + ", ".join(f"player {p + 1} {v:+g}" for p, v in enumerate(u)))
-        kids = tree.children[n]
-        drawn_kids = int(self.selection.drawn[kids].sum()) if len(kids) else 0
-        if len(kids) and drawn_kids == 0:
-            lines.append(f"{int(self._sizes()[n]) - 1:,} nodes below not drawn")
-        elif drawn_kids < len(kids):
-            lines.append(f"{len(kids) - drawn_kids} of {len(kids)} branches not drawn")
-        return "<br>".join(lines)
-
-    def _layout(self, fig) -> None:
-        s, tree = self.style, self.tree
-        ys = self.y[self.nodes]
-        levels = float(ys.max() - ys.min()) + 1.0
-        x_range = list(self._x_range())
-        if self.orientation == "right":  # rows of ROW_PX pixels, not levels
-            levels = (float(ys.max() - ys.min()) + 1.4) * ROW_PX / s.level_px
-        # The title and the notes name the game, deals and histories: escaped as plotly markup.
-        title = escape(tree.name.replace("_", " "))
-        if self.selection.what:
-            title += f" — {escape(self.selection.what)}"
-        notes = [escape(note) for note in self.notes]
-        top = 60 + 22 * len(notes) * (1.5 if s.presenter else 1.0)
-        # No width: plotly's autosize fits the figure to the output area it is shown in (a
-        # fixed width scrolled sideways in a notebook); the height is fixed by the levels.
-        fig.update_layout(
-            title=dict(text=title, font=s.font(s.title_size), x=0.01, xanchor="left"),
-            font=s.font(),
-            height=int(levels * s.level_px + top + 110 * s.figure_scale),
-            margin=dict(l=8, r=8, t=int(top), b=int(80 * s.figure_scale)),
-            plot_bgcolor="white", paper_bgcolor="white",
-            xaxis=dict(visible=False, range=x_range),
-            yaxis=dict(visible=False, range=[float(ys.min()) - 0.75, float(ys.max()) + 0.7]
-                       if self.orientation == "down" else
-                       [float(ys.min()) - 0.7, float(ys.max()) + 0.7]),
-            legend=dict(orientation="h", x=0, y=-0.01, yanchor="top", font=s.font(s.small_font)),
-            hoverlabel=dict(font=s.font(s.small_font), align="left"),
-            uirevision="tree",
-            annotations=[
-                dict(text="<br>".join(notes), xref="paper", yref="paper", x=0, y=1.0,
-                     yanchor="bottom", xanchor="left", showarrow=False, align="left",
-                     font=s.font(s.small_font, "#444444")),
-                dict(text="", xref="paper", yref="paper", x=1, y=1.0, yanchor="bottom",
-                     xanchor="right", showarrow=False, align="right",
-                     font=s.font(s.small_font, BEST_RESPONSE_COLOUR)),
-            ])
-
-
-def _alpha(hex_colour: str, alpha: float) -> str:
-    r, g, b = (int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
-    return f"rgba({r},{g},{b},{alpha})"
-
 
 
 def plot_tree(game, policy=None, *, subtree=None, depth=None, presenter: bool | None = None,
