@@ -28,7 +28,7 @@ def blueprint(kuhn):
     return cfrviz.solve(kuhn, "cfr", 10, checkpoints=[10]).average_policy()
 
 
-def _calls_raise(monkeypatch, k: int, target: str = "solve"):
+def _calls_raise(monkeypatch, k: int, target: str = "_advance"):
     """Make the k-th call of subgame's ``target`` raise KeyboardInterrupt, as a Ctrl-C raised
     by Python code would; returns the list of calls made."""
     real = getattr(sg, target)
@@ -161,19 +161,20 @@ def test_between_steps_ctrl_c_belongs_to_the_caller(kuhn, blueprint):
     assert not r.interrupted and r.iterations == (30, 30)
 
 
-def test_a_run_in_many_chunks_resumes_from_one_record(kuhn, blueprint, monkeypatch):
-    """Memory and checking do not grow with the chunks: each resume carries the last record
-    only; and the result is still the one-chunk run's, bit for bit."""
-    real = sg.solve
-    sizes = []
+def test_a_run_in_many_chunks_is_one_run(kuhn, blueprint, monkeypatch):
+    """Each gadget is one run of the algorithm, advanced chunk by chunk (nothing is resumed, so
+    memory and checking do not grow with the chunks); the result is still the one-chunk
+    run's, bit for bit."""
+    real = sg._advance
+    marks = []
 
-    def spy(*args, resume=None, **kwargs):
-        sizes.append(0 if resume is None else len(resume))
-        return real(*args, resume=resume, **kwargs)
-    monkeypatch.setattr(sg, "solve", spy)
+    def spy(run, start, mark, *args):
+        marks.append(mark)
+        return real(run, start, mark, *args)
+    monkeypatch.setattr(sg, "_advance", spy)
     *_, last = sg.resolve_steps(kuhn, blueprint, STATE, "maxmargin", 60, chunks=60)
-    assert sizes.count(0) == 2 and set(sizes) == {0, 1} and len(sizes) == 120
-    monkeypatch.setattr(sg, "solve", real)
+    assert marks == 2 * list(range(1, 61))
+    monkeypatch.setattr(sg, "_advance", real)
     once = sg.resolve(kuhn, blueprint, STATE, "maxmargin", 60)
     np.testing.assert_array_equal(last.resolution.policy.probabilities,
                                   once.policy.probabilities)

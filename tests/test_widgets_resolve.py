@@ -188,14 +188,14 @@ def test_the_widget_says_a_resolve_was_interrupted(kuhn, monkeypatch):
     """A Ctrl-C (kernel interrupt) during Re-solve: the partial result is shown as partial."""
     bp = cfrviz.solve(kuhn, "cfr", 7, checkpoints=[7]).average_policy()
     w = ResolveExplorer(kuhn, blueprint=bp, state="deal/b", iterations=100)
-    real, calls = sg.solve, []
+    real, calls = sg._advance, []
 
     def third_interrupted(*args, **kwargs):  # the 3rd chunk's run: as a Ctrl-C raised by code
         calls.append(1)
         if len(calls) == 3:
             raise KeyboardInterrupt
         return real(*args, **kwargs)
-    monkeypatch.setattr(sg, "solve", third_interrupted)
+    monkeypatch.setattr(sg, "_advance", third_interrupted)
     try:
         with pytest.warns(RuntimeWarning, match="partial"):
             r = w.resolve()

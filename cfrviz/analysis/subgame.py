@@ -46,20 +46,27 @@ import time
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..core.checks import check_player, whole_number
 from ..core.policy import Policy, check_policy
 from ..core.registry import INT_LIMIT
-from ..core.trace import RECORD_ARRAYS, TIMING_EXTRAS, Trace
 from ..core.tree import CHANCE, TERMINAL, GameTree, as_tree, check_zero_sum
 from ..core.types import FloatArray, IntArray
 from ..engine import tree_best_response, tree_exploitability, tree_reach_probabilities
 from ..games.public import PublicState, PublicTree, public_tree
-from ..solvers import solve
-from ..solvers.driver import InterruptFlag, deferred_interrupt
+from ..solvers.driver import (
+    InterruptFlag,
+    Progress,
+    Row,
+    deferred_interrupt,
+    iterate,
+    progress_bar,
+)
+from ..solvers.registry import ALGORITHMS, Algorithm, check_request
+from ..solvers.registry import algorithm as find_algorithm
 
 #: The three re-solving methods, by the names :func:`resolve` takes.
 METHODS = ("unsafe", "resolve", "maxmargin")
@@ -593,9 +600,9 @@ class ResolveStep:
     resolution: Resolution | None = None
 
 
-#: The most chunks :func:`resolve_steps` splits a gadget's run into.  Each chunk is one resumed
-#: run of the algorithm and one point of the curve (the widget uses 10); a run's memory does not
-#: grow with the chunks (a resume carries only the last record), so the limit is one of time.
+#: The most chunks :func:`resolve_steps` splits a gadget's run into.  Each chunk is one stretch
+#: of the algorithm's run and one point of the curve (the widget uses 10); a run's memory does
+#: not grow with the chunks (only the last record is kept), so the limit is one of time.
 MAX_CHUNKS = 1000
 
 
@@ -615,8 +622,9 @@ def resolve_steps(game: object, blueprint: Policy, state: object, method: str = 
     gadget's run, the last one holding the :class:`Resolution` (for a progress bar and a live
     convergence plot: :class:`cfrviz.widgets.ResolveExplorer`).
 
-    Each gadget's run is resumed chunk by chunk (``cfrviz.solve``'s ``resume``, bit-exact), so
-    the Resolution does not depend on ``chunks``: :func:`resolve` is this with one chunk.  Its
+    Each gadget's run is one run of the algorithm, iterated chunk by chunk
+    (:func:`cfrviz.solvers.driver.iterate`, recording at the chunks' ends), so the Resolution
+    does not depend on ``chunks``: :func:`resolve` is this with one chunk.  Its
     ``seconds`` count the work done inside the generator only (not what the caller does
     between steps).  The arguments are checked when this is called, before the first step.
 
@@ -647,38 +655,36 @@ def resolve_steps(game: object, blueprint: Policy, state: object, method: str = 
     check_zero_sum(tree, "subgame solving")
     check_policy(tree, blueprint)
     roots = _roots(tree, state)
-    return _resolve_steps(tree, blueprint, roots, method, runs, algorithm,
+    entry = find_algorithm(algorithm)
+    if entry.stepper is None:
+        stepped = [a.name for a in ALGORITHMS.values() if a.stepper is not None]
+        raise ValueError(f"a re-solve runs its algorithm chunk by chunk; {entry.name} runs only "
+                         f"whole: use one of {', '.join(stepped)}")
+    return _resolve_steps(tree, blueprint, roots, method, runs, entry,
                           _chunk_marks(runs, parts))
 
 
-def _last_record(trace: Trace) -> Trace:
-    """``trace`` cut to its last record, all a resume needs (the state carries the run): a run
-    in many chunks then costs no more memory or checking per chunk than its first did."""
-    keep = slice(len(trace) - 1, None)
-    timing = {name for name, _ in TIMING_EXTRAS}
-    extras = {k: (v[keep] if k in timing else v) for k, v in trace.extras.items()}
-    arrays = {spec.name: getattr(trace, spec.name)[keep] for spec in RECORD_ARRAYS}
-    cut: Trace = replace(trace, extras=extras, **arrays)
-    return cut
-
-
-def _chunk(gadget: GameTree, algorithm: str, target: int, trace: Trace | None
-           ) -> tuple[Trace | None, bool]:
-    """Run ``gadget`` on to iteration ``target``: ``(trace so far, whether a Ctrl-C came)``.
-
-    :func:`cfrviz.solve` defers a Ctrl-C to the end of its chunk and returns the trace marked
-    ``interrupted`` (its warning, about resuming a trace the caller never sees, is dropped:
-    :func:`resolve_steps` says what happened), or raises ``KeyboardInterrupt`` when not even one
-    iteration was done; either way the run ends here with what it holds.
-    """
+def _advance(run: Iterator[Progress], start: int, mark: int, algorithm: str, game: str
+             ) -> tuple[Row | None, bool]:
+    """Run a gadget's iterations (``run``, :func:`~cfrviz.solvers.driver.iterate`) from
+    ``start`` on to ``mark``: ``(its newest record, whether a Ctrl-C ended the run)``.  A run
+    still going after two seconds shows a progress bar, as :func:`cfrviz.solve`'s do."""
+    newest = None
+    bar = progress_bar(mark, start, algorithm, game, None)
     try:
-        with warnings.catch_warnings():
-            warnings.filterwarnings("ignore", r".* interrupted ", RuntimeWarning)
-            run = solve(gadget, algorithm, target, checkpoints=[target],
-                        resume=None if trace is None else _last_record(trace))
-    except KeyboardInterrupt:
-        return trace, True
-    return run, bool(run.params.get("interrupted", False))
+        for progress in run:
+            if progress.records:
+                newest = progress.records[-1]
+            if progress.interrupted:
+                return newest, True
+            if bar is not None:
+                bar.update(progress.done)
+            if progress.iteration >= mark:
+                break
+    finally:
+        if bar is not None:
+            bar.close()
+    return newest, False
 
 
 @contextmanager
@@ -694,7 +700,10 @@ def _ctrl_c() -> Iterator[InterruptFlag]:
 
 
 def _resolve_steps(tree: GameTree, blueprint: Policy, roots: IntArray, method: str,
-                   iterations: int, algorithm: str, marks: list[int]) -> Iterator[ResolveStep]:
+                   iterations: int, entry: Algorithm, marks: list[int]
+                   ) -> Iterator[ResolveStep]:
+    stepper = entry.stepper
+    assert stepper is not None  # resolve_steps checked
     started = time.perf_counter()
     busy = 0.0
     probs = blueprint.probabilities
@@ -727,17 +736,22 @@ def _resolve_steps(tree: GameTree, blueprint: Policy, roots: IntArray, method: s
         its: list[int] = []
         values: list[float] = []
         step.curves.append((name, its, values))
-        trace: Trace | None = None
+        run: Iterator[Progress] | None = None
+        row: Row | None = None
         for m in marks:
-            cut = True
+            ended = True
             with _ctrl_c() as flag:
-                trace, cut = _chunk(gadget, algorithm, m, trace)
-                if trace is not None and (not its or int(trace.iterations[-1]) > its[-1]):
-                    its.append(int(trace.iterations[-1]))
-                    value = float(trace.exploitability[-1])  # NaN if a 2nd Ctrl-C cut it short
-                    values.append(value if np.isfinite(value) else float(
-                        tree_exploitability(gadget, trace.average_strategy[-1])))
-            stopped = cut or flag.hit
+                if run is None:  # one run of the algorithm, its records at the marks
+                    request = check_request(gadget, entry.name, iterations, None, marks,
+                                            {"progress": False})
+                    # ``flag`` is read when the run asks: the flag of the piece being computed.
+                    run = iterate(request, stepper(request), stop=lambda: flag.hit)
+                newest, ended = _advance(run, its[-1] if its else 0, m, entry.name, gadget.name)
+                if newest is not None and (not its or newest[0] > its[-1]):
+                    row = newest
+                    its.append(row[0])
+                    values.append(float(tree_exploitability(gadget, np.asarray(row[4]))))
+            stopped = ended or flag.hit
             if stopped:
                 if not its:  # stopped before its first iteration: no curve to draw
                     step.curves.pop()
@@ -747,18 +761,18 @@ def _resolve_steps(tree: GameTree, blueprint: Policy, roots: IntArray, method: s
             yield step
             started = time.perf_counter()
         with deferred_interrupt() as flag:
-            if trace is not None:
-                solved = trace.average_strategy[-1]
+            if row is not None:
+                solved = np.asarray(row[4])
                 gadgets.append(gadget)
                 weights.append(weight)
                 tolerance.append(float(tree_exploitability(gadget, solved)))
                 done.append(its[-1])
-                for row, key in enumerate(gadget.infoset_keys):
+                for key_row, key in enumerate(gadget.infoset_keys):
                     src = index.get(key)
                     if src is None or (method != "unsafe" and tree.infoset_player[src] != us):
                         continue
                     width = len(tree.infoset_actions[src])
-                    combined[src, :width] = solved[row, :width]
+                    combined[src, :width] = solved[key_row, :width]
         stopped = stopped or flag.hit
         if stopped:
             break

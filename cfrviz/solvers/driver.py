@@ -531,37 +531,38 @@ def tree_stepper(request: Request, tree: GameTree, state: SolverState, run: RunI
     return Stepper(state=state, step=step, recorder=Recorder(tree), plan=plan, **fields)
 
 
-def run_tree(request: Request, tree: GameTree, step: RunIterations) -> Trace:
-    """Run a tree algorithm's compiled ``step`` through :func:`drive`.
-
-    The state is fresh (its compiled generator seeded from ``request.rng``) or the resumed
-    trace's (:func:`resume_state`).
-
-    Parameters
-    ----------
-    request : Request
-        What :func:`cfrviz.solve` checked.
-    tree : GameTree
-        The game's tree (``request.game`` itself, or a matrix game's two-move tree).
-    step : callable
-        ``step(state, first, last) -> nodes touched`` advancing ``state`` (a
-        :class:`~cfrviz.core.trace.SolverState`: it reads and updates
-        ``state.regret_sum``, ``strategy_sum``, ``current``, ``instant`` and
-        ``rng`` in place) through iterations ``first..last``.
+def start_tree(request: Request, tree: GameTree, run: RunIterations, **how: Any) -> Stepper:
+    """A tree algorithm's run, ready to iterate: ``run`` (a compiled kernel's
+    ``run(state, first, last) -> nodes touched``, which reads and updates the
+    :class:`~cfrviz.core.trace.SolverState`'s ``regret_sum``, ``strategy_sum``, ``current``,
+    ``instant`` and ``rng`` in place) on a fresh state (its compiled generator seeded from
+    ``request.rng``) or the resumed trace's (:func:`resume_state`), by :func:`tree_stepper`
+    (``how``: its other fields).
 
     Raises
     ------
     ValueError
-        For payoffs that could overflow float64 sums (before running), or a
-        state that went infinite or NaN (after the chunk where it did); for an
-        explicit schedule too large to keep; for a ``resume`` that does not fit.
+        For payoffs that could overflow float64 sums, an explicit schedule too large to keep,
+        or a ``resume`` that does not fit (all before anything runs).
     """
     check_payoff_scale(tree, request.iterations, request.name)
     if request.resume is not None:
         state = resume_state(request, tree)
     else:
         state = SolverState.fresh(tree, rng=seed_state(request.rng))
-    return drive(request, tree_stepper(request, tree, state, step))
+    return tree_stepper(request, tree, state, run, **how)
+
+
+def run_tree(request: Request, tree: GameTree, run: RunIterations) -> Trace:
+    """:func:`start_tree` driven (:func:`drive`): the trace of a tree algorithm's run.
+
+    Raises
+    ------
+    ValueError
+        What :func:`start_tree` refuses, or a state that went infinite or NaN (after the
+        chunk where it did).
+    """
+    return drive(request, start_tree(request, tree, run))
 
 
 def resume_state(request: Request, game: GameLike, timed: bool = True) -> SolverState:

@@ -20,10 +20,10 @@ import numpy as np
 from ..core.registry import Param
 from ..core.trace import SolverState, Trace
 from ..core.tree import as_tree, check_zero_sum
-from ..engine import plan, seed_state
+from ..engine import plan
 from ..engine.cfr import Tables
 from ..engine.mmd import MMDRule, run_mmd, sequence_arrays
-from .driver import check_payoff_scale, drive, resume_state, tree_stepper
+from .driver import Stepper, drive, start_tree
 from .registry import Algorithm, Request, register_algorithm
 
 __all__ = ["solve_mmd"]
@@ -63,6 +63,10 @@ def solve_mmd(request: Request) -> Trace:
         For ``resume=`` with a moving magnet (the magnet is not part of a trace's saved
         state), besides the checks every tree solver makes.
     """
+    return drive(request, _mmd(request))
+
+
+def _mmd(request: Request) -> Stepper:
     params = request.params
     rule = MMDRule(alpha=params["alpha"], eta=params["eta"], magnet_every=params["magnet_every"])
     tree = as_tree(request.game, request.name)
@@ -82,12 +86,7 @@ def solve_mmd(request: Request) -> Trace:
         run_mmd(p.arrays, seq, tables, magnet, first, last, rule)
         return p.n * (last - first + 1)  # one top-down pass over every node
 
-    check_payoff_scale(tree, request.iterations, request.name)
-    if request.resume is not None:
-        state = resume_state(request, tree)
-    else:
-        state = SolverState.fresh(tree, rng=seed_state(request.rng))
-    return drive(request, tree_stepper(request, tree, state, step, resumable=not moving))
+    return start_tree(request, tree, step, resumable=not moving)
 
 
 register_algorithm(Algorithm(
@@ -104,4 +103,4 @@ register_algorithm(Algorithm(
            "A unified approach to reinforcement learning, quantal response equilibria, and "
            "two-player zero-sum games, ICLR; magnet reset: Abe, Ariu, Sakamoto and Iwasaki "
            "(2024), Adaptively perturbed mirror descent for learning in games, ICML"),
-    aliases=("magnetic_mirror_descent", "mmd_dilated"), regrets=False))
+    aliases=("magnetic_mirror_descent", "mmd_dilated"), regrets=False, stepper=_mmd))

@@ -90,6 +90,11 @@ class Algorithm:
         regrets and its next strategy is regret matching on them.  ``False`` for magnetic
         mirror descent, which keeps its strategy's logarithms there and moves by a
         mirror-descent step (views then show no regret-matching step).
+    stepper : callable, optional
+        ``stepper(request) -> Stepper``: the run before it is driven, for a caller that
+        iterates it itself (:func:`cfrviz.solvers.driver.iterate`; the re-solves of
+        :func:`cfrviz.analysis.subgame.resolve_steps`).  ``run`` is then usually
+        ``drive(request, stepper(request))``; ``None`` for an algorithm that only runs whole.
     """
 
     name: str
@@ -106,6 +111,8 @@ class Algorithm:
     start_only: tuple[str, ...] = ()
     predictive: bool = False
     regrets: bool = True
+    #: (typed ``Any``: the driver, which defines Stepper, imports this module)
+    stepper: Callable[[Request], Any] | None = None
 
     def __post_init__(self) -> None:
         if self.family not in FAMILIES:

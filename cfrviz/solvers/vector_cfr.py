@@ -12,7 +12,7 @@ from ..core.trace import SolverState, Trace
 from ..core.tree import as_tree, check_zero_sum
 from ..engine.cfr import Tables, UpdateRule
 from ..engine.vector_cfr import run_vector_cfr, vector_plan
-from .driver import run_tree
+from .driver import Stepper, drive, start_tree
 from .registry import Algorithm, Request, register_algorithm
 
 __all__ = ["solve_vector_cfr"]
@@ -39,6 +39,10 @@ def solve_vector_cfr(request: Request) -> Trace:
         For a game that is not two-player zero-sum, or whose public tree is not defined
         (:func:`cfrviz.games.public.public_tree` says why).
     """
+    return drive(request, _vector_cfr(request))
+
+
+def _vector_cfr(request: Request) -> Stepper:
     tree = as_tree(request.game, request.name)
     check_zero_sum(tree, request.name)
     try:
@@ -52,7 +56,7 @@ def solve_vector_cfr(request: Request) -> Trace:
         run_vector_cfr(vp.arrays, vp.tree_arrays, tables, first, last, update)
         return vp.work * (last - first + 1)
 
-    return run_tree(request, tree, step)
+    return start_tree(request, tree, step)
 
 
 register_algorithm(Algorithm(
@@ -61,6 +65,7 @@ register_algorithm(Algorithm(
            help="update player 1, then player 2 against player 1's new strategy"),),
     alternates=True,
     summary="vanilla CFR over public states, one range vector per player (same iterates)",
+    stepper=_vector_cfr,
     paper="Zinkevich, Johanson, Bowling and Piccione (2007), Regret minimization in games with "
           "incomplete information, NeurIPS; Johanson, Bard, Lanctot, Gibson and Bowling (2012), "
           "Efficient Nash equilibrium approximation through Monte Carlo counterfactual regret "
