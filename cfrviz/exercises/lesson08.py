@@ -78,7 +78,7 @@ def one_change_at_a_time(game, checkpoints) -> dict[str, dict[int, float]]:
 CFR_PLUS = {"fold": "floor", "weight": "linear"}
 #: Exercise 1's wrong versions of CFR+, by the mistake each shows: the steps they change.
 #: The regret mistakes come first; "vanilla" is "no-floor" with the uniform average too.
-PLUS_VARIANTS = {
+PLUS_VARIANTS: dict[str, dict[str, object]] = {
     "no-floor": {"fold": "add"},
     "floor-before": {"fold": "floor-before"},
     "floor-increment": {"fold": "floor-increment"},
