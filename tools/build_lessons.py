@@ -1,9 +1,20 @@
 """Build lessons/NN_slug.ipynb from the plain-text sources in tools/lessons/.
 
-Each source is a Python file in the "percent" format: a line ``# %%`` starts a
-code cell, ``# %% [markdown]`` a markdown cell (its lines lose their leading
-``# ``), and ``tags=["a", "b"]`` after either sets cell tags.  Notebooks are
-written with outputs cleared.  Run: ``python tools/build_lessons.py``.
+Each source is a Python file in Jupytext's "percent" format, read by Jupytext: a line ``# %%``
+starts a code cell, ``# %% [markdown]`` a markdown cell (its lines lose their leading ``# ``),
+and ``tags=["a", "b"]`` after either sets cell tags.  A source's first cell, comments only,
+says what the file is; it is for whoever edits the file and is not built.  Notebooks are
+written with outputs cleared and no metadata but tags.  Run: ``python tools/build_lessons.py``
+(or name sources: ``python tools/build_lessons.py 04_cfr_on_kuhn.py``).
+
+The sources are in the form Jupytext writes, so an author may edit one as a notebook.  With
+the test tools installed (``make test`` puts Jupytext and its JupyterLab extension in .venv;
+``make lab``, for students, installs neither):
+``.venv/bin/jupyter lab --ServerApp.root_dir=tools/lessons``, right-click a source, Open With,
+Jupytext Notebook; saving writes the ``.py`` back, only cells and tags (no outputs, no other
+metadata).  Or ``.venv/bin/jupytext --to notebook tools/lessons/04_cfr_on_kuhn.py``, edit, then
+``.venv/bin/jupytext --to py:percent tools/lessons/04_cfr_on_kuhn.ipynb`` and delete that
+``.ipynb`` (only ``lessons/`` holds notebooks).  Then rebuild.
 
 Planned times are estimated from the sources by one stated rule (:func:`estimate`):
 a lesson writes ``{{minutes}}`` for its own and ``{{minutes:NN_slug}}`` for
@@ -13,12 +24,12 @@ table is checked against the same rule by ``tests/test_planned_times.py``.
 
 from __future__ import annotations
 
-import ast
 import math
 import re
 import sys
 from pathlib import Path
 
+import jupytext
 import nbformat
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,36 +44,18 @@ CODING_MINUTES = 10
 EXERCISE_MINUTES = 4
 WORD = re.compile(r"[A-Za-z0-9]+")
 MINUTES = re.compile(r"\{\{minutes(?::(?P<slug>[0-9A-Za-z_]+))?\}\}")
-MARKER = re.compile(r"^# %%(?P<md> \[markdown\])?(?: tags=(?P<tags>\[.*\]))?\s*$")
 
 
 def parse(text: str) -> list:
-    cells, kind, tags, lines = [], None, [], []
-
-    def flush():
-        if kind is None:
-            return
-        body = "\n".join(lines).strip("\n")
-        if kind == "markdown":
-            body = "\n".join(line[2:] if line.startswith("# ") else line.lstrip("#")
-                             for line in body.splitlines())
-            cell = nbformat.v4.new_markdown_cell(body)
-        else:
-            cell = nbformat.v4.new_code_cell(body)
-        if tags:
-            cell.metadata["tags"] = tags
-        cells.append(cell)
-
-    for line in text.splitlines():
-        match = MARKER.match(line)
-        if match:
-            flush()
-            kind = "markdown" if match["md"] else "code"
-            tags = ast.literal_eval(match["tags"]) if match["tags"] else []
-            lines = []
-        elif kind is not None:
-            lines.append(line)
-    flush()
+    """The lesson cells of a percent-format source ``text``, read by Jupytext, with no metadata
+    but their tags."""
+    cells = jupytext.reads(text, fmt="py:percent").cells
+    if cells and cells[0].cell_type == "code" and all(
+            line.startswith("#") for line in cells[0].source.splitlines()):
+        cells = cells[1:]  # the source's header comment
+    for cell in cells:
+        tags = cell.metadata.get("tags", [])
+        cell.metadata = {"tags": tags} if tags else {}
     return cells
 
 

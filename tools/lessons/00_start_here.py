@@ -1,3 +1,4 @@
+# %%
 # Source of lessons/00_start_here.ipynb; build with `python tools/build_lessons.py`.
 
 # %% [markdown]

@@ -1,3 +1,4 @@
+# %%
 # Source of lessons/13_deep_cfr.ipynb; build with `python tools/build_lessons.py`.
 # Cells are separated by lines "# %% [markdown]" or "# %%" (optionally with "tags=[...]").
 

@@ -1,3 +1,4 @@
+# %%
 # Source of lessons/14_solving_while_playing.ipynb; build with `python tools/build_lessons.py`.
 # Cells are separated by lines "# %% [markdown]" or "# %%" (optionally with "tags=[...]").
 
