@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 
 import cfrviz
 from cfrviz.analysis import depth_limited as dl
-from cfrviz.analysis import subgame as sg
 from cfrviz.games.public import public_tree
 from cfrviz.solvers import driver
+from cfrviz.solvers import subgame as sg
 
 #: Kuhn's public state after a bet, and the chunks of a 100-iteration run in 4.
 STATE, ITERATIONS, CHUNKS = "deal/b", 100, 4

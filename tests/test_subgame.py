@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import cfrviz
-from cfrviz.analysis import subgame as sg
 from cfrviz.games.public import public_tree
+from cfrviz.solvers import subgame as sg
 
 #: Rounding allowed on top of the proven bound (sums of a few thousand products of numbers <= 13).
 ROUNDING = 1e-9

@@ -9,8 +9,8 @@ import pytest
 from plotly.callbacks import Points
 
 import cfrviz
-from cfrviz.analysis import subgame as sg
 from cfrviz.games.public import public_tree, ranges
+from cfrviz.solvers import subgame as sg
 from cfrviz.views.public import SELECTED_TRACE, public_layout
 from cfrviz.widgets import ResolveExplorer
 

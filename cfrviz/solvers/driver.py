@@ -8,7 +8,7 @@ the step for about a tenth of a second's worth of iterations at a time and yield
 :class:`Progress` (records included) after each, so whoever consumes it decides what
 happens between chunks.  :func:`drive` consumes it into a trace for :func:`cfrviz.solve`
 (a progress bar, Ctrl-C deferred, the records evaluated at the end);
-:func:`cfrviz.analysis.subgame.resolve_steps` consumes it directly.  Every algorithm goes
+:func:`cfrviz.solvers.subgame.resolve_steps` consumes it directly.  Every algorithm goes
 through it: the tree kernels (:func:`tree_stepper` runs a compiled kernel up to each
 checkpoint and records there), regret matching (a plain-Python step that records inside
 its chunks) and Deep CFR (one iteration per step, :func:`one_at_a_time`).
