@@ -25,20 +25,56 @@ def pytest_runtest_setup(item):
     pytest.skip(f"browser test skipped: {reason}")
 
 
+def compiled_kernels() -> dict[str, list[tuple[object, str]]]:
+    """Every compiled kernel of cfrviz, found rather than listed: each numba dispatcher bound
+    to a name in a loaded ``cfrviz`` module (its engine, and whatever imported a kernel from
+    it), by the kernel's name, with the (module, name) pairs that hold it."""
+    import importlib
+    import pkgutil
+
+    from numba.core.dispatcher import Dispatcher
+
+    import cfrviz.engine
+    import cfrviz.solvers  # every algorithm, and the kernels it binds
+
+    # Every engine module, also those imported on first use (cfrviz.engine.multi): a module
+    # imported later binds the patched kernel (``from .engine.multi import ...`` reads it).
+    for info in pkgutil.walk_packages(cfrviz.engine.__path__, "cfrviz.engine."):
+        importlib.import_module(info.name)
+
+    found: dict[str, list[tuple[object, str]]] = {}
+    for module_name, module in list(sys.modules.items()):
+        if module is None or not (module_name == "cfrviz" or module_name.startswith("cfrviz.")):
+            continue
+        for name, value in list(vars(module).items()):
+            if isinstance(value, Dispatcher):
+                found.setdefault(value.py_func.__name__, []).append((module, name))
+    return found
+
+
 @pytest.fixture
 def no_compiled_code(monkeypatch):
-    """Every compiled kernel a run calls raises: reaching one fails the test (used to show that
-    a bad trace or game is refused before any compiled code runs)."""
-    from cfrviz import engine
-    from cfrviz.solvers import driver
+    """Every compiled kernel raises: reaching one fails the test (used to show that a bad
+    argument, trace or game is refused before any compiled code runs).  The kernels are
+    found (:func:`compiled_kernels`), so a new one is covered the day it is written.
 
-    def explode(*_args):
-        raise AssertionError("compiled code was reached")
+    One caller may still reach them: :mod:`cfrviz.io`, whose save and load check a trace by
+    computing a few of its records' exploitability again (a test saves or loads the trace it
+    then doctors)."""
 
-    for name in ("run_full_tree", "run_chance_sampling", "run_external_sampling",
-                 "run_outcome_sampling"):
-        monkeypatch.setattr(engine, name, explode)
-    monkeypatch.setattr(driver, "tree_exploitability", explode)
+    def stopped(kernel):
+        def explode(*args, **kwargs):
+            frame = sys._getframe(1)
+            while frame is not None:
+                if frame.f_globals.get("__name__", "").startswith("cfrviz.io."):
+                    return kernel(*args, **kwargs)
+                frame = frame.f_back
+            raise AssertionError(f"compiled code was reached: {kernel.py_func.__name__}")
+        return explode
+
+    for holders in compiled_kernels().values():
+        for module, name in holders:
+            monkeypatch.setattr(module, name, stopped(getattr(module, name)))
 
 
 # Games shared by many test modules. A GameTree is frozen with read-only arrays, so one copy per
