@@ -163,16 +163,8 @@ def comparison_figure(traces: Sequence, labels: Sequence[str] | None = None,
     fig = go.Figure()
     shown = set()
     for trace, label in zip(traces, labels):
-        k = order.index(label)
-        values = trace.current_exploitability if current else trace.exploitability
-        y = positive_or_gap(values)
-        fig.add_trace(go.Scatter(
-            x=cost(trace, axis), y=y, mode="lines", name=label, legendgroup=label,
-            showlegend=label not in shown,
-            line=dict(color=RUN_COLOURS[k % len(RUN_COLOURS)],
-                      dash=RUN_DASHES[k % len(RUN_DASHES)], width=2.2 * style.line_scale),
-            hovertemplate=(f"{label}<br>{COST_AXES[axis]} %{{x:,.4~g}}<br>"
-                           "exploitability %{y:.3~e}<extra></extra>")))
+        fig.add_trace(_exploitability_line(trace, label, order.index(label), axis, current,
+                                           label not in shown, style.line_scale))
         shown.add(label)
     which = "current" if current else "average"
     game = escape(traces[0].game.name)
@@ -185,6 +177,20 @@ def comparison_figure(traces: Sequence, labels: Sequence[str] | None = None,
         margin=dict(l=70, r=20, t=60, b=50), legend=dict(x=0.01, y=0.01, yanchor="bottom",
                                                          bgcolor="rgba(255,255,255,0.8)"))
     return apply_style(fig, style)
+
+
+def _exploitability_line(trace, label: str, k: int, axis: str, current: bool,
+                         in_legend: bool, scale: float) -> go.Scatter:
+    """One run's exploitability against its cost, in the colour and dash of its label (the
+    ``k``-th)."""
+    values = trace.current_exploitability if current else trace.exploitability
+    return go.Scatter(
+        x=cost(trace, axis), y=positive_or_gap(values), mode="lines", name=label,
+        legendgroup=label, showlegend=in_legend,
+        line=dict(color=RUN_COLOURS[k % len(RUN_COLOURS)],
+                  dash=RUN_DASHES[k % len(RUN_DASHES)], width=2.2 * scale),
+        hovertemplate=(f"{label}<br>{COST_AXES[axis]} %{{x:,.4~g}}<br>"
+                       "exploitability %{y:.3~e}<extra></extra>"))
 
 
 def iterates_figure(traces: Sequence, labels: Sequence[str] | None = None,

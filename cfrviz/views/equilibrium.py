@@ -187,18 +187,15 @@ def kuhn_equilibrium_figure(trace_or_traces, labels=None, iteration: int | None 
                             presenter: bool | None = None, now_marks: bool = True) -> go.Figure:
     """Training runs on Kuhn poker landing on player 1's segment of equilibria.
 
-    Three panels: two squares side by side, the third across the width below
-    them.  The first two share the horizontal axis ``P(bet | J)``:
-    the first plots ``P(bet | K)``, the second ``P(call | Q, check-bet)``.
-    In both the thick black segment is the family of equilibria
-    ``(alpha, 3 alpha, alpha + 1/3)``, ``alpha`` in ``[0, 1/3]`` (Kuhn,
-    1950), and each run draws its average strategy's path over the recorded
-    iterations (from the uniform start at ``(1/2, 1/2, 1/2)``), a filled
-    marker at ``iteration`` and a hollow marker at its last record.  The
-    third panel shows, against the iteration, the ``alpha`` of the
-    equilibrium nearest to each run's average strategy
-    (:func:`nearest_alpha`): each run settles on its own level.  The legend
-    names each run with the ``alpha`` it reached.
+    Three panels: two squares side by side, the third across the width below them.  The
+    first two share the horizontal axis ``P(bet | J)``: the first plots ``P(bet | K)``, the
+    second ``P(call | Q, check-bet)``.  In both the thick black segment is the family of
+    equilibria ``(alpha, 3 alpha, alpha + 1/3)``, ``alpha`` in ``[0, 1/3]`` (Kuhn, 1950),
+    and each run draws its average strategy's path over the recorded iterations (from the
+    uniform start at ``(1/2, 1/2, 1/2)``), a filled marker at ``iteration`` and a hollow
+    marker at its last record.  The third panel shows, against the iteration, the ``alpha``
+    of the equilibrium nearest to each run's average strategy (:func:`nearest_alpha`): each
+    run settles on its own level.  The legend names each run with the ``alpha`` it reached.
 
     Parameters
     ----------
@@ -234,21 +231,34 @@ def kuhn_equilibrium_figure(trace_or_traces, labels=None, iteration: int | None 
         or an iteration that is not a whole number >= 1.
     """
     traces = as_traces(trace_or_traces)
+    labels, style = _run_labels(traces, labels), get_style(presenter)
+    fig = _equilibrium_panels(style)
+    for k, (trace, label) in enumerate(zip(traces, labels)):
+        _add_run(fig, k, trace, label, style.line_scale, now_marks)
+    _equilibrium_axes(fig, traces, style, height, width)
+    if now_marks:
+        update_kuhn_equilibrium(fig, traces, iteration)
+    apply_style(fig, style)
+    fig.layout.width = width  # only when asked for: by default the output area's width
+    return fig
+
+
+def _run_labels(traces: list, labels) -> list[str]:
+    """One name per run, as plotly markup (legend names and hover templates)."""
     if labels is not None and not (isinstance(labels, (list, tuple))
                                    and all(isinstance(label, str) for label in labels)):
         raise ValueError(f"labels must be a list of strings, one per run; got {labels!r}")
     labels = [run_label(t) for t in traces] if labels is None else list(labels)
     if len(labels) != len(traces):
         raise ValueError(f"give one label per run: {len(traces)} runs, {len(labels)} labels")
-    labels = [escape(label) for label in labels]  # legend names and hover templates: markup
-    paths = [kuhn_strategy_path(t) for t in traces]
-    style = get_style(presenter)
-    lines = style.line_scale
-    height = int(760 * style.figure_scale) if height is None else height
+    return [escape(label) for label in labels]
 
-    # The two square panels side by side, the alpha panel across the width below them: in a
-    # notebook's output area (600 to 900 pixels) each square gets 250 to 400 pixels, where
-    # three panels in a row got 200.
+
+def _equilibrium_panels(style) -> go.Figure:
+    """The three panels, with the segment of equilibria and its ends labelled in the two
+    squares.  The squares side by side, the alpha panel across the width below them: in a
+    notebook's output area (600 to 900 pixels) each square gets 250 to 400 pixels, where
+    three panels in a row got 200."""
     fig = make_subplots(rows=2, cols=2, horizontal_spacing=0.12, vertical_spacing=0.16,
                         row_heights=[0.62, 0.38],
                         specs=[[{}, {}], [{"colspan": 2}, None]],
@@ -263,44 +273,53 @@ def kuhn_equilibrium_figure(trace_or_traces, labels=None, iteration: int | None 
         fig.add_trace(go.Scatter(
             x=segment[:, 0], y=segment[:, col], mode="lines",
             name="equilibria, α from 0 to 1/3",
-            line=dict(color=EQUILIBRIUM_COLOUR, width=6 * lines), customdata=alphas,
+            line=dict(color=EQUILIBRIUM_COLOUR, width=6 * style.line_scale), customdata=alphas,
             showlegend=col == 1, legendgroup="eq",
             hovertemplate="equilibrium α = %{customdata:.3f}<extra></extra>"), row=1, col=col)
-    for k, (path, label) in enumerate(zip(paths, labels)):
-        colour = RUN_COLOURS[k % len(RUN_COLOURS)]
-        symbol = RUN_SYMBOLS[k % len(RUN_SYMBOLS)]
-        dash = RUN_DASHES[k % len(RUN_DASHES)]
-        alpha, distance = nearest_alpha(path[-1])
-        last = int(traces[k].iterations[-1])
-        end_hover = (f"{label} after {last:,} iterations<br>nearest equilibrium "
-                     f"α = {alpha:.3f}, distance {distance:.4f}<extra></extra>")
-        for col in (1, 2):
-            # A widget draws the path over the figure: one missing point draws nothing and
-            # keeps the legend entry (a trace without data has none).
-            drawn = path if now_marks else np.full((1, 3), np.nan)
-            # The way there is context, drawn light and plain; where a run lands (its
-            # marker, in the legend with its alpha) is the message.
-            fig.add_trace(go.Scatter(
-                x=drawn[:, 0], y=drawn[:, col], mode="lines", name=f"{label} path",
-                legendgroup=str(k), showlegend=False, opacity=0.4,
-                line=dict(color=colour, width=2 * lines), hoverinfo="skip"),
-                row=1, col=col)
-            fig.add_trace(_now_marker(label, colour, symbol, lines), row=1, col=col)
-            fig.add_trace(go.Scatter(
-                x=[path[-1, 0]], y=[path[-1, col]], mode="markers",
-                name=f"{label}: lands at α ≈ {alpha:.3f}", legendgroup=str(k),
-                showlegend=col == 1,
-                marker=dict(size=16 * lines, symbol=f"{symbol}-open", color=colour,
-                            line=dict(color=colour, width=3 * lines)),
-                hovertemplate=end_hover), row=1, col=col)
-        frames = display_frames(traces[k], MAX_PATH_POINTS)
+    return fig
+
+
+def _add_run(fig: go.Figure, k: int, trace, label: str, lines: float, now_marks: bool) -> None:
+    """Run ``k``'s ``TRACES_PER_RUN`` traces: path, now and end in each square, then its
+    nearest alpha over the iterations and its now marker."""
+    path = kuhn_strategy_path(trace)
+    colour = RUN_COLOURS[k % len(RUN_COLOURS)]
+    symbol = RUN_SYMBOLS[k % len(RUN_SYMBOLS)]
+    alpha, distance = nearest_alpha(path[-1])
+    end_hover = (f"{label} after {int(trace.iterations[-1]):,} iterations<br>nearest "
+                 f"equilibrium α = {alpha:.3f}, distance {distance:.4f}<extra></extra>")
+    for col in (1, 2):
+        # A widget draws the path over the figure: one missing point draws nothing and
+        # keeps the legend entry (a trace without data has none).
+        drawn = path if now_marks else np.full((1, 3), np.nan)
+        # The way there is context, drawn light and plain; where a run lands (its
+        # marker, in the legend with its alpha) is the message.
         fig.add_trace(go.Scatter(
-            x=traces[k].iterations[frames], y=nearest_alpha(path[frames])[0], mode="lines",
-            name=f"{label} α", legendgroup=str(k), showlegend=False,
-            line=dict(color=colour, width=2.5 * lines, dash=dash),
-            hovertemplate=f"{label}<br>iteration %{{x:,}}: α = %{{y:.3f}}<extra></extra>"),
-            row=2, col=1)
-        fig.add_trace(_now_marker(label, colour, symbol, lines), row=2, col=1)
+            x=drawn[:, 0], y=drawn[:, col], mode="lines", name=f"{label} path",
+            legendgroup=str(k), showlegend=False, opacity=0.4,
+            line=dict(color=colour, width=2 * lines), hoverinfo="skip"),
+            row=1, col=col)
+        fig.add_trace(_now_marker(label, colour, symbol, lines), row=1, col=col)
+        fig.add_trace(go.Scatter(
+            x=[path[-1, 0]], y=[path[-1, col]], mode="markers",
+            name=f"{label}: lands at α ≈ {alpha:.3f}", legendgroup=str(k),
+            showlegend=col == 1,
+            marker=dict(size=16 * lines, symbol=f"{symbol}-open", color=colour,
+                        line=dict(color=colour, width=3 * lines)),
+            hovertemplate=end_hover), row=1, col=col)
+    frames = display_frames(trace, MAX_PATH_POINTS)
+    fig.add_trace(go.Scatter(
+        x=trace.iterations[frames], y=nearest_alpha(path[frames])[0], mode="lines",
+        name=f"{label} α", legendgroup=str(k), showlegend=False,
+        line=dict(color=colour, width=2.5 * lines, dash=RUN_DASHES[k % len(RUN_DASHES)]),
+        hovertemplate=f"{label}<br>iteration %{{x:,}}: α = %{{y:.3f}}<extra></extra>"),
+        row=2, col=1)
+    fig.add_trace(_now_marker(label, colour, symbol, lines), row=2, col=1)
+
+
+def _equilibrium_axes(fig: go.Figure, traces: list, style, height: int | None,
+                      width: int | None) -> None:
+    """The segment's ends labelled, the squares' and the alpha panel's axes, the layout."""
     for col in (1, 2):
         for a, text in ((0.0, "α = 0"), (ALPHA_MAX, "α = 1/3")):
             point = kuhn_equilibrium_point(a)
@@ -319,24 +338,18 @@ def kuhn_equilibrium_figure(trace_or_traces, labels=None, iteration: int | None 
     fig.update_xaxes(title_text=AXIS_TITLES[0], row=1, col=2, **square)
     fig.update_yaxes(title_text=AXIS_TITLES[1], row=1, col=1, scaleanchor="x", **square)
     fig.update_yaxes(title_text=AXIS_TITLES[2], row=1, col=2, scaleanchor="x2", **square)
-    longest = max(int(t.iterations[-1]) for t in traces)
-    log = longest > 20
+    log = max(int(t.iterations[-1]) for t in traces) > 20
     fig.update_xaxes(title_text="iteration", type="log" if log else "linear",
                      dtick=1 if log else None, gridcolor="#e6e6e6", row=2, col=1)
     fig.update_yaxes(range=[-0.01, ALPHA_MAX + 0.01], tickvals=[0, 1 / 9, 2 / 9, 1 / 3],
                      ticktext=["0", "1/9", "2/9", "1/3"], gridcolor="#e6e6e6", row=2, col=1)
-    fig.update_layout(height=height, width=width, plot_bgcolor="white",
-                      font=style.font(),
+    fig.update_layout(height=int(760 * style.figure_scale) if height is None else height,
+                      width=width, plot_bgcolor="white", font=style.font(),
                       margin=dict(l=70, r=30, t=60, b=int(130 * style.figure_scale)),
                       uirevision="keep",
                       # Below the iteration axis's title: one entry per run, where it lands.
                       legend=dict(orientation="h", yanchor="top", y=-0.15, x=0.5,
                                   xanchor="center"))
-    if now_marks:
-        update_kuhn_equilibrium(fig, traces, iteration)
-    apply_style(fig, style)
-    fig.layout.width = width  # only when asked for: by default the output area's width
-    return fig
 
 
 def _now_marker(label: str, colour: str, symbol: str, scale: float) -> go.Scatter:

@@ -65,6 +65,28 @@ def exact_convergence_figure(traces: Sequence, values: Sequence, exact_value: fl
     ValueError
         For no traces, or values or labels that do not match the traces.
     """
+    traces, values, names = _convergence_runs(traces, values, labels)
+    style = get_style(presenter)
+    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.1,
+                        subplot_titles=("how far the value is from the exact value",
+                                        "exploitability of the strategy"))
+    drawn = []
+    for k, (trace, value, name) in enumerate(zip(traces, values, names)):
+        drawn += _add_convergence_run(fig, k, trace, value, name, exact_value,
+                                      2.5 * style.line_scale)
+    notes = [f"exact value of the game (LP): {exact_value:.6f}"]
+    if lp_exploitability is not None and lp_exploitability > 0:
+        notes.append(f"exploitability of the LP's policy: {lp_exploitability:.0e} (rounding)")
+    fig.add_annotation(text="<br>".join(notes), xref="x2 domain", yref="y2 domain", x=0.02,
+                       y=0.04, xanchor="left", yanchor="bottom", showarrow=False, align="left",
+                       bgcolor="rgba(255,255,255,0.85)", font=style.font(style.small_font))
+    _convergence_layout(fig, escape(traces[0].game.name), drawn, style)
+    return apply_style(fig, style)
+
+
+def _convergence_runs(traces: Sequence, values: Sequence, labels: Sequence[str] | None
+                      ) -> tuple[list, list[np.ndarray], list[str]]:
+    """The runs, their values as arrays and their legend names (markup), checked to match."""
     traces = list(traces)
     values = [np.asarray(v, dtype=float) for v in values]
     if not traces:
@@ -75,39 +97,36 @@ def exact_convergence_figure(traces: Sequence, values: Sequence, exact_value: fl
                                                                             for x in labels]
     if len(names) != len(traces):
         raise ValueError(f"give one label per trace: {len(traces)} traces, {len(names)} labels")
-    style = get_style(presenter)
-    width = 2.5 * style.line_scale
-    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.1,
-                        subplot_titles=("how far the value is from the exact value",
-                                        "exploitability of the strategy"))
-    drawn = []
-    for k, (trace, value, name) in enumerate(zip(traces, values, names)):
-        colour, dash = RUN_COLOURS[k % len(RUN_COLOURS)], RUN_DASHES[k % len(RUN_DASHES)]
-        x = np.asarray(trace.iterations, dtype=float)
-        gap = positive_or_gap(np.abs(value - exact_value))
-        exploitability = positive_or_gap(trace.exploitability)
-        drawn += [v for v in gap + exploitability if v is not None]
-        line = dict(color=colour, dash=dash, width=width)
-        fig.add_trace(go.Scatter(
-            x=x, y=gap, mode="lines", name=name, legendgroup=name, line=line,
-            customdata=value,
-            hovertemplate=(f"{name}<br>iteration %{{x:,}}<br>value %{{customdata:.6f}}<br>"
-                           "|value − exact value| %{y:.3~e}<extra></extra>")), row=1, col=1)
-        fig.add_trace(go.Scatter(
-            x=x, y=exploitability, mode="lines", name=name, legendgroup=name,
-            showlegend=False, line=line,
-            hovertemplate=(f"{name}<br>iteration %{{x:,}}<br>exploitability "
-                           "%{y:.3~e}<extra></extra>")), row=2, col=1)
-    # One vertical range for both panels, so that their heights compare at a glance.
+    return traces, values, names
+
+
+def _add_convergence_run(fig: go.Figure, k: int, trace, value: np.ndarray, name: str,
+                         exact_value: float, width: float) -> list[float]:
+    """Run ``k``'s two lines (distance to the exact value above, exploitability below); the
+    values drawn."""
+    colour, dash = RUN_COLOURS[k % len(RUN_COLOURS)], RUN_DASHES[k % len(RUN_DASHES)]
+    x = np.asarray(trace.iterations, dtype=float)
+    gap = positive_or_gap(np.abs(value - exact_value))
+    exploitability = positive_or_gap(trace.exploitability)
+    line = dict(color=colour, dash=dash, width=width)
+    fig.add_trace(go.Scatter(
+        x=x, y=gap, mode="lines", name=name, legendgroup=name, line=line,
+        customdata=value,
+        hovertemplate=(f"{name}<br>iteration %{{x:,}}<br>value %{{customdata:.6f}}<br>"
+                       "|value − exact value| %{y:.3~e}<extra></extra>")), row=1, col=1)
+    fig.add_trace(go.Scatter(
+        x=x, y=exploitability, mode="lines", name=name, legendgroup=name,
+        showlegend=False, line=line,
+        hovertemplate=(f"{name}<br>iteration %{{x:,}}<br>exploitability "
+                       "%{y:.3~e}<extra></extra>")), row=2, col=1)
+    return [v for v in gap + exploitability if v is not None]
+
+
+def _convergence_layout(fig: go.Figure, game: str, drawn: list[float], style) -> None:
+    """Title, legend and log axes; one vertical range for both panels, so that their
+    heights compare at a glance."""
     low, high = (math.floor(math.log10(min(drawn))), math.ceil(math.log10(max(drawn)))) \
         if drawn else (-6, 0)
-    notes = [f"exact value of the game (LP): {exact_value:.6f}"]
-    if lp_exploitability is not None and lp_exploitability > 0:
-        notes.append(f"exploitability of the LP's policy: {lp_exploitability:.0e} (rounding)")
-    fig.add_annotation(text="<br>".join(notes), xref="x2 domain", yref="y2 domain", x=0.02,
-                       y=0.04, xanchor="left", yanchor="bottom", showarrow=False, align="left",
-                       bgcolor="rgba(255,255,255,0.85)", font=style.font(style.small_font))
-    game = escape(traces[0].game.name)
     fig.update_layout(
         height=int(640 * style.figure_scale), font=style.font(),
         title=dict(text=f"{game}: CFR's answers closing in on the exact one",
@@ -120,7 +139,6 @@ def exact_convergence_figure(traces: Sequence, values: Sequence, exact_value: fl
     fig.update_yaxes(type="log", range=[low - 0.2, high + 0.2])
     fig.update_yaxes(title="|value − exact|", row=1, col=1)
     fig.update_yaxes(title="exploitability", row=2, col=1)
-    return apply_style(fig, style)
 
 
 def _series(rows, what: str) -> tuple[list, list, list]:
@@ -176,40 +194,10 @@ def lp_vs_cfr_figure(recorded: Sequence = (), measured: Sequence = (),
     target = (recorded or measured)[0].target
     fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.08)
     for rows, kind in ((recorded, "recorded"), (measured, "measured now")):
-        if not rows:
-            continue
-        filled = kind != "recorded"
-        in_legend = kind == "recorded" or not recorded  # each solver once
-        for panel, (what, solver, colour, unit) in enumerate(
-                (("lp_seconds", "LP", LP_COLOUR, "s"),
-                 ("cfr_seconds", f"CFR+ to {target:g}", CFR_COLOUR, "s"),
-                 ("lp_bytes", "LP", LP_COLOUR, "MB"),
-                 ("cfr_bytes", "CFR+", CFR_COLOUR, "MB"),
-                 ("cfr_table_bytes", "CFR's two tables alone", TABLES_COLOUR, "MB"))):
-            x, y, text = _series(rows, what)
-            name = f"{solver}, {kind}"
-            tables = what == "cfr_table_bytes"
-            fig.add_trace(go.Scatter(
-                x=x, y=y, text=text, mode="markers" if filled else "lines+markers",
-                name=name, legendgroup=solver, showlegend=in_legend and (panel < 2 or tables),
-                legendgrouptitle=None,
-                marker=dict(color=colour, size=(12 if filled else 8) * style.line_scale,
-                            symbol="diamond" if filled else "circle-open",
-                            line=dict(width=2, color=colour)),
-                line=dict(color=colour, width=2.5 * style.line_scale,
-                          dash="dot" if tables else "solid"),
-                hovertemplate=(f"%{{text}}<br>%{{x:,}} sequences per player<br>{solver}: "
-                               f"%{{y:.3~g}} {unit}<extra>{kind}</extra>")),
-                row=1 if panel < 2 else 2, col=1)
-    stopped = [r for r in recorded if not math.isfinite(r.lp_seconds) and r.sequences > 0]
-    if stopped:
-        top = max(t for r in recorded for t in (r.lp_seconds, r.cfr_seconds) if math.isfinite(t))
-        fig.add_trace(go.Scatter(
-            x=[r.sequences for r in stopped], y=[top] * len(stopped),
-            text=[escape(f"{r.game}: {r.source.split(';')[0]}") for r in stopped],
-            mode="markers", name="LP stopped (did not finish)",
-            marker=dict(color=LP_COLOUR, symbol="x", size=12 * style.line_scale),
-            hovertemplate="%{text}<extra></extra>"), row=1, col=1)
+        if rows:
+            # each solver once in the legend
+            _add_cost_rows(fig, rows, kind, target, kind == "recorded" or not recorded, style)
+    _add_stopped(fig, recorded, style)
     fig.update_layout(
         height=int(640 * style.figure_scale), font=style.font(),
         title=dict(text="Exact LP against CFR+: what each costs as the game grows",
@@ -226,3 +214,43 @@ def lp_vs_cfr_figure(recorded: Sequence = (), measured: Sequence = (),
     fig.update_yaxes(type="log", title="CPU seconds", row=1, col=1)
     fig.update_yaxes(type="log", title="peak memory, MB", row=2, col=1)
     return apply_style(fig, style)
+
+
+def _add_cost_rows(fig: go.Figure, rows: list, kind: str, target: float, in_legend: bool,
+                   style) -> None:
+    """The recorded (lines with open markers) or measured (filled markers) rows: each
+    solver's time in the upper panel, its memory and CFR's tables alone in the lower."""
+    filled = kind != "recorded"
+    for panel, (what, solver, colour, unit) in enumerate(
+            (("lp_seconds", "LP", LP_COLOUR, "s"),
+             ("cfr_seconds", f"CFR+ to {target:g}", CFR_COLOUR, "s"),
+             ("lp_bytes", "LP", LP_COLOUR, "MB"),
+             ("cfr_bytes", "CFR+", CFR_COLOUR, "MB"),
+             ("cfr_table_bytes", "CFR's two tables alone", TABLES_COLOUR, "MB"))):
+        x, y, text = _series(rows, what)
+        tables = what == "cfr_table_bytes"
+        fig.add_trace(go.Scatter(
+            x=x, y=y, text=text, mode="markers" if filled else "lines+markers",
+            name=f"{solver}, {kind}", legendgroup=solver,
+            showlegend=in_legend and (panel < 2 or tables), legendgrouptitle=None,
+            marker=dict(color=colour, size=(12 if filled else 8) * style.line_scale,
+                        symbol="diamond" if filled else "circle-open",
+                        line=dict(width=2, color=colour)),
+            line=dict(color=colour, width=2.5 * style.line_scale,
+                      dash="dot" if tables else "solid"),
+            hovertemplate=(f"%{{text}}<br>%{{x:,}} sequences per player<br>{solver}: "
+                           f"%{{y:.3~g}} {unit}<extra>{kind}</extra>")),
+            row=1 if panel < 2 else 2, col=1)
+
+
+def _add_stopped(fig: go.Figure, recorded: list, style) -> None:
+    """The recorded LPs that were stopped, marked on the time panel at its top edge."""
+    stopped = [r for r in recorded if not math.isfinite(r.lp_seconds) and r.sequences > 0]
+    if stopped:
+        top = max(t for r in recorded for t in (r.lp_seconds, r.cfr_seconds) if math.isfinite(t))
+        fig.add_trace(go.Scatter(
+            x=[r.sequences for r in stopped], y=[top] * len(stopped),
+            text=[escape(f"{r.game}: {r.source.split(';')[0]}") for r in stopped],
+            mode="markers", name="LP stopped (did not finish)",
+            marker=dict(color=LP_COLOUR, symbol="x", size=12 * style.line_scale),
+            hovertemplate="%{text}<extra></extra>"), row=1, col=1)

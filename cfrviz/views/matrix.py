@@ -87,32 +87,10 @@ def simplex_figure(trace, equilibrium=None, frames=None, height: int = 430,
     fig = make_subplots(rows=1, cols=2, specs=[[{"type": "ternary"}] * 2],
                         subplot_titles=("Player 1", "Player 2"), horizontal_spacing=0.22)
     for p in (0, 1):
-        ternary = dict(row=1, col=p + 1)
-        legend = p == 0
-        fig.add_trace(go.Scatterternary(mode="lines", name="average strategy (path)",
-                                        line=dict(color=AVERAGE_COLOUR, width=2),
-                                        legendgroup="avg", showlegend=legend,
-                                        hoverinfo="skip", **_ternary([[1 / 3] * 3])), **ternary)
-        fig.add_trace(go.Scatterternary(mode="lines", name="current strategy (recent)",
-                                        line=dict(color=CURRENT_COLOUR, width=1.5, dash="dot"),
-                                        legendgroup="cur", showlegend=legend,
-                                        hoverinfo="skip", **_ternary([[1 / 3] * 3])), **ternary)
-        for kind, colour, symbol, group in (("current", CURRENT_COLOUR, "circle", "cur"),
-                                            ("average", AVERAGE_COLOUR, "diamond", "avg")):
-            fig.add_trace(go.Scatterternary(
-                mode="markers", name=f"{kind} strategy", legendgroup=group, showlegend=False,
-                marker=dict(color=colour, size=12, symbol=symbol,
-                            line=dict(color="white", width=1)),
-                hovertemplate=f"{kind}<br>" + _hover(names) + "<extra></extra>",
-                **_ternary([[1 / 3] * 3])), **ternary)
         eq = [np.full(3, np.nan)] if equilibrium is None else \
             [equilibrium.row if p == 0 else equilibrium.col]
-        fig.add_trace(go.Scatterternary(mode="markers", name="Nash equilibrium",
-                                        marker=dict(color=EQUILIBRIUM_COLOUR, size=14,
-                                                    symbol="star"),
-                                        legendgroup="eq", showlegend=legend,
-                                        hovertemplate="equilibrium<br>" + _hover(names) +
-                                        "<extra></extra>", **_ternary(eq)), **ternary)
+        for trace_ in _simplex_traces(names, eq, legend=p == 0):
+            fig.add_trace(trace_, row=1, col=p + 1)
     axis = dict(min=0, linewidth=1, ticks="outside", tickformat=".1f")
     for key in ("ternary", "ternary2"):
         fig.layout[key].update(
@@ -136,6 +114,36 @@ def simplex_figure(trace, equilibrium=None, frames=None, height: int = 430,
             for i in range(4):
                 fig.data[5 * p + i].update(a=[None], b=[None], c=[None])
     return apply_style(fig, style)
+
+
+def _simplex_traces(names: list[str], eq: list, legend: bool) -> list[go.Scatterternary]:
+    """One player's five traces on its triangle: the average strategy's path, the recent
+    current strategies, the current and average points (all at the centre until moved), and
+    the equilibrium ``eq``."""
+    centre = [[1 / 3] * 3]
+    traces = [go.Scatterternary(mode="lines", name="average strategy (path)",
+                                line=dict(color=AVERAGE_COLOUR, width=2),
+                                legendgroup="avg", showlegend=legend,
+                                hoverinfo="skip", **_ternary(centre)),
+              go.Scatterternary(mode="lines", name="current strategy (recent)",
+                                line=dict(color=CURRENT_COLOUR, width=1.5, dash="dot"),
+                                legendgroup="cur", showlegend=legend,
+                                hoverinfo="skip", **_ternary(centre))]
+    for kind, colour, symbol, group in (("current", CURRENT_COLOUR, "circle", "cur"),
+                                        ("average", AVERAGE_COLOUR, "diamond", "avg")):
+        traces.append(go.Scatterternary(
+            mode="markers", name=f"{kind} strategy", legendgroup=group, showlegend=False,
+            marker=dict(color=colour, size=12, symbol=symbol,
+                        line=dict(color="white", width=1)),
+            hovertemplate=f"{kind}<br>" + _hover(names) + "<extra></extra>",
+            **_ternary(centre)))
+    traces.append(go.Scatterternary(mode="markers", name="Nash equilibrium",
+                                    marker=dict(color=EQUILIBRIUM_COLOUR, size=14,
+                                                symbol="star"),
+                                    legendgroup="eq", showlegend=legend,
+                                    hovertemplate="equilibrium<br>" + _hover(names) +
+                                    "<extra></extra>", **_ternary(eq)))
+    return traces
 
 
 def _hover(names) -> str:

@@ -55,25 +55,12 @@ def game_sizes_figure(ours: Sequence[GameSize],
     style = get_style(presenter)
     ours = list(ours)
     published = list(published)
-    # Category labels are plotly markup: a game's name may come from a shared file.
-    labels_ours = [escape(s.name) for s in ours]
-    labels_pub = [escape(p.game) for p in published]
     sets_ours = np.array([s.infosets for s in ours], dtype=float)
     sets_pub = np.array([p.infosets for p in published], dtype=float)
-    hover_ours = [f"<b>{escape(s.name)}</b><br>{s.infosets:,} information sets, "
-                  f"{s.nodes:,} nodes<br>counted from cfrviz's game tree" for s in ours]
-    hover_pub = [f"<b>{escape(p.game)}</b><br>{_wrap(p.note)}<br><i>source:</i> "
-                 f"{_wrap(p.source)}" for p in published]
-    fig = go.Figure()
-    fig.add_trace(go.Bar(y=labels_ours, x=sets_ours, orientation="h", name="counted by cfrviz",
-                         marker_color=OKABE_ITO["blue"], customdata=hover_ours,
-                         hovertemplate="%{customdata}<extra></extra>"))
-    fig.add_trace(go.Bar(y=labels_pub, x=sets_pub, orientation="h",
-                         name="published (hover for the source)",
-                         marker_color=OKABE_ITO["vermillion"], marker_pattern_shape="/",
-                         customdata=hover_pub, hovertemplate="%{customdata}<extra></extra>"))
+    bars = _size_bars(ours, published, sets_ours, sets_pub)
+    fig = go.Figure(bars)
     order = [label for _, label in sorted(zip([*sets_ours, *sets_pub],
-                                              [*labels_ours, *labels_pub]))]
+                                              [*bars[0].y, *bars[1].y]))]
     fig.update_layout(
         height=int((150 + 48 * len(order)) * style.figure_scale), font=style.font(),
         title=dict(text="Information sets (log scale)", font=style.font(style.title_size)),
@@ -82,7 +69,38 @@ def game_sizes_figure(ours: Sequence[GameSize],
         barmode="overlay", margin=dict(l=10, r=20, t=110, b=int(100 * style.figure_scale)),
         # At the foot of the figure, below the axis title (a paper position ran into it).
         legend=dict(orientation="h", yref="container", y=0.01, yanchor="bottom", x=0))
-    # One button each: (label, axis title, our x, published x, reference marks (name, value)).
+    views = _views(sets_ours, sets_pub, seconds_per_infoset, bytes_per_infoset)
+    if len(views) > 1:
+        fig.update_layout(updatemenus=[dict(type="buttons", direction="right", x=0, y=1.0,
+                                            xanchor="left", yanchor="bottom",
+                                            pad=dict(b=34), buttons=_view_buttons(views, style),
+                                            showactive=True)],
+                          title=dict(y=0.98, yanchor="top"))
+    return apply_style(fig, style)
+
+
+def _size_bars(ours: list[GameSize], published: list[PublishedSize], sets_ours: np.ndarray,
+               sets_pub: np.ndarray) -> list[go.Bar]:
+    """Our games' bars and the published ones', each with its source on hover."""
+    # Category labels are plotly markup: a game's name may come from a shared file.
+    hover_ours = [f"<b>{escape(s.name)}</b><br>{s.infosets:,} information sets, "
+                  f"{s.nodes:,} nodes<br>counted from cfrviz's game tree" for s in ours]
+    hover_pub = [f"<b>{escape(p.game)}</b><br>{_wrap(p.note)}<br><i>source:</i> "
+                 f"{_wrap(p.source)}" for p in published]
+    return [go.Bar(y=[escape(s.name) for s in ours], x=sets_ours, orientation="h",
+                   name="counted by cfrviz", marker_color=OKABE_ITO["blue"],
+                   customdata=hover_ours, hovertemplate="%{customdata}<extra></extra>"),
+            go.Bar(y=[escape(p.game) for p in published], x=sets_pub, orientation="h",
+                   name="published (hover for the source)",
+                   marker_color=OKABE_ITO["vermillion"], marker_pattern_shape="/",
+                   customdata=hover_pub, hovertemplate="%{customdata}<extra></extra>")]
+
+
+def _views(sets_ours: np.ndarray, sets_pub: np.ndarray, seconds_per_infoset: float | None,
+           bytes_per_infoset: float | None
+           ) -> list[tuple[str, str, np.ndarray, np.ndarray, tuple[tuple[str, float], ...]]]:
+    """One button each: (label, axis title, our x, published x, reference marks (name,
+    value)); the extrapolations only when their cost per set is given."""
     views: list[tuple[str, str, np.ndarray, np.ndarray, tuple[tuple[str, float], ...]]] = [
         ("information sets", "information sets", sets_ours, sets_pub, ())]
     if seconds_per_infoset is not None:
@@ -92,26 +110,26 @@ def game_sizes_figure(ours: Sequence[GameSize],
     if bytes_per_infoset is not None:
         views.append(("memory of CFR's two tables", "bytes (extrapolated)",
                       sets_ours * bytes_per_infoset, sets_pub * bytes_per_infoset, MEMORIES))
-    if len(views) > 1:
-        buttons = []
-        for label, axis_title, xo, xp, marks in views:
-            shapes = [dict(type="line", xref="x", yref="paper", x0=v, x1=v, y0=0, y1=1,
-                           line=dict(color="#555", dash="dot", width=2)) for _, v in marks]
-            notes = [dict(x=np.log10(v), y=0.0, xref="x", yref="paper", text=name,
-                          showarrow=False, xanchor="left", yanchor="bottom", textangle=-90,
-                          font=style.font(style.small_font, "#555")) for name, v in marks]
-            buttons.append(dict(label=label, method="update",
-                                args=[{"x": [xo, xp]},
-                                      {"xaxis.title.text": axis_title,
-                                       "xaxis.dtick": decade_step([*xo, *xp]),
-                                       "title.text": f"{label[0].upper()}{label[1:]} (log scale)",
-                                       "shapes": shapes, "annotations": notes}]))
-        fig.update_layout(updatemenus=[dict(type="buttons", direction="right", x=0, y=1.0,
-                                            xanchor="left", yanchor="bottom",
-                                            pad=dict(b=34), buttons=buttons,
-                                            showactive=True)],
-                          title=dict(y=0.98, yanchor="top"))
-    return apply_style(fig, style)
+    return views
+
+
+def _view_buttons(views: list, style) -> list[dict]:
+    """A button per view: its bars, axis title and title, and its reference lines (a day, a
+    year, ...) with their names."""
+    buttons = []
+    for label, axis_title, xo, xp, marks in views:
+        shapes = [dict(type="line", xref="x", yref="paper", x0=v, x1=v, y0=0, y1=1,
+                       line=dict(color="#555", dash="dot", width=2)) for _, v in marks]
+        notes = [dict(x=np.log10(v), y=0.0, xref="x", yref="paper", text=name,
+                      showarrow=False, xanchor="left", yanchor="bottom", textangle=-90,
+                      font=style.font(style.small_font, "#555")) for name, v in marks]
+        buttons.append(dict(label=label, method="update",
+                            args=[{"x": [xo, xp]},
+                                  {"xaxis.title.text": axis_title,
+                                   "xaxis.dtick": decade_step([*xo, *xp]),
+                                   "title.text": f"{label[0].upper()}{label[1:]} (log scale)",
+                                   "shapes": shapes, "annotations": notes}]))
+    return buttons
 
 
 def scaling_figure(table: ScalingTable, presenter: bool | None = None) -> go.Figure:
