@@ -95,7 +95,21 @@ class RegretMatchingExplorer(Exportable, TimelinePanel):
         self.equilibrium: MatrixEquilibrium | None = None
         self.status = W.HTML()
 
-        # -- controls ---------------------------------------------------------------------
+        self._add_controls(iterations, seed)
+        self._add_timeline()
+        self._arrange(show_controls)
+
+        self.set_payoffs(rock_paper_scissors().payoffs if payoffs is None else payoffs)
+        self.update_rule.value = update
+        self.start.value = start
+        if opponent is not None:
+            self.set_opponent(opponent)
+            self.mode.value = "fixed"
+        self._on_mode()
+        self.solve()
+
+    def _add_controls(self, iterations: int, seed: int) -> None:
+        """The payoff editor, the run's settings and the Solve button."""
         style = {"description_width": "initial"}
         self.payoff_cells = [[W.FloatText(layout=W.Layout(width="64px")) for _ in range(3)]
                              for _ in range(3)]
@@ -124,7 +138,9 @@ class RegretMatchingExplorer(Exportable, TimelinePanel):
         self.solve_button.on_click(lambda _: self.solve())
         self.mode.observe(self._on_mode, names="value")
 
-        # -- timeline -----------------------------------------------------------------------
+    def _add_timeline(self) -> None:
+        """The timeline (play and slider), the three charts with their "now" marks over them,
+        the numbers and the chart player's toggle."""
         self.play = Play(value=0, min=0, max=0, step=1, interval=80,
                          description="play", show_repeat=False)
         self.slider = W.IntSlider(value=0, min=0, max=0, description="frame",
@@ -147,9 +163,13 @@ class RegretMatchingExplorer(Exportable, TimelinePanel):
         self.curve_marks = NowMarks({"now": point(**NOW_POINT)})
         self.numbers = W.HTML()
         self.history_player = W.ToggleButtons(options=[("player 1", 0), ("player 2", 1)],
-                                              description="charts for", style=style)
+                                              description="charts for",
+                                              style={"description_width": "initial"})
         self.history_player.observe(lambda _: self._redraw(), names="value")
 
+    def _arrange(self, show_controls: bool) -> None:
+        """The controls (payoff table beside the run's settings), then the timeline and the
+        charts."""
         grid = W.GridBox(
             [W.HTML("<b>P1 \\ P2</b>")] + [W.HTML(f"<b>{a}</b>") for a in "RPS"]
             + [w for i, a in enumerate("RPS") for w in [W.HTML(f"<b>{a}</b>"),
@@ -172,15 +192,6 @@ class RegretMatchingExplorer(Exportable, TimelinePanel):
                    layout=W.Layout(align_items="flex-start", flex_flow="row wrap")),
             self.history_player, overlaid(self.history, self.history_marks)]
         self._add_download("regret-matching-explorer")  # the frame as PNG, SVG or PDF
-
-        self.set_payoffs(rock_paper_scissors().payoffs if payoffs is None else payoffs)
-        self.update_rule.value = update
-        self.start.value = start
-        if opponent is not None:
-            self.set_opponent(opponent)
-            self.mode.value = "fixed"
-        self._on_mode()
-        self.solve()
 
     # -- public actions, also used by tests ------------------------------------------------
     def set_payoffs(self, payoffs) -> None:

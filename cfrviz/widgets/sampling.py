@@ -99,6 +99,24 @@ class Clearance:
         return float(np.hypot(gx, gy).min()) - CLEAR_MARGIN
 
 
+def _walk_traces(style: Style) -> list[go.Scatter]:
+    """The walk's three traces over the tree: edges walked (every child tried), edges drawn
+    (one child sampled) and the rings of the nodes entered (empty until drawn)."""
+    width = EDGE_WIDTH * style.line_scale
+    return [
+        go.Scatter(x=[], y=[], mode="lines", hoverinfo="skip", opacity=0.6,
+                   name="walked: every child tried", line=dict(color=WALKED_COLOUR,
+                                                               width=width)),
+        go.Scatter(x=[], y=[], mode="lines", hoverinfo="skip", opacity=0.75,
+                   name="drawn: one child sampled", line=dict(color=DRAWN_COLOUR,
+                                                              width=width, dash="dash")),
+        go.Scatter(x=[], y=[], mode="markers", hoverinfo="text",
+                   name="entered by the walk (ringed; a payoff filled)",
+                   marker=dict(symbol="circle-open", size=style.marker_size * RING_SIZE,
+                               color=DRAWN_COLOUR, line=dict(width=RING_LINE))),
+    ]
+
+
 class SampledPaths(Panel):
     """One iteration's walks on the game tree, for vanilla CFR and the three samplers.
 
@@ -154,19 +172,7 @@ class SampledPaths(Panel):
         self.fig = self.view.figure(None, widget=True)
         self.clearance = Clearance(self.view, self.fig)
         self._ring_px = self._ring_sizes()
-        width = EDGE_WIDTH * self.style.line_scale
-        self.fig.add_traces([
-            go.Scatter(x=[], y=[], mode="lines", hoverinfo="skip", opacity=0.6,
-                       name="walked: every child tried", line=dict(color=WALKED_COLOUR,
-                                                                   width=width)),
-            go.Scatter(x=[], y=[], mode="lines", hoverinfo="skip", opacity=0.75,
-                       name="drawn: one child sampled", line=dict(color=DRAWN_COLOUR,
-                                                                  width=width, dash="dash")),
-            go.Scatter(x=[], y=[], mode="markers", hoverinfo="text",
-                       name="entered by the walk (ringed; a payoff filled)",
-                       marker=dict(symbol="circle-open", size=self.style.marker_size * RING_SIZE,
-                                   color=DRAWN_COLOUR, line=dict(width=RING_LINE))),
-        ])
+        self.fig.add_traces(_walk_traces(self.style))
         first = len(self.fig.data) - 3
         self.traces = {"walked": first, "drawn": first + 1, "entered": first + 2}
 
