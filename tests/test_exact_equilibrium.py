@@ -16,9 +16,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cfrviz
-from cfrviz.analysis import lp
 from cfrviz.core.tree import build_tree
 from cfrviz.reference.evaluation import tree_best_response, tree_expected_values
+from cfrviz.solvers import lp
 
 GAMES = Path(__file__).resolve().parent.parent / "data" / "games"
 LEDUC_VALUE = -0.0856064240
