@@ -97,9 +97,17 @@ class TrainingExplorer(Exportable, TimelinePanel):
         iterations, seed = ITERATIONS.check(iterations), SEED.check(seed)
         ALGORITHMS.check_params(registered(algorithm), params)
         self.status = W.HTML()
-        st = {"description_width": "initial"}
+        self._add_controls(menu, algorithm, iterations, seed, params)
+        self._add_timeline()
+        self._arrange(show_controls)
+        self._add_download("training-explorer")  # the frame as PNG, SVG or PDF
+        self._show_params()
+        self.solve()
 
-        # -- controls (nothing runs until Solve) ------------------------------------------------
+    def _add_controls(self, menu: tuple[str, ...], algorithm: str, iterations: int, seed: int,
+                      params: dict) -> None:
+        """The algorithm, its settings and the Solve button (nothing runs until Solve)."""
+        st = {"description_width": "initial"}
         self.algorithm = W.Dropdown(options=[(f"{registered(a).label} ({a})", a) for a in menu],
                                     value=algorithm, description="algorithm", style=st,
                                     # wide enough for "external sampling (external_sampling)"
@@ -117,7 +125,10 @@ class TrainingExplorer(Exportable, TimelinePanel):
         self.algorithm.observe(lambda _: self._show_params(), names="value")
         self.params_box = W.VBox(list(self.param_rows.values()))
 
-        # -- timeline and views ---------------------------------------------------------------
+    def _add_timeline(self) -> None:
+        """The timeline, what the tree shows, the tree itself, the information-set panel and
+        the two charts with their "now" marks over them."""
+        st = {"description_width": "initial"}
         self.play = Play(value=0, min=0, max=0, step=1, interval=120, show_repeat=False)
         self.slider = W.IntSlider(value=0, min=0, max=0, readout=False, description="frame",
                                   layout=W.Layout(width="420px"))
@@ -151,6 +162,9 @@ class TrainingExplorer(Exportable, TimelinePanel):
         self.curve_marks = NowMarks({"now": point(**NOW_POINT)})
         self.panel = W.HTML()
 
+    def _arrange(self, show_controls: bool) -> None:
+        """Controls, timeline, the tree across the width, the panel beside its chart, the
+        exploitability curve."""
         panel_px, chart_px = CHART_PX[self.style.presenter]
         controls = W.VBox([W.HBox([self.algorithm, self.iterations, self.seed]), self.params_box,
                            W.HBox([self.solve_button, self.status])])
@@ -169,9 +183,6 @@ class TrainingExplorer(Exportable, TimelinePanel):
                              min_width=f"min({chart_px}px, 100%)")],
                    layout=W.Layout(align_items="flex-start", flex_flow="row wrap")),
             self.axis, overlaid(self.curve, self.curve_marks)]
-        self._add_download("training-explorer")  # the frame as PNG, SVG or PDF
-        self._show_params()
-        self.solve()
 
     # -- public actions (also used by tests) ----------------------------------------------------
     def solve(self) -> None:

@@ -52,6 +52,30 @@ PLACEHOLDER = ("Press <b>Re-solve</b>: the subgame's CFR+<br>is drawn here as it
                "re-solved<br>strategy's exploitability joins the bars on the right")
 
 
+def _usable(blueprint, blueprint_iterations, method, iterations
+            ) -> tuple[Policy | None, int, str, int, list[str]]:
+    """The arguments as the explorer uses them, each bad one replaced by its default, and a
+    message per bad one (shown in the widget, never raised)."""
+    bad: list[str] = []
+    checked = []
+    for param, value in ((BLUEPRINT_ITERATIONS, blueprint_iterations),
+                         (ITERATIONS, iterations)):
+        try:
+            checked.append(param.check(value))
+        except ValueError as error:
+            bad.append(str(error))
+            checked.append(param.default)
+    if method not in METHODS:
+        bad.append(f"unknown re-solving method {method!r}; choose one of "
+                   f"{', '.join(repr(m) for m in METHODS)} (using 'resolve')")
+        method = "resolve"
+    if blueprint is not None and not isinstance(blueprint, Policy):
+        bad.append(f"the blueprint is a cfrviz.Policy; got {type(blueprint).__name__} "
+                   f"(using a short CFR run)")
+        blueprint = None
+    return blueprint, checked[0], method, checked[1], bad
+
+
 class ResolveExplorer(Panel):
     """The public tree, both ranges at a selected public state, and a **Re-solve** button.
 
@@ -108,24 +132,8 @@ class ResolveExplorer(Panel):
             self.children = [self.status, self.output]
             self.report("This game cannot be re-solved by public states", error)
             return
-        bad: list[str] = []
-        checked = []
-        for param, value in ((BLUEPRINT_ITERATIONS, blueprint_iterations),
-                             (ITERATIONS, iterations)):
-            try:
-                checked.append(param.check(value))
-            except ValueError as error:
-                bad.append(str(error))
-                checked.append(param.default)
-        blueprint_iterations, iterations = checked
-        if method not in METHODS:
-            bad.append(f"unknown re-solving method {method!r}; choose one of "
-                       f"{', '.join(repr(m) for m in METHODS)} (using 'resolve')")
-            method = "resolve"
-        if blueprint is not None and not isinstance(blueprint, Policy):
-            bad.append(f"the blueprint is a cfrviz.Policy; got {type(blueprint).__name__} "
-                       f"(using a short CFR run)")
-            blueprint = None
+        blueprint, blueprint_iterations, method, iterations, bad = _usable(
+            blueprint, blueprint_iterations, method, iterations)
         st = {"description_width": "initial"}
         options = list(BLUEPRINTS) + ([("the given policy", "given")] if blueprint else [])
         self.blueprint_kind = W.Dropdown(options=options, value="given" if blueprint else "cfr",
@@ -146,18 +154,7 @@ class ResolveExplorer(Panel):
                                        icon="play")
         self.progress = W.IntProgress(value=0, min=0, max=1, description="subgame CFR+",
                                       style=st, layout=W.Layout(width="360px"))
-        self.tree_fig = fit_to_output(FigureWidget(public_tree_figure(
-            self.public, presenter=presenter)))
-        self.ranges_fig = fit_to_output(FigureWidget(ranges_figure(
-            self.public, "", None, presenter=presenter)))
-        self.resolve_fig = fit_to_output(FigureWidget(resolve_figure(
-            [], None, {}, presenter=presenter)))
-        self.children = [
-            W.HBox([self.blueprint_kind, self.blueprint_iterations]),
-            self.tree_fig,
-            W.HBox([self.state_menu, self.method]),
-            W.HBox([self.iterations, self.resolve_button, self.progress]),
-            self.status, self.output, self.ranges_fig, self.resolve_fig]
+        self._arrange(self.public, presenter)
         for trace in self.tree_fig.data[1:SELECTED_TRACE]:
             trace.on_click(self._on_click)
         self.resolve_button.on_click(lambda _: self.resolve())
@@ -171,6 +168,21 @@ class ResolveExplorer(Panel):
         self.select(first)
         for message in bad:  # after the first drawing, which clears the output area
             self.report("Not used", ValueError(message))
+
+    def _arrange(self, public: PublicTree, presenter: bool | None) -> None:
+        """The three figures (public tree, ranges, re-solves) and the controls between them."""
+        self.tree_fig = fit_to_output(FigureWidget(public_tree_figure(
+            public, presenter=presenter)))
+        self.ranges_fig = fit_to_output(FigureWidget(ranges_figure(
+            public, "", None, presenter=presenter)))
+        self.resolve_fig = fit_to_output(FigureWidget(resolve_figure(
+            [], None, {}, presenter=presenter)))
+        self.children = [
+            W.HBox([self.blueprint_kind, self.blueprint_iterations]),
+            self.tree_fig,
+            W.HBox([self.state_menu, self.method]),
+            W.HBox([self.iterations, self.resolve_button, self.progress]),
+            self.status, self.output, self.ranges_fig, self.resolve_fig]
 
     # -- public actions (also used by tests) ----------------------------------------------------
     def set_blueprint(self, kind: str | None = None, iterations: int | None = None) -> None:
