@@ -48,8 +48,6 @@ IN_PROGRESS: dict[str, str] = {
     "games": "issue 31: games/ being shrunk by another helper",
     "io": "issue 31: io/ being shrunk by another helper",
     "solvers": "issue 31: solvers/driver being reworked (one loop as a generator)",
-    # limits-core's own folders, removed one by one as each is within the limits
-    "widgets": "issue 31: widgets/ being shrunk (limits-core)",
 }
 
 PACKAGE = Path(__file__).resolve().parent.parent / "cfrviz"
