@@ -181,24 +181,8 @@ CASES = [
       for s in (True, -1, None)],
     case("round_robin", "a list of policies",
          lambda g: cfrviz.round_robin(g.kuhn, [g.policy, g.policy]), "must be a dict"),
-    # -- solvers -------------------------------------------------------------------------------
-    *[case("solve", f"checkpoints={c!r}",
-           lambda g, c=c: cfrviz.solve(g.kuhn, "cfr", 5, checkpoints=c),
-           f"checkpoints must be iteration numbers, whole numbers in 1..5; got {text}")
-      for c, text in (([2.5], "2.5"), (["3"], "'3'"), ([True], "True"), ([2.0], "2.0"),
-                      ([NAN], "nan"))],
-    case("solve", "checkpoints='3'",
-         lambda g: cfrviz.solve(g.kuhn, "cfr", 5, checkpoints="3"),
-         "checkpoints must be a list of iteration numbers; got '3'"),
-    *[case("solve", f"seed={s!r}", lambda g, s=s: cfrviz.solve(g.kuhn, "cfr", 3, seed=s),
-           f"seed {WHOLE} >= 0; got {text}")
-      for s, text in ((True, "True"), (2.0, "2.0"), (-1, "-1"))],
-    *[case("solve", f"iterations={it!r}",
-           lambda g, it=it: cfrviz.solve(g.kuhn, "cfr", it), f"iterations {WHOLE} >= 1; got ")
-      for it in (True, 2.5, "3", None, 0)],
-    case("solve", "progress='yes'",
-         lambda g: cfrviz.solve(g.kuhn, "cfr", 3, progress="yes"),
-         "progress must be True, False or None.*; got 'yes'"),
+    # -- solvers (iterations, seed, checkpoints, progress, resume and each algorithm's own
+    #    parameters: tests/test_contract.py, for every algorithm) ------------------------------
     case("solve", "None", lambda _g: cfrviz.solve(None, "cfr", 3), "needs a game"),
     case("solve", "'kuhn_poker'", lambda _g: cfrviz.solve("kuhn_poker", "cfr", 3),
          "needs a game, not its name 'kuhn_poker'"),
@@ -263,11 +247,6 @@ CASES = [
     case("play_tabs", "iterations=[True]",
          lambda g: cfrviz.play_tabs(g.kuhn, g.trace, iterations=[True]),
          f"iteration {WHOLE}.*got True"),
-    case("solve", "iterations=10**400", lambda g: cfrviz.solve(g.kuhn, "cfr", 10**400),
-         r"iterations must be a whole number >= 1 that fits in 64 bits .*; got an integer of "
-         r"401 digits"),
-    case("solve", "seed=2**64", lambda g: cfrviz.solve(g.kuhn, "cfr", 2, seed=2**64),
-         r"seed must be a whole number >= 0 that fits in 64 bits"),
     case("solve", "alpha=10**400", lambda g: cfrviz.solve(g.kuhn, "dcfr", 2, alpha=10**400),
          r"alpha must be a finite number >= 0 and <= 100; got an integer of 401 digits"),
     case("solve", "seed=1 on a seed=0 trace",
@@ -351,18 +330,6 @@ def test_nash_conv_expected_values_and_best_response_hold_in_general_sum_games(g
     # Player 1 gains 0.5 by switching to 'a'; player 2 has no decision.
     assert cfrviz.nash_conv(game, uniform) == 0.5
     assert cfrviz.nash_conv(game, response.policy) == 0.0  # an equilibrium
-
-
-def test_checkpoints_given_as_a_generator_are_all_recorded(g):
-    trace = cfrviz.solve(g.kuhn, "cfr", 6, checkpoints=(i for i in (2, 4)))
-    assert trace.iterations.tolist() == [2, 4, 6]
-
-
-def test_a_resume_with_the_trace_seed_goes_on(g):
-    start = cfrviz.solve(g.kuhn, "external_sampling", 3, seed=7)
-    resumed = cfrviz.solve(g.kuhn, "external_sampling", 6, seed=7, resume=start)
-    whole = cfrviz.solve(g.kuhn, "external_sampling", 6, seed=7)
-    np.testing.assert_array_equal(resumed.cumulative_regret[-1], whole.cumulative_regret[-1])
 
 
 def test_registry_entries_are_checked_when_declared():

@@ -1,8 +1,10 @@
-"""The shared training loop: interrupts keep what finished, runs resume bit for bit, progress."""
+"""The shared training loop: progress, chunks, the solver state and recorder, and the guards
+(non-finite values, bounded traces, a resume checked before compiled code).  What every
+algorithm's run keeps (Ctrl-C, resume bit for bit, checkpoints, seeds, bad arguments) is
+tests/test_contract.py's."""
 
 import dataclasses
 import json
-import signal
 
 import numpy as np
 import pytest
@@ -20,84 +22,6 @@ from cfrviz.core.trace import (
 )
 from cfrviz.core.tree import build_tree
 from cfrviz.solvers import driver
-
-
-def interrupt_on_call(monkeypatch, name, call):
-    """Make the ``call``-th call of an engine kernel deliver a real SIGINT as it returns."""
-    original = getattr(engine, name)
-    calls = {"n": 0}
-
-    def wrapped(*args):
-        result = original(*args)
-        calls["n"] += 1
-        if calls["n"] == call:
-            signal.raise_signal(signal.SIGINT)
-        return result
-
-    monkeypatch.setattr(engine, name, wrapped)
-
-
-@pytest.mark.parametrize("algorithm,kernel", [("cfr", "run_full_tree"),
-                                              ("external_sampling", "run_external_sampling")])
-def test_interrupt_keeps_finished_work_and_resumes_bit_for_bit(kuhn, monkeypatch, algorithm,
-                                                              kernel):
-    # The handler this process had (Python's default, or SIG_IGN when started in the background
-    # of a non-interactive shell, as CI's low-priority suites are): the run must give it back.
-    before = signal.getsignal(signal.SIGINT)
-    monkeypatch.setattr(driver, "CHUNK_SECONDS", 1e-9)  # one iteration per compiled call
-    interrupt_on_call(monkeypatch, kernel, 1 + 37)  # the warm-up call, then 37 iterations
-    with pytest.warns(RuntimeWarning, match="interrupted after iteration 37 of 1000"):
-        cut = cfrviz.solve(kuhn, algorithm, 1000, seed=3, checkpoints=[10, 20, 30, 500])
-    assert cut.iterations.tolist() == [10, 20, 30, 37] and cut.params["interrupted"]
-    assert cut.state["iteration"] == 37
-    monkeypatch.undo()
-    whole = cfrviz.solve(kuhn, algorithm, 1000, seed=3, checkpoints=[10, 20, 30, 37, 500])
-    assert np.array_equal(cut.average_strategy, whole.average_strategy[:4])
-    resumed = cfrviz.solve(kuhn, algorithm, 1000, seed=3, checkpoints=[500], resume=cut)
-    assert resumed.iterations.tolist() == [10, 20, 30, 37, 500, 1000]
-    assert resumed.params["resumed_from"] == 37 and not resumed.params["interrupted"]
-    for name in ("cumulative_regret", "average_strategy", "current_strategy"):
-        assert np.array_equal(getattr(resumed, name), getattr(whole, name)), name
-    assert np.array_equal(resumed.exploitability, whole.exploitability)
-    assert np.all(np.diff(resumed.extras["nodes_touched"]) > 0)
-    # The old Ctrl-C behaviour is back once the run is over.
-    assert signal.getsignal(signal.SIGINT) is before
-
-
-def test_resume_without_a_seed_follows_the_traces_own(kuhn):
-    # seed left out: the resumed trace's own seed (a seed-3 run goes on as seed 3), not 0.
-    start = cfrviz.solve(kuhn, "external_sampling", 40, seed=3, checkpoints=[])
-    resumed = cfrviz.solve(kuhn, "external_sampling", 90, resume=start, checkpoints=[])
-    whole = cfrviz.solve(kuhn, "external_sampling", 90, seed=3, checkpoints=[])
-    assert resumed.params["seed"] == 3
-    assert np.array_equal(resumed.cumulative_regret[-1], whole.cumulative_regret[-1])
-    assert cfrviz.solve(kuhn, "cfr", 2).params["seed"] == 0  # a new run without a seed: 0
-
-
-def test_resume_after_saving_and_loading(kuhn, tmp_path):
-    first = cfrviz.solve(kuhn, "outcome_sampling", 300, seed=5, epsilon=0.5)
-    loaded = cfrviz.load_trace(cfrviz.save_trace(first, tmp_path / "run"))
-    resumed = cfrviz.solve(kuhn, "outcome_sampling", 800, seed=5, epsilon=0.5, resume=loaded)
-    whole = cfrviz.solve(kuhn, "outcome_sampling", 800, seed=5, epsilon=0.5)
-    assert np.array_equal(resumed.cumulative_regret, whole.cumulative_regret)
-    assert np.array_equal(resumed.iterations, whole.iterations)
-
-
-def test_resume_refuses_what_does_not_fit(kuhn):
-    trace = cfrviz.solve(kuhn, "cfr", 20)
-    with pytest.raises(ValueError, match="cannot resume a cfr run as cfr\\+"):
-        cfrviz.solve(kuhn, "cfr+", 40, resume=trace)
-    with pytest.raises(ValueError, match="already has 20 iterations"):
-        cfrviz.solve(kuhn, "cfr", 20, resume=trace)
-    with pytest.raises(ValueError, match="resume with the run's own parameters"):
-        cfrviz.solve(kuhn, "cfr", 40, alternating=False, resume=trace)
-    with pytest.raises(ValueError, match="recorded on kuhn_poker, not leduc_poker"):
-        cfrviz.solve(cfrviz.load_game("leduc_poker"), "cfr", 40, resume=trace)
-    rps = cfrviz.load_game("rock_paper_scissors")
-    with pytest.raises(ValueError, match="cannot resume a cfr run as regret_matching"):
-        cfrviz.solve(rps, "regret_matching", 40, resume=trace)
-    with pytest.raises(ValueError, match="has no solver state"):
-        cfrviz.solve(kuhn, "cfr", 40, resume="trace.npz")
 
 
 def test_progress_bar_on_request(kuhn, capsys):

@@ -1,4 +1,3 @@
-import signal
 import warnings
 
 import numpy as np
@@ -126,47 +125,22 @@ def test_sampled_updates_are_seeded(game):
     assert a.exploitability[-1] < 0.1
 
 
-def test_checkpoints(game):
-    trace = cfrviz.solve(game, "regret_matching", 100, checkpoints=[1, 10, 50])
-    assert trace.iterations.tolist() == [1, 10, 50, 100]
-    full = cfrviz.solve(game, "regret_matching", 100)
-    assert np.array_equal(trace.average_strategy, full.average_strategy[[0, 9, 49, 99]])
-    assert cfrviz.solve(game, "regret_matching", 100, checkpoints=[]).iterations.tolist() == [100]
-    with pytest.raises(ValueError, match="index|not in this trace"):
-        trace.average_policy(20)
-
-
+# Iterations, seeds, checkpoints, the update's choices and unknown parameters are checked for
+# every algorithm by tests/test_contract.py; these are regret matching's own settings.
 @pytest.mark.parametrize("kwargs, message", [
-    (dict(iterations=0), "iterations must be a whole number >= 1; got 0"),
-    (dict(iterations=-5), "got -5"),
-    (dict(iterations=2.5), "got 2.5"),
-    (dict(iterations=10, seed=-1), "seed"),
     (dict(iterations=10, opponent=[0.5, 0.5, 0.5]), "opponent strategy.*sum to 1.5"),
     (dict(iterations=10, opponent=[1.2, -0.2, 0]), "opponent strategy.*negative"),
     (dict(iterations=10, opponent=[0.5, 0.5]), "3 probabilities"),
     (dict(iterations=10, opponent={"rock": 1}), "unknown action 'rock'"),
-    (dict(iterations=10, update="both"), "update must be one of"),
-    (dict(iterations=10, checkpoints=[0, 5]), "checkpoint 0 is outside the run"),
-    (dict(iterations=10, checkpoints="often"), "checkpoints must be a list"),
     (dict(iterations=10, initial_regrets={"P1": [1, 2]}), r"initial_regrets\['P1'\]"),
-    (dict(iterations=10, alpha=1.5), "takes no parameter 'alpha'"),
 ])
 def test_bad_arguments_are_explained(game, kwargs, message):
     with pytest.raises(ValueError, match=message):
         cfrviz.solve(game, "regret_matching", **kwargs)
 
 
-def test_unknown_algorithm(game):
-    with pytest.raises(ValueError, match="unknown algorithm 'cfr\\+\\+'.*regret_matching"):
-        cfrviz.solve(game, "cfr++", iterations=10)
-
-
 def _keyboard_interrupt():
     raise KeyboardInterrupt
-
-
-def _ctrl_c():
-    signal.raise_signal(signal.SIGINT)  # what Ctrl-C or a kernel interrupt delivers
 
 
 def interrupt_at_match_call(monkeypatch, call: int, interrupt):
@@ -259,31 +233,6 @@ def test_regret_matching_resume_refuses_what_does_not_fit(game):
         cfrviz.solve(game.with_payoffs(VARIANT), "regret_matching", 40, resume=first)
     with pytest.raises(ValueError, match="cannot resume a regret_matching run as cfr"):
         cfrviz.solve(game, "cfr", 40, resume=first)
-
-
-@pytest.mark.parametrize("update", ["expected", "sampled"])
-def test_ctrl_c_ends_regret_matching_between_chunks_and_the_run_resumes(game, monkeypatch,
-                                                                         update):
-    variant = game.with_payoffs(VARIANT)
-    before = signal.getsignal(signal.SIGINT)  # default, or SIG_IGN in a background job
-    monkeypatch.setattr(driver, "CHUNK_SECONDS", 1e-9)  # one iteration per chunk
-    interrupt_at_match_call(monkeypatch, 41, _ctrl_c)  # two calls per iteration
-    with pytest.warns(RuntimeWarning,
-                      match="regret_matching interrupted after iteration 21 of 1000"):
-        cut = cfrviz.solve(variant, "regret_matching", 1000, seed=2, update=update,
-                           checkpoints=[10, 20, 500])
-    # Iteration 21 was under way: it finishes, and the run stops at the chunk boundary.
-    assert cut.iterations.tolist() == [10, 20, 21] and cut.params["interrupted"]
-    assert cut.state["iteration"] == 21
-    assert signal.getsignal(signal.SIGINT) is before
-    monkeypatch.undo()
-    whole = cfrviz.solve(variant, "regret_matching", 1000, seed=2, update=update,
-                         checkpoints=[10, 20, 21, 500])
-    resumed = cfrviz.solve(variant, "regret_matching", 1000, seed=2, update=update,
-                           checkpoints=[500], resume=cut)
-    assert resumed.iterations.tolist() == [10, 20, 21, 500, 1000]
-    assert resumed.params["resumed_from"] == 21 and not resumed.params["interrupted"]
-    assert_same_run(resumed, whole)
 
 
 def test_keyboard_interrupt_inside_a_chunk_gives_back_the_unused_draws(game, monkeypatch):
