@@ -315,25 +315,12 @@ Row: TypeAlias = tuple[int, Table, Table, Table, Table]
 
 @dataclass(frozen=True)
 class Chunk:
-    """What one call of a :class:`Stepper`'s ``step`` did.
+    """What one call of a :class:`Stepper`'s ``step`` did."""
 
-    Attributes
-    ----------
-    last : int
-        The last iteration finished: the step may stop before the ``last`` it was asked for
-        (at a checkpoint, or after one long iteration).
-    touched : int
-        Nodes touched.
-    records : list of Row
-        The records of the checkpoints it passed.
-    interrupted : bool
-        A ``KeyboardInterrupt`` raised by code cut the step short after ``last``.
-    """
-
-    last: int
-    touched: int
-    records: list[Row] = field(default_factory=list)
-    interrupted: bool = False
+    last: int  # the last iteration finished (a step may stop early: at a checkpoint, ...)
+    touched: int  # nodes touched
+    records: list[Row] = field(default_factory=list)  # those of the checkpoints it passed
+    interrupted: bool = False  # a KeyboardInterrupt raised by code cut it short after last
 
 
 #: ``step(state, first, last) -> Chunk``: an algorithm's iterations ``first..`` at most ``last``.
@@ -364,34 +351,17 @@ class Stepper:
 
 @dataclass(frozen=True)
 class Progress:
-    """What :func:`iterate` yields: where the run stands after a chunk.
+    """What :func:`iterate` yields: where the run stands after a chunk (the first, with
+    ``done == 0``, once the step is compiled); the last of a run a Ctrl-C ended is
+    ``interrupted``, its records ending with the last finished iteration's."""
 
-    Attributes
-    ----------
-    iteration : int
-        The last iteration finished.
-    done : int
-        Iterations finished since the last :class:`Progress` (0 for the first, yielded once
-        the step is compiled, before any iteration).
-    records : list of Row
-        The records taken since the last :class:`Progress`.
-    elapsed : float
-    nodes_touched : int
-        The state's totals, for the records' timing.
-    interrupted : bool
-        Set on the last one of a run a Ctrl-C ended (its records then end with the last
-        finished iteration's).
-    during : int or None
-        The iteration a ``KeyboardInterrupt`` raised by code cut short, if any.
-    """
-
-    iteration: int
-    done: int
-    records: list[Row]
-    elapsed: float
+    iteration: int  # the last iteration finished
+    done: int  # iterations finished since the last Progress
+    records: list[Row]  # records taken since the last Progress
+    elapsed: float  # the state's totals, for the records' timing
     nodes_touched: int
     interrupted: bool = False
-    during: int | None = None
+    during: int | None = None  # the iteration a KeyboardInterrupt raised by code cut short
 
 
 def iterate(request: Request, stepper: Stepper,
