@@ -21,6 +21,7 @@ called by the runners before the state is built), a finite state after every chu
 
 from __future__ import annotations
 
+import functools
 import signal
 import threading
 import time
@@ -268,11 +269,22 @@ def progress_bar(total: int, initial: int, algorithm: str, game: str,
     """
     if progress is False:
         return None
+    return _bar_class()(total=total, initial=initial, desc=f"{algorithm} on {game}", unit="it",
+                        delay=0 if progress else 2.0, leave=bool(progress), mininterval=0.2)
+
+
+@functools.cache
+def _bar_class() -> Any:
+    """The class of :func:`progress_bar`'s bars, made once: tqdm's bar, whose notebook widget
+    (shown when it is made, or at an update once ``delay`` has passed) a save treats as
+    cfrviz's output.  Made once because tqdm keeps a monitor thread per class: a class made
+    per call left a thread behind per solve (a test process reached 11,000 threads, waking
+    every 10 s); and without that monitor (``monitor_interval = 0``), which only shortens
+    ``miniters`` for a bar that stalls, no thread is started at all."""
     from tqdm.auto import tqdm
 
     class Bar(tqdm):  # type: ignore[misc]
-        """tqdm's bar, whose notebook widget (shown when it is made, or at an update once
-        ``delay`` has passed) a save treats as cfrviz's output."""
+        monitor_interval = 0
 
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             with displayed_as_ours():
@@ -286,8 +298,7 @@ def progress_bar(total: int, initial: int, algorithm: str, game: str,
             with displayed_as_ours():
                 super().close()
 
-    return Bar(total=total, initial=initial, desc=f"{algorithm} on {game}", unit="it",
-               delay=0 if progress else 2.0, leave=bool(progress), mininterval=0.2)
+    return Bar
 
 
 def warn_interrupted(algorithm: str, done: int, iterations: int, during: int | None = None,
