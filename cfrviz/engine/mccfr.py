@@ -10,6 +10,12 @@ action to the first; the readable references in :mod:`cfrviz.reference.mccfr`
 recurse in that order so that they draw the same random numbers for the same
 nodes.
 
+The stack walks share their steps (:func:`_open` expands a terminal or chance node,
+:func:`_push_children` and :func:`_push_child` push what a decision explores,
+:func:`_expected` is a node's value); each scheme adds only what it does at a decision on the
+way down and on the way back up.  The walks and their steps are compiled as
+:func:`~.jit.step` (inlined, without reference counting, so the split costs no speed).
+
 To save time, ``current`` and ``instant`` are only filled for iteration
 ``last`` (the driver takes snapshots at the ends of calls): the strategy at
 its start and the change it made to each player's regrets.
@@ -17,16 +23,39 @@ its start and the change it made to each player's regrets.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ..core.tree import CHANCE, TERMINAL
 from ..core.types import FloatArray, IntArray, UIntArray
 from .cfr import Tables, copy_table, match_row, regret_matching_table
-from .jit import kernel
+from .jit import kernel, step
 from .plan import PlanArrays
 from .rng import uniform
 
 __all__ = ["run_chance_sampling", "run_external_sampling", "run_outcome_sampling"]
+
+
+class Walk(NamedTuple):
+    """A stack walk's scratch, one entry per node unless said.
+
+    Attributes
+    ----------
+    stack : int64 array (2 * nodes + 2,)
+        ``h`` to expand node ``h``, ``~h`` to finish it once its children are done.
+    value : float64 array
+        The traverser's sampled value of each finished node.
+    chosen : int64 array
+        At a sampled node (chance, or a sampled player), the child drawn.
+    buf : float64 array (widest node,)
+        Chance's probabilities at the node being sampled.
+    """
+
+    stack: IntArray
+    value: FloatArray
+    chosen: IntArray
+    buf: FloatArray
 
 
 # ----------------------------------------------------------------------------- shared helpers
@@ -72,13 +101,84 @@ def _scratch(arrays: PlanArrays) -> FloatArray:
 
 
 @kernel
-def _record_instant(tables: Tables, before: FloatArray, owner: IntArray, who: int) -> None:
-    """This iteration's regrets of ``who``'s sets: the change since ``before``."""
+def _walk_scratch(arrays: PlanArrays) -> Walk:
+    """A fresh :class:`Walk` for the tree."""
+    n = arrays.player.shape[0]
+    return Walk(np.empty(2 * n + 2, dtype=np.int64), np.zeros(n), np.zeros(n, dtype=np.int64),
+                _scratch(arrays))
+
+
+@step
+def _start_iteration(tables: Tables, arrays: PlanArrays, record: bool) -> None:
+    """At the recorded iteration, the strategy it starts from into ``tables.current``."""
+    if record:
+        regret_matching_table(tables.regret_sum, arrays.mask, tables.current)
+
+
+@step
+def _start_traversal(tables: Tables, before: FloatArray, record: bool) -> None:
+    """At the recorded iteration, the regrets before a player's traversal into ``before``."""
+    if record:
+        copy_table(tables.regret_sum, before)
+
+
+@step
+def _record_instant(tables: Tables, before: FloatArray, owner: IntArray, who: int,
+                    record: bool) -> None:
+    """At the recorded iteration, ``who``'s regrets of it: the change since ``before``."""
+    if not record:
+        return
     regret_sum = tables.regret_sum
     for info in range(regret_sum.shape[0]):
         if owner[info] == who:
             for a in range(regret_sum.shape[1]):
                 tables.instant[info, a] = regret_sum[info, a] - before[info, a]
+
+
+@step
+def _push_child(arrays: PlanArrays, h: int, i: int, walk: Walk, top: int) -> int:
+    """Push ``h``'s child ``i``, the one sampled there (kept in ``walk.chosen``); the new top."""
+    walk.chosen[h] = arrays.child_ids[arrays.child_ptr[h] + i]
+    walk.stack[top] = walk.chosen[h]
+    return top + 1
+
+
+@step
+def _push_children(arrays: PlanArrays, h: int, stack: IntArray, top: int) -> int:
+    """Push every child of ``h`` (the last is expanded first); the new top."""
+    for k in range(arrays.child_ptr[h], arrays.child_ptr[h + 1]):
+        stack[top] = arrays.child_ids[k]
+        top += 1
+    return top
+
+
+@step
+def _open(arrays: PlanArrays, h: int, who: int, walk: Walk, top: int, rng: UIntArray) -> int:
+    """Expand node ``h`` as every stack walk does; the new top.
+
+    A terminal's value is ``who``'s payoff.  Any other node is pushed to be finished after
+    its children, and at a chance node one outcome is sampled and pushed; a decision
+    node's children are left to the caller's scheme.
+    """
+    kind = arrays.player[h]
+    if kind == TERMINAL:
+        walk.value[h] = arrays.utility[h, who]
+        return top
+    walk.stack[top] = ~h
+    top += 1
+    if kind == CHANCE:
+        top = _push_child(arrays, h, _sample_chance(arrays, h, walk.buf, rng), walk, top)
+    return top
+
+
+@step
+def _expected(arrays: PlanArrays, h: int, row: FloatArray, value: FloatArray) -> float:
+    """``sum_a row[a] * value[child a of h]``: the node's value under the strategy ``row``."""
+    lo = arrays.child_ptr[h]
+    v = 0.0
+    for a in range(arrays.child_ptr[h + 1] - lo):
+        v += row[a] * value[arrays.child_ids[lo + a]]
+    return v
 
 
 # ----------------------------------------------------------------------------- chance sampling
@@ -107,96 +207,94 @@ def run_chance_sampling(arrays: PlanArrays, tables: Tables, first: int, last: in
     int
         Nodes touched.
     """
-    player, infoset, child_ptr, child_ids = (arrays.player, arrays.infoset, arrays.child_ptr,
-                                             arrays.child_ids)
-    regret_sum, strategy_sum = tables.regret_sum, tables.strategy_sum
-    n = player.shape[0]
-    num, width = regret_sum.shape
+    n = arrays.player.shape[0]
+    num, width = tables.regret_sum.shape
+    walk = _walk_scratch(arrays)
     strategy = np.empty((num, width))
-    value = np.zeros(n)
-    reach_me = np.zeros(n)
-    reach_op = np.zeros(n)
-    chosen = np.zeros(n, dtype=np.int64)
-    stack = np.empty(2 * n + 2, dtype=np.int64)
-    buf = _scratch(arrays)
+    reach = np.zeros((2, n))  # the traverser's own reach, the opponent's
     # A set's strategy is computed when a traversal first reaches it and then held for the
     # rest of that traversal (as if the whole table had been computed at its start).
     stamp = np.empty(num, dtype=np.int64)
     for info in range(num):  # a loop compiles faster than np.full
         stamp[info] = -1
-    before = np.empty_like(regret_sum)
+    before = np.empty_like(tables.regret_sum)
     touched = 0
     for t in range(first, last + 1):
-        record = t == last
-        if record:
-            regret_matching_table(regret_sum, arrays.mask, tables.current)
+        _start_iteration(tables, arrays, t == last)
         for who in range(2):
-            traversal = 2 * t + who
-            if record:
-                copy_table(regret_sum, before)
-            top = 0
-            stack[top] = 0
-            top += 1
-            reach_me[0] = 1.0
-            reach_op[0] = 1.0
-            while top > 0:
-                top -= 1
-                code = stack[top]
-                if code >= 0:  # expand: sample chance, push the children
-                    h = code
-                    touched += 1
-                    kind = player[h]
-                    if kind == TERMINAL:
-                        value[h] = arrays.utility[h, who]
-                        continue
-                    stack[top] = ~h
-                    top += 1
-                    lo = child_ptr[h]
-                    hi = child_ptr[h + 1]
-                    if kind == CHANCE:
-                        i = _sample_chance(arrays, h, buf, rng)
-                        c = child_ids[lo + i]
-                        chosen[h] = c
-                        reach_me[c] = reach_me[h]
-                        reach_op[c] = reach_op[h]
-                        stack[top] = c
-                        top += 1
-                    else:
-                        info = infoset[h]
-                        if stamp[info] != traversal:
-                            match_row(regret_sum, arrays.mask, info, strategy[info])
-                            stamp[info] = traversal
-                        for a in range(hi - lo):
-                            c = child_ids[lo + a]
-                            p = strategy[info, a]
-                            if kind == who:
-                                reach_me[c] = reach_me[h] * p
-                                reach_op[c] = reach_op[h]
-                            else:
-                                reach_me[c] = reach_me[h]
-                                reach_op[c] = reach_op[h] * p
-                            stack[top] = c
-                            top += 1
-                else:  # finish: the children's values are known
-                    h = ~code
-                    kind = player[h]
-                    if kind == CHANCE:
-                        value[h] = value[chosen[h]]
-                        continue
-                    info = infoset[h]
-                    lo = child_ptr[h]
-                    hi = child_ptr[h + 1]
-                    v = 0.0
-                    for a in range(hi - lo):
-                        v += strategy[info, a] * value[child_ids[lo + a]]
-                    value[h] = v
-                    if kind == who:
-                        for a in range(hi - lo):
-                            regret_sum[info, a] += reach_op[h] * (value[child_ids[lo + a]] - v)
-                            strategy_sum[info, a] += reach_me[h] * strategy[info, a]
-            if record:
-                _record_instant(tables, before, arrays.owner, who)
+            _start_traversal(tables, before, t == last)
+            touched += _chance_sampled_walk(arrays, tables, who, 2 * t + who, walk, reach,
+                                            strategy, stamp, rng)
+            _record_instant(tables, before, arrays.owner, who, t == last)
     return touched
+
+
+@step
+def _chance_sampled_walk(arrays: PlanArrays, tables: Tables, who: int, traversal: int,
+                         walk: Walk, reach: FloatArray, strategy: FloatArray, stamp: IntArray,
+                         rng: UIntArray) -> int:
+    """One traversal of chance-sampled CFR for ``who``; the nodes it touched."""
+    stack = walk.stack
+    stack[0] = 0
+    top = 1
+    reach[0, 0] = 1.0
+    reach[1, 0] = 1.0
+    touched = 0
+    while top > 0:
+        top -= 1
+        code = stack[top]
+        if code < 0:  # finish: the children's values are known
+            _chance_sampled_finish(arrays, tables, ~code, who, walk, reach, strategy)
+            continue
+        touched += 1
+        top = _open(arrays, code, who, walk, top, rng)
+        kind = arrays.player[code]
+        if kind == CHANCE:  # chance's probability cancels against the sampling
+            reach[0, walk.chosen[code]] = reach[0, code]
+            reach[1, walk.chosen[code]] = reach[1, code]
+        elif kind >= 0:
+            top = _chance_sampled_expand(arrays, tables.regret_sum, code, who, traversal, stack,
+                                         top, reach, strategy, stamp)
+    return touched
+
+
+@step
+def _chance_sampled_expand(arrays: PlanArrays, regret_sum: FloatArray, h: int, who: int,
+                           traversal: int, stack: IntArray, top: int, reach: FloatArray,
+                           strategy: FloatArray, stamp: IntArray) -> int:
+    """Push every child of decision node ``h`` with its reaches; the new top."""
+    info = arrays.infoset[h]
+    if stamp[info] != traversal:
+        match_row(regret_sum, arrays.mask, info, strategy[info])
+        stamp[info] = traversal
+    mover = 0 if arrays.player[h] == who else 1  # the reach row this node's moves multiply
+    lo = arrays.child_ptr[h]
+    for a in range(arrays.child_ptr[h + 1] - lo):
+        c = arrays.child_ids[lo + a]
+        reach[mover, c] = reach[mover, h] * strategy[info, a]
+        reach[1 - mover, c] = reach[1 - mover, h]
+        stack[top] = c
+        top += 1
+    return top
+
+
+@step
+def _chance_sampled_finish(arrays: PlanArrays, tables: Tables, h: int, who: int, walk: Walk,
+                           reach: FloatArray, strategy: FloatArray) -> None:
+    """Node ``h``'s value; at ``who``'s nodes, its regrets and strategy sum."""
+    value = walk.value
+    kind = arrays.player[h]
+    if kind == CHANCE:
+        value[h] = value[walk.chosen[h]]
+        return
+    info = arrays.infoset[h]
+    v = _expected(arrays, h, strategy[info], value)
+    value[h] = v
+    if kind == who:
+        lo = arrays.child_ptr[h]
+        for a in range(arrays.child_ptr[h + 1] - lo):
+            tables.regret_sum[info, a] += reach[1, h] * (value[arrays.child_ids[lo + a]] - v)
+            tables.strategy_sum[info, a] += reach[0, h] * strategy[info, a]
 
 
 # ----------------------------------------------------------------------------- external sampling
@@ -214,82 +312,86 @@ def run_external_sampling(arrays: PlanArrays, tables: Tables, first: int, last: 
     as in the pseudocode.  Parameters and return value as
     :func:`run_chance_sampling`.
     """
-    player, infoset, child_ptr, child_ids = (arrays.player, arrays.infoset, arrays.child_ptr,
-                                             arrays.child_ids)
-    regret_sum, strategy_sum = tables.regret_sum, tables.strategy_sum
-    n = player.shape[0]
-    width = regret_sum.shape[1]
-    value = np.zeros(n)
-    chosen = np.zeros(n, dtype=np.int64)
-    sigma = np.zeros((n, width))
-    stack = np.empty(2 * n + 2, dtype=np.int64)
-    buf = _scratch(arrays)
+    n = arrays.player.shape[0]
+    walk = _walk_scratch(arrays)
+    sigma = np.zeros((n, tables.regret_sum.shape[1]))
     touched = 0
-    before = np.empty_like(regret_sum)
+    before = np.empty_like(tables.regret_sum)
     for t in range(first, last + 1):
-        record = t == last
-        if record:
-            regret_matching_table(regret_sum, arrays.mask, tables.current)
+        _start_iteration(tables, arrays, t == last)
         for who in range(2):
-            if record:
-                copy_table(regret_sum, before)
-            top = 0
-            stack[top] = 0
-            top += 1
-            while top > 0:
-                top -= 1
-                code = stack[top]
-                if code >= 0:  # expand: sample chance and the opponent, push the children
-                    h = code
-                    touched += 1
-                    kind = player[h]
-                    if kind == TERMINAL:
-                        value[h] = arrays.utility[h, who]
-                        continue
-                    stack[top] = ~h
-                    top += 1
-                    lo = child_ptr[h]
-                    hi = child_ptr[h + 1]
-                    if kind == CHANCE:
-                        i = _sample_chance(arrays, h, buf, rng)
-                        chosen[h] = child_ids[lo + i]
-                        stack[top] = chosen[h]
-                        top += 1
-                        continue
-                    info = infoset[h]
-                    match_row(regret_sum, arrays.mask, info, sigma[h])
-                    if kind == who:
-                        for a in range(hi - lo):
-                            stack[top] = child_ids[lo + a]
-                            top += 1
-                    else:
-                        i = _sample(sigma[h, : hi - lo], rng)
-                        chosen[h] = child_ids[lo + i]
-                        for a in range(hi - lo):
-                            strategy_sum[info, a] += sigma[h, a]
-                        stack[top] = chosen[h]
-                        top += 1
-                else:  # finish: the children's values are known
-                    h = ~code
-                    kind = player[h]
-                    if kind != who:
-                        value[h] = value[chosen[h]]
-                        continue
-                    info = infoset[h]
-                    lo = child_ptr[h]
-                    hi = child_ptr[h + 1]
-                    v = 0.0
-                    for a in range(hi - lo):
-                        v += sigma[h, a] * value[child_ids[lo + a]]
-                    value[h] = v
-                    for a in range(hi - lo):
-                        regret_sum[info, a] += value[child_ids[lo + a]] - v
-            if record:
-                _record_instant(tables, before, arrays.owner, who)
+            _start_traversal(tables, before, t == last)
+            touched += _external_walk(arrays, tables, who, walk, sigma, rng)
+            _record_instant(tables, before, arrays.owner, who, t == last)
     return touched
 
 
+@step
+def _external_walk(arrays: PlanArrays, tables: Tables, who: int, walk: Walk, sigma: FloatArray,
+                   rng: UIntArray) -> int:
+    """One traversal of external sampling for ``who``; the nodes it touched."""
+    stack = walk.stack
+    stack[0] = 0
+    top = 1
+    touched = 0
+    while top > 0:
+        top -= 1
+        code = stack[top]
+        if code < 0:  # finish: the children's values are known
+            _external_finish(arrays, tables.regret_sum, ~code, who, walk, sigma[~code])
+            continue
+        touched += 1
+        top = _open(arrays, code, who, walk, top, rng)
+        if arrays.player[code] >= 0:
+            top = _external_expand(arrays, tables, code, who, walk, top, sigma[code], rng)
+    return touched
+
+
+@step
+def _external_expand(arrays: PlanArrays, tables: Tables, h: int, who: int, walk: Walk, top: int,
+                     sigma: FloatArray, rng: UIntArray) -> int:
+    """At decision node ``h``: its current strategy into ``sigma``; push every action of
+    ``who``'s, or one sampled action of the opponent's (whose strategy sum gets ``sigma``)."""
+    info = arrays.infoset[h]
+    match_row(tables.regret_sum, arrays.mask, info, sigma)
+    if arrays.player[h] == who:
+        return _push_children(arrays, h, walk.stack, top)
+    k = arrays.child_ptr[h + 1] - arrays.child_ptr[h]
+    i = _sample(sigma[:k], rng)
+    for a in range(k):
+        tables.strategy_sum[info, a] += sigma[a]
+    return _push_child(arrays, h, i, walk, top)
+
+
+@step
+def _external_finish(arrays: PlanArrays, regret_sum: FloatArray, h: int, who: int, walk: Walk,
+                     sigma: FloatArray) -> None:
+    """Node ``h``'s value; at ``who``'s nodes, the sampled regrets ``u[a] - u_sigma``."""
+    value = walk.value
+    if arrays.player[h] != who:  # a sampled node: its one child's value
+        value[h] = value[walk.chosen[h]]
+        return
+    v = _expected(arrays, h, sigma, value)
+    value[h] = v
+    info = arrays.infoset[h]
+    lo = arrays.child_ptr[h]
+    for a in range(arrays.child_ptr[h + 1] - lo):
+        regret_sum[info, a] += value[arrays.child_ids[lo + a]] - v
+
+
 # ----------------------------------------------------------------------------- outcome sampling
+
+class _Path(NamedTuple):
+    """One sampled path's records, one row per depth: the node, the index sampled there, the
+    opponent's and the sample's reach of the node, the strategy and the sampling policy."""
+
+    node: IntArray
+    pick: IntArray
+    op_reach: FloatArray
+    sample_reach: FloatArray
+    sig: FloatArray
+    q: FloatArray
+
 
 @kernel
 def run_outcome_sampling(arrays: PlanArrays, tables: Tables, first: int, last: int,
@@ -304,82 +406,94 @@ def run_outcome_sampling(arrays: PlanArrays, tables: Tables, first: int, last: i
     (stochastically-weighted averaging).  Parameters and return value as
     :func:`run_chance_sampling`, plus ``epsilon`` in (0, 1].
     """
-    player, infoset, child_ptr, child_ids = (arrays.player, arrays.infoset, arrays.child_ptr,
-                                             arrays.child_ids)
-    regret_sum, strategy_sum = tables.regret_sum, tables.strategy_sum
-    n = player.shape[0]
-    width = regret_sum.shape[1]
-    depth_cap = n + 1
-    path = np.empty(depth_cap, dtype=np.int64)
-    pick = np.empty(depth_cap, dtype=np.int64)
-    op_reach = np.empty(depth_cap)
-    sample_reach = np.empty(depth_cap)
-    sig = np.zeros((depth_cap, width))
-    q = np.zeros((depth_cap, width))
+    depth_cap = arrays.player.shape[0] + 1
+    width = tables.regret_sum.shape[1]
+    path = _Path(np.empty(depth_cap, dtype=np.int64), np.empty(depth_cap, dtype=np.int64),
+                 np.empty(depth_cap), np.empty(depth_cap), np.zeros((depth_cap, width)),
+                 np.zeros((depth_cap, width)))
     buf = _scratch(arrays)
     touched = 0
-    before = np.empty_like(regret_sum)
+    before = np.empty_like(tables.regret_sum)
     for t in range(first, last + 1):
-        record = t == last
-        if record:
-            regret_matching_table(regret_sum, arrays.mask, tables.current)
+        _start_iteration(tables, arrays, t == last)
         for who in range(2):
-            if record:
-                copy_table(regret_sum, before)
-            # Down: sample one path, remembering the opponent's reach and the sample's.
-            h = 0
-            depth = 0
-            op, sr = 1.0, 1.0
-            while player[h] != TERMINAL:
-                touched += 1
-                lo = child_ptr[h]
-                k = child_ptr[h + 1] - lo
-                path[depth] = h
-                op_reach[depth] = op
-                sample_reach[depth] = sr
-                if player[h] == CHANCE:
-                    i = _sample_chance(arrays, h, buf, rng)
-                else:
-                    info = infoset[h]
-                    match_row(regret_sum, arrays.mask, info, sig[depth])
-                    if player[h] == who:
-                        for a in range(k):
-                            q[depth, a] = epsilon / k + (1.0 - epsilon) * sig[depth, a]
-                    else:
-                        for a in range(k):
-                            q[depth, a] = sig[depth, a]
-                    i = _sample(q[depth, :k], rng)
-                    if player[h] != who:
-                        op *= sig[depth, i]
-                    sr *= q[depth, i]
-                pick[depth] = i
-                h = child_ids[lo + i]
-                depth += 1
-            touched += 1
-            # Up: importance-weighted regrets at the traverser's nodes, averaging at the opponent's.
-            u = arrays.utility[h, who]
-            for d in range(depth - 1, -1, -1):
-                h = path[d]
-                if player[h] == CHANCE:
-                    continue
-                info = infoset[h]
-                k = child_ptr[h + 1] - child_ptr[h]
-                i = pick[d]
-                sampled = u / q[d, i]  # the sampled action's value estimate; others estimate 0
-                value = sig[d, i] * sampled
-                w = op_reach[d] / sample_reach[d]
-                if player[h] == who:
-                    for a in range(k):
-                        action_value = sampled if a == i else 0.0
-                        regret_sum[info, a] += w * (action_value - value)
-                else:
-                    for a in range(k):
-                        strategy_sum[info, a] += w * sig[d, a]
-                u = value
-            if record:
-                _record_instant(tables, before, arrays.owner, who)
+            _start_traversal(tables, before, t == last)
+            depth, leaf = _sample_path(arrays, tables.regret_sum, who, epsilon, path, buf, rng)
+            touched += depth + 1
+            _update_path(arrays, tables, who, depth, arrays.utility[leaf, who], path)
+            _record_instant(tables, before, arrays.owner, who, t == last)
     return touched
 
+
+@step
+def _sample_path(arrays: PlanArrays, regret_sum: FloatArray, who: int, epsilon: float,
+                 path: _Path, buf: FloatArray, rng: UIntArray) -> tuple[int, int]:
+    """Down: sample one path, remembering the opponent's reach and the sample's at each node;
+    returns its length and the terminal reached."""
+    player = arrays.player
+    h = 0
+    depth = 0
+    op, sr = 1.0, 1.0
+    while player[h] != TERMINAL:
+        path.node[depth] = h
+        path.op_reach[depth] = op
+        path.sample_reach[depth] = sr
+        if player[h] == CHANCE:
+            i = _sample_chance(arrays, h, buf, rng)
+        else:
+            i = _sample_action(arrays, regret_sum, h, who, epsilon, path.sig[depth],
+                               path.q[depth], rng)
+            if player[h] != who:
+                op *= path.sig[depth, i]
+            sr *= path.q[depth, i]
+        path.pick[depth] = i
+        h = arrays.child_ids[arrays.child_ptr[h] + i]
+        depth += 1
+    return depth, h
+
+
+@step
+def _sample_action(arrays: PlanArrays, regret_sum: FloatArray, h: int, who: int,
+                   epsilon: float, sig: FloatArray, q: FloatArray, rng: UIntArray) -> int:
+    """At decision node ``h``: the strategy into ``sig``, the sampling policy into ``q`` (on
+    policy for the opponent, epsilon-exploring for ``who``) and the action drawn from it."""
+    k = arrays.child_ptr[h + 1] - arrays.child_ptr[h]
+    match_row(regret_sum, arrays.mask, arrays.infoset[h], sig)
+    if arrays.player[h] == who:
+        for a in range(k):
+            q[a] = epsilon / k + (1.0 - epsilon) * sig[a]
+    else:
+        for a in range(k):
+            q[a] = sig[a]
+    return _sample(q[:k], rng)
+
+
+@step
+def _update_path(arrays: PlanArrays, tables: Tables, who: int, depth: int, u: float,
+                 path: _Path) -> None:
+    """Up from a terminal worth ``u``: importance-weighted regrets at ``who``'s nodes,
+    averaging at the opponent's."""
+    for d in range(depth - 1, -1, -1):
+        h = path.node[d]
+        if arrays.player[h] == CHANCE:
+            continue
+        info = arrays.infoset[h]
+        k = arrays.child_ptr[h + 1] - arrays.child_ptr[h]
+        i = path.pick[d]
+        sampled = u / path.q[d, i]  # the sampled action's value estimate; others estimate 0
+        value = path.sig[d, i] * sampled
+        w = path.op_reach[d] / path.sample_reach[d]
+        if arrays.player[h] == who:
+            for a in range(k):
+                action_value = sampled if a == i else 0.0
+                tables.regret_sum[info, a] += w * (action_value - value)
+        else:
+            for a in range(k):
+                tables.strategy_sum[info, a] += w * path.sig[d, a]
+        u = value
+
+
+# ----------------------------------------------------------------------------- Deep CFR's samples
 
 @kernel
 def external_sampling_regrets(arrays: PlanArrays, strategy: FloatArray, who: int,
@@ -391,62 +505,58 @@ def external_sampling_regrets(arrays: PlanArrays, strategy: FloatArray, who: int
     ``who`` is explored.  Each of ``who``'s nodes on the way writes one sample:
     its set into ``infos`` and the sampled regrets ``v(a) - v`` into
     ``regrets``.  The walk is the compiled external-sampling traversal of
-    :func:`run_external_sampling` (an explicit stack: ``h`` to expand a node,
-    ``~h`` to finish it), with the regrets written out instead of added to a
-    table: Deep CFR's advantage samples (cfrviz.solvers.deep_cfr).
+    :func:`run_external_sampling` (the same stack walk and helpers), with a fixed
+    strategy and the regrets written out instead of added to a table: Deep CFR's
+    advantage samples (cfrviz.solvers.deep_cfr).
     """
-    player, infoset, child_ptr, child_ids = (arrays.player, arrays.infoset, arrays.child_ptr,
-                                             arrays.child_ids)
-    n = player.shape[0]
-    value = np.zeros(n)
-    chosen = np.zeros(n, dtype=np.int64)
-    stack = np.empty(2 * n + 2, dtype=np.int64)
-    buf = _scratch(arrays)
+    walk = _walk_scratch(arrays)
     count = 0
     touched = 0
     for _ in range(traversals):
-        top = 1
-        stack[0] = 0
-        while top > 0:
-            top -= 1
-            code = stack[top]
-            if code >= 0:  # expand
-                h = code
-                touched += 1
-                kind = player[h]
-                if kind == TERMINAL:
-                    value[h] = arrays.utility[h, who]
-                    continue
-                stack[top] = ~h
-                top += 1
-                lo = child_ptr[h]
-                hi = child_ptr[h + 1]
-                if kind == CHANCE:
-                    chosen[h] = child_ids[lo + _sample_chance(arrays, h, buf, rng)]
-                    stack[top] = chosen[h]
-                    top += 1
-                elif kind == who:
-                    for a in range(hi - lo):
-                        stack[top] = child_ids[lo + a]
-                        top += 1
-                else:
-                    chosen[h] = child_ids[lo + _sample(strategy[infoset[h], : hi - lo], rng)]
-                    stack[top] = chosen[h]
-                    top += 1
-            else:  # finish: the children's values are known
-                h = ~code
-                if player[h] != who:
-                    value[h] = value[chosen[h]]
-                    continue
-                info = infoset[h]
-                lo = child_ptr[h]
-                hi = child_ptr[h + 1]
-                v = 0.0
-                for a in range(hi - lo):
-                    v += strategy[info, a] * value[child_ids[lo + a]]
-                value[h] = v
-                infos[count] = info
-                for a in range(hi - lo):
-                    regrets[count, a] = value[child_ids[lo + a]] - v
-                count += 1
+        count, visited = _regrets_walk(arrays, strategy, who, walk, infos, regrets, count, rng)
+        touched += visited
     return count, touched
+
+
+@step
+def _regrets_walk(arrays: PlanArrays, strategy: FloatArray, who: int, walk: Walk,
+                  infos: IntArray, regrets: FloatArray, count: int,
+                  rng: UIntArray) -> tuple[int, int]:
+    """One external-sampling walk for ``who`` under the fixed ``strategy``, writing its samples
+    from row ``count`` on; returns (samples written so far, nodes touched)."""
+    walk.stack[0] = 0
+    top = 1
+    touched = 0
+    while top > 0:
+        top -= 1
+        code = walk.stack[top]
+        if code < 0:  # finish: the children's values are known
+            count = _sample_regrets(arrays, strategy, ~code, who, walk, infos, regrets, count)
+            continue
+        touched += 1
+        top = _open(arrays, code, who, walk, top, rng)
+        if arrays.player[code] == who:
+            top = _push_children(arrays, code, walk.stack, top)
+        elif arrays.player[code] >= 0:
+            k = arrays.child_ptr[code + 1] - arrays.child_ptr[code]
+            i = _sample(strategy[arrays.infoset[code], :k], rng)
+            top = _push_child(arrays, code, i, walk, top)
+    return count, touched
+
+
+@step
+def _sample_regrets(arrays: PlanArrays, strategy: FloatArray, h: int, who: int, walk: Walk,
+                    infos: IntArray, regrets: FloatArray, count: int) -> int:
+    """Finish node ``h``: its value and, at ``who``'s nodes, one sample of its regrets at row
+    ``count``; the samples written so far."""
+    if arrays.player[h] != who:  # a sampled node: its one child's value
+        walk.value[h] = walk.value[walk.chosen[h]]
+        return count
+    info = arrays.infoset[h]
+    v = _expected(arrays, h, strategy[info], walk.value)
+    walk.value[h] = v
+    infos[count] = info
+    lo = arrays.child_ptr[h]
+    for a in range(arrays.child_ptr[h + 1] - lo):
+        regrets[count, a] = walk.value[arrays.child_ids[lo + a]] - v
+    return count + 1
