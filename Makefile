@@ -267,12 +267,23 @@ present: check-port check-lesson $(STAMP_LAB)
 	  --Voila.config_file_paths="$$config"
 
 # PYTEST_ARGS reaches pytest as PYTEST_ADDOPTS, which pytest splits like a shell (quotes
-# work) without running anything in it.
+# work) without running anything in it.  The tests that drive no browser run on every core, up
+# to four (pytest-xdist; a worker holds a kernel and numba, about 400 MB); then the browser
+# tests, one at a time, so that no JupyterLab page waits on a test beside it.  Both halves run
+# even if the first fails; "no tests collected" (exit 5, a PYTEST_ARGS such as -k that selects
+# none of one half) is not a failure.
+override PARALLEL := -n auto --maxprocesses 4
 test: lint test-js
-	PYTEST_ADDOPTS="$${PYTEST_ADDOPTS:+$$PYTEST_ADDOPTS }$$CFRVIZ_PYTEST_ARGS" $(PY) -m pytest
+	@export PYTEST_ADDOPTS="$${PYTEST_ADDOPTS:+$$PYTEST_ADDOPTS }$$CFRVIZ_PYTEST_ARGS"; \
+	ok() { [ $$1 -eq 0 ] || [ $$1 -eq 5 ]; }; \
+	echo "$(PY) -m pytest $(PARALLEL) -m 'not browser'"; \
+	first=0; $(PY) -m pytest $(PARALLEL) -m "not browser" || first=$$?; \
+	echo "$(PY) -m pytest -m browser"; \
+	second=0; $(PY) -m pytest -m browser || second=$$?; \
+	ok $$first && ok $$second
 
 test-fast: lint test-js
-	PYTEST_ADDOPTS="$${PYTEST_ADDOPTS:+$$PYTEST_ADDOPTS }$$CFRVIZ_PYTEST_ARGS" $(PY) -m pytest -m "not slow and not browser"
+	PYTEST_ADDOPTS="$${PYTEST_ADDOPTS:+$$PYTEST_ADDOPTS }$$CFRVIZ_PYTEST_ARGS" $(PY) -m pytest $(PARALLEL) -m "not slow and not browser"
 
 # The front end's JavaScript (cfrviz/widgets/overlay.js): a syntax check, then its unit tests
 # under Node's own test runner (tests/js/, a DOM and plotly shim of our own, no npm packages;
