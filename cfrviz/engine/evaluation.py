@@ -12,7 +12,7 @@ import numpy as np
 from ..core.tree import TERMINAL, GameTree
 from ..core.types import FloatArray, IntArray
 from .cfr import reach_pass, value_pass
-from .jit import kernel
+from .jit import kernel, step
 from .plan import CHANCE_EDGE, PlanArrays, plan
 
 __all__ = ["counterfactual_table", "tree_best_response", "tree_expected_values",
@@ -96,13 +96,7 @@ def best_response_values(arrays: PlanArrays, strategy: FloatArray, who: int, ord
         k = stage[h]
         if k != current_stage:
             current_stage = k
-            while pos < decisions.shape[0] and stage[decisions[pos]] == k:
-                d = decisions[pos]
-                info = infoset[d]
-                lo = child_ptr[d]
-                for a in range(child_ptr[d + 1] - lo):
-                    totals[info, a] += value[child_ids[lo + a]]
-                pos += 1
+            pos = _stage_totals(arrays, stage, decisions, pos, k, value, totals)
         kind = player[h]
         if kind == TERMINAL:
             value[h] = reach[CHANCE_EDGE, h] * reach[other, h] * arrays.utility[h, who]
@@ -122,6 +116,22 @@ def best_response_values(arrays: PlanArrays, strategy: FloatArray, who: int, ord
                 v += value[child_ids[i]]
             value[h] = v
     return value[0], best, totals
+
+
+@step
+def _stage_totals(arrays: PlanArrays, stage: IntArray, decisions: IntArray, pos: int, k: int,
+                  value: FloatArray, totals: FloatArray) -> int:
+    """Add the values below the decisions of stage ``k`` from ``decisions[pos]`` on (their
+    children are all final) to their sets' action totals; returns the next position."""
+    child_ptr, child_ids = arrays.child_ptr, arrays.child_ids
+    while pos < decisions.shape[0] and stage[decisions[pos]] == k:
+        d = decisions[pos]
+        info = arrays.infoset[d]
+        lo = child_ptr[d]
+        for a in range(child_ptr[d + 1] - lo):
+            totals[info, a] += value[child_ids[lo + a]]
+        pos += 1
+    return pos
 
 
 @kernel

@@ -21,7 +21,7 @@ import numpy as np
 
 from ..core.tree import TERMINAL, GameTree
 from ..core.types import BoolArray, FloatArray, IntArray
-from .cfr import Tables, reach_pass
+from .cfr import Tables, copy_table, reach_pass
 from .jit import kernel
 from .plan import CHANCE_EDGE, PlanArrays, plan
 
@@ -137,72 +137,107 @@ def run_mmd(arrays: PlanArrays, seq: SequenceArrays, tables: Tables, magnet: Flo
     first, last : int
     rule : MMDRule
     """
-    parent, player, utility, mask = arrays.parent, arrays.player, arrays.utility, arrays.mask
-    logs, strategy_sum, current, values = (tables.regret_sum, tables.strategy_sum,
-                                           tables.current, tables.instant)
-    n = parent.shape[0]
+    mask = arrays.mask
+    logs = tables.regret_sum
+    n = arrays.parent.shape[0]
     num, width = logs.shape
     reach = np.empty((3, n))
     prob = np.empty(n)
     soft = np.zeros(num * width)
     plan_weight = np.zeros(num * width)
-    pull = rule.eta * rule.alpha if rule.magnet_every > 0 else 0.0
-    shrink = 1.0 / (1.0 + rule.eta * rule.alpha)
     for t in range(first, last + 1):
         if t == 1:
             _uniform_logs(mask, logs)
             _uniform_logs(mask, magnet)
-        for i in range(num):
-            for a in range(width):
-                current[i, a] = math.exp(logs[i, a]) if mask[i, a] else 0.0
-        # the sequence-form gradient of each player's payoff against the other's strategy
-        reach_pass(arrays, current, reach, prob)
-        for i in range(num):
-            for a in range(width):
-                values[i, a] = 0.0
-                soft[i * width + a] = 0.0
-        for h in range(n):
-            if player[h] != TERMINAL:
-                continue
-            for who in range(2):
-                s = seq.last_slot[who, h]
-                if s >= 0:
-                    values[s // width, s % width] += (reach[CHANCE_EDGE, h] * reach[1 - who, h]
-                                                      * utility[h, who])
-        # the mirror step's closed form: a softmax per set, deepest first
-        for k in range(num):
-            info = seq.order[k]
-            top = -np.inf
-            for a in range(width):
-                if mask[info, a]:
-                    s = info * width + a
-                    z = ((rule.eta * values[info, a] + pull * magnet[info, a] + logs[info, a])
-                         * shrink + soft[s])
-                    logs[info, a] = z  # the set's own row is read only here: safe in place
-                    top = max(top, z)
-            total = 0.0
-            for a in range(width):
-                if mask[info, a]:
-                    total += math.exp(logs[info, a] - top)
-            normaliser = top + math.log(total)
-            for a in range(width):
-                if mask[info, a]:
-                    logs[info, a] -= normaliser
-            up = seq.parent_slot[info]
-            if up >= 0:
-                soft[up] += normaliser
-        # the new strategy, and its realization plan into the average (shallowest sets first)
-        for k in range(num - 1, -1, -1):
-            info = seq.order[k]
-            up = seq.parent_slot[info]
-            above = 1.0 if up < 0 else plan_weight[up]
-            for a in range(width):
-                if mask[info, a]:
-                    p = math.exp(logs[info, a])
-                    current[info, a] = p
-                    plan_weight[info * width + a] = above * p
-                    strategy_sum[info, a] += above * p
+        _exp_rows(logs, mask, tables.current)
+        reach_pass(arrays, tables.current, reach, prob)
+        _sequence_gradient(arrays, seq, reach, tables.instant, soft)
+        _mirror_step(seq, mask, rule, tables.instant, magnet, logs, soft)
+        _realization_plan(seq, mask, logs, tables.current, plan_weight, tables.strategy_sum)
         if rule.magnet_every > 0 and t % rule.magnet_every == 0:
-            for i in range(num):
-                for a in range(width):
-                    magnet[i, a] = logs[i, a]
+            copy_table(logs, magnet)
+
+
+@kernel
+def _exp_rows(logs: FloatArray, mask: BoolArray, out: FloatArray) -> None:
+    """``out = exp(logs)`` on legal actions, 0 elsewhere: the strategy the logs hold."""
+    for i in range(logs.shape[0]):
+        for a in range(logs.shape[1]):
+            out[i, a] = math.exp(logs[i, a]) if mask[i, a] else 0.0
+
+
+@kernel
+def _sequence_gradient(arrays: PlanArrays, seq: SequenceArrays, reach: FloatArray,
+                       values: FloatArray, soft: FloatArray) -> None:
+    """Each player's sequence-form gradient against the other's strategy into ``values``:
+    every terminal's payoff, weighted by chance's and the opponent's reach, added to the
+    player's last own move above it; ``soft`` (the log-normalisers handed up) set to 0."""
+    player, utility = arrays.player, arrays.utility
+    num, width = values.shape
+    for i in range(num):
+        for a in range(width):
+            values[i, a] = 0.0
+            soft[i * width + a] = 0.0
+    for h in range(player.shape[0]):
+        if player[h] != TERMINAL:
+            continue
+        for who in range(2):
+            s = seq.last_slot[who, h]
+            if s >= 0:
+                values[s // width, s % width] += (reach[CHANCE_EDGE, h] * reach[1 - who, h]
+                                                  * utility[h, who])
+
+
+@kernel
+def _mirror_step(seq: SequenceArrays, mask: BoolArray, rule: MMDRule, values: FloatArray,
+                 magnet: FloatArray, logs: FloatArray, soft: FloatArray) -> None:
+    """The mirror step's closed form: a softmax per set, deepest first, each handing its
+    log-normaliser to its parent sequence's slot in ``soft``."""
+    width = logs.shape[1]
+    pull = rule.eta * rule.alpha if rule.magnet_every > 0 else 0.0
+    shrink = 1.0 / (1.0 + rule.eta * rule.alpha)
+    for k in range(logs.shape[0]):
+        info = seq.order[k]
+        top = -np.inf
+        for a in range(width):
+            if mask[info, a]:
+                z = ((rule.eta * values[info, a] + pull * magnet[info, a] + logs[info, a])
+                     * shrink + soft[info * width + a])
+                logs[info, a] = z  # the set's own row is read only here: safe in place
+                top = max(top, z)
+        normaliser = top + math.log(_exp_sum(logs[info], mask[info], top))
+        for a in range(width):
+            if mask[info, a]:
+                logs[info, a] -= normaliser
+        up = seq.parent_slot[info]
+        if up >= 0:
+            soft[up] += normaliser
+
+
+@kernel
+def _exp_sum(row: FloatArray, legal: BoolArray, top: float) -> float:
+    """``sum of exp(row[a] - top)`` over the legal actions."""
+    total = 0.0
+    for a in range(row.shape[0]):
+        if legal[a]:
+            total += math.exp(row[a] - top)
+    return total
+
+
+@kernel
+def _realization_plan(seq: SequenceArrays, mask: BoolArray, logs: FloatArray,
+                      current: FloatArray, plan_weight: FloatArray,
+                      strategy_sum: FloatArray) -> None:
+    """The new strategy into ``current``, and its realization plan (shallowest sets first)
+    into ``plan_weight`` and the average's sum."""
+    width = logs.shape[1]
+    for k in range(logs.shape[0] - 1, -1, -1):
+        info = seq.order[k]
+        up = seq.parent_slot[info]
+        above = 1.0 if up < 0 else plan_weight[up]
+        for a in range(width):
+            if mask[info, a]:
+                p = math.exp(logs[info, a])
+                current[info, a] = p
+                plan_weight[info * width + a] = above * p
+                strategy_sum[info, a] += above * p
