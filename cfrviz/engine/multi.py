@@ -269,50 +269,73 @@ def best_deviation_total(arrays: PlanArrays, stage: IntArray, who: int, leaf: Fl
     stage first makes every child value final when its information set is decided.
     ``value`` (nodes) and ``choice`` (information sets) are scratch.
     """
-    parent, player, infoset = arrays.parent, arrays.player, arrays.infoset
-    child_ptr, child_ids, mask = arrays.child_ptr, arrays.child_ids, arrays.mask
-    n = parent.shape[0]
-    width = mask.shape[1]
+    player = arrays.player
     top = 0
-    for h in range(n):
+    for h in range(player.shape[0]):
         if player[h] == who and stage[who, h] > top:
             top = stage[who, h]
     for i in range(choice.shape[0]):
         choice[i] = -1
-    totals = np.zeros(width)
+    totals = np.zeros(arrays.mask.shape[1])
     for s in range(top, -2, -1):  # stages top .. 0, then one last pass for the root
-        for h in range(n - 1, -1, -1):
-            if player[h] == TERMINAL:
-                value[h] = leaf[h]
-            elif player[h] == who:
-                a = choice[infoset[h]]
-                value[h] = value[child_ids[child_ptr[h] + a]] if a >= 0 else 0.0
-            else:
-                total = 0.0
-                for k in range(child_ptr[h], child_ptr[h + 1]):
-                    total += value[child_ids[k]]
-                value[h] = total
+        _values_given_choices(arrays, who, leaf, choice, value)
         if s < 0:
             break
-        for info in range(choice.shape[0]):
-            if arrays.owner[info] != who:
-                continue
-            for a in range(width):
-                totals[a] = 0.0
-            found = False
-            for h in range(n):
-                if infoset[h] == info and stage[who, h] == s:
-                    found = True
-                    for a in range(child_ptr[h + 1] - child_ptr[h]):
-                        totals[a] += value[child_ids[child_ptr[h] + a]]
-            if found:
-                best = -1
-                for a in range(width):
-                    if mask[info, a] and (best < 0 or totals[a] > totals[best]):
-                        best = a
-                choice[info] = best
+        _decide_stage(arrays, stage, who, s, value, totals, choice)
     root: float = value[0]
     return root
+
+
+@kernel
+def _values_given_choices(arrays: PlanArrays, who: int, leaf: FloatArray, choice: IntArray,
+                          value: FloatArray) -> None:
+    """Each node's total of ``leaf`` below it when ``who`` plays ``choice`` where decided
+    (0 below an undecided set) and every other node passes on all its children's."""
+    player, infoset, child_ptr, child_ids = (arrays.player, arrays.infoset, arrays.child_ptr,
+                                             arrays.child_ids)
+    for h in range(player.shape[0] - 1, -1, -1):
+        if player[h] == TERMINAL:
+            value[h] = leaf[h]
+        elif player[h] == who:
+            a = choice[infoset[h]]
+            value[h] = value[child_ids[child_ptr[h] + a]] if a >= 0 else 0.0
+        else:
+            total = 0.0
+            for k in range(child_ptr[h], child_ptr[h + 1]):
+                total += value[child_ids[k]]
+            value[h] = total
+
+
+@kernel
+def _decide_stage(arrays: PlanArrays, stage: IntArray, who: int, s: int, value: FloatArray,
+                  totals: FloatArray, choice: IntArray) -> None:
+    """Choose, at each of ``who``'s sets with nodes at stage ``s``, the legal action whose
+    children's values summed over the set's nodes are largest (the first among equals)."""
+    infoset, child_ptr, child_ids = arrays.infoset, arrays.child_ptr, arrays.child_ids
+    n = infoset.shape[0]
+    for info in range(choice.shape[0]):
+        if arrays.owner[info] != who:
+            continue
+        for a in range(totals.shape[0]):
+            totals[a] = 0.0
+        found = False
+        for h in range(n):
+            if infoset[h] == info and stage[who, h] == s:
+                found = True
+                for a in range(child_ptr[h + 1] - child_ptr[h]):
+                    totals[a] += value[child_ids[child_ptr[h] + a]]
+        if found:
+            choice[info] = _best_legal(totals, arrays.mask[info])
+
+
+@kernel
+def _best_legal(totals: FloatArray, legal: BoolArray) -> int:
+    """The first legal index of the largest total (-1 with none legal)."""
+    best = -1
+    for a in range(totals.shape[0]):
+        if legal[a] and (best < 0 or totals[a] > totals[best]):
+            best = a
+    return best
 
 
 @kernel
