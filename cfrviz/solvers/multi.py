@@ -90,7 +90,10 @@ def run_multiplayer(request: Request, tree: GameTree, rule: UpdateRule) -> Trace
         return np.full(len(tables), np.nan)  # NashConv / 2 is a two-player zero-sum measure
 
     snapshot = tree_record(tree)
-    stepper = tree_stepper(request, tree, state, step, record=record, exploitability=undefined)
+    # resume= is refused for more than two players, so an interrupted run must not say it
+    # can be resumed (tests/test_contract.py found the warning saying so)
+    stepper = tree_stepper(request, tree, state, step, record=record, exploitability=undefined,
+                           resumable=False)
     trace = drive(request, stepper)
     records = len(trace.iterations)
     gains = np.full((records, p.players), np.nan)
