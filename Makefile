@@ -310,7 +310,7 @@ lint: $(STAMP_TEST)
 screenshot: $(STAMP_TEST)
 	CFRVIZ_README_SCREENSHOT=1 $(PY) -m pytest tests/test_browser.py -k training_explorer
 
-# Side-by-side timings quoted in README (see benchmarks/).
+# Side-by-side timings, each script writing its section of benchmarks/RESULTS.md.
 # bench_browser.py drives JupyterLab in Chromium, as the browser tests do: the test tools.
 benchmark: $(STAMP_BENCH)
 	$(PY) benchmarks/bench_regret_matching.py

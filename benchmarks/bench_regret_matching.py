@@ -2,7 +2,7 @@
 
 Run: ``.venv/bin/python benchmarks/bench_regret_matching.py`` (or ``make benchmark``).
 Both implementations run the same 10,000 self-play iterations in this one process,
-interleaved, best of five; the ratio is what README quotes.
+interleaved, best of five; the ratio is what benchmarks/RESULTS.md shows.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ Corrupted traces are resumed, which runs compiled code, so those cases run in a 
 crash there fails the test with the case that caused it instead of taking pytest down.
 
 ``python -m pytest tests/test_bad_inputs.py -s`` prints how many inputs of each kind were tried
-(the figures in README's table come from that run).
+and what became of them.
 """
 
 import dataclasses

@@ -96,6 +96,14 @@ def fill_minutes(text: str, stem: str, planned: dict[str, int] | None = None) ->
 
 
 def build(source: Path) -> Path:
+    """Write ``lessons/<source's name>.ipynb`` from ``source``; return its path."""
+    target = ROOT / "lessons" / f"{source.stem}.ipynb"
+    nbformat.write(notebook(source), target)
+    return target
+
+
+def notebook(source: Path) -> nbformat.NotebookNode:
+    """The lesson notebook ``source`` builds: its cells, outputs cleared, and stable cell ids."""
     nb = nbformat.v4.new_notebook()
     nb.cells = parse(fill_minutes(source.read_text(), source.stem))
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)",
@@ -103,10 +111,8 @@ def build(source: Path) -> Path:
     nb.metadata["language_info"] = {"name": "python"}
     for i, cell in enumerate(nb.cells):
         cell.id = f"{source.stem[:2]}-{i:02d}"
-    target = ROOT / "lessons" / f"{source.stem}.ipynb"
     nbformat.validate(nb)
-    nbformat.write(nb, target)
-    return target
+    return nb
 
 
 if __name__ == "__main__":

@@ -150,8 +150,8 @@ for game in (leduc, pocket):
 
 # %% [markdown]
 # (Both timings include one exploitability computation at the end, and the machine may be busy;
-# README's benchmark table, `benchmarks/bench_vector_cfr.py`, times the iterations alone, best of
-# seven.) The gain grows with the number of hands. In hold'em each player has 1,326 two-card
+# `benchmarks/bench_vector_cfr.py`, whose figures are in `benchmarks/RESULTS.md`, times the
+# iterations alone, best of seven.) The gain grows with the number of hands. In hold'em each player has 1,326 two-card
 # hands, and DeepStack's re-solving works on whole ranges of them at once, in this layout.
 #
 # ## 4 · Re-solving a subgame, unsafely and safely
