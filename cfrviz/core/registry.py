@@ -65,6 +65,7 @@ class Param:
 
     @property
     def required(self) -> bool:
+        """Whether a call must give this parameter (it has no default)."""
         return self.default is inspect.Parameter.empty
 
     def check(self, value: object) -> Any:

@@ -80,30 +80,37 @@ class MatrixGame:
     # --- the information-set table shared with extensive-form games -------------------
     @property
     def num_players(self) -> int:
+        """Two: the row player (P1) and the column player (P2)."""
         return 2
 
     @property
     def infoset_keys(self) -> tuple[str, ...]:
+        """One information set per player, ``("P1", "P2")``: each chooses without seeing the other."""
         return ("P1", "P2")
 
     @property
     def infoset_player(self) -> IntArray:
+        """The player of each information set: ``[0, 1]``."""
         return np.array([0, 1], dtype=np.int64)
 
     @property
     def infoset_actions(self) -> tuple[tuple[str, ...], ...]:
+        """The action labels of each information set: the row player's, then the column player's."""
         return (self.row_actions, self.col_actions)
 
     @property
     def num_infosets(self) -> int:
+        """Two: one information set per player."""
         return 2
 
     @property
     def max_actions(self) -> int:
+        """The larger of the two players' numbers of actions (the width of strategy tables)."""
         return max(len(self.row_actions), len(self.col_actions))
 
     @property
     def legal_mask(self) -> BoolArray:
+        """``(2, max_actions)`` booleans: which columns of a strategy table are real actions."""
         mask = np.zeros((2, self.max_actions), dtype=bool)
         mask[0, : len(self.row_actions)] = True
         mask[1, : len(self.col_actions)] = True

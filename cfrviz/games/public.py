@@ -130,6 +130,7 @@ class PublicTree:
 
     @property
     def root(self) -> PublicState:
+        """The public state at the start of the game (the first of :attr:`states`)."""
         return self.states[0]
 
     def __len__(self) -> int:

@@ -144,7 +144,25 @@ ALGORITHMS: Registry[Algorithm] = Registry("algorithm", "solve")
 
 
 def register_algorithm(algorithm: Algorithm) -> Algorithm:
-    """Make an algorithm available to :func:`cfrviz.solve`, the explorer and the benchmark."""
+    """Make an algorithm available to :func:`cfrviz.solve`, the explorer and the benchmark.
+
+    Parameters
+    ----------
+    algorithm : Algorithm
+        Its name (what ``solve`` is called with) and aliases, label, family, the function that
+        runs it, its declared parameters (each checked by ``solve`` before the run starts),
+        summary and paper.  ``tests/test_registry.py`` registers a toy plug-in this way.
+
+    Returns
+    -------
+    Algorithm
+        ``algorithm`` itself, so the call can decorate a module-level definition.
+
+    Raises
+    ------
+    ValueError
+        When ``algorithm`` is not an :class:`Algorithm`, or its name or an alias is taken.
+    """
     if not isinstance(algorithm, Algorithm):
         raise ValueError(f"register_algorithm takes a cfrviz.solvers.Algorithm(name, label, "
                          f"family, run, ...); got {type(algorithm).__name__}")

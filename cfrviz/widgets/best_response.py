@@ -146,6 +146,7 @@ class BestResponseExplorer(Exportable, Panel):
 
     @property
     def best_response_value(self) -> float:
+        """The value to the best responder of its best response to the shown strategy."""
         return tree_best_response(self.game, self.probabilities, 1 - self.player)[0]
 
     # -- internals ------------------------------------------------------------------------------
