@@ -85,7 +85,7 @@ class MatrixGame:
 
     @property
     def infoset_keys(self) -> tuple[str, ...]:
-        """One information set per player, ``("P1", "P2")``: each chooses without seeing the other."""
+        """One information set per player, ``("P1", "P2")``: neither sees the other's choice."""
         return ("P1", "P2")
 
     @property
