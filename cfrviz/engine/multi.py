@@ -30,7 +30,7 @@ import numpy as np
 from ..core.tree import CHANCE, TERMINAL, GameTree
 from ..core.types import BoolArray, FloatArray, IntArray
 from .cfr import Tables, UpdateRule, apply_update, copy_table, play_strategy, value_pass
-from .jit import kernel
+from .jit import kernel, step
 from .plan import ROOT_EDGE, PlanArrays
 
 __all__ = ["JointPlay", "MultiPlan", "best_deviation_total", "coarse_correlated_gaps",
@@ -286,7 +286,7 @@ def best_deviation_total(arrays: PlanArrays, stage: IntArray, who: int, leaf: Fl
     return root
 
 
-@kernel
+@step
 def _values_given_choices(arrays: PlanArrays, who: int, leaf: FloatArray, choice: IntArray,
                           value: FloatArray) -> None:
     """Each node's total of ``leaf`` below it when ``who`` plays ``choice`` where decided
@@ -306,7 +306,7 @@ def _values_given_choices(arrays: PlanArrays, who: int, leaf: FloatArray, choice
             value[h] = total
 
 
-@kernel
+@step
 def _decide_stage(arrays: PlanArrays, stage: IntArray, who: int, s: int, value: FloatArray,
                   totals: FloatArray, choice: IntArray) -> None:
     """Choose, at each of ``who``'s sets with nodes at stage ``s``, the legal action whose
@@ -328,7 +328,7 @@ def _decide_stage(arrays: PlanArrays, stage: IntArray, who: int, s: int, value: 
             choice[info] = _best_legal(totals, arrays.mask[info])
 
 
-@kernel
+@step
 def _best_legal(totals: FloatArray, legal: BoolArray) -> int:
     """The first legal index of the largest total (-1 with none legal)."""
     best = -1

@@ -41,7 +41,7 @@ from ..core.tree import GameTree
 from ..core.types import BoolArray, FloatArray, IntArray
 from ..games.public import CHANCE_STATE, DECISION_STATE, TERMINAL_STATE, public_tree
 from .cfr import Tables, UpdateRule, apply_update, copy_table, match_row, play_strategy
-from .jit import kernel
+from .jit import kernel, step
 from .plan import PlanArrays, plan
 
 __all__ = ["SORTED", "SPARSE", "VectorPlan", "VectorPlanArrays", "run_vector_cfr", "vector_plan"]
@@ -398,78 +398,116 @@ def _values_up(v: VectorPlanArrays, strategy: FloatArray, who: int, reach: Float
     """Bottom-up: ``value[s, h]``, player ``who``'s counterfactual value of state ``s`` with
     hand ``h``; at its decisions, the regrets and own-reach-weighted strategy of each
     information set (flat slots, as :func:`.cfr.apply_update` reads them)."""
-    hands = value.shape[1]
-    width = strategy.shape[1]
-    other = 1 - who
     for s in range(v.kind.shape[0] - 1, -1, -1):
-        if v.kind[s] == _TERMINAL:  # a public leaf: the opponent's hands it meets
-            for h in range(hands):
-                value[s, h] = 0.0
-            if v.leaf_mode[s] == SPARSE:
-                for d in range(v.deal_ptr[s], v.deal_ptr[s + 1]):
-                    j = v.deal_hand[other, d]
-                    value[s, v.deal_hand[who, d]] += v.deal_weight[who, d] * reach[other, s, j]
-                continue
-            # Sorted prefix sum: walk who's hands by rank, keeping the opponent's (factored)
-            # mass ranked below and tied; hand h gets (below - above) times its own factor and
-            # the scale, plus the deals the product misses.
-            scale = v.leaf_scale[s, who]
-            theirs = v.factor[s, other]
-            mine_f = v.factor[s, who]
-            total = 0.0
-            for j in range(hands):
-                if v.present[s, other, j]:
-                    total += theirs[j] * reach[other, s, j]
-            below = 0.0
-            tied = 0.0
-            q = 0  # next opponent hand in rank order
-            last_rank = -(1 << 62)
-            for k in range(hands):
-                h = v.order[s, who, k]
-                if h < 0:
-                    break
-                mine = v.rank[s, who, h]
-                if mine != last_rank:
-                    below += tied
-                    tied = 0.0
-                    while q < hands and v.order[s, other, q] >= 0 and \
-                            v.rank[s, other, v.order[s, other, q]] < mine:
-                        j = v.order[s, other, q]
-                        below += theirs[j] * reach[other, s, j]
-                        q += 1
-                    while q < hands and v.order[s, other, q] >= 0 and \
-                            v.rank[s, other, v.order[s, other, q]] == mine:
-                        j = v.order[s, other, q]
-                        tied += theirs[j] * reach[other, s, j]
-                        q += 1
-                    last_rank = mine
-                x = scale * mine_f[h] * (below - (total - below - tied))
-                for e in range(v.exc_ptr[s, who, h], v.exc_ptr[s, who, h + 1]):
-                    x += v.exc_weight[e] * reach[other, s, v.exc_other[e]]
-                value[s, h] = x
-            continue
-        first, end = v.child_ptr[s], v.child_ptr[s + 1]
-        if v.kind[s] == _DECISION and v.player[s] == who:
-            for h in range(hands):
-                i = v.info[s, h]
-                if i < 0:
-                    value[s, h] = 0.0
-                    continue
-                x = 0.0
-                for k in range(first, end):
-                    x += strategy[i, k - first] * value[v.child_ids[k], h]
-                value[s, h] = x
-                own = reach[who, s, h] * v.members[i]
-                for k in range(first, end):
-                    a = k - first
-                    regret[i * width + a] = value[v.child_ids[k], h] - x
-                    weighted[i * width + a] = own * strategy[i, a]
+        if v.kind[s] == _TERMINAL and v.leaf_mode[s] == SPARSE:
+            _sparse_leaf(v, who, s, reach, value)
+        elif v.kind[s] == _TERMINAL:
+            _ranked_leaf(v, who, s, reach, value)
+        elif v.kind[s] == _DECISION and v.player[s] == who:
+            _own_decision(v, strategy, who, s, reach, value, regret, weighted)
         else:
-            for h in range(hands):
-                x = 0.0
-                for k in range(first, end):
-                    x += value[v.child_ids[k], h]
-                value[s, h] = x
+            _pass_up(v, s, value)
+
+
+@step
+def _sparse_leaf(v: VectorPlanArrays, who: int, s: int, reach: FloatArray,
+                 value: FloatArray) -> None:
+    """A public leaf's values for ``who``, summed over its deals (the opponent's hands it
+    meets, weighted by chance, the payoff and the opponent's range)."""
+    other = 1 - who
+    for h in range(value.shape[1]):
+        value[s, h] = 0.0
+    for d in range(v.deal_ptr[s], v.deal_ptr[s + 1]):
+        j = v.deal_hand[other, d]
+        value[s, v.deal_hand[who, d]] += v.deal_weight[who, d] * reach[other, s, j]
+
+
+@step
+def _ranked_leaf(v: VectorPlanArrays, who: int, s: int, reach: FloatArray,
+                 value: FloatArray) -> None:
+    """A public leaf's values for ``who`` by the sorted prefix sum: walk ``who``'s hands by
+    rank, keeping the opponent's (factored) mass ranked below and tied; hand h gets (below -
+    above) times its own factor and the scale, plus the deals the product misses."""
+    hands = value.shape[1]
+    other = 1 - who
+    scale = v.leaf_scale[s, who]
+    theirs = v.factor[s, other]
+    mine_f = v.factor[s, who]
+    for h in range(hands):
+        value[s, h] = 0.0
+    total = 0.0
+    for j in range(hands):
+        if v.present[s, other, j]:
+            total += theirs[j] * reach[other, s, j]
+    below = 0.0
+    tied = 0.0
+    q = 0  # next opponent hand in rank order
+    last_rank = -(1 << 62)
+    for k in range(hands):
+        h = v.order[s, who, k]
+        if h < 0:
+            break
+        mine = v.rank[s, who, h]
+        if mine != last_rank:
+            below += tied
+            q, below = _take_ranked(v, s, other, reach, q, mine, False, below)
+            q, tied = _take_ranked(v, s, other, reach, q, mine, True, 0.0)
+            last_rank = mine
+        x = scale * mine_f[h] * (below - (total - below - tied))
+        for e in range(v.exc_ptr[s, who, h], v.exc_ptr[s, who, h + 1]):
+            x += v.exc_weight[e] * reach[other, s, v.exc_other[e]]
+        value[s, h] = x
+
+
+@step
+def _take_ranked(v: VectorPlanArrays, s: int, other: int, reach: FloatArray, q: int,
+                 mine: int, tie: bool, mass: float) -> tuple[int, float]:
+    """Add to ``mass`` the opponent's factored range of its hands from rank position ``q`` on
+    that rank below ``mine`` (``tie``: equal to it); returns the next position and the sum."""
+    hands = reach.shape[2]
+    while q < hands and v.order[s, other, q] >= 0:
+        j = v.order[s, other, q]
+        rank = v.rank[s, other, j]
+        if (rank != mine) if tie else (rank >= mine):
+            break
+        mass += v.factor[s, other, j] * reach[other, s, j]
+        q += 1
+    return q, mass
+
+
+@step
+def _own_decision(v: VectorPlanArrays, strategy: FloatArray, who: int, s: int,
+                  reach: FloatArray, value: FloatArray, regret: FloatArray,
+                  weighted: FloatArray) -> None:
+    """At ``who``'s public decision: each hand's value under the strategy, and its set's
+    regrets and own-reach-weighted strategy."""
+    width = strategy.shape[1]
+    first, end = v.child_ptr[s], v.child_ptr[s + 1]
+    for h in range(value.shape[1]):
+        i = v.info[s, h]
+        if i < 0:
+            value[s, h] = 0.0
+            continue
+        x = 0.0
+        for k in range(first, end):
+            x += strategy[i, k - first] * value[v.child_ids[k], h]
+        value[s, h] = x
+        own = reach[who, s, h] * v.members[i]
+        for k in range(first, end):
+            a = k - first
+            regret[i * width + a] = value[v.child_ids[k], h] - x
+            weighted[i * width + a] = own * strategy[i, a]
+
+
+@step
+def _pass_up(v: VectorPlanArrays, s: int, value: FloatArray) -> None:
+    """At chance or the opponent's decision: each hand's value is the sum of its children's
+    (their probabilities are already in the ranges)."""
+    for h in range(value.shape[1]):
+        x = 0.0
+        for k in range(v.child_ptr[s], v.child_ptr[s + 1]):
+            x += value[v.child_ids[k], h]
+        value[s, h] = x
 
 
 @kernel
