@@ -60,6 +60,7 @@ def step(function: F) -> Dispatcher[F]:
 
 
 def _compiled(function: F, options: dict[str, Any]) -> Dispatcher[F]:
+    dispatcher: Dispatcher[F]  # njit(**options) is untyped: numba's stubs see options as Any
     try:
         dispatcher = njit(cache=True, **options)(function)
     except RuntimeError as error:
@@ -67,7 +68,8 @@ def _compiled(function: F, options: dict[str, Any]) -> Dispatcher[F]:
             raise
         _no_cache("numba cannot store compiled code anywhere (the cfrviz folder is read-only "
                   "and so is the user cache folder)", stacklevel=4)
-        return njit(**options)(function)
+        dispatcher = njit(**options)(function)
+        return dispatcher
     _save_softly(dispatcher)
     return dispatcher
 
