@@ -6,8 +6,9 @@
 - no function over 60 lines, counted from its ``def`` line to its last line, docstring and
   nested functions included.
 
-Each limit allows only the exceptions named below, each with its reason.  An exception that is
-no longer needed fails too, so the lists only shrink.
+Each limit allows only the exceptions named below, each with its reason, and the debts issue 31
+left (named with today's size, which may shrink, never grow).  An exception or a debt that is
+no longer over the limit fails too, so the lists only shrink; anything new over a limit fails.
 """
 
 from __future__ import annotations
@@ -35,19 +36,58 @@ LONG_FUNCTIONS: dict[str, str] = {
     "reference/cfr.py::cfr_variant":
         "a reference read beside its papers: 24 of its lines are the docstring stating each "
         "variant's rule, the code that folds them in is one screen",
+    "io/load.py::load_trace":
+        "the public loader: 66 of its 96 lines are the docstring docs/API.md renders (what a "
+        "trace file must hold and every refusal); the code is 30 lines",
     "reference/evaluation.py::tree_best_response":
         "a reference read beside its definition: 20 of its lines are the docstring, the "
         "memoised recursion is one screen",
 }
 
-# ---- folders other helpers of issue 31 are still shrinking: remove each when it is done ----
-IN_PROGRESS: dict[str, str] = {
-    "analysis": "issue 31: solvers/driver, analysis/subgame and depth_limited being reworked",
-    "engine": "issue 31: engine/ being shrunk by another helper",
-    "exercises": "issue 31: exercises/ being rebuilt on named mistakes",
-    "games": "issue 31: games/ being shrunk by another helper",
-    "io": "issue 31: io/ being shrunk by another helper",
-    "solvers": "issue 31: solvers/driver being reworked (one loop as a generator)",
+# ---- what issue 31 did not get to: named, so that nothing new goes over and these only shrink --
+#: Each entry's number is its size today (complexity, or lines); it may go down, not up, and a
+#: split that brings it within the limit must remove the entry (the test says so).  These are
+#: debts, not exceptions: none has a reason to stay.
+NOT_YET_SPLIT_COMPLEX: dict[str, int] = {
+    "exercises/chance_sampling.py::_check_game": 12,
+    "exercises/guard.py::floats": 11,
+    "exercises/lesson03.py::_compare_update": 12,
+    "exercises/lesson14.py::_values": 13,
+    "exercises/predictive.py::predictive_cases": 23,
+    "exercises/sampled_rm.py::sampled_regret_matching": 11,
+    "exercises/sequence_form.py::_lp_kind": 13,
+    "exercises/sequence_form.py::find_row_mistake": 16,
+    "solvers/driver.py::resume_state": 11,
+    "solvers/subgame.py::_resolve_steps": 14,
+}
+NOT_YET_SPLIT_MODULES: dict[str, int] = {
+    "exercises/lesson03.py": 693,
+    "exercises/lesson05.py": 613,
+    "exercises/predictive.py": 747,
+    "exercises/sequence_form.py": 630,
+    "solvers/driver.py": 661,
+    "solvers/subgame.py": 809,
+}
+NOT_YET_SPLIT_FUNCTIONS: dict[str, int] = {
+    "engine/evaluation.py::best_response_values": 70,
+    "engine/plan.py::Plan.__init__": 63,
+    "engine/vector_cfr.py::VectorPlan.__init__": 83,
+    "exercises/chance_sampling.py::_check_game": 63,
+    "exercises/coding.py::run_student": 84,
+    "exercises/lesson04/reading.py::reading_cases": 97,
+    "exercises/lesson05.py::check_best_response_by_hand": 72,
+    "exercises/lesson08.py::plus_cases": 65,
+    "exercises/predictive.py::predictive_cases": 106,
+    "exercises/sampled_rm.py::sampled_regret_matching": 64,
+    "exercises/sequence_form.py::_row_cases": 89,
+    "exercises/sequence_form.py::find_row_mistake": 100,
+    "solvers/deep_cfr/training.py::solve_deep_cfr": 71,
+    "solvers/depth_limited.py::solve_trunk": 68,
+    "solvers/driver.py::resume_state": 69,
+    "solvers/lp.py::solve_sequence_form": 77,
+    "solvers/multi.py::run_multiplayer": 64,
+    "solvers/regret_matching.py::solve_regret_matching": 70,
+    "solvers/subgame.py::_resolve_steps": 93,
 }
 
 PACKAGE = Path(__file__).resolve().parent.parent / "cfrviz"
@@ -60,10 +100,8 @@ def folder_of(relative: str) -> str:
 
 
 def per_folder(test):
-    """Parametrise ``test`` by top-level folder, expecting failure where work is in progress."""
-    params = [pytest.param(f, marks=pytest.mark.xfail(strict=False, reason=IN_PROGRESS[f]))
-              if f in IN_PROGRESS else f for f in FOLDERS]
-    return pytest.mark.parametrize("folder", params)(test)
+    """Parametrise ``test`` by top-level folder (a failure names the folder at once)."""
+    return pytest.mark.parametrize("folder", FOLDERS)(test)
 
 
 def modules() -> dict[str, Path]:
@@ -123,26 +161,33 @@ def too_long_modules() -> dict[str, int]:
             if len(path.read_text(encoding="utf-8").splitlines()) > MAX_MODULE_LINES}
 
 
-def in_folder(found: dict, folder: str, allowed: dict) -> list[str]:
-    return [f"{key}: {value}" for key, value in sorted(found.items())
-            if folder_of(key.split("::")[0]) == folder and key not in allowed]
+def in_folder(found: dict, folder: str, allowed: dict, debts: dict) -> list[str]:
+    """What is over the limit in ``folder``: neither an allowed exception nor a named debt that
+    has not grown (``found``'s values: the measure, or ruff's message holding it)."""
+    def size(value):
+        return value if isinstance(value, int) else int(value.split("(")[1].split(" ")[0])
+
+    return [f"{key}: {value}" + (f" (grew from {debts[key]})" if key in debts else "")
+            for key, value in sorted(found.items())
+            if folder_of(key.split("::")[0]) == folder and key not in allowed
+            and not (key in debts and size(value) <= debts[key])]
 
 
 @per_folder
 def test_no_function_is_too_complex(folder):
-    wrong = in_folder(too_complex(), folder, COMPLEXITY_EXCEPTIONS)
+    wrong = in_folder(too_complex(), folder, COMPLEXITY_EXCEPTIONS, NOT_YET_SPLIT_COMPLEX)
     assert not wrong, f"over ruff's C901 max-complexity {MAX_COMPLEXITY}:\n" + "\n".join(wrong)
 
 
 @per_folder
 def test_no_module_is_too_long(folder):
-    wrong = in_folder(too_long_modules(), folder, LONG_MODULES)
+    wrong = in_folder(too_long_modules(), folder, LONG_MODULES, NOT_YET_SPLIT_MODULES)
     assert not wrong, f"modules over {MAX_MODULE_LINES} lines:\n" + "\n".join(wrong)
 
 
 @per_folder
 def test_no_function_is_too_long(folder):
-    wrong = in_folder(too_long_functions(), folder, LONG_FUNCTIONS)
+    wrong = in_folder(too_long_functions(), folder, LONG_FUNCTIONS, NOT_YET_SPLIT_FUNCTIONS)
     assert not wrong, f"functions over {MAX_FUNCTION_LINES} lines:\n" + "\n".join(wrong)
 
 
@@ -154,6 +199,11 @@ def test_the_exceptions_are_few_named_and_still_needed():
         for key, reason in allowed.items():
             assert reason.strip(), f"{key}: an exception needs its reason"
             assert key in found, f"{key} is within the limit now: remove its exception"
+    for debts, found in ((NOT_YET_SPLIT_COMPLEX, too_complex()),
+                         (NOT_YET_SPLIT_MODULES, too_long_modules()),
+                         (NOT_YET_SPLIT_FUNCTIONS, too_long_functions())):
+        for key in debts:
+            assert key in found, f"{key} is within the limit now: remove it from the debts"
 
 
 def test_the_complexity_check_sees_what_ruff_sees(tmp_path):
