@@ -3,9 +3,9 @@
 Run: ``.venv/bin/python benchmarks/bench_vector_cfr.py`` (or ``make benchmark``).  Both
 kernels run the same vanilla CFR iterations (alternating updates) from zero tables in this one
 process, interleaved, best of seven (the machine's other load inflates both alike); the ratio,
-tabular time over vector time, is what benchmarks/RESULTS.md shows.  Building the vector plan (the public
-tree, its leaves) is timed apart, once: a solve pays it on its first call for a game, and the
-tree's memo keeps it.
+tabular time over vector time, is what benchmarks/RESULTS.md shows.  Building the vector plan
+(the public tree, its leaves) is timed apart, once: a solve pays it on its first call for a
+game, and the tree's memo keeps it.
 """
 
 from __future__ import annotations
