@@ -25,6 +25,7 @@ import json
 import linecache
 import numbers
 import os
+import signal
 import sys
 import traceback
 import types
@@ -228,6 +229,11 @@ def main(argv: list[str]) -> None:
     bot_file, table_file = argv[0], argv[1]
     out, given, cpu, memory = (int(a) for a in argv[2:6])
     _limit(cpu, memory)
+    # Python's own Ctrl-C handler, whatever the parent had: a process started with SIGINT
+    # ignored (any job a non-interactive shell starts in the background, as CI jobs often are)
+    # passes that on, and a bot that sends itself SIGINT would then play on unreported.  The
+    # child is in a session of its own (sandbox.py): a Ctrl-C at a terminal never reaches it.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     # A copy made by os.fork() ends at once: one process answers, and no copy lingers.
     os.register_at_fork(after_in_child=lambda: os._exit(0))
     with open(table_file, encoding="utf-8") as stream:

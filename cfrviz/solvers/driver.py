@@ -269,19 +269,22 @@ def progress_bar(total: int, initial: int, algorithm: str, game: str,
     """
     if progress is False:
         return None
-    return _bar_class()(total=total, initial=initial, desc=f"{algorithm} on {game}", unit="it",
-                        delay=0 if progress else 2.0, leave=bool(progress), mininterval=0.2)
+    from tqdm.auto import tqdm
+
+    return _bar_class(tqdm)(total=total, initial=initial, desc=f"{algorithm} on {game}",
+                            unit="it", delay=0 if progress else 2.0, leave=bool(progress),
+                            mininterval=0.2)
 
 
 @functools.cache
-def _bar_class() -> Any:
+def _bar_class(tqdm: Any) -> Any:
     """The class of :func:`progress_bar`'s bars, made once: tqdm's bar, whose notebook widget
     (shown when it is made, or at an update once ``delay`` has passed) a save treats as
     cfrviz's output.  Made once because tqdm keeps a monitor thread per class: a class made
     per call left a thread behind per solve (a test process reached 11,000 threads, waking
     every 10 s); and without that monitor (``monitor_interval = 0``), which only shortens
-    ``miniters`` for a bar that stalls, no thread is started at all."""
-    from tqdm.auto import tqdm
+    ``miniters`` for a bar that stalls, no thread is started at all.  One class per ``tqdm``
+    base (tqdm.auto's: the notebook bar in a kernel, the terminal bar elsewhere)."""
 
     class Bar(tqdm):  # type: ignore[misc]
         monitor_interval = 0
