@@ -578,9 +578,12 @@ def voila(notebook: str, extra_files: Iterable[Path] = (), startup_timeout: floa
         env.update(JUPYTER_CONFIG_DIR=str(tmp / "config"), JUPYTER_DATA_DIR=str(tmp / "data-dir"),
                    JUPYTER_RUNTIME_DIR=str(tmp / "runtime"), IPYTHONDIR=str(tmp / "ipython"),
                    JUPYTER_PREFER_ENV_PATH="1", **(env_extra or {}))
+        # make present's configuration (jupyter/voila.json and voila.py), as make present
+        # passes it: local-socket kernels, the culler, the extensions Voila must not load
         command = [str(Path(sys.executable).with_name("voila")), notebook, "--no-browser",
                    f"--port={port}", "--Voila.ip=127.0.0.1", f"--token={token}",
-                   "--ServerApp.port_retries=0"]
+                   "--ServerApp.port_retries=0",
+                   f"--Voila.config_file_paths={LAB_CONFIG.parent}"]
         log_path = tmp / "voila.log"
         with open(log_path, "wb") as log:
             process = subprocess.Popen(command, cwd=root, env=env, stdout=log,
