@@ -65,7 +65,7 @@ NOT_YET_SPLIT_MODULES: dict[str, int] = {
     "exercises/lesson05.py": 613,
     "exercises/predictive.py": 747,
     "exercises/sequence_form.py": 630,
-    "solvers/driver.py": 661,
+    "solvers/driver.py": 660,
     "solvers/subgame.py": 809,
 }
 NOT_YET_SPLIT_FUNCTIONS: dict[str, int] = {

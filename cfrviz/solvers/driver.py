@@ -278,13 +278,9 @@ def progress_bar(total: int, initial: int, algorithm: str, game: str,
 
 @functools.cache
 def _bar_class(tqdm: Any) -> Any:
-    """The class of :func:`progress_bar`'s bars, made once: tqdm's bar, whose notebook widget
-    (shown when it is made, or at an update once ``delay`` has passed) a save treats as
-    cfrviz's output.  Made once because tqdm keeps a monitor thread per class: a class made
-    per call left a thread behind per solve (a test process reached 11,000 threads, waking
-    every 10 s); and without that monitor (``monitor_interval = 0``), which only shortens
-    ``miniters`` for a bar that stalls, no thread is started at all.  One class per ``tqdm``
-    base (tqdm.auto's: the notebook bar in a kernel, the terminal bar elsewhere)."""
+    """The bar class over ``tqdm`` (tqdm.auto's), whose notebook widget a save treats as
+    cfrviz's output.  Made once per base: tqdm keeps a monitor thread per class, so a class
+    per call left a thread per solve; ``monitor_interval = 0`` starts none at all."""
 
     class Bar(tqdm):  # type: ignore[misc]
         monitor_interval = 0
