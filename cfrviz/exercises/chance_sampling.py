@@ -26,9 +26,11 @@ import numpy as np
 from ..analysis.evaluation import exploitability
 from ..core.policy import Policy
 from ..core.regret import average_strategy, regret_matching
-from ..core.tree import CHANCE, TERMINAL
-from ..reference.mccfr import chance_sampling_walk, sampled_walk, stream_draws
+from ..core.tree import CHANCE
+from ..reference.cfr import walk
+from ..reference.mccfr import chance_sampling, chance_sampling_walk, sampled_walk
 from ..reference.mccfr import sample as pick
+from ..reference.mistakes import CHANCE_SAMPLING
 from . import Feedback, correct, not_done, unanswered, wrong
 from .coding import DrawError, checked_draw, checks, number, run_student, short_repr
 from .diagnosis import Case, diagnose, fallback
@@ -146,48 +148,16 @@ class NodeDraws:
 
 def chance_sampling_variant(tree, node, player, own_reach, opponent_reach, strategy, regret_sum,
                             strategy_sum, draw, mistake: str | None = None):
-    """:func:`~cfrviz.reference.mccfr.chance_sampling_walk`, or one wrong version of it.
-
-    ``mistake`` is a name of :data:`VARIANTS`' second column (None: the right walk): what a
-    student might write, so the checker can tell which mistake reproduces their tables.
-    """
-    kind = tree.player[node]
-    if kind == TERMINAL:
-        return tree.utility[node, 0 if mistake == "first-player-payoff" else player]
-    children = tree.children[node]
-    args = (strategy, regret_sum, strategy_sum, draw, mistake)
-    if kind == CHANCE:
-        probs = tree.chance_prob[children]
-        if mistake == "vanilla":  # every outcome, weighted by chance: vanilla CFR
-            return sum(float(p) * chance_sampling_variant(tree, c, player, own_reach,
-                                                          opponent_reach * p, *args)
-                       for p, c in zip(probs, children))
-        outcome = draw(node, probs)
-        p = probs[outcome]
-        if mistake == "chance-opponent":
-            opponent_reach = opponent_reach * p
-        elif mistake == "chance-both":
-            own_reach, opponent_reach = own_reach * p, opponent_reach * p
-        return chance_sampling_variant(tree, children[outcome], player, own_reach,
-                                       opponent_reach, *args)
-    info = tree.infoset[node]
-    k = len(children)
-    sigma = strategy[info, :k]
-    mine = (kind == player) != (mistake == "reaches-swapped")
-    values = np.zeros(k)
-    for a in range(k):
-        reaches = ((own_reach * sigma[a], opponent_reach) if mine
-                   else (own_reach, opponent_reach * sigma[a]))
-        values[a] = chance_sampling_variant(tree, children[a], player, *reaches, *args)
-    value = float(sigma @ values)
-    if kind == player:
-        weight = {"unweighted-regret": 1.0, "own-reach-regret": own_reach,
-                  "flipped-regret": -opponent_reach}.get(mistake or "", opponent_reach)
-        regret_sum[info, :k] += weight * (values - value)
-        average = {"unweighted-average": 1.0,
-                   "opponent-reach-average": opponent_reach}.get(mistake or "", own_reach)
-        strategy_sum[info, :k] += average * sigma
-    return value
+    """:func:`~cfrviz.reference.mccfr.chance_sampling_walk` with the steps of ``mistake`` (a
+    name of :data:`VARIANTS`' second column; None: the right walk) swapped
+    (:data:`cfrviz.reference.mistakes.CHANCE_SAMPLING`); ``"vanilla"`` is vanilla CFR's walk
+    (:func:`cfrviz.reference.cfr.walk`), every outcome weighted by chance."""
+    if mistake == "vanilla":
+        reach = np.ones(3)
+        reach[player], reach[1 - player] = own_reach, opponent_reach
+        return walk(tree, node, player, reach, strategy, regret_sum, strategy_sum)
+    return chance_sampling_walk(tree, node, player, own_reach, opponent_reach, strategy,
+                                regret_sum, strategy_sum, draw, CHANCE_SAMPLING[mistake])
 
 
 @lru_cache(maxsize=4)
@@ -380,20 +350,15 @@ def _first_difference(tree, walks, reference) -> str:
 
 def train(function, iterations: int = LONG_ITERATIONS, seed: int = SEED):
     """``function`` (a chance-sampling walk) trained on Kuhn poker with the compiled solver's
-    draws at ``seed``: returns ``(regret_sum, strategy_sum)``.
+    draws at ``seed`` (:func:`~cfrviz.reference.mccfr.chance_sampling` with it as the walk):
+    returns ``(regret_sum, strategy_sum)``.
 
     The walk draws only at the deal, once per walk, so any order of the actions draws what
     ``cfrviz.solve(kuhn, "chance_sampling", iterations, seed=seed)`` draws.
     """
-    tree = _game("kuhn_poker")
-    draw = stream_draws(np.random.default_rng(seed))
-    regret_sum = np.zeros(tree.legal_mask.shape)
-    strategy_sum = np.zeros(tree.legal_mask.shape)
-    for _ in range(iterations):
-        for player in (0, 1):
-            strategy = regret_matching(regret_sum, tree.legal_mask)
-            function(tree, 0, player, 1.0, 1.0, strategy, regret_sum, strategy_sum, draw)
-    return regret_sum, strategy_sum
+    *_, last = chance_sampling(_game("kuhn_poker"), iterations, np.random.default_rng(seed),
+                               walk=function)
+    return last["cumulative_regret"], last["strategy_sum"]
 
 
 def average_exploitability(strategy_sum) -> float:

@@ -20,13 +20,15 @@ draws to show the sampled paths; its exercise's checker replays fixed ones).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 import numpy as np
 
 from ..core.regret import regret_matching
 from ..core.tree import CHANCE, TERMINAL
 
-__all__ = ["WALKS", "SplitMix64", "chance_sampling", "chance_sampling_walk", "external_sampling",
+__all__ = ["WALKS", "ChanceSteps", "SplitMix64", "chance_sampling", "chance_sampling_walk",
+           "external_sampling",
            "external_sampling_walk", "outcome_sampling", "outcome_sampling_walk", "sample",
            "sampled_walk", "stream_draws"]
 
@@ -95,7 +97,7 @@ def stream_draws(rng) -> Draw:
     return draw
 
 
-def chance_sampling(tree, iterations: int, rng):
+def chance_sampling(tree, iterations: int, rng, walk=None):
     """Chance-sampled CFR (Zinkevich et al., 2007; Lanctot et al., 2009), by plain recursion.
 
     Vanilla CFR's walk (:func:`cfrviz.reference.walk`) with one change: at a
@@ -113,6 +115,9 @@ def chance_sampling(tree, iterations: int, rng):
     rng : numpy.random.Generator or int
         A generator seeds the stream as :func:`cfrviz.solve` does; an int is
         the SplitMix64 state itself.
+    walk : callable, optional
+        Another walk with :func:`chance_sampling_walk`'s arguments (lesson 06 trains the
+        student's); by default that one.
 
     Yields
     ------
@@ -121,38 +126,64 @@ def chance_sampling(tree, iterations: int, rng):
         ``regret`` (this iteration's) and ``strategy_sum``, each of shape
         (information sets, max actions).
     """
-    yield from _alternating(tree, iterations, "chance_sampling", stream_draws(rng))
+    draw = stream_draws(rng)
+
+    def walk_from_root(player, regret_sum, strategy_sum):
+        strategy = regret_matching(regret_sum, tree.legal_mask)
+        return (walk or chance_sampling_walk)(tree, 0, player, 1.0, 1.0, strategy, regret_sum,
+                                              strategy_sum, draw)
+    yield from _alternating(tree, iterations, walk_from_root)
+
+
+class ChanceSteps(NamedTuple):
+    """The steps of :func:`chance_sampling_walk` a usual mistake swaps (:mod:`.mistakes`):
+    the payoff's column at a leaf, the reaches after chance draws an outcome of probability
+    ``p``, whether the traverser is the one who moves, and at its nodes the regret added and
+    the strategy's weight in the average.  The defaults are the walk's own steps."""
+
+    payoff: Callable = lambda player: player
+    chance: Callable = lambda own, opponent, _p: (own, opponent)
+    moves: Callable = lambda kind, player: kind == player
+    regret: Callable = lambda _own, opponent, action_values, value: \
+        opponent * (action_values - value)
+    average: Callable = lambda own, _opponent: own
+
+
+_WALK_STEPS = ChanceSteps()
 
 
 def chance_sampling_walk(tree, node, player, own_reach, opponent_reach, strategy, regret_sum,
-                         strategy_sum, draw):
+                         strategy_sum, draw, steps: ChanceSteps = _WALK_STEPS):
     """One player's chance-sampled CFR pass below ``node``: returns the node's value.
 
     ``draw(node, probabilities)`` returns the index of the outcome drawn at a
-    chance node (:func:`stream_draws` draws as the compiled kernel does).
+    chance node (:func:`stream_draws` draws as the compiled kernel does); ``steps``
+    (:class:`ChanceSteps`) are swapped only to reproduce a mistake.
     """
     kind = tree.player[node]
     if kind == TERMINAL:
-        return tree.utility[node, player]
+        return tree.utility[node, steps.payoff(player)]
     children = tree.children[node]
     if kind == CHANCE:
         outcome = draw(node, tree.chance_prob[children])
-        return chance_sampling_walk(tree, children[outcome], player, own_reach, opponent_reach,
-                                    strategy, regret_sum, strategy_sum, draw)
+        reaches = steps.chance(own_reach, opponent_reach, tree.chance_prob[children[outcome]])
+        return chance_sampling_walk(tree, children[outcome], player, *reaches, strategy,
+                                    regret_sum, strategy_sum, draw, steps)
     info = tree.infoset[node]
     sigma = strategy[info, : len(children)]
     action_values = np.zeros(len(children))
     for a in reversed(range(len(children))):  # last first, in the compiled kernel's order
-        if kind == player:
+        if steps.moves(kind, player):
             reaches = (own_reach * sigma[a], opponent_reach)
         else:
             reaches = (own_reach, opponent_reach * sigma[a])
         action_values[a] = chance_sampling_walk(tree, children[a], player, *reaches, strategy,
-                                                regret_sum, strategy_sum, draw)
+                                                regret_sum, strategy_sum, draw, steps)
     value = sum(sigma[a] * action_values[a] for a in range(len(children)))
     if kind == player:
-        regret_sum[info, : len(children)] += opponent_reach * (action_values - value)
-        strategy_sum[info, : len(children)] += own_reach * sigma
+        regret_sum[info, : len(children)] += steps.regret(own_reach, opponent_reach,
+                                                          action_values, value)
+        strategy_sum[info, : len(children)] += steps.average(own_reach, opponent_reach) * sigma
     return value
 
 
@@ -175,7 +206,10 @@ def external_sampling(tree, iterations: int, rng):
 
     Parameters and yields as :func:`chance_sampling`.
     """
-    yield from _alternating(tree, iterations, "external_sampling", stream_draws(rng))
+    draw = stream_draws(rng)
+    yield from _alternating(tree, iterations, lambda player, regret_sum, strategy_sum:
+                            external_sampling_walk(tree, 0, player, regret_sum, strategy_sum,
+                                                   draw))
 
 
 def sampled_regret(_reach, _player, action_values, value):
@@ -256,7 +290,10 @@ def outcome_sampling(tree, iterations: int, rng, epsilon: float = 0.6):
 
     Other parameters and yields as :func:`chance_sampling`.
     """
-    yield from _alternating(tree, iterations, "outcome_sampling", stream_draws(rng), epsilon)
+    draw = stream_draws(rng)
+    yield from _alternating(tree, iterations, lambda player, regret_sum, strategy_sum:
+                            outcome_sampling_walk(tree, 0, player, 1.0, 1.0, epsilon, regret_sum,
+                                                  strategy_sum, draw))
 
 
 def outcome_sampling_walk(tree, node, player, opponent_reach, sample_reach, epsilon, regret_sum,
@@ -335,8 +372,9 @@ def sampled_walk(tree, algorithm: str, player: int, regret_sum, strategy_sum, dr
 WALKS = ("chance_sampling", "external_sampling", "outcome_sampling")
 
 
-def _alternating(tree, iterations, algorithm, draw, epsilon=0.6):
-    """Walk for player 1 then player 2, each iteration; yields :func:`chance_sampling`'s dicts."""
+def _alternating(tree, iterations, walk_from_root):
+    """``walk_from_root(player, regret_sum, strategy_sum)`` for player 1 then player 2, each
+    iteration; yields :func:`chance_sampling`'s dicts."""
     mask = tree.legal_mask
     regret_sum = np.zeros(mask.shape)
     strategy_sum = np.zeros(mask.shape)
@@ -344,7 +382,7 @@ def _alternating(tree, iterations, algorithm, draw, epsilon=0.6):
         start = regret_matching(regret_sum, mask)
         before = regret_sum.copy()
         for player in (0, 1):
-            sampled_walk(tree, algorithm, player, regret_sum, strategy_sum, draw, epsilon)
+            walk_from_root(player, regret_sum, strategy_sum)
         yield {"strategy": start, "cumulative_regret": regret_sum.copy(),
                "regret": regret_sum - before, "strategy_sum": strategy_sum.copy()}
 

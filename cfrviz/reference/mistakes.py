@@ -14,7 +14,9 @@ defaults are vanilla CFR (Zinkevich et al. 2007) with alternating updates;
 
 External sampling's mistakes (:func:`external_sampling`) are
 :func:`~cfrviz.reference.mccfr.external_sampling_walk` with its regret weight
-(:data:`SAMPLED_REGRETS`) or its averaging (:data:`SAMPLED_AVERAGES`) swapped.
+(:data:`SAMPLED_REGRETS`) or its averaging (:data:`SAMPLED_AVERAGES`) swapped; chance
+sampling's (:data:`CHANCE_SAMPLING`) are :func:`~cfrviz.reference.mccfr.chance_sampling_walk`
+with one of its :class:`~cfrviz.reference.mccfr.ChanceSteps` swapped.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import numpy as np
 
 from ..core.regret import regret_matching
 from .cfr import cfr_pass, own_reach
-from .mccfr import external_sampling_walk, opponent_strategy, sampled_regret
+from .mccfr import ChanceSteps, external_sampling_walk, opponent_strategy, sampled_regret
 from .updates import REGRET_UPDATES
 
 #: What a node's strategy is weighted by in the average, ``rule(reach, player)`` with
@@ -137,3 +139,23 @@ def external_sampling(tree, player: int, regret_sum, strategy_sum, draw, *,
     return external_sampling_walk(tree, 0, player, regret_sum, strategy_sum, draw,
                                   (1.0, 1.0, 1.0), SAMPLED_REGRETS[regret],
                                   SAMPLED_AVERAGES[average])
+
+
+#: Chance sampling's usual mistakes, as steps of
+#: :func:`~cfrviz.reference.mccfr.chance_sampling_walk` swapped (``None``: the walk itself):
+#: chance's probability multiplied into the opponent's reach (or both reaches) although the
+#: draw already counts it, the regret unweighted, weighted by the own reach or flipped, the
+#: average unweighted or weighted by the opponent's reach, the mover's reach swapped, player
+#: 1's payoff for either traverser.
+CHANCE_SAMPLING: dict[str | None, ChanceSteps] = {
+    None: ChanceSteps(),
+    "chance-opponent": ChanceSteps(chance=lambda own, opponent, p: (own, opponent * p)),
+    "chance-both": ChanceSteps(chance=lambda own, opponent, p: (own * p, opponent * p)),
+    "unweighted-regret": ChanceSteps(regret=lambda _o, _p, q, v: 1.0 * (q - v)),
+    "own-reach-regret": ChanceSteps(regret=lambda own, _p, q, v: own * (q - v)),
+    "flipped-regret": ChanceSteps(regret=lambda _o, opponent, q, v: -opponent * (q - v)),
+    "unweighted-average": ChanceSteps(average=lambda _o, _p: 1.0),
+    "opponent-reach-average": ChanceSteps(average=lambda _o, opponent: opponent),
+    "reaches-swapped": ChanceSteps(moves=lambda kind, player: kind != player),
+    "first-player-payoff": ChanceSteps(payoff=lambda _player: 0),
+}
