@@ -61,7 +61,6 @@ NOT_YET_SPLIT_COMPLEX: dict[str, int] = {
     "solvers/subgame.py::_resolve_steps": 14,
 }
 NOT_YET_SPLIT_MODULES: dict[str, int] = {
-    "exercises/lesson03.py": 693,
     "exercises/lesson05.py": 613,
     "exercises/predictive.py": 747,
     "exercises/sequence_form.py": 630,

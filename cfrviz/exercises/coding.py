@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from . import Feedback, guard, not_done, wrong
+from . import Feedback, guard, not_done, unanswered, wrong
 from .guard import (
     NotNumbers,
     OutOfTime,
@@ -41,8 +41,8 @@ from .guard import (
 )
 
 __all__ = ["CHECK_LIMIT", "DrawError", "Interrupted", "NotNumbers", "OutOfTime", "attempt",
-           "checked_draw", "checks", "describe", "floats", "number", "run_student", "short_repr",
-           "time_limit", "where"]
+           "checked_draw", "checks", "describe", "floats", "number", "per_action", "run_student",
+           "short_repr", "time_limit", "where"]
 
 #: Seconds a whole check may run (:func:`checks`): its calls of the student's code, its own
 #: reference computations (5 s at most, measured as for guard.TIME_LIMIT) and its reading of
@@ -167,9 +167,13 @@ def _raised(name: str, error: BaseException, hints: Mapping[Any, str] | None) ->
 _Check = TypeVar("_Check", bound=Callable[..., Feedback])
 
 
-def checks(name: str) -> Callable[[_Check], _Check]:
+def checks(name: str, call: str | None = None) -> Callable[[_Check], _Check]:
     """Decorator of a coding checker, whose first argument is the student's function ``name``:
     whatever still escapes the checker becomes a Feedback.
+
+    With ``call``, how the lesson calls the checker (``"check_x(my_x)"``), the checker's first
+    argument is screened before it runs: a placeholder (``None``, ``...``) is "not done yet",
+    anything not callable is "wrong" with mistake ``"not-callable"``.
 
     :func:`run_student` reports what the student's calls did; this catches the rest, such as
     an exception from a returned object's ``__len__`` or ``__eq__`` while the checker reads it,
@@ -182,6 +186,12 @@ def checks(name: str) -> Callable[[_Check], _Check]:
             started = time.monotonic()
             try:
                 with time_limit(CHECK_LIMIT) as limit:
+                    function = args[0] if args else None
+                    if call is not None and unanswered(function):
+                        return not_done(f"Write {name}, then run this cell again.")
+                    if call is not None and not callable(function):
+                        return wrong(f"Pass the function itself, {call}; got "
+                                     f"{short_repr(function)}.", "not-callable")
                     return check(*args, **kwargs)
             except Interrupted:
                 raise
@@ -258,6 +268,24 @@ def _unwrapped(function: Callable[..., Any]) -> Callable[..., Any]:
     while hasattr(function, "__wrapped__"):
         function = function.__wrapped__
     return function
+
+
+def per_action(answer: Any, actions: Sequence[str], width: int | None = None
+               ) -> np.ndarray | None:
+    """``answer`` as one finite float per action, or None: a list, tuple or array of
+    ``len(actions)`` numbers (or of ``width``, a table row whose columns past the actions are
+    ignored), or ``{action label: number}``."""
+    if isinstance(answer, dict):
+        if set(answer) != set(actions):
+            return None
+        answer = [answer[a] for a in actions]
+    if isinstance(answer, (str, bytes)):
+        return None
+    values, _ = attempt(lambda: floats(answer))
+    if values is None or values.ndim != 1 or len(values) not in (len(actions), width):
+        return None
+    values = values[:len(actions)]
+    return values if np.all(np.isfinite(values)) else None
 
 
 class DrawError(ValueError):

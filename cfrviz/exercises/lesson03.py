@@ -22,11 +22,12 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..core.tree import CHANCE
 from ..reference.cfr import counterfactual_regret, vanilla_cfr, walk
+from ..reference.evaluation import reach_probabilities
 from ..reference.updates import REGRET_UPDATES
-from . import Feedback, correct, not_done, unanswered, wrong
-from .coding import checks, floats, number, run_student
+from ..solvers.subgame import node_values
+from . import Feedback, as_number, correct, unanswered, wrong
+from .coding import attempt, checks, floats, per_action, run_student
 from .diagnosis import Case, close_to, diagnose, fallback, screen
 
 #: Exercise 1: player 1 bets K always, J one time in three, Q never (other sets uniform).
@@ -86,23 +87,6 @@ def loaded_kuhn():
 
 # --- exercise 1: counterfactual values by hand -----------------------------------------------
 
-def _pair(answer, actions=("p", "b")):
-    """Two finite numbers from a list, a tuple, an array or ``{"p": .., "b": ..}``."""
-    if isinstance(answer, dict):
-        if set(answer) != set(actions):
-            return None
-        answer = [answer[a] for a in actions]
-    if isinstance(answer, (str, bytes)):
-        return None
-    try:
-        values = floats(answer)
-    except (TypeError, ValueError):
-        return None
-    if values.shape != (len(actions),) or not np.all(np.isfinite(values)):
-        return None
-    return values
-
-
 def check_counterfactual_values(answer) -> Feedback:
     """Exercise 1: the counterfactual values of fold and call at ``"Qb"`` under
     :data:`BLUFF_POLICY`.
@@ -112,7 +96,7 @@ def check_counterfactual_values(answer) -> Feedback:
     -(1/18 + 1/6) = -2/9.  Calling wins 2 against J and loses 2 against K:
     2/18 - 2/6 = -2/9.  Both are -2/9: player 1's bluffs make player 2 indifferent.
     """
-    return diagnose(_pair(answer), (
+    return diagnose(per_action(answer, ("p", "b")), (
         Case.not_done(lambda _: unanswered(answer),
                       "Set `my_values` to two numbers: the counterfactual value of folding (p) "
                       "and of calling (b), e.g. [-1/3, 1/2]."),
@@ -160,52 +144,10 @@ VALUE_MISTAKES = (
 
 # --- exercise 2: counterfactual values as code ----------------------------------------------
 
-def _edges(tree, strategy) -> tuple[np.ndarray, np.ndarray]:
-    """Per node, the probability of the move into it and who made it (0, 1, or 2 for chance)."""
-    prob, who = np.ones(tree.num_nodes), np.full(tree.num_nodes, 2)
-    kids = np.flatnonzero(tree.parent >= 0)
-    up = tree.parent[kids]
-    chance = tree.player[up] == CHANCE
-    # Below a chance node the strategy is not read (row and column 0 stand in for it).
-    rows, cols = np.where(chance, 0, tree.infoset[up]), np.where(chance, 0, tree.action[kids])
-    prob[kids] = np.where(chance, tree.chance_prob[kids],
-                          np.asarray(strategy, dtype=float)[rows, cols])
-    who[kids] = np.where(chance, 2, tree.player[up])
-    return prob, who
-
-
-def node_reach(tree, strategy, edges=None) -> np.ndarray:
-    """Each node's reach split three ways, shape (nodes, 3): player 1, player 2, chance.
-
-    A plain top-down pass over the tree's levels, independent of the compiled
-    :func:`cfrviz.engine.tree_reach_probabilities` (the tests compare the two).
-    ``edges`` is :func:`_edges`'s result, when the caller has it already.
-    """
-    prob, who = _edges(tree, strategy) if edges is None else edges
-    reach = np.ones((tree.num_nodes, 3))
-    for level in tree.levels()[1:]:
-        reach[level] = reach[tree.parent[level]]
-        reach[level, who[level]] *= prob[level]
-    return reach
-
-
-def node_values(tree, strategy, edges=None) -> np.ndarray:
-    """Each node's expected payoff to both players under ``strategy``, shape (nodes, 2).
-
-    A bottom-up pass: a terminal's payoff, otherwise the probability-weighted
-    sum of the children's values.
-    """
-    prob, _ = _edges(tree, strategy) if edges is None else edges
-    values = np.where(tree.player[:, None] < -1, tree.utility, 0.0).astype(float)
-    for level in reversed(tree.levels()[1:]):
-        np.add.at(values, tree.parent[level], prob[level][:, None] * values[level])
-    return values
-
-
-def node_passes(tree, strategy) -> tuple[np.ndarray, np.ndarray]:
-    """``(node_reach(tree, strategy), node_values(tree, strategy))``, sharing one edge pass."""
-    edges = _edges(tree, strategy)
-    return node_reach(tree, strategy, edges), node_values(tree, strategy, edges)
+def node_reach(tree, strategy) -> np.ndarray:
+    """Each node's reach split three ways, shape (nodes, 3): player 1, player 2, chance
+    (the reference's readable pass, :func:`cfrviz.reference.evaluation.reach_probabilities`)."""
+    return reach_probabilities(tree, np.asarray(strategy, dtype=float)).T
 
 
 def cf_variants(tree, strategy, info: int) -> dict:
@@ -220,7 +162,7 @@ def cf_variants(tree, strategy, info: int) -> dict:
         every action).
     """
     strategy = np.asarray(strategy, dtype=float)
-    reach, values = node_passes(tree, strategy)
+    reach, values = node_reach(tree, strategy), node_values(tree, strategy)
     i = int(tree.infoset_player[info])
     k = len(tree.infoset_actions[info])
     nodes = tree.infoset_members(info)
@@ -250,22 +192,29 @@ def cf_variants(tree, strategy, info: int) -> dict:
     }
 
 
+#: The wrong weights of a node shared by exercises 2 and 3 (values and regrets alike).
+WEIGHT_MISTAKES = {
+    "own-reach": "You weighted each node by the acting player's own reach, reach[player]. "
+                 "Counterfactual values and regrets weight a node by how likely *the others* "
+                 "make it, chance and the opponent: reach[2] * reach[1 - player]. Your own "
+                 "reach is the same at every node of a set, so it cannot tell which hidden "
+                 "card is likelier; the opponent's and chance's can.",
+    "all-reach": "You weighted each node by its whole reach, the acting player's own share "
+                 "included. The counterfactual weight leaves it out (it asks 'what if I had "
+                 "played to get here?'): reach[2] * reach[1 - player].",
+    "no-chance": "You left out chance's reach (the opponent's only): multiply by reach[2] too. "
+                 "In Kuhn poker every deal has probability 1/6, so this only rescales by 6; "
+                 "where some deals are likelier than others (Leduc poker) the weights between "
+                 "nodes come out wrong.",
+    "chance-only": "You weighted each node by chance alone; the opponent's reach counts too "
+                   "(how likely its own moves lead to the node): reach[2] * reach[1 - player].",
+    "unweighted": "You added the values without weights. Each node counts in proportion to "
+                  "how likely chance and the opponent make it: multiply by reach[2] * "
+                  "reach[1 - player].",
+}
 #: What each wrong counterfactual value gets wrong (the names of :func:`cf_variants`).
 CF_MISTAKES = {
-    "own-reach": "You weighted each node by the acting player's own reach. The counterfactual "
-                 "weight is the reach of chance and the opponent, reach[chance] * reach[opponent]: "
-                 "the player's own reach is the same at every node of the set and is left out.",
-    "all-reach": "You weighted each node by its whole reach, the acting player's own share "
-                 "included. Leave the player's own reach out: weight = chance's reach times "
-                 "the opponent's.",
-    "no-chance": "You weighted each node by the opponent's reach only. Chance's probability of "
-                 "the deal multiplies in too. In Kuhn poker every deal has probability 1/6, so "
-                 "this only scaled your values by 6; in Leduc poker some deals are likelier "
-                 "than others, and the values came out wrong.",
-    "chance-only": "You weighted each node by chance's probability alone. The opponent's share "
-                   "of the reach counts too: how likely its own moves lead to the node.",
-    "unweighted": "You added the nodes' values without weights. Each node counts in proportion "
-                  "to how likely chance and the opponent make it: multiply by that reach.",
+    **WEIGHT_MISTAKES,
     "normalised": "You divided by the total weight of the set, which gives the expected value "
                   "*given* that play reached the set. The counterfactual value keeps the "
                   "weights as they are, without dividing.",
@@ -317,29 +266,6 @@ def _games() -> dict:
     return {name: load_game(name) for name in ("kuhn_poker", "leduc_poker")}
 
 
-def _per_action(result, tree, info: int):
-    """The student's answer as one float per action of set ``info``, or None.
-
-    Accepts a list, tuple or array of one number per action (or per column of
-    the strategy table, extra columns ignored) and ``{action label: value}``.
-    """
-    actions = tree.infoset_actions[info]
-    if isinstance(result, dict):
-        if set(result) != set(actions):
-            return None
-        result = [result[a] for a in actions]
-    if isinstance(result, (str, bytes)):
-        return None
-    try:
-        values = floats(result)
-    except (TypeError, ValueError):
-        return None
-    if values.ndim != 1 or len(values) not in (len(actions), tree.max_actions):
-        return None
-    values = values[:len(actions)]
-    return values if np.all(np.isfinite(values)) else None
-
-
 def _cf_answers() -> dict:
     """The functions that compute exercise 2's answer, which the student's code must not call:
     the package's (the lesson shows ``counterfactual_values`` after the exercise) and this
@@ -349,12 +275,11 @@ def _cf_answers() -> dict:
     return {counterfactual_values: "`counterfactual_values` (cfrviz.analysis.explain)",
             counterfactual_table: "`counterfactual_table` (cfrviz.engine)",
             cf_variants: "the checker's `cf_variants`",
-            node_passes: "the checker's `node_passes`",
             node_reach: "the checker's `node_reach`",
-            node_values: "the checker's `node_values`"}
+            node_values: "`node_values` (cfrviz.analysis.subgame)"}
 
 
-@checks("`my_counterfactual_values`")
+@checks("`my_counterfactual_values`", "check_counterfactual_function(my_counterfactual_values)")
 def check_counterfactual_function(function) -> Feedback:
     """Exercise 2: ``function(tree, strategy, info)`` returns each action's counterfactual value.
 
@@ -366,11 +291,6 @@ def check_counterfactual_function(function) -> Feedback:
     When the answers differ, the mistake is named if one of the wrong
     versions of :data:`CF_MISTAKES` reproduces every answer.
     """
-    if unanswered(function):
-        return not_done("Write the body of `my_counterfactual_values`, then run this cell again.")
-    if not callable(function):
-        return wrong("Pass the function itself, check_counterfactual_function("
-                     f"my_counterfactual_values); got {function!r}.", "not-callable")
     games = _games()
     hints = {IndexError: "`strategy` is an array (information sets x actions): "
                          "strategy[tree.infoset[node], a] is the probability of action a at a "
@@ -398,7 +318,8 @@ def check_counterfactual_function(function) -> Feedback:
         unusable = screen(result, _answer_cases(tree, info, shown, variants))
         if unusable is not None:
             return unusable
-        answers.append((shown, _per_action(result, tree, info), variants))
+        values = per_action(result, tree.infoset_actions[info], tree.max_actions)
+        answers.append((shown, values, variants))
     return diagnose(answers, (
         Case.correct(_everywhere("right"),
                      f"Your function gives the counterfactual values at all {len(answers)} sets "
@@ -422,7 +343,7 @@ def _answer_cases(tree, info: int, shown: str, variants: dict) -> tuple[Case, ..
     actions = list(tree.infoset_actions[info])
 
     def set_value(result) -> bool:
-        scalar = _as_scalar(result)
+        scalar = as_number(result)
         return scalar is not None and bool(np.isclose(scalar, variants["set-value"], rtol=1e-7,
                                                       atol=1e-10))
 
@@ -430,11 +351,11 @@ def _answer_cases(tree, info: int, shown: str, variants: dict) -> tuple[Case, ..
         Case("no-return", lambda result: result is None,
              f"For {shown} your function returned None: did you forget `return`?"),
         Case("set-value", set_value, SET_VALUE),
-        Case("shape", lambda result: _as_scalar(result) is not None,
-             lambda result: f"For {shown} you returned one number, {_as_scalar(result):.4g}; "
+        Case("shape", lambda result: as_number(result) is not None,
+             lambda result: f"For {shown} you returned one number, {as_number(result):.4g}; "
                             f"return one value per action ({len(actions)} here, for "
                             f"{actions})."),
-        Case("shape", lambda result: _per_action(result, tree, info) is None,
+        Case("shape", lambda result: per_action(result, actions, tree.max_actions) is None,
              lambda result: f"For {shown} expected one finite number per action {actions}; got "
                             f"{result!r}."),
     )
@@ -446,19 +367,6 @@ def _first_difference(answers) -> str:
             f"values are {np.round(variants['right'], 4).tolist()}. For each node h of the set, "
             "multiply chance's and the opponent's reach of h by the acting player's value of "
             "each child of h, and sum over the nodes.")
-
-
-def _as_scalar(result) -> float | None:
-    if isinstance(result, (bool, np.bool_, str, bytes)):
-        return None
-    if isinstance(result, (int, float, np.number)) or (isinstance(result, np.ndarray)
-                                                       and result.ndim == 0):
-        try:
-            value = number(result)
-        except ValueError:  # an int too large for a float
-            return None
-        return value if np.isfinite(value) else None
-    return None
 
 
 def _close(values, target) -> bool:
@@ -507,11 +415,7 @@ def _where(error: BadUpdate) -> str:
 
 #: What each wrong update of :data:`~cfrviz.reference.updates.REGRET_UPDATES` gets wrong.
 MISTAKES = {
-    "own-reach": "You weighted by the acting player's own reach, reach[player]. Counterfactual "
-                 "regret weights each node by how likely *the others* make it: chance and the "
-                 "opponent, reach[2] * reach[1 - player]. Your own reach is the same at every "
-                 "node of a set, so it cannot tell which hidden card is more likely; the "
-                 "opponent's and chance's reach can.",
+    **WEIGHT_MISTAKES,
     "own-and-chance": "You weighted by chance and the acting player's own reach, reach[player]. "
                       "Use the opponent's instead: reach[1 - player]. The player's own reach is "
                       "the same at every node of a set and tells nothing about which hidden "
@@ -519,18 +423,6 @@ MISTAKES = {
     "sign": "The sign is flipped: regret is (what the action earns) - (what the strategy "
             "earns), action_values - value. With value - action_values, regret matching "
             "would favour the worst actions.",
-    "no-chance": "You left out chance: multiply by reach[2] too. In Kuhn poker every deal has "
-                 "probability 1/6, so this only rescales the regrets by 6 and the strategies "
-                 "come out the same; in a game where some deals are likelier than others (Leduc "
-                 "poker) the weights between nodes would be wrong.",
-    "all-reach": "You multiplied all three reaches, the player's own included. The "
-                 "counterfactual weight leaves out the acting player's own reach: it asks "
-                 "'what if I had played to get here?'. Use reach[2] * reach[1 - player].",
-    "unweighted": "You added action_values - value without a weight. Each node of a set "
-                  "counts in proportion to how likely chance and the opponent make it: "
-                  "multiply by reach[2] * reach[1 - player].",
-    "chance-only": "You weighted by chance alone; the opponent's reach counts too: "
-                   "reach[2] * reach[1 - player].",
     "no-baseline": "You added the weighted action values but did not subtract the node's "
                    "value. Regret compares each action with what the strategy earned: "
                    "(action_values - value).",
@@ -539,16 +431,6 @@ MISTAKES = {
     "player-1-reach": "You always used reach[0], player 1's reach: for player 1's own nodes that "
                       "is its own reach. Use the opponent's, reach[1 - player].",
 }
-
-
-def _diagnose(calls) -> str | None:
-    """The name of the one wrong update that reproduces every recorded call, if any."""
-    for name in MISTAKES:
-        rule = REGRET_UPDATES[name]
-        if all(np.allclose(rule(r, i, q, v), out, rtol=1e-9, atol=1e-12)
-               for r, i, q, v, out in calls):
-            return name
-    return None
 
 
 _UPDATE_ARGUMENTS = ("`reach` is a numpy array of three numbers [player 1, player 2, chance], "
@@ -560,7 +442,7 @@ _UPDATE_ARGUMENTS = ("`reach` is a numpy array of three numbers [player 1, playe
 _UPDATE_ANSWERS = {counterfactual_regret: "`counterfactual_regret` (cfrviz.reference)"}
 
 
-@checks("`my_regret_update`")
+@checks("`my_regret_update`", "check_regret_update(my_regret_update)")
 def check_regret_update(function, iterations: int = CHECK_ITERATIONS) -> Feedback:
     """Exercise 3: ``function(reach, player, action_values, value)`` is CFR's regret update.
 
@@ -575,11 +457,6 @@ def check_regret_update(function, iterations: int = CHECK_ITERATIONS) -> Feedbac
     call the function answered (own reach instead of the opponent's, a flipped
     sign, chance left out, ...).
     """
-    if unanswered(function):
-        return not_done("Write the body of `my_regret_update`, then run this cell again.")
-    if not callable(function):
-        return wrong(f"Pass the function itself, check_regret_update(my_regret_update); got "
-                     f"{function!r}.", "not-callable")
     total, largest = 0, 0.0
     for tree, label in ((_kuhn(), "Kuhn poker"),
                         (loaded_kuhn(), "Kuhn poker with uneven deals (1/21 to 6/21)")):
@@ -615,8 +492,7 @@ def _compare_update(function, tree, iterations):
                     and np.array_equal(theirs, mine, equal_nan=True)):
                 raise _Changed(label)
         calls.append((reach.copy(), player, action_values.copy(), value,
-                      None if out is None else floats(out)
-                      if _numeric(out) else out))
+                      attempt(lambda: floats(out))[0] if out is not None else None))
         return _increment(out, len(action_values))
 
     mine = vanilla_cfr(tree, iterations, update=recorded)
@@ -660,34 +536,35 @@ def _compare_update(function, tree, iterations):
     return None, worst, len(calls)
 
 
-def _numeric(out) -> bool:
-    try:
-        floats(out)
-    except (TypeError, ValueError):
-        return False
-    return True
-
-
 def _explain(tree, calls, t, got, want) -> Feedback:
-    usable = [c for c in calls if isinstance(c[4], np.ndarray)]
-    name = _diagnose(usable) if len(usable) == len(calls) else None
-    if name is not None:
-        return wrong(MISTAKES[name], name)
-    # No known mistake fits: show the first call that went wrong.
-    for reach, player, q, v, out in calls:
+    """The mistake of :data:`MISTAKES` that reproduces every call, else the first wrong call,
+    else (every call right, the regrets not) state kept between calls."""
+    readable = all(isinstance(c[4], np.ndarray) for c in calls)
+
+    def agrees(rule) -> Callable[[list], bool]:
+        return lambda calls: all(isinstance(out, np.ndarray)
+                                 and np.allclose(rule(r, i, q, v), out, rtol=1e-9, atol=1e-12)
+                                 for r, i, q, v, out in calls)
+
+    def first_wrong(calls) -> str:
+        reach, player, q, v, out = next(c for c in calls if not agrees(counterfactual_regret)([c]))
+        shown = out.tolist() if isinstance(out, np.ndarray) else out
         right = counterfactual_regret(reach, player, q, v)
-        if not (isinstance(out, np.ndarray) and np.allclose(out, right, rtol=1e-9, atol=1e-12)):
-            shown = out.tolist() if isinstance(out, np.ndarray) else out
-            return wrong(f"At a node of player {player + 1} with reach "
-                         f"{np.round(reach, 4).tolist()} (player 1, player 2, chance), "
-                         f"action_values {np.round(q, 4).tolist()} and value {v:.4f}, your "
-                         f"function returned {shown}; CFR adds {np.round(right, 4).tolist()}: "
-                         "chance's reach times the opponent's reach times "
-                         "(action_values - value).")
-    diff = np.abs(got["cumulative_regret"] - want["cumulative_regret"])
-    info = int(np.argmax(diff.max(axis=1)))
-    return wrong(f"After iteration {t} your cumulative regrets at set "
+        return (f"At a node of player {player + 1} with reach {np.round(reach, 4).tolist()} "
+                f"(player 1, player 2, chance), action_values {np.round(q, 4).tolist()} and "
+                f"value {v:.4f}, your function returned {shown}; CFR adds "
+                f"{np.round(right, 4).tolist()}: chance's reach times the opponent's reach "
+                "times (action_values - value).")
+
+    info = int(np.argmax(np.abs(got["cumulative_regret"] - want["cumulative_regret"])
+                         .max(axis=1)))
+    return diagnose(calls, (
+        *(Case(name, lambda c, rule=REGRET_UPDATES[name]: readable and agrees(rule)(c), text)
+          for name, text in MISTAKES.items()),
+        Case(None, lambda c: not agrees(counterfactual_regret)(c), first_wrong),
+        fallback(f"After iteration {t} your cumulative regrets at set "
                  f"{tree.infoset_keys[info]!r} differ from vanilla_cfr's "
                  f"({np.round(got['cumulative_regret'][info], 4).tolist()} against "
                  f"{np.round(want['cumulative_regret'][info], 4).tolist()}), although each call "
-                 "looked right: does your function keep state between calls?", "stateful")
+                 "looked right: does your function keep state between calls?", "stateful"),
+    ))
