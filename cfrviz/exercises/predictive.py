@@ -143,16 +143,9 @@ _HINTS = {
 
 # --- the right step and its wrong versions --------------------------------------------------
 
-def right_step(regret_sum, regret, legal_mask, t: int) -> tuple[np.ndarray, np.ndarray, float]:
-    """PCFR+'s step for one player's sets, from the reference's steps
-    (:mod:`cfrviz.reference.mistakes`): CFR+'s fold, regret matching on the new regrets plus
-    the last ones, the squared weight.
-
-    Returns ``([R + r]^+, regret matching on [R + r]^+ + r, t**2)``.
-    """
-    new = mistakes.FOLDS["floor"](np.asarray(regret_sum, dtype=float), regret, t)
-    return (new, regret_matching(new + regret, legal_mask),
-            mistakes.ITERATION_WEIGHTS["squared"](t))
+#: PCFR+'s step for one player's sets, from the reference's steps: ``([R + r]^+, regret
+#: matching on [R + r]^+ + r, t**2)`` (:func:`cfrviz.reference.mistakes.predictive_step`).
+right_step = mistakes.predictive_step
 
 
 #: Ways a wrong step folds the regrets: ``rule(R, r) -> stored R``; a mistake may have forms.
@@ -643,14 +636,12 @@ def check_predictive_step(function) -> Feedback:
 
 def run_your_step(function, game="kuhn_poker", iterations: int = 200
                   ) -> dict[str, np.ndarray]:
-    """PCFR+ with ``function`` as its step, run on its own (its strategies choose its regrets).
-
-    Alternating updates as cfrviz runs them: player 1's pass with
-    :func:`cfrviz.reference.cfr.cfr_pass`, its sets folded by ``function``, then player 2's
-    against the updated strategy.  Returns ``{"iterations", "yours", "pcfr+", "cfr+",
-    "gap"}``: the exploitability of the student's average and of cfrviz's PCFR+ and CFR+
-    after each iteration, and the largest gap between the student's average strategy and
-    cfrviz's PCFR+'s at each iteration.
+    """PCFR+ with ``function`` as its step, run on its own (its strategies choose its regrets):
+    :func:`cfrviz.reference.mistakes.stepwise`, alternating passes of the reference's
+    ``cfr_pass`` with each player's sets folded by ``function``.  Returns ``{"iterations",
+    "yours", "pcfr+", "cfr+", "gap"}``: the exploitability of the student's average and of
+    cfrviz's PCFR+ and CFR+ after each iteration, and the largest gap between the student's
+    average strategy and cfrviz's PCFR+'s at each iteration.
 
     Raises
     ------
@@ -662,7 +653,6 @@ def run_your_step(function, game="kuhn_poker", iterations: int = 200
     from ..core.tree import as_tree
     from ..engine import tree_exploitability
     from ..games import load_game
-    from ..reference.cfr import cfr_pass
     from ..solvers import solve
 
     tree = as_tree(load_game(game) if isinstance(game, str) else game, "PCFR+")
@@ -670,33 +660,29 @@ def run_your_step(function, game="kuhn_poker", iterations: int = 200
             or not 1 <= iterations <= 100_000:
         raise ValueError(f"iterations must be a whole number from 1 to 100000; got "
                          f"{iterations!r}")
-    mask, owner = tree.legal_mask, tree.infoset_player
-    regret_sum = np.zeros(mask.shape)
-    strategy_sum = np.zeros(mask.shape)
-    strategy = regret_matching(np.zeros(mask.shape), mask)
+    calls = [0]
+
+    def step(regret_sum, regret, mask, t):
+        player, calls[0] = calls[0] % 2, calls[0] + 1
+        out, problem = run_student(lambda: function(regret_sum, regret, mask, t), name=NAME,
+                                   hints=_HINTS)
+        if problem is not None:
+            raise ValueError(problem.message)
+        result = _outputs(out, regret.shape)
+        if isinstance(result, str):
+            raise ValueError(f"{NAME} {result} (at iteration {t}, player {player + 1}).")
+        return result
+
     marks = list(range(1, iterations + 1))
     ours = solve(tree, "pcfr+", iterations, checkpoints=marks, progress=False)
     plus = solve(tree, "cfr+", iterations, checkpoints=marks, progress=False)
-    yours, gap = np.zeros(iterations), np.zeros(iterations)
-    for t in marks:
-        for player in (0, 1):
-            rows = np.flatnonzero(owner == player)
-            regret, weights = cfr_pass(tree, strategy, player)
-            out, problem = run_student(
-                lambda r=regret[rows], g=regret_sum[rows], m=mask[rows], t=t: function(
-                    g.copy(), r.copy(), m.copy(), t), name=NAME, hints=_HINTS)
-            if problem is not None:
-                raise ValueError(problem.message)
-            result = _outputs(out, (len(rows), mask.shape[1]))
-            if isinstance(result, str):
-                raise ValueError(f"{NAME} {result} (at iteration {t}, player {player + 1}).")
-            regret_sum[rows], strategy[rows], weight = result
-            strategy_sum[rows] += weight * weights[rows]
-        average = average_strategy(strategy_sum, mask)
-        yours[t - 1] = tree_exploitability(tree, average)
-        gap[t - 1] = float(np.max(np.abs(average - ours.average_strategy[t - 1])))
-    return {"iterations": np.array(marks), "yours": yours, "pcfr+": np.array(ours.exploitability),
-            "cfr+": np.array(plus.exploitability), "gap": gap}
+    averages = [average_strategy(sums, tree.legal_mask)
+                for sums in mistakes.stepwise(tree, iterations, step)]
+    return {"iterations": np.array(marks),
+            "yours": np.array([tree_exploitability(tree, a) for a in averages]),
+            "pcfr+": np.array(ours.exploitability), "cfr+": np.array(plus.exploitability),
+            "gap": np.array([float(np.max(np.abs(a - b)))
+                             for a, b in zip(averages, ours.average_strategy)])}
 
 
 # --- after the exercise: what each of PCFR+'s two changes contributes ------------------------
@@ -717,31 +703,17 @@ def two_changes(game="kuhn_poker", iterations=(100, 200, 1000)) -> dict[str, lis
     Kroer and Sandholm 2021) adds the prediction (regret matching on ``[R + r]^+ + r``) *and*
     weights t².  The two middle rows are neither published method: they separate the changes.
     All four run the compiled full-tree kernel with alternating updates
-    (:class:`cfrviz.engine.UpdateRule`), so the first and last rows are ``cfrviz.solve``'s
-    ``"cfr+"`` and ``"pcfr+"`` exactly (the tests check it).
+    (:func:`cfrviz.exercises.lesson08.rule_curves`), so the first and last rows are
+    ``cfrviz.solve``'s ``"cfr+"`` and ``"pcfr+"`` exactly (the tests check it).
     """
-    from .. import engine
-    from ..core.regret import average_strategy
     from ..core.tree import as_tree
     from ..games import load_game
+    from .lesson08 import rule_curves
 
     tree = as_tree(load_game(game) if isinstance(game, str) else game, "PCFR+")
     marks = sorted(int(t) for t in iterations)
     if not marks or marks[0] < 1:
         raise ValueError(f"iterations must be whole numbers from 1; got {iterations!r}")
-    arrays = engine.plan(tree).arrays
-    shape = tree.legal_mask.shape
-    out: dict[str, list[float]] = {}
-    for label, (predictive, power) in CHANGES.items():
-        rule = engine.UpdateRule(alternating=True, plus=True, linear_average=True,
-                                 predictive=predictive, average_power=power)
-        tables = engine.Tables(np.zeros(shape), np.zeros(shape), np.zeros(shape),
-                               np.zeros(shape))
-        done, values = 0, []
-        for t in marks:
-            engine.run_full_tree(arrays, tables, done + 1, t, rule)
-            done = t
-            average = average_strategy(tables.strategy_sum, tree.legal_mask)
-            values.append(float(engine.tree_exploitability(tree, average)))
-        out[label] = values
-    return out
+    return rule_curves(tree, {label: {"plus": True, "linear_average": True,
+                                      "predictive": predictive, "average_power": power}
+                              for label, (predictive, power) in CHANGES.items()}, marks)

@@ -97,6 +97,32 @@ def iteration(tree, regret_sum, strategy_sum, t: int, *, update: str = "cfr",
     return regret_sum, strategy_sum
 
 
+def predictive_step(regret_sum, regret, legal_mask, t: int) -> tuple[np.ndarray, np.ndarray, float]:
+    """PCFR+'s step for one player's sets (Farina, Kroer and Sandholm 2021), from the steps
+    above: CFR+'s fold, regret matching on the new regrets plus the last ones (the
+    prediction), the squared weight.  Returns ``([R + r]^+, that strategy, t**2)``."""
+    new = FOLDS["floor"](np.asarray(regret_sum, dtype=float), regret, t)
+    return new, regret_matching(new + regret, legal_mask), ITERATION_WEIGHTS["squared"](t)
+
+
+def stepwise(tree, iterations: int, step=predictive_step) -> Iterator[np.ndarray]:
+    """CFR with alternating updates in which ``step(regret_sum, regret, legal_mask, t) ->
+    (regret_sum, strategy, weight)`` folds each player's pass (:func:`cfr_pass`) into its
+    sets' rows and chooses what they play next; yields the strategy sum after each iteration.
+    With :func:`predictive_step` it is PCFR+ (lesson 09 runs the student's step in it)."""
+    mask, owner = tree.legal_mask, tree.infoset_player
+    regret_sum, strategy_sum = np.zeros(mask.shape), np.zeros(mask.shape)
+    strategy = regret_matching(regret_sum, mask)
+    for t in range(1, iterations + 1):
+        for player in (0, 1):
+            rows = owner == player
+            regret, weights = cfr_pass(tree, strategy, player)
+            regret_sum[rows], strategy[rows], weight = step(regret_sum[rows], regret[rows],
+                                                            mask[rows], t)
+            strategy_sum[rows] += weight * weights[rows]
+        yield strategy_sum.copy()
+
+
 def run(tree, iterations: int, **variant) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """The variant's run from zero tables: after each iteration, ``(strategy played in it,
     regret_sum, strategy_sum)``; ``variant`` are :func:`iteration`'s keywords."""
