@@ -285,11 +285,11 @@ test: lint test-js
 test-fast: lint test-js
 	PYTEST_ADDOPTS="$${PYTEST_ADDOPTS:+$$PYTEST_ADDOPTS }$$CFRVIZ_PYTEST_ARGS" $(PY) -m pytest $(PARALLEL) -m "not slow and not browser"
 
-# The front end's JavaScript (cfrviz/widgets/overlay.js): a syntax check, then its unit tests
+# The front ends' JavaScript (cfrviz/widgets/*.js): a syntax check, then their unit tests
 # under Node's own test runner (tests/js/, a DOM and plotly shim of our own, no npm packages;
 # under a second).  Node 18 or later.  Without node they are reported as skipped, except in
 # CI (CI=1, as .ci/run sets), where that is a failure.
-override JS := cfrviz/widgets/overlay.js
+override JS := $(wildcard cfrviz/widgets/*.js)
 test-js:
 	@if command -v node >/dev/null 2>&1; then \
 	  for file in $(JS); do node --check "$$file" || exit 1; done; \

@@ -283,6 +283,7 @@ console.log(JSON.stringify(results));
 
 KINDS = {
     "figure": (FigureWidget, {"_plotly_esm_key": "k", "_widget_data": [], "_widget_layout": {},
+                              "_plotly_messages": ["_py2js_addTraces"],
                               "_py2js_addTraces": None}),
     "play": (Play, {"value": 0, "min": 0, "max": 0, "step": 1, "interval": 100,
                     "playing": False, "repeat": False, "show_repeat": True, "disabled": False}),
@@ -377,6 +378,6 @@ def test_without_the_wrapper_a_late_front_end_keeps_a_stale_state():
     from cfrviz.widgets import playback
 
     case = next(c for c in cases(count=0) if c["name"].startswith("play: max"))
-    result = _run_node([case], modules={"play": playback._ESM})[0]
+    result = _run_node([case], modules={"play": playback.FRONT_END})[0]
     assert result["held"]["max"] == 0 and result["kernel"]["max"] == 299
     assert _run_node([case])[0]["held"]["max"] == 299

@@ -234,4 +234,6 @@ def test_a_wheel_carries_the_front_end(tmp_path):
     assert done.returncode == 0, done.stderr[-2000:]
     (wheel,) = tmp_path.glob("cfrviz-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
-    assert {"cfrviz/widgets/overlay.js", "cfrviz/widgets/overlay.css"} <= names
+    front_ends = {f"cfrviz/widgets/{p.name}" for p in (ROOT / "cfrviz" / "widgets").glob("*.js")}
+    assert {"cfrviz/widgets/overlay.css", "cfrviz/widgets/playback.js",
+            "cfrviz/widgets/figure_widget.js"} | front_ends <= names

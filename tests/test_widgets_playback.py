@@ -4,10 +4,13 @@ views)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import ipywidgets as W
 import pytest
 
 import cfrviz
+from cfrviz.views.late_start import es_module
 from cfrviz.widgets import KuhnEquilibriumView, RegretMatchingExplorer, playback
 from cfrviz.widgets.playback import Play
 
@@ -26,13 +29,12 @@ def test_play_keeps_ipywidgets_play_traits_and_links_to_a_slider():
     assert link.source == (play, "value")
 
 
-def test_the_timer_is_started_once_per_model_not_per_view():
-    esm = playback._ESM  # the module that late_start wraps into Play._esm
-    assert "export default { initialize, render }" in esm
-    # The view never starts or pauses the timer: only initialize() listens to "playing".
-    render = esm[esm.index("function render("):]
-    assert 'on("change:playing", onPlaying)' in esm[:esm.index("function render(")]
-    assert "onPlaying" not in render and "setTimeout" not in render
+def test_its_front_end_is_playback_js_wrapped_to_start_late_safely():
+    """The timer's behaviour (one per model, any number of views) is tested under Node:
+    tests/js/playback.test.js."""
+    path = Path(cfrviz.__file__).parent / "widgets" / "playback.js"
+    assert path.read_text(encoding="utf-8") == playback.FRONT_END
+    assert Play._esm == es_module(playback.FRONT_END)
 
 
 @pytest.mark.parametrize("make", [

@@ -9,7 +9,7 @@ message the kernel sends it, for good ("[anywidget] Failed to initialize model")
 that makes its figures empty and fills them at once (most cfrviz widgets) then shows blank
 charts (issue 25 item 5; tests/test_browser_load.py).
 
-:class:`FigureWidget` sends a small ES module (:data:`FRONT_END`) that starts in
+:class:`FigureWidget` sends a small ES module (:data:`FRONT_END`, a file) that starts in
 milliseconds, and plotly's bundle once per kernel: :class:`PlotlyBundle`, one model that
 every figure refers to (:func:`shared_bundle`).  Sending the 5 MB with each figure had the
 kernel encode, the server forward and the page parse 70 MB for a notebook of 14 figures,
@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import json
 from copy import deepcopy
+from importlib import resources
 
 import ipywidgets
 import plotly.graph_objects as go
@@ -40,88 +40,10 @@ from .late_start import StartsLate
 #: The kernel-to-page messages of plotly's widget (traits set, then cleared at once).
 MESSAGES = sorted(n for n in BaseFigureWidget.class_trait_names() if n.startswith("_py2js_"))
 
-#: The ES module anywidget imports for each figure (before :func:`late_start.es_module`).
-FRONT_END = f"const MESSAGES = {json.dumps(MESSAGES)};\n" + """
-const CACHE = Symbol.for("cfrviz.plotly-front-end");
-
-/** The text of plotly's front end: the bundle model the figure refers to ("IPY_MODEL_<id>";
- * after a page reload it may be restored after the figure, so it is asked for again). */
-async function bundleSource(model) {
-  const id = String(model.get("_plotly_bundle") || "").replace(/^IPY_MODEL_/, "");
-  const start = performance.now();
-  for (let pause = 50; ; pause = Math.min(2 * pause, 1000)) {
-    try {
-      return (await model.widget_manager.get_model(id)).get("source");
-    } catch (error) {
-      if (performance.now() - start > 600_000) throw error;
-      await new Promise((resolve) => setTimeout(resolve, pause));
-    }
-  }
-}
-
-/** plotly's front end, imported once per page per bundle (a failed import is forgotten). */
-function plotlyFrontEnd(model) {
-  const cache = (globalThis[CACHE] ??= new Map());
-  const key = model.get("_plotly_esm_key");
-  let shared = cache.get(key);
-  if (!shared) {
-    shared = bundleSource(model).then((source) => {
-      const url = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
-      return import(url).finally(() => URL.revokeObjectURL(url));
-    });
-    cache.set(key, shared);
-    shared.catch(() => { if (cache.get(key) === shared) cache.delete(key); });
-  }
-  return shared;
-}
-
-export default () => {
-  /** @type {Promise<any>} plotly's widget for this model, initialised, once loaded */
-  let loaded;
-  return {
-    initialize({ model, synced }) {
-      const queue = [];
-      const recorders = MESSAGES.map((name) => [name, () => queue.push([name, model.get(name)])]);
-      // A new full state (the kernel sets _widget_data/_widget_layout when a figure is shown)
-      // already holds what the messages before it did, and plotly's model starts from it:
-      // replaying those messages too would add their traces twice.
-      for (const name of ["_widget_data", "_widget_layout"]) {
-        recorders.push([name, () => { queue.length = 0; }]);
-      }
-      for (const [name, record] of recorders) model.on(`change:${name}`, record);
-      // A front end that started late gets the whole figure again: it holds every message
-      // recorded before it (synced resolves true as it arrives, before any later message).
-      Promise.resolve(synced).then((resent) => { if (resent) queue.length = 0; });
-      loaded = Promise.all([plotlyFrontEnd(model), synced]).then(([plotly]) => {
-        for (const [name, record] of recorders) model.off(`change:${name}`, record);
-        const widget = typeof plotly.default === "function" ? plotly.default() : plotly.default;
-        // plotly's model, given the messages recorded meanwhile as if they came now.
-        let handlers = new Map();  // kept until the replay is over
-        let replaying = null;
-        widget.initialize({ model: {
-          ...model,
-          get: (name) => (replaying && replaying[0] === name ? replaying[1] : model.get(name)),
-          on: (event, handler) => {
-            model.on(event, handler);
-            if (handlers) handlers.set(event, [...(handlers.get(event) || []), handler]);
-          },
-        } });
-        for (const message of queue) {
-          replaying = message;
-          for (const handler of handlers.get(`change:${message[0]}`) || []) handler();
-        }
-        replaying = handlers = null;
-        return widget;
-      });
-      loaded.catch((error) => console.error("cfrviz: plotly's front end did not load", error));
-    },
-    async render({ model, el, signal }) {
-      const widget = await loaded;
-      return widget.render({ model, el, signal });
-    },
-  };
-};
-"""
+#: The ES module anywidget imports for each figure (before :func:`late_start.es_module`):
+#: ``cfrviz/widgets/figure_widget.js``, package data (tests/js/figure_widget.test.js).
+FRONT_END = (resources.files("cfrviz") / "widgets" / "figure_widget.js").read_text(
+    encoding="utf-8")
 
 
 @functools.cache
@@ -159,6 +81,8 @@ class FigureWidget(StartsLate, go.FigureWidget):
     _plotly_bundle = traitlets.Instance(PlotlyBundle).tag(
         sync=True, **ipywidgets.widget_serialization)
     _plotly_esm_key = traitlets.Unicode().tag(sync=True)
+    #: What the front end records while plotly's bundle loads (:data:`MESSAGES`).
+    _plotly_messages = traitlets.List(traitlets.Unicode(), default_value=MESSAGES).tag(sync=True)
 
     @traitlets.default("_plotly_bundle")
     def _default_plotly_bundle(self) -> PlotlyBundle:

@@ -1,7 +1,7 @@
 // @ts-check
 /**
- * A tiny DOM and plotly stand-in for the overlay's tests under Node (no npm packages): just
- * what cfrviz/widgets/overlay.js touches.  Elements keep attributes, children, a style object
+ * A tiny DOM and plotly stand-in for the front ends' tests under Node (no npm packages): just
+ * what cfrviz/widgets/*.js touch.  Elements keep attributes, children, a style object
  * and text; observers and plotly's event emitter are recorded so a test can fire them.
  */
 
@@ -20,9 +20,27 @@ export class Node_ {
     this._text = "";
     this.rect = { left: 0, top: 0, width: 0, height: 0 };
     const classes = () => new Set((this.attributes.class || "").split(" ").filter(Boolean));
+    const write = (/** @type {Set<string>} */ set) => {
+      this.attributes.class = [...set].join(" ");
+    };
     this.classList = {
-      add: (/** @type {string} */ name) => {
-        this.attributes.class = [...classes().add(name)].join(" ");
+      add: (/** @type {string[]} */ ...names) => {
+        const set = classes();
+        for (const name of names) set.add(name);
+        write(set);
+      },
+      remove: (/** @type {string} */ name) => {
+        const set = classes();
+        set.delete(name);
+        write(set);
+      },
+      /** @param {string} name @param {boolean} [force] */
+      toggle: (name, force) => {
+        const set = classes();
+        const on = force === undefined ? !set.has(name) : Boolean(force);
+        if (on) set.add(name); else set.delete(name);
+        write(set);
+        return on;
       },
       contains: (/** @type {string} */ name) => classes().has(name),
     };
@@ -174,6 +192,8 @@ export function installDom() {
   const document = {
     /** @param {string} _ns @param {string} tag */
     createElementNS: (_ns, tag) => new Node_(tag),
+    /** @param {string} tag */
+    createElement: (tag) => new Node_(tag),
   };
   Object.assign(globalThis, {
     document, MutationObserver: FakeMutationObserver, ResizeObserver: FakeResizeObserver,
@@ -227,12 +247,16 @@ export function plotlyFigure() {
   return gd;
 }
 
-/** An anywidget model: `get`, `on`, `off`, and `set` that fires change:<name>. */
+/**
+ * An anywidget model: `get`, `on`, `off`, `set` (a name and a value, or an object of them)
+ * that fires change:<name> for each value changed, and `save_changes` (counted in `saves`).
+ */
 export function fakeModel(/** @type {Record<string, any>} */ values) {
   /** @type {Record<string, Function[]>} */
   const handlers = {};
   return {
     handlers,
+    saves: 0,
     get: (/** @type {string} */ name) => values[name],
     on: (/** @type {string} */ event, /** @type {Function} */ f) => {
       (handlers[event] ||= []).push(f);
@@ -240,9 +264,14 @@ export function fakeModel(/** @type {Record<string, any>} */ values) {
     off: (/** @type {string} */ event, /** @type {Function} */ f) => {
       handlers[event] = (handlers[event] || []).filter((g) => g !== f);
     },
-    set(/** @type {string} */ name, /** @type {any} */ value) {
-      values[name] = value;
-      (handlers[`change:${name}`] || []).forEach((f) => f());
+    /** @param {string | Record<string, any>} name @param {any} [value] */
+    set(name, value) {
+      const changes = typeof name === "string" ? { [name]: value } : name;
+      Object.assign(values, changes);
+      for (const key of Object.keys(changes)) {
+        [...(handlers[`change:${key}`] || [])].forEach((f) => f());
+      }
     },
+    save_changes() { this.saves += 1; },
   };
 }
