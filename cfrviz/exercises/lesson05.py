@@ -22,6 +22,7 @@ from ..analysis.evaluation import reach_probabilities
 from ..core.policy import Policy
 from ..core.tree import TERMINAL
 from ..engine import tree_best_response
+from ..solvers.subgame import node_values
 from . import Feedback, as_number, unanswered, wrong
 from .coding import checks, run_student
 from .diagnosis import Case, diagnose, fallback, screen
@@ -71,23 +72,12 @@ def spot_analysis(game, policy: Policy, infoset: str) -> dict:
     """
     info = game.infoset_index(infoset)
     player = int(game.infoset_player[info])
-    probs = policy.probabilities
     reach = reach_probabilities(game, policy)
     weight = reach[2] * reach[1 - player]
-    nodes = [int(n) for n in np.flatnonzero(game.infoset == info)]
+    values = node_values(game, np.asarray(policy.probabilities))[:, player]
     actions = game.infoset_actions[info]
-
-    def value(node: int) -> float:  # the policy's expected payoff for ``player`` below ``node``
-        if game.player[node] == TERMINAL:
-            return float(game.utility[node, player])
-        kids = game.children[node]
-        if game.player[node] < 0:
-            return sum(float(game.chance_prob[c]) * value(int(c)) for c in kids)
-        row = probs[game.infoset[node]]
-        return sum(float(row[a]) * value(int(c)) for a, c in enumerate(kids))
-
     table = [{"node": n, "history": game.history[n], "reach": float(weight[n]),
-              "values": np.array([value(int(c)) for c in game.children[n]])} for n in nodes]
+              "values": values[game.children[n]]} for n in game.infoset_members(info)]
     total = sum(row["reach"] for row in table)
     cf = sum(row["reach"] * row["values"] for row in table)
     conditional = cf / total if total > 0 else np.full(len(actions), np.nan)
@@ -245,62 +235,45 @@ def code_cases() -> tuple:
 def variant_best_response(game, probs: np.ndarray, player: int, *, weight: str = "others",
                           per_node: bool = False, minimise: bool = False,
                           utility_of: str = "player", negate: bool = False) -> float:
-    """A best response's value computed right, or with one of the typical mistakes.
+    """A best response's value computed right (the defaults: the memoised recursion of
+    :func:`cfrviz.reference.evaluation.tree_best_response`), or with one typical mistake.
 
-    The right computation (the defaults) is that of
-    :func:`cfrviz.reference.evaluation.tree_best_response`: each terminal
-    counts its payoff for ``player`` times the reach of chance and the
-    opponent; at ``player``'s sets one action is chosen for all nodes of the
-    set, the one with the largest sum.  The keywords switch on mistakes:
-
-    weight : str
-        Each node's weight: ``"others"`` (chance times the opponent, right),
-        ``"opponent"`` (no chance), ``"own"`` (chance times ``player``'s own
-        reach), ``"all"`` (all three), ``"chance"`` (no opponent), ``"none"``.
-    per_node : bool
-        Choose the best action at each node: a player who sees the cards.
-    minimise : bool
-        Player 2 takes the *smallest* sum (player 1 still the largest).
-    utility_of : str
-        Whose payoffs are counted: ``"player"`` (right) or ``"first"``
-        (always player 1's).
-    negate : bool
-        Return minus the value (the opponent's payoff).
+    ``weight`` is each terminal's weight: ``"others"`` (chance times the opponent, right),
+    ``"opponent"``, ``"own"`` (chance times the responder), ``"all"``, ``"chance"`` or
+    ``"none"``; ``per_node`` chooses at each node (a player who sees the cards); ``minimise``
+    has player 2 take the smallest sum; ``utility_of="first"`` counts player 1's payoffs;
+    ``negate`` returns the opponent's payoff.
     """
     reach = reach_probabilities(game, probs)
     weights = {"others": reach[2] * reach[1 - player], "opponent": reach[1 - player],
                "own": reach[2] * reach[player], "all": reach.prod(axis=0),
                "chance": reach[2], "none": np.ones(game.num_nodes)}[weight]
-    payoff = game.utility[:, player if utility_of == "player" else 0]
+    payoff = weights * game.utility[:, player if utility_of == "player" else 0]
     pick = np.argmin if minimise and player == 1 else np.argmax
     memo: dict[int, float] = {}
     choice: dict[int, int] = {}
 
     def value(node: int) -> float:
         if node not in memo:
-            kids = game.children[node]
+            kids = [int(c) for c in game.children[node]]
             if game.player[node] == TERMINAL:
-                memo[node] = float(weights[node] * payoff[node])
-            elif game.player[node] == player:
-                if per_node:
-                    options = [value(int(c)) for c in kids]
-                    memo[node] = options[int(pick(options))]
-                else:
-                    memo[node] = value(int(kids[best(int(game.infoset[node]))]))
+                memo[node] = float(payoff[node])
+            elif game.player[node] != player:
+                memo[node] = sum(value(c) for c in kids)
+            elif per_node:
+                memo[node] = (min if pick is np.argmin else max)(value(c) for c in kids)
             else:
-                memo[node] = sum(value(int(c)) for c in kids)
+                memo[node] = value(kids[best(int(game.infoset[node]))])
         return memo[node]
 
     def best(info: int) -> int:
         if info not in choice:
-            nodes = np.flatnonzero(game.infoset == info)
-            k = len(game.infoset_actions[info])
-            totals = [sum(value(int(game.children[h][a])) for h in nodes) for a in range(k)]
-            choice[info] = int(pick(totals))
+            nodes = game.infoset_members(info)
+            choice[info] = int(pick([sum(value(int(game.children[h][a])) for h in nodes)
+                                     for a in range(len(game.infoset_actions[info]))]))
         return choice[info]
 
-    total = value(0)
-    return -total if negate else total
+    return -value(0) if negate else value(0)
 
 
 #: The typical mistakes of a best response written as code: name, the wrong versions
@@ -384,7 +357,7 @@ def _answer_functions() -> dict:
             exploiter: "the checker's exploiter (a best response in both seats)"}
 
 
-@checks("`my_best_response`")
+@checks("`my_best_response`", "check_best_response_code(my_best_response)")
 def check_best_response_code(function) -> Feedback:
     """Exercise 2: ``function(tree, policy, player)`` returns what ``player``'s best response wins.
 
@@ -400,14 +373,6 @@ def check_best_response_code(function) -> Feedback:
     name) is refused: the exercise is to write one; so is one that changes the ``policy``
     table it was given (mistake ``"changes its input"``).
     """
-    unusable = screen(function, (
-        Case.not_done(unanswered, "Write `my_best_response`, then run this cell again."),
-        Case("not-callable", lambda f: not callable(f),
-             "Pass the function itself, check_best_response_code(my_best_response); got "
-             f"{function!r}."),
-    ))
-    if unusable is not None:
-        return unusable
     cases = code_cases()
     exact, mistakes = _code_targets()
     got: list[float] = []
