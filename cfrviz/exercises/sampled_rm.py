@@ -20,8 +20,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..core.regret import regret_matching
 from ..games.matrix import RPS_PAYOFFS, matrix_exploitability
+from ..reference.cfr import sampled_regret_matching as reference_trainer
+from ..reference.mistakes import SAMPLED_REGRET_MATCHING
 from . import Feedback, as_vector, correct, not_done, unanswered, wrong
 from .coding import DrawError, checks, floats, run_student, short_repr
 from .diagnosis import Case, diagnose, fallback
@@ -42,7 +43,8 @@ CASES = (
 SEED = 11
 LONG_ROUNDS = 5_000
 
-#: Wrong loops the checker recognises, as options of :func:`sampled_regret_matching`.
+#: Wrong loops the checker recognises, as steps of the reference swapped
+#: (:data:`cfrviz.reference.mistakes.SAMPLED_REGRET_MATCHING`).
 VARIANTS = {
     "flipped-sign": "Your regrets have the wrong sign: the regret of action a is what a would "
                     "have earned against the opponent's drawn action minus what your drawn "
@@ -79,8 +81,6 @@ _HINTS = {
     TypeError: "Call draw(player, strategy) with player 0 or 1 and a strategy's probabilities; "
                "it returns the index of the action drawn.",
 }
-
-
 
 
 class Draws:
@@ -147,72 +147,12 @@ def _pick(p: list[float], u: float) -> int:
     return max(i for i, value in enumerate(p) if value > 0)
 
 
-
-
 def sampled_regret_matching(payoffs, rounds: int, draw, opponent=None, *,
                             mistake: str | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Regret matching with sampled actions (the classic trainer of Neller and Lanctot, 2013).
-
-    Each round: each player's strategy is regret matching on its cumulative regrets (player 2
-    plays ``opponent`` when given); both draw an action, ``a = draw(0, x)`` and ``b = draw(1,
-    y)``; player 1's regret of row ``i`` grows by ``A[i, b] - A[a, b]`` and player 2's of column
-    ``j`` by ``A[a, b] - A[a, j]`` (its payoffs are ``-A``); each strategy joins its sum.
-
-    Parameters
-    ----------
-    payoffs : array_like, shape (m, n)
-        Player 1's payoffs.
-    rounds : int
-    draw : callable
-        ``draw(player, strategy) -> index`` (:class:`Draws`).
-    opponent : array_like, optional
-        A fixed strategy for player 2, whose regrets are then not used.
-    mistake : str, optional
-        A key of :data:`VARIANTS`: the wrong loop a student might write (the checker's
-        diagnosis).
-
-    Returns
-    -------
-    (numpy.ndarray, numpy.ndarray)
-        The two average strategies.
-    """
-    A = np.asarray(payoffs, dtype=float)
-    m, n = A.shape
-    regrets = [np.zeros(m), np.zeros(n)]
-    sums = [np.zeros(m), np.zeros(n)]
-    fixed = None if opponent is None else np.asarray(opponent, dtype=float)
-    x = y = None
-    for _ in range(rounds):
-        x = regret_matching(regrets[0])
-        y = fixed if fixed is not None else regret_matching(regrets[1])
-        a, b = draw(0, x), draw(1, y)
-        if mistake == "clipped-regrets":  # a regret matching that clips its argument in place
-            regrets = [np.maximum(regrets[0], 0),
-                       regrets[1] if fixed is not None else np.maximum(regrets[1], 0)]
-        if mistake == "expected":
-            r1, r2 = A @ y - A[a] @ y, x @ A[:, b] - x @ A
-        elif mistake == "mix-baseline":
-            r1, r2 = A[:, b] - x @ A[:, b], A[a] @ y - A[a]
-        else:
-            r1, r2 = A[:, b] - A[a, b], A[a, b] - A[a]
-        if mistake == "flipped-sign":
-            r1, r2 = -r1, -r2
-        elif mistake == "player-2-sign":
-            r2 = -r2
-        regrets = [regrets[0] + r1, regrets[1] + r2]
-        if mistake == "counts-actions":
-            sums[0][a] += 1
-            sums[1][b] += 1
-        elif mistake == "late-strategy":
-            sums[0] += regret_matching(regrets[0])
-            sums[1] += fixed if fixed is not None else regret_matching(regrets[1])
-        else:
-            sums = [sums[0] + x, sums[1] + y]
-    if mistake == "current" and x is not None and y is not None:
-        return x, y
-    if mistake == "not-divided":
-        return sums[0], sums[1]
-    return sums[0] / rounds, sums[1] / rounds
+    """The classic trainer (:func:`cfrviz.reference.cfr.sampled_regret_matching`), or the
+    wrong loop ``mistake`` (a key of :data:`VARIANTS`) a student might write, its steps
+    swapped (:data:`cfrviz.reference.mistakes.SAMPLED_REGRET_MATCHING`): the two averages."""
+    return reference_trainer(payoffs, rounds, draw, opponent, SAMPLED_REGRET_MATCHING[mistake])
 
 
 def expected_bound(payoffs, rounds: int) -> float:

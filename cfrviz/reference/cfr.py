@@ -7,6 +7,9 @@ roundings of the tables' size (tests/_tolerance.py derives it).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import NamedTuple
+
 import numpy as np
 
 from ..core.regret import regret_matching
@@ -52,6 +55,65 @@ def self_play_regret_matching(payoffs, iterations: int, initial_regrets=None):
             "cumulative_regrets": tuple(cumulative),
             "average_strategies": (strategy_sum[0] / t, strategy_sum[1] / t),
         }
+
+
+def sampled_regrets(payoffs, _x, _y, a, b):
+    """The classic trainer's regrets after the draw ``(a, b)`` (Neller and Lanctot, 2013):
+    player 1's of row ``i`` is ``A[i, b] - A[a, b]``, player 2's of column ``j`` (its
+    payoffs are ``-A``) ``A[a, b] - A[a, j]``."""
+    return payoffs[:, b] - payoffs[a, b], payoffs[a, b] - payoffs[a]
+
+
+class SampledSteps(NamedTuple):
+    """The steps of :func:`sampled_regret_matching` a usual mistake swaps
+    (:mod:`.mistakes`): a round's regrets ``(A, x, y, a, b)``, how they join the cumulative
+    ones, what joins the strategy sums ``(x, y, a, b, play)`` (``play()`` is the strategies
+    regret matching gives after the round's update) and what is returned ``(sums, rounds, x,
+    y)``.  The defaults are the trainer's own steps."""
+
+    regrets: Callable = sampled_regrets
+    fold: Callable = lambda cumulative, regret: cumulative + regret
+    average: Callable = lambda x, y, _a, _b, _play: (x, y)
+    result: Callable = lambda sums, rounds, _x, _y: (sums[0] / rounds, sums[1] / rounds)
+
+
+_TRAINER = SampledSteps()
+
+
+def sampled_regret_matching(payoffs, rounds: int, draw, opponent=None,
+                            steps: SampledSteps = _TRAINER):
+    """Regret matching with sampled actions (the classic trainer of Neller and Lanctot, 2013).
+
+    Each round: each player's strategy is regret matching on its cumulative regrets (player 2
+    plays ``opponent`` when given); both draw an action, ``a = draw(0, x)`` and ``b = draw(1,
+    y)``; player 1's regret of row ``i`` grows by ``A[i, b] - A[a, b]`` and player 2's of column
+    ``j`` by ``A[a, b] - A[a, j]`` (:func:`sampled_regrets`); each strategy joins its sum.
+    With the draws of ``cfrviz.solve(game, "regret_matching", update="sampled")`` it computes
+    what that solver does.  ``steps`` are swapped only to reproduce a mistake.
+
+    Returns
+    -------
+    (numpy.ndarray, numpy.ndarray)
+        The two average strategies.
+    """
+    A = np.asarray(payoffs, dtype=float)
+    m, n = A.shape
+    regrets, sums = [np.zeros(m), np.zeros(n)], [np.zeros(m), np.zeros(n)]
+    fixed = None if opponent is None else np.asarray(opponent, dtype=float)
+
+    def play():
+        return (regret_matching(regrets[0]),
+                fixed if fixed is not None else regret_matching(regrets[1]))
+
+    x = y = None
+    for _ in range(rounds):
+        x, y = play()
+        a, b = draw(0, x), draw(1, y)
+        r = steps.regrets(A, x, y, a, b)
+        regrets = [steps.fold(regrets[0], r[0]), steps.fold(regrets[1], r[1])]
+        added = steps.average(x, y, a, b, play)
+        sums = [sums[0] + added[0], sums[1] + added[1]]
+    return steps.result(sums, rounds, x, y)
 
 
 def counterfactual_regret(reach, player, action_values, value):

@@ -16,7 +16,10 @@ External sampling's mistakes (:func:`external_sampling`) are
 :func:`~cfrviz.reference.mccfr.external_sampling_walk` with its regret weight
 (:data:`SAMPLED_REGRETS`) or its averaging (:data:`SAMPLED_AVERAGES`) swapped; chance
 sampling's (:data:`CHANCE_SAMPLING`) are :func:`~cfrviz.reference.mccfr.chance_sampling_walk`
-with one of its :class:`~cfrviz.reference.mccfr.ChanceSteps` swapped.
+with one of its :class:`~cfrviz.reference.mccfr.ChanceSteps` swapped; the classic sampled
+trainer's (:data:`SAMPLED_REGRET_MATCHING`) are
+:func:`~cfrviz.reference.cfr.sampled_regret_matching` with one of its
+:class:`~cfrviz.reference.cfr.SampledSteps` swapped.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from collections.abc import Callable, Iterator
 import numpy as np
 
 from ..core.regret import regret_matching
-from .cfr import cfr_pass, own_reach
+from .cfr import SampledSteps, cfr_pass, own_reach, sampled_regrets
 from .mccfr import ChanceSteps, external_sampling_walk, opponent_strategy, sampled_regret
 from .updates import REGRET_UPDATES
 
@@ -184,4 +187,31 @@ CHANCE_SAMPLING: dict[str | None, ChanceSteps] = {
     "opponent-reach-average": ChanceSteps(average=lambda _o, opponent: opponent),
     "reaches-swapped": ChanceSteps(moves=lambda kind, player: kind != player),
     "first-player-payoff": ChanceSteps(payoff=lambda _player: 0),
+}
+
+
+def _one_hot(index: int, size: int) -> np.ndarray:
+    out = np.zeros(size)
+    out[index] = 1.0
+    return out
+
+
+#: The classic sampled trainer's usual mistakes, as steps of
+#: :func:`~cfrviz.reference.cfr.sampled_regret_matching` swapped (``None``: the trainer).
+SAMPLED_REGRET_MATCHING: dict[str | None, SampledSteps] = {
+    None: SampledSteps(),
+    "flipped-sign": SampledSteps(regrets=lambda *d: tuple(-r for r in sampled_regrets(*d))),
+    "mix-baseline": SampledSteps(regrets=lambda A, x, y, a, b: (A[:, b] - x @ A[:, b],
+                                                                 A[a] @ y - A[a])),
+    "expected": SampledSteps(regrets=lambda A, x, y, a, b: (A @ y - A[a] @ y,
+                                                             x @ A[:, b] - x @ A)),
+    "player-2-sign": SampledSteps(regrets=lambda *d: (sampled_regrets(*d)[0],
+                                                      -sampled_regrets(*d)[1])),
+    # a regret matching that clips the cumulative regrets it is given, in place
+    "clipped-regrets": SampledSteps(fold=lambda cumulative, r: np.maximum(cumulative, 0) + r),
+    "counts-actions": SampledSteps(average=lambda x, y, a, b, _p: (_one_hot(a, len(x)),
+                                                                    _one_hot(b, len(y)))),
+    "late-strategy": SampledSteps(average=lambda _x, _y, _a, _b, play: play()),
+    "not-divided": SampledSteps(result=lambda sums, _n, _x, _y: (sums[0], sums[1])),
+    "current": SampledSteps(result=lambda _s, _n, x, y: (x, y)),
 }
