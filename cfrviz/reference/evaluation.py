@@ -43,7 +43,8 @@ def tree_expected_values(tree: GameTree, probabilities: np.ndarray) -> tuple[flo
     return float(values[0]), float(values[1])
 
 
-def tree_best_response(tree: GameTree, probabilities: np.ndarray, player: int):
+def tree_best_response(tree: GameTree, probabilities: np.ndarray, player: int, *,
+                       weight=None, utility=None, sets=None, choose=np.argmax):
     """A best response of ``player`` that sees only its own information sets.
 
     The best action at an information set maximises the sum, over the set's
@@ -51,6 +52,11 @@ def tree_best_response(tree: GameTree, probabilities: np.ndarray, player: int):
     under the best response further down (the counterfactual value).  It is
     computed by memoised recursion, which is correct for any game with
     perfect recall.
+
+    The keywords swap a step for a wrong one (:func:`cfrviz.reference.mistakes.best_response`):
+    each node's ``weight`` (default chance's reach times the opponent's), the ``utility``
+    counted at each leaf (default ``player``'s column), the set ``sets[node]`` a node is
+    decided in (default ``tree.infoset``) and the pick ``choose(totals)``.
 
     Returns
     -------
@@ -62,10 +68,12 @@ def tree_best_response(tree: GameTree, probabilities: np.ndarray, player: int):
     action_values : dict
         ``{information-set id: counterfactual value of each action}``.
     """
-    reach = reach_probabilities(tree, probabilities)
-    weight = reach[2] * reach[1 - player]
-    children, kind, infoset = tree.children, tree.player, tree.infoset
-    utility = tree.utility[:, player]
+    if weight is None:
+        reach = reach_probabilities(tree, probabilities)
+        weight = reach[2] * reach[1 - player]
+    children, kind = tree.children, tree.player
+    infoset = tree.infoset if sets is None else sets
+    utility = tree.utility[:, player] if utility is None else utility
     members: dict[int, list[int]] = {}
     for node in np.flatnonzero(tree.player == player):
         members.setdefault(int(infoset[node]), []).append(int(node))
@@ -88,11 +96,10 @@ def tree_best_response(tree: GameTree, probabilities: np.ndarray, player: int):
     def best(info: int) -> int:
         if info not in choice:
             nodes = members[info]
-            count = len(tree.infoset_actions[info])
             totals = np.array([sum(value(int(children[h][a])) for h in nodes)
-                               for a in range(count)])
+                               for a in range(len(children[nodes[0]]))])
             action_values[info] = totals
-            choice[info] = int(np.argmax(totals))
+            choice[info] = int(choose(totals))
         return choice[info]
 
     limit = sys.getrecursionlimit()

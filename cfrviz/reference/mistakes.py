@@ -30,6 +30,7 @@ import numpy as np
 
 from ..core.regret import regret_matching
 from .cfr import SampledSteps, cfr_pass, own_reach, sampled_regrets
+from .evaluation import reach_probabilities, tree_best_response
 from .mccfr import ChanceSteps, external_sampling_walk, opponent_strategy, sampled_regret
 from .updates import REGRET_UPDATES
 
@@ -215,3 +216,33 @@ SAMPLED_REGRET_MATCHING: dict[str | None, SampledSteps] = {
     "not-divided": SampledSteps(result=lambda sums, _n, _x, _y: (sums[0], sums[1])),
     "current": SampledSteps(result=lambda _s, _n, x, y: (x, y)),
 }
+
+
+#: The weight of each node in a best response, ``rule(reach, player)`` with ``reach`` the
+#: rows (player 1, player 2, chance) of :func:`~cfrviz.reference.evaluation.
+#: reach_probabilities`: chance's times the opponent's (right) and the usual slips.
+BEST_RESPONSE_WEIGHTS: dict[str, Callable] = {
+    "others": lambda r, i: r[2] * r[1 - i],
+    "opponent": lambda r, i: r[1 - i],
+    "own": lambda r, i: r[2] * r[i],
+    "all": lambda r, _i: r.prod(axis=0),
+    "chance": lambda r, _i: r[2],
+    "none": lambda r, _i: np.ones(r.shape[1]),
+}
+
+
+def best_response(tree, probabilities, player: int, *, weight: str = "others",
+                  per_node: bool = False, minimise: bool = False, utility_of: str = "player",
+                  negate: bool = False) -> float:
+    """The value of :func:`~cfrviz.reference.evaluation.tree_best_response` with one step
+    swapped: each node's ``weight`` (a key of :data:`BEST_RESPONSE_WEIGHTS`), ``per_node``
+    deciding at each node (a player who sees the cards), ``minimise`` player 2 taking the
+    smallest sum, ``utility_of="first"`` counting player 1's payoffs, ``negate`` returning
+    the opponent's payoff.  The defaults are the right value."""
+    reach = reach_probabilities(tree, probabilities)
+    value = tree_best_response(
+        tree, probabilities, player, weight=BEST_RESPONSE_WEIGHTS[weight](reach, player),
+        utility=tree.utility[:, player if utility_of == "player" else 0],
+        sets=np.arange(tree.num_nodes) if per_node else None,
+        choose=np.argmin if minimise and player == 1 else np.argmax)[0]
+    return -value if negate else value
