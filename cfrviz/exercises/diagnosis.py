@@ -27,7 +27,7 @@ checker computed; both run only when the rows above them did not hold.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -128,3 +128,10 @@ def close_to(target: Any, rtol: float = 1e-5, atol: float = 1e-8) -> Callable[[A
     """A condition: the value equals ``target`` to :func:`numpy.allclose`'s tolerance."""
     return lambda value: bool(np.allclose(value, target, rtol=rtol, atol=atol))
 
+
+def by_name(messages: Mapping[str, Message]) -> tuple[Case, ...]:
+    """Rows for a value that is already a mistake's name (a checker that finds *which* thing
+    is wrong first, then says it): ``{name: message}`` becomes ``Case(name, value == name,
+    message)``, in the mapping's order."""
+    return tuple(Case(name, lambda value, name=name: value == name, message)
+                 for name, message in messages.items())

@@ -31,9 +31,9 @@ import numpy as np
 from ..analysis import lp
 from ..analysis.lp import sequence_form
 from ..analysis.realization import sequence_labels
-from . import Feedback, as_number, correct, not_done, unanswered, wrong
-from .coding import checks, floats, run_student
-from .diagnosis import Case, diagnose, fallback
+from . import Feedback, as_number, correct
+from .coding import attempt, checks, floats, run_student, short_repr
+from .diagnosis import Case, by_name, diagnose, fallback
 
 #: The games the constraints are checked on: (name, parameters, what to call it).
 CONSTRAINT_GAMES: tuple[tuple[str, dict, str], ...] = (("kuhn_poker", {}, "Kuhn poker"),
@@ -82,28 +82,23 @@ class RowFinding:
     def where(self) -> str:
         return f"In {self.game}, for {PLAYER_NAMES[self.player]}"
 
+    def found(self, kind: str, **detail: Any) -> RowFinding:
+        """This finding, of ``kind``, with ``detail`` added."""
+        self.kind = kind
+        self.detail.update(detail)
+        return self
 
-def _as_matrix(value) -> np.ndarray | None:
-    """A 2-d float array from a list of lists, a numpy array or a scipy sparse matrix."""
+
+def _as_array(value, shape: tuple | None = None) -> np.ndarray | None:
+    """A float array of finite numbers from a list, a numpy array or a scipy sparse matrix: 2-d,
+    or of ``shape`` (raveled) when given; None when it is not one."""
     if hasattr(value, "toarray"):
         value = value.toarray()
-    try:
-        array = floats(value)
-    except (TypeError, ValueError):
-        return None
-    if array.ndim != 2 or not np.all(np.isfinite(array)):
-        return None
-    return array
-
-
-def _as_rhs(value, rows: int) -> np.ndarray | None:
-    if hasattr(value, "toarray"):
-        value = value.toarray()
-    try:
-        array = floats(value).ravel()
-    except (TypeError, ValueError):
-        return None
-    if array.shape != (rows,) or not np.all(np.isfinite(array)):
+    array, _ = attempt(lambda: floats(value))
+    if array is not None and shape is not None:
+        array = array.ravel()
+    if array is None or (array.shape != shape if shape else array.ndim != 2) \
+            or not np.all(np.isfinite(array)):
         return None
     return array
 
@@ -115,23 +110,16 @@ def find_row_mistake(tree, player: int, answer, game: str = "") -> RowFinding:
     sets = [int(i) for i in np.flatnonzero(tree.infoset_player == player)]
     finding = RowFinding(game=game, player=player, expected_shape=want.shape, sets=len(sets))
     if not isinstance(answer, (tuple, list)) or len(answer) != 2:
-        finding.kind = "not-a-pair"
-        finding.detail["got"] = _short(answer)
-        return finding
-    E = _as_matrix(answer[0])
+        return finding.found("not-a-pair", got=short_repr(answer))
+    E = _as_array(answer[0])
     if E is None:
-        finding.kind = "not-a-matrix"
-        finding.detail["got"] = _short(answer[0])
-        return finding
+        return finding.found("not-a-matrix", got=short_repr(answer[0]))
     finding.shape = E.shape
     if E.shape != want.shape:
-        finding.kind = _shape_mistake(E.shape, want.shape, tree)
-        return finding
-    e = _as_rhs(answer[1], len(E))
+        return finding.found(_shape_mistake(E.shape, want.shape, tree))
+    e = _as_array(answer[1], (len(E),))
     if e is None:
-        finding.kind = "rhs-shape"
-        finding.detail["got"] = _short(answer[1])
-        return finding
+        return finding.found("rhs-shape", got=short_repr(answer[1]))
     labels = sequence_labels(tree, player, form)
     rows = np.column_stack([E, e])
     used = np.zeros(len(rows), dtype=bool)
@@ -139,14 +127,11 @@ def find_row_mistake(tree, player: int, answer, game: str = "") -> RowFinding:
     only_root = [r for r in range(len(E)) if abs(E[r, 0]) > ENTRY_TOLERANCE
                  and np.all(np.abs(E[r, 1:]) <= ENTRY_TOLERANCE)]
     if not only_root:
-        finding.kind = "no-root-row"
-        return finding
+        return finding.found("no-root-row")
     root = only_root[0]
     used[root] = True
     if not np.isclose(e[root] / E[root, 0], 1.0, atol=ENTRY_TOLERANCE):
-        finding.kind = "root-rhs"
-        finding.detail["value"] = float(e[root] / E[root, 0])
-        return finding
+        return finding.found("root-rhs", value=float(e[root] / E[root, 0]))
     columns = {info: list(range(int(form.first[info]),
                                 int(form.first[info]) + len(tree.infoset_actions[info])))
                for info in sets}
@@ -161,9 +146,7 @@ def find_row_mistake(tree, player: int, answer, game: str = "") -> RowFinding:
         touching = [r for r in range(len(E)) if not used[r]
                     and np.any(np.abs(E[r, actions]) > ENTRY_TOLERANCE)]
         if not touching:
-            finding.kind = "missing-set"
-            finding.detail["actions"] = [labels[c] for c in actions]
-            return finding
+            return finding.found("missing-set", actions=[labels[c] for c in actions])
         # The set's own row by content, not by position: a row that states the set in full
         # first, then the row weighing most of its actions; a row another set owns (a child
         # set's row has -1 on one of these actions, its parent sequence) comes last.
@@ -176,37 +159,28 @@ def find_row_mistake(tree, player: int, answer, game: str = "") -> RowFinding:
         finding.detail.update(actions=[labels[c] for c in actions], row=r,
                               parent=labels[int(form.parent[info])])
         if not np.allclose(row[actions], 1.0, atol=ENTRY_TOLERANCE):
-            finding.kind = "actions"
-            finding.detail["coefficients"] = np.round(rows[r, actions], 4).tolist()
-            return finding
+            return finding.found("actions", coefficients=np.round(rows[r, actions], 4).tolist())
         others = [c for c in np.flatnonzero(np.abs(row[:-1]) > ENTRY_TOLERANCE).tolist()
                   if c not in actions]
         finding.detail["others"] = {labels[c]: round(float(row[c]), 4) for c in others}
         parent = int(form.parent[info])
         rhs = float(row[-1])
         if abs(rhs) > ENTRY_TOLERANCE:
-            finding.kind = "behaviour-rows" if not others and np.isclose(rhs, 1.0) \
-                else "row-rhs"
-            finding.detail["rhs"] = rhs
-            return finding
+            return finding.found("behaviour-rows" if not others and np.isclose(rhs, 1.0)
+                                 else "row-rhs", rhs=rhs)
         if not others:
-            finding.kind = "no-parent"
-            return finding
+            return finding.found("no-parent")
         if others == [parent] and np.isclose(row[parent], 1.0):
-            finding.kind = "parent-sign"
-            return finding
+            return finding.found("parent-sign")
         if others == [parent] and row[parent] < 0 and not np.isclose(row[parent], -1.0):
-            finding.kind = "actions"  # x(I, ·) and x(σ(I)) with different weights
-            finding.detail["coefficients"] = np.round(rows[r, actions], 4).tolist()
-            finding.detail["parent_coefficient"] = round(float(rows[r, parent]), 4)
-            return finding
+            # x(I, ·) and x(σ(I)) with different weights
+            return finding.found("actions", coefficients=np.round(rows[r, actions], 4).tolist(),
+                                 parent_coefficient=round(float(rows[r, parent]), 4))
         if others != [parent] or not np.isclose(row[parent], -1.0):
-            finding.kind = ("parent-is-empty" if others == [0] and parent != 0
-                            and np.isclose(row[0], -1.0) else "wrong-parent")
-            return finding
+            return finding.found("parent-is-empty" if others == [0] and parent != 0
+                                 and np.isclose(row[0], -1.0) else "wrong-parent")
     if not np.all(used):
-        finding.kind = "extra-rows"
-        finding.detail["row"] = int(np.flatnonzero(~used)[0])
+        return finding.found("extra-rows", row=int(np.flatnonzero(~used)[0]))
     return finding
 
 
@@ -239,85 +213,78 @@ def _row_cases(f: RowFinding) -> tuple[Case, ...]:
     at = f" (row {d['row']} of your matrix)" if "row" in d and f.kind != "extra-rows" else ""
     return (
         Case.correct(lambda kind: kind is None, ""),
-        Case("not-a-pair", lambda kind: kind == "not-a-pair",
-             f"{f.where}, your function returned {d.get('got')}; return two things, the "
-             "matrix and the right-hand side: `return E, e`."),
-        Case("not-a-matrix", lambda kind: kind == "not-a-matrix",
-             f"{f.where}, the matrix you returned, {d.get('got')}, is not a table of finite "
-             "numbers (a numpy array of shape rows × sequences)."),
-        Case("transposed", lambda kind: kind == "transposed",
-             f"{f.where}, your E has shape {f.shape}; it should be {f.expected_shape}: one row "
-             "per constraint (the empty sequence, then each information set of the player) "
-             "and one column per sequence. It looks transposed."),
-        Case("columns", lambda kind: kind == "columns",
-             f"{f.where}, your E has {f.shape[1] if f.shape else '?'} columns; the player has "
-             f"{f.expected_shape[1]} sequences (∅ plus one per action of each of their "
-             f"{f.sets} information sets), one column each, numbered first[I] + a."),
-        Case("all-sets", lambda kind: kind == "all-sets",
-             f"{f.where}, your E has {f.shape[0] if f.shape else '?'} rows: a row for every "
-             f"information set of the game. A player's plan is constrained only at their own "
-             f"sets: {f.sets} rows for them, plus the row x(∅) = 1."),
-        Case("no-root-row", lambda kind: kind == "no-root-row",
-             f"{f.where}, no row says x(∅) = 1 (a row with a single 1, in column 0, and right-"
-             "hand side 1). Without it the all-zero vector satisfies every other row, and zero "
-             "is no strategy. Make row 0 that row."),
-        Case("root-rhs", lambda kind: kind == "root-rhs",
-             f"{f.where}, the row of the empty sequence says x(∅) = {d.get('value', 0):g}. The "
-             "empty sequence is played with certainty: its right-hand side, e[0], must be 1 "
-             "(and the others 0)."),
-        Case("rhs-shape", lambda kind: kind == "rhs-shape",
-             f"{f.where}, the right-hand side you returned, {d.get('got')}, should be "
-             f"{f.expected_shape[0]} numbers, one per row of E: 1 for x(∅) = 1, 0 elsewhere."),
-        Case("missing-set", lambda kind: kind == "missing-set",
-             f"{f.where}, no row mentions the sequences of information set {key} "
-             f"({_seq_list(d.get('actions', []))}). Each set of the player gets one row."),
-        Case("actions", lambda kind: kind == "actions",
-             f"{f.where}, the row of information set {key}{at} gives its action sequences "
-             f"{', '.join(d.get('actions', []))} the coefficients {d.get('coefficients')}"
-             + (f" and x({d.get('parent')}) {d['parent_coefficient']:g}"
+        *by_name({
+            "not-a-pair": f"{f.where}, your function returned {d.get('got')}; return two things, "
+                          "the matrix and the right-hand side: `return E, e`.",
+            "not-a-matrix": f"{f.where}, the matrix you returned, {d.get('got')}, is not a table "
+                            "of finite numbers (a numpy array of shape rows × sequences).",
+            "transposed": f"{f.where}, your E has shape {f.shape}; it should be "
+                          f"{f.expected_shape}: one row per constraint (the empty sequence, then "
+                          "each information set of the player) and one column per sequence. It "
+                          "looks transposed.",
+            "columns": f"{f.where}, your E has {f.shape[1] if f.shape else '?'} columns; the "
+                       f"player has {f.expected_shape[1]} sequences (∅ plus one per action of "
+                       f"each of their {f.sets} information sets), one column each, numbered "
+                       "first[I] + a.",
+            "all-sets": f"{f.where}, your E has {f.shape[0] if f.shape else '?'} rows: a row for "
+                        "every information set of the game. A player's plan is constrained only "
+                        f"at their own sets: {f.sets} rows for them, plus the row x(∅) = 1.",
+            "no-root-row": f"{f.where}, no row says x(∅) = 1 (a row with a single 1, in column 0, "
+                           "and right-hand side 1). Without it the all-zero vector satisfies "
+                           "every other row, and zero is no strategy. Make row 0 that row.",
+            "root-rhs": f"{f.where}, the row of the empty sequence says x(∅) = "
+                        f"{d.get('value', 0):g}. The empty sequence is played with certainty: its "
+                        "right-hand side, e[0], must be 1 (and the others 0).",
+            "rhs-shape": f"{f.where}, the right-hand side you returned, {d.get('got')}, should be "
+                         f"{f.expected_shape[0]} numbers, one per row of E: 1 for x(∅) = 1, 0 "
+                         "elsewhere.",
+            "missing-set": f"{f.where}, no row mentions the sequences of information set {key} "
+                           f"({_seq_list(d.get('actions', []))}). Each set of the player gets one "
+                           "row.",
+            "actions":
+                f"{f.where}, the row of information set {key}{at} gives its action sequences "
+                f"{', '.join(d.get('actions', []))} the coefficients {d.get('coefficients')}"
+                + (f" and x({d.get('parent')}) {d['parent_coefficient']:g}"
                 if "parent_coefficient" in d else "")
-             + ". The actions' weights add up to exactly the parent's weight: 1 on each "
-             f"action, −1 on x({d.get('parent')})."),
-        Case("behaviour-rows", lambda kind: kind == "behaviour-rows",
-             f"{f.where}, the row of information set {key}{at} says "
-             f"{' + '.join(_seq_list(d.get('actions', [])).split(', '))} = 1: that is a "
-             "behaviour strategy's rule (probabilities at a set sum to 1). A realization plan "
-             "multiplies the probabilities along the way, so the actions share out the weight "
-             f"of the sequence that leads to {key}: the row needs −1 on x({d.get('parent')}) "
-             "and right-hand side 0."),
-        Case("row-rhs", lambda kind: kind == "row-rhs",
-             f"{f.where}, the row of information set {key}{at} has right-hand side "
-             f"{d.get('rhs', 0):g} (after dividing the row by its action coefficient). Only "
-             "the row x(∅) = 1 has a right-hand side; the sets' rows are Σ_a x(I, a) − x(σ(I)) "
-             "= 0."),
-        Case("no-parent", lambda kind: kind == "no-parent",
-             f"{f.where}, the row of information set {key}{at} adds up its action sequences "
-             f"({', '.join(d.get('actions', []))}) and nothing else, with right-hand side 0: "
-             "that forces them all to 0. It should subtract the weight of the sequence "
-             f"leading to {key}, x({d.get('parent')}), with coefficient −1."),
-        Case("parent-sign", lambda kind: kind == "parent-sign",
-             f"{f.where}, the row of information set {key}{at} has +1 on x({d.get('parent')}): it "
-             f"says the actions' weights plus x({d.get('parent')}) make 0. The parent's weight "
-             "goes on the other side of the equation: coefficient −1."),
-        Case("parent-is-empty", lambda kind: kind == "parent-is-empty",
-             f"{f.where}, the row of information set {key}{at} takes its weight from the empty "
-             f"sequence ∅. But the player reaches {key} only after their own earlier move "
-             f"{d.get('parent')}: its parent sequence is x({d.get('parent')}), the player's "
-             "own last move on the way (perfect recall makes it the same for every history "
-             "of the set)."),
-        Case("wrong-parent", lambda kind: kind == "wrong-parent",
-             f"{f.where}, the row of information set {key}{at} has "
-             f"{_coefficients(d.get('others', {}))} besides its actions. The one sequence "
-             f"whose weight it shares out is the player's own last move before {key}, "
-             f"x({d.get('parent')}), with −1 (the opponent's and chance's moves are not the "
-             "player's sequences)."),
-        Case("extra-rows", lambda kind: kind == "extra-rows",
-             f"{f.where}, row {d.get('row')} of E is one row too many: every set's row and "
-             "the row of ∅ are there already. Is one set listed twice?"),
-        Case("rows", lambda kind: kind == "rows",
-             f"{f.where}, your E has {f.shape[0] if f.shape else '?'} rows; it should have "
-             f"{f.expected_shape[0]}: the row x(∅) = 1 and one per information set of the "
-             f"player ({f.sets})."),
+                + ". The actions' weights add up to exactly the parent's weight: 1 on each "
+                f"action, −1 on x({d.get('parent')}).",
+            "behaviour-rows": f"{f.where}, the row of information set {key}{at} says "
+                              f"{' + '.join(_seq_list(d.get('actions', [])).split(', '))} = 1: "
+                              "that is a behaviour strategy's rule (probabilities at a set sum to "
+                              "1). A realization plan multiplies the probabilities along the way, "
+                              "so the actions share out the weight of the sequence that leads to "
+                              f"{key}: the row needs −1 on x({d.get('parent')}) and right-hand "
+                              "side 0.",
+            "row-rhs": f"{f.where}, the row of information set {key}{at} has right-hand side "
+                       f"{d.get('rhs', 0):g} (after dividing the row by its action coefficient). "
+                       "Only the row x(∅) = 1 has a right-hand side; the sets' rows are Σ_a x(I, "
+                       "a) − x(σ(I)) = 0.",
+            "no-parent": f"{f.where}, the row of information set {key}{at} adds up its action "
+                         f"sequences ({', '.join(d.get('actions', []))}) and nothing else, with "
+                         "right-hand side 0: that forces them all to 0. It should subtract the "
+                         f"weight of the sequence leading to {key}, x({d.get('parent')}), with "
+                         "coefficient −1.",
+            "parent-sign": f"{f.where}, the row of information set {key}{at} has +1 on "
+                           f"x({d.get('parent')}): it says the actions' weights plus "
+                           f"x({d.get('parent')}) make 0. The parent's weight goes on the other "
+                           "side of the equation: coefficient −1.",
+            "parent-is-empty": f"{f.where}, the row of information set {key}{at} takes its weight "
+                               f"from the empty sequence ∅. But the player reaches {key} only "
+                               f"after their own earlier move {d.get('parent')}: its parent "
+                               f"sequence is x({d.get('parent')}), the player's own last move on "
+                               "the way (perfect recall makes it the same for every history of "
+                               "the set).",
+            "wrong-parent": f"{f.where}, the row of information set {key}{at} has "
+                            f"{_coefficients(d.get('others', {}))} besides its actions. The one "
+                            "sequence whose weight it shares out is the player's own last move "
+                            f"before {key}, x({d.get('parent')}), with −1 (the opponent's and "
+                            "chance's moves are not the player's sequences).",
+            "extra-rows": f"{f.where}, row {d.get('row')} of E is one row too many: every set's "
+                          "row and the row of ∅ are there already. Is one set listed twice?",
+            "rows": f"{f.where}, your E has {f.shape[0] if f.shape else '?'} rows; it should have "
+                    f"{f.expected_shape[0]}: the row x(∅) = 1 and one per information set of the "
+                    f"player ({f.sets}).",
+        }),
         fallback(f"{f.where}, something is off at information set {key}."),
     )
 
@@ -350,7 +317,7 @@ _CONSTRAINT_HINTS = {
 }
 
 
-@checks("`my_constraints`")
+@checks("`my_constraints`", "check_plan_constraints(my_constraints)")
 def check_plan_constraints(function) -> Feedback:
     """Exercise: ``function(tree, player, first) -> (E, e)``, the realization-plan constraints.
 
@@ -361,11 +328,6 @@ def check_plan_constraints(function) -> Feedback:
     "wrong", mistake ``"calls the answer"``: the exercise is to build the rows.  One that
     changes ``first`` is "wrong" too, mistake ``"changes its input"``.
     """
-    if unanswered(function):
-        return not_done("Write `my_constraints`, then run this cell again.")
-    if not callable(function):
-        return wrong(f"Pass the function itself, check_plan_constraints(my_constraints); got "
-                     f"{_short(function)}.", "not-callable")
     for name, params, label in CONSTRAINT_GAMES:
         tree = game_for(name, params)
         first = sequence_form(tree).first.copy()
@@ -485,7 +447,7 @@ def _primal_shape(call, sizes) -> dict | None:
     if c is None or A_ub is None:
         return None
     c = np.asarray(c, dtype=float).ravel()
-    A_ub = _as_matrix(A_ub)
+    A_ub = _as_array(A_ub)
     if len(c) != n1 + m2 or A_ub is None or A_ub.shape != (n2, n1 + m2):
         return None
     return {"c": c, "A_ub": A_ub, "status": getattr(result, "status", None),
@@ -530,47 +492,43 @@ def _lp_kind(finding: LPFinding, program: tuple) -> str | None:
 def _lp_cases(f: LPFinding) -> tuple[Case, ...]:
     status = getattr(f.calls[-1][2], "status", None) if f.calls else None
     message = getattr(f.calls[-1][2], "message", "") if f.calls else ""
-    shown = f"{f.number:.10g}" if f.number is not None else _short(f.got)
+    shown = f"{f.number:.10g}" if f.number is not None else short_repr(f.got)
     return (
         Case.correct(lambda kind: kind == "correct", ""),
-        Case("q-nonnegative", lambda kind: kind == "q-nonnegative",
-             f"On {f.game}, linprog found no optimum (status {status}: {message}). Your "
-             "bounds keep q ≥ 0 — linprog's default for every variable unless told otherwise. "
-             "q are the multipliers of the equalities F y = f, free in sign: give x the bounds "
-             "(0, None) and q (None, None)."),
-        Case("minimise", lambda kind: kind == "minimise",
-             f"On {f.game}, linprog found no optimum (status {status}: {message}). Your "
-             "objective is +f on q: linprog minimises, so that minimises fᵀq, which has no "
-             "bottom. Player 1 maximises fᵀq: pass c = −f on q (and 0 on x), then the value "
-             "is −result.fun."),
-        Case("plus-A", lambda kind: kind == "plus-A",
-             f"On {f.game} you returned {shown}; the value is {f.value:.10g}. Your inequality "
-             "rows hold +Aᵀ on x: that is Fᵀq + Aᵀx ≤ 0, the program of a player 1 who "
-             "wants to lose. The constraint is Fᵀq − Aᵀx ≤ 0: the block on x is −Aᵀ."),
-        Case("A-not-transposed", lambda kind: kind == "A-not-transposed",
-             f"On {f.game} you returned {shown}; the value is {f.value:.10g}. Your inequality "
-             "rows hold −A, not −Aᵀ: there is one inequality per sequence of player 2 (a "
-             "column of A), so the block on x is −A.T. (Kuhn's A is square, so the shapes "
-             "did not complain.)"),
-        Case("no-optimum", lambda kind: kind == "no-optimum",
-             f"On {f.game}, linprog found no optimum (status {status}: {message}). Check "
-             "the program against maximise fᵀq subject to Fᵀq − Aᵀx ≤ 0, Ex = e, x ≥ 0, q "
-             "free."),
-        Case("crash", lambda kind: kind == "crash",
-             lambda _: f"On {f.game}: {f.crashed.message if f.crashed is not None else ''}"),
-        Case("returned-result", lambda kind: kind == "returned-result",
-             f"On {f.game} you returned linprog's whole result. Return the value, a number: "
-             "−result.fun for player 1's maximisation (linprog minimises, so the objective "
-             "was negated)."),
-        Case("not-a-number", lambda kind: kind == "not-a-number",
-             f"On {f.game} you returned {_short(f.got)}; return the game's value, one number."),
-        Case("no-linprog", lambda kind: kind == "no-linprog",
-             f"On {f.game} you returned {shown} without calling the linprog you were given; "
-             f"the value is {f.value:.10g}. Solve the program with linprog (the last argument "
-             "of my_game_value)."),
-        Case("sign", lambda kind: kind == "sign",
-             f"On {f.game} you returned {shown}, the value with the wrong sign. linprog "
-             "minimises: to maximise fᵀq you minimised −fᵀq, so the maximum is −result.fun."),
+        *by_name({
+            "q-nonnegative": f"On {f.game}, linprog found no optimum (status {status}: "
+                             f"{message}). Your bounds keep q ≥ 0 — linprog's default for every "
+                             "variable unless told otherwise. q are the multipliers of the "
+                             "equalities F y = f, free in sign: give x the bounds (0, None) and q "
+                             "(None, None).",
+            "minimise": f"On {f.game}, linprog found no optimum (status {status}: {message}). "
+                        "Your objective is +f on q: linprog minimises, so that minimises fᵀq, "
+                        "which has no bottom. Player 1 maximises fᵀq: pass c = −f on q (and 0 on "
+                        "x), then the value is −result.fun.",
+            "plus-A": f"On {f.game} you returned {shown}; the value is {f.value:.10g}. Your "
+                      "inequality rows hold +Aᵀ on x: that is Fᵀq + Aᵀx ≤ 0, the program of a "
+                      "player 1 who wants to lose. The constraint is Fᵀq − Aᵀx ≤ 0: the block on "
+                      "x is −Aᵀ.",
+            "A-not-transposed": f"On {f.game} you returned {shown}; the value is {f.value:.10g}. "
+                                "Your inequality rows hold −A, not −Aᵀ: there is one inequality "
+                                "per sequence of player 2 (a column of A), so the block on x is "
+                                "−A.T. (Kuhn's A is square, so the shapes did not complain.)",
+            "no-optimum": f"On {f.game}, linprog found no optimum (status {status}: {message}). "
+                          "Check the program against maximise fᵀq subject to Fᵀq − Aᵀx ≤ 0, Ex = "
+                          "e, x ≥ 0, q free.",
+            "crash":
+                lambda _: f"On {f.game}: {f.crashed.message if f.crashed is not None else ''}",
+            "returned-result": f"On {f.game} you returned linprog's whole result. Return the "
+                               "value, a number: −result.fun for player 1's maximisation (linprog "
+                               "minimises, so the objective was negated).",
+            "not-a-number": f"On {f.game} you returned {short_repr(f.got)}; return the game's "
+                            "value, one number.",
+            "no-linprog": f"On {f.game} you returned {shown} without calling the linprog you were "
+                          f"given; the value is {f.value:.10g}. Solve the program with linprog "
+                          "(the last argument of my_game_value).",
+            "sign": f"On {f.game} you returned {shown}, the value with the wrong sign. linprog "
+                    "minimises: to maximise fᵀq you minimised −fᵀq, so the maximum is −result.fun.",
+        }),
         fallback(f"On {f.game} you returned {shown}; the value of the game to player 1 is "
                  f"{f.value:.10g}. Compare your program with: maximise fᵀq subject to "
                  "Fᵀq − Aᵀx ≤ 0, Ex = e, x ≥ 0, q free."),
@@ -588,7 +546,7 @@ _LP_HINTS = {
 }
 
 
-@checks("`my_game_value`")
+@checks("`my_game_value`", "check_sequence_lp(my_game_value)")
 def check_sequence_lp(function) -> Feedback:
     """Exercise: ``function(A, E, e, F, f, linprog) -> value`` solves the sequence-form LP.
 
@@ -598,11 +556,6 @@ def check_sequence_lp(function) -> Feedback:
     program has player 1's layout ``[x, q]``, from the program itself.  The function must
     leave the five arrays as they were (mistake ``"changes its input"``).
     """
-    if unanswered(function):
-        return not_done("Write `my_game_value`, then run this cell again.")
-    if not callable(function):
-        return wrong(f"Pass the function itself, check_sequence_lp(my_game_value); got "
-                     f"{_short(function)}.", "not-callable")
     for name, program, value in lp_cases():
         recorder = LinprogRecorder()
         copies = tuple(np.array(a, copy=True) for a in program)  # the student's to read
@@ -623,8 +576,3 @@ def check_sequence_lp(function) -> Feedback:
                    f"program of {A.shape[0] + len(F)} variables and {A.shape[1] + len(E)} "
                    "constraints gives the exact value that CFR approaches over thousands of "
                    "iterations.")
-
-
-def _short(value) -> str:
-    text = repr(value)
-    return text if len(text) <= 80 else text[:77] + "..."
