@@ -12,7 +12,8 @@ the strategy's, ``sigma(a)`` times the value of ``a``.  The student writes
 index drawn).  The checker's paths are walks of
 :func:`cfrviz.reference.mccfr.outcome_sampling_walk` recorded on Kuhn and Leduc poker
 (:func:`recorded_paths`), and the right answers are the regrets that walk added.  A wrong
-answer is named by the variant of :func:`outcome_regrets` (:data:`MISTAKES`) that gives it on
+answer is named by the variant of :func:`outcome_regrets` (:data:`MISTAKES`, the formula's steps
+swapped in :data:`cfrviz.reference.mistakes.OUTCOME_PATH`) that gives it on
 every path, or on the first path that differs when that path tells it apart from every other
 mistake (on some paths two mistakes give the same numbers: leaving the opponent out as well as
 chance changes nothing where the opponent's drawn action had probability 1).  An answer that
@@ -29,6 +30,7 @@ import numpy as np
 from ..core.regret import regret_matching
 from ..core.tree import CHANCE, TERMINAL
 from ..reference.mccfr import outcome_sampling_walk, stream_draws
+from ..reference.mistakes import OUTCOME_PATH, path_regrets
 from . import Feedback, correct, not_done, unanswered, wrong
 from .coding import checks, floats, run_student
 from .diagnosis import Case, diagnose, fallback
@@ -87,15 +89,6 @@ MISTAKES = {
                   "compares each action with the *strategy*: subtract σ(a) ṽ(I, a).",
     "flipped": "The regrets' sign is flipped: regret(b) = ṽ(I, b) - σ(a) ṽ(I, a), not the "
                "other way round.",
-}
-
-#: The one-sided mistakes, each in its forms: (the movers left out of the reaches, those left
-#: out of q(z)); a mover is "chance" or "opponent".
-ONE_SIDED = {
-    "chance-once": ((("chance",), ()), ((), ("chance",))),
-    "opponent-once": ((("opponent",), ()), ((), ("opponent",))),
-    "chance-and-opponent-once": ((("chance", "opponent"), ()), ((), ("chance", "opponent")),
-                                 (("chance",), ("opponent",)), (("opponent",), ("chance",))),
 }
 
 _HINTS = {
@@ -192,69 +185,11 @@ def recorded_paths() -> tuple[Path, ...]:
 
 
 def outcome_regrets(path, payoff: float, player: int, mistake: str | None = None) -> list:
-    """The regrets outcome sampling adds at each of ``player``'s steps of ``path``.
-
-    The plain formula of lesson 07 (chance counted in the reaches and in q, where it cancels);
-    ``mistake``, a key of :data:`MISTAKES`, gives the wrong answer a student might compute (a
-    one-sided mistake, :data:`ONE_SIDED`, in its first form).
-    """
-    if mistake in ONE_SIDED:
-        out_of_reach, out_of_q = ONE_SIDED[mistake][0]
-        return one_sided(path, payoff, player, out_of_reach, out_of_q)
-    prob = [float(sigma[a]) for _, sigma, _, a in path]
-    drew = [float(q[a]) for _, _, q, a in path]
-    who = [w for w, _, _, _ in path]
-    out = []
-    for d, (w, sigma, q, a) in enumerate(path):
-        if w != player:
-            continue
-        before = [k for k in range(d) if who[k] != player or mistake == "own-reach"]
-        after = [k for k in range(d + 1, len(path))
-                 if mistake != "tail-opponent-only" or who[k] != player]
-        reach = np.prod([prob[k] for k in before]) * np.prod([prob[k] for k in after])
-        if mistake == "tail-includes-action":
-            reach *= prob[d]
-        if mistake == "sigma-as-q":
-            q_z = np.prod([prob[k] if who[k] == player else drew[k] for k in range(len(path))])
-        elif mistake == "prefix-q":
-            q_z = np.prod(drew[: d + 1])
-        else:
-            q_z = np.prod(drew)
-        with np.errstate(all="ignore"):
-            value = reach * payoff if mistake == "no-division" else reach * payoff / q_z
-        values = np.zeros(len(sigma))
-        values[a] = value
-        if mistake == "values-not-regrets":
-            out.append(values)
-            continue
-        baseline = (float(q[a]) if mistake == "baseline-q" else float(sigma[a])) * value
-        out.append(baseline - values if mistake == "flipped" else values - baseline)
-    return out
-
-
-def one_sided(path, payoff: float, player: int, out_of_reach, out_of_q) -> list:
-    """The regrets with the movers ``out_of_reach`` (``"chance"``, ``"opponent"``) left out of
-    π_{-i}(h)·π(z|ha) and those ``out_of_q`` left out of q(z): a one-sided mistake when a mover
-    is in one of the two and not in the other."""
-    def mover(w) -> str:
-        return "chance" if w == "chance" else "own" if w == player else "opponent"
-
-    prob = [float(sigma[a]) for _, sigma, _, a in path]
-    drew = [float(q[a]) for _, _, q, a in path]
-    kinds = [mover(w) for w, _, _, _ in path]
-    q_z = np.prod([drew[k] for k in range(len(path)) if kinds[k] not in out_of_q])
-    out = []
-    for d, (w, sigma, _, a) in enumerate(path):
-        if w != player:
-            continue
-        weight = [k for k in range(len(path))
-                  if (k < d and kinds[k] != "own" or k > d) and kinds[k] not in out_of_reach]
-        with np.errstate(all="ignore"):
-            value = np.prod([prob[k] for k in weight]) * payoff / q_z
-        regrets = np.full(len(sigma), -float(sigma[a]) * value)
-        regrets[a] += value
-        out.append(regrets)
-    return out
+    """The regrets outcome sampling adds at each of ``player``'s steps of ``path``: lesson 07's
+    formula (:func:`cfrviz.reference.mistakes.path_regrets`), or with ``mistake``, a key of
+    :data:`MISTAKES`, the wrong answer a student might compute (in its first form,
+    :data:`cfrviz.reference.mistakes.OUTCOME_PATH`)."""
+    return path_regrets(path, payoff, player, **OUTCOME_PATH[mistake][0])
 
 
 def _as_regrets(result, path: Path):
@@ -290,7 +225,8 @@ def _describe(path: Path) -> str:
 def answers() -> dict:
     """The package's own answer, which the student's function may not call (``forbidden`` of
     :func:`~cfrviz.exercises.coding.run_student`)."""
-    return {outcome_regrets: "cfrviz.exercises.outcome_weights.outcome_regrets"}
+    return {outcome_regrets: "cfrviz.exercises.outcome_weights.outcome_regrets",
+            path_regrets: "cfrviz.reference.mistakes.path_regrets"}
 
 
 @checks("`my_outcome_regrets`")
@@ -344,10 +280,8 @@ def _verdict(results, paths) -> Feedback | None:
 
 def _is(mistake: str, got, path: Path) -> bool:
     """Whether ``got`` is what ``mistake`` (in any of its forms) gives on ``path``."""
-    if mistake in ONE_SIDED:
-        return any(_same(got, one_sided(path.steps, path.payoff, path.player, *form))
-                   for form in ONE_SIDED[mistake])
-    return _same(got, outcome_regrets(path.steps, path.payoff, path.player, mistake))
+    return any(_same(got, path_regrets(path.steps, path.payoff, path.player, **form))
+               for form in OUTCOME_PATH[mistake])
 
 
 def _judge(result, path: Path) -> Feedback:

@@ -246,3 +246,67 @@ def best_response(tree, probabilities, player: int, *, weight: str = "others",
         sets=np.arange(tree.num_nodes) if per_node else None,
         choose=np.argmin if minimise and player == 1 else np.argmax)[0]
     return -value if negate else value
+
+
+def path_regrets(path, payoff: float, player: int, *, out_of_reach=(), out_of_q=(),
+                 own_before: bool = False, own_after: bool = True, with_action: bool = False,
+                 q: str = "path", divide: bool = True, regret: str = "regret") -> list:
+    """The regrets outcome sampling (:func:`~cfrviz.reference.mccfr.outcome_sampling_walk`)
+    adds at each of ``player``'s steps of one sampled ``path``, by lesson 07's formula, or with
+    one step of it swapped (:data:`OUTCOME_PATH`).
+
+    A path is a list of steps ``(who, sigma, q, a)``: who moved (``"chance"``, 0 or 1), the
+    probabilities it plays with, those the walk drew with, the index drawn.  At the
+    traverser's step ``h`` the sampled value of the action taken is ``pi_{-i}(h) pi(z | h a)
+    u(z) / q(z)`` (chance counted in both, where it cancels) and the regret of ``b`` is its
+    sampled value minus ``sigma(a)`` times that.  The keywords: the movers (``"chance"``,
+    ``"opponent"``) left ``out_of_reach`` or ``out_of_q``; the traverser's own probabilities
+    before ``h`` (``own_before``), below ``h a`` (``own_after``) and at ``h`` (``with_action``)
+    in the reach; ``q`` the whole path's (``"path"``), its prefix to ``h a`` (``"prefix"``) or
+    with ``sigma`` at the traverser's steps (``"sigma"``); ``divide`` by ``q(z)``; ``regret``
+    returned as ``"regret"``, the ``"values"``, ``"flipped"``, or with the ``"baseline-q"``.
+    """
+    kinds = ["chance" if w == "chance" else "own" if w == player else "opponent"
+             for w, _, _, _ in path]
+    prob = [float(sigma[a]) for _, sigma, _, a in path]
+    drew = [float(sigma[a]) if q == "sigma" and kind == "own" else float(q_[a])
+            for kind, (_, sigma, q_, a) in zip(kinds, path)]
+    out = []
+    for d, (_, sigma, q_, a) in enumerate(path):
+        if kinds[d] != "own":
+            continue
+        weight = [k for k, kind in enumerate(kinds) if kind not in out_of_reach and (
+            kind != "own" or (own_before if k < d else with_action if k == d else own_after))]
+        tail = range(d + 1) if q == "prefix" else range(len(path))
+        q_z = np.prod([drew[k] for k in tail if kinds[k] not in out_of_q])
+        with np.errstate(all="ignore"):
+            value = np.prod([prob[k] for k in weight]) * payoff / (q_z if divide else 1.0)
+        values = np.zeros(len(sigma))
+        values[a] = value
+        baseline = (float(q_[a]) if regret == "baseline-q" else float(sigma[a])) * value
+        out.append(values if regret == "values" else baseline - values if regret == "flipped"
+                   else values - baseline)
+    return out
+
+
+#: Outcome sampling's usual mistakes on a recorded path, each in its forms (keywords of
+#: :func:`path_regrets`); a one-sided mistake leaves a mover out of the reaches or out of
+#: q(z), one or the other.
+OUTCOME_PATH: dict[str | None, tuple[dict, ...]] = {
+    None: ({},),
+    "no-division": ({"divide": False},),
+    "sigma-as-q": ({"q": "sigma"},),
+    "prefix-q": ({"q": "prefix"},),
+    "tail-includes-action": ({"with_action": True},),
+    "tail-opponent-only": ({"own_after": False},),
+    "own-reach": ({"own_before": True},),
+    "chance-once": ({"out_of_reach": ("chance",)}, {"out_of_q": ("chance",)}),
+    "opponent-once": ({"out_of_reach": ("opponent",)}, {"out_of_q": ("opponent",)}),
+    "chance-and-opponent-once": (
+        {"out_of_reach": ("chance", "opponent")}, {"out_of_q": ("chance", "opponent")},
+        {"out_of_reach": ("chance",), "out_of_q": ("opponent",)},
+        {"out_of_reach": ("opponent",), "out_of_q": ("chance",)}),
+    "values-not-regrets": ({"regret": "values"},),
+    "baseline-q": ({"regret": "baseline-q"},),
+    "flipped": ({"regret": "flipped"},),
+}
