@@ -188,12 +188,9 @@ CODE_SEED = 5
 
 
 def _random_strategy(game, rng: np.random.Generator, zeros: bool) -> np.ndarray:
-    """A random profile: each set's legal actions drawn from a Dirichlet(1) distribution.
-
-    With ``zeros`` about a third of the sets put all weight on one action, so
-    that some of the opponent's actions are never taken and some sets are
-    never reached (a best response must cope with zero weights).
-    """
+    """A random profile, each set's legal actions drawn from a Dirichlet(1) distribution; with
+    ``zeros`` about a third of the sets put all weight on one action, so that some sets are
+    never reached (a best response must cope with zero weights)."""
     probs = np.zeros(game.legal_mask.shape)
     for info in range(game.num_infosets):
         k = int(game.legal_mask[info].sum())
@@ -232,24 +229,26 @@ def code_cases() -> tuple:
     return tuple(cases)
 
 
-def variant_best_response(game, probs: np.ndarray, player: int, *, weight: str = "others",
-                          per_node: bool = False, minimise: bool = False,
-                          utility_of: str = "player", negate: bool = False) -> float:
-    """A best response's value computed right (the defaults: the memoised recursion of
-    :func:`cfrviz.reference.evaluation.tree_best_response`), or with one typical mistake.
+#: Each node's weight in a best response, ``rule(reach, player)`` with reach rows player 1,
+#: player 2, chance: chance times the opponent (right) and the usual wrong ones.
+REACH_WEIGHTS: dict[str, Callable[[np.ndarray, int], np.ndarray]] = {
+    "others": lambda r, i: r[2] * r[1 - i], "opponent": lambda r, i: r[1 - i],
+    "own": lambda r, i: r[2] * r[i], "all": lambda r, _i: r.prod(axis=0),
+    "chance": lambda r, _i: r[2], "none": lambda r, _i: np.ones(r.shape[1]),
+}
 
-    ``weight`` is each terminal's weight: ``"others"`` (chance times the opponent, right),
-    ``"opponent"``, ``"own"`` (chance times the responder), ``"all"``, ``"chance"`` or
-    ``"none"``; ``per_node`` chooses at each node (a player who sees the cards); ``minimise``
-    has player 2 take the smallest sum; ``utility_of="first"`` counts player 1's payoffs;
-    ``negate`` returns the opponent's payoff.
+
+def best_response_walk(game, probs, player: int, weight, *, play: str = "best",
+                       minimise: bool = False, utility=None) -> Callable[[int], float]:
+    """``value(node)``: the sum over the terminals below ``node`` of ``weight`` times
+    ``player``'s payoff (or ``utility``), by the memoised recursion of
+    :func:`cfrviz.reference.evaluation.tree_best_response`, or with one step swapped: at
+    ``player``'s nodes ``play`` is ``"best"`` (right: one action per information set, the one
+    with the largest sum over the set's nodes), ``"peek"`` (the best child of each node, as if
+    the player saw the cards) or ``"policy"`` (``probs``' rows); ``minimise`` takes the smallest.
     """
-    reach = reach_probabilities(game, probs)
-    weights = {"others": reach[2] * reach[1 - player], "opponent": reach[1 - player],
-               "own": reach[2] * reach[player], "all": reach.prod(axis=0),
-               "chance": reach[2], "none": np.ones(game.num_nodes)}[weight]
-    payoff = weights * game.utility[:, player if utility_of == "player" else 0]
-    pick = np.argmin if minimise and player == 1 else np.argmax
+    payoff = weight * (game.utility[:, player] if utility is None else utility)
+    pick = np.argmin if minimise else np.argmax
     memo: dict[int, float] = {}
     choice: dict[int, int] = {}
 
@@ -260,8 +259,12 @@ def variant_best_response(game, probs: np.ndarray, player: int, *, weight: str =
                 memo[node] = float(payoff[node])
             elif game.player[node] != player:
                 memo[node] = sum(value(c) for c in kids)
-            elif per_node:
-                memo[node] = (min if pick is np.argmin else max)(value(c) for c in kids)
+            elif play == "policy":
+                row = probs[int(game.infoset[node])]
+                memo[node] = sum(float(row[a]) * value(c) for a, c in enumerate(kids))
+            elif play == "peek":
+                options = [value(c) for c in kids]
+                memo[node] = options[int(pick(options))]
             else:
                 memo[node] = value(kids[best(int(game.infoset[node]))])
         return memo[node]
@@ -273,7 +276,22 @@ def variant_best_response(game, probs: np.ndarray, player: int, *, weight: str =
                                      for a in range(len(game.infoset_actions[info]))]))
         return choice[info]
 
-    return -value(0) if negate else value(0)
+    return value
+
+
+def variant_best_response(game, probs: np.ndarray, player: int, *, weight: str = "others",
+                          per_node: bool = False, minimise: bool = False,
+                          utility_of: str = "player", negate: bool = False) -> float:
+    """A best response's value computed right (the defaults), or with one typical mistake:
+    ``weight`` a key of :data:`REACH_WEIGHTS`; ``per_node`` chooses at each node (a player
+    who sees the cards); ``minimise`` has player 2 take the smallest sum;
+    ``utility_of="first"`` counts player 1's payoffs; ``negate`` returns the opponent's payoff.
+    """
+    walk = best_response_walk(
+        game, probs, player, REACH_WEIGHTS[weight](reach_probabilities(game, probs), player),
+        play="peek" if per_node else "best", minimise=minimise and player == 1,
+        utility=game.utility[:, 0] if utility_of == "first" else None)
+    return -walk(0) if negate else walk(0)
 
 
 #: The typical mistakes of a best response written as code: name, the wrong versions

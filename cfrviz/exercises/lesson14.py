@@ -34,10 +34,11 @@ from typing import Any
 
 import numpy as np
 
-from ..core.tree import TERMINAL, GameTree, as_tree
-from . import Feedback, not_done, unanswered, wrong
-from .coding import checks, floats, number, run_student
+from ..core.tree import GameTree, as_tree
+from . import Feedback, wrong
+from .coding import checks, floats, number, run_student, short_repr
 from .diagnosis import Case, close_to, diagnose, fallback
+from .lesson05 import REACH_WEIGHTS, best_response_walk
 
 #: Answers within this of the package's count as equal.
 TOLERANCE = 1e-9
@@ -90,56 +91,19 @@ def root_cases() -> tuple[RootCase, ...]:
 
 # --- the right formula and the usual wrong ones, written out -------------------------------
 
-def _reach(tree: GameTree, policy: np.ndarray) -> np.ndarray:
-    from ..engine import tree_reach_probabilities
-    reach: np.ndarray = tree_reach_probabilities(tree, policy)  # rows: player 1, 2, chance
-    return reach
-
-
 def _values(tree: GameTree, policy: np.ndarray, roots: np.ndarray, hand_of_root: np.ndarray,
-            player: int, *, weight: str = "right", play: str = "best", result: str = "value"
+            player: int, *, weight: str = "others", play: str = "best", result: str = "value"
             ) -> np.ndarray:
-    """Per hand: what ``player`` earns below the roots, as one formula of the family.
-
-    ``weight``: "right" (chance x the other player), "chance", "opponent" or "none";
-    ``play``: "best" (one action per information set), "policy" (the blueprint's) or
-    "peek" (the best action at every history, as if the player saw the other's cards);
-    ``result``: "value" (Σ w v / Σ w), "cbv" (Σ w v) or "mean" (the plain mean of v).
+    """Per hand: what ``player`` earns below the roots, by lesson 05's
+    :func:`~cfrviz.exercises.lesson05.best_response_walk` with ``weight`` (a key of its
+    :data:`~cfrviz.exercises.lesson05.REACH_WEIGHTS`: "others" is chance x the other player)
+    and ``play`` ("best", "policy" or "peek"); ``result`` is "value" (Σ w v / Σ w), "cbv"
+    (Σ w v) or "mean" (the plain mean of v over the hand's roots that are reached).
     """
-    reach = _reach(tree, policy)
-    w = {"right": reach[1 - player] * reach[2], "chance": reach[2].copy(),
-         "opponent": reach[1 - player].copy(), "none": np.ones(tree.num_nodes)}[weight]
-    memo: dict[int, float] = {}
-    choice: dict[int, int] = {}
+    from ..engine import tree_reach_probabilities
 
-    def value(node: int) -> float:  # Σ over terminals below of w(z) u(z)
-        if node in memo:
-            return memo[node]
-        who = int(tree.player[node])
-        kids = tree.children[node]
-        if who == TERMINAL:
-            out = float(w[node] * tree.utility[node, player])
-        elif who == player:
-            info = int(tree.infoset[node])
-            if play == "policy":
-                out = sum(float(policy[info, a]) * value(int(c)) for a, c in enumerate(kids))
-            elif play == "peek":
-                out = max(value(int(c)) for c in kids)
-            else:
-                out = value(int(kids[best(info)]))
-        else:
-            out = sum(value(int(c)) for c in kids)
-        memo[node] = out
-        return out
-
-    def best(info: int) -> int:
-        if info not in choice:
-            members = tree.infoset_members(info)
-            totals = [sum(value(int(tree.children[h][a])) for h in members)
-                      for a in range(len(tree.infoset_actions[info]))]
-            choice[info] = int(np.argmax(totals))
-        return choice[info]
-
+    w = REACH_WEIGHTS[weight](tree_reach_probabilities(tree, policy), player)
+    value = best_response_walk(tree, policy, player, w, play=play)
     hands = int(hand_of_root.max()) + 1
     cbv, total, mean, count = (np.zeros(hands) for _ in range(4))
     for root, hand in zip(roots.tolist(), hand_of_root.tolist()):
@@ -149,11 +113,7 @@ def _values(tree: GameTree, policy: np.ndarray, roots: np.ndarray, hand_of_root:
             mean[hand] += value(root) / w[root]
             count[hand] += 1
     with np.errstate(invalid="ignore", divide="ignore"):
-        if result == "cbv":
-            return cbv
-        if result == "mean":
-            return mean / count
-        return cbv / total
+        return {"cbv": cbv, "mean": mean / count}.get(result, cbv / total)
 
 
 def _formula(**options: str) -> Callable[[RootCase], np.ndarray]:
@@ -236,18 +196,13 @@ def _vector(value: Any, case: RootCase) -> np.ndarray | None:
     return array if array.shape == (n,) else None
 
 
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 80 else text[:77] + "..."
-
-
 def _flat(formula: Callable[[RootCase], np.ndarray]) -> np.ndarray:
     with np.errstate(all="ignore"):
         return np.concatenate([np.asarray(formula(c), dtype=float)[c.weight > 0]
                                for c in root_cases()])
 
 
-@checks("`my_root_values`")
+@checks("`my_root_values`", "check_root_values(my_root_values)")
 def check_root_values(function: Any) -> Feedback:
     """Exercise: ``function(tree, policy, roots, hand_of_root, player)`` gives the re-solve
     gadget's terminate values (normalised counterfactual best-response values per hand).
@@ -255,11 +210,6 @@ def check_root_values(function: Any) -> Feedback:
     Compared, at every hand with weight of every case in :func:`root_cases`, with
     :func:`cfrviz.analysis.subgame.root_values`.
     """
-    if unanswered(function):
-        return not_done("Write `my_root_values`, then run this cell again.")
-    if not callable(function):
-        return wrong(f"Pass the function itself, check_root_values(my_root_values); got "
-                     f"{_short(function)}.", "not-callable")
     from ..analysis.subgame import root_values
 
     got = []
@@ -274,7 +224,7 @@ def check_root_values(function: Any) -> Feedback:
             return failed
         vector = _vector(answer, case)
         if vector is None:
-            return wrong(f"In {case.name}, your function returned {_short(answer)}: return "
+            return wrong(f"In {case.name}, your function returned {short_repr(answer)}: return "
                          f"{len(case.hands)} numbers, one per hand {list(case.hands)} (a list, "
                          "an array, or a dict from hand index to value).", "shape")
         live = case.weight > 0
