@@ -1,32 +1,17 @@
 """Checkers for lesson 13, Deep CFR: the reservoir that is a network's training memory.
 
-Exercise 1 (:func:`check_reservoir_add`) is reservoir sampling (Vitter, 1985,
-algorithm R) as one function, ``add(buffer, sample, seen, capacity, rng)``:
-
-- ``buffer`` is a list (changed in place), ``sample`` the new sample and
-  ``seen`` how many samples were offered **before** this one (0 for the
-  first);
-- while the buffer is not full (``seen < capacity``) the sample is appended;
-- after that it draws ``j = rng.integers(0, seen + 1)`` -- uniform over the
-  ``seen + 1`` samples offered so far, this one included -- and when
-  ``j < capacity`` the sample replaces ``buffer[j]``.  So it enters with
-  probability ``capacity / (seen + 1)``, into a uniformly random slot.
-
-With that rule every sample offered so far is in the buffer with the same
-probability, ``capacity / (samples offered)``.  The checker feeds the
-student's function a stream with its own seeded generator and compares the
-buffer after every sample with :func:`reference_add` fed the same draws; then,
-for a function that draws differently, it measures how often each sample, and
-each pair of samples, ends in the buffer over many streams (a buffer can keep
-every sample alone equally often and still not be a uniformly random set).
-The samples offered are ``SAMPLE_BASE + seen``, never the counter itself.  The buffer must
-change in place, as the exercise asks: a function that returns a new list and leaves the
-caller's buffer as it was, or leaves it unchanged while it has room, is refused
-(``"not-in-place"``).
-A wrong answer is named only when a
-wrong version written here (:data:`VARIANTS`) reproduces it: replacing
-always, replacing with probability ``capacity / seen`` (off by one), never
-replacing once full, appending beyond the capacity.
+Exercise 1 (:func:`check_reservoir_add`) is reservoir sampling (Vitter, 1985, algorithm R) as
+``add(buffer, sample, seen, capacity, rng)``: ``buffer`` is a list changed in place and
+``seen`` counts the samples offered before this one; while ``seen < capacity`` the sample is
+appended, after that ``j = rng.integers(0, seen + 1)`` and the sample replaces ``buffer[j]``
+when ``j < capacity``.  So every sample offered so far is kept with probability ``capacity /
+(samples offered)``.  The checker offers samples ``SAMPLE_BASE + seen`` from its own seeded
+generator and compares the buffer after every sample with :func:`reference_add`'s on the same
+draws; for a function that draws differently it measures how often each sample, and each pair,
+ends in the buffer over many streams (each sample alone can be kept equally often by a buffer
+that is not a uniformly random set).  A function that returns a new list, or leaves the
+caller's buffer unchanged while it has room, is refused (``"not-in-place"``).  A wrong answer
+is named when one of the wrong rules of :data:`SLOTS` (or ``"append-beyond"``) reproduces it.
 """
 
 from __future__ import annotations
@@ -35,7 +20,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from . import Feedback, unanswered, wrong
+from . import Feedback, wrong
 from .coding import checks, run_student, short_repr
 from .diagnosis import Case, diagnose, fallback, screen
 
@@ -54,44 +39,41 @@ def sample_of(seen: int) -> int:
     """The sample the checker offers as number ``seen`` (from 0)."""
     return SAMPLE_BASE + seen
 
-#: The wrong versions the checker can name (see :func:`variant_add`).
+#: Where a full buffer's new sample goes, ``rule(rng, seen, capacity)``: a slot, kept when
+#: below the capacity, or None.  Algorithm R draws over the ``seen + 1`` samples offered so
+#: far; the slips replace always, draw over ``seen`` (off by one: probability capacity / seen)
+#: or never replace.
+SLOTS: dict[str, Callable[[np.random.Generator, int, int], int | None]] = {
+    "right": lambda rng, seen, _capacity: int(rng.integers(0, seen + 1)),
+    "always-replace": lambda rng, _seen, capacity: int(rng.integers(0, capacity)),
+    "off-by-one": lambda rng, seen, _capacity: int(rng.integers(0, seen)),
+    "never-replace": lambda *_: None,
+}
+#: The probability that each rule of :data:`SLOTS` lets sample number ``seen`` into a full buffer.
+ENTERS: dict[str, Callable[[int, int], float]] = {
+    "right": lambda seen, capacity: capacity / (seen + 1), "always-replace": lambda *_: 1.0,
+    "off-by-one": lambda seen, capacity: min(1.0, capacity / seen),
+    "never-replace": lambda *_: 0.0,
+}
+#: The wrong versions the checker can name: the wrong slots, and appending beyond the capacity.
 VARIANTS = ("always-replace", "off-by-one", "never-replace", "append-beyond")
 
 
 def reference_add(buffer: list, sample, seen: int, capacity: int,
-                  rng: np.random.Generator) -> None:
-    """Algorithm R: append while not full, then replace slot ``j < capacity``, j in 0..seen."""
-    if seen < capacity:
+                  rng: np.random.Generator, rule: str = "right") -> None:
+    """Algorithm R, or a wrong version: append while not full (always, for
+    ``"append-beyond"``), then put the sample in the slot ``SLOTS[rule]`` draws."""
+    if seen < capacity or rule == "append-beyond":
         buffer.append(sample)
         return
-    j = int(rng.integers(0, seen + 1))
-    if j < capacity:
+    j = SLOTS[rule](rng, seen, capacity)
+    if j is not None and j < capacity:
         buffer[j] = sample
 
 
-def variant_add(name: str, buffer: list, sample, seen: int, capacity: int,
-                rng: np.random.Generator) -> None:
-    """A typical wrong version of :func:`reference_add` (``name`` from :data:`VARIANTS`)."""
-    if name == "append-beyond":
-        buffer.append(sample)
-        return
-    if seen < capacity:
-        buffer.append(sample)
-        return
-    if name == "always-replace":
-        buffer[int(rng.integers(0, capacity))] = sample
-    elif name == "off-by-one":
-        j = int(rng.integers(0, seen))  # uniform over 0..seen-1: probability capacity / seen
-        if j < capacity:
-            buffer[j] = sample
-
-
 def replacement_probability(name: str, seen: int, capacity: int) -> float:
-    """The probability that sample number ``seen`` (from 0) enters a full buffer."""
-    if seen < capacity:
-        return 1.0
-    return {"right": capacity / (seen + 1), "always-replace": 1.0,
-            "off-by-one": min(1.0, capacity / seen), "never-replace": 0.0}[name]
+    """The probability that sample number ``seen`` (from 0) enters the buffer."""
+    return 1.0 if seen < capacity else ENTERS[name](seen, capacity)
 
 
 def keep_probabilities(name: str, length: int, capacity: int) -> np.ndarray:
@@ -246,7 +228,7 @@ def _shape_problem(after: list[list], capacity: int) -> Feedback | None:
     return None
 
 
-@checks("`my_add`")
+@checks("`my_add`", "check_reservoir_add(my_add)")
 def check_reservoir_add(function) -> Feedback:
     """Exercise 1: ``function(buffer, sample, seen, capacity, rng)`` is reservoir sampling.
 
@@ -259,13 +241,6 @@ def check_reservoir_add(function) -> Feedback:
     answers are named when a version of :data:`VARIANTS` reproduces the
     replay, or its exact keep probabilities fit the measured frequencies.
     """
-    unusable = screen(function, (
-        Case.not_done(unanswered, f"Write {_NAME}, then run this cell again."),
-        Case("not-callable", lambda f: not callable(f),
-             f"Pass the function itself, check_reservoir_add(my_add); got {function!r}."),
-    ))
-    if unusable is not None:
-        return unusable
     verdict = _replay_verdict(function)
     if verdict is not None:
         return verdict
@@ -286,8 +261,8 @@ def _replay_verdict(function) -> Feedback | None:
     assert after is not None
 
     def replays(name: str) -> Callable[[list], bool]:
-        return lambda buffers: buffers == _replay(lambda *a: variant_add(name, *a), length,
-                                                  capacity, seed)
+        return lambda buffers: buffers == _replay(lambda *a: reference_add(*a, rule=name),
+                                                  length, capacity, seed)
 
     right = _replay(reference_add, length, capacity, seed)
     verdict = screen(after, (
