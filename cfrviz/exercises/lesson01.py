@@ -7,7 +7,7 @@ import numpy as np
 from ..analysis.equilibrium import matrix_equilibrium
 from ..core.regret import regret_matching
 from ..games.matrix import RPS_PAYOFFS
-from . import Feedback, as_vector, correct, not_done, unanswered, wrong
+from . import Feedback, as_vector, correct, unanswered, wrong
 from .coding import checks, floats, run_student
 from .diagnosis import Case, close_to, diagnose, fallback
 
@@ -83,7 +83,7 @@ REGRET_MATCHING_CASES = (
 _ANSWERS = {regret_matching: "`cfrviz.regret_matching`"}
 
 
-@checks("`my_regret_matching`")
+@checks("`my_regret_matching`", "check_regret_matching(my_regret_matching)")
 def check_regret_matching(function) -> Feedback:
     """Exercise 2: ``function(cumulative_regrets) -> strategy`` implements regret matching.
 
@@ -94,11 +94,6 @@ def check_regret_matching(function) -> Feedback:
     :data:`REGRET_MATCHING_CASES`; :func:`regret_matching_cases` is the table
     that judges what it returned.
     """
-    if unanswered(function):
-        return not_done("Write the body of `my_regret_matching` (it should return a list or "
-                        "array of probabilities), then run this cell again.")
-    if not callable(function):
-        return wrong(f"Pass the function itself, e.g. check(my_regret_matching); got {function!r}.")
     hints = {ZeroDivisionError: "When no regret is positive, the sum of positive regrets is 0: "
                                 "play uniformly (every action equally often) instead of "
                                 "dividing by it."}

@@ -5,9 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
-from numbers import Real
-
-import numpy as np
 
 from . import Feedback, as_number, unanswered
 from .diagnosis import Case, diagnose, fallback, screen
@@ -27,13 +24,6 @@ def leduc_infosets(ranks: int = RANKS) -> int:
     first-round sets plus ``ranks`` × ``ranks`` × 5 × 6 second-round sets (288 for 3, 504
     for 4)."""
     return ranks * DECISIONS_PER_ROUND + ranks * ranks * ROUND_ONE_CALLS * DECISIONS_PER_ROUND
-
-
-def _count(answer):
-    if isinstance(answer, bool) or not isinstance(answer, (Real, np.integer, np.floating)):
-        return None
-    value = float(answer)
-    return value if np.isfinite(value) else None
 
 
 @lru_cache(maxsize=1)
@@ -59,7 +49,7 @@ def check_leduc_infosets(answer) -> Feedback:
     def equals(x: float) -> Callable[[float], bool]:
         return lambda value: value == x
 
-    return diagnose(_count(answer), (
+    return diagnose(as_number(answer), (
         Case.not_done(lambda _: unanswered(answer), "Set `my_count` to a whole number."),
         Case("shape", lambda value: value is None, f"Expected a number; got {answer!r}."),
         Case.correct(equals(total),
