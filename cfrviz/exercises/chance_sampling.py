@@ -31,7 +31,7 @@ from ..reference.cfr import walk
 from ..reference.mccfr import chance_sampling, chance_sampling_walk, sampled_walk
 from ..reference.mccfr import sample as pick
 from ..reference.mistakes import CHANCE_SAMPLING
-from . import Feedback, correct, not_done, unanswered, wrong
+from . import Feedback, correct, wrong
 from .coding import DrawError, checked_draw, checks, number, run_student, short_repr
 from .diagnosis import Case, diagnose, fallback
 
@@ -199,7 +199,7 @@ class _Stop(Exception):
         self.feedback = feedback
 
 
-@checks("`my_chance_sampling`")
+@checks("`my_chance_sampling`", "check_chance_sampling(my_chance_sampling)")
 def check_chance_sampling(function) -> Feedback:
     """Lesson 06: ``function(tree, node, player, own_reach, opponent_reach, strategy,
     regret_sum, strategy_sum, draw)`` is chance-sampled CFR's walk.
@@ -211,11 +211,6 @@ def check_chance_sampling(function) -> Feedback:
     into ``regret_sum`` and ``strategy_sum`` in place and must leave ``strategy`` as it was
     (mistake ``"changes its input"``).
     """
-    if unanswered(function):
-        return not_done("Write `my_chance_sampling`, then run this cell again.")
-    if not callable(function):
-        return wrong("Pass the function itself, check_chance_sampling(my_chance_sampling); "
-                     f"got {short_repr(function)}.", "not-callable")
     walks = 0
     for name, iterations in WALK_CHECKS:
         tree = _game(name)

@@ -25,7 +25,7 @@ from ..reference import mistakes
 from ..solvers.registry import ALGORITHMS
 from . import Feedback, as_vector, not_done, unanswered, wrong
 from .coding import checks, floats, run_student
-from .diagnosis import Case, close_to, diagnose, fallback, screen
+from .diagnosis import Case, close_to, diagnose, fallback
 
 #: Exercise 1: iterations of the student's CFR+ the checker runs on Kuhn poker.
 PLUS_ITERATIONS = 30
@@ -220,7 +220,7 @@ def answers() -> dict:
     return {plus_iteration: "cfrviz.exercises.lesson08.plus_iteration"}
 
 
-@checks("`my_cfr_plus_iteration`")
+@checks("`my_cfr_plus_iteration`", "check_cfr_plus_iteration(my_cfr_plus_iteration)")
 def check_cfr_plus_iteration(function, iterations: int = PLUS_ITERATIONS) -> Feedback:
     """Exercise 1: ``function(tree, regret_sum, strategy_sum, t)`` is one iteration of CFR+.
 
@@ -238,14 +238,6 @@ def check_cfr_plus_iteration(function, iterations: int = PLUS_ITERATIONS) -> Fee
     limit: the smallest positive cumulative regret in these 30 iterations is 0.0101, so a
     floor with a smaller tolerance (``total > 1e-3``) is not told apart from the right one.
     """
-    unusable = screen(function, (
-        Case.not_done(unanswered, "Write `my_cfr_plus_iteration`, then run this cell again."),
-        Case("not-callable", lambda f: not callable(f),
-             "Pass the function itself, check_cfr_plus_iteration(my_cfr_plus_iteration); got "
-             f"{function!r}."),
-    ))
-    if unusable is not None:
-        return unusable
     tree, trace, _ = _plus_targets()
     iterations = min(int(iterations), PLUS_ITERATIONS)
     shape = tree.legal_mask.shape

@@ -31,7 +31,7 @@ from ..core.regret import regret_matching
 from ..core.tree import CHANCE, TERMINAL
 from ..reference.mccfr import outcome_sampling_walk, stream_draws
 from ..reference.mistakes import OUTCOME_PATH, path_regrets
-from . import Feedback, correct, not_done, unanswered, wrong
+from . import Feedback, correct, wrong
 from .coding import checks, floats, run_student
 from .diagnosis import Case, diagnose, fallback
 
@@ -229,7 +229,7 @@ def answers() -> dict:
             path_regrets: "cfrviz.reference.mistakes.path_regrets"}
 
 
-@checks("`my_outcome_regrets`")
+@checks("`my_outcome_regrets`", "check_outcome_regrets(my_outcome_regrets)")
 def check_outcome_regrets(function) -> Feedback:
     """Lesson 07: ``function(path, payoff, player)`` gives outcome sampling's regrets.
 
@@ -237,11 +237,6 @@ def check_outcome_regrets(function) -> Feedback:
     :func:`~cfrviz.reference.mccfr.outcome_sampling_walk` added on each path.  The function
     must leave the path as it was, its list and its arrays (mistake ``"changes its input"``).
     """
-    if unanswered(function):
-        return not_done("Write `my_outcome_regrets`, then run this cell again.")
-    if not callable(function):
-        return wrong("Pass the function itself, check_outcome_regrets(my_outcome_regrets); "
-                     f"got {function!r:.80}.", "not-callable")
     paths = recorded_paths()
     results = []
     for path in paths:

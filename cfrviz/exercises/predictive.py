@@ -61,9 +61,9 @@ import numpy as np
 
 from ..core.regret import regret_matching
 from ..reference import mistakes
-from . import Feedback, unanswered, wrong
+from . import Feedback, wrong
 from .coding import checks, floats, run_student, short_repr
-from .diagnosis import Case, diagnose, fallback, screen
+from .diagnosis import Case, diagnose, fallback
 
 #: The games the checker runs the step on, with the iterations of each.
 GAMES = (("kuhn_poker", 50), ("leduc_poker", 10))
@@ -598,7 +598,7 @@ def correct_message(runs: list[Run], calls: list[Call]) -> str:
             "(the lesson measures each change apart).")
 
 
-@checks("`my_predictive_step`")
+@checks("`my_predictive_step`", "check_predictive_step(my_predictive_step)")
 def check_predictive_step(function) -> Feedback:
     """The exercise: ``function(regret_sum, regret, legal_mask, t)`` is PCFR+'s step.
 
@@ -614,14 +614,6 @@ def check_predictive_step(function) -> Feedback:
     limit: the smallest positive ``R + r`` in these runs is 3.6e-5 (Leduc), so a floor that
     also zeroes values below 1e-6 is not told apart from the right one (one below 1e-3 is).
     """
-    unusable = screen(function, (
-        Case.not_done(unanswered, f"Write {NAME}, then run this cell again."),
-        Case("not-callable", lambda f: not callable(f),
-             f"Pass the function itself, check_predictive_step(my_predictive_step); got "
-             f"{function!r:.80}."),
-    ))
-    if unusable is not None:
-        return unusable
     runs = [pcfr_plus_run(name, iterations) for name, iterations in GAMES]
     calls: list[Call] = []
     for run in runs:

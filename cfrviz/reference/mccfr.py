@@ -166,9 +166,10 @@ def chance_sampling_walk(tree, node, player, own_reach, opponent_reach, strategy
     children = tree.children[node]
     if kind == CHANCE:
         outcome = draw(node, tree.chance_prob[children])
-        reaches = steps.chance(own_reach, opponent_reach, tree.chance_prob[children[outcome]])
-        return chance_sampling_walk(tree, children[outcome], player, *reaches, strategy,
-                                    regret_sum, strategy_sum, draw, steps)
+        own_reach, opponent_reach = steps.chance(own_reach, opponent_reach,
+                                                 tree.chance_prob[children[outcome]])
+        return chance_sampling_walk(tree, children[outcome], player, own_reach, opponent_reach,
+                                    strategy, regret_sum, strategy_sum, draw, steps)
     info = tree.infoset[node]
     sigma = strategy[info, : len(children)]
     action_values = np.zeros(len(children))
