@@ -133,5 +133,7 @@ def by_name(messages: Mapping[str, Message]) -> tuple[Case, ...]:
     """Rows for a value that is already a mistake's name (a checker that finds *which* thing
     is wrong first, then says it): ``{name: message}`` becomes ``Case(name, value == name,
     message)``, in the mapping's order."""
-    return tuple(Case(name, lambda value, name=name: value == name, message)
-                 for name, message in messages.items())
+    def named(name: str) -> Callable[[Any], bool]:
+        return lambda value: value == name
+
+    return tuple(Case(name, named(name), message) for name, message in messages.items())

@@ -558,9 +558,11 @@ def _explain(tree, calls, t, got, want) -> Feedback:
 
     info = int(np.argmax(np.abs(got["cumulative_regret"] - want["cumulative_regret"])
                          .max(axis=1)))
+    def reproduces(name: str) -> Callable[[list], bool]:
+        return lambda calls: readable and agrees(REGRET_UPDATES[name])(calls)
+
     return diagnose(calls, (
-        *(Case(name, lambda c, rule=REGRET_UPDATES[name]: readable and agrees(rule)(c), text)
-          for name, text in MISTAKES.items()),
+        *(Case(name, reproduces(name), text) for name, text in MISTAKES.items()),
         Case(None, lambda c: not agrees(counterfactual_regret)(c), first_wrong),
         fallback(f"After iteration {t} your cumulative regrets at set "
                  f"{tree.infoset_keys[info]!r} differ from vanilla_cfr's "

@@ -16,6 +16,7 @@ is named when one of the wrong rules of :data:`SLOTS` (or ``"append-beyond"``) r
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 import numpy as np
@@ -261,7 +262,7 @@ def _replay_verdict(function) -> Feedback | None:
     assert after is not None
 
     def replays(name: str) -> Callable[[list], bool]:
-        return lambda buffers: buffers == _replay(lambda *a: reference_add(*a, rule=name),
+        return lambda buffers: buffers == _replay(functools.partial(reference_add, rule=name),
                                                   length, capacity, seed)
 
     right = _replay(reference_add, length, capacity, seed)
