@@ -29,8 +29,8 @@ from functools import lru_cache
 import numpy as np
 
 from ..core.regret import average_strategy
-from . import Feedback, not_done, unanswered, wrong
-from .coding import checks, floats, run_student
+from . import Feedback, wrong
+from .coding import checks, floats, run_student, short_repr
 from .diagnosis import Case, close_to, diagnose, fallback
 
 #: Answers within this of the package's count as equal.
@@ -171,54 +171,6 @@ TARGET_VARIANTS: tuple[tuple[str, Callable, str], ...] = (
 )
 
 
-def _target_run(function) -> tuple[np.ndarray | None, Feedback | None, str]:
-    """The student's targets at every set of every memory, flattened; or why not."""
-    out = []
-    for memory in target_memories():
-        for info in sorted(set(memory.infos.tolist())):
-            k = int(memory.actions[info])
-            given = (memory.ts.copy(), memory.infos.copy(), memory.regrets.copy())  # to read
-            got, failed = run_student(
-                lambda g=given, i=info: function(*g, i), name="`my_target`",
-                hints=_TARGET_HINTS, unchanged=list(zip(("ts", "infos", "regrets"), given)))
-            if failed is not None:
-                return None, failed, memory.name
-            vector = _vector(got, k, memory.regrets.shape[1])
-            where = f"In {memory.name}, at set {memory.keys[info]!r} (id {info}, {k} actions)"
-            if vector is None:
-                return None, wrong(f"{where}, your function returned {_short(got)}: return "
-                                   f"{k} numbers, one per action.", "shape"), memory.name
-            if not np.all(np.isfinite(vector)):
-                return None, wrong(f"{where}, your function returned {_short(got)}: not all "
-                                   "numbers (NaN or infinity). A division by zero? Every set "
-                                   "asked about has samples here, so Σ t over them is "
-                                   "positive.", "not-finite"), memory.name
-            out.append(vector)
-    return np.concatenate(out), None, ""
-
-
-def _vector(value, k: int, width: int) -> np.ndarray | None:
-    """The answer as ``k`` floats (a whole row of ``width`` cut to ``k``), or None when it is
-    not numbers or not that many; NaN and infinity pass, for the caller to name."""
-    try:
-        array = floats(value).ravel()
-    except (TypeError, ValueError):
-        return None
-    if len(array) == width and width > k:
-        array = array[:k]
-    if array.shape != (k,):
-        return None
-    return array
-
-
-def _flat(formula) -> np.ndarray:
-    with np.errstate(all="ignore"):
-        return np.concatenate([np.asarray(formula(m.ts, m.infos, m.regrets, info),
-                                          dtype=float)[:int(m.actions[info])]
-                               for m in target_memories()
-                               for info in sorted(set(m.infos.tolist()))])
-
-
 _TARGET_HINTS = {
     IndexError: "ts, infos and regrets have one entry (one row) per sample; select a set's "
                 "samples with a boolean mask, at = infos == info.",
@@ -227,7 +179,24 @@ _TARGET_HINTS = {
 }
 
 
-@checks("`my_target`")
+@lru_cache(maxsize=1)
+def target_points() -> tuple[Point, ...]:
+    """Every set of every memory of :func:`target_memories`, with its target
+    (:func:`package_targets`)."""
+    points = []
+    for m in target_memories():
+        targets = package_targets(m)
+        for info in sorted(set(m.infos.tolist())):
+            k, at = int(m.actions[info]), f"In {m.name}, at set {m.keys[info]!r} (id {info}"
+            points.append(Point(
+                f"{at}, {k} actions)", (("ts", m.ts), ("infos", m.infos), ("regrets", m.regrets)),
+                (info,), k, m.regrets.shape[1], targets[info],
+                f"{at}), your target is GOT; Σ t·r / Σ t over its "
+                f"{int(np.sum(m.infos == info))} samples is {_round(targets[info])}."))
+    return tuple(points)
+
+
+@checks("`my_target`", "check_weighted_target(my_target)")
 def check_weighted_target(function) -> Feedback:
     """Exercise: ``function(ts, infos, regrets, info)`` is the iteration-weighted mean target.
 
@@ -235,42 +204,14 @@ def check_weighted_target(function) -> Feedback:
     :func:`package_targets` (Deep CFR's :meth:`Reservoir.grouped`).  The function must leave
     the memory's three arrays as they were (mistake ``"changes its input"``).
     """
-    if unanswered(function):
-        return not_done("Write `my_target`, then run this cell again.")
-    if not callable(function):
-        return wrong(f"Pass the function itself, check_weighted_target(my_target); got "
-                     f"{_short(function)}.", "not-callable")
-    got, failed, _ = _target_run(function)
-    if failed is not None:
-        return failed
-    right = np.concatenate([package_targets(m)[info] for m in target_memories()
-                            for info in sorted(set(m.infos.tolist()))])
-    sets = sum(len(set(m.infos.tolist())) for m in target_memories())
-    return diagnose(got, (
-        Case.correct(close_to(right, rtol=0, atol=TOLERANCE),
-                     f"Right at all {sets} sets of the three memories: your targets equal the "
-                     "weighted means Deep CFR trains towards (Reservoir.grouped). At each set "
-                     "the network can do no better than Σ t·r / Σ t, because the loss is a "
-                     "weighted sum of squares and the set's inputs never change."),
-        *(Case(name, close_to(_flat(formula), rtol=0, atol=TOLERANCE), message)
-          for name, formula, message in TARGET_VARIANTS),
-        fallback(_first_difference),
-    ))
-
-
-def _first_difference(values: np.ndarray) -> str:
-    at = 0
-    for memory in target_memories():
-        targets = package_targets(memory)
-        for info in sorted(set(memory.infos.tolist())):
-            k = int(memory.actions[info])
-            if not np.allclose(values[at:at + k], targets[info], rtol=0, atol=TOLERANCE):
-                return (f"In {memory.name}, at set {memory.keys[info]!r} (id {info}), your target "
-                        f"is {np.round(values[at:at + k], 4).tolist()}; Σ t·r / Σ t over its "
-                        f"{int(np.sum(memory.infos == info))} samples is "
-                        f"{np.round(targets[info], 4).tolist()}.")
-            at += k
-    return "Not quite: the target at a set is Σ t·r / Σ t over that set's samples."
+    points = target_points()
+    return _check(function, points, "`my_target`", _TARGET_HINTS, (
+        "numbers", "Every set asked about has samples here, so Σ t over them is positive."),
+        f"Right at all {len(points)} sets of the three memories: your targets equal the "
+        "weighted means Deep CFR trains towards (Reservoir.grouped). At each set the network "
+        "can do no better than Σ t·r / Σ t, because the loss is a weighted sum of squares and "
+        "the set's inputs never change.", TARGET_VARIANTS,
+        "Not quite: the target at a set is Σ t·r / Σ t over that set's samples.")
 
 
 # --- the Single Deep CFR average ------------------------------------------------------------
@@ -349,29 +290,6 @@ AVERAGE_VARIANTS: tuple[tuple[str, Callable, str], ...] = (
 )
 
 
-def _average_run(function) -> tuple[np.ndarray | None, Feedback | None]:
-    out = []
-    for case in average_cases():
-        given = (case.strategies.copy(), case.reaches.copy())  # the student's to read
-        got, failed = run_student(
-            lambda g=given: function(*g), name="`my_sd_average`", hints=_AVERAGE_HINTS,
-            unchanged=[("strategies", given[0]), ("reaches", given[1])])
-        if failed is not None:
-            return None, failed
-        vector = _vector(got, case.strategies.shape[1], case.strategies.shape[1])
-        if vector is None:
-            return None, wrong(f"For {case.name}, your function returned {_short(got)}: return "
-                               f"{case.strategies.shape[1]} probabilities, one per action.",
-                               "shape")
-        if not np.all(np.isfinite(vector)):
-            return None, wrong(f"For {case.name}, your function returned {_short(got)}: not all "
-                               "numbers (NaN or infinity). A division by zero? Σ t · π_t is "
-                               "positive at every set asked about: some iteration reaches it.",
-                               "not-finite")
-        out.append(vector)
-    return np.concatenate(out), None
-
-
 _AVERAGE_HINTS = {
     IndexError: "strategies has one row per iteration (T rows, one column per action) and "
                 "reaches one number per iteration.",
@@ -382,7 +300,7 @@ _AVERAGE_HINTS = {
 }
 
 
-@checks("`my_sd_average`")
+@checks("`my_sd_average`", "check_sd_average(my_sd_average)")
 def check_sd_average(function) -> Feedback:
     """Exercise: ``function(strategies, reaches)`` is Single Deep CFR's average at a set.
 
@@ -391,46 +309,104 @@ def check_sd_average(function) -> Feedback:
     :func:`cfrviz.core.regret.average_strategy`).  The function must leave both arrays as they
     were (mistake ``"changes its input"``).
     """
-    if unanswered(function):
-        return not_done("Write `my_sd_average`, then run this cell again.")
-    if not callable(function):
-        return wrong(f"Pass the function itself, check_sd_average(my_sd_average); got "
-                     f"{_short(function)}.", "not-callable")
-    got, failed = _average_run(function)
-    if failed is not None:
-        return failed
-    cases = average_cases()
-    right = np.concatenate([c.expected for c in cases])
+    points = tuple(Point(f"For {c.name}", (("strategies", c.strategies), ("reaches", c.reaches)),
+                         (), c.strategies.shape[1], c.strategies.shape[1], c.expected,
+                         f"For {c.name}, your average is GOT; Σ_t t·π_t·σ_t / Σ_t t·π_t is "
+                         f"{_round(c.expected)}.") for c in average_cases())
+    return _check(function, points, "`my_sd_average`", _AVERAGE_HINTS, (
+        "probabilities", "Σ t · π_t is positive at every set asked about: some iteration "
+        "reaches it."),
+        f"Right at all {len(points)} sets: your averages equal the one cfrviz's Deep CFR "
+        "computes for its trace (every iteration's networks kept, iteration t weighted by t and "
+        "by the player's own reach). It is how Steinberger's player behaves: it picks one "
+        "iteration's network with probability proportional to t before the game and plays it "
+        "throughout.", AVERAGE_VARIANTS,
+        "Not quite: the average is Σ_t t·π_t·σ_t / Σ_t t·π_t.")
+
+
+# --- what both checkers share -----------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Point:
+    """One place an answer is checked: how a message names it, the arrays the student's
+    function gets (by name) and the arguments after them, how many values are wanted (a row
+    ``width`` wide is cut to them), the package's values, and what the fallback says there
+    (``GOT`` stands for the student's values)."""
+
+    where: str
+    arrays: tuple[tuple[str, np.ndarray], ...]
+    extra: tuple
+    k: int
+    width: int
+    expected: np.ndarray
+    differs: str
+
+
+def _check(function, points, name: str, hints, asked: tuple[str, str], right: str, variants,
+           otherwise: str) -> Feedback:
+    """The student's values at every point, judged: right, a variant's (``(mistake, formula,
+    message)``), or where they first differ.  ``asked`` is what a point wants (``"numbers"``)
+    and why a total there is positive."""
+    got = _values(function, points, name, hints, asked)
+    if isinstance(got, Feedback):
+        return got
+
+    def first_difference(values: np.ndarray) -> str:
+        at = 0
+        for p in points:
+            if not np.allclose(values[at:at + p.k], p.expected, rtol=0, atol=TOLERANCE):
+                return p.differs.replace("GOT", str(_round(values[at:at + p.k])))
+            at += p.k
+        return otherwise
 
     def variant(formula) -> np.ndarray:
         with np.errstate(all="ignore"):
-            return np.concatenate([np.asarray(formula(c.strategies, c.reaches), dtype=float)
-                                   for c in cases])
+            return np.concatenate([np.asarray(formula(*(a for _, a in p.arrays), *p.extra),
+                                              dtype=float)[:p.k] for p in points])
 
     return diagnose(got, (
-        Case.correct(close_to(right, rtol=0, atol=TOLERANCE),
-                     f"Right at all {len(cases)} sets: your averages equal the one cfrviz's "
-                     "Deep CFR computes for its trace (every iteration's networks kept, "
-                     "iteration t weighted by t and by the player's own reach). It is how "
-                     "Steinberger's player behaves: it picks one iteration's network with "
-                     "probability proportional to t before the game and plays it throughout."),
-        *(Case(name, close_to(variant(formula), rtol=0, atol=TOLERANCE), message)
-          for name, formula, message in AVERAGE_VARIANTS),
-        fallback(_first_average_difference),
+        Case.correct(close_to(np.concatenate([p.expected for p in points]), rtol=0,
+                              atol=TOLERANCE), right),
+        *(Case(mistake, close_to(variant(formula), rtol=0, atol=TOLERANCE), message)
+          for mistake, formula, message in variants),
+        fallback(first_difference),
     ))
 
 
-def _first_average_difference(values: np.ndarray) -> str:
-    at = 0
-    for case in average_cases():
-        k = case.strategies.shape[1]
-        if not np.allclose(values[at:at + k], case.expected, rtol=0, atol=TOLERANCE):
-            return (f"For {case.name}, your average is {np.round(values[at:at + k], 4).tolist()}"
-                    f"; Σ_t t·π_t·σ_t / Σ_t t·π_t is {np.round(case.expected, 4).tolist()}.")
-        at += k
-    return "Not quite: the average is Σ_t t·π_t·σ_t / Σ_t t·π_t."
+def _values(function, points, name: str, hints, asked: tuple[str, str]
+            ) -> np.ndarray | Feedback:
+    """The student's values at every point, flattened; or the feedback that stops the check."""
+    out = []
+    for p in points:
+        given = [(n, a.copy()) for n, a in p.arrays]  # the student's to read
+        got, failed = run_student(lambda g=given, p=p: function(*(a for _, a in g), *p.extra),
+                                  name=name, hints=hints, unchanged=given)
+        if failed is not None:
+            return failed
+        vector = _vector(got, p.k, p.width)
+        if vector is None:
+            return wrong(f"{p.where}, your function returned {short_repr(got)}: return {p.k} "
+                         f"{asked[0]}, one per action.", "shape")
+        if not np.all(np.isfinite(vector)):
+            return wrong(f"{p.where}, your function returned {short_repr(got)}: not all numbers "
+                         f"(NaN or infinity). A division by zero? {asked[1]}", "not-finite")
+        out.append(vector)
+    return np.concatenate(out)
 
 
-def _short(value) -> str:
-    text = repr(value)
-    return text if len(text) <= 80 else text[:77] + "..."
+def _vector(value, k: int, width: int) -> np.ndarray | None:
+    """The answer as ``k`` floats (a whole row of ``width`` cut to ``k``), or None when it is
+    not numbers or not that many; NaN and infinity pass, for the caller to name."""
+    try:
+        array = floats(value).ravel()
+    except (TypeError, ValueError):
+        return None
+    if len(array) == width and width > k:
+        array = array[:k]
+    if array.shape != (k,):
+        return None
+    return array
+
+
+def _round(values: np.ndarray) -> list:
+    return np.round(values, 4).tolist()
