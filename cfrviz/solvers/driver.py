@@ -21,7 +21,6 @@ called by the runners before the state is built), a finite state after every chu
 
 from __future__ import annotations
 
-import functools
 import signal
 import threading
 import time
@@ -33,7 +32,6 @@ from typing import Any, TypeAlias
 
 import numpy as np
 
-from ..core.notebook import displayed_as_ours
 from ..core.regret import average_strategy as average_strategy  # re-exported
 from ..core.trace import (
     DEFAULT_TRACE_BYTES,
@@ -51,6 +49,7 @@ from ..core.tree import GameTree
 from ..core.types import FloatArray, GameLike
 from ..engine import seed_state, tree_exploitability
 from ..games.matrix import MatrixGame
+from .progress import progress_bar
 from .recorded import check_recorded_run
 from .registry import Request, check_request
 
@@ -259,45 +258,6 @@ def check_finite(state: SolverState, first: int, last: int, algorithm: str,
                              f"became infinite or NaN during {span}: the payoffs (up to "
                              f"{largest:.3g} in absolute value) or the sampling weights are "
                              "too large for float64 sums; scale the payoffs down")
-
-
-def progress_bar(total: int, initial: int, algorithm: str, game: str,
-                 progress: bool | None) -> Any:
-    """A tqdm bar (notebook widget or terminal line), or None.
-
-    ``progress=None`` shows a bar only for runs still going after two seconds.
-    """
-    if progress is False:
-        return None
-    from tqdm.auto import tqdm
-
-    return _bar_class(tqdm)(total=total, initial=initial, desc=f"{algorithm} on {game}",
-                            unit="it", delay=0 if progress else 2.0, leave=bool(progress),
-                            mininterval=0.2)
-
-
-@functools.cache
-def _bar_class(tqdm: Any) -> Any:
-    """The bar class over ``tqdm`` (tqdm.auto's), whose notebook widget a save treats as
-    cfrviz's output.  Made once per base: tqdm keeps a monitor thread per class, so a class
-    per call left a thread per solve; ``monitor_interval = 0`` starts none at all."""
-
-    class Bar(tqdm):  # type: ignore[misc]
-        monitor_interval = 0
-
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            with displayed_as_ours():
-                super().__init__(*args, **kwargs)
-
-        def update(self, n: float | None = 1) -> bool | None:
-            with displayed_as_ours():
-                return super().update(n)  # type: ignore[no-any-return]
-
-        def close(self) -> None:
-            with displayed_as_ours():
-                super().close()
-
-    return Bar
 
 
 def warn_interrupted(algorithm: str, done: int, iterations: int, during: int | None = None,

@@ -63,8 +63,8 @@ from .driver import (
     Row,
     deferred_interrupt,
     iterate,
-    progress_bar,
 )
+from .progress import progress_bar
 from .registry import ALGORITHMS, Algorithm, check_request
 from .registry import algorithm as find_algorithm
 
