@@ -266,7 +266,7 @@ def test_a_widget_cfrviz_shows_is_marked_whatever_its_class(formatter, monkeypat
     import tqdm.notebook
 
     from cfrviz.core.notebook import displayed_as_ours
-    from cfrviz.solvers.driver import progress_bar
+    from cfrviz.solvers.progress import progress_bar
 
     bar = W.HBox([W.FloatProgress(), W.HTML("solving")])
     assert MARK not in shown(bar, formatter)[1]
@@ -282,11 +282,28 @@ def test_a_widget_cfrviz_shows_is_marked_whatever_its_class(formatter, monkeypat
     for progress in (True, None):  # shown when made; shown at an update after the delay
         run = progress_bar(3, 0, "cfr", "Kuhn", progress=progress)
         if progress is None:
-            run.start_t -= 5  # as if the two-second delay had passed
-            run.last_print_t -= 5
+            run.due -= 5  # as if the two-second delay had passed
         run.update(3)
         run.close()
     assert len(displays) == 2 and all(MARK in metadata for metadata in displays)
+
+
+def test_a_run_shorter_than_the_bar_delay_makes_no_widget(monkeypatch):
+    """tqdm's notebook bar sends its widgets to the page when it is made, shown or not: a
+    solve makes its bar only once it is to be shown (lesson 14's solves sent thousands of
+    models the page never showed, and under load it failed to build some)."""
+    import tqdm.auto
+    import tqdm.notebook
+    from ipywidgets.widgets.widget import _instances
+
+    import cfrviz
+
+    monkeypatch.setattr(tqdm.auto, "tqdm", tqdm.notebook.tqdm)  # as in a notebook
+    game = cfrviz.load_game("kuhn_poker")
+    cfrviz.solve(game, "cfr", 2)
+    before = set(_instances)
+    cfrviz.solve(game, "cfr", 20)
+    assert set(_instances) == before
 
 
 @pytest.mark.slow
