@@ -51,7 +51,6 @@ LONG_FUNCTIONS: dict[str, str] = {
 NOT_YET_SPLIT_COMPLEX: dict[str, int] = {
     "exercises/chance_sampling.py::_check_game": 12,
     "exercises/guard.py::floats": 11,
-    "exercises/lesson03.py::_compare_update": 12,
     "exercises/predictive.py::predictive_cases": 23,
     "exercises/sequence_form.py::_lp_kind": 13,
     "exercises/sequence_form.py::find_row_mistake": 16,

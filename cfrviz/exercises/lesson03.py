@@ -499,41 +499,37 @@ def _compare_update(function, tree, iterations):
     # Run before the student's code is watched: the reference calls counterfactual_regret,
     # which the student's update must not (see _UPDATE_ANSWERS).
     reference = list(vanilla_cfr(tree, iterations))
-    worst = 0.0
-    first_bad: tuple | None = None
 
-    def compare():
-        nonlocal worst, first_bad
+    def run() -> tuple[list, Exception | None]:
+        # Every iteration, even after a difference: the more calls are recorded, the surer the
+        # diagnosis (in iteration 1 several wrong weights happen to agree).
         try:
             with np.errstate(all="ignore"):
-                # Run every iteration even after a difference: the more calls are recorded, the
-                # surer the diagnosis (in iteration 1 several wrong weights happen to agree).
-                for t, (got, want) in enumerate(zip(mine, reference), start=1):
-                    diff = np.abs(got["cumulative_regret"] - want["cumulative_regret"])
-                    scale = np.maximum(1.0, np.abs(want["cumulative_regret"]))
-                    worst = max(worst, float(np.max(diff / scale)))
-                    if worst > 1e-9 and first_bad is None:
-                        first_bad = (t, got, want)
+                return [got["cumulative_regret"] for got in mine], None
         except (BadUpdate, _Changed) as error:  # the checker's findings, not crashes
-            return error
-        return None
+            return [], error
 
     hints = {IndexError: _UPDATE_ARGUMENTS, TypeError: _UPDATE_ARGUMENTS}
-    bad, failed = run_student(compare, name="`my_regret_update`", hints=hints,
+    ran, failed = run_student(run, name="`my_regret_update`", hints=hints,
                               forbidden=_UPDATE_ANSWERS)
-    if failed is not None:
-        return failed, worst, len(calls)
-    if isinstance(bad, _Changed):
-        return wrong(f"`my_regret_update` changed its argument `{bad}` in place. vanilla_cfr's "
-                     "walk keeps using that array after the call (the reach is carried down "
-                     "the tree, the action values make the node's value): return a new array "
-                     "instead, e.g. `weight * (action_values - value)`, and leave the "
-                     "arguments as they were.", "changes its input"), worst, len(calls)
-    if bad is not None:
-        return wrong(f"Your function ran, but {_where(bad)} {bad}.", "shape"), worst, len(calls)
-    if first_bad is not None:
-        return _explain(tree, calls, *first_bad), worst, len(calls)
-    return None, worst, len(calls)
+    regrets, bad = ran if failed is None else ([], None)
+    with np.errstate(all="ignore"):
+        gaps = [float(np.max(np.abs(got - want["cumulative_regret"])
+                             / np.maximum(1.0, np.abs(want["cumulative_regret"]))))
+                for got, want in zip(regrets, reference)]
+    first = next((t for t, gap in enumerate(gaps) if gap > 1e-9), None)
+    if failed is None and isinstance(bad, _Changed):
+        failed = wrong(f"`my_regret_update` changed its argument `{bad}` in place. vanilla_cfr's "
+                       "walk keeps using that array after the call (the reach is carried down "
+                       "the tree, the action values make the node's value): return a new array "
+                       "instead, e.g. `weight * (action_values - value)`, and leave the "
+                       "arguments as they were.", "changes its input")
+    elif failed is None and isinstance(bad, BadUpdate):
+        failed = wrong(f"Your function ran, but {_where(bad)} {bad}.", "shape")
+    elif failed is None and first is not None:
+        failed = _explain(tree, calls, first + 1, regrets[first],
+                          reference[first]["cumulative_regret"])
+    return failed, max(gaps, default=0.0), len(calls)
 
 
 def _explain(tree, calls, t, got, want) -> Feedback:
@@ -556,8 +552,7 @@ def _explain(tree, calls, t, got, want) -> Feedback:
                 f"{np.round(right, 4).tolist()}: chance's reach times the opponent's reach "
                 "times (action_values - value).")
 
-    info = int(np.argmax(np.abs(got["cumulative_regret"] - want["cumulative_regret"])
-                         .max(axis=1)))
+    info = int(np.argmax(np.abs(got - want).max(axis=1)))
     def reproduces(name: str) -> Callable[[list], bool]:
         return lambda calls: readable and agrees(REGRET_UPDATES[name])(calls)
 
@@ -566,7 +561,7 @@ def _explain(tree, calls, t, got, want) -> Feedback:
         Case(None, lambda c: not agrees(counterfactual_regret)(c), first_wrong),
         fallback(f"After iteration {t} your cumulative regrets at set "
                  f"{tree.infoset_keys[info]!r} differ from vanilla_cfr's "
-                 f"({np.round(got['cumulative_regret'][info], 4).tolist()} against "
-                 f"{np.round(want['cumulative_regret'][info], 4).tolist()}), although each call "
+                 f"({np.round(got[info], 4).tolist()} against "
+                 f"{np.round(want[info], 4).tolist()}), although each call "
                  "looked right: does your function keep state between calls?", "stateful"),
     ))
