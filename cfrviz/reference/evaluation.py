@@ -43,20 +43,14 @@ def tree_expected_values(tree: GameTree, probabilities: np.ndarray) -> tuple[flo
     return float(values[0]), float(values[1])
 
 
-def tree_best_response(tree: GameTree, probabilities: np.ndarray, player: int, *,
-                       weight=None, utility=None, sets=None, choose=np.argmax):
+def tree_best_response(tree: GameTree, probabilities: np.ndarray, player: int, **steps):
     """A best response of ``player`` that sees only its own information sets.
 
     The best action at an information set maximises the sum, over the set's
     nodes, of the opponent-and-chance reach times the value below the node
     under the best response further down (the counterfactual value).  It is
-    computed by memoised recursion, which is correct for any game with
-    perfect recall.
-
-    The keywords swap a step for a wrong one (:func:`cfrviz.reference.mistakes.best_response`):
-    each node's ``weight`` (default chance's reach times the opponent's), the ``utility``
-    counted at each leaf (default ``player``'s column), the set ``sets[node]`` a node is
-    decided in (default ``tree.infoset``) and the pick ``choose(totals)``.
+    computed by memoised recursion (:class:`BestResponseWalk`, whose keywords ``steps``
+    swap a step for a wrong one), which is correct for any game with perfect recall.
 
     Returns
     -------
@@ -68,49 +62,69 @@ def tree_best_response(tree: GameTree, probabilities: np.ndarray, player: int, *
     action_values : dict
         ``{information-set id: counterfactual value of each action}``.
     """
-    if weight is None:
-        reach = reach_probabilities(tree, probabilities)
-        weight = reach[2] * reach[1 - player]
-    children, kind = tree.children, tree.player
-    infoset = tree.infoset if sets is None else sets
-    utility = tree.utility[:, player] if utility is None else utility
-    members: dict[int, list[int]] = {}
-    for node in np.flatnonzero(tree.player == player):
-        members.setdefault(int(infoset[node]), []).append(int(node))
-    value_memo: dict[int, float] = {}
-    choice: dict[int, int] = {}
-    action_values: dict[int, np.ndarray] = {}
-
-    def value(node: int) -> float:
-        if node in value_memo:
-            return value_memo[node]
-        if kind[node] == TERMINAL:
-            result = weight[node] * utility[node]
-        elif kind[node] == player:
-            result = value(int(children[node][best(int(infoset[node]))]))
-        else:
-            result = sum(value(int(c)) for c in children[node])
-        value_memo[node] = result
-        return result
-
-    def best(info: int) -> int:
-        if info not in choice:
-            nodes = members[info]
-            totals = np.array([sum(value(int(children[h][a])) for h in nodes)
-                               for a in range(len(children[nodes[0]]))])
-            action_values[info] = totals
-            choice[info] = int(choose(totals))
-        return choice[info]
-
+    walk = BestResponseWalk(tree, probabilities, player, **steps)
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 4 * int(np.max(tree.depth)) + 100))
     try:
-        total = value(0)
-        for info in members:  # also decide sets the recursion never needed
-            best(info)
+        total = walk.value(0)
+        for info in walk.members:  # also decide sets the recursion never needed
+            walk.best(info)
     finally:
         sys.setrecursionlimit(limit)
-    return float(total), choice, action_values
+    return float(total), walk.choice, walk.action_values
+
+
+class BestResponseWalk:
+    """The memoised recursion of :func:`tree_best_response`: :meth:`value` of a node is the
+    sum over the terminals below it of their weight times ``player``'s payoff, ``player``
+    playing :meth:`best` at its sets.
+
+    The keywords swap a step for a wrong one (:mod:`cfrviz.reference.mistakes`): each node's
+    ``weight`` (default chance's reach times the opponent's), the ``utility`` counted at each
+    leaf (default ``player``'s column), the set ``sets[node]`` a node is decided in (default
+    ``tree.infoset``), the pick ``choose(totals)``, and ``follow``: ``player`` plays
+    ``probabilities``' rows instead of choosing.
+    """
+
+    def __init__(self, tree: GameTree, probabilities: np.ndarray, player: int, *, weight=None,
+                 utility=None, sets=None, choose=np.argmax, follow: bool = False):
+        if weight is None:
+            reach = reach_probabilities(tree, probabilities)
+            weight = reach[2] * reach[1 - player]
+        self.tree, self.probabilities, self.player = tree, probabilities, player
+        self.payoff = weight * (tree.utility[:, player] if utility is None else utility)
+        self.sets = tree.infoset if sets is None else sets
+        self.choose, self.follow = choose, follow
+        self.members: dict[int, list[int]] = {}
+        for node in np.flatnonzero(tree.player == player):
+            self.members.setdefault(int(self.sets[node]), []).append(int(node))
+        self.memo: dict[int, float] = {}
+        self.choice: dict[int, int] = {}
+        self.action_values: dict[int, np.ndarray] = {}
+
+    def value(self, node: int) -> float:
+        if node not in self.memo:
+            kind, children = self.tree.player[node], self.tree.children[node]
+            if kind == TERMINAL:
+                result = self.payoff[node]
+            elif kind != self.player:
+                result = sum(self.value(int(c)) for c in children)
+            elif self.follow:
+                row = self.probabilities[int(self.tree.infoset[node])]
+                result = sum(float(row[a]) * self.value(int(c)) for a, c in enumerate(children))
+            else:
+                result = self.value(int(children[self.best(int(self.sets[node]))]))
+            self.memo[node] = result
+        return self.memo[node]
+
+    def best(self, info: int) -> int:
+        if info not in self.choice:
+            nodes, children = self.members[info], self.tree.children
+            totals = np.array([sum(self.value(int(children[h][a])) for h in nodes)
+                               for a in range(len(children[nodes[0]]))])
+            self.action_values[info] = totals
+            self.choice[info] = int(self.choose(totals))
+        return self.choice[info]
 
 
 def tree_exploitability(tree: GameTree, probabilities: np.ndarray) -> float:

@@ -30,7 +30,7 @@ import numpy as np
 
 from ..core.regret import regret_matching
 from .cfr import SampledSteps, cfr_pass, own_reach, sampled_regrets
-from .evaluation import reach_probabilities, tree_best_response
+from .evaluation import BestResponseWalk, reach_probabilities
 from .mccfr import ChanceSteps, external_sampling_walk, opponent_strategy, sampled_regret
 from .updates import REGRET_UPDATES
 
@@ -231,21 +231,33 @@ BEST_RESPONSE_WEIGHTS: dict[str, Callable] = {
 }
 
 
+def best_response_walk(tree, probabilities, player: int, *, weight: str = "others",
+                       play: str = "best", minimise: bool = False, utility_of: str = "player"
+                       ) -> BestResponseWalk:
+    """:class:`~cfrviz.reference.evaluation.BestResponseWalk` with its steps swapped by name:
+    each node's ``weight`` (a key of :data:`BEST_RESPONSE_WEIGHTS`); at ``player``'s nodes
+    ``play`` is ``"best"`` (right: one action per set), ``"peek"`` (the best child of each
+    node, as if the player saw the cards) or ``"policy"`` (``probabilities``' rows);
+    ``minimise`` takes the smallest; ``utility_of="first"`` counts player 1's payoffs."""
+    reach = reach_probabilities(tree, probabilities)
+    return BestResponseWalk(
+        tree, probabilities, player, weight=BEST_RESPONSE_WEIGHTS[weight](reach, player),
+        utility=tree.utility[:, player if utility_of == "player" else 0],
+        sets=np.arange(tree.num_nodes) if play == "peek" else None,
+        choose=np.argmin if minimise else np.argmax, follow=play == "policy")
+
+
 def best_response(tree, probabilities, player: int, *, weight: str = "others",
                   per_node: bool = False, minimise: bool = False, utility_of: str = "player",
                   negate: bool = False) -> float:
     """The value of :func:`~cfrviz.reference.evaluation.tree_best_response` with one step
-    swapped: each node's ``weight`` (a key of :data:`BEST_RESPONSE_WEIGHTS`), ``per_node``
-    deciding at each node (a player who sees the cards), ``minimise`` player 2 taking the
-    smallest sum, ``utility_of="first"`` counting player 1's payoffs, ``negate`` returning
-    the opponent's payoff.  The defaults are the right value."""
-    reach = reach_probabilities(tree, probabilities)
-    value = tree_best_response(
-        tree, probabilities, player, weight=BEST_RESPONSE_WEIGHTS[weight](reach, player),
-        utility=tree.utility[:, player if utility_of == "player" else 0],
-        sets=np.arange(tree.num_nodes) if per_node else None,
-        choose=np.argmin if minimise and player == 1 else np.argmax)[0]
-    return -value if negate else value
+    swapped (:func:`best_response_walk`'s; ``per_node`` is its ``play="peek"`` and
+    ``minimise`` holds for player 2 only), or ``negate``: the opponent's payoff.  The defaults
+    are the right value."""
+    walk = best_response_walk(tree, probabilities, player, weight=weight,
+                              play="peek" if per_node else "best",
+                              minimise=minimise and player == 1, utility_of=utility_of)
+    return -walk.value(0) if negate else walk.value(0)
 
 
 def path_regrets(path, payoff: float, player: int, *, out_of_reach=(), out_of_q=(),
