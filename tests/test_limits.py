@@ -49,7 +49,6 @@ NOT_YET_SPLIT_COMPLEX: dict[str, int] = {
     "exercises/chance_sampling.py::_check_game": 12,
     "exercises/guard.py::floats": 11,
     "exercises/predictive.py::predictive_cases": 23,
-    "exercises/sequence_form.py::_lp_kind": 13,
     "exercises/sequence_form.py::find_row_mistake": 16,
     "solvers/driver.py::resume_state": 11,
     "solvers/subgame.py::_resolve_steps": 14,

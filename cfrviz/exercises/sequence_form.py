@@ -33,7 +33,7 @@ from ..analysis.lp import sequence_form
 from ..analysis.realization import sequence_labels
 from . import Feedback, as_number, correct
 from .coding import attempt, checks, floats, run_student, short_repr
-from .diagnosis import Case, by_name, diagnose, fallback
+from .diagnosis import Case, Message, by_name, diagnose, fallback
 
 #: The games the constraints are checked on: (name, parameters, what to call it).
 CONSTRAINT_GAMES: tuple[tuple[str, dict, str], ...] = (("kuhn_poker", {}, "Kuhn poker"),
@@ -454,81 +454,78 @@ def _primal_shape(call, sizes) -> dict | None:
             "low": _lower_bounds(_argument(args, kwargs, 5, "bounds"), n1 + m2)}
 
 
-def _lp_kind(finding: LPFinding, program: tuple) -> str | None:
-    """The recognised mistake of a wrong LP answer, or None (unrecognised); ``"correct"``."""
-    if finding.crashed is None and finding.number is not None \
-            and abs(finding.number - finding.value) <= VALUE_TOLERANCE:
-        return "correct"
-    if finding.crashed is None and finding.number is None:
-        return "returned-result" if hasattr(finding.got, "fun") else "not-a-number"
-    A, _, _, F, f = program
-    n1, n2 = A.shape
-    shape = _primal_shape(finding.calls[-1], (n1, n2, len(f))) if finding.calls else None
-    if shape is not None:
-        q_low = shape["low"][n1:]
-        if np.any(q_low > -np.inf) and shape["status"] != 0:
-            return "q-nonnegative"
-        if np.allclose(shape["c"][n1:], f) and shape["status"] != 0:
-            return "minimise"
-        block = shape["A_ub"][:, :n1]
-        if not np.allclose(block, -A.T):
-            if np.allclose(block, A.T):
-                return "plus-A"
-            if A.shape[0] == A.shape[1] and np.allclose(block, -A):
-                return "A-not-transposed"
-    if finding.calls and getattr(finding.calls[-1][2], "status", 0) != 0:
-        return "no-optimum"
-    if finding.crashed is not None:
-        return "crash"
-    if not finding.calls:
-        return "no-linprog"
-    assert finding.number is not None
-    if abs(finding.value) > VALUE_TOLERANCE and abs(finding.number + finding.value) \
-            <= VALUE_TOLERANCE:
-        return "sign"
-    return None
+def _lp_conditions(f: LPFinding, program: tuple) -> dict[str, Callable[[LPFinding], bool]]:
+    """When the LP exercise's run ``f`` is right (``"correct"``) or shows each mistake, in the
+    order they are checked: its value first, then its last call of linprog."""
+    A, rhs = program[0], program[4]
+    n1 = A.shape[0]
+    last = f.calls[-1][2] if f.calls else None
+    primal = _primal_shape(f.calls[-1], (n1, A.shape[1], len(rhs))) if f.calls else None
+    block = -A.T if primal is None else primal["A_ub"][:, :n1]  # the rows' block on x
+    unsolved = primal is not None and primal["status"] != 0
+    low, costs = (primal["low"][n1:], primal["c"][n1:]) if primal is not None else ((), ())
+    number = np.nan if f.number is None else f.number
+    return {
+        "correct": lambda _: f.crashed is None and abs(number - f.value) <= VALUE_TOLERANCE,
+        "returned-result": lambda _: f.crashed is None and f.number is None
+        and hasattr(f.got, "fun"),
+        "not-a-number": lambda _: f.crashed is None and f.number is None,
+        "q-nonnegative": lambda _: unsolved and bool(np.any(np.asarray(low) > -np.inf)),
+        "minimise": lambda _: unsolved and np.allclose(costs, rhs),
+        "plus-A": lambda _: not np.allclose(block, -A.T) and np.allclose(block, A.T),
+        "A-not-transposed": lambda _: not np.allclose(block, -A.T)
+        and A.shape[0] == A.shape[1] and np.allclose(block, -A),
+        "no-optimum": lambda _: last is not None and getattr(last, "status", 0) != 0,
+        "crash": lambda _: f.crashed is not None,
+        "no-linprog": lambda _: not f.calls,
+        "sign": lambda _: abs(f.value) > VALUE_TOLERANCE
+        and abs(number + f.value) <= VALUE_TOLERANCE,
+    }
 
 
-def _lp_cases(f: LPFinding) -> tuple[Case, ...]:
-    status = getattr(f.calls[-1][2], "status", None) if f.calls else None
-    message = getattr(f.calls[-1][2], "message", "") if f.calls else ""
+def _lp_cases(f: LPFinding, program: tuple) -> tuple[Case, ...]:
+    """The LP exercise's table over one run: :func:`_lp_conditions`, each with what to say."""
+    conditions = _lp_conditions(f, program)
+    last = f.calls[-1][2] if f.calls else None
+    status, message = getattr(last, "status", None), getattr(last, "message", "")
     shown = f"{f.number:.10g}" if f.number is not None else short_repr(f.got)
+    messages: dict[str, Message] = {
+        "q-nonnegative": f"On {f.game}, linprog found no optimum (status {status}: "
+                         f"{message}). Your bounds keep q ≥ 0 — linprog's default for every "
+                         "variable unless told otherwise. q are the multipliers of the "
+                         "equalities F y = f, free in sign: give x the bounds (0, None) and q "
+                         "(None, None).",
+        "minimise": f"On {f.game}, linprog found no optimum (status {status}: {message}). "
+                    "Your objective is +f on q: linprog minimises, so that minimises fᵀq, "
+                    "which has no bottom. Player 1 maximises fᵀq: pass c = −f on q (and 0 on "
+                    "x), then the value is −result.fun.",
+        "plus-A": f"On {f.game} you returned {shown}; the value is {f.value:.10g}. Your "
+                  "inequality rows hold +Aᵀ on x: that is Fᵀq + Aᵀx ≤ 0, the program of a "
+                  "player 1 who wants to lose. The constraint is Fᵀq − Aᵀx ≤ 0: the block on "
+                  "x is −Aᵀ.",
+        "A-not-transposed": f"On {f.game} you returned {shown}; the value is {f.value:.10g}. "
+                            "Your inequality rows hold −A, not −Aᵀ: there is one inequality "
+                            "per sequence of player 2 (a column of A), so the block on x is "
+                            "−A.T. (Kuhn's A is square, so the shapes did not complain.)",
+        "no-optimum": f"On {f.game}, linprog found no optimum (status {status}: {message}). "
+                      "Check the program against maximise fᵀq subject to Fᵀq − Aᵀx ≤ 0, Ex = "
+                      "e, x ≥ 0, q free.",
+        "crash":
+            lambda _: f"On {f.game}: {f.crashed.message if f.crashed is not None else ''}",
+        "returned-result": f"On {f.game} you returned linprog's whole result. Return the "
+                           "value, a number: −result.fun for player 1's maximisation (linprog "
+                           "minimises, so the objective was negated).",
+        "not-a-number": f"On {f.game} you returned {short_repr(f.got)}; return the game's "
+                        "value, one number.",
+        "no-linprog": f"On {f.game} you returned {shown} without calling the linprog you were "
+                      f"given; the value is {f.value:.10g}. Solve the program with linprog "
+                      "(the last argument of my_game_value).",
+        "sign": f"On {f.game} you returned {shown}, the value with the wrong sign. linprog "
+                "minimises: to maximise fᵀq you minimised −fᵀq, so the maximum is −result.fun.",
+    }
     return (
-        Case.correct(lambda kind: kind == "correct", ""),
-        *by_name({
-            "q-nonnegative": f"On {f.game}, linprog found no optimum (status {status}: "
-                             f"{message}). Your bounds keep q ≥ 0 — linprog's default for every "
-                             "variable unless told otherwise. q are the multipliers of the "
-                             "equalities F y = f, free in sign: give x the bounds (0, None) and q "
-                             "(None, None).",
-            "minimise": f"On {f.game}, linprog found no optimum (status {status}: {message}). "
-                        "Your objective is +f on q: linprog minimises, so that minimises fᵀq, "
-                        "which has no bottom. Player 1 maximises fᵀq: pass c = −f on q (and 0 on "
-                        "x), then the value is −result.fun.",
-            "plus-A": f"On {f.game} you returned {shown}; the value is {f.value:.10g}. Your "
-                      "inequality rows hold +Aᵀ on x: that is Fᵀq + Aᵀx ≤ 0, the program of a "
-                      "player 1 who wants to lose. The constraint is Fᵀq − Aᵀx ≤ 0: the block on "
-                      "x is −Aᵀ.",
-            "A-not-transposed": f"On {f.game} you returned {shown}; the value is {f.value:.10g}. "
-                                "Your inequality rows hold −A, not −Aᵀ: there is one inequality "
-                                "per sequence of player 2 (a column of A), so the block on x is "
-                                "−A.T. (Kuhn's A is square, so the shapes did not complain.)",
-            "no-optimum": f"On {f.game}, linprog found no optimum (status {status}: {message}). "
-                          "Check the program against maximise fᵀq subject to Fᵀq − Aᵀx ≤ 0, Ex = "
-                          "e, x ≥ 0, q free.",
-            "crash":
-                lambda _: f"On {f.game}: {f.crashed.message if f.crashed is not None else ''}",
-            "returned-result": f"On {f.game} you returned linprog's whole result. Return the "
-                               "value, a number: −result.fun for player 1's maximisation (linprog "
-                               "minimises, so the objective was negated).",
-            "not-a-number": f"On {f.game} you returned {short_repr(f.got)}; return the game's "
-                            "value, one number.",
-            "no-linprog": f"On {f.game} you returned {shown} without calling the linprog you were "
-                          f"given; the value is {f.value:.10g}. Solve the program with linprog "
-                          "(the last argument of my_game_value).",
-            "sign": f"On {f.game} you returned {shown}, the value with the wrong sign. linprog "
-                    "minimises: to maximise fᵀq you minimised −fᵀq, so the maximum is −result.fun.",
-        }),
+        Case.correct(conditions.pop("correct"), ""),
+        *(Case(name, when, messages[name]) for name, when in conditions.items()),
         fallback(f"On {f.game} you returned {shown}; the value of the game to player 1 is "
                  f"{f.value:.10g}. Compare your program with: maximise fᵀq subject to "
                  "Fᵀq − Aᵀx ≤ 0, Ex = e, x ≥ 0, q free."),
@@ -566,8 +563,7 @@ def check_sequence_lp(function) -> Feedback:
             return failed
         finding = LPFinding(name, value, got, as_number(got) if failed is None else None,
                             recorder.calls, failed)
-        kind = _lp_kind(finding, program)
-        verdict = diagnose(kind, _lp_cases(finding))
+        verdict = diagnose(finding, _lp_cases(finding, program))
         if not verdict.correct:
             return verdict
     A, E, _, F, _ = lp_cases()[0][1]
