@@ -17,7 +17,7 @@ from fractions import Fraction
 import numpy as np
 
 from ..core.tree import CHANCE, TERMINAL, as_tree
-from . import Feedback, unanswered
+from . import Feedback, as_number, unanswered
 from .diagnosis import Case, always, diagnose, fallback
 
 #: Exercise 1: a node of Kuhn poker (player 1 holds J, player 2 holds Q, player 1 bet).
@@ -250,16 +250,6 @@ def reach_breakdown(game, policy, history: str) -> ReachBreakdown:
     return ReachBreakdown(tree.history[node], reach[0], reach[1], reach[CHANCE], tuple(factors))
 
 
-def _as_number(answer) -> float | None:
-    if isinstance(answer, (bool, np.bool_)):
-        return None
-    try:
-        value = float(answer)
-    except (TypeError, ValueError, ZeroDivisionError):
-        return None
-    return value if np.isfinite(value) else None
-
-
 def check_reach(answer) -> Feedback:
     """Exercise 2: the reach probability of ``"QJ:pb"`` under :data:`REACH_POLICY`.
 
@@ -274,7 +264,7 @@ def check_reach(answer) -> Feedback:
     def near(x) -> Callable[[float], bool]:
         return lambda value: bool(np.isclose(value, x, rtol=0.03, atol=1e-9))
 
-    return diagnose(_as_number(answer), (
+    return diagnose(as_number(answer), (
         Case.not_done(lambda _: unanswered(answer),
                       "Set `my_reach` to a number, e.g. a product like 1/2 * 1/3."),
         Case("not-a-number", lambda value: value is None,
