@@ -25,22 +25,10 @@ ALPHA_TOLERANCE = 0.01
 
 
 def own_reach_history(trace, infoset, upto: int | None = None) -> np.ndarray:
-    """The owner's own reach of ``infoset`` under the strategy played at each iteration.
-
-    Parameters
-    ----------
-    trace : Trace
-        A full-tree run (vanilla CFR) that recorded every iteration up to ``upto``.
-    infoset : str or int
-    upto : int, optional
-        Last iteration (default: the trace's last).
-
-    Returns
-    -------
-    numpy.ndarray, shape (upto,)
-        :math:`\\pi_i^{\\sigma^t}(I)` for ``t = 1 .. upto``: the probability that the
-        set's owner plays towards it (chance and the opponent left out).
-    """
+    """:math:`\\pi_i^{\\sigma^t}(I)` for ``t = 1 .. upto`` (default: the last): the probability
+    that the owner of ``infoset`` (a key or an id) plays towards it under the strategy played
+    at each iteration, chance and the opponent left out, from a full-tree ``trace`` that
+    recorded every iteration."""
     game = trace.game
     info = game.infoset_index(infoset) if isinstance(infoset, str) else int(infoset)
     player = int(game.infoset_player[info])
@@ -101,18 +89,10 @@ def _set_and_action(trace) -> tuple[int, int] | None:
 
 
 def check_average_at_set(answer, shown) -> Feedback:
-    """Exercise 1: P(call) at ``"Qpb"`` in the average strategy after 50 iterations.
-
-    Parameters
-    ----------
-    answer
-        The number the student read.
-    shown : TrainingExplorer or Trace
-        The explorer the student read it from (or its trace): the answer is
-        checked against that run, whatever the student trained, and the
-        explorer's timeline and selected set help name a wrong reading
-        (:func:`reading_cases`).
-    """
+    """Exercise 1: ``answer``, P(call) at ``"Qpb"`` in the average strategy after 50
+    iterations, read off ``shown``, the student's TrainingExplorer (or its trace): checked
+    against that run, whatever the student trained; the explorer's timeline and selected set
+    help name a wrong reading (:func:`reading_cases`)."""
     value = as_number(answer)
     trace, on_screen, selected = _on_screen(shown)
     cell = None if trace is None else _set_and_action(trace)
@@ -280,17 +260,9 @@ def kuhn_coordinates(policy_or_trace, current: bool = False) -> np.ndarray:
 
 
 def check_alpha(answer, trace, others=()) -> Feedback:
-    """Exercise 2: the ``alpha`` of the equilibrium ``trace``'s average strategy landed on.
-
-    Parameters
-    ----------
-    answer
-        The student's alpha.
-    trace : Trace
-        The run asked about (a Kuhn poker trace).
-    others : iterable of Trace, optional
-        Other runs on screen, to recognise the alpha of the wrong run.
-    """
+    """Exercise 2: ``answer``, the ``alpha`` of the equilibrium the average strategy of
+    ``trace`` (a Kuhn poker run) landed on; ``others`` are the other runs on screen, to
+    recognise the alpha of the wrong run."""
     value = as_number(answer)
     try:
         estimates = alpha_estimates(trace)
