@@ -43,11 +43,11 @@ Why the student's code may round differently (float32 accepted)
     - the average, per entry: ``(actions + 4) eps``.
 
 Naming a mistake
-    A wrong answer is named by the wrong version (written here: :data:`REGRET_RULES`,
-    :data:`STRATEGY_RULES`, :func:`weight_mistake`) that reproduces the student's outputs from
-    the student's own inputs at every call; the regrets are judged first, then the strategy,
-    then the weights.  Under these inputs a floor before the add differs from no floor only
-    once the student's own regrets have gone negative, which they have after the first call.
+    A wrong answer is named by the wrong version (:data:`REGRET_RULES`, :data:`STRATEGY_RULES`
+    from :mod:`cfrviz.reference.mistakes`, :func:`weight_mistake`) that reproduces its outputs
+    from its own inputs at every call: regrets first, then the strategy, then the weights.
+    (A floor before the add differs from none once the student's regrets are negative,
+    which they are after the first call.)
 """
 
 from __future__ import annotations
@@ -148,30 +148,10 @@ _HINTS = {
 right_step = mistakes.predictive_step
 
 
-#: Ways a wrong step folds the regrets: ``rule(R, r) -> stored R``; a mistake may have forms.
-REGRET_RULES: dict[str, tuple[Callable[[np.ndarray, np.ndarray], np.ndarray], ...]] = {
-    "no-floor": (lambda R, r: R + r,),
-    "floor-before": (lambda R, r: np.maximum(R, 0.0) + r,),
-    "floor-increment": (lambda R, r: R + np.maximum(r, 0.0),),
-    "prediction-stored": (lambda R, r: np.maximum(R + r, 0.0) + r,
-                          lambda R, r: np.maximum(R + 2 * r, 0.0),
-                          lambda R, r: np.maximum(np.maximum(R + r, 0.0) + r, 0.0),
-                          lambda R, r: R + 2 * r),
-    "regrets-not-updated": (lambda R, _r: R,),
-}
-
-#: Ways a wrong step chooses the strategy from its (right) regrets: ``(values(R, r), fallback)``
-#: where ``values`` are what is regret-matched and ``fallback`` what
-#: :func:`cfrviz.reference.mistakes.matched` plays.
-STRATEGY_RULES: dict[str, tuple[Callable[[np.ndarray, np.ndarray], np.ndarray], str]] = {
-    "no-prediction": (lambda R, r: np.maximum(R + r, 0.0), "uniform"),
-    "prediction-from-cumulative": (lambda R, r: np.maximum(R + r, 0.0) + R, "uniform"),
-    "prediction-floored": (lambda R, r: np.maximum(R + r, 0.0) + np.maximum(r, 0.0), "uniform"),
-    "strategy-before-update": (lambda R, _r: R, "uniform"),
-    "uniform-over-illegal": (lambda R, r: np.maximum(R + r, 0.0) + r, "all-columns"),
-    "zero-fallback": (lambda R, r: np.maximum(R + r, 0.0) + r, "zeros"),
-    "not-normalised": (lambda R, r: np.maximum(R + r, 0.0) + r, "raw"),
-}
+#: The wrong steps' regrets and strategies (:mod:`cfrviz.reference.mistakes`), by mistake.
+REGRET_RULES = mistakes.PREDICTIVE_FOLDS
+STRATEGY_RULES = {name: rule for name, rule in mistakes.PREDICTIVE_PLAYS.items()
+                  if name != "right"}
 
 
 # --- what the checker runs ------------------------------------------------------------------
@@ -370,13 +350,13 @@ def _own_rounding(call: Call) -> np.ndarray:
     return _rounding(call.regret_sum, call.regret)
 
 
-def _regrets_by(rule: Callable[[np.ndarray, np.ndarray], np.ndarray], call: Call) -> bool:
-    want = rule(call.regret_sum, call.regret)
+def _regrets_by(rule: Callable[[np.ndarray, np.ndarray, int], np.ndarray], call: Call) -> bool:
+    want = rule(call.regret_sum, call.regret, call.t)
     return bool(np.all(np.abs(call.got_regrets - want) <= _own_rounding(call)))
 
 
 def _regrets_right(call: Call) -> bool:
-    return _regrets_by(lambda R, r: np.maximum(R + r, 0.0), call)
+    return _regrets_by(mistakes.FOLDS["floor"], call)
 
 
 def _strategy_by(values: Callable[[np.ndarray, np.ndarray], np.ndarray], mode: str,
@@ -386,7 +366,7 @@ def _strategy_by(values: Callable[[np.ndarray, np.ndarray], np.ndarray], mode: s
 
 
 def _strategy_right(call: Call) -> bool:
-    return _strategy_by(lambda R, r: np.maximum(R + r, 0.0) + r, "uniform", call)
+    return _strategy_by(*mistakes.PREDICTIVE_PLAYS["right"], call)
 
 
 def _powers(calls: list[Call]) -> tuple[np.ndarray, np.ndarray]:

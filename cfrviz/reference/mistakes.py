@@ -109,6 +109,34 @@ def predictive_step(regret_sum, regret, legal_mask, t: int) -> tuple[np.ndarray,
     return new, regret_matching(new + regret, legal_mask), ITERATION_WEIGHTS["squared"](t)
 
 
+#: A wrong PCFR+ step's stored regrets, ``rule(R, r, t)``: CFR+'s fold slips (:data:`FOLDS`),
+#: the prediction stored with them (in four forms) or no update; a mistake may have forms.
+PREDICTIVE_FOLDS: dict[str, tuple[Callable[[np.ndarray, np.ndarray, int], np.ndarray], ...]] = {
+    "no-floor": (FOLDS["add"],),
+    "floor-before": (FOLDS["floor-before"],),
+    "floor-increment": (FOLDS["floor-increment"],),
+    "prediction-stored": (lambda R, r, _t: np.maximum(R + r, 0.0) + r,
+                          lambda R, r, _t: np.maximum(R + 2 * r, 0.0),
+                          lambda R, r, _t: np.maximum(np.maximum(R + r, 0.0) + r, 0.0),
+                          lambda R, r, _t: R + 2 * r),
+    "regrets-not-updated": (lambda R, _r, _t: R,),
+}
+
+#: What a PCFR+ step regret-matches, ``values(R, r)`` from the regrets ``R`` it was given and
+#: the last ones ``r`` (right: ``[R + r]^+ + r``), and what :func:`matched` plays where
+#: nothing is positive: the right values with a fallback slip, or wrong values.
+PREDICTIVE_PLAYS: dict[str, tuple[Callable[[np.ndarray, np.ndarray], np.ndarray], str]] = {
+    "right": (lambda R, r: np.maximum(R + r, 0.0) + r, "uniform"),
+    "no-prediction": (lambda R, r: np.maximum(R + r, 0.0), "uniform"),
+    "prediction-from-cumulative": (lambda R, r: np.maximum(R + r, 0.0) + R, "uniform"),
+    "prediction-floored": (lambda R, r: np.maximum(R + r, 0.0) + np.maximum(r, 0.0), "uniform"),
+    "strategy-before-update": (lambda R, _r: R, "uniform"),
+    "uniform-over-illegal": (lambda R, r: np.maximum(R + r, 0.0) + r, "all-columns"),
+    "zero-fallback": (lambda R, r: np.maximum(R + r, 0.0) + r, "zeros"),
+    "not-normalised": (lambda R, r: np.maximum(R + r, 0.0) + r, "raw"),
+}
+
+
 def stepwise(tree, iterations: int, step=predictive_step) -> Iterator[np.ndarray]:
     """CFR with alternating updates in which ``step(regret_sum, regret, legal_mask, t) ->
     (regret_sum, strategy, weight)`` folds each player's pass (:func:`cfr_pass`) into its
