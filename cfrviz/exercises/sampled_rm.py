@@ -22,6 +22,7 @@ import numpy as np
 
 from ..games.matrix import RPS_PAYOFFS, matrix_exploitability
 from ..reference.cfr import sampled_regret_matching as reference_trainer
+from ..reference.mccfr import sample
 from ..reference.mistakes import SAMPLED_REGRET_MATCHING
 from . import Feedback, as_vector, correct, not_done, unanswered, wrong
 from .coding import DrawError, checks, floats, run_student, short_repr
@@ -87,7 +88,8 @@ class Draws:
     """``draw(player, strategy) -> action index`` for one run, from fixed uniform numbers.
 
     Player ``p``'s ``k``-th call picks the index of ``strategy`` in which ``uniforms[k, p]``
-    falls, by running total (the draw of ``cfrviz.solve(..., update="sampled")``).  Every call
+    falls, by running total (:func:`cfrviz.reference.mccfr.sample`, the draw of
+    ``cfrviz.solve(..., update="sampled")``).  Every call
     is kept in ``log`` as ``(player, probabilities)``.
 
     Parameters
@@ -134,17 +136,7 @@ class Draws:
                             "per round")
         self.calls[player] += 1
         self.log.append((player, p))
-        return _pick(p.tolist(), float(self.uniforms[call, player]))
-
-
-def _pick(p: list[float], u: float) -> int:
-    """The index where ``u`` falls in the running total of ``p`` (skipping zero entries)."""
-    total = 0.0
-    for i, value in enumerate(p):
-        total += value
-        if u < total and value > 0:
-            return i
-    return max(i for i, value in enumerate(p) if value > 0)
+        return sample(p.tolist(), float(self.uniforms[call, player]))
 
 
 def sampled_regret_matching(payoffs, rounds: int, draw, opponent=None, *,
