@@ -23,6 +23,7 @@ from _timing import best_of
 
 import cfrviz
 from cfrviz.views import TreeView
+from cfrviz.widgets.figure_widget import FigureWidget
 
 REPEATS = 5
 STEPS = 40
@@ -57,14 +58,14 @@ def main() -> None:
                                        "Q:cr"),
     }
     # plotly loads its validators on first use: keep that out of the build times.
-    TreeView(cfrviz.load_game("rock_paper_scissors")).figure(widget=True)
+    TreeView(cfrviz.load_game("rock_paper_scissors")).figure(widget=FigureWidget())
     print(f"TreeView on a FigureWidget, ms (update: best of {REPEATS} passes over {STEPS} "
           "CFR records)")
     for name, (game, where, selected) in cases.items():
         records = _records(game, 200)
         start = time.perf_counter()
         view = TreeView(game, **where)
-        fig = view.figure(records[0], widget=True)
+        fig = view.figure(records[0], widget=FigureWidget())
         build = (time.perf_counter() - start) * 1000
         assert isinstance(fig, go.FigureWidget)
         extra = dict(best_response=1, selected_infoset=selected)

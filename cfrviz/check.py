@@ -245,7 +245,7 @@ def check_figure_widget() -> Check:
     """A plotly FigureWidget (the interactive figure the lessons use) can be built."""
     name = "plotly FigureWidget"
     try:
-        from cfrviz.views.figure_widget import FigureWidget
+        from cfrviz.widgets.figure_widget import FigureWidget
 
         FigureWidget().close()  # cfrviz's own: plotly's would send its 5 MB front end again
     except Exception as error:

@@ -642,7 +642,7 @@ BASELINE_CELL = '''\
 import ipywidgets as W
 import numpy as np
 import plotly.graph_objects as go
-from cfrviz.views.figure_widget import FigureWidget
+from cfrviz.widgets.figure_widget import FigureWidget
 
 
 def bench_baseline(interval, name="bench-baseline", frames=100_000):

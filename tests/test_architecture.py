@@ -15,6 +15,10 @@ LAYERS = (("cfrviz",), ("core",), ("games",), ("engine",), ("solvers",),
 LAYER = {group: level for level, groups in enumerate(LAYERS) for group in groups}
 #: reference/ sits beside the layers: it imports core and games; only these read it.
 REFERENCE_IMPORTS, REFERENCE_READERS = {"core", "games"}, {"exercises", "analysis.sampling"}
+#: The widget libraries belong to widgets/ and the rows above it.  Below it only views.saved
+#: names ipywidgets (inside its functions: the display formatter marking cfrviz's outputs).
+WIDGET_LIBRARIES, WIDGET_LIBRARY_READERS = {"anywidget", "ipywidgets", "traitlets"}, \
+    {"cfrviz.views.saved"}
 PATHS = {".".join(("cfrviz", *p.relative_to(PACKAGE).with_suffix("").parts)).removesuffix(
     ".__init__"): p for p in sorted(PACKAGE.rglob("*.py"))}
 TREES = {name: ast.parse(path.read_text(encoding="utf-8")) for name, path in PATHS.items()}
@@ -83,3 +87,19 @@ def test_no_import_cycle():
 
     for name in graph:
         visit(name, [])
+
+
+def test_widget_libraries_are_imported_from_the_widgets_row_up():
+    """views/ draws figures and leaves the widgets (anywidget, the FigureWidget) to widgets/."""
+    wrong = []
+    for name, tree in TREES.items():
+        group = name.split(".")[1] if "." in name else "cfrviz"
+        if LAYER.get(group, 0) >= LAYER["widgets"] or name in WIDGET_LIBRARY_READERS:
+            continue
+        for node in ast.walk(tree):
+            found = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                     [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level
+                     else [])
+            wrong += [f"{name}:{node.lineno} imports {module}" for module in found
+                      if module.split(".")[0] in WIDGET_LIBRARIES]
+    assert not wrong, "\n".join(wrong)

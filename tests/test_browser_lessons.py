@@ -660,7 +660,7 @@ def test_probe_baselines_are_figures_that_start_under_load():
     page misses anywidget's two seconds to start and stays empty at plotly's fallback width of
     700 px: lesson 04's probe cell failed its layout check that way, in a 568-pixel output area
     (a 1000-pixel window), on the loaded machine."""
-    from cfrviz.views.figure_widget import FigureWidget
+    from cfrviz.widgets.figure_widget import FigureWidget
 
     namespace: dict = {}
     exec(BASELINE_CELL, namespace)  # the harness's own cell, as the kernel runs it

@@ -90,7 +90,7 @@ LATE_CELLS = [
     "import cfrviz\n"
     "import ipywidgets as W\n"
     "import plotly.graph_objects as go\n"
-    "from cfrviz.views.figure_widget import FigureWidget\n"
+    "from cfrviz.widgets.figure_widget import FigureWidget\n"
     "from cfrviz.widgets.panel import figure_widgets\n"
     "from cfrviz.widgets.playback import Play\n"
     "explorer = cfrviz.explore(cfrviz.load_game('kuhn_poker'), 'cfr', iterations=50)\n"

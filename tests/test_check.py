@@ -168,7 +168,7 @@ def test_missing_lab_extension_is_reported(monkeypatch):
 
 
 def test_broken_figure_widget_is_reported(monkeypatch):
-    from cfrviz.views import figure_widget
+    from cfrviz.widgets import figure_widget
 
     def fail():
         raise ImportError("Please install anywidget to use the FigureWidget class")

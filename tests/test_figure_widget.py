@@ -1,4 +1,4 @@
-"""cfrviz.views.figure_widget: plotly's FigureWidget with a front end that starts at once.
+"""cfrviz.widgets.figure_widget: plotly's FigureWidget with a front end that starts at once.
 
 The browser test under load is tests/test_browser_load.py; here, the Python side (what the
 kernel sends).  The front end's replay is tested under Node: tests/js/figure_widget.test.js.
@@ -12,8 +12,8 @@ import plotly.graph_objects as go
 from plotly.basewidget import BaseFigureWidget
 
 import cfrviz
-from cfrviz.views.figure_widget import FRONT_END, MESSAGES, FigureWidget
-from cfrviz.views.late_start import es_module
+from cfrviz.widgets.figure_widget import FRONT_END, MESSAGES, FigureWidget
+from cfrviz.widgets.late_start import es_module
 
 
 def test_it_is_a_plotly_figure_widget_that_refers_to_plotlys_bundle():

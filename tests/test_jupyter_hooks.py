@@ -29,7 +29,7 @@ from jupyter_server.services.contents.filemanager import FileContentsManager
 
 import cfrviz.views.saved as saved
 from cfrviz.jupyter_hooks import MARK, NOTICE, WIDGET_STATE, WIDGET_VIEW, forget_widget_views
-from cfrviz.views.figure_widget import FigureWidget
+from cfrviz.widgets.figure_widget import FigureWidget
 from cfrviz.widgets.overlay import NowMarks, overlaid, vline
 from cfrviz.widgets.panel import Panel
 from cfrviz.widgets.playback import Play

@@ -10,6 +10,7 @@ from cfrviz.core.tree import CHANCE, TERMINAL
 from cfrviz.views import TreeView, plot_tree, presenting, set_presenter, tree_graph
 from cfrviz.views.style import presenter_mode
 from cfrviz.views.tree import WIDTH_STEPS, edge_width, fraction_label, tidy_layout
+from cfrviz.widgets.figure_widget import FigureWidget
 
 # Player 1's equilibrium family at alpha = 1/3 (bet J with 1/3, K always; call with Q 2/3).
 KUHN_EQ = {"J": {"p": 2 / 3, "b": 1 / 3}, "Q": {"p": 1}, "K": {"b": 1},
@@ -176,6 +177,19 @@ def test_best_response_highlights_the_best_actions(kuhn_view, kuhn):
     assert lit == expected and len(lit) == 12
     assert trace.line.width > edge_width(1.0, kuhn_view.style)
     assert f"{br.value:+.4f}" in fig.layout.annotations[1].text
+
+
+def test_a_widget_given_is_drawn_into(kuhn_view):
+    """cfrviz's widgets give their FigureWidget (the views do not import widgets); True makes
+    plotly's; a figure that holds traces already is refused."""
+    given = FigureWidget()
+    assert kuhn_view.figure(widget=given) is given and len(given.data) == len(kuhn_view.traces)
+    plotlys = kuhn_view.figure(widget=True)
+    assert isinstance(plotlys, go.FigureWidget) and not isinstance(plotlys, FigureWidget)
+    with pytest.raises(ValueError, match="empty FigureWidget"):
+        kuhn_view.figure(widget=given)
+    with pytest.raises(ValueError, match="widget"):
+        kuhn_view.figure(widget="yes")
 
 
 def test_update_in_place_keeps_the_figure(kuhn_view, kuhn):

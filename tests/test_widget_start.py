@@ -1,13 +1,13 @@
 """Every anywidget of cfrviz works however late its front end starts (issue 30).
 
 anywidget gives a model two seconds to start and then drops, for good, every message the kernel
-sends it ("[anywidget] Failed to initialize model.").  :mod:`cfrviz.views.late_start` wraps the
+sends it ("[anywidget] Failed to initialize model.").  :mod:`cfrviz.widgets.late_start` wraps the
 ES module of each (a ``StartsLate``): a front end that started late takes the model's messages
 itself and asks the kernel for the whole state again.
 
 Here each widget's own ES module runs under Node against a stand-in of anywidget's model (its
 gate: messages wait for ``ready``, and are dropped once ``ready`` is rejected), ipywidgets'
-handler, the comm and a kernel that answers as :class:`~cfrviz.views.late_start.StartsLate`
+handler, the comm and a kernel that answers as :class:`~cfrviz.widgets.late_start.StartsLate`
 does.  Many generated classes (:func:`cases`): messages before the front end starts, in flight
 while it asks, and after it has drawn; started in time or late.  What the widget ends with must
 be what the kernel holds.  The browser test is tests/test_browser_load.py.
@@ -27,8 +27,8 @@ import plotly.graph_objects as go
 import pytest
 
 import cfrviz
-from cfrviz.views.figure_widget import FigureWidget, PlotlyBundle, plotly_bundle, shared_bundle
-from cfrviz.views.late_start import KEEP_ALIVE, KEY, StartsLate, es_module
+from cfrviz.widgets.figure_widget import FigureWidget, PlotlyBundle, plotly_bundle, shared_bundle
+from cfrviz.widgets.late_start import KEEP_ALIVE, KEY, StartsLate, es_module
 from cfrviz.widgets.overlay import NowMarks
 from cfrviz.widgets.playback import Play
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import plotly.graph_objects as go
 import pytest
 
-from cfrviz.views.late_start import es_module
 from cfrviz.widgets import overlay
+from cfrviz.widgets.late_start import es_module
 from cfrviz.widgets.overlay import (
     SPECS,
     NowMarks,

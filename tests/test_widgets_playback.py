@@ -10,8 +10,8 @@ import ipywidgets as W
 import pytest
 
 import cfrviz
-from cfrviz.views.late_start import es_module
 from cfrviz.widgets import KuhnEquilibriumView, RegretMatchingExplorer, playback
+from cfrviz.widgets.late_start import es_module
 from cfrviz.widgets.playback import Play
 
 

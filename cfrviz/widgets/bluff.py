@@ -9,8 +9,8 @@ import ipywidgets as W
 from ..analysis.explain import counterfactual_values
 from ..games import load_game
 from ..views.counterfactual import counterfactual_values_figure, update_counterfactual_values
-from ..views.figure_widget import FigureWidget
 from ..views.style import fit_to_output, get_style
+from .figure_widget import FigureWidget
 from .panel import Panel
 
 #: Player 2 holds Q and faces a bet: the set whose values the explorer shows.

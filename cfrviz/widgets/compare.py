@@ -5,8 +5,8 @@ from __future__ import annotations
 import ipywidgets as W
 
 from ..views.compare import COST_AXES, comparison_figure, cost
-from ..views.figure_widget import FigureWidget
 from ..views.style import fit_to_output
+from .figure_widget import FigureWidget
 from .panel import Panel
 
 

@@ -13,10 +13,10 @@ from ..core.tree import as_tree
 from ..solvers import solve
 from ..solvers.registry import algorithm
 from ..views.compare import comparison_figure, iteration_weights_figure
-from ..views.figure_widget import FigureWidget
 from ..views.style import MIN_LINE_PX, OKABE_ITO, fit_to_output, get_style
 from .controls import number_field, typed_slider
 from .export import Exportable
+from .figure_widget import FigureWidget
 from .panel import Panel
 
 #: Slider ranges.  Wider exponents add nothing visible: t^5 / (t^5 + 1) is already 1 to

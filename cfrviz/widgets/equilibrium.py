@@ -18,9 +18,9 @@ from ..views.equilibrium import (
     record_at,
     run_label,
 )
-from ..views.figure_widget import FigureWidget
 from ..views.matrix import display_frames
 from ..views.style import fit_to_output
+from .figure_widget import FigureWidget
 from .overlay import NowMarks, overlaid, path
 from .panel import Panel
 from .playback import Play

@@ -10,7 +10,6 @@ from ..core.tree import as_tree, check_two_players
 from ..solvers import solve
 from ..solvers.registry import ALGORITHMS, tree_algorithms
 from ..solvers.registry import algorithm as registered
-from ..views.figure_widget import FigureWidget
 from ..views.matrix import display_frames
 from ..views.style import fit_to_output, get_style
 from ..views.training import (
@@ -24,6 +23,7 @@ from ..views.training import (
 from ..views.tree import TreeView
 from .controls import SEED, ParamControls, number_field
 from .export import Exportable
+from .figure_widget import FigureWidget
 from .overlay import NowMarks, overlaid, point, vline
 from .panel import TimelinePanel
 from .playback import Play

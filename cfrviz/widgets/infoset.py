@@ -8,6 +8,7 @@ from ..core.checks import infoset_id
 from ..core.markup import escape
 from ..core.tree import as_tree
 from ..views.tree import TreeView
+from .figure_widget import FigureWidget
 from .panel import Panel
 
 
@@ -40,7 +41,7 @@ class InfosetPicker(Panel):
         self.game = tree = as_tree(game)
         self.view = TreeView(tree, subtree=subtree, presenter=presenter)
         first = 0 if infoset is None else infoset_id(tree, infoset)
-        self.figure = self.view.figure(widget=True, selected_infoset=first)
+        self.figure = self.view.figure(widget=FigureWidget(), selected_infoset=first)
         self.picker = W.Dropdown(options=[(k, i) for i, k in enumerate(tree.infoset_keys)],
                                  value=first, description="information set",
                                  style={"description_width": "initial"})

@@ -17,9 +17,9 @@ import ipywidgets as W
 
 from ..play.entrants import SKIPPED
 from ..play.tournament import METHOD, Tournament
-from ..views.figure_widget import FigureWidget
 from ..views.style import NORMAL, OKABE_ITO, batch, fit_to_output, get_style
 from ..views.tournament import standings_figure
+from .figure_widget import FigureWidget
 from .panel import Panel
 
 #: Background of the singled-out bot's row and column (a bold name says it too).

@@ -10,7 +10,6 @@ from ..core.markup import escape
 from ..core.registry import Param
 from ..games.matrix import RPS_PAYOFFS, rock_paper_scissors
 from ..solvers import solve
-from ..views.figure_widget import FigureWidget
 from ..views.matrix import (
     CURRENT_TRAIL,
     NOW_LINE,
@@ -24,6 +23,7 @@ from ..views.matrix import (
 from ..views.style import fit_to_output
 from .controls import SEED, number_field, typed_slider
 from .export import Exportable
+from .figure_widget import FigureWidget
 from .overlay import NowMarks, overlaid, path, point, vline
 from .panel import TimelinePanel
 from .playback import Play

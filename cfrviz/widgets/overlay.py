@@ -14,7 +14,7 @@ The front end is ``overlay.js`` beside this module (an ES module, tested under N
 A kind of mark is one drawer in that file's ``KINDS`` and one :class:`Spec` in :data:`SPECS`
 here, which checks a mark's fields and the state a frame gives it (``tests/test_widgets_overlay.py``
 checks that the two tables name the same kinds).  Like every anywidget of cfrviz it works
-however late its front end starts (:mod:`cfrviz.views.late_start` wraps the file's widget).
+however late its front end starts (:mod:`cfrviz.widgets.late_start` wraps the file's widget).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ import ipywidgets as W
 import plotly.graph_objects as go
 import traitlets
 
-from ..views.late_start import StartsLate
+from .late_start import StartsLate
 
 #: The front end and its style (package data: ``[tool.setuptools.package-data]``).
 FRONT_END = Path(__file__).with_name("overlay.js")

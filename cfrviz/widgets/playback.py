@@ -13,7 +13,7 @@ same traits, ``jslink`` to a slider as before), drawn by a small anywidget front
 timer belongs to the *model*, started once in ``initialize`` and driven by ``playing`` alone;
 each view only draws the buttons and sets ``playing``.  Any number of views play together.
 Like every anywidget of cfrviz it works however late its front end starts
-(:mod:`cfrviz.views.late_start`).
+(:mod:`cfrviz.widgets.late_start`).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from importlib import resources
 import anywidget
 import ipywidgets as W
 
-from ..views.late_start import StartsLate
+from .late_start import StartsLate
 
 #: The front end, ``playback.js`` beside this module (package data; tests/js/playback.test.js):
 #: one timer per model (``initialize``), any number of views (``render``).

@@ -23,7 +23,6 @@ from ..core.tree import as_tree
 from ..engine import tree_exploitability
 from ..games.public import PublicState, PublicTree, public_tree, ranges
 from ..solvers import solve
-from ..views.figure_widget import FigureWidget
 from ..views.public import (
     SELECTED_TRACE,
     convergence_traces,
@@ -35,6 +34,7 @@ from ..views.public import (
 )
 from ..views.style import fit_to_output
 from .controls import number_field
+from .figure_widget import FigureWidget
 from .panel import Panel
 
 __all__ = ["ResolveExplorer"]

@@ -27,6 +27,7 @@ from ..solvers.registry import ALGORITHMS
 from ..views.style import OKABE_ITO, PLAYER_COLOURS, Style, batch, get_style
 from ..views.tree import TreeView
 from ..views.tree.overlaps import DEFAULT_WIDTH_PX, SYMBOL_EXTENT, Page, figure_boxes
+from .figure_widget import FigureWidget
 from .panel import Panel
 
 #: Edges a walk went down because it tries every child there, and edges it drew.
@@ -169,7 +170,7 @@ class SampledPaths(Panel):
         self._walks: dict[tuple[str, int], list[tuple[Walk, Walk]]] = {}
 
         self.view = TreeView(self.game, presenter=presenter)
-        self.fig = self.view.figure(None, widget=True)
+        self.fig = self.view.figure(None, widget=FigureWidget())
         self.clearance = Clearance(self.view, self.fig)
         self._ring_px = self._ring_sizes()
         self.fig.add_traces(_walk_traces(self.style))

@@ -19,6 +19,7 @@ import ipywidgets as W
 import numpy as np
 
 from ..views.tree import WIDTH_STEPS, TreeFrame, TreeView, edge_texts, edge_width, width_steps
+from .figure_widget import FigureWidget
 from .overlay import NowMarks, labels, rings, segments, stack
 from .panel import sync_figure
 
@@ -50,7 +51,7 @@ class LiveTree(W.Box):
 
     def __init__(self, view: TreeView, **layout):
         self.view = view
-        fig = self.figure = view.figure(widget=True, skeleton=True)
+        fig = self.figure = view.figure(widget=FigureWidget(), skeleton=True)
         # How each part looks is read from the figure's own (legend) traces: one place.
         t, data = view.traces, fig.data
         best, plain = data[t["best response"]], data[t["edges"]]

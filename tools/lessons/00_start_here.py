@@ -43,7 +43,7 @@ warm()
 # %%
 import ipywidgets as widgets
 import plotly.graph_objects as go
-from cfrviz.views.figure_widget import FigureWidget  # plotly's, starting at once in a busy page
+from cfrviz.widgets.figure_widget import FigureWidget  # plotly's, starting at once in a busy page
 
 demo_slider = widgets.IntSlider(value=2, min=1, max=6, description="power")
 demo_figure = FigureWidget(go.Scatter(x=list(range(11)), y=[x**2 for x in range(11)]),

@@ -12,7 +12,6 @@ import plotly.graph_objects as go
 from ...core.checks import check_flag
 from ...core.markup import escape
 from ...core.tree import CHANCE, TERMINAL, GameTree, as_tree
-from ..figure_widget import FigureWidget
 from ..style import (
     BEST_RESPONSE_COLOUR,
     CHANCE_COLOUR,
@@ -77,6 +76,17 @@ def _crowded_levels(anchor_x, level_y, left, text, unit_px: float,
         if np.any(~left[a] & left[b] & (room < width[a] + width[b] + 4)):
             crowded[on] = True
     return crowded
+
+
+def _empty_figure(widget: bool | go.FigureWidget) -> go.Figure:
+    """The figure to draw into: ``widget`` if it is an empty ``FigureWidget``, else a new
+    ``go.FigureWidget`` (``True``) or ``go.Figure`` (``False``)."""
+    if isinstance(widget, go.FigureWidget):
+        if widget.data:
+            raise ValueError("widget must be True, False or an empty FigureWidget to draw "
+                             f"into; this one has {len(widget.data)} traces already")
+        return widget
+    return go.FigureWidget() if check_flag(widget, "widget") else go.Figure()
 
 
 def _segments(x0, y0, x1, y1) -> tuple[np.ndarray, np.ndarray]:
@@ -254,9 +264,14 @@ class TreeView(Redraw):
 
     # --- building ---------------------------------------------------------------------------
 
-    def figure(self, policy=None, *, widget: bool = False, best_response=None,
-               selected_infoset=None, skeleton: bool = False) -> go.Figure:
-        """Build the figure (a ``FigureWidget`` with ``widget=True``) and draw ``policy``.
+    def figure(self, policy=None, *, widget: bool | go.FigureWidget = False,
+               best_response=None, selected_infoset=None, skeleton: bool = False) -> go.Figure:
+        """Build the figure (a ``FigureWidget`` with ``widget``) and draw ``policy``.
+
+        ``widget=True`` makes a new plotly ``go.FigureWidget``; an empty ``FigureWidget`` given
+        as ``widget`` is drawn into and returned (cfrviz's widgets give
+        :class:`cfrviz.widgets.figure_widget.FigureWidget`, whose front end starts at once
+        in a busy page).
 
         The figure takes the width of the page or output area it is shown in
         (plotly's ``autosize``) and has a fixed height; zoom and pan with the
@@ -270,10 +285,9 @@ class TreeView(Redraw):
         browser (:class:`cfrviz.widgets.tree.LiveTree`), and :meth:`update` sets the
         legend only.
         """
-        widget = check_flag(widget, "widget")
         skeleton = check_flag(skeleton, "skeleton")
         probs = strategy_array(self.tree, policy)
-        fig = FigureWidget() if widget else go.Figure()
+        fig = _empty_figure(widget)
         # Information-set groups, behind everything: one trace per player and kind.
         groups, group_labels = group_traces(
             self.tree, self.groups, self._lanes, self._across, self._level,
@@ -533,7 +547,8 @@ class TreeView(Redraw):
 
 
 def plot_tree(game, policy=None, *, subtree=None, depth=None, presenter: bool | None = None,
-              widget: bool = False, best_response=None, selected_infoset=None) -> go.Figure:
+              widget: bool | go.FigureWidget = False, best_response=None,
+              selected_infoset=None) -> go.Figure:
     """Draw a game tree: players, chance, payoffs, information sets and a strategy.
 
     Nodes are styled by role (player 1 blue circles marked 1, player 2
@@ -553,8 +568,9 @@ def plot_tree(game, policy=None, *, subtree=None, depth=None, presenter: bool | 
     subtree, depth, presenter
         What to draw and at which size; see :class:`TreeView`.  Trees with more
         than ``MAX_NODES`` nodes are drawn for their first deal by default.
-    widget : bool
-        Return a ``go.FigureWidget`` (for in-place updates with :class:`TreeView`).
+    widget : bool or go.FigureWidget
+        Return a ``go.FigureWidget`` (for in-place updates with :class:`TreeView`): a new
+        plotly one, or the empty one given, drawn into (see :meth:`TreeView.figure`).
     best_response : 0, 1 or {"player": 0 or 1}, optional
         Highlight (thick green) that player's best-response actions against
         ``policy`` and show the best response's value.

@@ -31,7 +31,7 @@ KEY = "cfrviz"
 
 #: The wrapper, in the page (no ``export``: :func:`es_module` puts it at the end of a module).
 KEEP_ALIVE = r"""
-// ---- cfrviz: work however late the front end starts (cfrviz/views/late_start.py) ----------
+// ---- cfrviz: work however late the front end starts (cfrviz/widgets/late_start.py) --------
 const CFRVIZ_KEY = "cfrviz";
 
 /** The Backbone model behind anywidget's model proxy: a change event hands it over. */

@@ -19,7 +19,7 @@ kernel sends it: plotly's model reads a message when its change event fires, and
 clears it right after.  Once the bundle is ready it gives plotly's own model and view the
 recorded messages in order, and figures draw whatever the load.  A figure whose front end
 starts later than anywidget's two seconds asks the kernel for its figure again
-(:mod:`cfrviz.views.late_start`) and draws that.  It is a ``go.FigureWidget`` in every other
+(:mod:`cfrviz.widgets.late_start`) and draws that.  It is a ``go.FigureWidget`` in every other
 respect.
 """
 
@@ -41,9 +41,8 @@ from .late_start import StartsLate
 MESSAGES = sorted(n for n in BaseFigureWidget.class_trait_names() if n.startswith("_py2js_"))
 
 #: The ES module anywidget imports for each figure (before :func:`late_start.es_module`):
-#: ``cfrviz/widgets/figure_widget.js``, package data (tests/js/figure_widget.test.js).
-FRONT_END = (resources.files("cfrviz") / "widgets" / "figure_widget.js").read_text(
-    encoding="utf-8")
+#: ``figure_widget.js`` beside this module, package data (tests/js/figure_widget.test.js).
+FRONT_END = (resources.files("cfrviz.widgets") / "figure_widget.js").read_text(encoding="utf-8")
 
 
 @functools.cache
