@@ -17,6 +17,7 @@ from cfrviz.exercises.coding import (
     OutOfTime,
     checks,
     floats,
+    per_action,
     run_student,
     short_repr,
     time_limit,
@@ -318,3 +319,25 @@ def test_ctrl_c_in_a_checker_is_interrupted():
     with pytest.raises(Interrupted, match="you stopped `my_f`"):
         a_checker(student)
     assert a_checker.__name__ == "a_checker"  # functools.wraps: the checker's own name and doc
+
+
+@pytest.mark.parametrize("answer, read", [
+    ([1, 2], [1.0, 2.0]), ((1, 2), [1.0, 2.0]), (np.array([1.0, 2.0]), [1.0, 2.0]),
+    ({"b": 2, "p": 1}, [1.0, 2.0]), ([1, 2, 0], [1.0, 2.0]),  # a table row, its zeros past
+    ([1], None), ([1, 2, 3, 4], None), ({"p": 1}, None), ("12", None), ([1, np.nan], None),
+    ([[1, 2]], None), (None, None), (Unprintable(), None),
+])
+def test_per_action_reads_one_finite_number_per_action(answer, read):
+    got = per_action(answer, ("p", "b"), width=3)
+    assert (got is None) if read is None else got.tolist() == read
+
+
+def test_checks_with_a_call_screens_placeholders_and_things_not_callable():
+    @checks("`my_f`", "check_f(my_f)")
+    def check_f(function):
+        return coding.wrong(f"ran {function.__name__}", "ran")
+
+    assert check_f(None).status == "not done yet" and "`my_f`" in check_f(...).message
+    refused = check_f(42)
+    assert refused.mistake == "not-callable" and "check_f(my_f); got 42" in refused.message
+    assert check_f(len).mistake == "ran"

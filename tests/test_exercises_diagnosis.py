@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from cfrviz.exercises import CORRECT, NOT_DONE, WRONG
-from cfrviz.exercises.diagnosis import Case, close_to, diagnose, fallback, screen
+from cfrviz.exercises.diagnosis import Case, by_name, close_to, diagnose, fallback, screen
 
 
 def explode(_value):
@@ -68,3 +68,13 @@ def test_screen_gives_the_first_row_that_holds_or_none():
     assert screen("x", rows).mistake == "not-a-number"
     assert screen(3, rows) is None
     assert screen(3, ()) is None
+
+
+def test_by_name_gives_a_row_per_mistake_for_a_value_that_is_its_name():
+    rows = by_name({"sign": "flip it", "scale": lambda v: f"{v} is scaled"})
+    assert [row.name for row in rows] == ["sign", "scale"]
+    table = (*rows, fallback("no idea"))
+    assert diagnose("sign", table).message == "flip it"
+    assert diagnose("scale", table).mistake == "scale"
+    assert diagnose("scale", table).message == "scale is scaled"
+    assert diagnose("other", table).message == "no idea"
