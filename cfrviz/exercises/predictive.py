@@ -418,8 +418,9 @@ def _weights_said(calls: list[Call]) -> str:
     return f"your weights were {first}, …"
 
 
-def _first(calls: list[Call], ok: Callable[[Call], bool]) -> Call | None:
-    return next((call for call in calls if not ok(call)), None)
+def _first(calls: list[Call], ok: Callable[[Call], bool]) -> Call:
+    """The first call ``ok`` refuses (its Case holds only when there is one)."""
+    return next(call for call in calls if not ok(call))
 
 
 def _describe_regrets(call: Call) -> str:
@@ -458,16 +459,15 @@ def predictive_cases(runs: list[Run]) -> tuple[Case, ...]:
                 and all(_average_agrees(run, [c for c in calls if c.game == run.name]) is None
                         for run in runs))
 
+    def regrets_wrong(calls: list[Call]) -> bool:
+        return not all(_regrets_right(call) for call in calls)
+
     def regrets_are(name: str) -> Callable[[list[Call]], bool]:
-        def holds(calls: list[Call]) -> bool:
-            if all(_regrets_right(call) for call in calls):
-                return False
-            return any(all(_regrets_by(rule, call) for call in calls)
-                       for rule in REGRET_RULES[name])
-        return holds
+        return lambda calls: regrets_wrong(calls) and any(
+            all(_regrets_by(rule, call) for call in calls) for rule in REGRET_RULES[name])
 
     def swapped(calls: list[Call]) -> bool:
-        return not all(_regrets_right(c) for c in calls) and all(
+        return regrets_wrong(calls) and all(
             c.got_strategy.shape == c.got_regrets.shape
             and np.allclose(c.got_strategy, np.maximum(c.regret_sum + c.regret, 0.0),
                             rtol=1e-5, atol=1e-7)
@@ -475,87 +475,55 @@ def predictive_cases(runs: list[Run]) -> tuple[Case, ...]:
                             rtol=1e-5, atol=1e-7)
             for c in calls)
 
-    def regrets_wrong(calls: list[Call]) -> bool:
-        return not all(_regrets_right(call) for call in calls)
-
     def strategy_is(name: str) -> Callable[[list[Call]], bool]:
-        values, mode = STRATEGY_RULES[name]
-
-        def holds(calls: list[Call]) -> bool:
-            return all(_strategy_by(values, mode, call) for call in calls)
-        return holds
-
-    def nan_where_nothing_positive(calls: list[Call]) -> bool:
-        for call in calls:
-            bad = ~np.isfinite(call.got_strategy).all(axis=1)
-            if not bad.any():
-                continue
-            values = np.maximum(call.regret_sum + call.regret, 0.0) + call.regret
-            nothing = ~np.any(call.mask & (values > 0), axis=1)
-            if not np.all(nothing[bad]):
-                return False
-        return any(not np.isfinite(c.got_strategy).all() for c in calls)
+        return lambda calls: all(_strategy_by(*STRATEGY_RULES[name], call) for call in calls)
 
     def not_finite(calls: list[Call]) -> bool:
         return any(not np.isfinite(c.got_strategy).all() for c in calls)
 
-    def illegal(calls: list[Call]) -> bool:
-        return any(np.any(np.abs(np.where(c.mask, 0.0, c.got_strategy)) > 4 * EPS)
-                   for c in calls)
-
-    def strategy_wrong(calls: list[Call]) -> bool:
-        return not all(_strategy_right(call) for call in calls)
+    def nan_where_nothing_positive(calls: list[Call]) -> bool:
+        for call in calls:
+            bad = ~np.isfinite(call.got_strategy).all(axis=1)
+            values = np.maximum(call.regret_sum + call.regret, 0.0) + call.regret
+            if np.any(bad & np.any(call.mask & (values > 0), axis=1)):
+                return False
+        return not_finite(calls)
 
     def weights_are(name: str) -> Callable[[list[Call]], bool]:
         return lambda calls: weight_mistake(calls) == name
 
-    def weights_wrong(calls: list[Call]) -> bool:
-        return weight_mistake(calls) is not None
-
-    def regret_message(calls: list[Call]) -> str:
-        call = _first(calls, _regrets_right)
-        assert call is not None
-        return _describe_regrets(call)
-
-    def strategy_message(calls: list[Call]) -> str:
-        call = _first(calls, _strategy_right)
-        assert call is not None
-        return _describe_strategy(call)
-
     def power_message(calls: list[Call]) -> str:
-        k = _power(calls)
-        return (f"Your regrets and strategies are PCFR+'s, but your weight grows like t^{k:.3g}: "
-                f"{_weights_said(calls)} PCFR+ weighs iteration t by t² (quadratic averaging).")
+        return (f"Your regrets and strategies are PCFR+'s, but your weight grows like "
+                f"t^{_power(calls):.3g}: {_weights_said(calls)} PCFR+ weighs iteration t by t² "
+                "(quadratic averaging).")
 
     def weight_message(calls: list[Call]) -> str:
         return (f"Your regrets and strategies are PCFR+'s, but {_weights_said(calls)} The weight "
                 "of iteration t in PCFR+'s average is t² (or any fixed positive multiple of it, "
                 "which gives the same average): 1, 4, 9, 16, …")
 
-    unexplained = ("Each call agrees with PCFR+'s rule, but the run differs from cfrviz's "
-                   "solve(game, 'pcfr+'). Does your function keep something between calls (a "
-                   "global, a default argument)? It should use only what it is given.")
-
-    def verdict(calls: list[Call]) -> str:
-        return correct_message(runs, calls)
-
     return (
-        Case.correct(all_right, verdict),
+        Case.correct(all_right, lambda calls: correct_message(runs, calls)),
         Case("swapped-returns", swapped, MISTAKES["swapped-returns"]),
         *(Case(name, regrets_are(name), MISTAKES[name]) for name in REGRET_RULES),
-        Case(None, regrets_wrong, regret_message),
+        Case(None, regrets_wrong, lambda calls: _describe_regrets(_first(calls, _regrets_right))),
         Case("division-by-zero", nan_where_nothing_positive, MISTAKES["division-by-zero"]),
         Case("not-finite", not_finite,
              "Your strategy has NaN or infinite entries at sets where some action has a positive "
              "value: check the division."),
         *(Case(name, strategy_is(name), MISTAKES[name]) for name in STRATEGY_RULES),
-        Case("illegal-actions", illegal, MISTAKES["illegal-actions"]),
-        Case(None, strategy_wrong, strategy_message),
+        Case("illegal-actions", lambda calls: any(
+            np.any(np.abs(np.where(c.mask, 0.0, c.got_strategy)) > 4 * EPS) for c in calls),
+             MISTAKES["illegal-actions"]),
+        Case(None, lambda calls: not all(_strategy_right(call) for call in calls),
+             lambda calls: _describe_strategy(_first(calls, _strategy_right))),
         Case("uniform-average", weights_are("uniform-average"), MISTAKES["uniform-average"]),
         Case("linear-average", weights_are("linear-average"), MISTAKES["linear-average"]),
         Case("average-power", weights_are("average-power"), power_message),
-        Case("average-weight", weights_wrong, weight_message),
-        fallback(unexplained),
+        Case("average-weight", lambda calls: weight_mistake(calls) is not None, weight_message),
+        fallback("Each call agrees with PCFR+'s rule, but the run differs from cfrviz's "
+                 "solve(game, 'pcfr+'). Does your function keep something between calls (a "
+                 "global, a default argument)? It should use only what it is given."),
     )
 
 
