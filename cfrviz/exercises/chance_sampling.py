@@ -18,7 +18,7 @@ match ``cfrviz.solve(kuhn, "chance_sampling", ...)``'s exploitability at the sam
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 import numpy as np
@@ -114,8 +114,6 @@ _ROWS = ("`tree.children[node]` is an array of child node ids; `strategy[info]`,
          "[:len(children)].")
 
 
-
-
 _HINTS = {
     DrawError: "Call draw at chance nodes only, as draw(node, tree.chance_prob[children]).",
     IndexError: _ROWS,
@@ -142,8 +140,6 @@ class NodeDraws:
         node, p = checked_draw(tree, node, probabilities)
         self.log.append((node, p))
         return pick(p, float(self.uniforms[node]))
-
-
 
 
 def chance_sampling_variant(tree, node, player, own_reach, opponent_reach, strategy, regret_sum,
@@ -173,8 +169,9 @@ def _uniforms(tree, iterations: int) -> np.ndarray:
 
 
 def _train(tree, uniforms, walk) -> list[tuple[np.ndarray, np.ndarray, Any, NodeDraws]]:
-    """Tables after each walk of ``walk(player, strategy, regret_sum, strategy_sum, draw)``, the
-    value it returned, and its draws."""
+    """Tables after each walk of ``walk`` from the root (with
+    :func:`~cfrviz.reference.mccfr.chance_sampling_walk`'s arguments), the value it returned,
+    and its draws."""
     regret_sum = np.zeros(tree.legal_mask.shape)
     strategy_sum = np.zeros(tree.legal_mask.shape)
     out = []
@@ -182,13 +179,24 @@ def _train(tree, uniforms, walk) -> list[tuple[np.ndarray, np.ndarray, Any, Node
         for player in (0, 1):
             strategy = regret_matching(regret_sum, tree.legal_mask)
             draws = NodeDraws(tree, u[player])
-            value = walk(player, strategy, regret_sum, strategy_sum, draws)
+            value = walk(tree, 0, player, 1.0, 1.0, strategy, regret_sum, strategy_sum, draws)
             out.append((regret_sum.copy(), strategy_sum.copy(), value, draws))
     return out
 
 
 def _same(a, b) -> bool:
     return bool(np.allclose(a, b, rtol=1e-9, atol=1e-9))
+
+
+def _tables_agree(walks, others) -> bool:
+    return all(_same(a[0], b[0]) and _same(a[1], b[1]) for a, b in zip(walks, others))
+
+
+def _value_agrees(got, want) -> bool:
+    try:
+        return bool(np.isclose(number(got[2]), float(want[2]), rtol=1e-9, atol=1e-9))
+    except (TypeError, ValueError):
+        return False
 
 
 class _Stop(Exception):
@@ -229,13 +237,11 @@ def answers() -> dict:
             sampled_walk: "cfrviz.reference.mccfr.sampled_walk"}
 
 
-def _student_walk(tree, function):
-    def walk(player, strategy, regret_sum, strategy_sum, draws):
+def _student_walk(function):
+    def walk(*args):
         value, failed = run_student(
-            lambda: function(tree, 0, player, 1.0, 1.0, strategy, regret_sum, strategy_sum,
-                             draws),
-            name="`my_chance_sampling`", hints=_HINTS, forbidden=answers(),
-            unchanged=[("strategy", strategy)])  # read only; the two tables are the walk's
+            lambda: function(*args), name="`my_chance_sampling`", hints=_HINTS,
+            forbidden=answers(), unchanged=[("strategy", args[5])])  # the tables are the walk's
         if failed is not None:
             raise _Stop(failed)
         return value
@@ -246,11 +252,10 @@ def _check_game(tree, iterations: int, function) -> Feedback | None:
     uniforms = _uniforms(tree, iterations)
     try:
         with np.errstate(all="ignore"):
-            mine = _train(tree, uniforms, _student_walk(tree, function))
+            mine = _train(tree, uniforms, _student_walk(function))
     except _Stop as stop:
         return stop.feedback
-    reference = _train(tree, uniforms, lambda player, strategy, r, s, draw:
-                       chance_sampling_walk(tree, 0, player, 1.0, 1.0, strategy, r, s, draw))
+    reference = _train(tree, uniforms, chance_sampling_walk)
     game = tree.name.replace("_", " ")
 
     def kinds(walk) -> set[int]:
@@ -268,21 +273,12 @@ def _check_game(tree, iterations: int, function) -> Feedback | None:
     def variant_of(name):
         def matches(walks) -> bool:
             with np.errstate(all="ignore"):
-                theirs = _train(tree, uniforms, lambda player, strategy, r, s, draw:
-                                chance_sampling_variant(tree, 0, player, 1.0, 1.0, strategy, r,
-                                                        s, draw, name))
-            return all(_same(a[0], b[0]) and _same(a[1], b[1]) for a, b in zip(walks, theirs))
+                return _tables_agree(walks, _train(tree, uniforms, partial(
+                    chance_sampling_variant, mistake=name)))
         return matches
 
     def tables_agree(walks) -> bool:
-        return all(_same(a[0], b[0]) and _same(a[1], b[1]) for a, b in zip(walks, reference))
-
-    def values_agree(walks) -> bool:
-        try:
-            return all(np.isclose(number(a[2]), float(b[2]), rtol=1e-9, atol=1e-9)
-                       for a, b in zip(walks, reference))
-        except (TypeError, ValueError):
-            return False
+        return _tables_agree(walks, reference)
 
     def blank(walks) -> bool:
         return all(not w[3].log for w in walks) and not np.any(walks[-1][0]) \
@@ -297,7 +293,8 @@ def _check_game(tree, iterations: int, function) -> Feedback | None:
                                     else "chance-not-sampled"]),
         Case("wrong-probabilities", lambda walks: any(wrong_probabilities(w) for w in walks),
              lambda walks: next(m for w in walks if (m := wrong_probabilities(w)))),
-        Case.correct(lambda walks: tables_agree(walks) and values_agree(walks), "agrees"),
+        Case.correct(lambda walks: tables_agree(walks) and all(map(_value_agrees, walks,
+                                                                   reference)), "agrees"),
         Case("root-value", tables_agree,
              lambda walks: _root_value_message(game, walks, reference)),
         Case("no-regret", lambda walks: not np.any(walks[-1][0]), MISTAKES["no-regret"]),
@@ -313,11 +310,7 @@ def _passed(feedback: Feedback) -> Feedback | None:
 
 def _root_value_message(game, walks, reference) -> str:
     for w, (got, want) in enumerate(zip(walks, reference)):
-        try:
-            ok = bool(np.isclose(number(got[2]), float(want[2]), rtol=1e-9, atol=1e-9))
-        except (TypeError, ValueError):
-            ok = False
-        if not ok:
+        if not _value_agrees(got, want):
             iteration, player = divmod(w, 2)
             return (f"Your tables are right, but in {game} your walk for player {player + 1} in "
                     f"iteration {iteration + 1} returned {short_repr(got[2])} at the root; the "
@@ -329,7 +322,7 @@ def _root_value_message(game, walks, reference) -> str:
 
 def _first_difference(tree, walks, reference) -> str:
     first = next(w for w, (a, b) in enumerate(zip(walks, reference))
-                 if not (_same(a[0], b[0]) and _same(a[1], b[1])))
+                 if not _tables_agree([a], [b]))
     got, want = walks[first], reference[first]
     iteration, player = divmod(first, 2)
     table = 0 if not _same(got[0], want[0]) else 1
