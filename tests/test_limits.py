@@ -65,7 +65,6 @@ NOT_YET_SPLIT_FUNCTIONS: dict[str, int] = {
     "exercises/chance_sampling.py::_check_game": 63,
     "exercises/coding.py::run_student": 84,
     "exercises/lesson04/reading.py::reading_cases": 97,
-    "exercises/lesson05.py::check_best_response_by_hand": 72,
     "exercises/lesson08.py::plus_cases": 65,
     "exercises/predictive.py::predictive_cases": 106,
     "exercises/sequence_form.py::_row_cases": 82,

@@ -53,22 +53,14 @@ def _kuhn():
 
 
 def spot_analysis(game, policy: Policy, infoset: str) -> dict:
-    """Everything about one decision of a best response, node by node.
+    """Everything about one decision of a best response, node by node (below the set both
+    players follow ``policy``: in the lesson's spot every action ends the hand).
 
-    Below the set both players follow ``policy`` (in the lesson's spot every
-    action ends the hand, so this is exact).
-
-    Returns
-    -------
-    dict
-        ``nodes``: per node of the set, its history, the opponent-and-chance
-        reach and each action's value; ``counterfactual``: each action's
-        counterfactual value (reach-weighted sum over the nodes);
-        ``conditional``: each action's expected value given that play reached
-        the set; ``best``: the honest best action; ``value``: its conditional
-        value; ``peeking_value``: what a player who saw which node it is in
-        (the opponent's card) would expect, choosing per node; ``peeking``:
-        that player's choice per node.
+    Returns a dict: ``nodes``, per node of the set its history, the opponent-and-chance reach
+    and each action's value; ``counterfactual``, each action's reach-weighted sum over the
+    nodes; ``conditional``, each action's value given that play reached the set; ``best``, the
+    honest best action, and ``value``, its conditional value; ``peeking``, the choice per node
+    of a player who saw the opponent's card, and ``peeking_value``, what it would expect.
     """
     info = game.infoset_index(infoset)
     player = int(game.infoset_player[info])
@@ -114,18 +106,27 @@ def check_best_response_by_hand(action, value) -> Feedback:
     ``value`` is what player 2 expects to win each time it faces the bet.
     The answer is fold, −1: a bet comes from a king five times in six.
     """
-    spot = _spot()
+    return diagnose(as_number(value), by_hand_cases(_spot(), action, value))
+
+
+def _peeking(spot: dict) -> str:
+    """Exercise 1's message for the value (or the per-card answer) of a peeking response."""
+    words = ", ".join(f"{ACTION_WORDS[a]} against {_opponent_card(h)}"
+                      for h, a in spot["peeking"].items())
+    return (f"That is a best response that peeks at player 1's card: {words} would expect "
+            f"{spot['peeking_value']:+.3f}. But player 2 sees only its own queen and the bet: "
+            "both deals (player 1 holding J or K) are one information set, so player 2 must "
+            "choose one action for both, weighting each deal by how likely it is given the bet. "
+            "A 'best response' that reads hidden cards is not a strategy player 2 can play, and "
+            "it overstates how exploitable player 1 is.")
+
+
+def by_hand_cases(spot: dict, action, value) -> tuple[Case, ...]:
+    """Exercise 1's table over the value as a number, for the answers ``action`` and ``value``
+    about ``spot`` (:func:`spot_analysis` of the lesson's spot)."""
     conditional = dict(zip(spot["actions"], spot["conditional"]))
     best, best_value, peek = spot["best"], spot["value"], spot["peeking_value"]
-    peeking_words = ", ".join(f"{ACTION_WORDS[a]} against {_opponent_card(h)}"
-                              for h, a in spot["peeking"].items())
-    peek_message = (
-        f"That is a best response that peeks at player 1's card: {peeking_words} would "
-        f"expect {peek:+.3f}. But player 2 sees only its own queen and the bet: both deals "
-        f"(player 1 holding J or K) are one information set, so player 2 must choose one "
-        f"action for both, weighting each deal by how likely it is given the bet. A 'best "
-        f"response' that reads hidden cards is not a strategy player 2 can play, and it "
-        f"overstates how exploitable player 1 is.")
+    peek_message = _peeking(spot)
     choice = _action(action)
     reach, call, fold = spot["reach"], conditional["b"], conditional["p"]
 
@@ -135,7 +136,7 @@ def check_best_response_by_hand(action, value) -> Feedback:
     def counterfactual() -> float:
         return float(spot["counterfactual"][spot["actions"].index(choice)])
 
-    return diagnose(as_number(value), (
+    return (
         Case.not_done(lambda _: unanswered(action) and unanswered(value),
                       "Set `my_action` to 'fold' or 'call' and `my_value` to what that action "
                       "wins, on average, each time player 2 faces the bet."),
@@ -178,7 +179,7 @@ def check_best_response_by_hand(action, value) -> Feedback:
         fallback("Not quite. First find how likely each card of player 1 is, given that it bet "
                  "(Bayes: a king is always bet, a jack one time in five). Then compare calling "
                  "(win 2 against J, lose 2 against K) with folding (lose the ante)."),
-    ))
+    )
 
 
 # --- exercise 2: a best response, as code ---------------------------------------------------
