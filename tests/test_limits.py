@@ -64,7 +64,6 @@ NOT_YET_SPLIT_FUNCTIONS: dict[str, int] = {
     "engine/vector_cfr.py::VectorPlan.__init__": 83,
     "exercises/chance_sampling.py::_check_game": 63,
     "exercises/coding.py::run_student": 84,
-    "exercises/lesson04/reading.py::reading_cases": 97,
     "exercises/lesson08.py::plus_cases": 65,
     "exercises/predictive.py::predictive_cases": 106,
     "exercises/sequence_form.py::_row_cases": 82,

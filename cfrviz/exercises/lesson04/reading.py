@@ -4,6 +4,7 @@ and the alpha of the equilibrium a run landed on (plus the helpers the lesson pr
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -120,6 +121,57 @@ def check_average_at_set(answer, shown) -> Feedback:
     return diagnose(value, reading_cases(trace, *cell, on_screen, selected))
 
 
+def _near(x: float) -> Callable[[float], bool]:
+    return lambda value: abs(value - x) <= READ_TOLERANCE
+
+
+def _readings(trace, info: int, a: int, on_screen: int | None) -> SimpleNamespace:
+    """What else a number read off ``trace``'s explorer may be, as functions of the number:
+    ``next_strategy`` and ``plain_mean`` (whether it is that), ``neighbour``,
+    ``other_iteration`` and ``other_set`` (the iteration or the set it was read at, or None)."""
+    game = trace.game
+    recorded = [int(t) for t in trace.iterations]
+    k = trace.index(ITERATION)
+
+    def average_at(t: int) -> float:
+        return float(trace.average_strategy[trace.index(t), info, a])
+
+    def next_strategy(value: float) -> bool:
+        try:
+            step = float(infoset_snapshot(trace, k, info).next_strategy[a])
+        except Exception:  # a trace without what the panel shows: skip this reading
+            return False
+        return _near(step)(value)
+
+    def plain_mean(value: float) -> bool:
+        try:
+            plain = float(average_from_current(trace, SET, ITERATION, weighted=False)[a])
+        except ValueError:  # a run that did not record every iteration
+            return False
+        return _near(plain)(value)
+
+    def neighbour(value: float) -> int | None:
+        return next((t for t in (ITERATION - 1, ITERATION + 1)
+                     if t in recorded and _near(average_at(t))(value)), None)
+
+    def other_iteration(value: float) -> int | None:
+        # The iteration on the explorer's screen first, then the closest reading of any other.
+        shown_t = [] if on_screen is None else [int(trace.iterations[on_screen])]
+        others = np.array([average_at(t) for t in recorded])
+        closest = recorded[int(np.argmin(np.abs(others - value)))]
+        return next((t for t in shown_t + [closest]
+                     if t != ITERATION and _near(average_at(t))(value)), None)
+
+    def other_set(value: float) -> str | None:
+        return next((key for row, key in enumerate(game.infoset_keys)
+                     if key != SET and _near(float(trace.average_strategy[k, row, 1]))(value)),
+                    None)
+
+    return SimpleNamespace(next_strategy=next_strategy, plain_mean=plain_mean,
+                           neighbour=neighbour, other_iteration=other_iteration,
+                           other_set=other_set)
+
+
 def reading_cases(trace, info: int, a: int, on_screen: int | None,
                   selected: int | None) -> tuple[Case, ...]:
     """Exercise 1's table: the numbers a student might read off ``trace``'s explorer instead of
@@ -128,49 +180,10 @@ def reading_cases(trace, info: int, a: int, on_screen: int | None,
     ``on_screen`` is the record the explorer's timeline shows and ``selected`` its selected
     set (None for a bare trace).
     """
-    game = trace.game
-    recorded = [int(t) for t in trace.iterations]
     k = trace.index(ITERATION)
-
-    def average_at(t: int, row: int = info, column: int = a) -> float:
-        return float(trace.average_strategy[trace.index(t), row, column])
-
-    average, current = average_at(ITERATION), float(trace.current_strategy[k, info, a])
-
-    def near(x: float) -> Callable[[float], bool]:
-        return lambda value: abs(value - x) <= READ_TOLERANCE
-
-    def next_strategy(value: float) -> bool:
-        try:
-            step = float(infoset_snapshot(trace, k, info).next_strategy[a])
-        except Exception:  # a trace without what the panel shows: skip this reading
-            return False
-        return near(step)(value)
-
-    def plain_mean(value: float) -> bool:
-        try:
-            plain = float(average_from_current(trace, SET, ITERATION, weighted=False)[a])
-        except ValueError:  # a run that did not record every iteration
-            return False
-        return near(plain)(value)
-
-    def neighbour(value: float) -> int | None:
-        return next((t for t in (ITERATION - 1, ITERATION + 1)
-                     if t in recorded and near(average_at(t))(value)), None)
-
-    def other_iteration(value: float) -> int | None:
-        # The iteration on the explorer's screen first, then the closest reading of any other.
-        shown_t = [] if on_screen is None else [int(trace.iterations[on_screen])]
-        others = np.array([average_at(t) for t in recorded])
-        closest = recorded[int(np.argmin(np.abs(others - value)))]
-        return next((t for t in shown_t + [closest]
-                     if t != ITERATION and near(average_at(t))(value)), None)
-
-    def other_set(value: float) -> str | None:
-        return next((key for row, key in enumerate(game.infoset_keys)
-                     if key != SET and near(float(trace.average_strategy[k, row, 1]))(value)),
-                    None)
-
+    average = float(trace.average_strategy[k, info, a])
+    current = float(trace.current_strategy[k, info, a])
+    near, r = _near, _readings(trace, info, a, on_screen)
     where, hint = _explorer_hints(trace, info, on_screen, selected)
     return (
         Case("percentage", lambda v: 1 < v <= 100 and abs(v / 100 - average) <= 1e-3,
@@ -188,7 +201,7 @@ def reading_cases(trace, info: int, a: int, on_screen: int | None,
              f"{ITERATION} (row 'strategy played'). CFR's guarantee is about the average of all "
              "the strategies played so far (row 'average strategy'); the current one keeps "
              "swinging and can be exploited."),
-        Case("next-strategy", next_strategy,
+        Case("next-strategy", r.next_strategy,
              lambda v: f"{v:.3f} is the regret-matching step: the strategy the regrets after "
                        f"iteration {ITERATION} give for the *next* iteration. Read the row "
                        "'average strategy'."),
@@ -198,20 +211,20 @@ def reading_cases(trace, info: int, a: int, on_screen: int | None,
         Case("current", near(1 - current),
              lambda v: f"{v:.3f} is the probability of folding in the *current* strategy. "
                        "Read the row 'average strategy', column b (call)."),
-        Case("unweighted", plain_mean,
+        Case("unweighted", r.plain_mean,
              lambda v: f"{v:.3f} is the plain mean of the strategies played in iterations "
                        f"1..{ITERATION}. CFR weights each iteration by player 1's own "
                        f"probability of reaching {SET!r} (how often it checked its queen then): "
                        "a strategy at a set you rarely reach counts for little."),
-        Case("off-by-one", lambda v: neighbour(v) is not None,
-             lambda v: f"{v:.3f} is the average strategy after iteration {neighbour(v)}, one "
+        Case("off-by-one", lambda v: r.neighbour(v) is not None,
+             lambda v: f"{v:.3f} is the average strategy after iteration {r.neighbour(v)}, one "
                        f"step from {ITERATION}. The slider moves one frame at a time: check the "
                        f"label beside it reads {ITERATION}." + where),
-        Case("other-iteration", lambda v: other_iteration(v) is not None,
+        Case("other-iteration", lambda v: r.other_iteration(v) is not None,
              lambda v: f"{v:.3f} is the average strategy at {SET!r} after iteration "
-                       f"{other_iteration(v)}, not {ITERATION}." + where),
-        Case("other-set", lambda v: other_set(v) is not None,
-             lambda v: f"{v:.3f} is the average probability of b at {other_set(v)!r}, another "
+                       f"{r.other_iteration(v)}, not {ITERATION}." + where),
+        Case("other-set", lambda v: r.other_set(v) is not None,
+             lambda v: f"{v:.3f} is the average probability of b at {r.other_set(v)!r}, another "
                        f"information set. Pick {SET!r} (player 1 holds a queen, checked, and "
                        f"player 2 bet).{hint}"),
         fallback(f"Not quite. Select {SET!r} (or click one of its nodes), put the timeline on "
