@@ -199,17 +199,11 @@ def pcfr_plus_run(name: str, iterations: int) -> Run:
     tree = load_game(name)
     marks = list(range(1, iterations + 2))
     trace = solve(tree, "pcfr+", iterations + 1, checkpoints=marks, progress=False)
-    owner = tree.infoset_player
-    weights = []
-    for t in range(1, iterations + 1):
-        w = np.zeros(tree.legal_mask.shape)
-        for player in (0, 1):
-            mine = owner == player
-            # a player's own reach depends only on its own strategy, which is still the one the
-            # trace recorded for iteration t when its pass runs (alternating updates)
-            w[mine] = cfr_pass(tree, trace.current_strategy[t - 1], player)[1][mine]
-        weights.append(w)
-    return Run(name.replace("_", " ").capitalize(), tree, trace, tuple(weights), iterations)
+    # A player's own reach depends only on its own strategy, still the one the trace recorded
+    # for iteration t when its pass runs (alternating updates); each pass weighs its own sets.
+    weights = tuple(cfr_pass(tree, sigma, 0)[1] + cfr_pass(tree, sigma, 1)[1]
+                    for sigma in trace.current_strategy[:iterations])
+    return Run(name.replace("_", " ").capitalize(), tree, trace, weights, iterations)
 
 
 def _outputs(out, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, float] | str:
