@@ -275,7 +275,7 @@ def cfr_pass(tree, strategy, player: int, update=counterfactual_regret, average=
         the strategy sum.  Both are zero at the other player's sets.
     update, average
         The node's regret and strategy weight, as in :func:`walk` (another rule when a
-        mistake is being reproduced: :mod:`cfrviz.exercises.mistakes`).
+        mistake is being reproduced: :mod:`cfrviz.reference.mistakes`).
     """
     regret = np.zeros(tree.legal_mask.shape)
     weights = np.zeros(tree.legal_mask.shape)
