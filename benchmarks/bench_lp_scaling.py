@@ -71,7 +71,7 @@ def child(solver: str, name: str, params: dict) -> None:
     out: dict = {"tree_seconds": time.perf_counter() - start, "nodes": tree.num_nodes,
                  "infosets": tree.num_infosets}
     if solver == "lp":
-        from cfrviz.analysis.lp import sequence_form
+        from cfrviz.solvers.lp import sequence_form
 
         form = sequence_form(tree)  # the sizes first, in case the solve is stopped
         print(json.dumps({"sequences": max(form.sizes), "nonzeros": -1}), flush=True)

@@ -20,9 +20,9 @@ import numpy as np
 from _results import recorded
 
 import cfrviz
-from cfrviz.analysis import depth_limited as dl
-from cfrviz.analysis import subgame as sg
 from cfrviz.games.public import public_tree
+from cfrviz.solvers import depth_limited as dl
+from cfrviz.solvers import subgame as sg
 
 ITERATIONS = 1000
 

@@ -77,7 +77,7 @@ CASES = [
          "numbers, not bools"),
     case("matrix_equilibrium", "0x0", lambda _g: cfrviz.matrix_equilibrium(np.zeros((0, 0))),
          r"at least 1x1 .*got shape \(0, 0\)"),
-    # -- analysis.lp ---------------------------------------------------------------------------
+    # -- solvers.lp ----------------------------------------------------------------------------
     case("exact_equilibrium", "None", lambda _g: cfrviz.exact_equilibrium(None),
          "exact_equilibrium needs a game from cfrviz.load_game"),
     case("exact_equilibrium", "a name", lambda _g: cfrviz.exact_equilibrium("kuhn_poker"),

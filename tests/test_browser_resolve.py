@@ -19,7 +19,7 @@ from _browser import (
     widget_output_with_figures,
 )
 
-from cfrviz.analysis.subgame import METHOD_LABELS
+from cfrviz.solvers.subgame import METHOD_LABELS
 
 #: Every bar of every figure in a scope: its outline (a bar's height is in its path).
 _BARS = """(scope) => [...scope.querySelectorAll(".js-plotly-plot .barlayer .point path")]

@@ -1,4 +1,4 @@
-"""Depth-limited solving (cfrviz.analysis.depth_limited): the trunk, leaf values, the network."""
+"""Depth-limited solving (cfrviz.solvers.depth_limited): the trunk, leaf values, the network."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 import cfrviz
-from cfrviz.analysis import depth_limited as dl
 from cfrviz.analysis.evaluation import reach_probabilities
-from cfrviz.analysis.subgame import node_values
 from cfrviz.engine import counterfactual_table
+from cfrviz.solvers import depth_limited as dl
+from cfrviz.solvers.subgame import node_values
 
 
 @pytest.fixture(scope="module")

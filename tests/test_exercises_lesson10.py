@@ -176,6 +176,7 @@ def test_the_sequence_form_is_out_of_reach_until_the_constraints_exercise_is_che
                  if "check_sf.check_plan_constraints(my_constraints)" in c.source)
     before = "\n".join(c.source for c in cells[:check] if c.cell_type == "code")
     assert "sequence_form(" not in before and "first_columns(kuhn)" in before
+    assert "from cfrviz.solvers.lp import" not in before
     assert "from cfrviz.analysis.lp import" not in before
 
 

@@ -6,9 +6,9 @@ import pytest
 from _misbehaving import stable_id
 from _solutions import as_cell, run_solution
 
-from cfrviz.analysis.subgame import root_values
 from cfrviz.exercises import CORRECT, NOT_DONE, WRONG
 from cfrviz.exercises import lesson14 as ex
+from cfrviz.solvers.subgame import root_values
 
 STARTER = '''
 def my_root_values(tree, policy, roots, hand_of_root, player):
@@ -197,7 +197,7 @@ def test_the_other_players_values_are_named():
     # The other player's values, by its own hands (written out, since root_values is refused).
     cell = as_cell('''
 import numpy as np
-from cfrviz.analysis.subgame import hands_at
+from cfrviz.solvers.subgame import hands_at
 from cfrviz.exercises.lesson14 import _values
 
 def my_root_values(tree, policy, roots, hand_of_root, player):
@@ -283,7 +283,7 @@ def test_a_call_of_root_values_is_refused():
     # root_values is the answer: a function that only calls it (under any name) has written
     # nothing, and the checker says so instead of accepting it.
     cell = as_cell('''
-from cfrviz.analysis import subgame
+from cfrviz.solvers import subgame
 from cfrviz.core.policy import Policy
 
 def my_root_values(tree, policy, roots, hand_of_root, player):

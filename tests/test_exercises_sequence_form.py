@@ -353,7 +353,7 @@ def test_calling_sequence_form_is_not_writing_the_constraints():
     """Issue 29: `sequence_form(tree).constraints` (imported before the exercise, under any
     name) was accepted as the student's code."""
     as_student = as_cell("""
-from cfrviz.analysis.lp import sequence_form as sf
+from cfrviz.solvers.lp import sequence_form as sf
 import numpy as np
 
 def my_constraints(tree, player, first):
@@ -370,5 +370,5 @@ def my_constraints(tree, player, first):
 
 def test_first_columns_is_the_sequence_forms_numbering():
     kuhn = ex.game_for("kuhn_poker", {})
-    from cfrviz.analysis.lp import sequence_form
+    from cfrviz.solvers.lp import sequence_form
     np.testing.assert_array_equal(ex.first_columns(kuhn), sequence_form(kuhn).first)

@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cfrviz
-from cfrviz.analysis import depth_limited as dl
 from cfrviz.games.public import public_tree
+from cfrviz.solvers import depth_limited as dl
 from cfrviz.solvers import driver
 from cfrviz.solvers import subgame as sg
 

@@ -1,4 +1,4 @@
-"""Subgame solving (cfrviz.analysis.subgame): the gadget's input, the three re-solvers, safety."""
+"""Subgame solving (cfrviz.solvers.subgame): the gadget's input, the three re-solvers, safety."""
 
 from __future__ import annotations
 

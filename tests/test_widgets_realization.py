@@ -125,7 +125,7 @@ def test_text_is_legible_in_both_settings(kuhn):
 
 
 def test_rows_match_the_sequence_forms_matrix(kuhn):
-    from cfrviz.analysis.lp import sequence_form
+    from cfrviz.solvers.lp import sequence_form
     E = sequence_form(kuhn).constraints[0].toarray()
     x = np.random.default_rng(0).random(13)
     x[0] = 1.0

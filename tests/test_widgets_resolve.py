@@ -1,5 +1,5 @@
 """The re-solve explorer, driven as a student would: select a public state, re-solve it each way,
-and read numbers equal to cfrviz.analysis.subgame.resolve's; bad input is explained in the
+and read numbers equal to cfrviz.solvers.subgame.resolve's; bad input is explained in the
 widget, never raised."""
 
 from __future__ import annotations

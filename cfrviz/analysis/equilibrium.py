@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .lp import solve_sequence_form
+from ..solvers.lp import solve_sequence_form
 
 
 @dataclass(frozen=True)

@@ -1,23 +1,11 @@
-"""The sequence-form linear program, which lives in the solving layer: :mod:`cfrviz.solvers.lp`.
-
-This module keeps the name lessons, exercises and widgets import it by.
+"""Names of :mod:`cfrviz.solvers.lp` kept at their old address, for what still imports them
+here: ``exercises/sequence_form.py`` (``sequence_form``, ``plan_constraints``) and the root's
+lazy export of ``ExactEquilibrium`` and ``exact_equilibrium``.  Everything else imports
+:mod:`cfrviz.solvers.lp`; this module goes once those move.
 """
 
 from __future__ import annotations
 
-from ..solvers.lp import (
-    EXACT_SEQUENCES,
-    UNREACHED,
-    ExactEquilibrium,
-    SequenceForm,
-    behaviour,
-    certified_value,
-    exact_equilibrium,
-    plan_constraints,
-    sequence_form,
-    solve_sequence_form,
-)
+from ..solvers.lp import ExactEquilibrium, exact_equilibrium, plan_constraints, sequence_form
 
-__all__ = ["EXACT_SEQUENCES", "UNREACHED", "ExactEquilibrium", "SequenceForm", "behaviour",
-           "certified_value", "exact_equilibrium", "plan_constraints", "sequence_form",
-           "solve_sequence_form"]
+__all__ = ["ExactEquilibrium", "exact_equilibrium", "plan_constraints", "sequence_form"]

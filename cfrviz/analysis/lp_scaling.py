@@ -34,8 +34,8 @@ import numpy as np
 from ..core.policy import Policy
 from ..core.tree import as_tree
 from ..solvers import solve
+from ..solvers.lp import exact_equilibrium
 from .evaluation import expected_values, exploitability
-from .lp import exact_equilibrium
 from .scaling import solver_bytes
 
 #: The exploitability (chips per hand, NashConv / 2) CFR+ must reach.

@@ -1,7 +1,7 @@
 """One player's realization plan, checked against the sequence-form constraints ``E x = e``.
 
 The sequence form (Koller, Megiddo & von Stengel 1994; von Stengel 1996; see
-:mod:`cfrviz.analysis.lp`) describes a player's strategy by a *realization plan*
+:mod:`cfrviz.solvers.lp`) describes a player's strategy by a *realization plan*
 ``x``: one weight per sequence, the product of the player's own probabilities
 along it.  A vector is a plan exactly when ``x >= 0`` and ``E x = e``: ``x(∅) = 1``
 and, at each information set ``I``, the weights of ``I``'s actions add up to the
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core.tree import as_tree
-from .lp import SequenceForm, sequence_form
+from ..solvers.lp import SequenceForm, sequence_form
 
 #: A row holds when it is off by at most this (sliders move in steps of 0.01: their sums of
 #: a few terms are off by about 1e-16 in floating point, never by 1e-9).

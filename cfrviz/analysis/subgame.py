@@ -1,28 +1,11 @@
-"""Subgame solving, which lives in the solving layer: :mod:`cfrviz.solvers.subgame`.
-
-This module keeps the name lessons, notebooks and the widgets import it by.
+"""Two names of :mod:`cfrviz.solvers.subgame` kept at their old address, for the exercise
+checkers that still import or name them here (``exercises/lesson14.py`` imports
+``root_values``; ``exercises/lesson03.py`` names ``node_values`` in a message).  Everything else
+imports :mod:`cfrviz.solvers.subgame`; this module goes once those two move.
 """
 
 from __future__ import annotations
 
-from ..solvers.subgame import (
-    MAX_CHUNKS,
-    METHOD_LABELS,
-    METHODS,
-    Resolution,
-    ResolveStep,
-    RootValues,
-    TreeBuilder,
-    deal_roots,
-    hands_at,
-    node_values,
-    resolve,
-    resolve_all,
-    resolve_steps,
-    root_values,
-    subtree_end,
-)
+from ..solvers.subgame import node_values, root_values
 
-__all__ = ["MAX_CHUNKS", "METHODS", "METHOD_LABELS", "ResolveStep", "Resolution", "RootValues",
-           "TreeBuilder", "deal_roots", "hands_at", "node_values", "resolve", "resolve_all",
-           "resolve_steps", "root_values", "subtree_end"]
+__all__ = ["node_values", "root_values"]

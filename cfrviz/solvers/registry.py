@@ -93,7 +93,7 @@ class Algorithm:
     stepper : callable, optional
         ``stepper(request) -> Stepper``: the run before it is driven, for a caller that
         iterates it itself (:func:`cfrviz.solvers.driver.iterate`; the re-solves of
-        :func:`cfrviz.analysis.subgame.resolve_steps`).  ``run`` is then usually
+        :func:`cfrviz.solvers.subgame.resolve_steps`).  ``run`` is then usually
         ``drive(request, stepper(request))``; ``None`` for an algorithm that only runs whole.
     """
 

@@ -15,7 +15,6 @@ import html
 import ipywidgets as W
 import numpy as np
 
-from ..analysis.lp import exact_equilibrium, sequence_form
 from ..analysis.realization import (
     check_plan,
     plan_from_behaviour,
@@ -25,6 +24,7 @@ from ..analysis.realization import (
 )
 from ..core.markup import escape
 from ..core.tree import as_tree
+from ..solvers.lp import exact_equilibrium, sequence_form
 from ..views.style import get_style
 from .panel import Panel
 

@@ -1,8 +1,8 @@
 """Solving while playing, as a widget: pick a public state, see both ranges there, and re-solve
 its subgame unsafely, with the re-solve gadget or by max-margin, live.
 
-The numbers are :func:`cfrviz.analysis.subgame.resolve`'s: the widget runs
-:func:`~cfrviz.analysis.subgame.resolve_steps` (the same gadgets and CFR+, resumed chunk by
+The numbers are :func:`cfrviz.solvers.subgame.resolve`'s: the widget runs
+:func:`~cfrviz.solvers.subgame.resolve_steps` (the same gadgets and CFR+, resumed chunk by
 chunk, which is bit-exact) so that it can draw the subgame's convergence and move a progress bar
 while it runs.
 """
@@ -15,7 +15,6 @@ import ipywidgets as W
 import numpy as np
 import plotly.graph_objects as go
 
-from ..analysis.subgame import METHOD_LABELS, METHODS, Resolution, resolve_steps
 from ..core.markup import escape
 from ..core.policy import Policy, check_policy
 from ..core.registry import Param
@@ -23,6 +22,7 @@ from ..core.tree import as_tree
 from ..engine import tree_exploitability
 from ..games.public import PublicState, PublicTree, public_tree, ranges
 from ..solvers import solve
+from ..solvers.subgame import METHOD_LABELS, METHODS, Resolution, resolve_steps
 from ..views.public import (
     SELECTED_TRACE,
     convergence_traces,
@@ -85,7 +85,7 @@ class ResolveExplorer(Panel):
     (Moravčík et al. 2016), drawing the subgame's convergence as it goes, then puts the result
     back into the blueprint and shows the whole game's exploitability beside the blueprint's
     and, for the safe methods, the bound it may not pass
-    (:func:`cfrviz.analysis.subgame.resolve`).  Errors appear in the widget's output area.
+    (:func:`cfrviz.solvers.subgame.resolve`).  Errors appear in the widget's output area.
 
     Parameters
     ----------

@@ -132,7 +132,7 @@ check_sf.check_plan_constraints(my_constraints)
 # (Solution: `%load solutions/11_sequence_lp.py`.)
 
 # %%
-from cfrviz.analysis.lp import sequence_form
+from cfrviz.solvers.lp import sequence_form
 
 kuhn_form = sequence_form(kuhn)
 A = kuhn_form.payoff.toarray()

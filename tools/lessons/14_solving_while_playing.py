@@ -33,10 +33,10 @@ import time
 import numpy as np
 
 import cfrviz
-from cfrviz.analysis import depth_limited as dl
-from cfrviz.analysis.subgame import METHOD_LABELS, resolve_all
 from cfrviz.exercises import lesson14 as check
 from cfrviz.games.public import public_tree, ranges
+from cfrviz.solvers import depth_limited as dl
+from cfrviz.solvers.subgame import METHOD_LABELS, resolve_all
 
 # %%
 PRESENTER = False  # True enlarges fonts and figures for a projector
@@ -257,7 +257,7 @@ check.check_root_values(my_root_values)
 # `deal/r/r/c/Q/r` (player 1 is the opponent there), beside the package's:
 
 # %%
-from cfrviz.analysis.subgame import root_values
+from cfrviz.solvers.subgame import root_values
 
 package = root_values(leduc, blueprint, STATE, 0)
 try:
