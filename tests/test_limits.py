@@ -49,7 +49,6 @@ NOT_YET_SPLIT_COMPLEX: dict[str, int] = {
     "exercises/chance_sampling.py::_check_game": 12,
     "exercises/guard.py::floats": 11,
     "exercises/predictive.py::predictive_cases": 23,
-    "exercises/sequence_form.py::find_row_mistake": 16,
     "solvers/driver.py::resume_state": 11,
     "solvers/subgame.py::_resolve_steps": 14,
 }
@@ -66,8 +65,6 @@ NOT_YET_SPLIT_FUNCTIONS: dict[str, int] = {
     "exercises/coding.py::run_student": 84,
     "exercises/lesson08.py::plus_cases": 65,
     "exercises/predictive.py::predictive_cases": 106,
-    "exercises/sequence_form.py::_row_cases": 82,
-    "exercises/sequence_form.py::find_row_mistake": 79,
     "solvers/deep_cfr/training.py::solve_deep_cfr": 71,
     "solvers/depth_limited.py::solve_trunk": 68,
     "solvers/driver.py::resume_state": 69,

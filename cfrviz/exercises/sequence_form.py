@@ -1,21 +1,17 @@
 """Checkers for lesson 10's sequence-form exercises: the constraints ``E x = e`` and the LP.
 
-Exercise "plan constraints": the student writes ``my_constraints(tree, player, first)``,
-returning ``(E, e)`` for one player of a two-player game (row 0: ``x(∅) = 1``; then a row
-per information set of the player: its actions' weights add up to the weight of the
-sequence leading to it; columns numbered as :func:`cfrviz.analysis.lp.sequence_form`
-numbers them, ``first[I] + a`` for action ``a`` of set ``I``).  The checker runs it for
-both players of Kuhn poker and of two-rank Leduc (so a matrix typed in for Kuhn does not
-pass), finds each row by the set whose actions it carries (so any row order, and any
-row multiplied by a nonzero number, is accepted: they state the same constraints), and
-names the first wrong row in words: which set, which sequence.
+Exercise "plan constraints": ``my_constraints(tree, player, first)`` returns ``(E, e)`` for
+one player (row 0: ``x(∅) = 1``; then a row per information set of the player: its actions'
+weights add up to the weight of the sequence leading to it; action ``a`` of set ``I`` is
+column ``first[I] + a``, as in :func:`cfrviz.analysis.lp.sequence_form`).  Checked for both
+players of Kuhn poker and of two-rank Leduc; each row is found by the set whose actions it
+carries (any row order, any row times a nonzero number), and the first wrong row is named in
+words: which set, which sequence.
 
-Exercise "sequence LP": the student writes ``my_game_value(A, E, e, F, f, linprog)``,
-solving the sequence-form linear program with the ``linprog`` it is given (SciPy's
-:func:`scipy.optimize.linprog`, with a note-taker attached, so the checker can read the
-program the student built when the value is wrong).  Any formulation is accepted (player
-1's maximisation, player 2's minimisation); the value must be within
-:data:`VALUE_TOLERANCE` of the game's on Kuhn poker (−1/18) and two matrix games.
+Exercise "sequence LP": ``my_game_value(A, E, e, F, f, linprog)`` solves the sequence-form
+linear program with the ``linprog`` it is given (SciPy's, with a note-taker attached, so the
+checker can read the program when the value is wrong).  Any formulation counts; the value must
+be within :data:`VALUE_TOLERANCE` of the game's on Kuhn poker (−1/18) and two matrix games.
 """
 
 from __future__ import annotations
@@ -103,23 +99,31 @@ def _as_array(value, shape: tuple | None = None) -> np.ndarray | None:
     return array
 
 
-def find_row_mistake(tree, player: int, answer, game: str = "") -> RowFinding:
-    """What is wrong with ``answer = (E, e)`` for ``player`` of ``tree`` (kind None: nothing)."""
-    want, _ = reference_constraints(tree, player)
-    form = sequence_form(tree)
-    sets = [int(i) for i in np.flatnonzero(tree.infoset_player == player)]
-    finding = RowFinding(game=game, player=player, expected_shape=want.shape, sets=len(sets))
+def _read_pair(answer, shape: tuple, tree, finding: RowFinding
+               ) -> tuple[np.ndarray, np.ndarray] | RowFinding:
+    """``answer`` as ``(E, e)`` of the right shapes, or the finding of what keeps it from it."""
     if not isinstance(answer, (tuple, list)) or len(answer) != 2:
         return finding.found("not-a-pair", got=short_repr(answer))
     E = _as_array(answer[0])
     if E is None:
         return finding.found("not-a-matrix", got=short_repr(answer[0]))
     finding.shape = E.shape
-    if E.shape != want.shape:
-        return finding.found(_shape_mistake(E.shape, want.shape, tree))
+    if E.shape != shape:
+        return finding.found(_shape_mistake(E.shape, shape, tree))
     e = _as_array(answer[1], (len(E),))
-    if e is None:
-        return finding.found("rhs-shape", got=short_repr(answer[1]))
+    return finding.found("rhs-shape", got=short_repr(answer[1])) if e is None else (E, e)
+
+
+def find_row_mistake(tree, player: int, answer, game: str = "") -> RowFinding:
+    """What is wrong with ``answer = (E, e)`` for ``player`` of ``tree`` (kind None: nothing)."""
+    want, _ = reference_constraints(tree, player)
+    form = sequence_form(tree)
+    sets = [int(i) for i in np.flatnonzero(tree.infoset_player == player)]
+    finding = RowFinding(game=game, player=player, expected_shape=want.shape, sets=len(sets))
+    read = _read_pair(answer, want.shape, tree, finding)
+    if isinstance(read, RowFinding):
+        return read
+    E, e = read
     labels = sequence_labels(tree, player, form)
     rows = np.column_stack([E, e])
     used = np.zeros(len(rows), dtype=bool)
@@ -158,30 +162,40 @@ def find_row_mistake(tree, player: int, answer, game: str = "") -> RowFinding:
         row = rows[r] / E[r, start] if abs(E[r, start]) > ENTRY_TOLERANCE else rows[r]
         finding.detail.update(actions=[labels[c] for c in actions], row=r,
                               parent=labels[int(form.parent[info])])
-        if not np.allclose(row[actions], 1.0, atol=ENTRY_TOLERANCE):
-            return finding.found("actions", coefficients=np.round(rows[r, actions], 4).tolist())
-        others = [c for c in np.flatnonzero(np.abs(row[:-1]) > ENTRY_TOLERANCE).tolist()
-                  if c not in actions]
-        finding.detail["others"] = {labels[c]: round(float(row[c]), 4) for c in others}
-        parent = int(form.parent[info])
-        rhs = float(row[-1])
-        if abs(rhs) > ENTRY_TOLERANCE:
-            return finding.found("behaviour-rows" if not others and np.isclose(rhs, 1.0)
-                                 else "row-rhs", rhs=rhs)
-        if not others:
-            return finding.found("no-parent")
-        if others == [parent] and np.isclose(row[parent], 1.0):
-            return finding.found("parent-sign")
-        if others == [parent] and row[parent] < 0 and not np.isclose(row[parent], -1.0):
-            # x(I, ·) and x(σ(I)) with different weights
-            return finding.found("actions", coefficients=np.round(rows[r, actions], 4).tolist(),
-                                 parent_coefficient=round(float(rows[r, parent]), 4))
-        if others != [parent] or not np.isclose(row[parent], -1.0):
-            return finding.found("parent-is-empty" if others == [0] and parent != 0
-                                 and np.isclose(row[0], -1.0) else "wrong-parent")
+        mistake = _set_row_mistake(row, rows[r], actions, int(form.parent[info]), labels)
+        if mistake is not None:
+            return finding.found(mistake[0], **mistake[1])
     if not np.all(used):
         return finding.found("extra-rows", row=int(np.flatnonzero(~used)[0]))
     return finding
+
+
+def _set_row_mistake(row, raw, actions: list[int], parent: int, labels
+                     ) -> tuple[str, dict] | None:
+    """What is wrong with the row of one information set, the first of the checks in order, with
+    its details: ``row`` is the row (with its right-hand side last) divided by its first
+    action's coefficient, ``raw`` the row as given, ``parent`` the column of the sequence
+    leading to the set."""
+    others = [c for c in np.flatnonzero(np.abs(row[:-1]) > ENTRY_TOLERANCE).tolist()
+              if c not in actions]
+    rhs, weight = float(row[-1]), float(row[parent])
+    coefficients = np.round(raw[actions], 4).tolist()
+    checks: tuple[tuple[Any, str, dict], ...] = (
+        (not np.allclose(row[actions], 1.0, atol=ENTRY_TOLERANCE), "actions",
+         {"coefficients": coefficients}),
+        (abs(rhs) > ENTRY_TOLERANCE,
+         "behaviour-rows" if not others and np.isclose(rhs, 1.0) else "row-rhs", {"rhs": rhs}),
+        (not others, "no-parent", {}),
+        (others == [parent] and np.isclose(weight, 1.0), "parent-sign", {}),
+        # x(I, ·) and x(σ(I)) with different weights
+        (others == [parent] and weight < 0 and not np.isclose(weight, -1.0), "actions",
+         {"coefficients": coefficients, "parent_coefficient": round(float(raw[parent]), 4)}),
+        (others != [parent] or not np.isclose(weight, -1.0),
+         "parent-is-empty" if others == [0] and parent != 0 and np.isclose(row[0], -1.0)
+         else "wrong-parent", {}),
+    )
+    found = {"others": {labels[c]: round(float(row[c]), 4) for c in others}}
+    return next(((kind, {**found, **extra}) for holds, kind, extra in checks if holds), None)
 
 
 def _covers(entries: np.ndarray) -> bool:
@@ -205,6 +219,40 @@ def _seq_list(names) -> str:
     return ", ".join(f"x({n})" for n in names)
 
 
+def _shape_messages(f: RowFinding) -> dict[str, str]:
+    """What to say when the constraints as a whole are off (:func:`_row_cases`'s first rows)."""
+    d = f.detail
+    return {
+        "not-a-pair": f"{f.where}, your function returned {d.get('got')}; return two things, "
+                      "the matrix and the right-hand side: `return E, e`.",
+        "not-a-matrix": f"{f.where}, the matrix you returned, {d.get('got')}, is not a table "
+                        "of finite numbers (a numpy array of shape rows × sequences).",
+        "transposed": f"{f.where}, your E has shape {f.shape}; it should be "
+                      f"{f.expected_shape}: one row per constraint (the empty sequence, then "
+                      "each information set of the player) and one column per sequence. It "
+                      "looks transposed.",
+        "columns": f"{f.where}, your E has {f.shape[1] if f.shape else '?'} columns; the "
+                   f"player has {f.expected_shape[1]} sequences (∅ plus one per action of "
+                   f"each of their {f.sets} information sets), one column each, numbered "
+                   "first[I] + a.",
+        "all-sets": f"{f.where}, your E has {f.shape[0] if f.shape else '?'} rows: a row for "
+                    "every information set of the game. A player's plan is constrained only "
+                    f"at their own sets: {f.sets} rows for them, plus the row x(∅) = 1.",
+        "no-root-row": f"{f.where}, no row says x(∅) = 1 (a row with a single 1, in column 0, "
+                       "and right-hand side 1). Without it the all-zero vector satisfies "
+                       "every other row, and zero is no strategy. Make row 0 that row.",
+        "root-rhs": f"{f.where}, the row of the empty sequence says x(∅) = "
+                    f"{d.get('value', 0):g}. The empty sequence is played with certainty: its "
+                    "right-hand side, e[0], must be 1 (and the others 0).",
+        "rhs-shape": f"{f.where}, the right-hand side you returned, {d.get('got')}, should be "
+                     f"{f.expected_shape[0]} numbers, one per row of E: 1 for x(∅) = 1, 0 "
+                     "elsewhere.",
+        "rows": f"{f.where}, your E has {f.shape[0] if f.shape else '?'} rows; it should have "
+                f"{f.expected_shape[0]}: the row x(∅) = 1 and one per information set of the "
+                f"player ({f.sets}).",
+    }
+
+
 def _row_cases(f: RowFinding) -> tuple[Case, ...]:
     """The diagnosis table of one finding (the value judged is the finding's kind)."""
     d = f.detail
@@ -214,30 +262,7 @@ def _row_cases(f: RowFinding) -> tuple[Case, ...]:
     return (
         Case.correct(lambda kind: kind is None, ""),
         *by_name({
-            "not-a-pair": f"{f.where}, your function returned {d.get('got')}; return two things, "
-                          "the matrix and the right-hand side: `return E, e`.",
-            "not-a-matrix": f"{f.where}, the matrix you returned, {d.get('got')}, is not a table "
-                            "of finite numbers (a numpy array of shape rows × sequences).",
-            "transposed": f"{f.where}, your E has shape {f.shape}; it should be "
-                          f"{f.expected_shape}: one row per constraint (the empty sequence, then "
-                          "each information set of the player) and one column per sequence. It "
-                          "looks transposed.",
-            "columns": f"{f.where}, your E has {f.shape[1] if f.shape else '?'} columns; the "
-                       f"player has {f.expected_shape[1]} sequences (∅ plus one per action of "
-                       f"each of their {f.sets} information sets), one column each, numbered "
-                       "first[I] + a.",
-            "all-sets": f"{f.where}, your E has {f.shape[0] if f.shape else '?'} rows: a row for "
-                        "every information set of the game. A player's plan is constrained only "
-                        f"at their own sets: {f.sets} rows for them, plus the row x(∅) = 1.",
-            "no-root-row": f"{f.where}, no row says x(∅) = 1 (a row with a single 1, in column 0, "
-                           "and right-hand side 1). Without it the all-zero vector satisfies "
-                           "every other row, and zero is no strategy. Make row 0 that row.",
-            "root-rhs": f"{f.where}, the row of the empty sequence says x(∅) = "
-                        f"{d.get('value', 0):g}. The empty sequence is played with certainty: its "
-                        "right-hand side, e[0], must be 1 (and the others 0).",
-            "rhs-shape": f"{f.where}, the right-hand side you returned, {d.get('got')}, should be "
-                         f"{f.expected_shape[0]} numbers, one per row of E: 1 for x(∅) = 1, 0 "
-                         "elsewhere.",
+            **_shape_messages(f),
             "missing-set": f"{f.where}, no row mentions the sequences of information set {key} "
                            f"({_seq_list(d.get('actions', []))}). Each set of the player gets one "
                            "row.",
@@ -281,9 +306,6 @@ def _row_cases(f: RowFinding) -> tuple[Case, ...]:
                             "chance's moves are not the player's sequences).",
             "extra-rows": f"{f.where}, row {d.get('row')} of E is one row too many: every set's "
                           "row and the row of ∅ are there already. Is one set listed twice?",
-            "rows": f"{f.where}, your E has {f.shape[0] if f.shape else '?'} rows; it should have "
-                    f"{f.expected_shape[0]}: the row x(∅) = 1 and one per information set of the "
-                    f"player ({f.sets}).",
         }),
         fallback(f"{f.where}, something is off at information set {key}."),
     )
