@@ -4,6 +4,7 @@ Every widget is a :class:`~cfrviz.widgets.panel.Panel`: its figures are complete
 when first shown, and its callbacks report errors in its own output area.
 """
 
+from . import _quick_start  # noqa: F401  first: imports plotly's widget base quickly
 from .best_response import BestResponseExplorer
 from .bluff import BluffExplorer, bluff_explorer
 from .compare import ComparisonView
