@@ -287,7 +287,7 @@ test-fast: lint test-js
 
 # The front ends' JavaScript (cfrviz/widgets/*.js): a syntax check, then their unit tests
 # under Node's own test runner (tests/js/, a DOM and plotly shim of our own, no npm packages;
-# under a second).  Node 18 or later.  Without node they are reported as skipped, except in
+# a few seconds).  Node 18 or later.  Without node they are reported as skipped, except in
 # CI (CI=1, as .ci/run sets), where that is a failure.
 override JS := $(wildcard cfrviz/widgets/*.js)
 test-js:

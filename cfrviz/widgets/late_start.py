@@ -21,6 +21,7 @@ was lost, with ``true`` as the answer arrives when something was.
 from __future__ import annotations
 
 import re
+from importlib import resources
 from typing import Any
 
 import traitlets
@@ -29,118 +30,17 @@ import traitlets
 #: for the whole state again, ``{KEY: "resynced"}`` follows it.
 KEY = "cfrviz"
 
-#: The wrapper, in the page (no ``export``: :func:`es_module` puts it at the end of a module).
-KEEP_ALIVE = r"""
-// ---- cfrviz: work however late the front end starts (cfrviz/widgets/late_start.py) --------
-const CFRVIZ_KEY = "cfrviz";
-
-/** The Backbone model behind anywidget's model proxy: a change event hands it over. */
-function cfrvizBackboneModel(model) {
-  const probe = "_cfrviz_probe";
-  let found = null;
-  const grab = (backbone) => { found = backbone; };
-  model.on(`change:${probe}`, grab);
-  try {
-    model.set(probe, {});
-  } finally {
-    model.off(`change:${probe}`, grab);
-  }
-  if (found) {  // the probe is not state: nothing may send it to the kernel
-    for (const table of [found.attributes, found.changed, found._buffered_state_diff]) {
-      if (table) delete table[probe];
-    }
-  }
-  return found;
-}
-
-/** ipywidgets' own handler of kernel messages: the one past the model class's override
- * (anywidget's, which waits for its model to have started in time). */
-function cfrvizBaseHandler(backbone) {
-  let owner = Object.getPrototypeOf(backbone);
-  while (owner && !Object.prototype.hasOwnProperty.call(owner, "_handle_comm_msg")) {
-    owner = Object.getPrototypeOf(owner);
-  }
-  const parent = owner && Object.getPrototypeOf(owner);
-  return parent && typeof parent._handle_comm_msg === "function" ? parent._handle_comm_msg : null;
-}
-
-/** Resolved once the model holds the kernel's state: at once (with undefined) if anywidget
- * passes messages on, else (with true) as the kernel's answer arrives, after the whole state
- * it has sent again and before any later message. */
-function cfrvizSynced(model) {
-  const backbone = cfrvizBackboneModel(model);
-  if (!backbone || typeof backbone._handle_comm_msg !== "function") return Promise.resolve();
-  let passes;
-  try {  // a message that does nothing, through the model's own handler
-    passes = Promise.resolve(backbone._handle_comm_msg(
-      { content: { data: { method: "cfrviz-probe" } }, buffers: [] }));
-  } catch (error) {
-    passes = Promise.reject(error);
-  }
-  return passes.then(() => undefined, () => cfrvizReopen(model, backbone));
-}
-
-/** Give the model's messages to ipywidgets' handler from now on; ask for the state again. */
-function cfrvizReopen(model, backbone) {
-  const handler = cfrvizBaseHandler(backbone);
-  const comm = backbone.comm;
-  if (!handler || !comm || typeof comm.on_msg !== "function") return undefined;
-  const resynced = new Promise((resolve) => {
-    const answered = (content) => {
-      if (content && content[CFRVIZ_KEY] === "resynced") {
-        model.off("msg:custom", answered);
-        resolve(true);
-      }
-    };
-    model.on("msg:custom", answered);
-  });
-  comm.on_msg((message) => handler.call(backbone, message));
-  model.send({ [CFRVIZ_KEY]: "resync" });
-  console.info("cfrviz: a widget's front end started after anywidget's two seconds; "
-               + "its state is asked from the kernel again");
-  return resynced;
-}
-
-/** A view drawn before its late model's state came back: give its element the classes the
- * kernel set meanwhile (ipywidgets applies `_dom_classes` as it makes a view, and anywidget
- * takes the view's own listener off before it renders). */
-function cfrvizFollowClasses(model, el, synced) {
-  const before = [...(model.get("_dom_classes") || [])];
-  synced.then((resent) => {
-    if (!resent || !el || !el.classList) return;
-    const after = model.get("_dom_classes") || [];
-    for (const name of before) if (!after.includes(name)) el.classList.remove(name);
-    for (const name of after) el.classList.add(name);
-  });
-}
-
-/** `widget` (an anywidget widget, or a function making one) whose initialize gets `synced`. */
-function cfrvizKeepAlive(widget) {
-  return () => {
-    const made = typeof widget === "function" ? widget() : widget;
-    let synced = Promise.resolve();
-    const wrapped = {
-      initialize(context) {
-        synced = cfrvizSynced(context.model);
-        return made.initialize ? made.initialize({ ...context, synced }) : undefined;
-      },
-    };
-    if (made.render) {
-      wrapped.render = (context) => {
-        cfrvizFollowClasses(context.model, context.el, synced);
-        return made.render(context);
-      };
-    }
-    return wrapped;
-  };
-}
-"""
-
 _DEFAULT = re.compile(r"^export default\b", re.MULTILINE)
 #: A named export (``export function render``, ``export const KINDS``): kept as a plain
 #: declaration, since anywidget takes a module's exported ``render`` in place of its widget.
 _NAMED = re.compile(r"^export (?=(?:async\s+)?function\b|const\b|let\b|var\b|class\b)",
                     re.MULTILINE)
+
+#: The wrapper, in the page: ``keep_alive.js`` beside this module (package data; tests/js/
+#: late_start.test.js), its exports made plain declarations, for :func:`es_module` to put at
+#: the end of a module.
+KEEP_ALIVE = _NAMED.sub("", (resources.files("cfrviz.widgets") / "keep_alive.js").read_text(
+    encoding="utf-8"))
 
 
 def es_module(source: str) -> str:
