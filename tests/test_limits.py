@@ -60,7 +60,6 @@ NOT_YET_SPLIT_FUNCTIONS: dict[str, int] = {
     "engine/evaluation.py::best_response_values": 70,
     "engine/plan.py::Plan.__init__": 63,
     "engine/vector_cfr.py::VectorPlan.__init__": 83,
-    "exercises/coding.py::run_student": 84,
     "exercises/lesson08.py::plus_cases": 65,
     "exercises/predictive.py::predictive_cases": 106,
     "solvers/deep_cfr/training.py::solve_deep_cfr": 71,

@@ -72,35 +72,26 @@ def run_student(call: Callable[..., Any], *, name: str,
     Parameters
     ----------
     call : callable
-        Called with no arguments; calls the student's function(s) with the checker's
-        inputs.  (Typed ``Callable[..., Any]`` so that a lambda binding loop variables
-        as defaults, ``lambda r=regrets: f(r)``, type-checks.)
+        Calls the student's function(s) with the checker's inputs.
     name : str
         What to call the student's code in messages, e.g. ``"`my_cfr`"``.
     hints : mapping of exception type to str, optional
-        (Typed ``Mapping[Any, str]`` because a mapping's key type is invariant:
-        ``{IndexError: ...}`` is a ``dict[type[IndexError], str]``.)
-        A sentence added when the error is an instance of that type (the first
-        match in the mapping's order), e.g. what the arguments look like for an
-        ``IndexError``.
+        A sentence added for an error of that type (the first match), e.g. the arguments.
     forbidden : mapping of function to str, optional
-        The package's own answers to the exercise, each with what it is called in the
-        lesson (e.g. ``{best_response: "cfrviz.best_response"}``).  If the student's code
-        calls one of them, under whatever name it was imported, the feedback is "wrong"
-        with mistake ``"calls the answer"``: the exercise is to write it.
+        The package's own answers to the exercise, each with its name in the lesson (e.g.
+        ``{best_response: "cfrviz.best_response"}``): calling one, under any name, is "wrong"
+        with mistake ``"calls the answer"``.
     unchanged : sequence of (str, object)
-        The arguments the student's code must leave as they were, each with its name in
-        messages, e.g. ``[("regrets", regrets)]``.  They are copied before the call and
-        compared after it; a change is "wrong" with mistake ``"changes its input"``.
+        The arguments the code must leave as they were, with their names (``[("regrets",
+        regrets)]``): a change is "wrong" with mistake ``"changes its input"``.
 
     Returns
     -------
     (object, None) or (None, Feedback)
-        The feedback is "not done yet" for ``NotImplementedError`` (the starter
-        cell's placeholder); "wrong" with mistake ``"crash"`` for any other exception,
-        ``SystemExit`` and other ``BaseException`` objects included, naming the line of the
-        student's cell that raised it; "wrong" with mistake ``"timeout"`` when the call ran
-        longer than :data:`.guard.TIME_LIMIT` seconds (naming the line it was running).
+        "not done yet" for ``NotImplementedError`` (the starter's placeholder); "wrong" with
+        mistake ``"crash"`` for any other exception (``BaseException`` included), naming the
+        line of the student's cell that raised it, or ``"timeout"`` past
+        :data:`.guard.TIME_LIMIT` seconds.
 
     Raises
     ------
@@ -112,13 +103,6 @@ def run_student(call: Callable[..., Any], *, name: str,
     try:
         with _watching(forbidden or {}) as called, time_limit(guard.TIME_LIMIT) as limit:
             result = call()
-    except NotImplementedError:
-        return None, not_done(f"{name} still raises NotImplementedError: replace that line with "
-                              "your code, then run this cell again.")
-    except RecursionError as error:
-        return None, wrong(f"{name} recursed without end{where(error)}. A walk of the tree must "
-                           "stop at terminal nodes and call itself only on a node's children.",
-                           "crash")
     except OutOfTime as error:
         if error.limit is not limit:
             raise  # an enclosing limit's: the whole check ran out of time
@@ -133,19 +117,43 @@ def run_student(call: Callable[..., Any], *, name: str,
                           "before the check finished; nothing was checked. Run this cell again "
                           "to check your code.") from None
     except BaseException as error:  # the student's code: explain, never re-raise
-        return None, wrong(_raised(name, error, hints), "crash")
-    if called:
-        return None, wrong(f"{name} calls {called[0]}, which is the answer this exercise asks you "
-                           "to write. Write the computation yourself, then run this cell again.",
-                           "calls the answer")
-    for (label, old), (_, new) in zip(before, unchanged):
-        same, _ = attempt(functools.partial(_same, old, new))
-        if not same:  # changed, or what the student's code put in it cannot be compared
-            return None, wrong(f"{name} changed its argument `{label}` in place. Leave the "
-                               "caller's data as it was: work on a copy (e.g. "
-                               "`np.maximum(x, 0)` makes a new array, `x[x < 0] = 0` changes "
-                               "`x`), then run this cell again.", "changes its input")
+        return None, _failed(name, error, hints)
+    changed = None if called else _changed(before, unchanged)
+    if called or changed is not None:
+        return None, _misused(name, called, changed)
     return result, None
+
+
+def _failed(name: str, error: BaseException, hints: Mapping[Any, str] | None) -> Feedback:
+    """The feedback on a student's call that raised ``error``."""
+    if isinstance(error, NotImplementedError):
+        return not_done(f"{name} still raises NotImplementedError: replace that line with "
+                        "your code, then run this cell again.")
+    if isinstance(error, RecursionError):
+        return wrong(f"{name} recursed without end{where(error)}. A walk of the tree must stop "
+                     "at terminal nodes and call itself only on a node's children.", "crash")
+    return wrong(_raised(name, error, hints), "crash")
+
+
+def _changed(before: Sequence[tuple[str, Any]], after: Sequence[tuple[str, Any]]) -> str | None:
+    """The name of the first argument whose copy ``before`` differs from it ``after`` (or
+    cannot be compared with it: what the student's code put in it), or None."""
+    for (label, old), (_, new) in zip(before, after):
+        same, _ = attempt(functools.partial(_same, old, new))
+        if not same:
+            return label
+    return None
+
+
+def _misused(name: str, called: list[str], changed: str | None) -> Feedback:
+    """The feedback on a call that ran but called the answer or changed its input."""
+    if called:
+        return wrong(f"{name} calls {called[0]}, which is the answer this exercise asks you to "
+                     "write. Write the computation yourself, then run this cell again.",
+                     "calls the answer")
+    return wrong(f"{name} changed its argument `{changed}` in place. Leave the caller's data as "
+                 "it was: work on a copy (e.g. `np.maximum(x, 0)` makes a new array, "
+                 "`x[x < 0] = 0` changes `x`), then run this cell again.", "changes its input")
 
 
 def _raised(name: str, error: BaseException, hints: Mapping[Any, str] | None) -> str:
