@@ -345,6 +345,12 @@ from cfrviz.reference.evaluation import tree_best_response
 def my_best_response(tree, policy, player):
     return tree_best_response(tree, policy, player)[0]
 """,
+    "the reference's walk": """
+from cfrviz.reference.mistakes import best_response_walk
+
+def my_best_response(tree, policy, player):
+    return best_response_walk(tree, policy, player).value(0)
+""",
     "the checker's own": """
 from cfrviz.exercises import lesson05 as check
 

@@ -20,8 +20,8 @@ import numpy as np
 
 from ..analysis.evaluation import reach_probabilities
 from ..core.policy import Policy
-from ..core.tree import TERMINAL
 from ..engine import tree_best_response
+from ..reference import mistakes as reference_mistakes
 from ..solvers.subgame import node_values
 from . import Feedback, as_number, unanswered, wrong
 from .coding import checks, run_student
@@ -230,69 +230,10 @@ def code_cases() -> tuple:
     return tuple(cases)
 
 
-#: Each node's weight in a best response, ``rule(reach, player)`` with reach rows player 1,
-#: player 2, chance: chance times the opponent (right) and the usual wrong ones.
-REACH_WEIGHTS: dict[str, Callable[[np.ndarray, int], np.ndarray]] = {
-    "others": lambda r, i: r[2] * r[1 - i], "opponent": lambda r, i: r[1 - i],
-    "own": lambda r, i: r[2] * r[i], "all": lambda r, _i: r.prod(axis=0),
-    "chance": lambda r, _i: r[2], "none": lambda r, _i: np.ones(r.shape[1]),
-}
-
-
-def best_response_walk(game, probs, player: int, weight, *, play: str = "best",
-                       minimise: bool = False, utility=None) -> Callable[[int], float]:
-    """``value(node)``: the sum over the terminals below ``node`` of ``weight`` times
-    ``player``'s payoff (or ``utility``), by the memoised recursion of
-    :func:`cfrviz.reference.evaluation.tree_best_response`, or with one step swapped: at
-    ``player``'s nodes ``play`` is ``"best"`` (right: one action per information set, the one
-    with the largest sum over the set's nodes), ``"peek"`` (the best child of each node, as if
-    the player saw the cards) or ``"policy"`` (``probs``' rows); ``minimise`` takes the smallest.
-    """
-    payoff = weight * (game.utility[:, player] if utility is None else utility)
-    pick = np.argmin if minimise else np.argmax
-    memo: dict[int, float] = {}
-    choice: dict[int, int] = {}
-
-    def value(node: int) -> float:
-        if node not in memo:
-            kids = [int(c) for c in game.children[node]]
-            if game.player[node] == TERMINAL:
-                memo[node] = float(payoff[node])
-            elif game.player[node] != player:
-                memo[node] = sum(value(c) for c in kids)
-            elif play == "policy":
-                row = probs[int(game.infoset[node])]
-                memo[node] = sum(float(row[a]) * value(c) for a, c in enumerate(kids))
-            elif play == "peek":
-                options = [value(c) for c in kids]
-                memo[node] = options[int(pick(options))]
-            else:
-                memo[node] = value(kids[best(int(game.infoset[node]))])
-        return memo[node]
-
-    def best(info: int) -> int:
-        if info not in choice:
-            nodes = game.infoset_members(info)
-            choice[info] = int(pick([sum(value(int(game.children[h][a])) for h in nodes)
-                                     for a in range(len(game.infoset_actions[info]))]))
-        return choice[info]
-
-    return value
-
-
-def variant_best_response(game, probs: np.ndarray, player: int, *, weight: str = "others",
-                          per_node: bool = False, minimise: bool = False,
-                          utility_of: str = "player", negate: bool = False) -> float:
-    """A best response's value computed right (the defaults), or with one typical mistake:
-    ``weight`` a key of :data:`REACH_WEIGHTS`; ``per_node`` chooses at each node (a player
-    who sees the cards); ``minimise`` has player 2 take the smallest sum;
-    ``utility_of="first"`` counts player 1's payoffs; ``negate`` returns the opponent's payoff.
-    """
-    walk = best_response_walk(
-        game, probs, player, REACH_WEIGHTS[weight](reach_probabilities(game, probs), player),
-        play="peek" if per_node else "best", minimise=minimise and player == 1,
-        utility=game.utility[:, 0] if utility_of == "first" else None)
-    return -walk(0) if negate else walk(0)
+#: A best response's value computed right (the defaults), or with one typical mistake
+#: (``weight``, ``per_node``, ``minimise``, ``utility_of``, ``negate``): the reference's
+#: recursion with one step swapped, :func:`cfrviz.reference.mistakes.best_response`.
+variant_best_response = reference_mistakes.best_response
 
 
 #: The typical mistakes of a best response written as code: name, the wrong versions
@@ -364,11 +305,13 @@ def _answer_functions() -> dict:
     """The package's functions that compute exercise 2's answer, by the name a student knows
     them under: the exercise is to write one, so a function that calls them is refused."""
     from ..analysis.evaluation import best_response, exploitability, nash_conv
+    from ..reference.evaluation import BestResponseWalk
     from ..reference.evaluation import tree_best_response as reference_best_response
 
     return {best_response: "cfrviz.best_response", tree_best_response: "the engine's best "
             "response (cfrviz.engine.tree_best_response)",
             reference_best_response: "cfrviz.reference's best response",
+            BestResponseWalk.value: "cfrviz.reference's best response (BestResponseWalk)",
             exploitability: "cfrviz.exploitability (two best responses)",
             nash_conv: "cfrviz.nash_conv (two best responses)",
             variant_best_response: "the checker's own best response "

@@ -35,10 +35,11 @@ from typing import Any
 import numpy as np
 
 from ..core.tree import GameTree, as_tree
+from ..reference import mistakes
+from ..reference.evaluation import reach_probabilities
 from . import Feedback, wrong
 from .coding import checks, floats, number, run_student, short_repr
 from .diagnosis import Case, close_to, diagnose, fallback
-from .lesson05 import REACH_WEIGHTS, best_response_walk
 
 #: Answers within this of the package's count as equal.
 TOLERANCE = 1e-9
@@ -94,16 +95,14 @@ def root_cases() -> tuple[RootCase, ...]:
 def _values(tree: GameTree, policy: np.ndarray, roots: np.ndarray, hand_of_root: np.ndarray,
             player: int, *, weight: str = "others", play: str = "best", result: str = "value"
             ) -> np.ndarray:
-    """Per hand: what ``player`` earns below the roots, by lesson 05's
-    :func:`~cfrviz.exercises.lesson05.best_response_walk` with ``weight`` (a key of its
-    :data:`~cfrviz.exercises.lesson05.REACH_WEIGHTS`: "others" is chance x the other player)
-    and ``play`` ("best", "policy" or "peek"); ``result`` is "value" (Σ w v / Σ w), "cbv"
-    (Σ w v) or "mean" (the plain mean of v over the hand's roots that are reached).
+    """Per hand: what ``player`` earns below the roots, by the reference's best-response
+    recursion with its steps named (:func:`cfrviz.reference.mistakes.best_response_walk`):
+    ``weight`` ("others" is chance x the other player), ``play`` ("best", "policy" or
+    "peek"); ``result`` is "value" (Σ w v / Σ w), "cbv" (Σ w v) or "mean" (the plain mean of
+    v over the hand's roots that are reached).
     """
-    from ..engine import tree_reach_probabilities
-
-    w = REACH_WEIGHTS[weight](tree_reach_probabilities(tree, policy), player)
-    value = best_response_walk(tree, policy, player, w, play=play)
+    w = mistakes.BEST_RESPONSE_WEIGHTS[weight](reach_probabilities(tree, policy), player)
+    value = mistakes.best_response_walk(tree, policy, player, weight=weight, play=play).value
     hands = int(hand_of_root.max()) + 1
     cbv, total, mean, count = (np.zeros(hands) for _ in range(4))
     for root, hand in zip(roots.tolist(), hand_of_root.tolist()):
