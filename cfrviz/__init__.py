@@ -24,7 +24,7 @@ __version__ = "0.1.0"
 #: Public names by the module that defines them.
 _MODULES = {
     "analysis.equilibrium": ("MatrixEquilibrium", "matrix_equilibrium"),
-    "analysis.lp": ("ExactEquilibrium", "exact_equilibrium"),
+    "solvers.lp": ("ExactEquilibrium", "exact_equilibrium"),
     "analysis.evaluation": ("BestResponse", "best_response", "deviation_gains", "exploitability",
                             "expected_values", "nash_conv"),
     "core.policy": ("Policy",),
@@ -35,10 +35,11 @@ _MODULES = {
     "play.bots": ("bot", "BOTS", "always_raise", "always_call", "uniform_random", "strong_hands"),
     "play.match": ("head_to_head", "round_robin", "MatchResult", "RoundRobin"),
     "solvers": ("available_algorithms", "register_algorithm", "solve"),
-    "views": ("plot_tree", "TreeView", "tree_graph", "set_presenter", "kuhn_equilibrium_figure"),
+    "views": ("TreeView", "tree_graph", "set_presenter", "kuhn_equilibrium_figure"),
     "widgets": ("explore", "TrainingExplorer", "BestResponseExplorer", "PlayTable", "play_against",
                 "play_tabs", "KuhnEquilibriumView"),
     "widgets.export": ("export",),
+    "widgets.tree": ("plot_tree",),  # the view's, drawing into cfrviz's FigureWidget
 }
 _EXPORTS = {name: module for module, names in _MODULES.items() for name in names}
 

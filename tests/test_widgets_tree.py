@@ -4,6 +4,7 @@ drawing is checked in the browser, tests/test_browser.py)."""
 import json
 
 import numpy as np
+import plotly.graph_objects as go
 import pytest
 
 import cfrviz
@@ -153,3 +154,21 @@ def test_the_explorers_show_the_live_tree(kuhn):
     br = cfrviz.BestResponseExplorer(kuhn)
     assert br.tree in br.children and br.fig is br.tree.figure
     assert br.tree.frame.value == pytest.approx(br.best_response_value, abs=1e-12)
+
+
+def test_the_public_plot_tree_draws_a_widget_into_cfrvizs_figure_widget():
+    """cfrviz.plot_tree(widget=True) gives cfrviz's FigureWidget (its front end starts at once
+    and plotly's is sent once per kernel), drawn as the view draws it; without widget= a
+    plain figure, as before."""
+    from cfrviz.views.tree import plot_tree
+    from cfrviz.widgets.figure_widget import FigureWidget
+
+    game = cfrviz.load_game("kuhn_poker")
+    fig = cfrviz.plot_tree(game, widget=True)
+    assert isinstance(fig, FigureWidget)
+    def drawn(figure):  # what is drawn: a widget's traces also carry a uid of their own
+        plain = json.loads(figure.to_json())
+        return [{k: v for k, v in t.items() if k != "uid"} for t in plain["data"]], plain["layout"]
+
+    assert drawn(fig) == drawn(plot_tree(game, widget=True))
+    assert type(cfrviz.plot_tree(game)) is go.Figure

@@ -15,13 +15,25 @@ for its plain plotly figure.
 
 from __future__ import annotations
 
+import functools
+from typing import Any
+
 import ipywidgets as W
 import numpy as np
 
+from ..views import tree as views_tree
 from ..views.tree import WIDTH_STEPS, TreeFrame, TreeView, edge_texts, edge_width, width_steps
 from .figure_widget import FigureWidget
 from .overlay import NowMarks, labels, rings, segments, stack
 from .panel import sync_figure
+
+
+@functools.wraps(views_tree.plot_tree)
+def plot_tree(*args: Any, widget: Any = False, **options: Any) -> Any:
+    # cfrviz.plot_tree: the view's, with cfrviz's FigureWidget (fast to start, plotly's front
+    # end sent once per kernel) for widget=True; views may not import widgets.
+    return views_tree.plot_tree(*args, widget=FigureWidget() if widget is True else widget,
+                                **options)
 
 
 class LiveTree(W.Box):
