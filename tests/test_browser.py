@@ -243,7 +243,7 @@ def test_overlay_paths_sit_where_plotly_draws(tmp_path):
     with jupyterlab(extra_files=[notebook]) as server, chromium_page() as page:
         open_notebook(page, server, notebook.name)
         # Run once: a figure made empty and filled at once draws under load too
-        # (cfrviz.views.figure_widget; tests/test_browser_load.py).
+        # (cfrviz.widgets.figure_widget; tests/test_browser_load.py).
         run_all_and_wait(page)
         outputs = page.locator(".jp-OutputArea-output").filter(has=page.locator(".widget-slider"))
         simplex = outputs.nth(0).locator(".cfrviz-overlaid").filter(

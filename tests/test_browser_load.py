@@ -9,8 +9,8 @@ missed their two seconds and stayed blank.  Issue 30: that front end still trave
 every figure (70 MB for 14 figures through the kernel, the server and the page), which kept a
 loaded kernel busy past this test's fixed limit; lesson 13's Deep CFR explorer showed 0.0
 iterations/s (its Play missed the two seconds and its maximum).  Now plotly's front end is sent
-once per kernel (:class:`cfrviz.views.figure_widget.PlotlyBundle`), and every anywidget of
-cfrviz that starts late asks the kernel for its state again (:mod:`cfrviz.views.late_start`).
+once per kernel (:class:`cfrviz.widgets.figure_widget.PlotlyBundle`), and every anywidget of
+cfrviz that starts late asks the kernel for its state again (:mod:`cfrviz.widgets.late_start`).
 
 - :func:`test_every_figure_draws_under_load` starts :data:`TRAINERS` processes training CFR on
   Leduc (what a class's kernels do), opens a notebook of :data:`CELLS` (three regret-matching
