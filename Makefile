@@ -272,14 +272,16 @@ present: check-port check-lesson $(STAMP_LAB)
 # tests, one at a time, so that no JupyterLab page waits on a test beside it.  Both halves run
 # even if the first fails; "no tests collected" (exit 5, a PYTEST_ARGS such as -k that selects
 # none of one half) is not a failure.
+# Each half ends with its slowest tests, so that a CI log says where the minutes went.
 override PARALLEL := -n auto --maxprocesses 4
+override DURATIONS := --durations=15 --durations-min=5
 test: lint test-js
 	@export PYTEST_ADDOPTS="$${PYTEST_ADDOPTS:+$$PYTEST_ADDOPTS }$$CFRVIZ_PYTEST_ARGS"; \
 	ok() { [ $$1 -eq 0 ] || [ $$1 -eq 5 ]; }; \
 	echo "$(PY) -m pytest $(PARALLEL) -m 'not browser'"; \
-	first=0; $(PY) -m pytest $(PARALLEL) -m "not browser" || first=$$?; \
+	first=0; $(PY) -m pytest $(PARALLEL) $(DURATIONS) -m "not browser" || first=$$?; \
 	echo "$(PY) -m pytest -m browser"; \
-	second=0; $(PY) -m pytest -m browser || second=$$?; \
+	second=0; $(PY) -m pytest $(DURATIONS) -m browser || second=$$?; \
 	ok $$first && ok $$second
 
 test-fast: lint test-js
