@@ -276,7 +276,7 @@ def _cf_answers() -> dict:
             counterfactual_table: "`counterfactual_table` (cfrviz.engine)",
             cf_variants: "the checker's `cf_variants`",
             node_reach: "the checker's `node_reach`",
-            node_values: "`node_values` (cfrviz.analysis.subgame)"}
+            node_values: "`node_values` (cfrviz.solvers.subgame)"}
 
 
 @checks("`my_counterfactual_values`", "check_counterfactual_function(my_counterfactual_values)")

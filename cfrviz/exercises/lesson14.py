@@ -11,7 +11,7 @@ counterfactual best-response value against the blueprint, normalised by the hand
 
 the payoff of *terminate* in the re-solve gadget of Burch, Johanson and Bowling (AAAI 2014).
 It is compared, on Kuhn and Leduc poker subgames with CFR blueprints and for both players,
-with :func:`cfrviz.analysis.subgame.root_values`, which builds the subgame as a game of its
+with :func:`cfrviz.solvers.subgame.root_values`, which builds the subgame as a game of its
 own and best-responds there: a different computation from any the student is likely to write.
 Hands that chance and the other player never bring to the subgame (weight 0) have no value
 and are not compared.  A function that calls ``root_values`` itself is refused (the exercise is
@@ -69,9 +69,9 @@ CASES = (("kuhn_poker", 10, "deal/b", 1), ("kuhn_poker", 10, "deal/p/b", 0),
 @lru_cache(maxsize=1)
 def root_cases() -> tuple[RootCase, ...]:
     """The subgames the exercise is checked on (built once)."""
-    from ..analysis.subgame import root_values
     from ..games import load_game
     from ..solvers import solve
+    from ..solvers.subgame import root_values
 
     cases = []
     blueprints: dict[tuple[str, int], Any] = {}
@@ -123,8 +123,8 @@ def _formula(**options: str) -> Callable[[RootCase], np.ndarray]:
 
 
 def _wrong_player(case: RootCase) -> np.ndarray:
-    from ..analysis.subgame import root_values
     from ..core.policy import Policy
+    from ..solvers.subgame import root_values
     other = root_values(case.tree, Policy(case.tree, case.policy), case.roots.tolist(),
                         1 - case.player)
     return np.array(other.value)
@@ -207,9 +207,9 @@ def check_root_values(function: Any) -> Feedback:
     gadget's terminate values (normalised counterfactual best-response values per hand).
 
     Compared, at every hand with weight of every case in :func:`root_cases`, with
-    :func:`cfrviz.analysis.subgame.root_values`.
+    :func:`cfrviz.solvers.subgame.root_values`.
     """
-    from ..analysis.subgame import root_values
+    from ..solvers.subgame import root_values
 
     got = []
     for case in root_cases():
@@ -217,7 +217,7 @@ def check_root_values(function: Any) -> Feedback:
         answer, failed = run_student(
             lambda c=case, g=given: function(c.tree, *g, c.player),
             name="`my_root_values`", hints=_HINTS,
-            forbidden={root_values: "`root_values` (cfrviz.analysis.subgame)"},
+            forbidden={root_values: "`root_values` (cfrviz.solvers.subgame)"},
             unchanged=[("policy", given[0]), ("roots", given[1]), ("hand_of_root", given[2])])
         if failed is not None:
             return failed

@@ -3,7 +3,7 @@
 Exercise "plan constraints": ``my_constraints(tree, player, first)`` returns ``(E, e)`` for
 one player (row 0: ``x(∅) = 1``; then a row per information set of the player: its actions'
 weights add up to the weight of the sequence leading to it; action ``a`` of set ``I`` is
-column ``first[I] + a``, as in :func:`cfrviz.analysis.lp.sequence_form`).  Checked for both
+column ``first[I] + a``, as in :func:`cfrviz.solvers.lp.sequence_form`).  Checked for both
 players of Kuhn poker and of two-rank Leduc; each row is found by the set whose actions it
 carries (any row order, any row times a nonzero number), and the first wrong row is named in
 words: which set, which sequence.
@@ -24,9 +24,9 @@ from typing import Any
 
 import numpy as np
 
-from ..analysis import lp
-from ..analysis.lp import sequence_form
 from ..analysis.realization import sequence_labels
+from ..solvers import lp
+from ..solvers.lp import sequence_form
 from . import Feedback, as_number, correct
 from .coding import attempt, checks, floats, run_student, short_repr
 from .diagnosis import Case, Message, by_name, diagnose, fallback
@@ -52,7 +52,7 @@ def game_for(name: str, params: dict):
 
 
 def reference_constraints(tree, player: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(E, e)`` (or ``(F, f)``) as dense arrays, from :func:`cfrviz.analysis.lp.sequence_form`."""
+    """``(E, e)`` (or ``(F, f)``) as dense arrays, from :func:`cfrviz.solvers.lp.sequence_form`."""
     rows = sequence_form(tree).constraints[player].toarray()
     rhs = np.zeros(len(rows))
     rhs[0] = 1.0
@@ -319,8 +319,8 @@ def _coefficients(others: dict) -> str:
 
 #: The package's own answers to the constraints exercise: calling one is not writing it.
 _CONSTRAINT_ANSWERS: dict[Callable[..., Any], str] = {
-    sequence_form: "cfrviz.analysis.lp.sequence_form (whose .constraints are E and F)",
-    lp.plan_constraints: "cfrviz.analysis.lp.plan_constraints",
+    sequence_form: "cfrviz.solvers.lp.sequence_form (whose .constraints are E and F)",
+    lp.plan_constraints: "cfrviz.solvers.lp.plan_constraints",
 }
 
 
@@ -344,9 +344,9 @@ def check_plan_constraints(function) -> Feedback:
     """Exercise: ``function(tree, player, first) -> (E, e)``, the realization-plan constraints.
 
     Checked on :data:`CONSTRAINT_GAMES`, both players, against
-    :func:`cfrviz.analysis.lp.sequence_form`'s; each wrong row is named by its set
+    :func:`cfrviz.solvers.lp.sequence_form`'s; each wrong row is named by its set
     (see :func:`find_row_mistake` for what is recognised).  A function that calls
-    :func:`~cfrviz.analysis.lp.sequence_form` (or the helper that builds its constraints) is
+    :func:`~cfrviz.solvers.lp.sequence_form` (or the helper that builds its constraints) is
     "wrong", mistake ``"calls the answer"``: the exercise is to build the rows.  One that
     changes ``first`` is "wrong" too, mistake ``"changes its input"``.
     """
