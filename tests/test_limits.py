@@ -63,7 +63,6 @@ NOT_YET_SPLIT_FUNCTIONS: dict[str, int] = {
     "exercises/lesson08.py::plus_cases": 65,
     "exercises/predictive.py::predictive_cases": 106,
     "solvers/deep_cfr/training.py::solve_deep_cfr": 71,
-    "solvers/depth_limited.py::solve_trunk": 68,
     "solvers/driver.py::resume_state": 69,
     "solvers/lp.py::solve_sequence_form": 77,
     "solvers/multi.py::run_multiplayer": 64,

@@ -6,7 +6,8 @@ ahead and, at the depth limit, ask a *value function* what each private hand is 
 both players' ranges there.  Here the depth limit is the first public chance event after the
 private deal (in Leduc, the end of round one, where the public card comes), and the *trunk*
 above it is solved by CFR+ (Tammelin 2014; regret matching+, simultaneous updates, the average
-weighted by iteration).  At every iteration each leaf public state gets both players' ranges
+weighted by iteration), the CFR family's own compiled update run by the one training loop
+(:func:`solve_trunk`).  At every iteration each leaf public state gets both players' ranges
 under the current strategy, and the value function turns them into counterfactual values per
 hand.
 
@@ -39,14 +40,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import engine
 from ..core.checks import whole_number
 from ..core.policy import Policy, check_policy
 from ..core.registry import INT_LIMIT
+from ..core.trace import SolverState
 from ..core.tree import CHANCE, TERMINAL, GameTree, as_tree, check_zero_sum
 from ..core.types import FloatArray, IntArray
 from ..games.public import public_tree
 from . import solve
+from .driver import drive, one_at_a_time, start_tree
 from .network import MLP, train
+from .registry import check_request
 from .subgame import (
     TreeBuilder,
     deal_roots,
@@ -363,12 +368,23 @@ def resolved_continuation(trunk_: Trunk, trunk_strategy: FloatArray, base: Polic
 
 # --------------------------------------------------------------------------- the trunk's CFR+
 
+#: The trunk's update: CFR+'s rule (regret matching+, the average weighted by the iteration) with
+#: simultaneous updates, so that both players see the same leaf ranges in one iteration.
+TRUNK_RULE = engine.UpdateRule(alternating=False, plus=True, linear_average=True)
+
+
 def solve_trunk(trunk_: Trunk, values: LeafValues, iterations: int = 1000) -> FloatArray:
     """CFR+ on the trunk with leaf payoffs from ``values`` at every iteration.
 
     Regret matching+ with simultaneous updates and the average strategy weighted by the
     iteration number (Tammelin 2014's CFR+ with simultaneous rather than alternating updates,
-    so both players see the same leaf ranges in one iteration).
+    so both players see the same leaf ranges in one iteration): the CFR family's compiled
+    update (:func:`cfrviz.engine.run_full_tree` under :data:`TRUNK_RULE`), run one iteration
+    at a time by the one training loop (:func:`cfrviz.solvers.driver.drive`).  Before each
+    iteration the leaves become terminals paying, to each player's hand, what ``values`` gives
+    for both players' ranges under the strategy about to be played.  With values that do not
+    depend on the ranges, this is ``cfrviz.solve(trunk with those payoffs, "cfr+",
+    alternating=False)``.
 
     Returns
     -------
@@ -376,61 +392,38 @@ def solve_trunk(trunk_: Trunk, values: LeafValues, iterations: int = 1000) -> Fl
         The average strategy, rows following ``trunk_.tree``'s information sets.
     """
     runs = whole_number(iterations, "iterations", 1, INT_LIMIT)
-    t = trunk_.tree
-    mask = t.legal_mask
-    num, width = mask.shape
-    kids = np.arange(1, t.num_nodes)
-    par = t.parent[kids]
-    row = np.where(t.player[par] == CHANCE, 2, t.player[par])
-    decision = t.player[par] >= 0
-    slot = np.where(decision, t.infoset[par] * width + t.action[kids], -1)
-    levels = [lv[lv > 0] for lv in t.levels()[1:]]
-    deciders = np.flatnonzero(t.player >= 0)
-    first_member = np.full(num, -1, dtype=np.int64)
-    first_member[t.infoset[deciders][::-1]] = deciders[::-1]
-    owner = t.infoset_player
-    regret = np.zeros((num, width))
-    average = np.zeros((num, width))
-    edge = np.ones(t.num_nodes)
-    edge[kids[~decision]] = t.chance_prob[kids[~decision]]
-    utility = np.array(t.utility)
-    reach = np.ones((3, t.num_nodes))
-    for it in range(1, runs + 1):
-        positive = np.maximum(regret, 0.0) * mask
-        total = positive.sum(axis=1, keepdims=True)
-        sigma = np.where(total > 0, positive / np.where(total > 0, total, 1.0),
-                         mask / mask.sum(axis=1, keepdims=True))
-        flat = sigma.ravel()
-        edge[kids[decision]] = flat[slot[decision]]
-        reach[:, 0] = 1.0
-        for level in levels:
-            reach[:, level] = reach[:, t.parent[level]]
-            reach[row[level - 1], level] *= edge[level]
-        for leaf, nodes in enumerate(trunk_.leaf_nodes):
-            r0, r1 = trunk_.ranges(leaf, reach)
-            v0, v1 = values(leaf, r0, r1)
-            a, b = trunk_.hand_of[leaf]
-            utility[nodes, 0] = v0[a]
-            utility[nodes, 1] = v1[b]
-        value = np.array(utility)
-        for level in reversed(levels):
-            np.add.at(value, t.parent[level], edge[level, None] * value[level])
-        # Counterfactual action values: chance's and the opponent's reach at the parent.
-        q = np.zeros(num * width)
-        d = kids[decision]
-        p = t.parent[d]
-        who = t.player[p]
-        w = reach[2, p] * reach[1 - who, p]
-        np.add.at(q, slot[decision], w * value[d, who])
-        q = q.reshape(num, width)
-        v = (q * sigma).sum(axis=1, keepdims=True)
-        regret = np.maximum(regret + (q - v) * mask, 0.0)
-        own = reach[owner, first_member]
-        average += it * own[:, None] * sigma
-    total = average.sum(axis=1, keepdims=True)
-    out: FloatArray = np.where(total > 0, average / np.where(total > 0, total, 1.0),
-                               mask / mask.sum(axis=1, keepdims=True))
+    tree = trunk_.tree
+    arrays = engine.plan(tree).arrays
+    strategy = np.empty(tree.legal_mask.shape)
+
+    def run(state: SolverState, first: int, last: int) -> int:
+        if last < first:  # the loop's first call, before any iteration
+            return 0
+        # The strategy the iteration plays (first == last: one_at_a_time), and the leaf
+        # payoffs its ranges lead to.
+        engine.regret_matching_table(state.regret_sum, arrays.mask, strategy)
+        payoffs = arrays._replace(utility=_leaf_payoffs(trunk_, values, strategy))
+        tables = engine.Tables(state.regret_sum, state.strategy_sum, state.current, state.instant)
+        engine.run_full_tree(payoffs, tables, first, last, TRUNK_RULE)
+        return 2 * len(arrays.parent)
+
+    request = check_request(tree, "cfr+", runs, 0, [], {"alternating": False, "progress": False})
+    trace = drive(request, one_at_a_time(start_tree(request, tree, run, resumable=False)))
+    out: FloatArray = trace.average_strategy[-1]
     return out
+
+
+def _leaf_payoffs(trunk_: Trunk, values: LeafValues, strategy: FloatArray) -> FloatArray:
+    """The trunk's payoffs when ``strategy`` is played: each leaf history pays each player
+    ``values``' value of its hand for both players' ranges there (read-only, as a plan's)."""
+    reach = engine.tree_reach_probabilities(trunk_.tree, strategy)
+    utility = np.array(trunk_.tree.utility, dtype=np.float64, order="C")
+    for leaf, nodes in enumerate(trunk_.leaf_nodes):
+        v0, v1 = values(leaf, *trunk_.ranges(leaf, reach))
+        a, b = trunk_.hand_of[leaf]
+        utility[nodes, 0], utility[nodes, 1] = v0[a], v1[b]
+    utility.setflags(write=False)  # the plan's own type: one compiled kernel for every iteration
+    return utility
 
 
 def combine(trunk_: Trunk, trunk_strategy: FloatArray, continuation: Policy) -> Policy:
