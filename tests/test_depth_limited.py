@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import signal
 from dataclasses import replace
 
 import numpy as np
@@ -110,6 +112,36 @@ def test_trunk_with_continuation_values_is_cfr_plus_on_the_fixed_trunk(cut, equi
     whole = cfrviz.solve(fixed, "cfr+", 300, checkpoints=[300], alternating=False)
     strategy = dl.solve_trunk(cut, dl.continuation_values(cut, equilibrium), 300)
     np.testing.assert_allclose(strategy, whole.average_strategy[-1], atol=1e-10)
+
+
+def test_an_interrupt_stops_the_trunk_between_iterations(cut, equilibrium):
+    """Ctrl-C (a signal, taken when the iteration ends) or a KeyboardInterrupt raised by the leaf
+    values (the iteration it cuts is dropped) ends solve_trunk with a KeyboardInterrupt."""
+    exact = dl.continuation_values(cut, equilibrium)
+    leaves = len(cut.leaf_states)
+    handler = signal.getsignal(signal.SIGINT)
+
+    def interrupted(at, how):
+        calls = []
+
+        def values(leaf, r0, r1):
+            calls.append(leaf)
+            if len(calls) == at:
+                how()
+            return exact(leaf, r0, r1)
+        return values
+
+    def signal_int():
+        os.kill(os.getpid(), signal.SIGINT)
+
+    def raise_it():
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt, match="after iteration 1 of 50"):
+        dl.solve_trunk(cut, interrupted(3, signal_int), 50)
+    with pytest.raises(KeyboardInterrupt, match="after iteration 1 of 50"):
+        dl.solve_trunk(cut, interrupted(leaves + 2, raise_it), 50)
+    assert signal.getsignal(signal.SIGINT) is handler  # put back
 
 
 def test_combine_keeps_the_continuation_below_the_leaves(cut, equilibrium, leduc):

@@ -49,7 +49,7 @@ from ..core.tree import CHANCE, TERMINAL, GameTree, as_tree, check_zero_sum
 from ..core.types import FloatArray, IntArray
 from ..games.public import public_tree
 from . import solve
-from .driver import drive, one_at_a_time, start_tree
+from .driver import average_strategy, deferred_interrupt, iterate, one_at_a_time, start_tree
 from .network import MLP, train
 from .registry import check_request
 from .subgame import (
@@ -380,7 +380,7 @@ def solve_trunk(trunk_: Trunk, values: LeafValues, iterations: int = 1000) -> Fl
     iteration number (Tammelin 2014's CFR+ with simultaneous rather than alternating updates,
     so both players see the same leaf ranges in one iteration): the CFR family's compiled
     update (:func:`cfrviz.engine.run_full_tree` under :data:`TRUNK_RULE`), run one iteration
-    at a time by the one training loop (:func:`cfrviz.solvers.driver.drive`).  Before each
+    at a time by the one training loop (:func:`cfrviz.solvers.driver.iterate`).  Before each
     iteration the leaves become terminals paying, to each player's hand, what ``values`` gives
     for both players' ranges under the strategy about to be played.  With values that do not
     depend on the ranges, this is ``cfrviz.solve(trunk with those payoffs, "cfr+",
@@ -390,6 +390,11 @@ def solve_trunk(trunk_: Trunk, values: LeafValues, iterations: int = 1000) -> Fl
     -------
     array, shape (trunk information sets, max actions)
         The average strategy, rows following ``trunk_.tree``'s information sets.
+
+    Raises
+    ------
+    KeyboardInterrupt
+        On Ctrl-C (taken between iterations) or one raised by ``values``.
     """
     runs = whole_number(iterations, "iterations", 1, INT_LIMIT)
     tree = trunk_.tree
@@ -408,9 +413,13 @@ def solve_trunk(trunk_: Trunk, values: LeafValues, iterations: int = 1000) -> Fl
         return 2 * len(arrays.parent)
 
     request = check_request(tree, "cfr+", runs, 0, [], {"alternating": False, "progress": False})
-    trace = drive(request, one_at_a_time(start_tree(request, tree, run, resumable=False)))
-    out: FloatArray = trace.average_strategy[-1]
-    return out
+    stepper = one_at_a_time(start_tree(request, tree, run))
+    with deferred_interrupt() as flag:  # a Ctrl-C ends the loop between iterations
+        ended = [p for p in iterate(request, stepper, stop=lambda: flag.hit) if p.interrupted]
+    if ended:
+        raise KeyboardInterrupt(f"solve_trunk interrupted after iteration "
+                                f"{ended[-1].iteration} of {runs}")
+    return average_strategy(stepper.state.strategy_sum, tree.legal_mask)
 
 
 def _leaf_payoffs(trunk_: Trunk, values: LeafValues, strategy: FloatArray) -> FloatArray:
