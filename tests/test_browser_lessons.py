@@ -58,6 +58,8 @@ from _lessons import (
     unanswered_problems,
 )
 
+from cfrviz.jupyter_hooks import NOTICE
+
 #: The least share of the baseline's rate a lesson's Play must reach (issue 19).
 FLOOR = 0.8
 #: A key press on a timeline slider must show within this long (the browser and kernel round
@@ -436,19 +438,29 @@ def slider_range_any(handle) -> tuple[float, float]:
 # Outputs showing a widget that failed (or never finished) to display.
 _FAILED_WIDGETS = "() => {" + _CELL_OF + """
   return [...document.querySelectorAll(".jp-Notebook .jp-OutputArea-output")]
-    .filter((out) => /Error displaying widget|Loading widget/.test(out.innerText))
+    .filter((out) => /Error displaying widget|Loading widget|model not found/.test(out.innerText))
     .map((out) => `${cellOf(out)}: ${out.innerText.trim().slice(0, 120)}`);
 }"""
 
 
+_NOTICES = """(notice) => [...document.querySelectorAll(".jp-Notebook .jp-OutputArea-output")]
+  .filter((out) => out.innerText.includes(notice)).length"""
+
+
 def check_reopen(page, server, lesson: str) -> list[str]:
     """Save, shut the kernel down (a student coming back the next day), open the lesson again,
-    and look for widgets that fail to display (a lesson that shows no widget: nothing to do)."""
+    and look for widgets that fail to display (a lesson that shows no widget: nothing to do).
+    The save changes the file only (the page keeps its live widgets); reopened, each widget's
+    place holds the pre-save hook's notice to run the cell again (issue 19)."""
     widgets = [out for out in page.evaluate(_OUTPUTS)
                if "application/vnd.jupyter.widget-view+json" in out.get("data", {})]
     if not widgets:
         return []
     page.evaluate("() => jupyterapp.commands.execute('docmanager:save')")
+    page.wait_for_function("() => !jupyterapp.shell.currentWidget.context.model.dirty")
+    problems = []
+    if live := page.evaluate(_NOTICES, NOTICE):
+        problems.append(f"saving put {live} run-again notices in the page itself")
     page.evaluate("() => jupyterapp.serviceManager.sessions.shutdownAll()")
     page.errors.clear()
     open_notebook_in_workspace(page, server, f"{lesson}.ipynb", f"w{lesson[:2]}-reopened")
@@ -462,8 +474,11 @@ def check_reopen(page, server, lesson: str) -> list[str]:
         time.sleep(0.25)
     failed = page.evaluate(_FAILED_WIDGETS)
     screenshot(page, f"lesson{lesson[:2]}-reopened")
-    problems = [f"after saving and reopening, {f}" for f in failed]
+    problems += [f"after saving and reopening, {f}" for f in failed]
     problems += [f"after saving and reopening: {e}" for e in page.errors]
+    if (notices := page.evaluate(_NOTICES, NOTICE)) != len(widgets):
+        problems.append(f"after saving and reopening, {notices} run-again notices for "
+                        f"{len(widgets)} widget outputs")
     return problems
 
 
