@@ -33,12 +33,14 @@ import platform
 import sys
 import time
 from dataclasses import dataclass, field
+from unittest import mock
 
 import _openspiel
 import numpy as np
 from _results import recorded
 
 import cfrviz
+from cfrviz import engine
 from cfrviz.reference import vanilla_cfr
 from cfrviz.solvers import algorithms_in, tree_algorithms
 from cfrviz.solvers.driver import average_strategy
@@ -229,16 +231,26 @@ def nudged_run(tree, algorithm: str, iterations: int) -> tuple[float, float]:
 
     Each regret after the first iteration is multiplied by 1 + 1e-16 x (a
     seeded normal draw), a change in the last bit: the gap at the end is how
-    far rounding alone carries a run.
+    far rounding alone carries a run.  The nudge is made in the compiled
+    sweep's tables between its first and second calls (a resumed trace
+    cannot carry it: ``resume`` replays a trace and refuses one changed
+    after it was recorded).
     """
     plain = cfrviz.solve(tree, algorithm, iterations, checkpoints=[iterations], progress=False)
-    first = cfrviz.solve(tree, algorithm, 1, checkpoints=[1], progress=False)
-    regret = first.state["regret_sum"]
-    noise = np.random.default_rng(1).standard_normal(regret.shape)
-    first.state["regret_sum"] = regret * (1 + 1e-16 * noise)
-    nudged = cfrviz.solve(tree, algorithm, iterations, checkpoints=[iterations],
-                          progress=False, resume=first)
-    return float(plain.exploitability[-1]), float(nudged.exploitability[-1])
+    sweep, noise, nudged = engine.run_full_tree, np.random.default_rng(1), []
+
+    def nudging(arrays, tables, first, last, rule):
+        if first == 2:  # the driver times iteration 1 on its own, then goes on from 2
+            tables.regret_sum[...] *= 1 + 1e-16 * noise.standard_normal(tables.regret_sum.shape)
+            nudged.append(first)
+        return sweep(arrays, tables, first, last, rule)
+
+    with mock.patch.object(engine, "run_full_tree", nudging):
+        run = cfrviz.solve(tree, algorithm, iterations, checkpoints=[iterations],
+                           progress=False)
+    if not nudged:
+        raise RuntimeError(f"{algorithm}: no sweep started at iteration 2; nothing was nudged")
+    return float(plain.exploitability[-1]), float(run.exploitability[-1])
 
 
 # ------------------------------------------------------------------------------ formatting
