@@ -51,13 +51,12 @@ def best_response_values(arrays: PlanArrays, strategy: FloatArray, who: int, ord
                          ) -> tuple[float, IntArray, FloatArray]:
     """A best response of ``who`` that sees only its own information sets.
 
-    Nodes are processed by decreasing *stage* (how many of ``who``'s own
-    decisions lie above them) and, within a stage, in reverse preorder.  With
-    perfect recall all nodes of one of ``who``'s information sets share a
-    stage, and their children all lie in the next one, so when a stage starts
-    the counterfactual value of every action of its sets is already known:
-    the best action is the argmax, summed over the set's nodes, of the
-    opponent-and-chance reach times the value below.
+    Nodes are processed by decreasing *stage* (how many of ``who``'s own decisions lie above
+    them) and, within a stage, in reverse preorder.  With perfect recall all nodes of one of
+    ``who``'s information sets share a stage, and their children all lie in the next one, so
+    when a stage starts the counterfactual value of every action of its sets is already known:
+    the best action is the argmax, summed over the set's nodes, of the opponent-and-chance
+    reach times the value below.
 
     Parameters
     ----------
@@ -78,10 +77,8 @@ def best_response_values(arrays: PlanArrays, strategy: FloatArray, who: int, ord
     """
     player, infoset, child_ptr, child_ids = (arrays.player, arrays.infoset, arrays.child_ptr,
                                              arrays.child_ids)
-    n = player.shape[0]
-    num = strategy.shape[0]
-    reach = np.empty((3, n))
-    prob = np.empty(n)
+    n, num = player.shape[0], strategy.shape[0]
+    reach, prob = np.empty((3, n)), np.empty(n)
     reach_pass(arrays, strategy, reach, prob)
     other = 1 - who
     value = np.zeros(n)
@@ -89,26 +86,19 @@ def best_response_values(arrays: PlanArrays, strategy: FloatArray, who: int, ord
     best = np.empty(num, dtype=np.int64)
     for info in range(num):  # a loop compiles faster than np.full
         best[info] = -1
-    pos = 0
-    current_stage = -1
+    pos, current_stage = 0, -1
     for idx in range(n):
         h = order[idx]
-        k = stage[h]
-        if k != current_stage:
-            current_stage = k
-            pos = _stage_totals(arrays, stage, decisions, pos, k, value, totals)
+        if stage[h] != current_stage:
+            current_stage = stage[h]
+            pos = _stage_totals(arrays, stage, decisions, pos, current_stage, value, totals)
         kind = player[h]
         if kind == TERMINAL:
             value[h] = reach[CHANCE_EDGE, h] * reach[other, h] * arrays.utility[h, who]
         elif kind == who:
             info = infoset[h]
-            if best[info] < 0:
-                lo = child_ptr[h]
-                choice = 0
-                for a in range(1, child_ptr[h + 1] - lo):
-                    if totals[info, a] > totals[info, choice]:
-                        choice = a
-                best[info] = choice
+            if best[info] < 0:  # the set's first node: its totals are complete
+                best[info] = _first_argmax(totals, info, child_ptr[h + 1] - child_ptr[h])
             value[h] = value[child_ids[child_ptr[h] + best[info]]]
         else:  # chance or the opponent: their reach is already in the terminal values
             v = 0.0
@@ -116,6 +106,17 @@ def best_response_values(arrays: PlanArrays, strategy: FloatArray, who: int, ord
                 v += value[child_ids[i]]
             value[h] = v
     return value[0], best, totals
+
+
+@step
+def _first_argmax(totals: FloatArray, info: int, count: int) -> int:
+    """The best of the first ``count`` actions of set ``info`` by ``totals`` (the first of
+    equal ones)."""
+    choice = 0
+    for a in range(1, count):
+        if totals[info, a] > totals[info, choice]:
+            choice = a
+    return choice
 
 
 @step
