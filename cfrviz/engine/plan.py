@@ -139,30 +139,44 @@ class Plan:
         self.br_decisions: list[IntArray] = []
         self.recall_problem: str | None = None
         for p in PLAYER_EDGES:
-            # stage = how many of p's own decisions lie above a node (its sequence length)
-            # and the slot of the last of them (perfect recall: equal across an information set)
-            stage = np.zeros(n, dtype=np.int64)
-            last = np.full(n, -1, dtype=np.int64)
-            for h in range(1, n):  # once per tree; parents come first
-                own = player[par[h]] == p
-                stage[h] = stage[par[h]] + (1 if own else 0)
-                last[h] = slot[h] if own else last[par[h]]
-            order = np.lexsort((-np.arange(n), -stage)).astype(np.int64)
-            mine = np.flatnonzero(player == p)
-            decisions = mine[np.lexsort((-mine, -stage[mine]))].astype(np.int64)
-            first = np.full(self.num_infosets, -1, dtype=np.int64)
-            first[infoset[mine[::-1]]] = last[mine[::-1]]
-            clash = mine[last[mine] != first[infoset[mine]]]
-            if len(clash):
-                h = int(clash[0])
-                self.recall_problem = (
-                    f"{tree.name} does not have perfect recall: information set "
-                    f"{tree.infoset_keys[infoset[h]]!r} of player {p + 1} holds nodes "
-                    f"reached by different moves of that player's own (e.g. history "
-                    f"{tree.history[h]!r})")
+            order, stage, decisions, problem = _best_response_order(tree, p, par, player,
+                                                                    infoset, slot)
+            self.recall_problem = problem or self.recall_problem
             self.br_order.append(order)
             self.br_stage.append(stage)
             self.br_decisions.append(decisions)
+
+
+def _best_response_order(tree: GameTree, p: int, par: IntArray, player: IntArray,
+                         infoset: IntArray, slot: IntArray
+                         ) -> tuple[IntArray, IntArray, IntArray, str | None]:
+    """Player ``p``'s ``(order, stage, decisions, recall problem)`` for
+    :func:`cfrviz.engine.evaluation.best_response_values`: each node's stage, the nodes by
+    decreasing stage then reverse preorder, ``p``'s decision nodes in that order, and why the
+    tree lacks perfect recall for ``p`` (None if it does not)."""
+    n = len(par)
+    # stage = how many of p's own decisions lie above a node (its sequence length)
+    # and the slot of the last of them (perfect recall: equal across an information set)
+    stage = np.zeros(n, dtype=np.int64)
+    last = np.full(n, -1, dtype=np.int64)
+    for h in range(1, n):  # once per tree; parents come first
+        own = player[par[h]] == p
+        stage[h] = stage[par[h]] + (1 if own else 0)
+        last[h] = slot[h] if own else last[par[h]]
+    order = np.lexsort((-np.arange(n), -stage)).astype(np.int64)
+    mine = np.flatnonzero(player == p)
+    decisions = mine[np.lexsort((-mine, -stage[mine]))].astype(np.int64)
+    first = np.full(tree.num_infosets, -1, dtype=np.int64)
+    first[infoset[mine[::-1]]] = last[mine[::-1]]
+    clash = mine[last[mine] != first[infoset[mine]]]
+    if not len(clash):
+        return order, stage, decisions, None
+    h = int(clash[0])
+    return order, stage, decisions, (
+        f"{tree.name} does not have perfect recall: information set "
+        f"{tree.infoset_keys[infoset[h]]!r} of player {p + 1} holds nodes "
+        f"reached by different moves of that player's own (e.g. history "
+        f"{tree.history[h]!r})")
 
 
 def plan(tree: GameTree) -> Plan:
