@@ -35,16 +35,17 @@ and the rest of the game keeps the blueprint's.  Three ways to compute that new 
 
 Public states and hands come from :mod:`cfrviz.games.public` (a subgame is given as a
 :class:`~cfrviz.games.public.PublicState`, its public history or its node ids, checked to be
-closed under information sets); a player's root information sets are its private hands there, so
-games without a well-defined public state are refused, as :func:`~cfrviz.games.public.public_tree`
-refuses them.
+closed under information sets by :func:`~cfrviz.solvers.subtrees.subgame_roots`); a player's
+root information sets are its private hands there, so games without a well-defined public state
+are refused, as :func:`~cfrviz.games.public.public_tree` refuses them.  The gadgets are built
+from the game's subtrees by :mod:`cfrviz.solvers.subtrees`.
 """
 
 from __future__ import annotations
 
 import time
 import warnings
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Generator, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -56,265 +57,26 @@ from ..core.registry import INT_LIMIT
 from ..core.tree import CHANCE, TERMINAL, GameTree, as_tree, check_zero_sum
 from ..core.types import FloatArray, IntArray
 from ..engine import tree_best_response, tree_exploitability, tree_reach_probabilities
-from ..games.public import PublicState, PublicTree, public_tree
-from .driver import (
-    InterruptFlag,
-    Progress,
-    Row,
-    deferred_interrupt,
-    iterate,
-)
+from .driver import InterruptFlag, Progress, Row, deferred_interrupt, iterate
 from .progress import progress_bar
 from .registry import ALGORITHMS, Algorithm, check_request
 from .registry import algorithm as find_algorithm
+from .subtrees import (  # the tree parts in __all__ are re-exported: imported from here too
+    TreeBuilder,
+    deal_roots,
+    hands_at,
+    node_values,
+    profile_on,
+    shared_infosets,
+    subgame_roots,
+    subtree_end,
+)
 
 #: The three re-solving methods, by the names :func:`resolve` takes.
 METHODS = ("unsafe", "resolve", "maxmargin")
 #: What each method is called in a table or a menu.
 METHOD_LABELS = {"unsafe": "unsafe", "resolve": "re-solve gadget (Burch et al. 2014)",
                  "maxmargin": "max-margin (Moravčík et al. 2016)"}
-
-
-# --------------------------------------------------------------------------- the tree's layout
-
-def subtree_end(tree: GameTree) -> IntArray:
-    """One past the last node of each node's subtree (nodes are in depth-first preorder)."""
-    def compute(t: GameTree) -> IntArray:
-        end = np.arange(1, t.num_nodes + 1, dtype=np.int64)
-        for h in range(t.num_nodes - 1, 0, -1):
-            p = t.parent[h]
-            if end[h] > end[p]:
-                end[p] = end[h]
-        end.setflags(write=False)
-        return end
-    return tree.cached("subtree_end", compute)
-
-
-def _roots(tree: GameTree, state: object) -> IntArray:
-    """The root histories of a subgame, from a PublicState, a public history or node ids,
-    checked to be one public state whose subtrees are closed under information sets."""
-    public = public_tree(tree)  # refuses a game without a well-defined public state
-    if isinstance(state, PublicState):
-        if not (0 <= state.id < len(public) and public.states[state.id] is state):
-            raise ValueError(f"state: public state {state.history!r} belongs to another game's "
-                             f"public tree, not {tree.name}'s (take it from "
-                             f"cfrviz.games.public.public_tree(game))")
-        nodes = state.nodes
-    elif isinstance(state, str):
-        nodes = public.find(state).nodes
-    else:
-        nodes = _node_ids(tree, state)
-    roots: IntArray = np.unique(np.asarray(nodes, dtype=np.int64))
-    _one_public_state(public, roots)
-    ends = subtree_end(tree)
-    inside = np.zeros(tree.num_nodes, dtype=bool)
-    for r in roots:
-        if inside[r]:
-            raise ValueError(f"subgame root {tree.history[r]!r} lies below another root")
-        inside[r:ends[r]] = True
-    sets = np.unique(tree.infoset[inside & (tree.infoset >= 0)])
-    outside = np.isin(tree.infoset, sets) & ~inside
-    if outside.any():
-        h = int(np.flatnonzero(outside)[0])
-        raise ValueError(f"the nodes given are not a subgame of {tree.name}: information set "
-                         f"{tree.infoset_keys[tree.infoset[h]]!r} also holds history "
-                         f"{tree.history[h]!r} outside it (give a whole public state)")
-    return roots
-
-
-def _node_ids(tree: GameTree, nodes: object) -> IntArray:
-    """A subgame given by node ids: each a whole number in ``1 .. num_nodes - 1`` (a bool, a
-    float such as ``7.5`` or ``7.0`` and a string such as ``'3'`` are refused, never
-    converted), checked by :func:`~cfrviz.core.checks.whole_number`."""
-    top = tree.num_nodes - 1
-    what = (f"state (a subgame) is a PublicState, its public history (a str) or a sequence of "
-            f"{tree.name}'s node ids below its root, whole numbers 1..{top}")
-    if isinstance(nodes, np.ndarray) and nodes.ndim != 1:
-        raise ValueError(f"{what}; got an array of shape {nodes.shape}")
-    if not isinstance(nodes, (Sequence, np.ndarray)) or isinstance(nodes, (str, bytes)):
-        raise ValueError(f"{what}; got {type(nodes).__name__}")
-    if not 0 < len(nodes) <= tree.num_nodes:
-        raise ValueError(f"{what}; got {len(nodes):,} node ids ({tree.name} has "
-                         f"{tree.num_nodes:,} nodes)")
-
-    def name(i: int) -> str:
-        return f"state[{i}] (a node id of {tree.name} below its root)"
-
-    try:
-        if isinstance(nodes, np.ndarray) and nodes.dtype.kind in "iu":  # checked all at once
-            for i in np.flatnonzero((nodes < 1) | (nodes > top))[:1]:
-                whole_number(int(nodes[i]), name(int(i)), 1, top)  # raises: the first bad id
-            return nodes.astype(np.int64)
-        return np.array([whole_number(v, name(i), 1, top) for i, v in enumerate(nodes)],
-                        dtype=np.int64)
-    except ValueError as error:
-        raise ValueError(f"{error}; a subgame is a public state (a PublicState), its public "
-                         f"history (one str, not in a list) or a sequence of node ids") from None
-
-
-def _one_public_state(public: PublicTree, roots: IntArray) -> None:
-    """Refuse nodes of more than one public state: a subgame is below one of them."""
-    states = np.unique(public.node_state[roots])
-    if len(states) > 1:
-        shown = ", ".join(repr(public.states[int(s)].history) for s in states[:4])
-        more = f" and {len(states) - 4} more" if len(states) > 4 else ""
-        raise ValueError(f"state: the nodes given lie in {len(states)} public states ({shown}"
-                         f"{more}); a subgame is the nodes of one public state (give the "
-                         f"state, its public history or its nodes)")
-
-
-# --------------------------------------------------------------------------- building gadgets
-
-class TreeBuilder:
-    """A game tree (a gadget, a subgame) assembled node by node in depth-first preorder,
-    copying whole subtrees of a source tree as array slices."""
-
-    def __init__(self, source: GameTree) -> None:
-        self.source = source
-        self.parent: list[IntArray] = []
-        self.action: list[IntArray] = []
-        self.player: list[IntArray] = []
-        self.prob: list[FloatArray] = []
-        self.utility: list[FloatArray] = []
-        self.infoset: list[IntArray] = []
-        self.depth: list[IntArray] = []
-        self.history: list[str] = []
-        self.labels: list[tuple[str, ...]] = []
-        self.children: list[IntArray] = []
-        self.size = 0
-        self.keys: dict[str, int] = {}
-        self.key_player: list[int] = []
-        self.key_actions: list[tuple[str, ...]] = []
-        self.adopted: dict[int, list[int]] = {}  # children of the nodes added one by one
-
-    def _infoset(self, key: str, who: int, actions: tuple[str, ...]) -> int:
-        if key not in self.keys:
-            self.keys[key] = len(self.keys)
-            self.key_player.append(who)
-            self.key_actions.append(actions)
-        return self.keys[key]
-
-    def node(self, parent: int, action: int, who: int, depth: int, history: str, *,
-             prob: float = 1.0, utility: tuple[float, float] = (0.0, 0.0), key: str = "",
-             actions: tuple[str, ...] = (), labels: tuple[str, ...] = ()) -> int:
-        """Add one node; its children are the nodes later added with it as their parent."""
-        h = self.size
-        info = self._infoset(key, who, actions) if who >= 0 else -1
-        self.parent.append(np.array([parent]))
-        self.action.append(np.array([action]))
-        self.player.append(np.array([who]))
-        self.prob.append(np.array([prob]))
-        self.utility.append(np.array([utility], dtype=float))
-        self.infoset.append(np.array([info]))
-        self.depth.append(np.array([depth]))
-        self.history.append(history)
-        self.labels.append(labels)
-        self.children.append(np.empty(0, dtype=np.int64))  # filled in by build()
-        if parent >= 0:
-            self._adopt(parent, h)
-        self.size += 1
-        return h
-
-    def _adopt(self, parent: int, child: int) -> None:
-        self.adopted.setdefault(parent, []).append(child)
-
-    def copy(self, root: int, parent: int, action: int, depth: int, prob: float = 1.0,
-             shift: float = 0.0, who_gains: int = 0) -> int:
-        """Copy the source's subtree at ``root`` below ``parent``; payoffs of ``who_gains``
-        are lowered by ``shift`` (and the other player's raised: zero-sum is kept)."""
-        s = self.source
-        end = int(subtree_end(s)[root])
-        offset = self.size - root
-        h = self.size
-        par = s.parent[root:end] + offset
-        par[0] = parent
-        act = np.array(s.action[root:end])
-        act[0] = action
-        pr = np.array(s.chance_prob[root:end])
-        pr[0] = prob
-        util = np.array(s.utility[root:end])
-        if shift:
-            terminal = s.player[root:end] == TERMINAL
-            util[terminal, who_gains] -= shift
-            util[terminal, 1 - who_gains] += shift
-        old = s.infoset[root:end]
-        info = np.full(end - root, -1, dtype=np.int64)
-        for i in np.flatnonzero(old >= 0):
-            o = int(old[i])
-            info[i] = self._infoset(s.infoset_keys[o], int(s.infoset_player[o]),
-                                    s.infoset_actions[o])
-        self.parent.append(par)
-        self.action.append(act)
-        self.player.append(np.array(s.player[root:end]))
-        self.prob.append(pr)
-        self.utility.append(util)
-        self.infoset.append(info)
-        self.depth.append(s.depth[root:end] - s.depth[root] + depth)
-        self.history.extend(s.history[root:end])
-        self.labels.extend(s.chance_labels[root:end])
-        for kids in s.children[root:end]:
-            self.children.append(kids + offset)
-        if parent >= 0:
-            self._adopt(parent, h)
-        self.size = end + offset
-        return h
-
-    def build(self, name: str) -> GameTree:
-        children = list(self.children)
-        for parent, kids in self.adopted.items():
-            children[parent] = np.array(kids, dtype=np.int64)
-        width = max((len(a) for a in self.key_actions), default=1)
-        mask = np.zeros((len(self.keys), width), dtype=bool)
-        for i, actions in enumerate(self.key_actions):
-            mask[i, :len(actions)] = True
-        return GameTree(
-            name=name, parent=np.concatenate(self.parent).astype(np.int64),
-            action=np.concatenate(self.action).astype(np.int64),
-            player=np.concatenate(self.player).astype(np.int64),
-            chance_prob=np.concatenate(self.prob).astype(float),
-            utility=np.concatenate(self.utility).reshape(-1, 2),
-            infoset=np.concatenate(self.infoset).astype(np.int64),
-            depth=np.concatenate(self.depth).astype(np.int64),
-            children=tuple(children), history=tuple(self.history),
-            infoset_keys=tuple(self.keys), infoset_player=np.array(self.key_player,
-                                                                    dtype=np.int64),
-            infoset_actions=tuple(self.key_actions), legal_mask=mask,
-            chance_labels=tuple(self.labels))
-
-
-def _table(sub: GameTree, source: GameTree, probabilities: FloatArray) -> FloatArray:
-    """A profile for ``sub``: the source's rows at the sets both share, uniform at the rest."""
-    table: FloatArray = sub.legal_mask / sub.legal_mask.sum(axis=1, keepdims=True)
-    index = source.cached("subgame_key_rows", lambda t: {k: i for i, k in
-                                                         enumerate(t.infoset_keys)})
-    for row, key in enumerate(sub.infoset_keys):
-        s = index.get(key)
-        if s is None:
-            continue
-        k = len(source.infoset_actions[s])
-        table[row, :k] = probabilities[s, :k]
-    return table
-
-
-def node_values(tree: GameTree, probabilities: FloatArray) -> FloatArray:
-    """Each node's expected payoffs under a profile, shape (nodes, 2), by one bottom-up pass.
-
-    Parameters
-    ----------
-    tree : GameTree
-    probabilities : array, shape (information sets, max actions)
-    """
-    w = np.ones(tree.num_nodes)
-    par = tree.parent[1:]
-    chance = tree.player[par] == CHANCE
-    kids = np.arange(1, tree.num_nodes)
-    w[kids[chance]] = tree.chance_prob[kids[chance]]
-    dec = kids[~chance]
-    w[dec] = probabilities[tree.infoset[tree.parent[dec]], tree.action[dec]]
-    v = np.array(tree.utility, dtype=float)
-    for level in reversed(tree.levels()[1:]):
-        np.add.at(v, tree.parent[level], w[level, None] * v[level])
-    return v
 
 
 # --------------------------------------------------------------------------- the gadget's input
@@ -359,30 +121,6 @@ class RootValues:
     root_weight: FloatArray
 
 
-def hands_at(tree: GameTree, roots: IntArray, player: int) -> tuple[tuple[str, ...], IntArray]:
-    """The player's hands (:meth:`~cfrviz.games.public.PublicTree.hands`, all of them) and
-    which one each root history holds: the player's root information sets."""
-    public = public_tree(tree)
-    which: IntArray = np.array(public.node_hand[roots, player], dtype=np.int64)
-    if (which < 0).any():
-        raise ValueError(f"{tree.name}: a subgame's roots must come after the private deal; "
-                         f"history {tree.history[int(roots[np.argmax(which < 0)])]!r} does not")
-    return public.hands(player), which
-
-
-def deal_roots(b: TreeBuilder, roots: IntArray, weights: FloatArray, parent: int, action: int,
-                 depth: int, history: str, shift: float = 0.0, who_gains: int = 0) -> int:
-    """A chance node dealing ``roots`` in proportion to ``weights`` (all > 0), each copied."""
-    src = b.source
-    node = b.node(parent, action, CHANCE, depth, history,
-                  labels=tuple(src.history[r] for r in roots))
-    total = weights.sum()
-    for i, (r, w) in enumerate(zip(roots, weights)):
-        b.copy(int(r), node, i, depth + 1, prob=float(w / total), shift=shift,
-               who_gains=who_gains)
-    return node
-
-
 def root_values(game: object, policy: Policy, state: object, player: int) -> RootValues:
     """``player``'s counterfactual best-response values at a subgame's root information sets.
 
@@ -416,7 +154,7 @@ def root_values(game: object, policy: Policy, state: object, player: int) -> Roo
     check_zero_sum(tree, "subgame solving")
     check_policy(tree, policy)
     who = check_player(player)
-    roots = _roots(tree, state)
+    roots = subgame_roots(tree, state)
     return _root_values(tree, policy.probabilities, roots, who)
 
 
@@ -431,7 +169,7 @@ def _root_values(tree: GameTree, probs: FloatArray, roots: IntArray, player: int
         b = TreeBuilder(tree)
         deal_roots(b, roots[live], w[live], -1, -1, 0, "")
         sub = b.build(f"{tree.name} subgame")
-        table = _table(sub, tree, probs)
+        table = profile_on(sub, tree, probs)
         best = tree_best_response(sub, table, player)[1]
         mine = np.flatnonzero(sub.infoset_player == player)
         table[mine] = 0.0
@@ -654,7 +392,7 @@ def resolve_steps(game: object, blueprint: Policy, state: object, method: str = 
     tree = as_tree(game, "resolve")
     check_zero_sum(tree, "subgame solving")
     check_policy(tree, blueprint)
-    roots = _roots(tree, state)
+    roots = subgame_roots(tree, state)
     entry = find_algorithm(algorithm)
     if entry.stepper is None:
         stepped = [a.name for a in ALGORITHMS.values() if a.stepper is not None]
@@ -699,24 +437,117 @@ def _ctrl_c() -> Iterator[InterruptFlag]:
             flag.count += 1
 
 
+def _curve_name(method: str, us: int) -> str:
+    """What the convergence curve of the gadget solved for player ``us`` is called."""
+    if method == "unsafe":
+        return "the unsafe subgame"
+    kind = "max-margin" if method == "maxmargin" else "re-solve"
+    return f"{kind} gadget for player {us + 1}'s strategy"
+
+
+class _Stopwatch:
+    """The time spent inside a generator: paused while its caller holds a step."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self.started = time.perf_counter()
+
+    def pause(self) -> None:
+        self.seconds += time.perf_counter() - self.started
+
+    def resume(self) -> None:
+        self.started = time.perf_counter()
+
+
+@dataclass
+class _Solved:
+    """The gadgets solved so far, and the blueprint with their strategies put back."""
+
+    combined: FloatArray
+    gadgets: list[GameTree] = field(default_factory=list)
+    tolerance: list[float] = field(default_factory=list)
+    weights: list[float] = field(default_factory=list)
+    iterations: list[int] = field(default_factory=list)
+
+    def skip(self, weight: float) -> None:
+        """A gadget nobody (or not we) reaches: nothing to solve, the blueprint kept there."""
+        self.weights.append(weight)
+        self.tolerance.append(0.0)
+        self.iterations.append(0)
+
+    def add(self, tree: GameTree, gadget: GameTree, weight: float, row: Row, method: str,
+            us: int) -> None:
+        """Put back the average strategy of a gadget's newest record ``row``: at player
+        ``us``'s sets (at every set for ``"unsafe"``, solved for both players)."""
+        solved = np.asarray(row[4])
+        self.gadgets.append(gadget)
+        self.weights.append(weight)
+        self.tolerance.append(float(tree_exploitability(gadget, solved)))
+        self.iterations.append(row[0])
+        for sub_row, src in shared_infosets(gadget, tree):
+            if method == "unsafe" or tree.infoset_player[src] == us:
+                width = len(tree.infoset_actions[src])
+                self.combined[src, :width] = solved[sub_row, :width]
+
+    def resolution(self, tree: GameTree, blueprint: FloatArray, method: str, seconds: float,
+                   interrupted: bool) -> Resolution:
+        """What was solved, put back into the blueprint and evaluated in the whole game."""
+        bound = float(np.dot(self.weights, self.tolerance)) if method != "unsafe" else float("inf")
+        return Resolution(method, Policy(tree, self.combined),
+                          float(tree_exploitability(tree, self.combined)),
+                          float(tree_exploitability(tree, blueprint)), tuple(self.gadgets),
+                          tuple(self.tolerance), tuple(self.weights), bound, seconds,
+                          tuple(self.iterations), interrupted)
+
+
+def _solve_gadget(gadget: GameTree, entry: Algorithm, iterations: int, marks: list[int],
+                  step: ResolveStep, name: str, clock: _Stopwatch
+                  ) -> Generator[ResolveStep, None, tuple[Row | None, bool]]:
+    """One run of the algorithm on ``gadget``, its records at ``marks``: yields ``step`` after
+    each chunk, with a point more on the curve ``name``; returns ``(the newest record, whether
+    a Ctrl-C ended the run)``."""
+    stepper = entry.stepper
+    assert stepper is not None  # resolve_steps checked
+    its: list[int] = []
+    values: list[float] = []
+    step.curves.append((name, its, values))
+    run: Iterator[Progress] | None = None
+    row: Row | None = None
+    for m in marks:
+        ended = True
+        with _ctrl_c() as flag:
+            if run is None:
+                request = check_request(gadget, entry.name, iterations, None, marks,
+                                        {"progress": False})
+                # ``flag`` is read when the run asks: the flag of the piece being computed.
+                run = iterate(request, stepper(request), stop=lambda: flag.hit)
+            newest, ended = _advance(run, its[-1] if its else 0, m, entry.name, gadget.name)
+            if newest is not None and (not its or newest[0] > its[-1]):
+                row = newest
+                its.append(row[0])
+                values.append(float(tree_exploitability(gadget, np.asarray(row[4]))))
+        if ended or flag.hit:
+            if not its:  # stopped before its first iteration: no curve to draw
+                step.curves.pop()
+            return row, True
+        step.done += 1
+        clock.pause()
+        yield step
+        clock.resume()
+    return row, False
+
+
 def _resolve_steps(tree: GameTree, blueprint: Policy, roots: IntArray, method: str,
                    iterations: int, entry: Algorithm, marks: list[int]
                    ) -> Iterator[ResolveStep]:
-    stepper = entry.stepper
-    assert stepper is not None  # resolve_steps checked
-    started = time.perf_counter()
-    busy = 0.0
+    """:func:`resolve_steps` on checked arguments: a gadget per player whose strategy is
+    re-solved (one for ``"unsafe"``), each solved in chunks, then the Resolution."""
+    clock = _Stopwatch()
     probs = blueprint.probabilities
-    combined = np.array(probs)
+    solved = _Solved(np.array(probs))
     players = (0,) if method == "unsafe" else (0, 1)
     step = ResolveStep(0, len(players), total=len(marks) * len(players))
-    gadgets: list[GameTree] = []
-    tolerance: list[float] = []
-    weights: list[float] = []
-    done: list[int] = []
     stopped = False  # a Ctrl-C ended the run
-    index = tree.cached("subgame_key_rows", lambda t: {k: i for i, k in
-                                                       enumerate(t.infoset_keys)})
     for k, us in enumerate(players):
         step.gadget = k
         with _ctrl_c() as flag:
@@ -725,70 +556,26 @@ def _resolve_steps(tree: GameTree, blueprint: Policy, roots: IntArray, method: s
             stopped = True
             break
         if gadget is None:  # nobody (or not we) reaches the subgame: its strategy cannot matter
-            weights.append(weight)
-            tolerance.append(0.0)
-            done.append(0)
+            solved.skip(weight)
             step.done += len(marks)
             continue
-        name = ("the unsafe subgame" if method == "unsafe" else
-                f"{'max-margin' if method == 'maxmargin' else 're-solve'} gadget for "
-                f"player {us + 1}'s strategy")
-        its: list[int] = []
-        values: list[float] = []
-        step.curves.append((name, its, values))
-        run: Iterator[Progress] | None = None
-        row: Row | None = None
-        for m in marks:
-            ended = True
-            with _ctrl_c() as flag:
-                if run is None:  # one run of the algorithm, its records at the marks
-                    request = check_request(gadget, entry.name, iterations, None, marks,
-                                            {"progress": False})
-                    # ``flag`` is read when the run asks: the flag of the piece being computed.
-                    run = iterate(request, stepper(request), stop=lambda: flag.hit)
-                newest, ended = _advance(run, its[-1] if its else 0, m, entry.name, gadget.name)
-                if newest is not None and (not its or newest[0] > its[-1]):
-                    row = newest
-                    its.append(row[0])
-                    values.append(float(tree_exploitability(gadget, np.asarray(row[4]))))
-            stopped = ended or flag.hit
-            if stopped:
-                if not its:  # stopped before its first iteration: no curve to draw
-                    step.curves.pop()
-                break
-            step.done += 1
-            busy += time.perf_counter() - started
-            yield step
-            started = time.perf_counter()
+        row, stopped = yield from _solve_gadget(gadget, entry, iterations, marks, step,
+                                                _curve_name(method, us), clock)
         with deferred_interrupt() as flag:
             if row is not None:
-                solved = np.asarray(row[4])
-                gadgets.append(gadget)
-                weights.append(weight)
-                tolerance.append(float(tree_exploitability(gadget, solved)))
-                done.append(its[-1])
-                for key_row, key in enumerate(gadget.infoset_keys):
-                    src = index.get(key)
-                    if src is None or (method != "unsafe" and tree.infoset_player[src] != us):
-                        continue
-                    width = len(tree.infoset_actions[src])
-                    combined[src, :width] = solved[key_row, :width]
+                solved.add(tree, gadget, weight, row, method, us)
         stopped = stopped or flag.hit
         if stopped:
             break
     with deferred_interrupt() as flag:
-        busy += time.perf_counter() - started
-        policy = Policy(tree, combined)
-        bound = float(np.dot(weights, tolerance)) if method != "unsafe" else float("inf")
-        step.resolution = Resolution(method, policy, float(tree_exploitability(tree, combined)),
-                                     float(tree_exploitability(tree, probs)), tuple(gadgets),
-                                     tuple(tolerance), tuple(weights), bound, busy,
-                                     tuple(done), stopped or flag.hit)
+        clock.pause()
+        step.resolution = solved.resolution(tree, probs, method, clock.seconds,
+                                            stopped or flag.hit)
     if step.resolution.interrupted:
-        ran = ", ".join(f"{n:,}" for n in done) or "none"
+        ran = ", ".join(f"{n:,}" for n in solved.iterations) or "none"
         warnings.warn(f"re-solve ({method}) interrupted: the Resolution is partial "
                       f"(interrupted=True). Iterations done per gadget: {ran} of "
-                      f"{iterations:,} each, in {len(done)} of {len(players)} gadget"
+                      f"{iterations:,} each, in {len(solved.iterations)} of {len(players)} gadget"
                       f"{'s' if len(players) > 1 else ''}; the blueprint is kept where no "
                       f"gadget was solved", RuntimeWarning, stacklevel=2)
     yield step
@@ -802,8 +589,5 @@ def resolve_all(game: object, blueprint: Policy, state: object, iterations: int 
 
 
 __all__: Sequence[str] = ("MAX_CHUNKS", "METHODS", "METHOD_LABELS", "ResolveStep", "Resolution",
-                          "RootValues",
-                          "TreeBuilder", "resolve_steps",
-                          "deal_roots", "hands_at", "node_values", "resolve", "resolve_all",
-                          "root_values",
-                          "subtree_end")
+                          "RootValues", "TreeBuilder", "deal_roots", "hands_at", "node_values",
+                          "resolve", "resolve_all", "resolve_steps", "root_values", "subtree_end")
