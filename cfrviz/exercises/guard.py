@@ -197,10 +197,9 @@ def floats(value: Any, *, numeric_only: bool = False) -> np.ndarray:
     if _plain(value, "iuf" if numeric_only else "biuf"):  # no student code can run: no guard
         with contextlib.suppress(TypeError, ValueError, OverflowError):  # said below
             return np.array(value, dtype=float)
-    if isinstance(value, (str, bytes)):
-        raise NotNumbers(f"the text {short_repr(value)}, not numbers")
-    if value is None:
-        raise NotNumbers("None, not numbers (a missing `return`?)")
+    if value is None or isinstance(value, (str, bytes)):  # numpy would make NaN or text of it
+        raise NotNumbers("None, not numbers (a missing `return`?)" if value is None
+                         else f"the text {short_repr(value)}, not numbers")
     raw, failed = attempt(lambda: np.array(value))
     if isinstance(raw, np.ndarray):
         if raw.dtype == object and any(v is None for v in raw.flat):

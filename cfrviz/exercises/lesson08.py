@@ -7,10 +7,10 @@ after every iteration, and names the mistake when a wrong version
 (:data:`PLUS_VARIANTS`, built by :mod:`cfrviz.reference.mistakes`)
 reproduces them.  Exercise 2 is DCFR's discounts by hand, exercise 3 the race
 between the variants.  :func:`one_change_at_a_time` is the lesson's
-comparison of vanilla CFR with each of CFR+'s two changes alone.  A wrong answer
-is told what is wrong and where to look, never the answer: no line of code that
-completes the iteration, no factor, no measured ranking.  A CFR+ iteration that
-calls :func:`plus_iteration` itself is refused.
+comparison of vanilla CFR with each of CFR+'s two changes alone (and :func:`two_changes`
+lesson 09's, of CFR+ with each of PCFR+'s).  A wrong answer is told what is wrong and where
+to look, never the answer: no line of code that completes the iteration, no factor, no
+measured ranking.  A CFR+ iteration that calls :func:`plus_iteration` itself is refused.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from .. import engine
 from ..analysis.variants import dcfr_discounts
 from ..reference import mistakes
 from ..solvers.registry import ALGORITHMS
@@ -63,7 +64,6 @@ def rule_curves(tree, rules: dict[str, dict], marks) -> dict[str, list[float]]:
     UpdateRule` ``}``, alternating updates.  The reference's loop (``reference.cfr.cfr_variant``
     has the same flags) takes 13 ms an iteration on Leduc poker: too slow for a lesson's
     2,000."""
-    from .. import engine
     from ..core.regret import average_strategy
 
     arrays, shape = engine.plan(tree).arrays, tree.legal_mask.shape
@@ -78,6 +78,39 @@ def rule_curves(tree, rules: dict[str, dict], marks) -> dict[str, list[float]]:
             average = average_strategy(tables.strategy_sum, tree.legal_mask)
             out[label].append(float(engine.tree_exploitability(tree, average)))
     return out
+
+
+#: Lesson 09's comparison: PCFR+ changes two things in CFR+, the prediction in what is played
+#: and the average's weights (t² instead of t).  Each combination, by its label:
+#: (predictive, average power).
+CHANGES = {"CFR+ (no prediction, t average)": (False, 1.0),
+           "t² average only": (False, 2.0),
+           "prediction only (t average)": (True, 1.0),
+           "PCFR+ (prediction, t² average)": (True, 2.0)}
+
+
+def two_changes(game="kuhn_poker", iterations=(100, 200, 1000)) -> dict[str, list[float]]:
+    """The exploitability of the average strategy, at each of ``iterations``, for CFR+ with
+    each combination of PCFR+'s two changes (:data:`CHANGES`); lesson 09 calls it as
+    ``cfrviz.exercises.predictive.two_changes``.
+
+    CFR+ (Tammelin 2014) plays regret matching+ and averages with weights t; PCFR+ (Farina,
+    Kroer and Sandholm 2021) adds the prediction (regret matching on ``[R + r]^+ + r``) *and*
+    weights t².  The two middle rows are neither published method: they separate the changes.
+    All four run the compiled full-tree kernel with alternating updates (:func:`rule_curves`),
+    so the first and last rows are ``cfrviz.solve``'s ``"cfr+"`` and ``"pcfr+"`` exactly (the
+    tests check it).
+    """
+    from ..core.tree import as_tree
+    from ..games import load_game
+
+    tree = as_tree(load_game(game) if isinstance(game, str) else game, "PCFR+")
+    marks = sorted(int(t) for t in iterations)
+    if not marks or marks[0] < 1:
+        raise ValueError(f"iterations must be whole numbers from 1; got {iterations!r}")
+    return rule_curves(tree, {label: {"plus": True, "linear_average": True,
+                                      "predictive": predictive, "average_power": power}
+                              for label, (predictive, power) in CHANGES.items()}, marks)
 
 
 # --- exercise 1: CFR+ as code -----------------------------------------------------------------
@@ -265,12 +298,10 @@ def plus_cases(tree, trace, iterations: int) -> tuple[Case, ...]:
     vanilla = _plus_targets()[2]
 
     def first_bad(got) -> int | None:
-        for t, (regret_sum, strategy_sum) in enumerate(got, start=1):
-            i = trace.index(t)
-            if not (_close(regret_sum, trace.cumulative_regret[i])
-                    and _close(_average(tree, strategy_sum), trace.average_strategy[i])):
-                return t
-        return None
+        return next((t for t, (regret_sum, strategy_sum) in enumerate(got, start=1)
+                     if not (_close(regret_sum, trace.cumulative_regret[trace.index(t)])
+                             and _close(_average(tree, strategy_sum),
+                                        trace.average_strategy[trace.index(t)]))), None)
 
     def player_2_first(got) -> bool:
         swapped = _run(tree, iterations, first=1)
@@ -278,9 +309,7 @@ def plus_cases(tree, trace, iterations: int) -> tuple[Case, ...]:
                    for g, r in zip(got, swapped))
 
     def exploitability(got) -> float:
-        from ..engine import tree_exploitability
-
-        return tree_exploitability(tree, _average(tree, got[-1][1]))
+        return engine.tree_exploitability(tree, _average(tree, got[-1][1]))
 
     diagnosed: dict[int, str | None] = {}  # _diagnose runs the wrong versions: once per answer
 
@@ -294,11 +323,9 @@ def plus_cases(tree, trace, iterations: int) -> tuple[Case, ...]:
     def unexplained(got) -> str:
         t = first_bad(got)
         assert t is not None
-        which = ("cumulative regrets differ" if not _close(
-            got[t - 1][0], trace.cumulative_regret[trace.index(t)])
-            else "average strategy differs")
-        look = ("cumulative_regret[-1]" if which.startswith("cumulative")
-                else "average_strategy[-1]")
+        which, look = (("cumulative regrets differ", "cumulative_regret[-1]")
+                       if not _close(got[t - 1][0], trace.cumulative_regret[trace.index(t)])
+                       else ("average strategy differs", "average_strategy[-1]"))
         return (f"After iteration {t} your {which} from cfrviz's CFR+. Start from vanilla "
                 "CFR's iteration above and change only the two things section 2 names; to "
                 f"see where yours goes off, run it {t} time(s) from zero tables and compare "

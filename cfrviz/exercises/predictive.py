@@ -43,9 +43,10 @@ Why the student's code may round differently (float32 accepted)
     - the average, per entry: ``(actions + 4) eps``.
 
 Naming a mistake
-    A wrong answer is named by the wrong version (:data:`REGRET_RULES`, :data:`STRATEGY_RULES`
-    from :mod:`cfrviz.reference.mistakes`, :func:`weight_mistake`) that reproduces its outputs
-    from its own inputs at every call: regrets first, then the strategy, then the weights.
+    A wrong answer is named by the wrong version that reproduces its outputs from its own
+    inputs at every call (:func:`predictive_cases`, a table over the regrets and strategies of
+    :data:`cfrviz.reference.mistakes.PREDICTIVE_FOLDS` and ``PREDICTIVE_PLAYS`` and the weights
+    of :data:`WEIGHT_RULES`): regrets first, then the strategy, then the weights.
     (A floor before the add differs from none once the student's regrets are negative,
     which they are after the first call.)
 """
@@ -54,16 +55,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 import numpy as np
 
-from ..core.regret import regret_matching
+from ..core.regret import average_strategy, regret_matching
 from ..reference import mistakes
 from . import Feedback, wrong
 from .coding import checks, floats, run_student, short_repr
 from .diagnosis import Case, diagnose, fallback
+from .lesson08 import CHANGES as CHANGES  # lesson 09 reads these two from here
+from .lesson08 import two_changes as two_changes
 
 #: The games the checker runs the step on, with the iterations of each.
 GAMES = (("kuhn_poker", 50), ("leduc_poker", 10))
@@ -71,6 +74,9 @@ GAMES = (("kuhn_poker", 50), ("leduc_poker", 10))
 EPS = float(np.finfo(np.float32).eps)
 
 NAME = "`my_predictive_step`"
+#: PCFR+'s step for one player's sets, from the reference's steps: ``([R + r]^+, regret
+#: matching on [R + r]^+ + r, t**2)`` (:func:`cfrviz.reference.mistakes.predictive_step`).
+right_step = mistakes.predictive_step
 
 #: What each named mistake is told (the weight mistakes' messages quote the weights).
 MISTAKES = {
@@ -139,19 +145,6 @@ _HINTS = {
     IndexError: "Each array has one row per information set of this player and one column per "
                 "action (the table's widest set): index rows with i and actions with a.",
 }
-
-
-# --- the right step and its wrong versions --------------------------------------------------
-
-#: PCFR+'s step for one player's sets, from the reference's steps: ``([R + r]^+, regret
-#: matching on [R + r]^+ + r, t**2)`` (:func:`cfrviz.reference.mistakes.predictive_step`).
-right_step = mistakes.predictive_step
-
-
-#: The wrong steps' regrets and strategies (:mod:`cfrviz.reference.mistakes`), by mistake.
-REGRET_RULES = mistakes.PREDICTIVE_FOLDS
-STRATEGY_RULES = {name: rule for name, rule in mistakes.PREDICTIVE_PLAYS.items()
-                  if name != "right"}
 
 
 # --- what the checker runs ------------------------------------------------------------------
@@ -277,9 +270,7 @@ def _call_student(function, run: Run) -> list[Call] | Feedback:
     """Drive the step through ``run``'s iterations; the calls, or the feedback that stops it."""
     tree, trace = run.tree, run.trace
     mask, owner = tree.legal_mask, tree.infoset_player
-    shape = mask.shape
-    regret_sum = np.zeros(shape)
-    slack = np.zeros(shape)
+    regret_sum, slack = np.zeros(mask.shape), np.zeros(mask.shape)
     calls: list[Call] = []
     for t in range(1, run.iterations + 1):
         for player in (0, 1):
@@ -308,7 +299,7 @@ def _call_student(function, run: Run) -> list[Call] | Feedback:
     return calls
 
 
-# --- judging ---------------------------------------------------------------------------------
+# --- judging: each test reads one call; the table (predictive_cases) reads them over all calls -
 
 def _agrees(call: Call) -> bool:
     """The call's regrets and strategy are solve's, to the derived rounding."""
@@ -321,46 +312,64 @@ def _agrees(call: Call) -> bool:
 
 def _average_agrees(run: Run, calls: list[Call]) -> int | None:
     """The first iteration after which the average built with the student's weights differs
-    from solve's (None: it never does)."""
-    from ..core.regret import average_strategy
-
+    from solve's (None: it never does); ``calls`` are the run's, in order."""
     mask = run.tree.legal_mask
     strategy_sum = np.zeros(mask.shape)
-    by_t: dict[int, list[Call]] = {}
     for call in calls:
-        by_t.setdefault(call.t, []).append(call)
-    bound = (mask.shape[1] + 4) * EPS
-    for t in range(1, run.iterations + 1):
-        for call in by_t[t]:
-            strategy_sum[call.rows] += call.got_weight * run.weights[t - 1][call.rows]
-        with np.errstate(all="ignore"):
-            average = average_strategy(strategy_sum, mask)
-        if not np.all(np.abs(average - run.trace.average_strategy[t - 1]) <= bound):
-            return t
+        strategy_sum[call.rows] += call.got_weight * run.weights[call.t - 1][call.rows]
+        if call.player == 1:  # the iteration's last call
+            with np.errstate(all="ignore"):
+                average = average_strategy(strategy_sum, mask)
+            if not np.all(np.abs(average - run.trace.average_strategy[call.t - 1])
+                          <= (mask.shape[1] + 4) * EPS):
+                return call.t
     return None
-
-
-def _own_rounding(call: Call) -> np.ndarray:
-    return _rounding(call.regret_sum, call.regret)
 
 
 def _regrets_by(rule: Callable[[np.ndarray, np.ndarray, int], np.ndarray], call: Call) -> bool:
     want = rule(call.regret_sum, call.regret, call.t)
-    return bool(np.all(np.abs(call.got_regrets - want) <= _own_rounding(call)))
+    return bool(np.all(np.abs(call.got_regrets - want) <= _rounding(call.regret_sum, call.regret)))
 
 
-def _regrets_right(call: Call) -> bool:
-    return _regrets_by(mistakes.FOLDS["floor"], call)
-
-
-def _strategy_by(values: Callable[[np.ndarray, np.ndarray], np.ndarray], mode: str,
+def _strategy_by(rule: tuple[Callable[[np.ndarray, np.ndarray], np.ndarray], str],
                  call: Call) -> bool:
+    values, mode = rule
     return _strategy_close(call.got_strategy, values(call.regret_sum, call.regret),
-                           _own_rounding(call), call.mask, mode)
+                           _rounding(call.regret_sum, call.regret), call.mask, mode)
 
 
-def _strategy_right(call: Call) -> bool:
-    return _strategy_by(*mistakes.PREDICTIVE_PLAYS["right"], call)
+_regrets_right = partial(_regrets_by, mistakes.FOLDS["floor"])
+_strategy_right = partial(_strategy_by, mistakes.PREDICTIVE_PLAYS["right"])
+
+
+def _every(test: Callable[[Call], bool], calls: list[Call]) -> bool:
+    return all(test(call) for call in calls)
+
+
+def _regrets_wrong(calls: list[Call]) -> bool:
+    return not _every(_regrets_right, calls)
+
+
+def _regrets_are(forms: tuple, calls: list[Call]) -> bool:
+    """The regrets are wrong, and one of a mistake's ``forms`` gives them at every call."""
+    return _regrets_wrong(calls) and any(_every(partial(_regrets_by, rule), calls)
+                                         for rule in forms)
+
+
+def _swapped(call: Call) -> bool:
+    """The regret_sum returned is the strategy PCFR+ plays, and the strategy its regrets."""
+    return (call.got_strategy.shape == call.got_regrets.shape
+            and np.allclose(call.got_strategy, np.maximum(call.regret_sum + call.regret, 0.0),
+                            rtol=1e-5, atol=1e-7)
+            and np.allclose(call.got_regrets,
+                            right_step(call.regret_sum, call.regret, call.mask, call.t)[1],
+                            rtol=1e-5, atol=1e-7))
+
+
+def _not_finite_only_where_nothing_positive(call: Call) -> bool:
+    bad = ~np.isfinite(call.got_strategy).all(axis=1)
+    values = np.maximum(call.regret_sum + call.regret, 0.0) + call.regret
+    return not np.any(bad & np.any(call.mask & (values > 0), axis=1))
 
 
 def _powers(calls: list[Call]) -> tuple[np.ndarray, np.ndarray]:
@@ -378,20 +387,19 @@ def _proportional(weights: np.ndarray, shape: np.ndarray) -> bool:
     return bool(np.all(np.abs(ratio - ratio[0]) <= 4 * EPS * ratio[0]))
 
 
+#: The weights a step may give, as rules of ``mistakes.ITERATION_WEIGHTS``, by mistake (None:
+#: right, PCFR+'s t²); another power of t is "average-power", anything else "average-weight".
+WEIGHT_RULES = {None: "squared", "uniform-average": "uniform", "linear-average": "linear"}
+
+
 def weight_mistake(calls: list[Call]) -> str | None:
-    """The name of what the weights do instead of ``t**2``: ``"uniform-average"`` (1),
-    ``"linear-average"`` (t), ``"average-power"`` (another power of t) or
-    ``"average-weight"`` (anything else); None when they are right."""
+    """The name of what the weights do instead of ``t**2`` (:data:`WEIGHT_RULES`, then
+    ``"average-power"`` or ``"average-weight"``); None when they are right."""
     ts, weights = _powers(calls)
-    if _proportional(weights, ts ** 2):
-        return None
-    if _proportional(weights, np.ones_like(ts)):
-        return "uniform-average"
-    if _proportional(weights, ts):
-        return "linear-average"
-    if _power(calls) is not None:
-        return "average-power"
-    return "average-weight"
+    for name, rule in WEIGHT_RULES.items():
+        if _proportional(weights, np.array([mistakes.ITERATION_WEIGHTS[rule](t) for t in ts])):
+            return name
+    return "average-power" if _power(calls) is not None else "average-weight"
 
 
 def _power(calls: list[Call]) -> float | None:
@@ -412,14 +420,28 @@ def _weights_said(calls: list[Call]) -> str:
     return f"your weights were {first}, …"
 
 
-def _first(calls: list[Call], ok: Callable[[Call], bool]) -> Call:
-    """The first call ``ok`` refuses (its Case holds only when there is one)."""
-    return next(call for call in calls if not ok(call))
+#: What a step whose regrets and strategies are right is told of its weights, by mistake.
+WEIGHT_MESSAGES: dict[str, str | Callable[[list[Call]], str]] = {
+    **{name: MISTAKES[name] for name in ("uniform-average", "linear-average")},
+    "average-power": lambda calls: (
+        f"Your regrets and strategies are PCFR+'s, but your weight grows like "
+        f"t^{_power(calls):.3g}: {_weights_said(calls)} PCFR+ weighs iteration t by t² "
+        "(quadratic averaging)."),
+    "average-weight": lambda calls: (
+        f"Your regrets and strategies are PCFR+'s, but {_weights_said(calls)} The weight "
+        "of iteration t in PCFR+'s average is t² (or any fixed positive multiple of it, "
+        "which gives the same average): 1, 4, 9, 16, …"),
+}
 
 
-def _describe_regrets(call: Call) -> str:
+def _weights_are(name: str, calls: list[Call]) -> bool:
+    return weight_mistake(calls) == name
+
+
+def _describe_regrets(calls: list[Call]) -> str:
+    call = next(call for call in calls if not _regrets_right(call))  # the first wrong one
     want = np.maximum(call.regret_sum + call.regret, 0.0)
-    gap = np.abs(call.got_regrets - want) - _own_rounding(call)
+    gap = np.abs(call.got_regrets - want) - _rounding(call.regret_sum, call.regret)
     i = int(np.unravel_index(np.argmax(gap), gap.shape)[0])
     legal = call.mask[i]  # only the legal actions' entries, the others are 0 throughout
     return (f"At iteration {call.t} on {call.game}, at player {call.player + 1}'s set "
@@ -429,7 +451,8 @@ def _describe_regrets(call: Call) -> str:
             f"regret, 0) = {_show(want[i, legal])}.")
 
 
-def _describe_strategy(call: Call) -> str:
+def _describe_strategy(calls: list[Call]) -> str:
+    call = next(call for call in calls if not _strategy_right(call))
     new = np.maximum(call.regret_sum + call.regret, 0.0)
     want = regret_matching(new + call.regret, call.mask)
     with np.errstate(invalid="ignore"):
@@ -447,74 +470,34 @@ def _show(values: np.ndarray) -> str:
 
 
 def predictive_cases(runs: list[Run]) -> tuple[Case, ...]:
-    """The table over all the calls of the student's step (the value ``diagnose`` reads)."""
-    def all_right(calls: list[Call]) -> bool:
-        return (all(_agrees(call) for call in calls)
-                and all(_average_agrees(run, [c for c in calls if c.game == run.name]) is None
-                        for run in runs))
-
-    def regrets_wrong(calls: list[Call]) -> bool:
-        return not all(_regrets_right(call) for call in calls)
-
-    def regrets_are(name: str) -> Callable[[list[Call]], bool]:
-        return lambda calls: regrets_wrong(calls) and any(
-            all(_regrets_by(rule, call) for call in calls) for rule in REGRET_RULES[name])
-
-    def swapped(calls: list[Call]) -> bool:
-        return regrets_wrong(calls) and all(
-            c.got_strategy.shape == c.got_regrets.shape
-            and np.allclose(c.got_strategy, np.maximum(c.regret_sum + c.regret, 0.0),
-                            rtol=1e-5, atol=1e-7)
-            and np.allclose(c.got_regrets, right_step(c.regret_sum, c.regret, c.mask, c.t)[1],
-                            rtol=1e-5, atol=1e-7)
-            for c in calls)
-
-    def strategy_is(name: str) -> Callable[[list[Call]], bool]:
-        return lambda calls: all(_strategy_by(*STRATEGY_RULES[name], call) for call in calls)
-
+    """The table over all the calls of the student's step (the value ``diagnose`` reads): the
+    right step, then the regrets' mistakes, the strategy's and the weights', each named by the
+    wrong version (:mod:`cfrviz.reference.mistakes`) that gives it at every call."""
     def not_finite(calls: list[Call]) -> bool:
-        return any(not np.isfinite(c.got_strategy).all() for c in calls)
-
-    def nan_where_nothing_positive(calls: list[Call]) -> bool:
-        for call in calls:
-            bad = ~np.isfinite(call.got_strategy).all(axis=1)
-            values = np.maximum(call.regret_sum + call.regret, 0.0) + call.regret
-            if np.any(bad & np.any(call.mask & (values > 0), axis=1)):
-                return False
-        return not_finite(calls)
-
-    def weights_are(name: str) -> Callable[[list[Call]], bool]:
-        return lambda calls: weight_mistake(calls) == name
-
-    def power_message(calls: list[Call]) -> str:
-        return (f"Your regrets and strategies are PCFR+'s, but your weight grows like "
-                f"t^{_power(calls):.3g}: {_weights_said(calls)} PCFR+ weighs iteration t by t² "
-                "(quadratic averaging).")
-
-    def weight_message(calls: list[Call]) -> str:
-        return (f"Your regrets and strategies are PCFR+'s, but {_weights_said(calls)} The weight "
-                "of iteration t in PCFR+'s average is t² (or any fixed positive multiple of it, "
-                "which gives the same average): 1, 4, 9, 16, …")
+        return not all(np.isfinite(c.got_strategy).all() for c in calls)
 
     return (
-        Case.correct(all_right, lambda calls: correct_message(runs, calls)),
-        Case("swapped-returns", swapped, MISTAKES["swapped-returns"]),
-        *(Case(name, regrets_are(name), MISTAKES[name]) for name in REGRET_RULES),
-        Case(None, regrets_wrong, lambda calls: _describe_regrets(_first(calls, _regrets_right))),
-        Case("division-by-zero", nan_where_nothing_positive, MISTAKES["division-by-zero"]),
+        Case.correct(lambda calls: all(map(_agrees, calls)) and all(
+            _average_agrees(run, [c for c in calls if c.game == run.name]) is None
+            for run in runs), partial(correct_message, runs)),
+        Case("swapped-returns", lambda calls: _regrets_wrong(calls) and _every(_swapped, calls),
+             MISTAKES["swapped-returns"]),
+        *(Case(name, partial(_regrets_are, forms), MISTAKES[name])
+          for name, forms in mistakes.PREDICTIVE_FOLDS.items()),
+        Case(None, _regrets_wrong, _describe_regrets),
+        Case("division-by-zero", lambda calls: not_finite(calls) and all(
+            map(_not_finite_only_where_nothing_positive, calls)), MISTAKES["division-by-zero"]),
         Case("not-finite", not_finite,
              "Your strategy has NaN or infinite entries at sets where some action has a positive "
              "value: check the division."),
-        *(Case(name, strategy_is(name), MISTAKES[name]) for name in STRATEGY_RULES),
+        *(Case(name, partial(_every, partial(_strategy_by, rule)), MISTAKES[name])
+          for name, rule in mistakes.PREDICTIVE_PLAYS.items() if name != "right"),
         Case("illegal-actions", lambda calls: any(
             np.any(np.abs(np.where(c.mask, 0.0, c.got_strategy)) > 4 * EPS) for c in calls),
              MISTAKES["illegal-actions"]),
-        Case(None, lambda calls: not all(_strategy_right(call) for call in calls),
-             lambda calls: _describe_strategy(_first(calls, _strategy_right))),
-        Case("uniform-average", weights_are("uniform-average"), MISTAKES["uniform-average"]),
-        Case("linear-average", weights_are("linear-average"), MISTAKES["linear-average"]),
-        Case("average-power", weights_are("average-power"), power_message),
-        Case("average-weight", lambda calls: weight_mistake(calls) is not None, weight_message),
+        Case(None, lambda calls: not _every(_strategy_right, calls), _describe_strategy),
+        *(Case(name, partial(_weights_are, name), message)
+          for name, message in WEIGHT_MESSAGES.items()),
         fallback("Each call agrees with PCFR+'s rule, but the run differs from cfrviz's "
                  "solve(game, 'pcfr+'). Does your function keep something between calls (a "
                  "global, a default argument)? It should use only what it is given."),
@@ -544,17 +527,12 @@ def correct_message(runs: list[Run], calls: list[Call]) -> str:
 def check_predictive_step(function) -> Feedback:
     """The exercise: ``function(regret_sum, regret, legal_mask, t)`` is PCFR+'s step.
 
-    ``function`` receives one player's rows of the cumulative regrets (its own from the
-    call before), of this iteration's regrets ``r`` and of the legal-action mask, and ``t``
-    (from 1); it returns ``(new regret_sum, next strategy, weight)``: ``[R + r]^+``, regret
-    matching on ``[R + r]^+ + r`` (uniform over the legal actions where nothing is positive)
-    and the weight of iteration ``t`` in the average, ``t**2``; it must leave its three
-    arrays as they were (mistake ``"changes its input"``).  The checker drives it
-    through solve(game, "pcfr+")'s run on each of :data:`GAMES` (player 1's sets, then player
-    2's, at every iteration) and compares everything with that run; see the module's
-    docstring for the tolerance (float32 code passes) and how mistakes are named.  Known
-    limit: the smallest positive ``R + r`` in these runs is 3.6e-5 (Leduc), so a floor that
-    also zeroes values below 1e-6 is not told apart from the right one (one below 1e-3 is).
+    The module's docstring says what the step is given and returns, how the checker drives it
+    through solve(game, "pcfr+")'s run on each of :data:`GAMES`, and the tolerance (float32
+    code passes); :func:`predictive_cases` names the mistakes.  The step must leave its three
+    arrays as they were (mistake ``"changes its input"``).  Known limit: the smallest positive
+    ``R + r`` in these runs is 3.6e-5 (Leduc), so a floor that also zeroes values below 1e-6 is
+    not told apart from the right one (one below 1e-3 is).
     """
     runs = [pcfr_plus_run(name, iterations) for name, iterations in GAMES]
     calls: list[Call] = []
@@ -583,7 +561,6 @@ def run_your_step(function, game="kuhn_poker", iterations: int = 200
         If ``function`` raises or returns something that is not (regret_sum, strategy,
         weight) with the shapes it was given; the message is the checker's.
     """
-    from ..core.regret import average_strategy
     from ..core.tree import as_tree
     from ..engine import tree_exploitability
     from ..games import load_game
@@ -617,37 +594,3 @@ def run_your_step(function, game="kuhn_poker", iterations: int = 200
             "pcfr+": np.array(ours.exploitability), "cfr+": np.array(plus.exploitability),
             "gap": np.array([float(np.max(np.abs(a - b)))
                              for a, b in zip(averages, ours.average_strategy)])}
-
-
-# --- after the exercise: what each of PCFR+'s two changes contributes ------------------------
-
-#: PCFR+ changes two things in CFR+: the prediction in what is played, and the average's
-#: weights (t² instead of t).  Each combination, by its label: (predictive, average power).
-CHANGES = {"CFR+ (no prediction, t average)": (False, 1.0),
-           "t² average only": (False, 2.0),
-           "prediction only (t average)": (True, 1.0),
-           "PCFR+ (prediction, t² average)": (True, 2.0)}
-
-
-def two_changes(game="kuhn_poker", iterations=(100, 200, 1000)) -> dict[str, list[float]]:
-    """The exploitability of the average strategy, at each of ``iterations``, for CFR+ with
-    each combination of PCFR+'s two changes (:data:`CHANGES`).
-
-    CFR+ (Tammelin 2014) plays regret matching+ and averages with weights t; PCFR+ (Farina,
-    Kroer and Sandholm 2021) adds the prediction (regret matching on ``[R + r]^+ + r``) *and*
-    weights t².  The two middle rows are neither published method: they separate the changes.
-    All four run the compiled full-tree kernel with alternating updates
-    (:func:`cfrviz.exercises.lesson08.rule_curves`), so the first and last rows are
-    ``cfrviz.solve``'s ``"cfr+"`` and ``"pcfr+"`` exactly (the tests check it).
-    """
-    from ..core.tree import as_tree
-    from ..games import load_game
-    from .lesson08 import rule_curves
-
-    tree = as_tree(load_game(game) if isinstance(game, str) else game, "PCFR+")
-    marks = sorted(int(t) for t in iterations)
-    if not marks or marks[0] < 1:
-        raise ValueError(f"iterations must be whole numbers from 1; got {iterations!r}")
-    return rule_curves(tree, {label: {"plus": True, "linear_average": True,
-                                      "predictive": predictive, "average_power": power}
-                              for label, (predictive, power) in CHANGES.items()}, marks)
