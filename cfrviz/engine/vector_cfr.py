@@ -149,74 +149,103 @@ class VectorPlan:
         child_ptr = np.zeros(count + 1, dtype=np.int64)
         child_ids: list[int] = []
         info = np.full((count, hands), -1, dtype=np.int64)
-        deal_ptr = np.zeros(count + 1, dtype=np.int64)
-        deal_hand: list[IntArray] = []
-        deal_weight: list[FloatArray] = []
-        leaf_mode = np.zeros(count, dtype=np.int64)
-        leaf_scale = np.zeros((count, 2))
-        order = np.full((count, 2, hands), -1, dtype=np.int64)
-        rank = np.zeros((count, 2, hands), dtype=np.int64)
-        present = np.zeros((count, 2, hands), dtype=bool)
-        factor = np.zeros((count, 2, hands))
-        exc_ptr = np.zeros((count, 2, hands + 1), dtype=np.int64)
-        exc_other: list[int] = []
-        exc_weight: list[float] = []
+        table = _LeafTables(count, hands, leaves)
         for i, s in enumerate(dealt):
             child_ids.extend(index[c] for c in s.children)
             child_ptr[i + 1] = len(child_ids)
             pairs = public.pairs(s)
-            for p in (0, 1):
-                present[i, p, pairs[:, p]] = True
             if s.kind == DECISION_STATE:
-                sets = tree.infoset[s.nodes]
-                info[i, pairs[:, s.player]] = sets
-            weights = np.empty((0, 2))
+                info[i, pairs[:, s.player]] = tree.infoset[s.nodes]
             if s.kind == TERMINAL_STATE:
-                weights = tree.utility[s.nodes] * public.chance_reach[s.nodes][:, None]
-                chance = public.chance_reach[s.nodes]
-                found = None if leaves == "sparse" else _sorted_leaf(
-                    pairs, chance, tree.utility[s.nodes], hands)
-                if found is not None:
-                    scale, ranks, factors = found
-                    corrections = [_corrections(pairs, weights[:, p], p, scale[p], ranks,
-                                                factors, present[i]) for p in (0, 1)]
-                    sorted_cost = sum(2 * hands + len(c[0]) for c in corrections)
-                    if leaves == "sorted" or sorted_cost < 2 * len(pairs):
-                        leaf_mode[i] = SORTED
-                        leaf_scale[i] = scale
-                        for p in (0, 1):
-                            here = np.flatnonzero(present[i, p])
-                            by_rank = here[np.argsort(ranks[p][here], kind="stable")]
-                            order[i, p, :len(by_rank)] = by_rank
-                            rank[i, p] = ranks[p]
-                            factor[i, p] = factors[p]
-                            others, amounts, ends = corrections[p]
-                            exc_ptr[i, p] = len(exc_other) + np.concatenate(([0], ends))
-                            exc_other.extend(others)
-                            exc_weight.extend(amounts)
-            deal_hand.append(pairs if s.kind == TERMINAL_STATE else np.empty((0, 2), np.int64))
-            deal_weight.append(weights)
-            deal_ptr[i + 1] = deal_ptr[i] + len(deal_weight[-1])
+                table.add(i, pairs, tree.utility[s.nodes], public.chance_reach[s.nodes])
+            else:
+                table.add(i, pairs)
         counts = np.bincount(tree.infoset[tree.infoset >= 0], minlength=tree.num_infosets)
-        roots = np.flatnonzero(parent < 0).astype(np.int64)
         self.tree_arrays: PlanArrays = plan(tree).arrays
         self.states = np.array([s.id for s in dealt], dtype=np.int64)
         self.hands = hands
         self.leaves = int(np.sum(kind == _TERMINAL))
-        self.sorted_leaves = int(np.sum((kind == _TERMINAL) & (leaf_mode == SORTED)))
-        sparse = (kind == _TERMINAL) & (leaf_mode == SPARSE)
-        leaf_work = (int(np.sum(np.diff(deal_ptr)[sparse])) + 2 * hands * self.sorted_leaves
-                     + len(exc_other) // 2)
+        self.sorted_leaves = int(np.sum((kind == _TERMINAL) & (table.mode == SORTED)))
+        sparse = (kind == _TERMINAL) & (table.mode == SPARSE)
+        leaf_work = (int(np.sum(np.diff(table.deal_ptr)[sparse])) + 2 * hands * self.sorted_leaves
+                     + len(table.exc_other) // 2)
         self.work = 2 * (2 * count * hands + leaf_work)
+        roots = np.flatnonzero(parent < 0).astype(np.int64)
         frozen = [kind, player, parent, child_ptr, np.array(child_ids, dtype=np.int64), info,
-                  counts.astype(float), deal_ptr,
-                  np.concatenate(deal_hand).astype(np.int64).reshape(-1, 2).T.copy(),
-                  np.concatenate(deal_weight).astype(float).reshape(-1, 2).T.copy(), leaf_mode,
-                  leaf_scale, factor, order, rank, present, exc_ptr,
-                  np.array(exc_other, dtype=np.int64), np.array(exc_weight, dtype=float), roots]
+                  counts.astype(float), *table.arrays(), roots]
         for array in frozen:
             array.setflags(write=False)
         self.arrays = VectorPlanArrays(*(np.ascontiguousarray(a) for a in frozen))
+
+
+class _LeafTables:
+    """The leaf tables of :class:`VectorPlanArrays` (``deal_ptr`` to ``exc_weight``), filled
+    state by state, parents first."""
+
+    def __init__(self, count: int, hands: int, leaves: str) -> None:
+        self.hands, self.leaves = hands, leaves
+        self.deal_ptr = np.zeros(count + 1, dtype=np.int64)
+        self.deal_hand: list[IntArray] = []
+        self.deal_weight: list[FloatArray] = []
+        self.mode = np.zeros(count, dtype=np.int64)
+        self.scale = np.zeros((count, 2))
+        self.order = np.full((count, 2, hands), -1, dtype=np.int64)
+        self.rank = np.zeros((count, 2, hands), dtype=np.int64)
+        self.present = np.zeros((count, 2, hands), dtype=bool)
+        self.factor = np.zeros((count, 2, hands))
+        self.exc_ptr = np.zeros((count, 2, hands + 1), dtype=np.int64)
+        self.exc_other: list[int] = []
+        self.exc_weight: list[float] = []
+
+    def add(self, i: int, pairs: IntArray, utility: FloatArray | None = None,
+            chance: FloatArray | None = None) -> None:
+        """State ``i``, dealt ``pairs``: the hands present and, at a public leaf (its nodes'
+        ``utility`` and ``chance`` reach given), its deals and, if cheaper, its sorted form."""
+        for p in (0, 1):
+            self.present[i, p, pairs[:, p]] = True
+        weights = np.empty((0, 2))
+        if utility is not None and chance is not None:
+            weights = utility * chance[:, None]
+            self._sort(i, pairs, chance, utility, weights)
+        self.deal_hand.append(pairs if utility is not None else np.empty((0, 2), np.int64))
+        self.deal_weight.append(weights)
+        self.deal_ptr[i + 1] = self.deal_ptr[i] + len(weights)
+
+    def _sort(self, i: int, pairs: IntArray, chance: FloatArray, utility: FloatArray,
+              weights: FloatArray) -> None:
+        """Make leaf ``i`` ``SORTED`` when its payoffs are a ranking and the prefix sum with
+        its corrections reads fewer numbers than its deals (or ``leaves="sorted"``)."""
+        hands, present = self.hands, self.present[i]
+        found = None if self.leaves == "sparse" else _sorted_leaf(pairs, chance, utility, hands)
+        if found is None:
+            return
+        scale, ranks, factors = found
+        corrections = [_corrections(pairs, weights[:, p], p, scale[p], ranks, factors, present)
+                       for p in (0, 1)]
+        sorted_cost = sum(2 * hands + len(c[0]) for c in corrections)
+        if self.leaves != "sorted" and sorted_cost >= 2 * len(pairs):
+            return  # the sum over the deals reads fewer numbers
+        self.mode[i] = SORTED
+        self.scale[i] = scale
+        for p in (0, 1):
+            here = np.flatnonzero(present[p])
+            by_rank = here[np.argsort(ranks[p][here], kind="stable")]
+            self.order[i, p, :len(by_rank)] = by_rank
+            self.rank[i, p] = ranks[p]
+            self.factor[i, p] = factors[p]
+            others, amounts, ends = corrections[p]
+            self.exc_ptr[i, p] = len(self.exc_other) + np.concatenate(([0], ends))
+            self.exc_other.extend(others)
+            self.exc_weight.extend(amounts)
+
+    def arrays(self) -> list[np.ndarray]:
+        """The tables from ``deal_ptr`` to ``exc_weight``, in :class:`VectorPlanArrays` order."""
+        return [self.deal_ptr,
+                np.concatenate(self.deal_hand).astype(np.int64).reshape(-1, 2).T.copy(),
+                np.concatenate(self.deal_weight).astype(float).reshape(-1, 2).T.copy(),
+                self.mode, self.scale, self.factor, self.order, self.rank, self.present,
+                self.exc_ptr, np.array(self.exc_other, dtype=np.int64),
+                np.array(self.exc_weight, dtype=float)]
 
 
 Leaf = tuple[FloatArray, tuple[IntArray, IntArray], tuple[FloatArray, FloatArray]]
