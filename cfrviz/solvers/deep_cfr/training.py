@@ -229,23 +229,16 @@ def solve_deep_cfr(request: Request) -> Trace | DeepCFRRun:
 
     See the module's documentation for the algorithm.  The trace's records hold:
 
-    - ``current_strategy``: sigma_t, what the networks of iteration t - 1 play
-      at every set (uniform at t = 1);
-    - ``cumulative_regret``: the advantages the networks trained at iteration t
-      predict at every set (payoff units) -- regret matching on them gives
-      sigma_{t+1}, as cumulative regrets do in tabular CFR.  They estimate
-      linear CFR's cumulative regret divided, per set, by a positive weight (the
-      t-weighted reach with which the set was sampled), so their scale is not
-      a sum's;
-    - ``instantaneous_regret``: the *exact* counterfactual regrets of sigma_t,
-      computed over the whole tree (the explorer shows them beside the
-      predictions; the algorithm itself only ever sees sampled ones);
-    - ``average_strategy``: the Single Deep CFR average -- exact, at every set,
-      not a strategy network's approximation;
-    - ``extras["nodes_touched"]``: nodes visited by the sampled traversals
-      (the exact average and the recorded exact regrets walk the whole tree
-      once per iteration besides, which this count leaves out, as it leaves
-      out exploitability).
+    - ``current_strategy``: sigma_t, what the networks of iteration t - 1 play (uniform at t = 1);
+    - ``cumulative_regret``: the advantages the networks trained at iteration t predict at
+      every set (payoff units), on which regret matching gives sigma_{t+1} as on cumulative
+      regrets in tabular CFR.  They estimate linear CFR's cumulative regret divided, per set,
+      by a positive weight (the t-weighted reach the set was sampled with): not a sum's scale;
+    - ``instantaneous_regret``: the *exact* counterfactual regrets of sigma_t over the whole
+      tree (the explorer shows them beside the predictions; the algorithm sees only sampled ones);
+    - ``average_strategy``: the Single Deep CFR average, exact at every set (no strategy network);
+    - ``extras["nodes_touched"]``: nodes the sampled traversals visit (leaving out the walk of
+      the whole tree each iteration for the exact average and regrets, and exploitability).
 
     Parameters
     ----------
@@ -261,37 +254,33 @@ def solve_deep_cfr(request: Request) -> Trace | DeepCFRRun:
     batch_size : int, default 0
         Samples per step; 0 uses the gradient over the whole memory.
     warm_start : bool, default False
-        Start each iteration's network from the previous one's weights instead
-        of from scratch (the paper trains from scratch).
+        Start each iteration's network from the previous one's weights instead of from
+        scratch (the paper trains from scratch).
     fallback : {"uniform", "argmax"}, default "uniform"
-        What a set plays when no advantage is positive: uniform, as tabular
-        regret matching does (so the explorer's "next strategy (regret
-        matching)" is exactly the next iteration's strategy), or the action
-        with the largest prediction, the paper's rule.  Measured with the
-        other defaults (median of seeds 0-2, 100 iterations): Kuhn 0.0238
+        What a set plays when no advantage is positive: uniform, as tabular regret matching
+        does (so the explorer's "next strategy (regret matching)" is exactly the next
+        iteration's strategy), or the action with the largest prediction, the paper's rule.
+        Measured with the other defaults (median of seeds 0-2, 100 iterations): Kuhn 0.0238
         either way; Leduc 0.206 (uniform), 0.189 (argmax).
 
     Run options (``request.options``)
     ---------------------------------
     networks : bool, default False
-        Return a :class:`DeepCFRRun`, the trace with every iteration's advantage
-        networks, instead of the trace alone: ``cfrviz.solve(game, "deep_cfr", n,
-        networks=True)``.  The networks are not in the trace (a trace file holds
-        arrays of fixed schema).
+        Return a :class:`DeepCFRRun`, the trace and every iteration's advantage networks (not
+        in the trace: a trace file holds arrays of fixed schema), instead of the trace alone:
+        ``cfrviz.solve(game, "deep_cfr", n, networks=True)``.
     max_seconds : float, default 600
-        A run whose time, estimated from its parameters before it starts
-        (:mod:`~cfrviz.solvers.deep_cfr.budget`, a lower estimate), passes this is
-        refused, as is one estimated to need more than 4 GiB of memory; one
-        estimated past a minute starts with a warning giving the estimate.
+        A run estimated to take longer (before it starts, from its parameters, by the lower
+        estimate of :mod:`~cfrviz.solvers.deep_cfr.budget`) is refused, as is one estimated
+        to need over 4 GiB of memory; one estimated past a minute warns, giving the estimate.
 
-    ``resume`` is refused: a Deep CFR run cannot be resumed (its memories and networks
-    are not in the trace).
+    ``resume`` is refused: a run's memories and networks are not in the trace.
 
     Returns
     -------
     Trace or DeepCFRRun
-        A Ctrl-C ends the run after the iteration in progress, with a warning;
-        the trace holds the finished iterations.
+        A Ctrl-C ends the run after the iteration in progress, with a warning; the trace holds
+        the finished iterations.
     """
     run = _train(request)
     return run if request.options["networks"] else run.trace
