@@ -314,11 +314,10 @@ def solve_sequence_form(payoff: Any, plan_rows: Any, other_rows: Any, *,
 
         maximise q_0   subject to   Fᵀ q − Aᵀ x <= 0,   E x = e_0,   x >= 0,   q free,
 
-    solved with HiGHS (``scipy.optimize.linprog(method="highs")``) on sparse
-    matrices.  A matrix game is the case ``E = [1 … 1]``, ``F = [1 … 1]``.
-    The payoffs are scaled to at most 1 in size for HiGHS, whose tolerances are
-    absolute, and the value scaled back: payoffs of 1e-9 or 1e15 solve as
-    those of 1 do.
+    solved with HiGHS (``scipy.optimize.linprog(method="highs")``) on sparse matrices.  A matrix
+    game is the case ``E = [1 … 1]``, ``F = [1 … 1]``.  The payoffs are scaled to at most 1 in
+    size for HiGHS, whose tolerances are absolute, and the value scaled back: payoffs of 1e-9
+    or 1e15 solve as those of 1 do.
 
     Parameters
     ----------
@@ -347,29 +346,13 @@ def solve_sequence_form(payoff: Any, plan_rows: Any, other_rows: Any, *,
         When HiGHS does not report an optimal solution (its status and message).
     """
     start = time.perf_counter() if started is None else started
-    A = sparse.csr_matrix(payoff, dtype=float)
-    # HiGHS works to absolute tolerances (1e-7) and treats coefficients of 1e15 and more as
-    # infinite: payoffs of 1e-9 all look like 0 to it, payoffs of 1e15 make the program
-    # "infeasible".  The program is solved with payoffs scaled to at most 1 in size; the
-    # plans do not change with the scale (x, and y, the multipliers of F^T q - A^T x <= 0,
-    # are fixed by the plan constraints), only the value, which is scaled back.
-    scale = float(abs(A).max()) if A.nnz else 0.0
-    if scale > 0.0:
-        A = A * (1.0 / scale) if np.isfinite(1.0 / scale) else A / scale
-    E = sparse.csr_matrix(plan_rows)
-    F = sparse.csr_matrix(other_rows)
+    A, scale = _unit_scale(payoff)
+    E, F = sparse.csr_matrix(plan_rows), sparse.csr_matrix(other_rows)
     n1, n2 = A.shape
     m1, m2 = E.shape[0], F.shape[0]
-    upper = sparse.hstack([-A.T, F.T], format="csr")
-    equal = sparse.hstack([E, sparse.csr_matrix((m1, m2))], format="csr")
-    cost = np.zeros(n1 + m2)
-    cost[n1] = -1.0  # maximise q_0
-    b_eq = np.zeros(m1)
-    b_eq[0] = 1.0
-    bounds = np.array([(0.0, np.inf)] * n1 + [(-np.inf, np.inf)] * m2)
+    program = _program(A, E, F)
     built = time.perf_counter()
-    result = optimize.linprog(cost, A_ub=upper, b_ub=np.zeros(n2), A_eq=equal, b_eq=b_eq,
-                              bounds=bounds, method="highs")
+    result = optimize.linprog(**program, method="highs")
     solved = time.perf_counter()
     if result.status != 0:
         reason = _STATUS.get(result.status, f"status {result.status}")
@@ -378,10 +361,41 @@ def solve_sequence_form(payoff: Any, plan_rows: Any, other_rows: Any, *,
     x = np.asarray(result.x[:n1], dtype=float)
     y = -np.asarray(result.ineqlin.marginals, dtype=float)  # d(-q_0)/d(b_ub) = -y
     info = {"constraints": n2 + m1, "variables": n1 + m2,
-            "nonzeros": int(upper.nnz + equal.nnz),
+            "nonzeros": int(program["A_ub"].nnz + program["A_eq"].nnz),
             "build_seconds": built - start, "seconds": solved - built}
     value = float(-result.fun) * scale if scale > 0.0 else float(-result.fun)
     return x, y, value + 0.0, info  # + 0.0: no -0.0
+
+
+def _unit_scale(payoff: Any) -> tuple[sparse.csr_matrix, float]:
+    """``(A / scale, scale)``: the payoffs as a sparse matrix scaled to at most 1 in size, and
+    their largest size (0, and ``A`` unscaled, when every payoff is 0).
+
+    HiGHS works to absolute tolerances (1e-7) and treats coefficients of 1e15 and more as
+    infinite: payoffs of 1e-9 all look like 0 to it, payoffs of 1e15 make the program
+    "infeasible".  The plans do not change with the scale (x, and y, the multipliers of
+    F^T q - A^T x <= 0, are fixed by the plan constraints), only the value, which the caller
+    scales back.
+    """
+    A = sparse.csr_matrix(payoff, dtype=float)
+    scale = float(abs(A).max()) if A.nnz else 0.0
+    if scale > 0.0:
+        A = A * (1.0 / scale) if np.isfinite(1.0 / scale) else A / scale
+    return A, scale
+
+
+def _program(A: sparse.csr_matrix, E: sparse.csr_matrix, F: sparse.csr_matrix
+             ) -> dict[str, Any]:
+    """``scipy.optimize.linprog``'s arguments for von Stengel's program over ``(x, q)``:
+    minimise ``-q_0`` subject to ``Fᵀ q − Aᵀ x <= 0``, ``E x = e_0``, ``x >= 0``, ``q`` free."""
+    (n1, n2), m1, m2 = A.shape, E.shape[0], F.shape[0]
+    cost = np.zeros(n1 + m2)
+    cost[n1] = -1.0  # maximise q_0
+    b_eq = np.zeros(m1)
+    b_eq[0] = 1.0
+    return {"c": cost, "A_ub": sparse.hstack([-A.T, F.T], format="csr"), "b_ub": np.zeros(n2),
+            "A_eq": sparse.hstack([E, sparse.csr_matrix((m1, m2))], format="csr"), "b_eq": b_eq,
+            "bounds": np.array([(0.0, np.inf)] * n1 + [(-np.inf, np.inf)] * m2)}
 
 
 def behaviour(game: object, form: SequenceForm, plans: Sequence[np.ndarray]) -> np.ndarray:
