@@ -22,7 +22,11 @@ import numpy as np
 
 from .. import engine
 from ..analysis.variants import dcfr_discounts
+from ..core.regret import average_strategy
+from ..core.tree import as_tree
+from ..games import load_game
 from ..reference import mistakes
+from ..solvers import solve
 from ..solvers.registry import ALGORITHMS
 from . import Feedback, as_vector, not_done, unanswered, wrong
 from .coding import checks, floats, run_student
@@ -64,8 +68,6 @@ def rule_curves(tree, rules: dict[str, dict], marks) -> dict[str, list[float]]:
     UpdateRule` ``}``, alternating updates.  The reference's loop (``reference.cfr.cfr_variant``
     has the same flags) takes 13 ms an iteration on Leduc poker: too slow for a lesson's
     2,000."""
-    from ..core.regret import average_strategy
-
     arrays, shape = engine.plan(tree).arrays, tree.legal_mask.shape
     out: dict[str, list[float]] = {}
     for label, flags in rules.items():
@@ -101,9 +103,6 @@ def two_changes(game="kuhn_poker", iterations=(100, 200, 1000)) -> dict[str, lis
     so the first and last rows are ``cfrviz.solve``'s ``"cfr+"`` and ``"pcfr+"`` exactly (the
     tests check it).
     """
-    from ..core.tree import as_tree
-    from ..games import load_game
-
     tree = as_tree(load_game(game) if isinstance(game, str) else game, "PCFR+")
     marks = sorted(int(t) for t in iterations)
     if not marks or marks[0] < 1:
@@ -177,8 +176,6 @@ def _run(tree, iterations: int, **steps) -> list[tuple[np.ndarray, np.ndarray]]:
 
 
 def _average(tree, strategy_sum: np.ndarray) -> np.ndarray:
-    from ..solvers.driver import average_strategy
-
     return average_strategy(strategy_sum, tree.legal_mask)
 
 
@@ -189,9 +186,6 @@ def _close(a: np.ndarray, b: np.ndarray) -> bool:
 @lru_cache(maxsize=1)
 def _plus_targets():
     """cfrviz's CFR+ on Kuhn poker, recorded after each of :data:`PLUS_ITERATIONS` iterations."""
-    from ..games import load_game
-    from ..solvers import solve
-
     tree = load_game("kuhn_poker")
     marks = list(range(1, PLUS_ITERATIONS + 1))
     trace = solve(tree, "cfr+", PLUS_ITERATIONS, checkpoints=marks, progress=False)
@@ -228,21 +222,25 @@ _PLUS_HINTS = {
 }
 
 
+def _same(tree, got: list[tuple[np.ndarray, np.ndarray]], steps: dict, average: bool = True
+          ) -> bool:
+    """The student's sums are those of CFR+ with ``steps`` changed (:func:`plus_iteration`)
+    after every iteration: the regrets, and the average too if ``average``."""
+    return all(_close(g[0], r[0]) and (not average or _close(_average(tree, g[1]),
+                                                            _average(tree, r[1])))
+               for g, r in zip(got, _run(tree, len(got), **steps)))
+
+
 def _diagnose(tree, got: list[tuple[np.ndarray, np.ndarray]]) -> str | None:
     """The name of the wrong version (:data:`PLUS_VARIANTS`) whose sums match the student's
     after every iteration: its regrets for a regret mistake, its regrets and average for an
     average mistake."""
-    def same(steps: dict, average: bool) -> bool:
-        return all(_close(g[0], r[0]) and (not average or _close(_average(tree, g[1]),
-                                                                _average(tree, r[1])))
-                   for g, r in zip(got, _run(tree, len(got), **steps)))
-
-    if same({}, average=False):
+    if _same(tree, got, {}, average=False):
         return next((name for name, steps in PLUS_VARIANTS.items()
-                     if "weight" in steps and same(steps, average=True)), None)
+                     if "weight" in steps and _same(tree, got, steps)), None)
     for name, steps in PLUS_VARIANTS.items():
-        if "weight" not in steps and same(steps, average=False):
-            vanilla = name == "no-floor" and same({**steps, "weight": "uniform"}, average=True)
+        if "weight" not in steps and _same(tree, got, steps, average=False):
+            vanilla = name == "no-floor" and _same(tree, got, {**steps, "weight": "uniform"})
             return "vanilla" if vanilla else name
     return None
 
@@ -303,11 +301,6 @@ def plus_cases(tree, trace, iterations: int) -> tuple[Case, ...]:
                              and _close(_average(tree, strategy_sum),
                                         trace.average_strategy[trace.index(t)]))), None)
 
-    def player_2_first(got) -> bool:
-        swapped = _run(tree, iterations, first=1)
-        return all(_close(g[0], r[0]) and _close(_average(tree, g[1]), _average(tree, r[1]))
-                   for g, r in zip(got, swapped))
-
     def exploitability(got) -> float:
         return engine.tree_exploitability(tree, _average(tree, got[-1][1]))
 
@@ -340,7 +333,7 @@ def plus_cases(tree, trace, iterations: int) -> tuple[Case, ...]:
                                  f"{exploitability(got):.5f}, against {vanilla:.5f} for vanilla "
                                  "CFR. Two lines changed: a floor on the stored regrets, and "
                                  "the weight t in the average."),
-        Case.correct(player_2_first,
+        Case.correct(lambda got: _same(tree, got, {"first": 1}),
                      lambda got: f"Your iteration is CFR+ with player 2 updated first: after "
                                  f"each of {iterations} iterations on Kuhn poker your regrets "
                                  "and average strategy are those of CFR+ in that order "
@@ -417,8 +410,6 @@ def check_dcfr_discounts(answer) -> Feedback:
 def race() -> dict[str, float]:
     """Exploitability of each variant's average after :data:`RACE_ITERATIONS` on Leduc."""
     from ..analysis.evaluation import exploitability
-    from ..games import load_game
-    from ..solvers import solve
 
     game = load_game(RACE_GAME)
     out = {}

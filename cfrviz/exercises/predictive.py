@@ -61,7 +61,12 @@ from typing import Any
 import numpy as np
 
 from ..core.regret import average_strategy, regret_matching
+from ..core.tree import as_tree
+from ..engine import tree_exploitability
+from ..games import load_game
 from ..reference import mistakes
+from ..reference.cfr import cfr_pass
+from ..solvers import solve
 from . import Feedback, wrong
 from .coding import checks, floats, run_student, short_repr
 from .diagnosis import Case, diagnose, fallback
@@ -185,10 +190,6 @@ class Run:
 def pcfr_plus_run(name: str, iterations: int) -> Run:
     """cfrviz's PCFR+ on ``name``, recorded after each of ``iterations + 1`` iterations (the
     last record holds the strategy played after the checker's last call)."""
-    from ..games import load_game
-    from ..reference.cfr import cfr_pass
-    from ..solvers import solve
-
     tree = load_game(name)
     marks = list(range(1, iterations + 2))
     trace = solve(tree, "pcfr+", iterations + 1, checkpoints=marks, progress=False)
@@ -506,8 +507,6 @@ def predictive_cases(runs: list[Run]) -> tuple[Case, ...]:
 
 def correct_message(runs: list[Run], calls: list[Call]) -> str:
     """What a right step is told: where it was checked, and what PCFR+ buys on Kuhn poker."""
-    from ..solvers import solve
-
     kuhn = runs[0]
     n = kuhn.iterations
     plus = solve(kuhn.tree, "cfr+", n, checkpoints=[n], progress=False)
@@ -561,11 +560,6 @@ def run_your_step(function, game="kuhn_poker", iterations: int = 200
         If ``function`` raises or returns something that is not (regret_sum, strategy,
         weight) with the shapes it was given; the message is the checker's.
     """
-    from ..core.tree import as_tree
-    from ..engine import tree_exploitability
-    from ..games import load_game
-    from ..solvers import solve
-
     tree = as_tree(load_game(game) if isinstance(game, str) else game, "PCFR+")
     if isinstance(iterations, bool) or not isinstance(iterations, (int, np.integer)) \
             or not 1 <= iterations <= 100_000:
