@@ -1,21 +1,19 @@
 """The one training loop: chunks, checkpoints, progress, interrupts, evaluation, resume.
 
 A runner checks what only it knows, builds the starting state (fresh, or resumed with
-:func:`resume_state`) and a :class:`Stepper` (how to advance: ``step(state, first, last)``,
-which returns the :class:`Chunk` it did with its records; how to record the state; the
-recorder, the schedule, the evaluation).  :func:`iterate` is the loop, a generator: it asks
-the step for about a tenth of a second's worth of iterations at a time and yields a
-:class:`Progress` (records included) after each, so whoever consumes it decides what
-happens between chunks.  :func:`drive` consumes it into a trace for :func:`cfrviz.solve`
-(a progress bar, Ctrl-C deferred, the records evaluated at the end);
-:func:`cfrviz.solvers.subgame.resolve_steps` consumes it directly.  Every algorithm goes
-through it: the tree kernels (:func:`tree_stepper` runs a compiled kernel up to each
-checkpoint and records there), regret matching (a plain-Python step that records inside
-its chunks) and Deep CFR (one iteration per step, :func:`one_at_a_time`).
-Around that loop it keeps the guards every run needs: a bounded schedule
-(:func:`schedule`), a payoff scale that cannot overflow (:func:`check_payoff_scale`,
-called by the runners before the state is built), a finite state after every chunk
-(:func:`check_finite`), and Ctrl-C deferred until the trace is built
+:func:`resume_state`) and a :class:`Stepper` (how to advance: ``step(state, first, last)``, which
+returns the :class:`Chunk` it did with its records; how to record the state; the recorder, the
+schedule, the evaluation).  :func:`iterate` is the loop, a generator: it asks the step for about a
+tenth of a second's worth of iterations at a time and yields a :class:`Progress` (records included)
+after each, so whoever consumes it decides what happens between chunks.  :func:`drive` consumes it
+into a trace for :func:`cfrviz.solve` (a progress bar, Ctrl-C deferred, the records evaluated at
+the end); :func:`cfrviz.solvers.subgame.resolve_steps` consumes it directly.  Every algorithm goes
+through it: the tree kernels (:func:`tree_stepper` runs a compiled kernel up to each checkpoint and
+records there), regret matching (a plain-Python step that records inside its chunks) and Deep CFR
+(one iteration per step, :func:`one_at_a_time`).  Around that loop it keeps the guards every run
+needs: a bounded schedule (:func:`schedule`), a payoff scale that cannot overflow
+(:func:`check_payoff_scale`, called by the runners before the state is built), a finite state after
+every chunk (:func:`check_finite`), and Ctrl-C deferred until the trace is built
 (:func:`deferred_interrupt`).
 """
 
@@ -50,7 +48,7 @@ from ..core.types import FloatArray, GameLike
 from ..engine import seed_state, tree_exploitability
 from ..games.matrix import MatrixGame
 from .progress import progress_bar
-from .recorded import check_recorded_run
+from .recorded import RUN_RECORDS, check_recorded_run
 from .registry import Request, check_request
 
 #: The games a run solves: trees, and matrix games (regret matching).
@@ -68,13 +66,11 @@ SCHEDULE_NOTE = "schedule_note"
 def default_checkpoints(iterations: int, table_size: int = 1, timed: bool = True) -> list[int]:
     """The iterations a run records when the caller does not say.
 
-    Every iteration when the trace stays small (``4 * iterations *
-    table_size`` numbers within :data:`EVERY_ITERATION_BUDGET`: small games);
-    otherwise every iteration up to 100, then about 100 log-spaced ones up to
-    the last.  That schedule is then thinned (evenly along it) when its
-    trace would take more than :data:`~cfrviz.core.trace.DEFAULT_TRACE_BYTES`,
-    whatever the game: down to the last iteration alone for a game one record
-    of which is larger than that.
+    Every iteration when the trace stays small (``4 * iterations * table_size`` numbers within
+    :data:`EVERY_ITERATION_BUDGET`: small games); otherwise every iteration up to 100, then about
+    100 log-spaced ones up to the last.  That schedule is then thinned (evenly along it) when its
+    trace would take more than :data:`~cfrviz.core.trace.DEFAULT_TRACE_BYTES`, whatever the game:
+    down to the last iteration alone for a game one record of which is larger than that.
 
     Parameters
     ----------
@@ -121,8 +117,8 @@ def schedule(record: list[int] | None, iterations: int, table_size: int,
 
     ``None`` gives :func:`default_checkpoints`, with a note in the trace's
     ``extras["schedule_note"]`` when it had to be thinned to fit
-    :data:`~cfrviz.core.trace.DEFAULT_TRACE_BYTES`; ``[]`` the final state
-    only, not evaluated; a list is honoured as it is.
+    :data:`~cfrviz.core.trace.DEFAULT_TRACE_BYTES`; ``[]`` the final state only, not evaluated; a
+    list is honoured as it is.
 
     Raises
     ------
@@ -178,13 +174,11 @@ class InterruptFlag:
 def deferred_interrupt() -> Iterator[InterruptFlag]:
     """Turn Ctrl-C / a kernel interrupt into a flag the run checks between steps.
 
-    Compiled code cannot be stopped half-way, and a ``KeyboardInterrupt``
-    raised while a numba function is being called or returns surfaces as a
-    ``SystemError``; with the flag the run ends at the next chunk boundary,
-    with a consistent state.  Runners keep it installed until their trace is
-    built (snapshots and evaluation included), so no interrupt is ever raised
-    inside a compiled call.  Off the main thread (where Python delivers no
-    signals) this does nothing.
+    Compiled code cannot be stopped half-way, and a ``KeyboardInterrupt`` raised while a numba
+    function is being called or returns surfaces as a ``SystemError``; with the flag the run ends
+    at the next chunk boundary, with a consistent state.  Runners keep it installed until their
+    trace is built (snapshots and evaluation included), so no interrupt is ever raised inside a
+    compiled call.  Off the main thread (where Python delivers no signals) this does nothing.
     """
     flag = InterruptFlag()
     if threading.current_thread() is not threading.main_thread():
@@ -204,12 +198,11 @@ def deferred_interrupt() -> Iterator[InterruptFlag]:
 def check_payoff_scale(game: Solved, iterations: int, algorithm: str) -> None:
     """Refuse a game whose payoffs could overflow float64 sums over ``iterations`` iterations.
 
-    Counterfactual values are bounded by the largest payoff ``U`` (reach
-    probabilities are at most 1), an iteration's regrets by ``2 U``, and
-    their weighted sum over ``T`` iterations by ``U T (T + 1)`` (linear
-    weights ``t`` included); regret matching adds up to (actions) of them.
-    Sampling algorithms also divide by sampling probabilities, which this
-    bound does not cover: :func:`check_finite` catches those after each chunk.
+    Counterfactual values are bounded by the largest payoff ``U`` (reach probabilities are at
+    most 1), an iteration's regrets by ``2 U``, and their weighted sum over ``T`` iterations by
+    ``U T (T + 1)`` (linear weights ``t`` included); regret matching adds up to (actions) of
+    them.  Sampling algorithms also divide by sampling probabilities, which this bound does not
+    cover: :func:`check_finite` catches those after each chunk.
 
     Raises
     ------
@@ -264,14 +257,10 @@ def warn_interrupted(algorithm: str, done: int, iterations: int, during: int | N
                      stacklevel: int = 2, resumable: bool = True) -> None:
     """The RuntimeWarning of an interrupted run (``during``: the iteration cut short, if any)."""
     cut = "" if during is None else f"at iteration {during}, "
-    then = ("can be resumed with cfrviz.solve(..., resume=trace)" if resumable else
-            "cannot be resumed")
-    if resumable:
-        message = f"the trace holds what was done and {then}"
-    else:
-        message = f"the trace holds what was done (a {algorithm} run {then})"
-    warnings.warn(f"{algorithm} interrupted {cut}after iteration {done} of {iterations}; "
-                  f"{message}", RuntimeWarning, stacklevel=stacklevel + 1)
+    then = ("and can be resumed with cfrviz.solve(..., resume=trace)" if resumable else
+            f"(a {algorithm} run cannot be resumed)")
+    warnings.warn(f"{algorithm} interrupted {cut}after iteration {done} of {iterations}; the "
+                  f"trace holds what was done {then}", RuntimeWarning, stacklevel=stacklevel + 1)
 
 
 #: ``run(state, first, last) -> nodes touched``: a tree kernel's iterations ``first..last``.
@@ -493,79 +482,45 @@ def start_tree(request: Request, tree: GameTree, run: RunIterations, **how: Any)
     return tree_stepper(request, tree, state, run, **how)
 
 
-def run_tree(request: Request, tree: GameTree, run: RunIterations) -> Trace:
-    """:func:`start_tree` driven (:func:`drive`): the trace of a tree algorithm's run.
-
-    Raises
-    ------
-    ValueError
-        What :func:`start_tree` refuses, or a state that went infinite or NaN (after the
-        chunk where it did).
-    """
-    return drive(request, start_tree(request, tree, run))
-
-
 def resume_state(request: Request, game: GameLike, timed: bool = True) -> SolverState:
     """The state to continue ``request.resume`` from, after checking it is a run of the same kind.
 
-    Everything is checked before any compiled code runs: the state against
-    :meth:`~cfrviz.core.trace.SolverState.validate`, the records against
-    :func:`~cfrviz.core.trace.check_records` and the state (and, for a ``timed`` run,
-    the timing extras the new records are joined to), the algorithm, settings and seed
-    against the registry and the state's generator
-    (:func:`~cfrviz.solvers.recorded.check_recorded_run`).  Then the run the trace
-    claims is replayed up to its records of the first :data:`REPLAY_ITERATIONS`
-    iterations, which must come out bit for bit: an algorithm, a parameter or a seed
-    changed in a file is refused, never continued under a name it was not run with.  The
-    replay costs a few iterations; a trace with no record among them (``checkpoints=[]``,
-    or cut to its last record as :func:`cfrviz.resolve_steps` resumes its chunks) is not
-    replayed, nor is an algorithm with start-only settings (regret matching's
+    Everything is checked before any compiled code runs: the trace's algorithm, game, settings and
+    seed against the request; its state (:meth:`~cfrviz.core.trace.SolverState.validate`), records
+    (:func:`~cfrviz.core.trace.check_records`, with the timing extras a ``timed`` run joins its new
+    records to) and recorded run against each other, the registry and the state's generator
+    (:func:`~cfrviz.solvers.recorded.check_recorded_run`).  Then the run it claims is replayed over
+    its records of the first :data:`REPLAY_ITERATIONS` iterations, which must come out bit for bit:
+    an algorithm, a parameter or a seed changed in a file is refused, never continued under a name
+    it was not run with.  Not replayed (a replay costs a few iterations): a trace with no record
+    among them (``checkpoints=[]``) or an algorithm with start-only settings (regret matching's
     ``initial_regrets``, which a trace does not keep).
 
     Raises
     ------
     ValueError
-        When the trace is not a trace with a solver state, was recorded by
-        another algorithm, on another game or with other parameters, or with
-        another seed than the request's: the state carries the trace's own random
-        stream, so a resumed run cannot follow another seed; or when it already
-        has ``iterations`` iterations, or holds a state or records that do
-        not fit the game, each other or the run it claims (the message names the
-        field or array).
+        When the trace has no solver state; was recorded by another algorithm, on another game,
+        with other parameters or another seed (the state carries the trace's own random
+        stream: a resumed run cannot follow another seed); already has ``iterations``
+        iterations; or holds a state or records that do not fit the game, each other or the
+        run it claims (the message names the field or array).
     """
-    trace, algorithm, iterations = request.resume, request.name, request.iterations
-    params = request.settings()
+    trace = request.resume
     if trace is None or trace.state is None:
         raise ValueError("resume= takes a Trace returned by cfrviz.solve (or loaded with "
                          "cfrviz.load_trace); this one has no solver state")
-    if trace.algorithm != algorithm:
-        raise ValueError(f"cannot resume a {trace.algorithm} run as {algorithm}")
-    if not _same_game(trace.game, game):
-        if trace.game.name == game.name:
-            raise ValueError(f"this trace was recorded on another version of {game.name}: its "
-                             "information sets or payoffs differ")
-        raise ValueError(f"this trace was recorded on {trace.game.name}, not {game.name}")
-    old = {k: v for k, v in trace.params.items()
-           if k not in ("interrupted", "seed", "iterations", "resumed_from")}
-    if old != params:
-        raise ValueError(f"resume with the run's own parameters {old}; got {params}")
-    recorded, given = trace.params.get("seed"), request.seed
-    if recorded is not None and recorded != given:
-        raise ValueError(f"resume= continues the trace's own random stream, seeded with "
-                         f"{recorded!r}; seed={given} was given. Pass seed={recorded!r} (a "
-                         f"resumed run cannot switch seeds), or start a new run without "
-                         f"resume= for seed {given}")
+    _check_same_run(trace, request, game)
     state = SolverState.from_dict(trace.state, game)
     missing = [name for name, _ in TIMING_EXTRAS if timed and name not in trace.extras]
     if missing:
-        raise ValueError(f"extras array {missing[0]!r} is missing; a {algorithm} trace keeps "
+        raise ValueError(f"extras array {missing[0]!r} is missing; a {request.name} trace keeps "
                          f"{', '.join(name for name, _ in TIMING_EXTRAS)} for every record")
     check_records({spec.name: getattr(trace, spec.name) for spec in RECORD_ARRAYS}, game,
                   extras=trace.extras, state=state)
     check_recorded_run(trace.algorithm, trace.params, state)
-    if iterations <= state.iteration:
+    if request.iterations <= state.iteration:
         raise ValueError(f"the trace already has {state.iteration} iterations; ask for more "
-                         f"than that to resume (got iterations={iterations})")
+                         f"than that to resume (got iterations={request.iterations})")
     if not request.algorithm.start_only:
         _replay(request, trace)
     if int(trace.iterations[-1]) == state.iteration:
@@ -574,6 +529,29 @@ def resume_state(request: Request, game: GameLike, timed: bool = True) -> Solver
         state.current[...] = trace.current_strategy[-1]
         state.instant[...] = trace.instantaneous_regret[-1]
     return state
+
+
+def _check_same_run(trace: Trace, request: Request, game: GameLike) -> None:
+    """Refuse a trace that is not a run of the request's algorithm on ``game`` (or a copy of
+    it) with the request's settings and seed."""
+    algorithm = request.name
+    if trace.algorithm != algorithm:
+        raise ValueError(f"cannot resume a {trace.algorithm} run as {algorithm}")
+    if not _same_game(trace.game, game):
+        if trace.game.name == game.name:
+            raise ValueError(f"this trace was recorded on another version of {game.name}: its "
+                             "information sets or payoffs differ")
+        raise ValueError(f"this trace was recorded on {trace.game.name}, not {game.name}")
+    params = request.settings()
+    old = {k: v for k, v in trace.params.items() if k not in RUN_RECORDS}
+    if old != params:
+        raise ValueError(f"resume with the run's own parameters {old}; got {params}")
+    recorded, given = trace.params.get("seed"), request.seed
+    if recorded is not None and recorded != given:
+        raise ValueError(f"resume= continues the trace's own random stream, seeded with "
+                         f"{recorded!r}; seed={given} was given. Pass seed={recorded!r} (a "
+                         f"resumed run cannot switch seeds), or start a new run without "
+                         f"resume= for seed {given}")
 
 
 #: A resume replays the run its trace claims over its records of these first iterations
@@ -592,9 +570,7 @@ def _replay(request: Request, trace: Trace) -> None:
                            early.tolist(), {**request.settings(), "progress": False})
     run = replay.algorithm.run(replay)
     fresh = run if isinstance(run, Trace) else run.trace
-    for spec in RECORD_ARRAYS:
-        if not spec.table:
-            continue
+    for spec in (spec for spec in RECORD_ARRAYS if spec.table):
         same = [np.array_equal(a, b) for a, b in zip(getattr(trace, spec.name)[:len(early)],
                                                      getattr(fresh, spec.name), strict=True)]
         if not all(same):
