@@ -95,11 +95,19 @@ def run_multiplayer(request: Request, tree: GameTree, rule: UpdateRule) -> Trace
     stepper = tree_stepper(request, tree, state, step, record=record, exploitability=undefined,
                            resumable=False)
     trace = drive(request, stepper)
+    trace.extras.update(_extras(tree, trace, gaps, p.players, stepper.plan.evaluate))
+    return trace
+
+
+def _extras(tree: GameTree, trace: Trace, gaps: list[FloatArray], players: int,
+            evaluate: bool) -> dict[str, FloatArray]:
+    """:data:`MULTIPLAYER_EXTRAS` per record of ``trace``: each player's gain from deviating
+    alone against the average profile (NaN unless ``evaluate``), and the coarse-correlated
+    ``gaps`` taken with the records, with their largest."""
     records = len(trace.iterations)
-    gains = np.full((records, p.players), np.nan)
-    if stepper.plan.evaluate:
+    gains = np.full((records, players), np.nan)
+    if evaluate:
         for r in range(records):
             gains[r] = deviation_gains(tree, trace.average_strategy[r])
-    table = np.array(gaps).reshape(records, p.players)
-    trace.extras.update(deviation_gains=gains, cce_gaps=table, cce_gap=table.max(axis=1))
-    return trace
+    table = np.array(gaps).reshape(records, players)
+    return {"deviation_gains": gains, "cce_gaps": table, "cce_gap": table.max(axis=1)}
