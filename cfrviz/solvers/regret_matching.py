@@ -48,64 +48,54 @@ EVALUATION_BLOCK = 4096
 def solve_regret_matching(request: Request) -> Trace:
     """Regret matching (Hart and Mas-Colell, 2000) on a two-player matrix game.
 
-    Each iteration both players play the strategy that regret matching
-    derives from their cumulative regrets; each action's regret grows by how
-    much better that action would have done than the strategy played.  The
-    *average* strategy of self-play converges to a Nash equilibrium of a
-    zero-sum game (its exploitability falls like 1/sqrt(T)); the current
+    Each iteration both players play the strategy that regret matching derives from their
+    cumulative regrets; each action's regret grows by how much better that action would have
+    done than the strategy played.  The *average* strategy of self-play converges to a Nash
+    equilibrium of a zero-sum game (its exploitability falls like 1/sqrt(T)); the current
     strategy need not converge at all.
 
     Parameters (``request.params``, declared at the bottom of this module)
     ---------------------------------------------------------------------
     opponent : array_like or dict, optional
-        A fixed strategy for player 2 (e.g. ``[0.4, 0.3, 0.3]`` or
-        ``{"R": 0.5, "P": 0.5}``).  Player 1 then learns a best response to
-        it; player 2's regrets are still recorded, never used.
+        Player 2's fixed strategy (e.g. ``[0.4, 0.3, 0.3]`` or ``{"R": 0.5, "P": 0.5}``): player 1
+        then learns a best response to it; player 2's regrets are still recorded, never used.
     update : {"expected", "sampled"}
-        ``"expected"`` (default) measures regrets against the opponent's whole
-        mixed strategy, which is deterministic.  ``"sampled"`` is the classic
-        tutorial version: each round both players sample one action and
-        regrets compare the other actions with the one played, against the
-        opponent's sampled action.
+        ``"expected"`` (default) measures regrets against the opponent's whole mixed strategy,
+        which is deterministic.  ``"sampled"`` is the classic tutorial version: each round
+        both players sample one action and regrets compare the other actions with the one
+        played, against the opponent's sampled action.
     initial_regrets : dict or array_like, optional
-        Cumulative regrets before the first iteration, e.g.
-        ``{"P1": [1, 0, 0]}`` for a player 1 who starts out favouring rock.
-        With none, both players start uniform -- already the equilibrium of
-        standard rock-paper-scissors, so nothing would move.  Each at most
-        :data:`MAX_INITIAL_REGRET` (1e150) in size, so their sums cannot
-        overflow.  Not with ``resume``, which starts from the trace's state.
+        Cumulative regrets before the first iteration, e.g. ``{"P1": [1, 0, 0]}`` for a
+        player 1 who starts out favouring rock.  With none, both players start uniform --
+        already the equilibrium of standard rock-paper-scissors, so nothing would move.  Each
+        at most :data:`MAX_INITIAL_REGRET` (1e150) in size, so their sums cannot overflow.
+        Not with ``resume``, which starts from the trace's state.
     progress : bool or None
-        Show a progress bar: always, never, or (``None``) once a run has
-        taken two seconds.
+        Show a progress bar: always, never, or (``None``) once a run has taken two seconds.
     resume : Trace, optional
-        Continue a run of the same game and parameters from its final state;
-        its records are kept in front of the new ones, and the result equals
-        an uninterrupted run bit for bit.
+        Continue a run of the same game and parameters from its final state; its records are
+        kept in front of the new ones, and the result equals an uninterrupted run bit for bit.
 
     Returns
     -------
     Trace
-        With ``state`` set, so it can be saved and resumed.  Ctrl-C (or a
-        kernel interrupt) ends the run between two chunks with a
-        ``RuntimeWarning``; the trace then holds every finished iteration.  A
-        further Ctrl-C during the evaluation of the records leaves the
+        With ``state`` set, so it can be saved and resumed.  Ctrl-C (or a kernel interrupt)
+        ends the run between two chunks with a ``RuntimeWarning``; the trace then holds every
+        finished iteration.  A further Ctrl-C during the evaluation of the records leaves the
         exploitability of those not yet evaluated NaN, with a warning.
 
     Raises
     ------
     ValueError
-        For payoffs so large that regret sums could overflow (before running),
-        or regrets that went infinite anyway (after the chunk where they did).
+        For payoffs so large that regret sums could overflow (before running), or regrets
+        that went infinite anyway (after the chunk where they did).
     """
-    game, params, iterations = request.game, request.params, request.iterations
+    game, iterations = request.game, request.iterations
     if not isinstance(game, MatrixGame):
         raise ValueError("regret_matching solves matrix games such as rock_paper_scissors; "
                          f"got {getattr(game, 'name', game)!r}")
     m, n = game.payoffs.shape
-    opponent = params["opponent"]
-    fixed = None if opponent is None else as_distribution(opponent, game.col_actions,
-                                                           "opponent strategy")
-    request = request.normalised(opponent=None if fixed is None else fixed.tolist())
+    fixed, request = _fixed_opponent(request, game)
     check_payoff_scale(game, iterations, ALGORITHM)
     state = _start(request, game)
     generator = None if state.generator is None else _numpy_generator(state.generator)
@@ -115,6 +105,15 @@ def solve_regret_matching(request: Request) -> Trace:
     step = _Step(game.payoffs, fixed, generator, set(plan.points))
     return drive(request, Stepper(state, step, step.record, recorder, plan, step.exploitability,
                                   block=EVALUATION_BLOCK))
+
+
+def _fixed_opponent(request: Request, game: MatrixGame) -> tuple[FloatArray | None, Request]:
+    """The ``opponent`` parameter as player 2's distribution (None in self-play), and the
+    request with it normalised to that distribution's list."""
+    opponent = request.params["opponent"]
+    fixed = None if opponent is None else as_distribution(opponent, game.col_actions,
+                                                           "opponent strategy")
+    return fixed, request.normalised(opponent=None if fixed is None else fixed.tolist())
 
 
 def _start(request: Request, game: MatrixGame) -> SolverState:
