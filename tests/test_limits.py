@@ -49,12 +49,7 @@ NOT_YET_SPLIT_COMPLEX: dict[str, int] = {
 }
 NOT_YET_SPLIT_MODULES: dict[str, int] = {
 }
-NOT_YET_SPLIT_FUNCTIONS: dict[str, int] = {
-    "solvers/deep_cfr/training.py::solve_deep_cfr": 71,
-    "solvers/lp.py::solve_sequence_form": 77,
-    "solvers/multi.py::run_multiplayer": 64,
-    "solvers/regret_matching.py::solve_regret_matching": 70,
-}
+NOT_YET_SPLIT_FUNCTIONS: dict[str, int] = {}
 
 PACKAGE = Path(__file__).resolve().parent.parent / "cfrviz"
 ROOT = "(root)"  # the modules directly in cfrviz/: check.py, warm.py, jupyter_hooks.py, ...
