@@ -13,7 +13,7 @@ import cfrviz
 from cfrviz.analysis.evaluation import reach_probabilities
 from cfrviz.engine import counterfactual_table
 from cfrviz.solvers import depth_limited as dl
-from cfrviz.solvers.subgame import node_values
+from cfrviz.solvers.subtrees import node_values
 
 
 @pytest.fixture(scope="module")

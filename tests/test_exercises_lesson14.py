@@ -197,7 +197,7 @@ def test_the_other_players_values_are_named():
     # The other player's values, by its own hands (written out, since root_values is refused).
     cell = as_cell('''
 import numpy as np
-from cfrviz.solvers.subgame import hands_at
+from cfrviz.solvers.subtrees import hands_at
 from cfrviz.exercises.lesson14 import _values
 
 def my_root_values(tree, policy, roots, hand_of_root, player):

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 import cfrviz
 from cfrviz.games.public import public_tree
 from cfrviz.solvers import subgame as sg
+from cfrviz.solvers import subtrees
 
 #: Rounding allowed on top of the proven bound (sums of a few thousand products of numbers <= 13).
 ROUNDING = 1e-9
@@ -87,7 +88,7 @@ def test_resolve_keeps_the_blueprint_outside_the_subgame(leduc):
     nodes = public_tree(leduc).find(state).nodes
     inside = np.zeros(leduc.num_nodes, dtype=bool)
     for r in nodes:
-        inside[r:sg.subtree_end(leduc)[r]] = True
+        inside[r:subtrees.subtree_end(leduc)[r]] = True
     sets = np.unique(leduc.infoset[inside & (leduc.infoset >= 0)])
     for method in sg.METHODS:
         r = sg.resolve(leduc, bp, state, method, 300)
@@ -169,7 +170,7 @@ def test_the_safety_test_can_fail(leduc, monkeypatch):
 
     def on_policy(tree, probs, roots, player):
         rv = real(tree, probs, roots, player)
-        below = sg.node_values(tree, probs)[roots, player]  # the blueprint played on
+        below = subtrees.node_values(tree, probs)[roots, player]  # the blueprint played on
         cbv = np.bincount(rv.hand_of_root, weights=rv.root_weight * below,
                           minlength=len(rv.hands))
         assert np.all(cbv <= rv.cbv + 1e-12)  # a best response earns at least as much

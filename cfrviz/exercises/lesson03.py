@@ -25,7 +25,7 @@ import numpy as np
 from ..reference.cfr import counterfactual_regret, vanilla_cfr, walk
 from ..reference.evaluation import reach_probabilities
 from ..reference.updates import REGRET_UPDATES
-from ..solvers.subgame import node_values
+from ..solvers.subtrees import node_values
 from . import Feedback, as_number, correct, unanswered, wrong
 from .coding import attempt, checks, floats, per_action, run_student
 from .diagnosis import Case, close_to, diagnose, fallback, screen

@@ -22,7 +22,7 @@ from ..analysis.evaluation import reach_probabilities
 from ..core.policy import Policy
 from ..engine import tree_best_response
 from ..reference import mistakes as reference_mistakes
-from ..solvers.subgame import node_values
+from ..solvers.subtrees import node_values
 from . import Feedback, as_number, unanswered, wrong
 from .coding import checks, run_student
 from .diagnosis import Case, diagnose, fallback, screen

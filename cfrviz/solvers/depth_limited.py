@@ -52,14 +52,8 @@ from . import solve
 from .driver import average_strategy, deferred_interrupt, iterate, one_at_a_time, start_tree
 from .network import MLP, train
 from .registry import check_request
-from .subgame import (
-    TreeBuilder,
-    deal_roots,
-    hands_at,
-    node_values,
-    resolve,
-    subtree_end,
-)
+from .subgame import resolve
+from .subtrees import TreeBuilder, deal_roots, hands_at, node_values, subtree_end
 
 #: ``values(leaf, own_range_1, own_range_2) -> (values of player 1's hands, of player 2's)``.
 LeafValues = Callable[[int, FloatArray, FloatArray], tuple[FloatArray, FloatArray]]

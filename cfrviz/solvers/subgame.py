@@ -61,7 +61,7 @@ from .driver import InterruptFlag, Progress, Row, deferred_interrupt, iterate
 from .progress import progress_bar
 from .registry import ALGORITHMS, Algorithm, check_request
 from .registry import algorithm as find_algorithm
-from .subtrees import (  # the tree parts in __all__ are re-exported: imported from here too
+from .subtrees import (
     TreeBuilder,
     deal_roots,
     hands_at,
@@ -69,7 +69,6 @@ from .subtrees import (  # the tree parts in __all__ are re-exported: imported f
     profile_on,
     shared_infosets,
     subgame_roots,
-    subtree_end,
 )
 
 #: The three re-solving methods, by the names :func:`resolve` takes.
@@ -589,5 +588,4 @@ def resolve_all(game: object, blueprint: Policy, state: object, iterations: int 
 
 
 __all__: Sequence[str] = ("MAX_CHUNKS", "METHODS", "METHOD_LABELS", "ResolveStep", "Resolution",
-                          "RootValues", "TreeBuilder", "deal_roots", "hands_at", "node_values",
-                          "resolve", "resolve_all", "resolve_steps", "root_values", "subtree_end")
+                          "RootValues", "resolve", "resolve_all", "resolve_steps", "root_values")

@@ -2,9 +2,9 @@
 its subgame unsafely, with the re-solve gadget or by max-margin, live.
 
 The numbers are :func:`cfrviz.solvers.subgame.resolve`'s: the widget runs
-:func:`~cfrviz.solvers.subgame.resolve_steps` (the same gadgets and CFR+, resumed chunk by
-chunk, which is bit-exact) so that it can draw the subgame's convergence and move a progress bar
-while it runs.
+:func:`~cfrviz.solvers.subgame.resolve_steps` (the same gadgets and CFR+, one run per gadget
+iterated chunk by chunk, which is bit-exact) so that it can draw the subgame's convergence and
+move a progress bar while it runs.
 """
 
 from __future__ import annotations
