@@ -6,9 +6,10 @@
 - no function over 60 lines, counted from its ``def`` line to its last line, docstring and
   nested functions included.
 
-Each limit allows only the exceptions named below, each with its reason, and the debts issue 31
-left (named with today's size, which may shrink, never grow).  An exception or a debt that is
+Each limit allows only the exceptions named below, each with its reason.  An exception that is
 no longer over the limit fails too, so the lists only shrink; anything new over a limit fails.
+(The debts named while issue 31 split the package, last 4 complex functions, 3 long modules
+and 11 long functions, were all paid, and the lists that named them went with them.)
 """
 
 from __future__ import annotations
@@ -40,16 +41,6 @@ LONG_FUNCTIONS: dict[str, str] = {
         "the public loader: 66 of its 96 lines are the docstring docs/API.md renders (what a "
         "trace file must hold and every refusal); the code is 30 lines",
 }
-
-# ---- what issue 31 did not get to: named, so that nothing new goes over and these only shrink --
-#: Each entry's number is its size today (complexity, or lines); it may go down, not up, and a
-#: split that brings it within the limit must remove the entry (the test says so).  These are
-#: debts, not exceptions: none has a reason to stay.
-NOT_YET_SPLIT_COMPLEX: dict[str, int] = {
-}
-NOT_YET_SPLIT_MODULES: dict[str, int] = {
-}
-NOT_YET_SPLIT_FUNCTIONS: dict[str, int] = {}
 
 PACKAGE = Path(__file__).resolve().parent.parent / "cfrviz"
 ROOT = "(root)"  # the modules directly in cfrviz/: check.py, warm.py, jupyter_hooks.py, ...
@@ -122,33 +113,28 @@ def too_long_modules() -> dict[str, int]:
             if len(path.read_text(encoding="utf-8").splitlines()) > MAX_MODULE_LINES}
 
 
-def in_folder(found: dict, folder: str, allowed: dict, debts: dict) -> list[str]:
-    """What is over the limit in ``folder``: neither an allowed exception nor a named debt that
-    has not grown (``found``'s values: the measure, or ruff's message holding it)."""
-    def size(value):
-        return value if isinstance(value, int) else int(value.split("(")[1].split(" ")[0])
-
-    return [f"{key}: {value}" + (f" (grew from {debts[key]})" if key in debts else "")
-            for key, value in sorted(found.items())
-            if folder_of(key.split("::")[0]) == folder and key not in allowed
-            and not (key in debts and size(value) <= debts[key])]
+def in_folder(found: dict, folder: str, allowed: dict) -> list[str]:
+    """What is over the limit in ``folder`` and not an allowed exception (``found``'s values:
+    the measure, or ruff's message holding it)."""
+    return [f"{key}: {value}" for key, value in sorted(found.items())
+            if folder_of(key.split("::")[0]) == folder and key not in allowed]
 
 
 @per_folder
 def test_no_function_is_too_complex(folder):
-    wrong = in_folder(too_complex(), folder, COMPLEXITY_EXCEPTIONS, NOT_YET_SPLIT_COMPLEX)
+    wrong = in_folder(too_complex(), folder, COMPLEXITY_EXCEPTIONS)
     assert not wrong, f"over ruff's C901 max-complexity {MAX_COMPLEXITY}:\n" + "\n".join(wrong)
 
 
 @per_folder
 def test_no_module_is_too_long(folder):
-    wrong = in_folder(too_long_modules(), folder, LONG_MODULES, NOT_YET_SPLIT_MODULES)
+    wrong = in_folder(too_long_modules(), folder, LONG_MODULES)
     assert not wrong, f"modules over {MAX_MODULE_LINES} lines:\n" + "\n".join(wrong)
 
 
 @per_folder
 def test_no_function_is_too_long(folder):
-    wrong = in_folder(too_long_functions(), folder, LONG_FUNCTIONS, NOT_YET_SPLIT_FUNCTIONS)
+    wrong = in_folder(too_long_functions(), folder, LONG_FUNCTIONS)
     assert not wrong, f"functions over {MAX_FUNCTION_LINES} lines:\n" + "\n".join(wrong)
 
 
@@ -160,11 +146,6 @@ def test_the_exceptions_are_few_named_and_still_needed():
         for key, reason in allowed.items():
             assert reason.strip(), f"{key}: an exception needs its reason"
             assert key in found, f"{key} is within the limit now: remove its exception"
-    for debts, found in ((NOT_YET_SPLIT_COMPLEX, too_complex()),
-                         (NOT_YET_SPLIT_MODULES, too_long_modules()),
-                         (NOT_YET_SPLIT_FUNCTIONS, too_long_functions())):
-        for key in debts:
-            assert key in found, f"{key} is within the limit now: remove it from the debts"
 
 
 def test_the_complexity_check_sees_what_ruff_sees(tmp_path):
