@@ -51,7 +51,7 @@ def _card(token: str, position: int) -> int:
 
 
 def parse_cards(text: str) -> tuple[int, ...]:
-    """The cards written in ``text``, in order: ``"Td9d6h4c2s"`` is ``(34, 30, 18, 8, 3)``.
+    """The cards written in ``text``, in order: ``"Td9d6h4c2s"`` is ``(33, 29, 18, 8, 3)``.
 
     Spaces and commas between cards are allowed (``"Td 9d, 6h"``).
 
