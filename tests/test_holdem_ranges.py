@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cfrviz.games.holdem.cards import RANKS, all_combos, card_name, combo_index, parse_cards
-from cfrviz.games.holdem.ranges import VALID, Range, parse_range
+from cfrviz.games.holdem.ranges import VALID, Range, hand_classes, parse_range
 
 BOARD = "Td9d6h4c2s"
 # docs of the reference spot: ../shared/peers/postflop-river.md
@@ -131,6 +131,12 @@ def test_a_range_the_board_blocks_whole_is_refused():
     assert names(left) == {"Ts9c", "Ts9d", "Ts9h"} and left.blocked == 6 + 4 + 9
 
 
+@pytest.mark.parametrize("text", [None, 5, ["AA"]])
+def test_a_range_must_be_text(text):
+    with pytest.raises(ValueError, match="a range is text such as 'AA-22,AKs,KQo'; got "):
+        parse_range(text)
+
+
 def test_a_bad_board_is_refused():
     with pytest.raises(ValueError, match="exactly 5 cards"):
         parse_range("AA", board="AsKs")
@@ -164,3 +170,30 @@ def test_written_out_reads_back_as_itself(picked):
     again = parse_range(str(hands))
     assert (again.combos == hands.combos).all() and (again.weights == hands.weights).all()
     assert dict(again) == dict(hands) == {tuple(all_combos()[i].tolist()): w for i, w in picked}
+
+
+CLASSES = [name for name, _ in hand_classes()]
+
+
+def test_the_169_hand_classes():
+    assert len(CLASSES) == 169 and CLASSES[:4] == ["AA", "AKs", "AKo", "AQs"]
+    assert CLASSES[-1] == "22"
+    combos = [c for _, members in hand_classes() for c in members]
+    assert sorted(combo_index(combos).tolist()) == list(range(1326))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(CLASSES), st.sampled_from([1.0, 0.75, 0.01])),
+                min_size=1, max_size=60, unique_by=lambda pair: pair[0]),
+       st.sampled_from([None, BOARD, "AsKdQhJcTs", "2c2d2h3s3c"]))
+def test_classes_written_out_read_back_as_themselves(picked, board):
+    text = ",".join(f"{name}:{weight}" for name, weight in picked)
+    try:
+        hands = parse_range(text, board=board)
+    except ValueError as error:  # the board took every combo: a refusal, said so
+        assert "no hand is left to deal" in str(error)
+        return
+    again = parse_range(str(hands), board=board)
+    assert dict(again) == dict(hands)
+    if board is None:  # each class stays one token
+        assert len(str(hands).split(",")) == len(picked)

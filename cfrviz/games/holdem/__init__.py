@@ -12,7 +12,7 @@ from .cards import (
     parse_cards,
     strength,
 )
-from .ranges import Range, parse_range
+from .ranges import Range, hand_classes, parse_range
 
 __all__ = [
     "CATEGORIES",
@@ -22,6 +22,7 @@ __all__ = [
     "all_combos",
     "card_name",
     "combo_index",
+    "hand_classes",
     "hand_strength",
     "parse_board",
     "parse_cards",

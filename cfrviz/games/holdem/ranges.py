@@ -80,7 +80,7 @@ def _written(hands: Range) -> list[str]:
     with one weight is written as the class, other combos one by one."""
     weight_of = dict(hands)
     tokens = []
-    for name, members in _classes():
+    for name, members in hand_classes():
         present = [c for c in members if not set(c) & set(hands.board)]
         weights = {weight_of.get(c) for c in present}
         if present and len(weights) == 1 and None not in weights:
@@ -95,8 +95,9 @@ def _weight_text(weight: float | None) -> str:
     return "" if weight == 1.0 else f":{weight!r}"
 
 
-def _classes() -> Iterator[tuple[str, list[tuple[int, int]]]]:
-    """Each of the 169 hand classes with its combos: pairs, then suited, then offsuit."""
+def hand_classes() -> Iterator[tuple[str, list[tuple[int, int]]]]:
+    """The 169 hand classes with their combos (higher card first), as the 13x13 grid reads
+    them row by row: ``AA``, ``AKs``, ``AKo``, ``AQs``, ..., ``KK``, ``KQs``, ..., ``22``."""
     for high in range(12, -1, -1):
         for low in range(high, -1, -1):
             kinds = ("",) if low == high else ("s", "o")
@@ -200,10 +201,12 @@ def parse_range(text: str, board: str | Sequence[int] | None = None) -> Range:
     Raises
     ------
     ValueError
-        For an empty range; naming the token and its position (counted from 1) and saying what
-        is valid for an unknown token, a bad weight, a combo given twice or a single combo on
-        the board; and for a range whose every combo holds a board card.
+        For text that is empty or not text; naming the token and its position (counted from
+        1) and saying what is valid for an unknown token, a bad weight, a combo given twice or
+        a single combo on the board; and for a range whose every combo holds a board card.
     """
+    if not isinstance(text, str):
+        raise ValueError(f"a range is text such as 'AA-22,AKs,KQo'; got {text!r}")
     cards = parse_board(board) if board is not None else ()
     tokens = [token.strip() for token in text.split(",")]
     if tokens == [""]:
