@@ -26,6 +26,7 @@ def reference():
 
 def test_the_reference_spot_has_the_references_13_lines_in_order(reference):
     assert list(reference.lines) == REFERENCE_LINES
+    assert ", ".join(reference.lines) == REFERENCE_TEXT  # as the reference writes them
     assert len(reference.decision_nodes()) == 8 and len(reference.terminal_nodes()) == 13
     oop, ip = len(reference.decision_nodes(OOP)), len(reference.decision_nodes(IP))
     assert oop * OOP_COMBOS + ip * IP_COMBOS == 1788  # the reference's information sets

@@ -152,8 +152,7 @@ class BetTree:
                 f"{', '.join(map(str, self.raises)) or 'none'} "
                 f"({len(self.decision_nodes())} decision nodes, {len(self.lines)} terminal)")
         width = max(len(line) for line in self.lines)
-        rows = [f"  {node.line:<{width}}  "
-                f"{'showdown' if node.showdown else PLAYERS[node.folder or 0] + ' folds':<9}  "
+        rows = [f"  {node.line:<{width}}  {_outcome(node):<9}  "
                 f"in: OOP {_chips(node.contributions[OOP])}, IP {_chips(node.contributions[IP])}; "
                 f"pot {_chips(node.pot)}" for node in self.nodes if node.terminal]
         return "\n".join([head, *rows])
@@ -314,6 +313,10 @@ def _chips_argument(name: str, value: object) -> float:
             or not math.isfinite(value) or value <= 0:
         raise ValueError(f"{name} must be a finite number of chips > 0, got {value!r}")
     return float(value)
+
+
+def _outcome(node: BetNode) -> str:
+    return "showdown" if node.folder is None else f"{PLAYERS[node.folder]} folds"
 
 
 def _chips(amount: float) -> str:
