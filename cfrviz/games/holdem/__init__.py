@@ -1,5 +1,6 @@
-"""No-limit hold'em on the river: cards, boards, hand strength and ranges (issue 32)."""
+"""No-limit hold'em on the river: cards, boards, hand strength, ranges, bet trees (issue 32)."""
 
+from .bets import IP, OOP, BetNode, BetSize, BetTree, bet_tree, parse_sizes
 from .cards import (
     CATEGORIES,
     RANKS,
@@ -15,6 +16,13 @@ from .cards import (
 from .ranges import Range, hand_classes, parse_range
 
 __all__ = [
+    "IP",
+    "OOP",
+    "BetNode",
+    "BetSize",
+    "BetTree",
+    "bet_tree",
+    "parse_sizes",
     "CATEGORIES",
     "RANKS",
     "SUITS",
