@@ -8,6 +8,7 @@ from ..core.registry import Factory, Registry
 from ..core.tree import GameTree
 from . import leduc, openspiel
 from .files import load_game_file
+from .holdem import river
 from .kuhn import kuhn_poker
 from .kuhn3 import kuhn_poker_3p
 from .leduc import leduc_poker
@@ -46,6 +47,9 @@ register_game(Game("file", load_game_file, "a custom game read from a .json or G
 register_game(Game("openspiel", openspiel_game, "an OpenSpiel game by name (pip install "
                                              "open-spiel), e.g. name='leduc_poker'",
                    params=openspiel.PARAMS))
+register_game(Game("holdem_river", river.holdem_river, "a no-limit hold'em river spot: board, "
+                   "pot, stack, two ranges, bet sizes (default Td9d6h4c2s, 208 vs 239 combos)",
+                   ("river",), params=river.PARAMS))
 
 
 def available_games() -> list[str]:

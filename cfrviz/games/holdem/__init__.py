@@ -1,4 +1,5 @@
-"""No-limit hold'em on the river: cards, boards, hand strength, ranges, bet trees (issue 32)."""
+"""No-limit hold'em on the river: cards, boards, hand strength, ranges, bet trees, and the spot as
+a game tree (issue 32)."""
 
 from .bets import IP, OOP, BetNode, BetSize, BetTree, bet_tree, parse_sizes
 from .cards import (
@@ -14,6 +15,7 @@ from .cards import (
     strength,
 )
 from .ranges import Range, hand_classes, parse_range
+from .river import Deals, HoldemRiver, combo_name, deals, holdem_river
 
 __all__ = [
     "IP",
@@ -36,4 +38,9 @@ __all__ = [
     "parse_cards",
     "parse_range",
     "strength",
+    "Deals",
+    "HoldemRiver",
+    "combo_name",
+    "deals",
+    "holdem_river",
 ]
