@@ -161,6 +161,16 @@ def test_the_registry_builds_it_by_name_with_the_reference_defaults():
     assert np.array_equal(game.chance_prob, direct.chance_prob)
 
 
+def test_a_saved_trace_rebuilds_the_spot_from_its_parameters(tmp_path):
+    game = cfrviz.load_game("holdem_river", ranges=("AA,KK", "QQ,AK"), bets="50%, a")
+    trace = cfrviz.solve(game, "cfr+", 5, progress=False)
+    trace.save(tmp_path / "river.npz")
+    loaded = cfrviz.load_trace(tmp_path / "river.npz")
+    assert loaded.game.params == {"ranges": ["AA,KK", "QQ,AK"], "bets": "50%, a"}
+    assert loaded.game.infoset_keys == game.infoset_keys
+    assert np.array_equal(loaded.average_strategy, trace.average_strategy)
+
+
 def parser_error(call):
     with pytest.raises(ValueError) as raised:
         call()
