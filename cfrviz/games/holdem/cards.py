@@ -81,19 +81,13 @@ def parse_board(board: str | Sequence[int]) -> tuple[int, ...]:
     ValueError
         Naming the bad card and its position, a repeated card, or the count when it is not five.
     """
-    if isinstance(board, str):
-        cards = parse_cards(board)
-    else:
-        cards = tuple(board)
-        names = [card_name(card) for card in cards]  # refuses a non-card, naming it
-        for position, card in enumerate(cards, start=1):
-            if cards.index(card) < position - 1:
-                raise ValueError(f"card {position} {names[position - 1]!r} repeats card "
-                                 f"{cards.index(card) + 1}: each card is in the deck once")
+    # card ints are read as their names (card_name refuses a non-card, naming it), so both
+    # forms meet parse_cards' one check for a repeated card
+    cards = parse_cards(board if isinstance(board, str) else "".join(map(card_name, board)))
     if len(cards) != BOARD_SIZE:
         raise ValueError(f"a river board has exactly {BOARD_SIZE} cards (e.g. 'Td9d6h4c2s'); "
                          f"got {len(cards)}: {board!r}")
-    return tuple(int(card) for card in cards)
+    return cards
 
 
 def all_combos() -> npt.NDArray[np.int64]:

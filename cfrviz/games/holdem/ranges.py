@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from .cards import RANKS, SUITS, card_name, parse_board
+from .cards import RANKS, SUITS, card_name, combo_index, parse_board
 
 VALID = ("a pair (AA, TT+, AA-22), a hand class higher rank first (AKs suited, AKo offsuit, AK "
          "both, J9s+, AKs-A2s, KQo-KJo) or a combo (AhKh), each with an optional weight 0 < w "
@@ -220,7 +220,7 @@ def parse_range(text: str, board: str | Sequence[int] | None = None) -> Range:
             valid = f"; valid tokens are {VALID}" if error.syntax else ""
             raise ValueError(f"range token {position} {token!r}: {error}{valid}") from None
     kept = sorted((c for c in given if not set(c) & set(cards)),
-                  key=lambda c: c[0] * (c[0] - 1) // 2 + c[1])
+                  key=lambda c: int(combo_index(c)[0]))
     if not kept:
         raise ValueError(f"every combo of the range {text!r} holds a card of the board "
                          f"{''.join(map(card_name, cards))}: no hand is left to deal")
