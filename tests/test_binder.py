@@ -5,7 +5,9 @@ Binder and a JupyterHub image (docs/CLASSROOM.md) are built by repo2docker from
 this test builds the nearest thing: a fresh venv with the Python the file names, the same
 package list installed from PyPI, then postBuild itself run with that venv first on PATH, in a
 copy of the repository (as repo2docker copies it into the image), then ``python -m
-cfrviz.check`` — what lesson 00's first cell runs.  What it does not cover: conda's builds of
+cfrviz.check`` — what lesson 00's first cell runs.  postBuild compiles the engine into the copy's
+cold cache; a lesson's first solves in a new process must then compile nothing (the cold half of
+tests/test_warm.py's check, which compiles the engine only here).  What it does not cover: conda's builds of
 the packages, and the image's own Python (see docs/CLASSROOM.md).
 
 The package list is installed with uv (a test requirement), which resolves and installs the
@@ -25,6 +27,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_warm import FIRST_USE, compiled_on_first_use
+
+from cfrviz.warm import KERNELS
 
 ROOT = Path(__file__).resolve().parent.parent
 BINDER = ROOT / "binder"
@@ -121,7 +126,15 @@ def test_binder_environment_passes_the_installation_check(tmp_path):
            if key not in ("PYTHONPATH", "PYTHONHOME", "NUMBA_CACHE_DIR", "CFRVIZ_PRESENTER")}
     env.update(PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '')}", VIRTUAL_ENV=str(venv))
     warmed = _run(["bash", str(repo / "binder" / "postBuild")], cwd=repo, env=env)
-    assert "compiled in" in warmed.stdout, warmed.stdout  # the copy's cache starts cold
+    # The copy's cache starts cold: every kernel is compiled, into the copy's own cache.
+    assert "The compile cache was cold" in warmed.stdout and str(repo) in warmed.stdout, \
+        warmed.stdout
+    for number, kernel in enumerate(KERNELS, start=1):
+        assert f"  [{number}/{len(KERNELS)}] {kernel.name} " in warmed.stdout, kernel.name
+    # Then a lesson's first solves, in a new process of the image's Python, compile nothing
+    # (tests/test_warm.py checks the same in .venv, whose cache make's install warmed).
+    first = _run([str(bin_dir / "python"), "-c", FIRST_USE], cwd=repo, env=env)
+    assert compiled_on_first_use(first.stdout) == []
     # The course's Jupyter settings, where the image's server and JupyterLab read them.
     server = json.loads((venv / "etc/jupyter/jupyter_server_config.d/cfrviz.json").read_text())
     assert server["ContentsManager"]["pre_save_hook"] == "cfrviz.jupyter_hooks.forget_widget_views"
