@@ -9,11 +9,13 @@ those estimates with what Chromium draws.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from cfrviz.core.tree import GameTree
 from cfrviz.games import available_games, load_game, load_game_file
 from cfrviz.views.tree import TreeView
 from cfrviz.views.tree.overlaps import (
@@ -61,10 +63,16 @@ def test_every_registered_game_is_covered():
 REGISTERED = [g for g in available_games() if g not in LOADERS]
 
 
+@functools.cache
+def _registered(name: str) -> GameTree:
+    """Each game built once for both widths: the hold'em river's default spot takes seconds."""
+    return load_game(name)
+
+
 @pytest.mark.parametrize("width", [DEFAULT_WIDTH_PX, 1280])
 @pytest.mark.parametrize("name", REGISTERED)
 def test_registered_games_draw_without_overlaps(name, width):
-    assert_no_overlaps(TreeView(load_game(name)), name, width)
+    assert_no_overlaps(TreeView(_registered(name)), name, width)
 
 
 @pytest.mark.parametrize("path", GAME_FILES, ids=lambda p: p.name)
