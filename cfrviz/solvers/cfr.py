@@ -24,7 +24,7 @@ from .registry import Algorithm, Request, register_algorithm
 __all__ = ["average_strategy", "default_checkpoints", "tree_exploitability", "solve_cfr",
            "solve_cfr_plus", "solve_linear_cfr", "solve_dcfr", "solve_pcfr_plus",
            "solve_pdcfr_plus", "solve_chance_sampling",
-           "solve_external_sampling", "solve_outcome_sampling"]
+           "solve_external_sampling", "solve_outcome_sampling", "UPDATE_RULES"]
 
 tree_exploitability = engine.tree_exploitability
 
@@ -172,6 +172,13 @@ def _pdcfr_plus(request: Request) -> engine.UpdateRule:
     params = request.params
     return _rule(request, plus=True, discount=True, alpha=params["alpha"],
                  beta=params["alpha"], gamma=params["gamma"], predictive=True)
+
+
+#: Each full-tree algorithm's update rule, by name: what its solve_* and stepper run, and what
+#: its vector form (:mod:`cfrviz.solvers.vector_cfr`) runs over the public tree.
+UPDATE_RULES: dict[str, Callable[[Request], engine.UpdateRule]] = {
+    "cfr": _cfr, "cfr+": _cfr_plus, "linear_cfr": _linear_cfr, "dcfr": _dcfr,
+    "pcfr+": _pcfr_plus, "pdcfr+": _pdcfr_plus}
 
 
 def _steps(rule: Callable[[Request], engine.UpdateRule]) -> Callable[[Request], Stepper]:

@@ -1,21 +1,28 @@
-"""Vector-form CFR registered as ``"vector_cfr"``: vanilla CFR swept over the public tree.
+"""The full-tree CFR family in vector form: ``"vector_cfr"`` (vanilla CFR) swept over the
+public tree, and beside it ``"vector_cfr+"``, ``"vector_linear_cfr"``, ``"vector_dcfr"``,
+``"vector_pcfr+"`` and ``"vector_pdcfr+"``.
 
 The kernel is :func:`cfrviz.engine.vector_cfr.run_vector_cfr`; the public tree it sweeps is
-:func:`cfrviz.games.public.public_tree`'s.  Its iterates are ``"cfr"``'s (tested step by step
-to 1e-12), so the two share the tables a trace records and either can resume the other.
+:func:`cfrviz.games.public.public_tree`'s.  Each member runs its tabular namesake's update rule
+(:data:`cfrviz.solvers.cfr.UPDATE_RULES`) with its declared parameters, so its iterates are the
+tabular algorithm's (tested iteration by iteration to 1e-12) and the two share the tables a
+trace records.
 """
 
 from __future__ import annotations
 
-from ..core.registry import Param
 from ..core.trace import SolverState, Trace
 from ..core.tree import as_tree, check_zero_sum
 from ..engine.cfr import Tables, UpdateRule
 from ..engine.vector_cfr import run_vector_cfr, vector_plan
+from .cfr import UPDATE_RULES
 from .driver import Stepper, drive, start_tree
-from .registry import Algorithm, Request, register_algorithm
+from .registry import ALGORITHMS, Algorithm, Request, register_algorithm
 
 __all__ = ["solve_vector_cfr"]
+
+_JOHANSON = ("Johanson, Bard, Lanctot, Gibson and Bowling (2012), Efficient Nash equilibrium "
+             "approximation through Monte Carlo counterfactual regret minimization, AAMAS")
 
 
 def solve_vector_cfr(request: Request) -> Trace:
@@ -43,13 +50,17 @@ def solve_vector_cfr(request: Request) -> Trace:
 
 
 def _vector_cfr(request: Request) -> Stepper:
+    return _stepper(request, UPDATE_RULES["cfr"](request))
+
+
+def _stepper(request: Request, update: UpdateRule) -> Stepper:
+    """A member of the family in vector form: the public-tree sweep under ``update``."""
     tree = as_tree(request.game, request.name)
     check_zero_sum(tree, request.name)
     try:
         vp = vector_plan(tree)
     except ValueError as error:
         raise ValueError(f"{request.name} sweeps the public tree: {error}") from None
-    update = UpdateRule(alternating=request.params["alternating"])
 
     def step(state: SolverState, first: int, last: int) -> int:
         tables = Tables(state.regret_sum, state.strategy_sum, state.current, state.instant)
@@ -59,14 +70,34 @@ def _vector_cfr(request: Request) -> Stepper:
     return start_tree(request, tree, step)
 
 
+def _vector_form(name: str) -> Algorithm:
+    """The vector form of the full-tree algorithm registered as ``name`` (e.g. ``"dcfr"``):
+    registered as ``"vector_" + name``, with its parameters, flags and aliases (each prefixed
+    ``vector_``) and its update rule, swept over the public tree."""
+    tabular, rule = ALGORITHMS[name], UPDATE_RULES[name]
+
+    def stepper(request: Request) -> Stepper:
+        return _stepper(request, rule(request))
+
+    def run(request: Request) -> Trace:
+        return drive(request, stepper(request))
+
+    run.__doc__ = f"{tabular.label} in vector form over the public tree: {name!r}'s iterates."
+    return Algorithm(
+        f"vector_{name}", f"vector {tabular.label}", "full_tree", run, tabular.params,
+        alternates=tabular.alternates, predictive=tabular.predictive,
+        summary=f"{tabular.summary}; over public states (same iterates as {name!r})",
+        paper=f"{tabular.paper}; {_JOHANSON}", stepper=stepper,
+        aliases=tuple(f"vector_{alias}" for alias in tabular.aliases))
+
+
 register_algorithm(Algorithm(
     "vector_cfr", "vector CFR", "full_tree", solve_vector_cfr,
-    (Param("alternating", True, "bool",
-           help="update player 1, then player 2 against player 1's new strategy"),),
-    alternates=True,
+    ALGORITHMS["cfr"].params, alternates=True,
     summary="vanilla CFR over public states, one range vector per player (same iterates)",
     stepper=_vector_cfr,
     paper="Zinkevich, Johanson, Bowling and Piccione (2007), Regret minimization in games with "
-          "incomplete information, NeurIPS; Johanson, Bard, Lanctot, Gibson and Bowling (2012), "
-          "Efficient Nash equilibrium approximation through Monte Carlo counterfactual regret "
-          "minimization, AAMAS", aliases=("vector", "vector_form_cfr", "public_tree_cfr")))
+          f"incomplete information, NeurIPS; {_JOHANSON}",
+    aliases=("vector", "vector_form_cfr", "public_tree_cfr")))
+for _name in ("cfr+", "linear_cfr", "dcfr", "pcfr+", "pdcfr+"):
+    register_algorithm(_vector_form(_name))
