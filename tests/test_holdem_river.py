@@ -161,13 +161,29 @@ def test_the_registry_builds_it_by_name_with_the_reference_defaults():
     assert np.array_equal(game.chance_prob, direct.chance_prob)
 
 
+def test_print_shows_the_spot_and_the_bet_trees_lines():
+    """print(game) gives the counts, the board with the combos and deals (AA and KK: 6 + 6
+    combos; QQ and AK: 6 + 16; 6 x 6 + 6 x 8 disjoint pairs twice), then the bet tree's 13
+    lines; repr stays one line, and the other games print as before."""
+    game = cfrviz.load_game("holdem_river", ranges=("AA,KK", "QQ,AK"))
+    lines = str(game).splitlines()
+    assert lines[0] == repr(game) == f"{game!r}"
+    assert lines[1] == "hold'em river on Td9d6h4c2s: OOP 12 combos, IP 22 combos, 168 deals"
+    assert lines[2:] == str(bet_tree(100, 200, "50%", "2.5x")).splitlines()
+    assert len(lines[3:]) == 13 and lines[3].split()[0] == "X-X"
+    assert f"{game}" == str(game)
+    kuhn = cfrviz.load_game("kuhn_poker")
+    assert str(kuhn) == f"{kuhn}" == repr(kuhn) == (
+        "GameTree('kuhn_poker': 55 nodes, 12 information sets, 30 terminals)")
+
+
 def test_a_saved_trace_rebuilds_the_spot_from_its_parameters(tmp_path):
     game = cfrviz.load_game("holdem_river", ranges=("AA,KK", "QQ,AK"), bets="50%, a")
     trace = cfrviz.solve(game, "cfr+", 5, progress=False)
     trace.save(tmp_path / "river.npz")
     loaded = cfrviz.load_trace(tmp_path / "river.npz")
     assert loaded.game.params == {"ranges": ["AA,KK", "QQ,AK"], "bets": "50%, a"}
-    assert loaded.game.infoset_keys == game.infoset_keys
+    assert loaded.game.infoset_keys == game.infoset_keys and str(loaded.game) == str(game)
     assert np.array_equal(loaded.average_strategy, trace.average_strategy)
 
 

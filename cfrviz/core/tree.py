@@ -79,6 +79,10 @@ class GameTree:
     params : dict or None
         The parameters :func:`cfrviz.load_game` built the game with (so a
         saved trace can rebuild it); ``None`` for a tree built otherwise.
+    outline : str
+        What ``str(tree)`` (``print``) shows below the counts, from the game's
+        builder: a hold'em river spot's board, ranges and bet tree's lines.
+        Empty for most games, whose ``str`` is their ``repr``.
     memo : dict
         Values derived from the tree and computed once (the compiled plan,
         readable names of actions, ...), through :meth:`cached` only.  The
@@ -102,6 +106,7 @@ class GameTree:
     chance_labels: tuple[tuple[str, ...], ...]
     description: str = ""
     params: Mapping[str, object] | None = None
+    outline: str = ""
     memo: dict[str, object] = field(default_factory=dict, init=False, repr=False,
                                     compare=False)
 
@@ -169,6 +174,9 @@ class GameTree:
     def __repr__(self) -> str:
         return (f"GameTree({self.name!r}: {self.num_nodes} nodes, {self.num_infosets} "
                 f"information sets, {int(np.sum(self.player == TERMINAL))} terminals)")
+
+    def __str__(self) -> str:
+        return f"{self!r}\n{self.outline}" if self.outline else repr(self)
 
 
 def as_tree(game: object, what: str = "this") -> GameTree:

@@ -18,7 +18,7 @@ the starting pot, so the game is zero-sum and OOP's value on the reference spot 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import numpy.typing as npt
@@ -144,6 +144,13 @@ class HoldemRiver:
     def initial_state(self) -> _RiverState:
         return _RiverState(self, -1, 0)
 
+    def __str__(self) -> str:
+        """The spot as players read it: the board, each range's combos once the board's cards
+        are removed, the deals, and the bet tree with its lines."""
+        board = "".join(map(card_name, self.board))
+        return (f"hold'em river on {board}: OOP {len(self.names[OOP])} combos, IP "
+                f"{len(self.names[IP])} combos, {len(self.labels):,} deals\n{self.bets}")
+
 
 @dataclass(frozen=True)
 class _RiverState:
@@ -232,4 +239,5 @@ def holdem_river(board: str | Sequence[int] = BOARD, pot: float = POT, stack: fl
         raise ValueError(f"ranges must be two ranges, OOP's then IP's, e.g. ('AA-TT,AKs', "
                          f"'QQ-22,AQ'); got {ranges!r}")
     hands = (parse_range(ranges[OOP], cards), parse_range(ranges[IP], cards))
-    return build_tree(HoldemRiver(cards, hands, tree))
+    spot = HoldemRiver(cards, hands, tree)
+    return replace(build_tree(spot), outline=str(spot))
