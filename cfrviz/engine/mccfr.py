@@ -29,12 +29,20 @@ import numpy as np
 
 from ..core.tree import CHANCE, TERMINAL
 from ..core.types import FloatArray, IntArray, UIntArray
-from .cfr import Tables, copy_table, match_row, regret_matching_table
+from .cfr import (
+    Tables,
+    copy_table,
+    match_row,
+    payoff_scale,
+    regret_matching_table,
+    rounding_tolerance,
+)
 from .jit import kernel, step
 from .plan import PlanArrays
 from .rng import uniform
 
-__all__ = ["run_chance_sampling", "run_external_sampling", "run_outcome_sampling"]
+__all__ = ["outcome_scale", "run_chance_sampling", "run_external_sampling",
+           "run_outcome_sampling"]
 
 
 class Walk(NamedTuple):
@@ -109,10 +117,10 @@ def _walk_scratch(arrays: PlanArrays) -> Walk:
 
 
 @step
-def _start_iteration(tables: Tables, arrays: PlanArrays, record: bool) -> None:
+def _start_iteration(tables: Tables, arrays: PlanArrays, record: bool, tol: float) -> None:
     """At the recorded iteration, the strategy it starts from into ``tables.current``."""
     if record:
-        regret_matching_table(tables.regret_sum, arrays.mask, tables.current)
+        regret_matching_table(tables.regret_sum, arrays.mask, tables.current, tol)
 
 
 @step
@@ -219,12 +227,14 @@ def run_chance_sampling(arrays: PlanArrays, tables: Tables, first: int, last: in
         stamp[info] = -1
     before = np.empty_like(tables.regret_sum)
     touched = 0
+    scale = payoff_scale(arrays.utility)  # sampled values: payoffs (chance cancels)
     for t in range(first, last + 1):
-        _start_iteration(tables, arrays, t == last)
+        tol = rounding_tolerance(scale, t)
+        _start_iteration(tables, arrays, t == last, tol)
         for who in range(2):
             _start_traversal(tables, before, t == last)
             touched += _chance_sampled_walk(arrays, tables, who, 2 * t + who, walk, reach,
-                                            strategy, stamp, rng)
+                                            strategy, stamp, rng, tol)
             _record_instant(tables, before, arrays.owner, who, t == last)
     return touched
 
@@ -232,7 +242,7 @@ def run_chance_sampling(arrays: PlanArrays, tables: Tables, first: int, last: in
 @step
 def _chance_sampled_walk(arrays: PlanArrays, tables: Tables, who: int, traversal: int,
                          walk: Walk, reach: FloatArray, strategy: FloatArray, stamp: IntArray,
-                         rng: UIntArray) -> int:
+                         rng: UIntArray, tol: float) -> int:
     """One traversal of chance-sampled CFR for ``who``; the nodes it touched."""
     stack = walk.stack
     stack[0] = 0
@@ -254,18 +264,18 @@ def _chance_sampled_walk(arrays: PlanArrays, tables: Tables, who: int, traversal
             reach[1, walk.chosen[code]] = reach[1, code]
         elif kind >= 0:
             top = _chance_sampled_expand(arrays, tables.regret_sum, code, who, traversal, stack,
-                                         top, reach, strategy, stamp)
+                                         top, reach, strategy, stamp, tol)
     return touched
 
 
 @step
 def _chance_sampled_expand(arrays: PlanArrays, regret_sum: FloatArray, h: int, who: int,
                            traversal: int, stack: IntArray, top: int, reach: FloatArray,
-                           strategy: FloatArray, stamp: IntArray) -> int:
+                           strategy: FloatArray, stamp: IntArray, tol: float) -> int:
     """Push every child of decision node ``h`` with its reaches; the new top."""
     info = arrays.infoset[h]
     if stamp[info] != traversal:
-        match_row(regret_sum, arrays.mask, info, strategy[info])
+        match_row(regret_sum, arrays.mask, info, strategy[info], tol)
         stamp[info] = traversal
     mover = 0 if arrays.player[h] == who else 1  # the reach row this node's moves multiply
     lo = arrays.child_ptr[h]
@@ -317,18 +327,20 @@ def run_external_sampling(arrays: PlanArrays, tables: Tables, first: int, last: 
     sigma = np.zeros((n, tables.regret_sum.shape[1]))
     touched = 0
     before = np.empty_like(tables.regret_sum)
+    scale = payoff_scale(arrays.utility)  # sampled values: payoffs (chance and opponent cancel)
     for t in range(first, last + 1):
-        _start_iteration(tables, arrays, t == last)
+        tol = rounding_tolerance(scale, t)
+        _start_iteration(tables, arrays, t == last, tol)
         for who in range(2):
             _start_traversal(tables, before, t == last)
-            touched += _external_walk(arrays, tables, who, walk, sigma, rng)
+            touched += _external_walk(arrays, tables, who, walk, sigma, rng, tol)
             _record_instant(tables, before, arrays.owner, who, t == last)
     return touched
 
 
 @step
 def _external_walk(arrays: PlanArrays, tables: Tables, who: int, walk: Walk, sigma: FloatArray,
-                   rng: UIntArray) -> int:
+                   rng: UIntArray, tol: float) -> int:
     """One traversal of external sampling for ``who``; the nodes it touched."""
     stack = walk.stack
     stack[0] = 0
@@ -343,17 +355,18 @@ def _external_walk(arrays: PlanArrays, tables: Tables, who: int, walk: Walk, sig
         touched += 1
         top = _open(arrays, code, who, walk, top, rng)
         if arrays.player[code] >= 0:
-            top = _external_expand(arrays, tables, code, who, walk, top, sigma[code], rng)
+            top = _external_expand(arrays, tables, code, who, walk, top, sigma[code], rng,
+                                   tol)
     return touched
 
 
 @step
 def _external_expand(arrays: PlanArrays, tables: Tables, h: int, who: int, walk: Walk, top: int,
-                     sigma: FloatArray, rng: UIntArray) -> int:
+                     sigma: FloatArray, rng: UIntArray, tol: float) -> int:
     """At decision node ``h``: its current strategy into ``sigma``; push every action of
     ``who``'s, or one sampled action of the opponent's (whose strategy sum gets ``sigma``)."""
     info = arrays.infoset[h]
-    match_row(tables.regret_sum, arrays.mask, info, sigma)
+    match_row(tables.regret_sum, arrays.mask, info, sigma, tol)
     if arrays.player[h] == who:
         return _push_children(arrays, h, walk.stack, top)
     k = arrays.child_ptr[h + 1] - arrays.child_ptr[h]
@@ -414,20 +427,46 @@ def run_outcome_sampling(arrays: PlanArrays, tables: Tables, first: int, last: i
     buf = _scratch(arrays)
     touched = 0
     before = np.empty_like(tables.regret_sum)
+    scale = outcome_scale(arrays, epsilon)
     for t in range(first, last + 1):
-        _start_iteration(tables, arrays, t == last)
+        tol = rounding_tolerance(scale, t)
+        _start_iteration(tables, arrays, t == last, tol)
         for who in range(2):
             _start_traversal(tables, before, t == last)
-            depth, leaf = _sample_path(arrays, tables.regret_sum, who, epsilon, path, buf, rng)
+            depth, leaf = _sample_path(arrays, tables.regret_sum, who, epsilon, path, buf, rng,
+                                       tol)
             touched += depth + 1
             _update_path(arrays, tables, who, depth, arrays.utility[leaf, who], path)
             _record_instant(tables, before, arrays.owner, who, t == last)
     return touched
 
 
+@kernel
+def outcome_scale(arrays: PlanArrays, epsilon: float) -> float:
+    """What bounds outcome sampling's summed values (the ``U`` of
+    :func:`.cfr.rounding_tolerance`): the largest |payoff| times ``(k / epsilon) ** D``.
+
+    A regret added at depth d is ``w * (u / q - sigma * u / q)``: the weight ``w`` divides by
+    the traverser's sampling probabilities above d and the estimate ``u / q`` by those at d
+    and below (each ``q >= epsilon / k``, k the widest node; the opponent's cancel against its
+    reach), so it is at most the payoff times ``(k / epsilon) ** D``, D the most decisions
+    one player makes on a path to a leaf.
+    """
+    n = arrays.parent.shape[0]
+    width = arrays.mask.shape[1]
+    mine = np.zeros((2, n), dtype=np.int64)  # each player's decisions above each node
+    deepest = 0
+    for h in range(1, n):  # preorder: the parent comes first
+        par = arrays.parent[h]
+        for p in range(2):
+            mine[p, h] = mine[p, par] + (1 if arrays.player[par] == p else 0)
+            deepest = max(deepest, mine[p, h])
+    return payoff_scale(arrays.utility) * (width / epsilon) ** deepest
+
+
 @step
 def _sample_path(arrays: PlanArrays, regret_sum: FloatArray, who: int, epsilon: float,
-                 path: _Path, buf: FloatArray, rng: UIntArray) -> tuple[int, int]:
+                 path: _Path, buf: FloatArray, rng: UIntArray, tol: float) -> tuple[int, int]:
     """Down: sample one path, remembering the opponent's reach and the sample's at each node;
     returns its length and the terminal reached."""
     player = arrays.player
@@ -442,7 +481,7 @@ def _sample_path(arrays: PlanArrays, regret_sum: FloatArray, who: int, epsilon: 
             i = _sample_chance(arrays, h, buf, rng)
         else:
             i = _sample_action(arrays, regret_sum, h, who, epsilon, path.sig[depth],
-                               path.q[depth], rng)
+                               path.q[depth], rng, tol)
             if player[h] != who:
                 op *= path.sig[depth, i]
             sr *= path.q[depth, i]
@@ -454,11 +493,12 @@ def _sample_path(arrays: PlanArrays, regret_sum: FloatArray, who: int, epsilon: 
 
 @step
 def _sample_action(arrays: PlanArrays, regret_sum: FloatArray, h: int, who: int,
-                   epsilon: float, sig: FloatArray, q: FloatArray, rng: UIntArray) -> int:
+                   epsilon: float, sig: FloatArray, q: FloatArray, rng: UIntArray,
+                   tol: float) -> int:
     """At decision node ``h``: the strategy into ``sig``, the sampling policy into ``q`` (on
     policy for the opponent, epsilon-exploring for ``who``) and the action drawn from it."""
     k = arrays.child_ptr[h + 1] - arrays.child_ptr[h]
-    match_row(regret_sum, arrays.mask, arrays.infoset[h], sig)
+    match_row(regret_sum, arrays.mask, arrays.infoset[h], sig, tol)
     if arrays.player[h] == who:
         for a in range(k):
             q[a] = epsilon / k + (1.0 - epsilon) * sig[a]

@@ -29,7 +29,16 @@ import numpy as np
 
 from ..core.tree import CHANCE, TERMINAL, GameTree
 from ..core.types import BoolArray, FloatArray, IntArray
-from .cfr import Tables, UpdateRule, apply_update, copy_table, play_strategy, value_pass
+from .cfr import (
+    Tables,
+    UpdateRule,
+    apply_update,
+    copy_table,
+    payoff_scale,
+    play_strategy,
+    rounding_tolerance,
+    value_pass,
+)
 from .jit import kernel, step
 from .plan import ROOT_EDGE, PlanArrays
 
@@ -237,8 +246,10 @@ def run_multi_full_tree(arrays: PlanArrays, players: int, tables: Tables, first:
     regret = np.zeros(num * width)
     weighted = np.zeros(num * width)
     strategy = np.empty((num, width))
+    scale = payoff_scale(arrays.utility)
     for t in range(first, last + 1):
-        play_strategy(tables, mask, rule, strategy)
+        tol = rounding_tolerance(scale, t)
+        play_strategy(tables, mask, rule, strategy, tol)
         copy_table(strategy, tables.current)
         accumulate_joint(arrays, strategy, players, reach, prob, joint)
         if rule.alternating:
@@ -246,7 +257,7 @@ def run_multi_full_tree(arrays: PlanArrays, players: int, tables: Tables, first:
                 multi_cfr_pass(arrays, strategy, players, who, reach, prob, value, regret,
                                weighted)
                 apply_update(arrays, tables, rule, who, t, regret, weighted)
-                play_strategy(tables, mask, rule, strategy)
+                play_strategy(tables, mask, rule, strategy, tol)
         else:
             for who in range(players):
                 multi_cfr_pass(arrays, strategy, players, who, reach, prob, value, regret,

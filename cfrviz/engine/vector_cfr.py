@@ -40,7 +40,16 @@ import numpy as np
 from ..core.tree import GameTree
 from ..core.types import BoolArray, FloatArray, IntArray
 from ..games.public import CHANCE_STATE, DECISION_STATE, TERMINAL_STATE, public_tree
-from .cfr import Tables, UpdateRule, apply_update, copy_table, match_row, play_strategy
+from .cfr import (
+    Tables,
+    UpdateRule,
+    apply_update,
+    copy_table,
+    match_row,
+    payoff_scale,
+    play_strategy,
+    rounding_tolerance,
+)
 from .jit import kernel, step
 from .plan import PlanArrays, plan
 
@@ -565,8 +574,10 @@ def run_vector_cfr(v: VectorPlanArrays, arrays: PlanArrays, tables: Tables, firs
     regret = np.zeros(num * width)
     weighted = np.zeros(num * width)
     strategy = np.empty((num, width))
+    scale = payoff_scale(arrays.utility)  # the tabular engine's, so both see the same residue
     for t in range(first, last + 1):
-        play_strategy(tables, mask, rule, strategy)
+        tol = rounding_tolerance(scale, t)
+        play_strategy(tables, mask, rule, strategy, tol)
         copy_table(strategy, tables.current)
         if rule.alternating:
             # Player 2's pass needs player 1's new range only: player 2's strategy, and so
@@ -574,7 +585,7 @@ def run_vector_cfr(v: VectorPlanArrays, arrays: PlanArrays, tables: Tables, firs
             _ranges_down(v, strategy, reach, 2)
             _values_up(v, strategy, 0, reach, value, regret, weighted)
             apply_update(arrays, tables, rule, 0, t, regret, weighted)
-            _play_rows(tables, arrays, rule, 0, strategy)
+            _play_rows(tables, arrays, rule, 0, strategy, tol)
             _ranges_down(v, strategy, reach, 1)
             _values_up(v, strategy, 1, reach, value, regret, weighted)
             apply_update(arrays, tables, rule, 1, t, regret, weighted)
@@ -587,12 +598,13 @@ def run_vector_cfr(v: VectorPlanArrays, arrays: PlanArrays, tables: Tables, firs
 
 @kernel
 def _play_rows(tables: Tables, arrays: PlanArrays, rule: UpdateRule, who: int,
-               out: FloatArray) -> None:
+               out: FloatArray, tol: float) -> None:
     """The variant's strategy after player ``who``'s update: regret matching on that player's
-    rows only (the others' regrets did not change), or every row when predictive."""
+    rows only (the others' regrets did not change), or every row when predictive (``tol``:
+    :func:`.cfr.rounding_tolerance`)."""
     if rule.predictive:
-        play_strategy(tables, arrays.mask, rule, out)
+        play_strategy(tables, arrays.mask, rule, out, tol)
         return
     for info in range(arrays.owner.shape[0]):
         if arrays.owner[info] == who:
-            match_row(tables.regret_sum, arrays.mask, info, out[info])
+            match_row(tables.regret_sum, arrays.mask, info, out[info], tol)
