@@ -48,6 +48,9 @@ def test_cards_may_be_spaced_and_any_case():
     ([33, 29, 18, 29, 3], "card 4 '9d' repeats card 2"),
     ([33, 29, 18, 8, 52], "a card is an int from 0 to 51 (4 * rank + suit); got 52"),
     ([33, 29, 18, 8], "got 4"),
+    (None, "a river board is text such as 'Td9d6h4c2s' or five card ints; got None"),
+    (5, "five card ints; got 5"),
+    (b"Td9d6h4c2s", "five card ints; got b'Td9d6h4c2s'"),
 ])
 def test_a_bad_board_is_refused_naming_the_card(board, message):
     with pytest.raises(ValueError) as raised:

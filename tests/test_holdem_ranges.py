@@ -90,8 +90,8 @@ _SYNTAX = f"; valid tokens are {VALID}"
 
 
 @pytest.mark.parametrize(("text", "message"), [
-    ("", f"the range is empty: write {VALID}"),
-    ("  ", f"the range is empty: write {VALID}"),
+    ("", f"the range '' is empty: write {VALID}"),
+    ("  ", f"the range '  ' is empty: write {VALID}"),
     ("AA, AhAd", "range token 2 'AhAd': AhAd is already in token 1 'AA': give each combo once"),
     ("AK-QJ", "range token 1 'AK-QJ': a run keeps its top card and kind and moves the kicker, "
               "e.g. AKs-A2s or KQo-KJo (pairs: AA-22)" + _SYNTAX),

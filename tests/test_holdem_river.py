@@ -4,6 +4,7 @@ cfrviz's own sequence-form LP on small ranges, the registry's entry and its refu
 reference spot of shared/peers/postflop-river.md (slow)."""
 
 import itertools
+import math
 import re
 
 import numpy as np
@@ -221,6 +222,27 @@ def test_bad_parameters_are_refused_naming_them(params, message):
 ])
 def test_the_parsers_errors_reach_the_user_unchanged(params, parser):
     assert parser_error(lambda: cfrviz.load_game("holdem_river", **params)) == parser_error(parser)
+
+
+@pytest.mark.parametrize(("params", "value"), [
+    ({"board": None}, "got None"), ({"board": 5}, "got 5"),
+    ({"board": "Td9d6h4c2s3s"}, "'Td9d6h4c2s3s'"),
+    ({"board": "Td9d6h4cXx"}, "'Xx'"), ({"board": [33, 29, 18, 8, 52]}, "52"),
+    ({"ranges": ("AA", "  ")}, "'  '"), ({"ranges": ("AA,", "QQ")}, "token 2 ''"),
+    ({"ranges": ("AKs,AhKh", "QQ")}, "'AhKh'"), ({"ranges": ("AA:2", "QQ")}, "'AA:2'"),
+    ({"ranges": ("AA", None)}, "got None"),
+    ({"ranges": ("AA", "22"), "board": "2c2d2h5s9s"}, "'22'"),
+    ({"pot": -1}, "pot must be a finite number > 0; got -1"),
+    ({"stack": 0}, "stack must be a finite number > 0; got 0"), ({"pot": math.nan}, "got nan"),
+    ({"bets": "abc"}, "'abc'"), ({"bets": "50%%"}, "'50%%'"), ({"bets": "-50%"}, "'-50%'"),
+    ({"bets": "50%,"}, "'50%,'"), ({"raises": "x"}, "'x'"), ({"raises": "2.5"}, "'2.5'"),
+    ({"bets": None}, "got None"),
+])
+def test_every_bad_input_is_a_value_error_naming_the_value(params, value):
+    """Issue 32 item 7, through load_game: whatever is wrong (board, range, pot, stack, sizes)
+    is a ValueError whose message shows the value at fault (the parsers run before the tree
+    is built)."""
+    assert value in parser_error(lambda: cfrviz.load_game("holdem_river", **params))
 
 
 @pytest.fixture(scope="module", name="tree")

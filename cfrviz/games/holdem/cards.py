@@ -79,8 +79,12 @@ def parse_board(board: str | Sequence[int]) -> tuple[int, ...]:
     Raises
     ------
     ValueError
-        Naming the bad card and its position, a repeated card, or the count when it is not five.
+        Naming the bad card and its position, a repeated card, or the count when it is not five;
+        for a board that is neither text nor a sequence of card ints.
     """
+    if isinstance(board, bytes) or not isinstance(board, str | Sequence | np.ndarray):
+        raise ValueError(f"a river board is text such as 'Td9d6h4c2s' or five card ints; got "
+                         f"{board!r}")
     # card ints are read as their names (card_name refuses a non-card, naming it), so both
     # forms meet parse_cards' one check for a repeated card
     cards = parse_cards(board if isinstance(board, str) else "".join(map(card_name, board)))

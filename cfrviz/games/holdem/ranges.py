@@ -210,7 +210,7 @@ def parse_range(text: str, board: str | Sequence[int] | None = None) -> Range:
     cards = parse_board(board) if board is not None else ()
     tokens = [token.strip() for token in text.split(",")]
     if tokens == [""]:
-        raise ValueError(f"the range is empty: write {VALID}")
+        raise ValueError(f"the range {text!r} is empty: write {VALID}")
     given: dict[tuple[int, int], tuple[float, int]] = {}  # combo -> (weight, token position)
     blocked = 0
     for position, token in enumerate(tokens, start=1):
