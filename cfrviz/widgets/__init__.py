@@ -11,6 +11,7 @@ from .compare import ComparisonView
 from .discount import DiscountExplorer
 from .equilibrium import KuhnEquilibriumView
 from .explorer import TrainingExplorer, explore
+from .holdem import RiverGrid, river_grid
 from .infoset import InfosetPicker, infoset_picker
 from .leaderboard import Leaderboard, leaderboard
 from .matrix import RegretMatchingExplorer
@@ -23,7 +24,8 @@ from .sampling import SampledPaths, sampled_paths
 __all__ = ["BestResponseExplorer", "BluffExplorer", "ComparisonView", "DiscountExplorer",
            "InfosetPicker", "KuhnEquilibriumView", "Leaderboard", "leaderboard",
            "PlayTable", "RealizationPlanExplorer", "RegretMatchingExplorer", "ResolveExplorer",
+           "RiverGrid",
            "SampledPaths",
            "ShowMe", "TrainingExplorer",
            "bluff_explorer", "explore", "infoset_picker", "play_against", "play_tabs",
-           "sampled_paths"]
+           "river_grid", "sampled_paths"]
