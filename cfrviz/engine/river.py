@@ -1,0 +1,574 @@
+"""Vector-form CFR on a hold'em river spot, straight from its public tree (issue 32 item 3).
+
+The public tree of a river spot is its bet tree (8 decisions and 13 terminals on the reference
+spot), and each player's private state is a combo of its range
+(:class:`~cfrviz.games.holdem.public.RiverPublic`).  The sweep is
+:mod:`cfrviz.engine.vector_cfr`'s (Johanson et al. 2012; the range vectors of DeepStack and of
+the open solvers): ranges down, each hand's counterfactual values up, regrets per hand at the
+updated player's decisions, folded in by the same :func:`.cfr.apply_update` into tables laid
+out as the dealt tree's (``holdem_river``), so the iterates are the tabular engine's (tested to
+1e-12 at every iteration on spots small enough to deal out).
+
+The leaves carry the work.  Chance's probability of a deal is ``w_i * w_j / total`` for two
+combos sharing no card, so hand ``h``'s value at a leaf is a sum over the opponent's combos of
+``m_j = w_j * reach_j`` (its *mass*) that share no card with ``h``.  With per-card sums
+``C[c]`` (the mass of the opponent's combos holding card ``c``), that sum is
+
+- at a fold, ``total - C[c1] - C[c2] + m(same)``: combos holding either of ``h``'s cards are
+  removed, and the combo holding both (``h`` itself, if the opponent can hold it) was removed
+  twice;
+- at a showdown, the same over the opponent's combos weaker than ``h`` (``won``) and those at
+  most as strong (``not lost``), each a running sum over the opponent's combos sorted by
+  strength, with running per-card sums (the identical combo is as strong as ``h``: it is in the
+  second sum only).  Walking ``h`` by strength makes both one pass: linear in the hands per
+  leaf after one sort, done once when the plan is built.
+
+The values are ``w_h / total`` times the payoff-weighted masses: won times the winner's
+payoff, lost times the loser's, tied (``not lost - won``) times the tie's.  Everything a loop
+touches is a preallocated contiguous float64 or int64 array; an iteration allocates nothing.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from ..core.types import BoolArray, FloatArray, IntArray
+from ..games.holdem.public import RiverPublic
+from .cfr import Tables, UpdateRule, payoff_scale, rounding_tolerance
+from .jit import kernel, step
+from .plan import PlanArrays
+
+__all__ = ["RiverPlan", "RiverPlanArrays", "river_best_response", "river_combo_ev",
+           "river_exploitability", "river_plan", "river_values", "run_river_cfr"]
+
+NUM_CARDS = 52
+#: What :func:`_values_up` computes at the updated player's decisions.
+_REGRETS, _EXPECTED, _BEST = 0, 1, 2
+
+
+class RiverPlanArrays(NamedTuple):
+    """A river spot's public tree laid out for the kernels (bet-tree node ids, parents first;
+    each player's hands from the weakest, ties in the spot's hand order).
+
+    Attributes
+    ----------
+    player : int64 array (states,)
+        The acting player, -1 at a terminal.
+    child_ptr, child_ids : int64 arrays
+        Children of ``s`` are ``child_ids[child_ptr[s]:child_ptr[s + 1]]``, in action order.
+    info : int64 array (states, hands)
+        At a decision, the acting player's information set for each hand (-1 elsewhere).
+    block : int64 array (states + 1,)
+        The kernels keep regrets, strategies and their sums per state, action and hand:
+        decision ``s``'s entry for action ``a`` and hand ``h`` is ``block[s] + a * num_hands[p]
+        + h`` (contiguous over the hands), its table entry ``(info[s, h], a)``.
+    members : float64 array (2, hands)
+        The dealt tree's nodes in each of a hand's information sets (the opponent's hands it
+        meets): the tabular strategy sum adds a member's reach once per member; so does this.
+    num_hands : int64 array (2,)
+        Each player's number of hands.
+    weight : float64 array (2, hands)
+        Each hand's range weight (0 past ``num_hands``).
+    card1, card2 : int64 arrays (2, hands)
+        Each hand's two cards.
+    same : int64 array (2, hands)
+        The opponent's hand holding the same two cards, or ``hands`` (a slot that holds 0).
+    weaker, not_stronger : int64 arrays (2, hands)
+        How many of the opponent's hands are weaker than the hand, and at most as strong: the
+        opponent's hands in order, so its first ``weaker[p, h]`` are the ones ``h`` beats.
+    payoff : float64 array (states, 2, 3)
+        At a terminal, player ``p``'s payoff when it wins, loses, ties the showdown, divided by
+        the total weight of the deals (a fold's payoff three times).
+    fold : bool array (states,)
+        Whether a terminal is a fold.
+    """
+
+    player: IntArray
+    child_ptr: IntArray
+    child_ids: IntArray
+    info: IntArray
+    block: IntArray
+    members: FloatArray
+    num_hands: IntArray
+    weight: FloatArray
+    card1: IntArray
+    card2: IntArray
+    same: IntArray
+    weaker: IntArray
+    not_stronger: IntArray
+    payoff: FloatArray
+    fold: BoolArray
+
+
+class RiverPlan:
+    """A river spot's arrays for the kernels (:func:`river_plan` builds it).
+
+    Attributes
+    ----------
+    spot : RiverPublic
+    arrays : RiverPlanArrays
+    tree_arrays : PlanArrays
+        Owners and masks of the information sets, which :func:`.cfr.apply_update` reads, and
+        the terminal payoffs (the rounding tolerance's scale); the tabular fields no river
+        kernel reads are empty.
+    order : (int64 array, int64 array)
+        Each player's hands in the kernels' order: kernel hand ``k`` is the spot's hand
+        ``order[p][k]``.
+    hands : int
+        The wider range's number of hands.
+    work : int
+        Entries one iteration reads (two passes over every state's range vectors): a trace's
+        "nodes touched".
+    """
+
+    def __init__(self, spot: RiverPublic) -> None:
+        tree = spot.bets
+        states = len(tree.nodes)
+        hands = spot.infoset.shape[1]
+        player = np.array([-1 if n.terminal else n.player for n in tree.nodes], dtype=np.int64)
+        counts = [len(n.children) for n in tree.nodes]
+        child_ptr = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+        child_ids = np.array([c for n in tree.nodes for c in n.children], dtype=np.int64)
+        self.order = tuple(np.argsort(spot.strength[p], kind="stable") for p in (0, 1))
+        info = np.full((states, hands), -1, dtype=np.int64)
+        sizes = np.zeros(states, dtype=np.int64)
+        members = np.zeros((2, hands))
+        for s in range(states):
+            p = int(player[s])
+            if p >= 0:
+                info[s, :len(self.order[p])] = spot.infoset[s, self.order[p]]
+                sizes[s] = len(tree.nodes[s].children) * len(self.order[p])
+        block = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
+        per_hand = [np.zeros((2, hands)), *(np.zeros((2, hands), dtype=np.int64)
+                                            for _ in range(5))]
+        weight, card1, card2, same, weaker, not_stronger = per_hand
+        for p in (0, 1):
+            k, o = self.order[p], self.order[1 - p]
+            n = len(k)
+            weight[p, :n] = spot.weights[p][k]
+            members[p, :n] = spot.members[p][k]
+            card1[p, :n], card2[p, :n] = spot.cards[p][k, 0], spot.cards[p][k, 1]
+            same[p] = hands
+            twins = (spot.cards[p][k][:, None, :] == spot.cards[1 - p][o][None, :, :]).all(2)
+            mine, theirs = np.nonzero(twins)
+            same[p, mine] = theirs
+            strength, other = spot.strength[p][k], spot.strength[1 - p][o]
+            weaker[p, :n] = np.searchsorted(other, strength, side="left")
+            not_stronger[p, :n] = np.searchsorted(other, strength, side="right")
+        payoff = np.zeros((states, 2, 3))
+        payoff[:, 0] = spot.payoffs / spot.total_weight
+        payoff[:, 1] = -spot.payoffs[:, [1, 0, 2]] / spot.total_weight  # IP wins when OOP loses
+        fold = np.array([n.terminal and not n.showdown for n in tree.nodes], dtype=bool)
+        empty_i = np.zeros(0, dtype=np.int64)
+        frozen = [player, child_ptr, child_ids, info, block, members,
+                  np.array([len(h) for h in spot.hands], dtype=np.int64), *per_hand, payoff,
+                  fold]
+        self.spot = spot
+        self.arrays = RiverPlanArrays(*(_frozen(a) for a in frozen))
+        utility = np.column_stack((spot.payoffs.ravel(), -spot.payoffs.ravel()))
+        self.tree_arrays = PlanArrays(
+            parent=_frozen(empty_i), edge=_frozen(empty_i), slot=_frozen(empty_i),
+            player=_frozen(empty_i), infoset=_frozen(empty_i), child_ptr=_frozen(empty_i),
+            child_ids=_frozen(empty_i), chance_prob=_frozen(np.zeros(0)),
+            utility=_frozen(utility), owner=_frozen(spot.infoset_player.astype(np.int64)),
+            mask=_frozen(spot.legal_mask))
+        self.hands = hands
+        self.work = 2 * 2 * states * hands
+
+    def to_spot(self, values: FloatArray, player: int) -> FloatArray:
+        """Per-hand ``values`` (..., hands) of ``player`` in the kernels' order, in the
+        spot's hand order (shape (..., that player's hands))."""
+        out = np.empty((*values.shape[:-1], len(self.order[player])))
+        out[..., self.order[player]] = values[..., :len(self.order[player])]
+        return out
+
+
+def _frozen(array: np.ndarray) -> np.ndarray:
+    """A read-only C-ordered copy (the types every compiled kernel is cached for)."""
+    out = np.ascontiguousarray(array).copy()
+    out.setflags(write=False)
+    return out
+
+
+def river_plan(spot: RiverPublic) -> RiverPlan:
+    """The :class:`RiverPlan` of a river spot's public tree."""
+    return RiverPlan(spot)
+
+
+# ----------------------------------------------------------------------------- the kernels
+
+@step
+def _ranges_down(r: RiverPlanArrays, strategy: FloatArray, reach: FloatArray, p: int) -> None:
+    """Top-down: ``reach[p, s, h]``, player ``p``'s own probability of playing to state ``s``
+    with hand ``h`` (``strategy`` in the kernels' layout, see ``block``; the other player's
+    row is left as it is)."""
+    n = r.num_hands[p]
+    for h in range(n):
+        reach[p, 0, h] = 1.0
+    for s in range(r.player.shape[0]):
+        first = r.child_ptr[s]
+        for k in range(first, r.child_ptr[s + 1]):
+            c = r.child_ids[k]
+            if r.player[s] == p:
+                base = r.block[s] + (k - first) * n
+                for h in range(n):
+                    reach[p, c, h] = reach[p, s, h] * strategy[base + h]
+            else:
+                for h in range(n):
+                    reach[p, c, h] = reach[p, s, h]
+
+
+@step
+def _match(r: RiverPlanArrays, regret_sum: FloatArray, prediction: FloatArray, p: int,
+           tol: float, total: FloatArray, out: FloatArray) -> None:
+    """Regret matching (predictive when ``prediction`` is not empty: on ``regret_sum +
+    prediction``) at each of player ``p``'s decisions, hand by hand, into ``out``: as
+    :func:`.cfr.match_row`, uniform where the positive regrets sum to at most ``tol``;
+    ``total`` (hands) is scratch."""
+    n = r.num_hands[p]
+    predictive = prediction.shape[0] > 0
+    for s in range(r.player.shape[0]):
+        if r.player[s] != p:
+            continue
+        base = r.block[s]
+        actions = r.child_ptr[s + 1] - r.child_ptr[s]
+        for h in range(n):
+            total[h] = 0.0
+        for a in range(actions):
+            for h in range(n):
+                x = regret_sum[base + a * n + h]
+                if predictive:
+                    x += prediction[base + a * n + h]
+                if x > 0.0:
+                    total[h] += x
+        uniform = 1.0 / actions
+        for a in range(actions):
+            for h in range(n):
+                x = regret_sum[base + a * n + h]
+                if predictive:
+                    x += prediction[base + a * n + h]
+                if total[h] > tol:
+                    out[base + a * n + h] = x / total[h] if x > 0.0 else 0.0
+                else:
+                    out[base + a * n + h] = uniform
+
+
+@step
+def _leaf(r: RiverPlanArrays, who: int, s: int, reach: FloatArray, value: FloatArray,
+          mass: FloatArray, by_card: FloatArray) -> None:
+    """Player ``who``'s value of leaf ``s`` for each hand: the opponent's mass that the hand
+    beats, loses to and ties, card removal corrected card by card (see the module's
+    docstring); ``mass`` (hands + 1) and ``by_card`` (3, 52) are scratch."""
+    other = 1 - who
+    mine, theirs = r.num_hands[who], r.num_hands[other]
+    for c in range(NUM_CARDS):
+        by_card[0, c] = 0.0
+        by_card[1, c] = 0.0
+        by_card[2, c] = 0.0
+    total = 0.0
+    for j in range(theirs):
+        m = r.weight[other, j] * reach[other, s, j]
+        mass[j] = m
+        total += m
+        by_card[0, r.card1[other, j]] += m
+        by_card[0, r.card2[other, j]] += m
+    mass[mass.shape[0] - 1] = 0.0  # the opponent's hand "same" names when it holds none
+    win, lose, tie = r.payoff[s, who, 0], r.payoff[s, who, 1], r.payoff[s, who, 2]
+    if r.fold[s]:
+        for h in range(mine):
+            c1, c2 = r.card1[who, h], r.card2[who, h]
+            met = total - by_card[0, c1] - by_card[0, c2] + mass[r.same[who, h]]
+            value[s, h] = r.weight[who, h] * win * met
+        return
+    below = 0.0  # the opponent's mass weaker than the current hand
+    upto = 0.0  # ... at most as strong
+    q = 0
+    u = 0
+    for h in range(mine):
+        while q < r.weaker[who, h]:
+            m = mass[q]
+            below += m
+            by_card[1, r.card1[other, q]] += m
+            by_card[1, r.card2[other, q]] += m
+            q += 1
+        while u < r.not_stronger[who, h]:
+            m = mass[u]
+            upto += m
+            by_card[2, r.card1[other, u]] += m
+            by_card[2, r.card2[other, u]] += m
+            u += 1
+        c1, c2 = r.card1[who, h], r.card2[who, h]
+        twin = mass[r.same[who, h]]
+        met = total - by_card[0, c1] - by_card[0, c2] + twin
+        won = below - by_card[1, c1] - by_card[1, c2]
+        not_lost = upto - by_card[2, c1] - by_card[2, c2] + twin
+        value[s, h] = r.weight[who, h] * (win * won + lose * (met - not_lost)
+                                          + tie * (not_lost - won))
+
+
+class _Fold(NamedTuple):
+    """What :func:`.cfr.apply_update` does with iteration t's regrets, as numbers."""
+
+    plus: bool
+    discount: bool
+    pos: float
+    neg: float
+    keep: float
+    avg_weight: float
+
+
+@step
+def _fold_of(rule: UpdateRule, t: int) -> _Fold:
+    """Iteration ``t``'s discount factors and average weight (as :func:`.cfr.apply_update`)."""
+    pos = neg = keep = 1.0
+    if rule.discount:
+        pos = 1.0 / (1.0 + float(t) ** -rule.alpha)
+        neg = 1.0 / (1.0 + float(t) ** -rule.beta)
+        keep = (t / (t + 1.0)) ** rule.gamma
+    avg_weight = float(t) ** rule.average_power if rule.linear_average else 1.0
+    return _Fold(rule.plus, rule.discount, pos, neg, keep, avg_weight)
+
+
+@step
+def _decision_up(r: RiverPlanArrays, strategy: FloatArray, who: int, s: int, mode: int,
+                 reach: FloatArray, value: FloatArray, sums: FloatArray, fold: _Fold) -> None:
+    """At ``who``'s decision ``s``: each hand's value (under the strategy, or the best
+    action's for ``_BEST``); for ``_REGRETS`` also the regrets, folded into ``sums``
+    (regret sum, strategy sum, last regrets: 3 rows in the kernels' layout) as
+    :func:`.cfr.apply_update` folds them."""
+    n = r.num_hands[who]
+    base = r.block[s]
+    first, end = r.child_ptr[s], r.child_ptr[s + 1]
+    for h in range(n):
+        value[s, h] = -np.inf if mode == _BEST else 0.0
+    for k in range(first, end):
+        c = r.child_ids[k]
+        row = base + (k - first) * n
+        for h in range(n):
+            if mode == _BEST:
+                value[s, h] = max(value[s, h], value[c, h])
+            else:
+                value[s, h] += strategy[row + h] * value[c, h]
+    if mode != _REGRETS:
+        return
+    for k in range(first, end):
+        c = r.child_ids[k]
+        row = base + (k - first) * n
+        for h in range(n):
+            e = row + h
+            regret = value[c, h] - value[s, h]
+            sums[2, e] = regret
+            x = sums[0, e] + regret
+            if fold.plus and x < 0.0:
+                x = 0.0
+            own = reach[who, s, h] * r.members[who, h]
+            sums[1, e] += fold.avg_weight * (own * strategy[e])
+            if fold.discount:
+                x *= fold.pos if x > 0.0 else fold.neg
+                sums[1, e] *= fold.keep
+            sums[0, e] = x
+
+
+@step
+def _values_up(r: RiverPlanArrays, strategy: FloatArray, who: int, mode: int,
+               reach: FloatArray, value: FloatArray, sums: FloatArray, fold: _Fold,
+               mass: FloatArray, by_card: FloatArray) -> None:
+    """Bottom-up: ``value[s, h]``, player ``who``'s counterfactual value of state ``s`` with
+    hand ``h`` against the opponent's range in ``reach``."""
+    for s in range(r.player.shape[0] - 1, -1, -1):
+        if r.player[s] < 0:
+            _leaf(r, who, s, reach, value, mass, by_card)
+        elif r.player[s] == who:
+            _decision_up(r, strategy, who, s, mode, reach, value, sums, fold)
+        else:
+            first, end = r.child_ptr[s], r.child_ptr[s + 1]
+            for h in range(r.num_hands[who]):
+                value[s, h] = 0.0
+            for k in range(first, end):
+                c = r.child_ids[k]
+                for h in range(r.num_hands[who]):
+                    value[s, h] += value[c, h]
+
+
+@kernel
+def _to_blocks(r: RiverPlanArrays, table: FloatArray, out: FloatArray) -> None:
+    """A (information sets x actions) table in the kernels' layout."""
+    for s in range(r.player.shape[0]):
+        p = r.player[s]
+        if p < 0:
+            continue
+        n = r.num_hands[p]
+        for a in range(r.child_ptr[s + 1] - r.child_ptr[s]):
+            for h in range(n):
+                out[r.block[s] + a * n + h] = table[r.info[s, h], a]
+
+
+@kernel
+def _to_table(r: RiverPlanArrays, blocks: FloatArray, table: FloatArray) -> None:
+    """The kernels' layout back into a (information sets x actions) table (its padding
+    entries, actions a set does not have, left as they are)."""
+    for s in range(r.player.shape[0]):
+        p = r.player[s]
+        if p < 0:
+            continue
+        n = r.num_hands[p]
+        for a in range(r.child_ptr[s + 1] - r.child_ptr[s]):
+            for h in range(n):
+                table[r.info[s, h], a] = blocks[r.block[s] + a * n + h]
+
+
+@kernel
+def run_river_cfr(r: RiverPlanArrays, arrays: PlanArrays, tables: Tables, first: int,
+                  last: int, rule: UpdateRule) -> None:
+    """Iterations ``first..last`` (1-based) of the full-tree CFR family on a river spot's
+    public tree: the iterates of :func:`.cfr.run_full_tree` on the spot's dealt tree
+    (``holdem_river``), in the same tables.
+
+    The tables are read into the kernels' layout (per state, action and hand, contiguous
+    over the hands) on entry and written back on return; in between, regret matching, the
+    two passes and the update of each player run over contiguous rows, allocating nothing.
+
+    Parameters
+    ----------
+    r : RiverPlanArrays
+        ``river_plan(spot).arrays``.
+    arrays : PlanArrays
+        ``river_plan(spot).tree_arrays`` (its payoffs set the rounding tolerance).
+    tables : Tables
+        Shape (information sets, widest set's actions), in the spot's set order.  On return
+        ``current`` holds the strategy played at iteration ``last`` and ``instant`` that
+        iteration's regrets, as :func:`.cfr.run_full_tree`'s.
+    first, last : int
+    rule : UpdateRule
+        Vanilla CFR, CFR+, linear CFR, DCFR, PCFR+ (see :func:`.cfr.run_full_tree`).
+    """
+    states, hands = r.info.shape
+    size = r.block[states]
+    sums = np.zeros((3, size))  # regret sum, strategy sum, last regrets
+    _to_blocks(r, tables.regret_sum, sums[0])
+    _to_blocks(r, tables.strategy_sum, sums[1])
+    _to_blocks(r, tables.instant, sums[2])
+    prediction = sums[2] if rule.predictive else sums[2, :0]
+    strategy = np.zeros(size)
+    reach = np.zeros((2, states, hands))
+    value = np.zeros((states, hands))
+    mass = np.zeros(hands + 1)
+    by_card = np.zeros((3, NUM_CARDS))
+    total = np.zeros(hands)
+    scale = payoff_scale(arrays.utility)
+    for t in range(first, last + 1):
+        tol = rounding_tolerance(scale, t)
+        fold = _fold_of(rule, t)
+        _match(r, sums[0], prediction, 0, tol, total, strategy)
+        _match(r, sums[0], prediction, 1, tol, total, strategy)
+        if t == last:
+            _to_table(r, strategy, tables.current)
+        _ranges_down(r, strategy, reach, 0)
+        _ranges_down(r, strategy, reach, 1)
+        if rule.alternating:
+            _values_up(r, strategy, 0, _REGRETS, reach, value, sums, fold, mass, by_card)
+            # Player 2's pass needs player 1's new range only.
+            _match(r, sums[0], prediction, 0, tol, total, strategy)
+            _ranges_down(r, strategy, reach, 0)
+            _values_up(r, strategy, 1, _REGRETS, reach, value, sums, fold, mass, by_card)
+        else:
+            for who in range(2):
+                _values_up(r, strategy, who, _REGRETS, reach, value, sums, fold, mass,
+                           by_card)
+    _to_table(r, sums[0], tables.regret_sum)
+    _to_table(r, sums[1], tables.strategy_sum)
+    _to_table(r, sums[2], tables.instant)
+
+
+@kernel
+def river_values(r: RiverPlanArrays, strategy: FloatArray, who: int, mode: int,
+                 value: FloatArray) -> None:
+    """Player ``who``'s counterfactual value of every state with every hand (kernel order),
+    into ``value`` (states, hands), the opponent playing ``strategy``: ``who`` playing it too
+    (``mode`` 1), or best-responding (``mode`` 2).
+
+    A counterfactual value weighs each deal by chance and the opponent's reach, not ``who``'s
+    own: the sum over ``who``'s hands of the root's values is ``who``'s expected payoff (its
+    best-response value in mode 2).
+    """
+    states, hands = r.info.shape
+    blocks = np.zeros(r.block[states])
+    _to_blocks(r, strategy, blocks)
+    reach = np.zeros((2, states, hands))
+    _ranges_down(r, blocks, reach, 1 - who)
+    _values_up(r, blocks, who, mode, reach, value, np.zeros((3, 0)),
+               _Fold(False, False, 1.0, 1.0, 1.0, 1.0), np.zeros(hands + 1),
+               np.zeros((3, NUM_CARDS)))
+
+
+def _values(plan: RiverPlan, strategy: FloatArray, who: int, mode: int) -> FloatArray:
+    value = np.zeros((len(plan.spot.bets.nodes), plan.hands))
+    river_values(plan.arrays, np.ascontiguousarray(strategy, dtype=np.float64), who, mode,
+                 value)
+    return value
+
+
+def river_best_response(plan: RiverPlan, strategy: FloatArray, who: int) -> float:
+    """Player ``who``'s best-response value against the opponent's part of ``strategy``
+    (information sets x actions, in the spot's order), exact: the best action per hand, by
+    one pass up the public tree (each information set is a hand at a public state).
+
+    The same number as :func:`cfrviz.engine.evaluation.best_response_values` on the spot's
+    dealt tree.
+    """
+    return float(_values(plan, strategy, who, _BEST)[0].sum())
+
+
+def river_exploitability(plan: RiverPlan, strategy: FloatArray) -> float:
+    """The exploitability of ``strategy`` (both players' parts): the mean of the two
+    best-response values (NashConv / 2, as :func:`cfrviz.exploitability`; the game is
+    zero-sum, so the values of ``strategy`` itself cancel)."""
+    return (river_best_response(plan, strategy, 0) + river_best_response(plan, strategy, 1)) / 2
+
+
+def river_combo_ev(plan: RiverPlan, strategy: FloatArray, who: int) -> FloatArray:
+    """Each of ``who``'s hands' expected payoff at each public state, both players playing
+    ``strategy``: shape (states, ``who``'s hands in the spot's order), NaN where the opponent
+    never reaches the state against the hand.
+
+    The expectation is over the opponent's hands given ``who``'s hand and that the opponent
+    played to the state (the counterfactual value divided by the chance-and-opponent mass it
+    weighs), in the game's payoffs: the hand's share of the final pot minus its river chips
+    minus half the starting pot (add ``pot / 2`` for the share of the pot the hand takes
+    home).  At the root, ``ev[0] @ p`` over the hands' dealing probabilities ``p`` is ``who``'s
+    value.
+    """
+    value = _values(plan, strategy, who, _EXPECTED)
+    met = np.zeros_like(value)
+    _met_mass(plan.arrays, np.ascontiguousarray(strategy, dtype=np.float64), who, met)
+    met /= plan.spot.total_weight
+    out = np.full_like(value, np.nan)
+    np.divide(value, met, out=out, where=met > 0)
+    return plan.to_spot(out, who)
+
+
+@kernel
+def _met_mass(r: RiverPlanArrays, strategy: FloatArray, who: int, met: FloatArray) -> None:
+    """``met[s, h]``: ``w_h`` times the opponent's mass sharing no card with ``who``'s hand
+    ``h`` at state ``s`` (chance's and the opponent's probability, times the total weight)."""
+    states, hands = r.info.shape
+    blocks = np.zeros(r.block[states])
+    _to_blocks(r, strategy, blocks)
+    reach = np.zeros((2, states, hands))
+    _ranges_down(r, blocks, reach, 1 - who)
+    other = 1 - who
+    mass = np.zeros(hands + 1)
+    by_card = np.zeros(NUM_CARDS)
+    for s in range(states):
+        by_card[:] = 0.0
+        total = 0.0
+        for j in range(r.num_hands[other]):
+            mass[j] = r.weight[other, j] * reach[other, s, j]
+            total += mass[j]
+            by_card[r.card1[other, j]] += mass[j]
+            by_card[r.card2[other, j]] += mass[j]
+        for h in range(r.num_hands[who]):
+            met[s, h] = r.weight[who, h] * (total - by_card[r.card1[who, h]]
+                                            - by_card[r.card2[who, h]] + mass[r.same[who, h]])
