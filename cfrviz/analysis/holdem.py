@@ -5,6 +5,7 @@ still in the range there, how it plays, and what it is worth (issue 32 item 4; t
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -13,6 +14,7 @@ from ..core.types import FloatArray, IntArray
 from ..engine import counterfactual_table
 from ..games.holdem import OOP, combo_name, hand_classes
 from ..games.holdem.spot import river_spot
+from .evaluation import expected_values
 
 #: The 169 hand classes in the grid's reading order (``AA``, ``AKs``, ``AKo``, ...).
 CLASSES = tuple(name for name, _ in hand_classes())
@@ -118,3 +120,43 @@ def line_name(line: str, player: int) -> str:
     """A decision line in words: ``"OOP at the root"``, ``"IP after X-B50"``."""
     who = "OOP" if player == OOP else "IP"
     return f"{who} at the root" if not line else f"{who} after {line}"
+
+
+class LockGain(NamedTuple):
+    """What a node lock changes: each player's EV in chips (its share of the pot net of its own
+    river chips) at equilibrium and once the rest is re-solved around the lock.
+
+    Attributes
+    ----------
+    pot : float
+        The starting pot, for gains in % of it.
+    equilibrium, locked : (float, float)
+        OOP's and IP's EV in chips without and with the lock.
+    """
+
+    pot: float
+    equilibrium: tuple[float, float]
+    locked: tuple[float, float]
+
+    def gain(self, player: int) -> float:
+        """How many chips ``player`` (0 OOP, 1 IP) wins more against the lock."""
+        return self.locked[player] - self.equilibrium[player]
+
+    def __str__(self) -> str:
+        rows = []
+        for player, who in enumerate(("OOP", "IP")):
+            gain = self.gain(player)
+            rows.append(f"{who}: {self.equilibrium[player]:.2f} chips at equilibrium, "
+                        f"{self.locked[player]:.2f} against the lock ({gain:+.2f} chips, "
+                        f"{gain / self.pot:+.2%} of the pot)")
+        return "\n".join(rows)
+
+
+def lock_gain(tree: GameTree, policy, locked_tree: GameTree, locked_policy) -> LockGain:
+    """Each player's EV at equilibrium (``policy`` on ``tree``) and against a lock
+    (``locked_policy`` on ``locked_tree = cfrviz.games.lock(tree, ...)``)."""
+    half_pot = river_spot(tree).bets.pot / 2
+    before = expected_values(tree, policy)
+    after = expected_values(locked_tree, locked_policy)
+    return LockGain(2 * half_pot, (before[0] + half_pot, before[1] + half_pot),
+                    (after[0] + half_pot, after[1] + half_pot))

@@ -12,6 +12,7 @@ from .holdem import river
 from .kuhn import kuhn_poker
 from .kuhn3 import kuhn_poker_3p
 from .leduc import leduc_poker
+from .locking import lock, unlocked
 from .matrix import MatrixGame, rock_paper_scissors
 from .openspiel import from_openspiel, openspiel_game, policy_from_openspiel, policy_to_openspiel
 from .pocket import pocket_poker
@@ -92,5 +93,6 @@ def load_game(name: str, /, **params: object) -> GameTree | MatrixGame:
 
 
 __all__ = ["GAMES", "Game", "MatrixGame", "available_games", "from_openspiel", "kuhn_poker",
-           "kuhn_poker_3p", "leduc_poker", "load_game", "load_game_file", "policy_from_openspiel",
-           "policy_to_openspiel", "pocket_poker", "register_game", "rock_paper_scissors"]
+           "kuhn_poker_3p", "leduc_poker", "load_game", "load_game_file", "lock",
+           "policy_from_openspiel", "policy_to_openspiel", "pocket_poker", "register_game",
+           "rock_paper_scissors", "unlocked"]

@@ -106,15 +106,14 @@ def hand_grid_figure(ns: NodeStrategy, title: str | None = None,
         textfont=style.font(style.small_font, "#1A1A1A"), showlegend=False, name="names"))
     side = 40 * SIZE * style.figure_scale
     fig.update_layout(
-        barmode="overlay", bargap=0, width=side + 40, height=side + 110,
-        title=title if title is not None else _title(ns), hovermode="closest",
+        barmode="overlay", bargap=0, width=side + 40, height=side + 110, hovermode="closest",
         legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0, title_text="action: "),
         xaxis=dict(range=[0, SIZE], visible=False, fixedrange=True),
         yaxis=dict(range=[SIZE - 0.5, -0.5], visible=False, fixedrange=True,
                    scaleanchor="x", scaleratio=1),
         margin=dict(l=10, r=10, t=80, b=10))
     apply_style(fig, style)
-    update_hand_grid(fig, ns)
+    update_hand_grid(fig, ns, title)
     return fig
 
 

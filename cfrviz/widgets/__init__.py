@@ -11,7 +11,7 @@ from .compare import ComparisonView
 from .discount import DiscountExplorer
 from .equilibrium import KuhnEquilibriumView
 from .explorer import TrainingExplorer, explore
-from .holdem import RiverGrid, river_grid
+from .holdem import LockExplorer, RiverGrid, river_grid
 from .infoset import InfosetPicker, infoset_picker
 from .leaderboard import Leaderboard, leaderboard
 from .matrix import RegretMatchingExplorer
@@ -22,7 +22,7 @@ from .reveal import ShowMe
 from .sampling import SampledPaths, sampled_paths
 
 __all__ = ["BestResponseExplorer", "BluffExplorer", "ComparisonView", "DiscountExplorer",
-           "InfosetPicker", "KuhnEquilibriumView", "Leaderboard", "leaderboard",
+           "InfosetPicker", "KuhnEquilibriumView", "Leaderboard", "LockExplorer", "leaderboard",
            "PlayTable", "RealizationPlanExplorer", "RegretMatchingExplorer", "ResolveExplorer",
            "RiverGrid",
            "SampledPaths",

@@ -8,11 +8,12 @@ import html
 import ipywidgets as W
 import numpy as np
 
-from ..analysis.holdem import decision_lines, line_name, node_strategy
+from ..analysis.holdem import LockGain, decision_lines, line_name, lock_gain, node_strategy
 from ..core.checks import whole_number
 from ..core.trace import Trace
-from ..games import load_game
-from ..games.holdem import parse_range
+from ..core.tree import GameTree
+from ..games import load_game, lock, unlocked
+from ..games.holdem import MADE_HANDS, lock_line, made_hand, parse_cards, parse_range
 from ..games.holdem.spot import river_spot, river_tree
 from ..solvers import solve
 from ..views.holdem import action_colours, hand_grid_figure, update_hand_grid
@@ -181,3 +182,121 @@ class RiverGrid(Panel):
 def river_grid(trace: Trace, line: str = "", presenter: bool | None = None) -> RiverGrid:
     """The hand grid of a river spot's trace (see :class:`RiverGrid`)."""
     return RiverGrid(trace, line, presenter=presenter)
+
+
+class LockExplorer(Panel):
+    """Lock one player's play at one decision, re-solve the rest, and compare with equilibrium.
+
+    The lock reads as a sentence: *at* a decision, the acting player *plays* an action *with
+    every hand weaker than* a made hand (``"top pair"``: IP never calls a bet with less than top
+    pair); its other combos stay free.  **Lock and re-solve** solves the locked spot (DCFR),
+    then shows each player's EV in chips and in % of the pot beside the equilibrium's, and the
+    hand grids of both runs side by side at the decision chosen under **show**.
+
+    Parameters
+    ----------
+    trace : Trace
+        The equilibrium run on ``load_game("holdem_river", ...)``.
+    line, action, weaker_than : str
+        The lock first proposed: default IP facing the first bet folds everything weaker than
+        top pair.
+    iterations : int
+        The re-solve's iterations.
+    """
+
+    def __init__(self, trace: Trace, line: str | None = None, action: str = "F",
+                 weaker_than: str = "top pair", iterations: int = ITERATIONS,
+                 presenter: bool | None = None):
+        super().__init__()
+        self.style = get_style(presenter)
+        self.game = river_tree(trace.game)
+        self.trace, self.spot = trace, river_spot(self.game)
+        bets = self.spot.bets
+        options = [(line_name(node.line, node.player), node.line)
+                   for node in (bets.nodes[i] for i in bets.decision_nodes())]
+        facing = min((n.player != 1, len(n.line), n.line) for n in bets.nodes  # IP first
+                     if not n.terminal and "F" in n.actions)[2]
+        st = {"description_width": "initial"}
+        self.where = W.Dropdown(options=options, value=facing if line is None else line,
+                                description="at", style=st)
+        self.action = W.Dropdown(description="plays", style=st, layout=W.Layout(width="160px"))
+        self.weaker = W.Dropdown(options=MADE_HANDS[1:], value=weaker_than,
+                                 description="with every hand weaker than", style=st)
+        self.iterations = W.BoundedIntText(value=iterations, min=1, max=100_000,
+                                           description="iterations", style=st,
+                                           layout=W.Layout(width="180px"))
+        self.button = W.Button(description="Lock and re-solve", button_style="primary")
+        self.show = W.Dropdown(options=options, value="", description="show", style=st)
+        self.summary = W.HTML()
+        self.locked_tree: GameTree | None = None
+        self.locked_trace: Trace | None = None
+        self.gain: LockGain | None = None
+        self._fixed: dict[str, dict[str, float]] = {}
+        ns = self._equilibrium_node()
+        self.figures = [fit_to_output(FigureWidget(hand_grid_figure(
+            ns, title=f"equilibrium: {line_name(ns.line, ns.player)}",
+            presenter=self.style.presenter))) for _ in range(2)]
+        self._actions(action)
+        self.where.observe(self._actions, names="value")
+        self.show.observe(self._on_show, names="value")
+        self.button.on_click(self._on_lock)
+        self.children = [W.HBox([self.where, self.action, self.weaker]),
+                         W.HBox([self.iterations, self.button]), self.output, self.summary,
+                         self.show, W.HBox([W.Box([f], layout=W.Layout(width="50%"))
+                                            for f in self.figures])]
+
+    def fixed(self) -> dict[str, dict[str, float]]:
+        """The lock the controls describe, for :func:`cfrviz.games.lock`."""
+        limit = MADE_HANDS.index(self.weaker.value)
+        board = self.spot.board
+        return lock_line(self.game, self.where.value, lambda combo: {self.action.value: 1.0}
+                         if MADE_HANDS.index(made_hand(board, parse_cards(combo))) < limit
+                         else None)
+
+    def _equilibrium_node(self):
+        return node_strategy(self.game, self.trace.average_policy().probabilities,
+                             self.show.value)
+
+    def _actions(self, wanted: object = "F") -> None:
+        """The lock's action menu: the actions at the chosen decision, ``wanted`` (or a fold)
+        first chosen when there is one."""
+        node = self.spot.bets.nodes[self.spot.bets.index(self.where.value)]
+        self.action.options = node.actions
+        wanted = wanted if isinstance(wanted, str) else "F"
+        if wanted not in node.actions:
+            wanted = "F" if "F" in node.actions else node.actions[0]
+        self.action.value = wanted
+
+    def _on_lock(self, _button=None) -> None:
+        self.clear_report()
+        with self.reporting("Could not lock and re-solve"):
+            fixed = self.fixed()
+            locked = lock(self.game, fixed)
+            trace = solve(locked, ALGORITHM, self.iterations.value, progress=False)
+            self.locked_tree, self.locked_trace, self._fixed = locked, trace, fixed
+            self.gain = lock_gain(self.game, self.trace.average_policy(), locked,
+                                  trace.average_policy())
+            rows = "<br>".join(html.escape(row) for row in str(self.gain).splitlines())
+            node = self.spot.bets.nodes[self.spot.bets.index(self.where.value)]
+            where = html.escape(line_name(node.line, node.player))
+            self.summary.value = (f"<div style='font-size:{self.style.font_size}px'>"
+                                  f"{len(fixed)} combos locked {where}.<br>{rows}</div>")
+            self._on_show()
+
+    def _on_show(self, _change=None) -> None:
+        with self.reporting(f"Could not show {self.show.value!r}"):
+            self._draw(0, self._equilibrium_node(), "equilibrium")
+            if self.locked_tree is not None and self.locked_trace is not None:
+                table = unlocked(self.game, self.locked_tree, self._fixed,
+                                 self.locked_trace.average_policy().probabilities)
+                self._draw(1, node_strategy(self.game, table, self.show.value), "locked")
+
+    def _draw(self, k: int, ns, what: str) -> None:
+        fresh = hand_grid_figure(ns, title=f"{what}: {line_name(ns.line, ns.player)}, "
+                                 + ", ".join(f"{a} {s:.0%}" for a, s in
+                                             zip(ns.actions, ns.shares())),
+                                 presenter=self.style.presenter)
+        with self.figures[k].batch_update():
+            self.figures[k].data = ()
+            self.figures[k].add_traces(fresh.data)
+            self.figures[k].layout.title.text = fresh.layout.title.text

@@ -4,18 +4,21 @@ a game tree (issue 32)."""
 from .bets import IP, OOP, BetNode, BetSize, BetTree, bet_tree, parse_sizes
 from .cards import (
     CATEGORIES,
+    MADE_HANDS,
     RANKS,
     SUITS,
     all_combos,
     card_name,
     combo_index,
     hand_strength,
+    made_hand,
     parse_board,
     parse_cards,
     strength,
 )
 from .ranges import Range, hand_classes, parse_range
 from .river import Deals, HoldemRiver, combo_name, deals, holdem_river
+from .spot import RiverSpot, lock_line, river_spot, river_tree
 
 __all__ = [
     "IP",
@@ -26,6 +29,7 @@ __all__ = [
     "bet_tree",
     "parse_sizes",
     "CATEGORIES",
+    "MADE_HANDS",
     "RANKS",
     "SUITS",
     "Range",
@@ -34,6 +38,7 @@ __all__ = [
     "combo_index",
     "hand_classes",
     "hand_strength",
+    "made_hand",
     "parse_board",
     "parse_cards",
     "parse_range",
@@ -43,4 +48,8 @@ __all__ = [
     "combo_name",
     "deals",
     "holdem_river",
+    "RiverSpot",
+    "lock_line",
+    "river_spot",
+    "river_tree",
 ]

@@ -191,3 +191,34 @@ def hand_strength(board: str | Sequence[int],
                              f"{''.join(map(card_name, cards))}")
         out[row] = strength((*cards, a, b))
     return out
+
+
+#: Made hands as players name them on a river, weakest first: a pair is named by where its rank
+#: stands against the board's (above every board card: an overpair; the board's highest: top
+#: pair; its second: second pair; lower: a weak pair), a pair only the board holds is no hand of
+#: the player's own (high card); the rest are :data:`CATEGORIES`.
+MADE_HANDS = ("high card", "weak pair", "second pair", "top pair", "overpair", *CATEGORIES[2:])
+
+
+def made_hand(board: str | Sequence[int], combo: Sequence[int]) -> str:
+    """What ``combo`` makes on the river ``board``, one of :data:`MADE_HANDS`.
+
+    Raises
+    ------
+    ValueError
+        As :func:`hand_strength`, for a bad board or combo.
+    """
+    cards = parse_board(board)
+    value = int(hand_strength(cards, [list(combo)])[0])
+    category = value // 13 ** 5
+    if category != 1:
+        return "high card" if category == 0 else CATEGORIES[category]
+    pair = value // 13 ** 4 % 13
+    if pair not in (card // 4 for card in combo):
+        return "high card"  # the board's pair
+    ranks = sorted({card // 4 for card in cards}, reverse=True)
+    if pair > ranks[0]:
+        return "overpair"
+    if pair == ranks[0]:
+        return "top pair"
+    return "second pair" if pair == ranks[1] else "weak pair"

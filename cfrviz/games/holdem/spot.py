@@ -4,11 +4,12 @@ locking need to name combos and lines)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from ...core.tree import GameTree
 from .bets import BetTree, bet_tree
-from .cards import parse_board
+from .cards import card_name, parse_board
 from .ranges import Range, parse_range
 from .river import PARAMS
 
@@ -61,3 +62,35 @@ def river_spot(tree: object) -> RiverSpot:
     oop, ip = args["ranges"]
     return RiverSpot(board, (parse_range(oop, board), parse_range(ip, board)),
                      bet_tree(args["pot"], args["stack"], args["bets"], args["raises"]))
+
+
+def lock_line(tree: GameTree, line: str,
+              choose: Callable[[str], Mapping[str, float] | None]) -> dict[str, dict[str, float]]:
+    """The fixed strategies that lock some of the acting player's combos at ``line``, for
+    :func:`cfrviz.games.locking.lock`: ``choose(combo)`` (a combo as ``"AsKd"``) returns the
+    combo's strategy there as ``{action: probability}``, or ``None`` to leave it free.
+
+    Example: IP never calls a half-pot bet with less than top pair::
+
+        weak = MADE_HANDS.index("top pair")
+        fixed = lock_line(tree, "B50", lambda combo: {"F": 1.0} if MADE_HANDS.index(
+            made_hand(board, parse_cards(combo))) < weak else None)
+
+    Raises
+    ------
+    ValueError
+        For a line that is not a decision of the bet tree, or when ``choose`` locks nothing.
+    """
+    spot = river_spot(tree)
+    node = spot.bets.nodes[spot.bets.index(line)]
+    if node.terminal:
+        raise ValueError(f"the line {line!r} ends the hand: nothing is decided there")
+    fixed = {}
+    for cards in spot.ranges[node.player].combos.tolist():
+        combo = "".join(card_name(card) for card in cards)
+        strategy = choose(combo)
+        if strategy is not None:
+            fixed[f"{combo}:{line}"] = dict(strategy)
+    if not fixed:
+        raise ValueError(f"nothing locked at {line!r}: the rule leaves every combo free")
+    return fixed
