@@ -443,15 +443,11 @@ def run_outcome_sampling(arrays: PlanArrays, tables: Tables, first: int, last: i
 
 @kernel
 def outcome_scale(arrays: PlanArrays, epsilon: float) -> float:
-    """What bounds outcome sampling's summed values (the ``U`` of
-    :func:`.cfr.rounding_tolerance`): the largest |payoff| times ``(k / epsilon) ** D``.
-
-    A regret added at depth d is ``w * (u / q - sigma * u / q)``: the weight ``w`` divides by
-    the traverser's sampling probabilities above d and the estimate ``u / q`` by those at d
-    and below (each ``q >= epsilon / k``, k the widest node; the opponent's cancel against its
-    reach), so it is at most the payoff times ``(k / epsilon) ** D``, D the most decisions
-    one player makes on a path to a leaf.
-    """
+    """The ``U`` of :func:`.cfr.rounding_tolerance` for outcome sampling: a regret it adds,
+    ``w * (u / q - sigma * u / q)``, divides the payoff by the traverser's sampling
+    probabilities on the path (each at least ``epsilon / k``, k the widest node; the
+    opponent's cancel), so it is at most the largest |payoff| times ``(k / epsilon) ** D``,
+    D the most decisions one player makes on a path."""
     n = arrays.parent.shape[0]
     width = arrays.mask.shape[1]
     mine = np.zeros((2, n), dtype=np.int64)  # each player's decisions above each node

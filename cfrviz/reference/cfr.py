@@ -15,6 +15,33 @@ import numpy as np
 from ..core.regret import regret_matching
 from ..core.tree import CHANCE, TERMINAL
 
+#: The C of :func:`rounding_tolerance` (the engine's ``cfrviz.engine.cfr.ROUNDING``, written
+#: again because the reference imports no engine code; a test holds the two equal).
+ROUNDING = 1024
+
+
+def rounding_tolerance(scale, t) -> float:
+    """How far from zero a regret sum can be and still be rounding residue: ``C * eps * U * t``.
+
+    ``scale`` (U) bounds what one iteration adds (the largest |payoff|), ``t`` is the
+    iteration.  Two ways of adding the same numbers can leave a regret that is 0 in one at
+    1e-19 in the other, and regret matching would play that action alone where the other
+    plays uniformly: the runs would part for good.  The engine's
+    ``cfrviz.engine.cfr.rounding_tolerance`` says why C = 1024 bounds the rounding and why no
+    genuine regret is that small.
+    """
+    return ROUNDING * np.finfo(float).eps * scale * t
+
+
+def rounded_regret_matching(regrets, mask=None, tol: float = 0.0):
+    """Regret matching (:func:`cfrviz.regret_matching`) that sees a sum within rounding of
+    zero as zero: a row whose positive regrets sum to at most ``tol``
+    (:func:`rounding_tolerance`; 0 is the textbook rule) plays uniformly."""
+    regrets = np.asarray(regrets, dtype=float)
+    legal = np.ones(regrets.shape, dtype=bool) if mask is None else np.asarray(mask, dtype=bool)
+    positive = np.where(legal, np.maximum(regrets, 0.0), 0.0).sum(axis=-1, keepdims=True)
+    return regret_matching(np.where(positive > tol, regrets, 0.0), mask)
+
 
 def self_play_regret_matching(payoffs, iterations: int, initial_regrets=None):
     """Regret matching in self-play with expected-payoff updates, one iteration at a time.
@@ -39,9 +66,11 @@ def self_play_regret_matching(payoffs, iterations: int, initial_regrets=None):
     if initial_regrets is not None:
         cumulative = [np.array(r, dtype=float) for r in initial_regrets]
     strategy_sum = [np.zeros(m), np.zeros(n)]
+    scale = np.abs(A).max()
     for t in range(1, iterations + 1):
-        x = regret_matching(cumulative[0])
-        y = regret_matching(cumulative[1])
+        tol = rounding_tolerance(scale, t)
+        x = rounded_regret_matching(cumulative[0], tol=tol)
+        y = rounded_regret_matching(cumulative[1], tol=tol)
         # What each action would have earned against the opponent's mix...
         action_values = [A @ y, -(x @ A)]
         # ...minus what the mix actually earned: "how much better that choice would have been".
@@ -100,13 +129,15 @@ def sampled_regret_matching(payoffs, rounds: int, draw, opponent=None,
     m, n = A.shape
     regrets, sums = [np.zeros(m), np.zeros(n)], [np.zeros(m), np.zeros(n)]
     fixed = None if opponent is None else np.asarray(opponent, dtype=float)
+    scale, tol = np.abs(A).max(), 0.0
 
-    def play():
-        return (regret_matching(regrets[0]),
-                fixed if fixed is not None else regret_matching(regrets[1]))
+    def play():  # at the round's tolerance
+        return (rounded_regret_matching(regrets[0], tol=tol),
+                fixed if fixed is not None else rounded_regret_matching(regrets[1], tol=tol))
 
     x = y = None
-    for _ in range(rounds):
+    for t in range(1, rounds + 1):
+        tol = rounding_tolerance(scale, t)
         x, y = play()
         a, b = draw(0, x), draw(1, y)
         r = steps.regrets(A, x, y, a, b)
@@ -163,16 +194,18 @@ def vanilla_cfr(tree, iterations: int, alternating: bool = True,
     mask = tree.legal_mask
     regret_sum = np.zeros(mask.shape)
     strategy_sum = np.zeros(mask.shape)
+    scale = np.abs(tree.utility).max()
 
-    for _ in range(iterations):
-        strategy = regret_matching(regret_sum, mask)
+    for t in range(1, iterations + 1):
+        tol = rounding_tolerance(scale, t)
+        strategy = rounded_regret_matching(regret_sum, mask, tol)
         start = strategy.copy()
         regret = np.zeros(mask.shape)
         if alternating:
             for player in (0, 1):
                 walk(tree, 0, player, np.ones(3), strategy, regret, strategy_sum, update)
                 regret_sum[tree.infoset_player == player] += regret[tree.infoset_player == player]
-                strategy = regret_matching(regret_sum, mask)
+                strategy = rounded_regret_matching(regret_sum, mask, tol)
         else:
             for player in (0, 1):
                 walk(tree, 0, player, np.ones(3), strategy, regret, strategy_sum, update)
@@ -211,9 +244,11 @@ def cfr_variant(tree, iterations: int, alternating: bool = True, regret_floor: b
     regret_sum = np.zeros(mask.shape)
     strategy_sum = np.zeros(mask.shape)
     last = np.zeros(mask.shape)  # each set's regrets at its player's last update
+    scale = np.abs(tree.utility).max()
 
-    def play():
-        return regret_matching(regret_sum + last if predictive else regret_sum, mask)
+    def play(t):
+        return rounded_regret_matching(regret_sum + last if predictive else regret_sum, mask,
+                                       rounding_tolerance(scale, t))
 
     def fold(player, t, regret, weights):
         mine = owner == player
@@ -231,7 +266,7 @@ def cfr_variant(tree, iterations: int, alternating: bool = True, regret_floor: b
             strategy_sum[mine] *= (t / (t + 1)) ** gamma
 
     for t in range(1, iterations + 1):
-        strategy = play()
+        strategy = play(t)
         start = strategy.copy()
         regret = np.zeros(mask.shape)
         if alternating:
@@ -239,7 +274,7 @@ def cfr_variant(tree, iterations: int, alternating: bool = True, regret_floor: b
                 weights = np.zeros(mask.shape)
                 walk(tree, 0, player, np.ones(3), strategy, regret, weights)
                 fold(player, t, regret, weights)
-                strategy = play()
+                strategy = play(t)
         else:
             weights = np.zeros(mask.shape)
             for player in (0, 1):

@@ -24,12 +24,13 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..core.regret import regret_matching
 from ..core.tree import CHANCE, TERMINAL
+from .cfr import rounded_regret_matching, rounding_tolerance
 
 __all__ = ["WALKS", "ChanceSteps", "SplitMix64", "chance_sampling", "chance_sampling_walk",
            "external_sampling",
-           "external_sampling_walk", "outcome_sampling", "outcome_sampling_walk", "sample",
+           "external_sampling_walk", "outcome_sampling", "outcome_sampling_walk", "outcome_scale",
+           "sample",
            "sampled_walk", "stream_draws"]
 
 #: ``draw(node, probabilities) -> index``: how a walk picks one outcome or action at a node.
@@ -128,11 +129,11 @@ def chance_sampling(tree, iterations: int, rng, walk=None):
     """
     draw = stream_draws(rng)
 
-    def walk_from_root(player, regret_sum, strategy_sum):
-        strategy = regret_matching(regret_sum, tree.legal_mask)
+    def walk_from_root(player, regret_sum, strategy_sum, tol):
+        strategy = rounded_regret_matching(regret_sum, tree.legal_mask, tol)
         return (walk or chance_sampling_walk)(tree, 0, player, 1.0, 1.0, strategy, regret_sum,
                                               strategy_sum, draw)
-    yield from _alternating(tree, iterations, walk_from_root)
+    yield from _alternating(tree, iterations, walk_from_root, _payoff_scale(tree))
 
 
 class ChanceSteps(NamedTuple):
@@ -208,9 +209,9 @@ def external_sampling(tree, iterations: int, rng):
     Parameters and yields as :func:`chance_sampling`.
     """
     draw = stream_draws(rng)
-    yield from _alternating(tree, iterations, lambda player, regret_sum, strategy_sum:
+    yield from _alternating(tree, iterations, lambda player, regret_sum, strategy_sum, tol:
                             external_sampling_walk(tree, 0, player, regret_sum, strategy_sum,
-                                                   draw))
+                                                   draw, tol=tol), _payoff_scale(tree))
 
 
 def sampled_regret(_reach, _player, action_values, value):
@@ -226,7 +227,7 @@ def opponent_strategy(_reach, player, kind):
 
 def external_sampling_walk(tree, node, player, regret_sum, strategy_sum, draw,
                            reach=(1.0, 1.0, 1.0), update=sampled_regret,
-                           average=opponent_strategy):
+                           average=opponent_strategy, tol: float = 0.0):
     """One external-sampling walk below ``node`` for ``player``: returns the sampled value.
 
     ``draw(node, probabilities)`` returns the index of the outcome or action
@@ -234,7 +235,8 @@ def external_sampling_walk(tree, node, player, regret_sum, strategy_sum, draw,
     ``reach`` is the node's ``(player 1, player 2, chance)`` reach;
     ``update(reach, player, action_values, value)`` is what a traverser's node adds to its
     regrets and ``average(reach, player, kind)`` the weight of the current strategy in the
-    strategy sum (:mod:`.mistakes` swaps them for the usual wrong ones).
+    strategy sum (:mod:`.mistakes` swaps them for the usual wrong ones).  Regrets at most
+    ``tol`` count as zero (rounding residue, :func:`.cfr.rounding_tolerance`).
     """
     kind = tree.player[node]
     if kind == TERMINAL:
@@ -244,16 +246,16 @@ def external_sampling_walk(tree, node, player, regret_sum, strategy_sum, draw,
         outcome = draw(node, tree.chance_prob[children])
         below = (reach[0], reach[1], reach[2] * tree.chance_prob[children[outcome]])
         return external_sampling_walk(tree, children[outcome], player, regret_sum,
-                                      strategy_sum, draw, below, update, average)
+                                      strategy_sum, draw, below, update, average, tol)
     info = tree.infoset[node]
     k = len(children)
-    sigma = regret_matching(regret_sum[info], tree.legal_mask[info])[:k]
+    sigma = rounded_regret_matching(regret_sum[info], tree.legal_mask[info], tol)[:k]
     strategy_sum[info, :k] += average(reach, player, kind) * sigma
 
     def walk_to(a):  # the acting player's reach times sigma[a]
         below = tuple(r * sigma[a] if who == kind else r for who, r in enumerate(reach))
         return external_sampling_walk(tree, children[a], player, regret_sum, strategy_sum,
-                                      draw, below, update, average)
+                                      draw, below, update, average, tol)
 
     if kind != player:  # the opponent: follow one action, drawn from its strategy
         return walk_to(draw(node, sigma))
@@ -292,19 +294,21 @@ def outcome_sampling(tree, iterations: int, rng, epsilon: float = 0.6):
     Other parameters and yields as :func:`chance_sampling`.
     """
     draw = stream_draws(rng)
-    yield from _alternating(tree, iterations, lambda player, regret_sum, strategy_sum:
+    yield from _alternating(tree, iterations, lambda player, regret_sum, strategy_sum, tol:
                             outcome_sampling_walk(tree, 0, player, 1.0, 1.0, epsilon, regret_sum,
-                                                  strategy_sum, draw))
+                                                  strategy_sum, draw, tol),
+                            outcome_scale(tree, epsilon))
 
 
 def outcome_sampling_walk(tree, node, player, opponent_reach, sample_reach, epsilon, regret_sum,
-                          strategy_sum, draw):
+                          strategy_sum, draw, tol: float = 0.0):
     """One sampled path below ``node``: returns the node's estimated value for ``player``.
 
     ``opponent_reach`` is the opponent's probability of playing to ``node``;
     ``sample_reach`` the probability that this walk sampled the path to it
     (without chance's, which cancel).  ``draw(node, probabilities)`` returns
-    the index drawn at ``node`` (:func:`stream_draws`).
+    the index drawn at ``node`` (:func:`stream_draws`).  Regrets at most ``tol`` count as
+    zero (rounding residue; :func:`outcome_scale` says what bounds these values).
     """
     kind = tree.player[node]
     if kind == TERMINAL:
@@ -313,16 +317,16 @@ def outcome_sampling_walk(tree, node, player, opponent_reach, sample_reach, epsi
     if kind == CHANCE:
         outcome = draw(node, tree.chance_prob[children])
         return outcome_sampling_walk(tree, children[outcome], player, opponent_reach,
-                                     sample_reach, epsilon, regret_sum, strategy_sum, draw)
+                                     sample_reach, epsilon, regret_sum, strategy_sum, draw, tol)
     info = tree.infoset[node]
     k = len(children)
-    sigma = regret_matching(regret_sum[info], tree.legal_mask[info])[:k]
+    sigma = rounded_regret_matching(regret_sum[info], tree.legal_mask[info], tol)[:k]
     explore = epsilon / k + (1.0 - epsilon) * sigma if kind == player else sigma
     a = draw(node, explore)
     below = outcome_sampling_walk(tree, children[a], player,
                                   opponent_reach if kind == player else opponent_reach * sigma[a],
                                   sample_reach * explore[a], epsilon, regret_sum, strategy_sum,
-                                  draw)
+                                  draw, tol)
     sampled = below / explore[a]  # the sampled action's value estimate; the others estimate 0
     value = sigma[a] * sampled
     weight = opponent_reach / sample_reach
@@ -336,7 +340,7 @@ def outcome_sampling_walk(tree, node, player, opponent_reach, sample_reach, epsi
 
 
 def sampled_walk(tree, algorithm: str, player: int, regret_sum, strategy_sum, draw,
-                 epsilon: float = 0.6) -> float:
+                 epsilon: float = 0.6, tol: float = 0.0) -> float:
     """One player's walk of a sampler from the root, updating the tables in place.
 
     Parameters
@@ -351,6 +355,9 @@ def sampled_walk(tree, algorithm: str, player: int, regret_sum, strategy_sum, dr
         ``draw(node, probabilities) -> index`` (:func:`stream_draws`).
     epsilon : float
         Outcome sampling's exploration.
+    tol : float
+        Regrets at most ``tol`` count as zero (:func:`.cfr.rounding_tolerance`; 0, the
+        default, is the textbook rule).
 
     Returns
     -------
@@ -358,14 +365,14 @@ def sampled_walk(tree, algorithm: str, player: int, regret_sum, strategy_sum, dr
         The root's (sampled) value for ``player``.
     """
     if algorithm == "chance_sampling":
-        strategy = regret_matching(regret_sum, tree.legal_mask)
+        strategy = rounded_regret_matching(regret_sum, tree.legal_mask, tol)
         return chance_sampling_walk(tree, 0, player, 1.0, 1.0, strategy, regret_sum,
                                     strategy_sum, draw)
     if algorithm == "external_sampling":
-        return external_sampling_walk(tree, 0, player, regret_sum, strategy_sum, draw)
+        return external_sampling_walk(tree, 0, player, regret_sum, strategy_sum, draw, tol=tol)
     if algorithm == "outcome_sampling":
         return outcome_sampling_walk(tree, 0, player, 1.0, 1.0, epsilon, regret_sum,
-                                     strategy_sum, draw)
+                                     strategy_sum, draw, tol)
     raise ValueError(f"algorithm must be one of {', '.join(WALKS)}; got {algorithm!r}")
 
 
@@ -373,19 +380,40 @@ def sampled_walk(tree, algorithm: str, player: int, regret_sum, strategy_sum, dr
 WALKS = ("chance_sampling", "external_sampling", "outcome_sampling")
 
 
-def _alternating(tree, iterations, walk_from_root):
-    """``walk_from_root(player, regret_sum, strategy_sum)`` for player 1 then player 2, each
-    iteration; yields :func:`chance_sampling`'s dicts."""
+def _alternating(tree, iterations, walk_from_root, scale):
+    """``walk_from_root(player, regret_sum, strategy_sum, tol)`` for player 1 then player 2,
+    each iteration, ``tol`` its :func:`.cfr.rounding_tolerance` for values bounded by
+    ``scale``; yields :func:`chance_sampling`'s dicts."""
     mask = tree.legal_mask
     regret_sum = np.zeros(mask.shape)
     strategy_sum = np.zeros(mask.shape)
-    for _ in range(iterations):
-        start = regret_matching(regret_sum, mask)
+    for t in range(1, iterations + 1):
+        tol = rounding_tolerance(scale, t)
+        start = rounded_regret_matching(regret_sum, mask, tol)
         before = regret_sum.copy()
         for player in (0, 1):
-            walk_from_root(player, regret_sum, strategy_sum)
+            walk_from_root(player, regret_sum, strategy_sum, tol)
         yield {"strategy": start, "cumulative_regret": regret_sum.copy(),
                "regret": regret_sum - before, "strategy_sum": strategy_sum.copy()}
+
+
+def _payoff_scale(tree) -> float:
+    """What bounds chance and external sampling's values: the largest |payoff| (chance's
+    probabilities, and external sampling's opponent's, cancel against their sampling)."""
+    return float(np.abs(tree.utility).max())
+
+
+def outcome_scale(tree, epsilon: float) -> float:
+    """What bounds outcome sampling's values: the largest |payoff| times ``(k / epsilon) ** D``,
+    k the widest node and D the most decisions one player makes on a path (a regret divides
+    the payoff by the traverser's sampling probabilities, each at least ``epsilon / k``)."""
+
+    def most(node, mine):  # the most decisions one player makes on a path through node
+        if tree.player[node] >= 0:
+            mine = tuple(m + (p == tree.player[node]) for p, m in enumerate(mine))
+        return max([max(mine)] + [most(c, mine) for c in tree.children[node]])
+
+    return _payoff_scale(tree) * (tree.legal_mask.shape[1] / epsilon) ** most(0, (0, 0))
 
 
 def _stream(rng) -> SplitMix64:

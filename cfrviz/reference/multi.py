@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.regret import regret_matching
 from ..core.tree import CHANCE, TERMINAL
+from .cfr import rounded_regret_matching, rounding_tolerance
 
 
 def multiplayer_cfr(tree, iterations: int, alternating: bool = True,
@@ -41,9 +41,11 @@ def multiplayer_cfr(tree, iterations: int, alternating: bool = True,
     strategy_sum = np.zeros(mask.shape)
     reach_sum = np.zeros((players, tree.num_nodes))
     value_sum = np.zeros(players)
+    scale = np.abs(tree.utility).max()
 
     for t in range(1, iterations + 1):
-        strategy = regret_matching(regret_sum, mask)
+        tol = rounding_tolerance(scale, t)
+        strategy = rounded_regret_matching(regret_sum, mask, tol)
         start = strategy.copy()
         add_joint_play(tree, strategy, reach_sum, value_sum)
         weight = float(t) if linear_average else 1.0
@@ -51,21 +53,22 @@ def multiplayer_cfr(tree, iterations: int, alternating: bool = True,
         for player in range(players):
             walk(tree, 0, player, np.ones(players + 1), strategy, regret, strategy_sum, weight)
             if alternating:
-                strategy = _update(tree, player, regret_sum, regret, regret_floor)
+                strategy = _update(tree, player, regret_sum, regret, regret_floor, tol)
         if not alternating:
             for player in range(players):
-                _update(tree, player, regret_sum, regret, regret_floor)
+                _update(tree, player, regret_sum, regret, regret_floor, tol)
         yield {"strategy": start, "regret": regret, "cumulative_regret": regret_sum.copy(),
                "strategy_sum": strategy_sum.copy(), "joint": (reach_sum.copy(), value_sum.copy())}
 
 
-def _update(tree, player, regret_sum, regret, regret_floor):
-    """Add ``player``'s regrets of this iteration (floored at 0 for CFR+); the new strategy."""
+def _update(tree, player, regret_sum, regret, regret_floor, tol):
+    """Add ``player``'s regrets of this iteration (floored at 0 for CFR+); the new strategy
+    (regrets at most ``tol`` are rounding residue: :func:`.cfr.rounding_tolerance`)."""
     mine = tree.infoset_player == player
     regret_sum[mine] += regret[mine]
     if regret_floor:
         regret_sum[mine] = np.maximum(regret_sum[mine], 0.0)
-    return regret_matching(regret_sum, tree.legal_mask)
+    return rounded_regret_matching(regret_sum, tree.legal_mask, tol)
 
 
 def walk(tree, node, player, reach, strategy, regret, strategy_sum, weight=1.0):

@@ -20,6 +20,7 @@ from ..core.policy import as_distribution
 from ..core.registry import Param
 from ..core.trace import Recorder, SolverState, Trace
 from ..core.types import FloatArray
+from ..engine.cfr import ROUNDING
 from ..games.matrix import MatrixGame, matrix_exploitability
 from .driver import (
     Chunk,
@@ -43,6 +44,7 @@ UPDATES = ("expected", "sampled")
 ALGORITHM = "regret_matching"
 #: Records evaluated per (vectorized) call between two looks at the Ctrl-C flag.
 EVALUATION_BLOCK = 4096
+_EPS = float(np.finfo(float).eps)
 
 
 def solve_regret_matching(request: Request) -> Trace:
@@ -174,6 +176,8 @@ class _Step:
         cum = [state.regret_sum[0, :m].tolist(), state.regret_sum[1, :n].tolist()]
         strategy_sum = [state.strategy_sum[0, :m].tolist(), state.strategy_sum[1, :n].tolist()]
         fixed, generator, wanted = self.fixed, self.generator, self.wanted
+        # rounding_tolerance(U, t) of cfrviz.engine.cfr, in the same order of operations
+        step = ROUNDING * _EPS * float(np.abs(self.payoffs).max())
         before = None if generator is None else generator.bit_generator.state
         draws = None if generator is None else generator.random((last - first + 1, 2)).tolist()
         finished = None
@@ -181,8 +185,8 @@ class _Step:
         record = rows.append
         try:
             for t in range(first, last + 1):
-                x = _match(cum[0])
-                y = fixed if fixed is not None else _match(cum[1])
+                x = _match(cum[0], step * t)
+                y = fixed if fixed is not None else _match(cum[1], step * t)
                 if draws is None:
                     u1 = [sum(map(mul, row, y)) for row in payoff]
                     u2 = [-sum(map(mul, col, x)) for col in columns]
@@ -305,11 +309,13 @@ def _numeric(value: Any) -> bool:
         return False
 
 
-def _match(regrets: list[float]) -> list[float]:
-    """Regret matching on one list (same rule as cfrviz.core.regret.regret_matching)."""
+def _match(regrets: list[float], tol: float) -> list[float]:
+    """Regret matching on one list (the rule of cfrviz.core.regret.regret_matching), uniform
+    where the positive regrets sum to at most ``tol``, rounding residue of zero
+    (cfrviz.engine.cfr's rounding_tolerance)."""
     positive = [r if r > 0.0 else 0.0 for r in regrets]
     total = sum(positive)
-    if total > 0.0:
+    if total > tol:
         return [p / total for p in positive]
     return [1.0 / len(regrets)] * len(regrets)
 
