@@ -78,6 +78,14 @@ class RiverPlanArrays(NamedTuple):
     weaker, not_stronger : int64 arrays (2, hands)
         How many of the opponent's hands are weaker than the hand, and at most as strong: the
         opponent's hands in order, so its first ``weaker[p, h]`` are the ones ``h`` beats.
+    slot1, slot2 : int64 arrays (2, hands)
+        Where a hand's mass enters its player's per-card running sums: each player has a row
+        of ``2 * hands + 52`` sums, one segment per card (a 0, then the running sum over the
+        player's hands holding that card, from the weakest); ``slot1[p, j]`` is hand ``j``'s
+        entry in its first card's segment, ``slot2`` in its second's.
+    card_weaker, card_upto, card_all : int64 arrays (2, hands, 2)
+        For each of a hand's two cards, the entry of the opponent's per-card row holding the
+        opponent's mass on that card weaker than the hand, at most as strong, and in all.
     payoff : float64 array (states, 2, 3)
         At a terminal, player ``p``'s payoff when it wins, loses, ties the showdown, divided by
         the total weight of the deals (a fold's payoff three times).
@@ -98,6 +106,11 @@ class RiverPlanArrays(NamedTuple):
     same: IntArray
     weaker: IntArray
     not_stronger: IntArray
+    slot1: IntArray
+    slot2: IntArray
+    card_weaker: IntArray
+    card_upto: IntArray
+    card_all: IntArray
     payoff: FloatArray
     fold: BoolArray
 
@@ -157,14 +170,16 @@ class RiverPlan:
             strength, other = spot.strength[p][k], spot.strength[1 - p][o]
             weaker[p, :n] = np.searchsorted(other, strength, side="left")
             not_stronger[p, :n] = np.searchsorted(other, strength, side="right")
+        cards = [_card_rows(spot, self.order, p, hands) for p in (0, 1)]
         payoff = np.zeros((states, 2, 3))
         payoff[:, 0] = spot.payoffs / spot.total_weight
         payoff[:, 1] = -spot.payoffs[:, [1, 0, 2]] / spot.total_weight  # IP wins when OOP loses
         fold = np.array([n.terminal and not n.showdown for n in tree.nodes], dtype=bool)
         empty_i = np.zeros(0, dtype=np.int64)
         frozen = [player, child_ptr, child_ids, info, block, members,
-                  np.array([len(h) for h in spot.hands], dtype=np.int64), *per_hand, payoff,
-                  fold]
+                  np.array([len(h) for h in spot.hands], dtype=np.int64), *per_hand,
+                  *(np.stack([cards[1][i], cards[0][i]]) for i in (0, 1)),  # the owner's
+                  *(np.stack([cards[0][i], cards[1][i]]) for i in (2, 3, 4)), payoff, fold]
         self.spot = spot
         self.arrays = RiverPlanArrays(*(_frozen(a) for a in frozen))
         utility = np.column_stack((spot.payoffs.ravel(), -spot.payoffs.ravel()))
@@ -183,6 +198,36 @@ class RiverPlan:
         out = np.empty((*values.shape[:-1], len(self.order[player])))
         out[..., self.order[player]] = values[..., :len(self.order[player])]
         return out
+
+
+def _card_rows(spot: RiverPublic, order: tuple[IntArray, ...], p: int,
+               hands: int) -> tuple[IntArray, ...]:
+    """``slot1[p], slot2[p]`` and ``card_weaker[p], card_upto[p], card_all[p]`` of
+    :class:`RiverPlanArrays`: where player ``p``'s hands enter its per-card row, and where
+    each of ``p``'s hands reads the opponent's."""
+    q = 1 - p
+    theirs = spot.cards[q][order[q]]  # the opponent's hands from the weakest
+    strength = spot.strength[q][order[q]]
+    length = np.bincount(theirs.ravel(), minlength=NUM_CARDS)
+    start = np.concatenate(([0], np.cumsum(length + 1)[:-1]))  # each segment's 0
+    mine = spot.cards[p][order[p]]
+    slots = np.zeros((2, hands), dtype=np.int64)
+    seen = np.zeros(NUM_CARDS, dtype=np.int64)
+    for j, pair in enumerate(theirs.tolist()):
+        for side, card in enumerate(pair):
+            seen[card] += 1
+            slots[side, j] = start[card] + seen[card]
+    reads = np.zeros((3, hands, 2), dtype=np.int64)
+    mine_strength = spot.strength[p][order[p]]
+    for card in range(NUM_CARDS):
+        holding = strength[(theirs == card).any(axis=1)]  # ascending: theirs is sorted
+        for side in (0, 1):
+            at = np.flatnonzero(mine[:, side] == card)
+            reads[0, at, side] = start[card] + np.searchsorted(holding, mine_strength[at], "left")
+            reads[1, at, side] = start[card] + np.searchsorted(holding, mine_strength[at],
+                                                               "right")
+            reads[2, at, side] = start[card] + length[card]
+    return (slots[0], slots[1], reads[0], reads[1], reads[2])
 
 
 def _frozen(array: np.ndarray) -> np.ndarray:
@@ -233,79 +278,63 @@ def _match(r: RiverPlanArrays, regret_sum: FloatArray, prediction: FloatArray, p
         if r.player[s] != p:
             continue
         base = r.block[s]
-        actions = r.child_ptr[s + 1] - r.child_ptr[s]
+        end = base + (r.child_ptr[s + 1] - r.child_ptr[s]) * n
         for h in range(n):
             total[h] = 0.0
-        for a in range(actions):
+        for row in range(base, end, n):
+            if predictive:
+                for h in range(n):
+                    total[h] += max(regret_sum[row + h] + prediction[row + h], 0.0)
+            else:
+                for h in range(n):
+                    total[h] += max(regret_sum[row + h], 0.0)
+        uniform = 1.0 / (r.child_ptr[s + 1] - r.child_ptr[s])
+        for row in range(base, end, n):
             for h in range(n):
-                x = regret_sum[base + a * n + h]
+                x = regret_sum[row + h]
                 if predictive:
-                    x += prediction[base + a * n + h]
-                if x > 0.0:
-                    total[h] += x
-        uniform = 1.0 / actions
-        for a in range(actions):
-            for h in range(n):
-                x = regret_sum[base + a * n + h]
-                if predictive:
-                    x += prediction[base + a * n + h]
-                if total[h] > tol:
-                    out[base + a * n + h] = x / total[h] if x > 0.0 else 0.0
-                else:
-                    out[base + a * n + h] = uniform
+                    x += prediction[row + h]
+                out[row + h] = max(x, 0.0) / total[h] if total[h] > tol else uniform
 
 
 @step
 def _leaf(r: RiverPlanArrays, who: int, s: int, reach: FloatArray, value: FloatArray,
-          mass: FloatArray, by_card: FloatArray) -> None:
+          mass: FloatArray, prefix: FloatArray, card_sums: FloatArray) -> None:
     """Player ``who``'s value of leaf ``s`` for each hand: the opponent's mass that the hand
     beats, loses to and ties, card removal corrected card by card (see the module's
-    docstring); ``mass`` (hands + 1) and ``by_card`` (3, 52) are scratch."""
+    docstring).  One pass over the opponent's hands from the weakest builds the running sum
+    ``prefix`` (hands + 1) and the per-card running sums ``card_sums`` (2, 2 hands + 52; the
+    segments' zeros are never written); each hand then reads six of them, at entries fixed
+    when the plan was built: no branch depends on the ranges."""
     other = 1 - who
-    mine, theirs = r.num_hands[who], r.num_hands[other]
-    for c in range(NUM_CARDS):
-        by_card[0, c] = 0.0
-        by_card[1, c] = 0.0
-        by_card[2, c] = 0.0
+    sums = card_sums[other]
     total = 0.0
-    for j in range(theirs):
+    prefix[0] = 0.0
+    for j in range(r.num_hands[other]):
         m = r.weight[other, j] * reach[other, s, j]
         mass[j] = m
         total += m
-        by_card[0, r.card1[other, j]] += m
-        by_card[0, r.card2[other, j]] += m
+        prefix[j + 1] = total
+        e = r.slot1[other, j]
+        sums[e] = sums[e - 1] + m
+        e = r.slot2[other, j]
+        sums[e] = sums[e - 1] + m
     mass[mass.shape[0] - 1] = 0.0  # the opponent's hand "same" names when it holds none
     win, lose, tie = r.payoff[s, who, 0], r.payoff[s, who, 1], r.payoff[s, who, 2]
     if r.fold[s]:
-        for h in range(mine):
-            c1, c2 = r.card1[who, h], r.card2[who, h]
-            met = total - by_card[0, c1] - by_card[0, c2] + mass[r.same[who, h]]
+        for h in range(r.num_hands[who]):
+            met = (total - sums[r.card_all[who, h, 0]] - sums[r.card_all[who, h, 1]]
+                   + mass[r.same[who, h]])
             value[s, h] = r.weight[who, h] * win * met
         return
-    below = 0.0  # the opponent's mass weaker than the current hand
-    upto = 0.0  # ... at most as strong
-    q = 0
-    u = 0
-    for h in range(mine):
-        while q < r.weaker[who, h]:
-            m = mass[q]
-            below += m
-            by_card[1, r.card1[other, q]] += m
-            by_card[1, r.card2[other, q]] += m
-            q += 1
-        while u < r.not_stronger[who, h]:
-            m = mass[u]
-            upto += m
-            by_card[2, r.card1[other, u]] += m
-            by_card[2, r.card2[other, u]] += m
-            u += 1
-        c1, c2 = r.card1[who, h], r.card2[who, h]
-        twin = mass[r.same[who, h]]
-        met = total - by_card[0, c1] - by_card[0, c2] + twin
-        won = below - by_card[1, c1] - by_card[1, c2]
-        not_lost = upto - by_card[2, c1] - by_card[2, c2] + twin
-        value[s, h] = r.weight[who, h] * (win * won + lose * (met - not_lost)
-                                          + tie * (not_lost - won))
+    for h in range(r.num_hands[who]):
+        all1, all2 = sums[r.card_all[who, h, 0]], sums[r.card_all[who, h, 1]]
+        met = total - all1 - all2 + mass[r.same[who, h]]
+        won = (prefix[r.weaker[who, h]] - sums[r.card_weaker[who, h, 0]]
+               - sums[r.card_weaker[who, h, 1]])
+        lost = ((total - prefix[r.not_stronger[who, h]])
+                - (all1 - sums[r.card_upto[who, h, 0]]) - (all2 - sums[r.card_upto[who, h, 1]]))
+        value[s, h] = r.weight[who, h] * (win * won + lose * lost + tie * (met - won - lost))
 
 
 class _Fold(NamedTuple):
@@ -353,33 +382,37 @@ def _decision_up(r: RiverPlanArrays, strategy: FloatArray, who: int, s: int, mod
                 value[s, h] += strategy[row + h] * value[c, h]
     if mode != _REGRETS:
         return
+    plus, discount = fold.plus, fold.discount
+    pos, neg, keep, average = fold.pos, fold.neg, fold.keep, fold.avg_weight
+    regret_sum, strategy_sum, last = sums[0], sums[1], sums[2]
     for k in range(first, end):
         c = r.child_ids[k]
         row = base + (k - first) * n
         for h in range(n):
             e = row + h
             regret = value[c, h] - value[s, h]
-            sums[2, e] = regret
-            x = sums[0, e] + regret
-            if fold.plus and x < 0.0:
-                x = 0.0
+            last[e] = regret
+            x = regret_sum[e] + regret
+            if plus:
+                x = max(x, 0.0)
             own = reach[who, s, h] * r.members[who, h]
-            sums[1, e] += fold.avg_weight * (own * strategy[e])
-            if fold.discount:
-                x *= fold.pos if x > 0.0 else fold.neg
-                sums[1, e] *= fold.keep
-            sums[0, e] = x
+            total = strategy_sum[e] + average * (own * strategy[e])
+            if discount:
+                x *= pos if x > 0.0 else neg
+                total *= keep
+            strategy_sum[e] = total
+            regret_sum[e] = x
 
 
 @step
 def _values_up(r: RiverPlanArrays, strategy: FloatArray, who: int, mode: int,
                reach: FloatArray, value: FloatArray, sums: FloatArray, fold: _Fold,
-               mass: FloatArray, by_card: FloatArray) -> None:
+               scratch: FloatArray, card_sums: FloatArray) -> None:
     """Bottom-up: ``value[s, h]``, player ``who``'s counterfactual value of state ``s`` with
     hand ``h`` against the opponent's range in ``reach``."""
     for s in range(r.player.shape[0] - 1, -1, -1):
         if r.player[s] < 0:
-            _leaf(r, who, s, reach, value, mass, by_card)
+            _leaf(r, who, s, reach, value, scratch[0], scratch[1], card_sums)
         elif r.player[s] == who:
             _decision_up(r, strategy, who, s, mode, reach, value, sums, fold)
         else:
@@ -454,8 +487,8 @@ def run_river_cfr(r: RiverPlanArrays, arrays: PlanArrays, tables: Tables, first:
     strategy = np.zeros(size)
     reach = np.zeros((2, states, hands))
     value = np.zeros((states, hands))
-    mass = np.zeros(hands + 1)
-    by_card = np.zeros((3, NUM_CARDS))
+    scratch = np.zeros((2, hands + 1))  # the opponent's masses, their running sum
+    card_sums = np.zeros((2, 2 * hands + NUM_CARDS))
     total = np.zeros(hands)
     scale = payoff_scale(arrays.utility)
     for t in range(first, last + 1):
@@ -468,15 +501,15 @@ def run_river_cfr(r: RiverPlanArrays, arrays: PlanArrays, tables: Tables, first:
         _ranges_down(r, strategy, reach, 0)
         _ranges_down(r, strategy, reach, 1)
         if rule.alternating:
-            _values_up(r, strategy, 0, _REGRETS, reach, value, sums, fold, mass, by_card)
+            _values_up(r, strategy, 0, _REGRETS, reach, value, sums, fold, scratch, card_sums)
             # Player 2's pass needs player 1's new range only.
             _match(r, sums[0], prediction, 0, tol, total, strategy)
             _ranges_down(r, strategy, reach, 0)
-            _values_up(r, strategy, 1, _REGRETS, reach, value, sums, fold, mass, by_card)
+            _values_up(r, strategy, 1, _REGRETS, reach, value, sums, fold, scratch, card_sums)
         else:
             for who in range(2):
-                _values_up(r, strategy, who, _REGRETS, reach, value, sums, fold, mass,
-                           by_card)
+                _values_up(r, strategy, who, _REGRETS, reach, value, sums, fold, scratch,
+                           card_sums)
     _to_table(r, sums[0], tables.regret_sum)
     _to_table(r, sums[1], tables.strategy_sum)
     _to_table(r, sums[2], tables.instant)
@@ -499,8 +532,8 @@ def river_values(r: RiverPlanArrays, strategy: FloatArray, who: int, mode: int,
     reach = np.zeros((2, states, hands))
     _ranges_down(r, blocks, reach, 1 - who)
     _values_up(r, blocks, who, mode, reach, value, np.zeros((3, 0)),
-               _Fold(False, False, 1.0, 1.0, 1.0, 1.0), np.zeros(hands + 1),
-               np.zeros((3, NUM_CARDS)))
+               _Fold(False, False, 1.0, 1.0, 1.0, 1.0), np.zeros((2, hands + 1)),
+               np.zeros((2, 2 * hands + NUM_CARDS)))
 
 
 def _values(plan: RiverPlan, strategy: FloatArray, who: int, mode: int) -> FloatArray:
