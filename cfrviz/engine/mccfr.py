@@ -456,8 +456,9 @@ def outcome_scale(arrays: PlanArrays, epsilon: float) -> float:
         par = arrays.parent[h]
         for p in range(2):
             mine[p, h] = mine[p, par] + (1 if arrays.player[par] == p else 0)
-            deepest = max(deepest, mine[p, h])
-    return payoff_scale(arrays.utility) * (width / epsilon) ** deepest
+            deepest = max(deepest, int(mine[p, h]))
+    bound: float = payoff_scale(arrays.utility) * (width / epsilon) ** deepest
+    return bound
 
 
 @step
