@@ -91,6 +91,10 @@ class RiverPlanArrays(NamedTuple):
         the total weight of the deals (a fold's payoff three times).
     fold : bool array (states,)
         Whether a terminal is a fold.
+    folder, call : int64 arrays (states,)
+        At a fold, who folded and the showdown its call would have reached (the fold's
+        sibling, processed before it), whose opponent's range is the fold's for the folder:
+        the folder's values there reuse the mass each hand meets at the call; -1 elsewhere.
     """
 
     player: IntArray
@@ -113,6 +117,8 @@ class RiverPlanArrays(NamedTuple):
     card_all: IntArray
     payoff: FloatArray
     fold: BoolArray
+    folder: IntArray
+    call: IntArray
 
 
 class RiverPlan:
@@ -175,11 +181,19 @@ class RiverPlan:
         payoff[:, 0] = spot.payoffs / spot.total_weight
         payoff[:, 1] = -spot.payoffs[:, [1, 0, 2]] / spot.total_weight  # IP wins when OOP loses
         fold = np.array([n.terminal and not n.showdown for n in tree.nodes], dtype=bool)
+        folder = np.full(states, -1, dtype=np.int64)
+        call = np.full(states, -1, dtype=np.int64)
+        for s, node in enumerate(tree.nodes):
+            if node.folder is not None:
+                siblings = tree.nodes[node.parent].children
+                calls = [c for c in siblings if tree.nodes[c].showdown and c > s]
+                folder[s], call[s] = node.folder, calls[0] if calls else -1
         empty_i = np.zeros(0, dtype=np.int64)
         frozen = [player, child_ptr, child_ids, info, block, members,
                   np.array([len(h) for h in spot.hands], dtype=np.int64), *per_hand,
                   *(np.stack([cards[1][i], cards[0][i]]) for i in (0, 1)),  # the owner's
-                  *(np.stack([cards[0][i], cards[1][i]]) for i in (2, 3, 4)), payoff, fold]
+                  *(np.stack([cards[0][i], cards[1][i]]) for i in (2, 3, 4)), payoff, fold,
+                  folder, call]
         self.spot = spot
         self.arrays = RiverPlanArrays(*(_frozen(a) for a in frozen))
         utility = np.column_stack((spot.payoffs.ravel(), -spot.payoffs.ravel()))
@@ -267,13 +281,15 @@ def _ranges_down(r: RiverPlanArrays, strategy: FloatArray, reach: FloatArray, p:
 
 @step
 def _match(r: RiverPlanArrays, regret_sum: FloatArray, prediction: FloatArray, p: int,
-           tol: float, total: FloatArray, out: FloatArray) -> None:
+           tol: float, later: float, total: FloatArray, out: FloatArray) -> bool:
     """Regret matching (predictive when ``prediction`` is not empty: on ``regret_sum +
     prediction``) at each of player ``p``'s decisions, hand by hand, into ``out``: as
     :func:`.cfr.match_row`, uniform where the positive regrets sum to at most ``tol``;
-    ``total`` (hands) is scratch."""
+    ``total`` (hands) is scratch.  Returns whether a sum lies in ``(tol, later]``: whether
+    matching the same regrets with the tolerance ``later`` could give another strategy."""
     n = r.num_hands[p]
     predictive = prediction.shape[0] > 0
+    near = False
     for s in range(r.player.shape[0]):
         if r.player[s] != p:
             continue
@@ -288,6 +304,8 @@ def _match(r: RiverPlanArrays, regret_sum: FloatArray, prediction: FloatArray, p
             else:
                 for h in range(n):
                     total[h] += max(regret_sum[row + h], 0.0)
+        for h in range(n):
+            near = near or tol < total[h] <= later
         uniform = 1.0 / (r.child_ptr[s + 1] - r.child_ptr[s])
         for row in range(base, end, n):
             for h in range(n):
@@ -295,18 +313,26 @@ def _match(r: RiverPlanArrays, regret_sum: FloatArray, prediction: FloatArray, p
                 if predictive:
                     x += prediction[row + h]
                 out[row + h] = max(x, 0.0) / total[h] if total[h] > tol else uniform
+    return near
 
 
 @step
 def _leaf(r: RiverPlanArrays, who: int, s: int, reach: FloatArray, value: FloatArray,
-          mass: FloatArray, prefix: FloatArray, card_sums: FloatArray) -> None:
+          mass: FloatArray, prefix: FloatArray, card_sums: FloatArray, met_at: FloatArray
+          ) -> None:
     """Player ``who``'s value of leaf ``s`` for each hand: the opponent's mass that the hand
     beats, loses to and ties, card removal corrected card by card (see the module's
     docstring).  One pass over the opponent's hands from the weakest builds the running sum
     ``prefix`` (hands + 1) and the per-card running sums ``card_sums`` (2, 2 hands + 52; the
     segments' zeros are never written); each hand then reads six of them, at entries fixed
-    when the plan was built: no branch depends on the ranges."""
+    when the plan was built: no branch depends on the ranges.  At a showdown, the mass each
+    hand meets goes to ``met_at[s]`` (for the sibling fold, ``call``)."""
     other = 1 - who
+    if r.fold[s] and r.folder[s] == who and r.call[s] >= 0:
+        win = r.payoff[s, who, 0]
+        for h in range(r.num_hands[who]):
+            value[s, h] = r.weight[who, h] * win * met_at[r.call[s], h]
+        return
     sums = card_sums[other]
     total = 0.0
     prefix[0] = 0.0
@@ -330,6 +356,7 @@ def _leaf(r: RiverPlanArrays, who: int, s: int, reach: FloatArray, value: FloatA
     for h in range(r.num_hands[who]):
         all1, all2 = sums[r.card_all[who, h, 0]], sums[r.card_all[who, h, 1]]
         met = total - all1 - all2 + mass[r.same[who, h]]
+        met_at[s, h] = met
         won = (prefix[r.weaker[who, h]] - sums[r.card_weaker[who, h, 0]]
                - sums[r.card_weaker[who, h, 1]])
         lost = ((total - prefix[r.not_stronger[who, h]])
@@ -407,12 +434,12 @@ def _decision_up(r: RiverPlanArrays, strategy: FloatArray, who: int, s: int, mod
 @step
 def _values_up(r: RiverPlanArrays, strategy: FloatArray, who: int, mode: int,
                reach: FloatArray, value: FloatArray, sums: FloatArray, fold: _Fold,
-               scratch: FloatArray, card_sums: FloatArray) -> None:
+               scratch: FloatArray, card_sums: FloatArray, met_at: FloatArray) -> None:
     """Bottom-up: ``value[s, h]``, player ``who``'s counterfactual value of state ``s`` with
     hand ``h`` against the opponent's range in ``reach``."""
     for s in range(r.player.shape[0] - 1, -1, -1):
         if r.player[s] < 0:
-            _leaf(r, who, s, reach, value, scratch[0], scratch[1], card_sums)
+            _leaf(r, who, s, reach, value, scratch[0], scratch[1], card_sums, met_at)
         elif r.player[s] == who:
             _decision_up(r, strategy, who, s, mode, reach, value, sums, fold)
         else:
@@ -489,27 +516,35 @@ def run_river_cfr(r: RiverPlanArrays, arrays: PlanArrays, tables: Tables, first:
     value = np.zeros((states, hands))
     scratch = np.zeros((2, hands + 1))  # the opponent's masses, their running sum
     card_sums = np.zeros((2, 2 * hands + NUM_CARDS))
+    met_at = np.zeros((states, hands))
     total = np.zeros(hands)
     scale = payoff_scale(arrays.utility)
+    stale = True  # whether player 1's strategy must be matched again at the next iteration
     for t in range(first, last + 1):
         tol = rounding_tolerance(scale, t)
         fold = _fold_of(rule, t)
-        _match(r, sums[0], prediction, 0, tol, total, strategy)
-        _match(r, sums[0], prediction, 1, tol, total, strategy)
+        if stale:
+            _match(r, sums[0], prediction, 0, tol, tol, total, strategy)
+        _match(r, sums[0], prediction, 1, tol, tol, total, strategy)
         if t == last:
             _to_table(r, strategy, tables.current)
         _ranges_down(r, strategy, reach, 0)
         _ranges_down(r, strategy, reach, 1)
         if rule.alternating:
-            _values_up(r, strategy, 0, _REGRETS, reach, value, sums, fold, scratch, card_sums)
-            # Player 2's pass needs player 1's new range only.
-            _match(r, sums[0], prediction, 0, tol, total, strategy)
+            _values_up(r, strategy, 0, _REGRETS, reach, value, sums, fold, scratch, card_sums,
+                       met_at)
+            # Player 2's pass needs player 1's new range only.  Its regrets do not change
+            # again before the next iteration, whose matching gives the same strategy unless
+            # that iteration's larger tolerance catches a sum.
+            stale = _match(r, sums[0], prediction, 0, tol, rounding_tolerance(scale, t + 1),
+                           total, strategy)
             _ranges_down(r, strategy, reach, 0)
-            _values_up(r, strategy, 1, _REGRETS, reach, value, sums, fold, scratch, card_sums)
+            _values_up(r, strategy, 1, _REGRETS, reach, value, sums, fold, scratch, card_sums,
+                       met_at)
         else:
             for who in range(2):
                 _values_up(r, strategy, who, _REGRETS, reach, value, sums, fold, scratch,
-                           card_sums)
+                           card_sums, met_at)
     _to_table(r, sums[0], tables.regret_sum)
     _to_table(r, sums[1], tables.strategy_sum)
     _to_table(r, sums[2], tables.instant)
@@ -533,7 +568,7 @@ def river_values(r: RiverPlanArrays, strategy: FloatArray, who: int, mode: int,
     _ranges_down(r, blocks, reach, 1 - who)
     _values_up(r, blocks, who, mode, reach, value, np.zeros((3, 0)),
                _Fold(False, False, 1.0, 1.0, 1.0, 1.0), np.zeros((2, hands + 1)),
-               np.zeros((2, 2 * hands + NUM_CARDS)))
+               np.zeros((2, 2 * hands + NUM_CARDS)), np.zeros((states, hands)))
 
 
 def _values(plan: RiverPlan, strategy: FloatArray, who: int, mode: int) -> FloatArray:
