@@ -84,6 +84,23 @@ def _multiplayer(_shared: dict) -> object:
                         progress=False)
 
 
+def _river(_shared: dict) -> object:
+    # Two DCFR iterations on a small hold'em river spot straight from its public tree, then its
+    # exploitability and combo EVs: compiles the river kernels (engine/river.py).
+    import numpy as np
+
+    from .engine.cfr import Tables, UpdateRule
+    from .engine.river import river_combo_ev, river_exploitability, river_plan, run_river_cfr
+    from .games.holdem.public import river_public
+
+    plan = river_plan(river_public(ranges=("AA,KK", "QQ,JJ")))
+    tables = Tables(*(np.zeros(plan.spot.legal_mask.shape) for _ in range(4)))
+    run_river_cfr(plan.arrays, plan.tree_arrays, tables, 1, 2,
+                  UpdateRule(discount=True, alpha=1.5, beta=0.0, gamma=2.0))
+    river_combo_ev(plan, tables.current, 0)
+    return river_exploitability(plan, tables.current)
+
+
 def _exploitability(shared: dict) -> object:
     import cfrviz
 
@@ -119,6 +136,8 @@ KERNELS: tuple[Kernel, ...] = (
     Kernel("run_outcome_sampling", "outcome-sampling MCCFR", _solve("outcome_sampling")),
     Kernel("run_mmd", "magnetic mirror descent", _solve("mmd")),
     Kernel("run_vector_cfr", "vector-form CFR over the public tree", _solve("vector_cfr")),
+    Kernel("run_river_cfr", "the hold'em river from its public tree, its best response",
+           _river),
     Kernel("run_multi_full_tree", "CFR for three players, its deviation gains and CCE gap",
            _multiplayer),
     Kernel("external_sampling_regrets", "Deep CFR's advantage samples", _deep_cfr_samples),
