@@ -96,7 +96,6 @@ def copy_table(source: FloatArray, target: FloatArray) -> None:
             target[i, j] = source[i, j]
 
 
-
 #: The C of :func:`rounding_tolerance`: a regret sum within C * eps * U * t of zero is zero.
 ROUNDING = 1024.0
 _EPS = float(np.finfo(np.float64).eps)
@@ -137,12 +136,12 @@ def rounding_tolerance(scale: float, t: int) -> float:
     under 2.3e-13 U per iteration: a set the others reach with probability about 1e-13 or
     less, where any strategy moves the player's value by less than the rounding of the
     values themselves.  In those four runs the smallest positive sum was 7e6 times the
-    tolerance.  Nor does playing uniformly there cost regret matching's
-    guarantee: with positive regrets summing to at most ``tol`` it adds at most ``2 tol Δ``
-    per iteration to the squared norm of the positive regrets (Blackwell's argument; Δ the
-    largest |regret| of one iteration), so the average-regret bound ``Δ sqrt(|A| / T)`` gains
-    at most ``sqrt(2 Δ C eps U)``, smaller than the bound itself until T nears
-    ``|A| Δ / (2 C eps U)``: about 1e13 iterations where a set's regrets span the payoffs.
+    tolerance.  Nor does playing uniformly there cost regret matching's guarantee: with
+    positive regrets summing to at most ``tol`` it adds at most ``2 tol d`` per iteration to
+    the squared norm of the positive regrets (Blackwell's argument; d the largest |regret|
+    of one iteration), so the average-regret bound ``d sqrt(|A| / T)`` gains at most
+    ``sqrt(d C eps U)``, smaller than the bound itself until T nears ``|A| d / (C eps U)``:
+    about 3e13 iterations where a set's regrets span the payoffs (d = 2U, |A| = 3).
     """
     return ROUNDING * _EPS * scale * t
 
