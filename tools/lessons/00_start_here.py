@@ -109,6 +109,7 @@ widgets.VBox([demo_slider, demo_figure])
 # | [12 · The road to superhuman poker](12_road_to_superhuman.ipynb) | Cepheus, DeepStack, Libratus, Pluribus, Deep CFR | {{minutes:12_road_to_superhuman}} min |
 # | [13 · Deep CFR](13_deep_cfr.ipynb) | networks instead of tables: traversals, a reservoir memory, the iteration-weighted loss and its target, Single Deep CFR's average; against tabular CFR | {{minutes:13_deep_cfr}} min |
 # | [14 · Solving while playing](14_solving_while_playing.ipynb) | public states and ranges, vector-form CFR, unsafe against safe re-solving (the re-solve gadget, max-margin), depth-limited solving with a value network; how Libratus, DeepStack, Pluribus and ReBeL use them | {{minutes:14_solving_while_playing}} min |
+# | [15 · A real river](15_a_real_river.ipynb) | a no-limit hold'em river spot: ranges and combos in players' notation, the showdown as a sorted prefix sum with card removal, solving it live on the 13×13 grid, bluffs and blockers, node locking and its exploitation | {{minutes:15_a_real_river}} min |
 #
 # To project a lesson in class, run `make present LESSON=04_cfr_on_kuhn` in the course folder: it serves the
 # lesson as a dashboard with the code hidden and large fonts. Each page load runs the lesson in a kernel of

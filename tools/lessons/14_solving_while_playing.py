@@ -23,7 +23,7 @@
 # network of section 5 is the small numpy network of [Deep CFR](13_deep_cfr.ipynb).
 # About {{minutes}} minutes.
 #
-# Previous: [13 · Deep CFR](13_deep_cfr.ipynb). Next: back to the course map, [00 · Start here](00_start_here.ipynb).
+# Previous: [13 · Deep CFR](13_deep_cfr.ipynb). Next: [15 · A real river](15_a_real_river.ipynb).
 #
 # <span class="cfrviz-notebook-only">Run the cells from top to bottom (Shift+Enter). Sliders and buttons never need you to re-run a cell.</span>
 
@@ -480,4 +480,4 @@ print("the exploitabilities, networks sorted by error:", np.round(results[np.arg
 # - N. Brown, A. Bakhtin, A. Lerer and Q. Gong, *Combining Deep Reinforcement Learning and Search
 #   for Imperfect-Information Games*, NeurIPS 2020 (ReBeL).
 #
-# Previous: [13 · Deep CFR](13_deep_cfr.ipynb). Next: back to the course map, [00 · Start here](00_start_here.ipynb).
+# Previous: [13 · Deep CFR](13_deep_cfr.ipynb). Next: [15 · A real river](15_a_real_river.ipynb).
