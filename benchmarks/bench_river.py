@@ -8,9 +8,9 @@ dealt tree) runs DCFR with postflop-solver's parameters (alpha 1.5, beta 0, gamm
 updates) and prints:
 
 - set-up: CPU time to read the spot into its public tree and the kernels' plan;
-- compile: the first call of the kernel in this process (numba compiling it, or loading it from
-  its disk cache if ``python -m cfrviz.warm`` or an earlier run compiled it), against a later
-  call of the same size;
+- compile: a new process's first solve and best response with an empty numba cache (all
+  compiled) and with the cache that leaves (as after ``python -m cfrviz.warm``), then in this
+  process the first call of the kernel against a later call of the same size;
 - CPU per iteration: ``time.process_time`` over one call of many iterations, best of three;
 - exploitability (NashConv / 2, exact, by the vector best response) after 10 to 1,000
   iterations, in chips and in % of the pot, with the CPU time of the iterations alone;
@@ -24,6 +24,10 @@ project's kind of machine: 2 shared cores, load average about 10).  One process,
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import tempfile
 import time
 
 import numpy as np
@@ -101,6 +105,39 @@ def to_target(plan: RiverPlan, limit: int = 5000) -> int | None:
     return None
 
 
+#: A fresh process's first river solve and best response, timed by the process itself.
+COLD = """
+import time
+start = time.process_time()
+import numpy as np
+from cfrviz.engine.cfr import Tables, UpdateRule
+from cfrviz.engine.river import river_exploitability, river_plan, run_river_cfr
+from cfrviz.games.holdem.public import river_public
+imported = time.process_time()
+plan = river_plan(river_public())
+tables = Tables(*(np.zeros(plan.spot.legal_mask.shape) for _ in range(4)))
+run_river_cfr(plan.arrays, plan.tree_arrays, tables, 1, 1, UpdateRule(discount=True, alpha=1.5,
+                                                                      beta=0.0, gamma=2.0))
+river_exploitability(plan, tables.current)
+print(imported - start, time.process_time() - imported)
+"""
+
+
+def cold_compile() -> str:
+    """CPU seconds of a new Python process's first river solve and best response with an empty
+    numba cache (everything compiled), against the same with the cache it leaves."""
+    with tempfile.TemporaryDirectory() as cache:
+        times = []
+        for _ in range(2):
+            done = subprocess.run([sys.executable, "-c", COLD], capture_output=True, text=True,
+                                  check=True, env={**os.environ, "NUMBA_CACHE_DIR": cache},
+                                  timeout=600)
+            times.append([float(x) for x in done.stdout.split()])
+    return (f"a new process's first solve and best response: {times[0][1]:.1f} s CPU with an "
+            f"empty numba cache (compiling), {times[1][1]:.2f} s with the cache it left "
+            f"(the imports, {times[1][0]:.1f} s, not counted)")
+
+
 def _how_compiled() -> str:
     """Whether this process compiled the river kernels or loaded them from numba's cache."""
     stats = run_river_cfr.stats
@@ -161,6 +198,7 @@ def measure(label: str, params: dict) -> None:
 def main() -> None:
     print("DCFR (alpha 1.5, beta 0, gamma 2, alternating) on the hold'em river, cfrviz's river "
           "kernel against postflop-solver's recorded figures (shared/peers/postflop-river.md)")
+    print(f"compile: {cold_compile()}")
     for label, params in SPOTS:
         measure(label, params)
 
