@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import cfrviz
 from cfrviz import engine
@@ -147,11 +149,12 @@ def test_best_responses_values_and_combo_evs_are_the_dealt_trees(spot):
         river_values(plan.arrays, strategy, who, 1, values)
         assert abs(values[0].sum() - node_values[0, who]) < TOLERANCE
         ev = river_combo_ev(plan, strategy, who)
-        names = public.combo_names(who)
+        at: dict[tuple[str, str], list[int]] = {}
+        for k, (line, combos) in enumerate(deals):
+            at.setdefault((line, combos[who]), []).append(k)
         for s, node in enumerate(public.bets.nodes):
-            for h, name in enumerate(names):
-                here = [k for k, (line, combos) in enumerate(deals) if line == node.line
-                        and combos[who] == name]
+            for h, name in enumerate(public.combo_names(who)):
+                here = at.get((node.line, name), [])
                 weights = chance_opponent[who][here]
                 if weights.sum() == 0:
                     assert np.isnan(ev[s, h])
@@ -183,6 +186,50 @@ def _dealt_values(tree, strategy):
         engine.cfr.value_pass(arrays, prob, who, column)
         values[:, who] = column
     return values, (reach[2] * reach[1], reach[2] * reach[0])
+
+
+def _random_spot(seed):
+    """A random board and two ranges of 2 to 9 random combos (some sharing cards, some
+    weighted), written as players write them."""
+    from cfrviz.games.holdem.cards import card_name
+
+    rng = np.random.default_rng(seed)
+    deck = rng.permutation(52)
+    board, rest = deck[:5], deck[5:16]  # few cards left: the ranges block each other
+    ranges = []
+    for _ in range(2):
+        combos = {tuple(sorted(rng.choice(rest, 2, replace=False), reverse=True))
+                  for _ in range(rng.integers(2, 10))}
+        ranges.append(",".join(f"{card_name(int(a))}{card_name(int(b))}"
+                               + (":0.5" if rng.random() < 0.3 else "") for a, b in combos))
+    return dict(board="".join(card_name(int(c)) for c in board), ranges=tuple(ranges))
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_random_spots_best_responses_and_an_iteration_are_the_dealt_trees(seed):
+    """On random boards and ranges (ties, blockers, weights as they fall): the information
+    sets, both best responses to a random profile, and a DCFR iteration from it."""
+    kwargs = _random_spot(seed)
+    try:
+        tree = holdem_river(**kwargs)
+    except ValueError:  # every pair shares a card: both refuse (checked below)
+        with pytest.raises(ValueError, match="no deal is possible"):
+            river_public(**kwargs)
+        return
+    plan = river_plan(river_public(**kwargs))
+    assert plan.spot.infoset_keys == tree.infoset_keys
+    rng = np.random.default_rng(seed)
+    tables = fresh(tree.legal_mask.shape)
+    tables.regret_sum[:] = rng.normal(size=tables.regret_sum.shape) * tree.legal_mask
+    tables.strategy_sum[:] = rng.random(tables.strategy_sum.shape) * tree.legal_mask
+    average = average_strategy(tables.strategy_sum, tree.legal_mask)
+    want = cfrviz.exploitability(tree, Policy(tree, average))
+    assert abs(river_exploitability(plan, average) - want) < TOLERANCE
+    vector = copy(tables)
+    engine.run_full_tree(engine.plan(tree).arrays, tables, 3, 3, RULES["dcfr"])
+    run_river_cfr(plan.arrays, plan.tree_arrays, vector, 3, 3, RULES["dcfr"])
+    assert gap(tables, vector) < TOLERANCE
 
 
 def test_the_reference_spot():
