@@ -55,19 +55,20 @@ def _ranges_down(r: RiverPlanArrays, strategy: FloatArray, reach: FloatArray, p:
     with hand ``h`` (``strategy`` in the kernels' layout, see ``block``; the other player's
     row is left as it is)."""
     n = r.num_hands[p]
-    for h in range(n):
-        reach[p, 0, h] = 1.0
+    rows = reach[p]
+    rows[0, :n] = 1.0
     for s in range(r.player.shape[0]):
         first = r.child_ptr[s]
+        here = rows[s]
         for k in range(first, r.child_ptr[s + 1]):
-            c = r.child_ids[k]
+            child = rows[r.child_ids[k]]
             if r.player[s] == p:
-                base = r.block[s] + (k - first) * n
+                row = strategy[r.block[s] + (k - first) * n:]
                 for h in range(n):
-                    reach[p, c, h] = reach[p, s, h] * strategy[base + h]
+                    child[h] = here[h] * row[h]
             else:
                 for h in range(n):
-                    reach[p, c, h] = reach[p, s, h]
+                    child[h] = here[h]
 
 
 @step
@@ -196,38 +197,40 @@ def _decision_up(r: RiverPlanArrays, strategy: FloatArray, who: int, s: int, mod
     n = r.num_hands[who]
     base = r.block[s]
     first, end = r.child_ptr[s], r.child_ptr[s + 1]
+    out = value[s]
     for h in range(n):
-        value[s, h] = -np.inf if mode == _BEST else 0.0
+        out[h] = -np.inf if mode == _BEST else 0.0
     for k in range(first, end):
-        c = r.child_ids[k]
-        row = base + (k - first) * n
-        for h in range(n):
-            if mode == _BEST:
-                value[s, h] = max(value[s, h], value[c, h])
-            else:
-                value[s, h] += strategy[row + h] * value[c, h]
+        child = value[r.child_ids[k]]
+        row = strategy[base + (k - first) * n:]
+        if mode == _BEST:
+            for h in range(n):
+                out[h] = max(out[h], child[h])
+        else:
+            for h in range(n):
+                out[h] += row[h] * child[h]
     if mode != _REGRETS:
         return
     plus, discount = fold.plus, fold.discount
     pos, neg, keep, average = fold.pos, fold.neg, fold.keep, fold.avg_weight
-    regret_sum, strategy_sum, last = sums[0], sums[1], sums[2]
+    own, members = reach[who, s], r.members[who]
     for k in range(first, end):
-        c = r.child_ids[k]
+        child = value[r.child_ids[k]]
         row = base + (k - first) * n
+        played = strategy[row:]
+        regret_sum, strategy_sum, last = sums[0, row:], sums[1, row:], sums[2, row:]
         for h in range(n):
-            e = row + h
-            regret = value[c, h] - value[s, h]
-            last[e] = regret
-            x = regret_sum[e] + regret
+            regret = child[h] - out[h]
+            last[h] = regret
+            x = regret_sum[h] + regret
             if plus:
                 x = max(x, 0.0)
-            own = reach[who, s, h] * r.members[who, h]
-            total = strategy_sum[e] + average * (own * strategy[e])
+            total = strategy_sum[h] + average * ((own[h] * members[h]) * played[h])
             if discount:
                 x *= pos if x > 0.0 else neg
                 total *= keep
-            strategy_sum[e] = total
-            regret_sum[e] = x
+            strategy_sum[h] = total
+            regret_sum[h] = x
 
 
 @step
@@ -242,13 +245,12 @@ def _values_up(r: RiverPlanArrays, strategy: FloatArray, who: int, mode: int,
         elif r.player[s] == who:
             _decision_up(r, strategy, who, s, mode, reach, value, sums, fold)
         else:
-            first, end = r.child_ptr[s], r.child_ptr[s + 1]
-            for h in range(r.num_hands[who]):
-                value[s, h] = 0.0
-            for k in range(first, end):
-                c = r.child_ids[k]
+            out = value[s]
+            out[:r.num_hands[who]] = 0.0
+            for k in range(r.child_ptr[s], r.child_ptr[s + 1]):
+                child = value[r.child_ids[k]]
                 for h in range(r.num_hands[who]):
-                    value[s, h] += value[c, h]
+                    out[h] += child[h]
 
 
 @kernel
