@@ -92,11 +92,15 @@ def _match(r: RiverPlanArrays, regret_sum: FloatArray, prediction: FloatArray, p
             near = near or tol < total[h] <= later
         uniform = 1.0 / (r.child_ptr[s + 1] - r.child_ptr[s])
         for row in range(base, end, n):
-            for h in range(n):
-                x = regret_sum[row + h]
-                if predictive:
-                    x += prediction[row + h]
-                out[row + h] = max(x, 0.0) / total[h] if total[h] > tol else uniform
+            regrets, played = regret_sum[row:], out[row:]
+            if predictive:
+                predicted = prediction[row:]
+                for h in range(n):
+                    x = max(regrets[h] + predicted[h], 0.0)
+                    played[h] = x / total[h] if total[h] > tol else uniform
+            else:
+                for h in range(n):
+                    played[h] = max(regrets[h], 0.0) / total[h] if total[h] > tol else uniform
     return near
 
 
@@ -105,15 +109,16 @@ def _positive_totals(regret_sum: FloatArray, prediction: FloatArray, base: int, 
                      n: int, total: FloatArray) -> None:
     """Each hand's sum of positive regrets (plus predictions, if any) over the rows
     ``base, base + n, .. end`` of one decision."""
-    for h in range(n):
-        total[h] = 0.0
+    total[:n] = 0.0
     for row in range(base, end, n):
+        regrets = regret_sum[row:]
         if prediction.shape[0] > 0:
+            predicted = prediction[row:]
             for h in range(n):
-                total[h] += max(regret_sum[row + h] + prediction[row + h], 0.0)
+                total[h] += max(regrets[h] + predicted[h], 0.0)
         else:
             for h in range(n):
-                total[h] += max(regret_sum[row + h], 0.0)
+                total[h] += max(regrets[h], 0.0)
 
 
 @step
