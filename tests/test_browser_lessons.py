@@ -469,7 +469,10 @@ def check_reopen(page, server, lesson: str) -> list[str]:
         # Outputs only: lesson 00's prose quotes "Loading widget".
         if page.locator(".jp-Notebook .jp-OutputArea-output", has_text="Loading widget").count():
             quiet_since = time.monotonic()
-        elif time.monotonic() - quiet_since >= 2:
+        elif (time.monotonic() - quiet_since >= 2
+              or page.evaluate(_NOTICES, NOTICE) == len(widgets)):
+            # Every widget output is the notice: the reopened page holds no widget view that
+            # could still fail to load, so there is nothing more to wait for.
             break
         time.sleep(0.25)
     failed = page.evaluate(_FAILED_WIDGETS)
