@@ -158,15 +158,15 @@ def _leaf(r: RiverPlanArrays, who: int, s: int, reach: FloatArray, value: FloatA
                    + mass[r.same[who, h]])
             value[s, h] = r.weight[who, h] * win * met
         return
+    gather, weight, out, met_here = r.gather[who], r.weight[who], value[s], met_at[s]
     for h in range(r.num_hands[who]):
-        all1, all2 = sums[r.card_all[who, h, 0]], sums[r.card_all[who, h, 1]]
-        met = total - all1 - all2 + mass[r.same[who, h]]
-        met_at[s, h] = met
-        won = (prefix[r.weaker[who, h]] - sums[r.card_weaker[who, h, 0]]
-               - sums[r.card_weaker[who, h, 1]])
-        lost = ((total - prefix[r.not_stronger[who, h]])
-                - (all1 - sums[r.card_upto[who, h, 0]]) - (all2 - sums[r.card_upto[who, h, 1]]))
-        value[s, h] = r.weight[who, h] * (win * won + lose * lost + tie * (met - won - lost))
+        g = gather[h]
+        all1, all2 = sums[g[0]], sums[g[1]]
+        met = total - all1 - all2 + mass[g[2]]
+        met_here[h] = met
+        won = prefix[g[3]] - sums[g[4]] - sums[g[5]]
+        lost = (total - prefix[g[6]]) - (all1 - sums[g[7]]) - (all2 - sums[g[8]])
+        out[h] = weight[h] * (win * won + lose * lost + tie * (met - won - lost))
 
 
 class _Fold(NamedTuple):

@@ -64,6 +64,9 @@ class RiverPlanArrays(NamedTuple):
         the total weight of the deals (a fold's payoff three times).
     fold : bool array (states,)
         Whether a terminal is a fold.
+    gather : int64 array (2, hands, 9)
+        A showdown's nine reads per hand side by side: ``card_all`` (2), ``same``,
+        ``weaker``, ``card_weaker`` (2), ``not_stronger``, ``card_upto`` (2).
     folder, call : int64 arrays (states,)
         At a fold, who folded and the showdown its call would have reached (the fold's
         sibling, processed before it), whose opponent's range is the fold's for the folder:
@@ -90,6 +93,7 @@ class RiverPlanArrays(NamedTuple):
     card_all: IntArray
     payoff: FloatArray
     fold: BoolArray
+    gather: IntArray
     folder: IntArray
     call: IntArray
 
@@ -145,12 +149,15 @@ class RiverPlan:
                 siblings = tree.nodes[node.parent].children
                 calls = [c for c in siblings if tree.nodes[c].showdown and c > s]
                 folder[s], call[s] = node.folder, calls[0] if calls else -1
+        reads = [np.stack([cards[0][i], cards[1][i]]) for i in (2, 3, 4)]
+        gather = np.concatenate([reads[2], per_hand[3][..., None], per_hand[4][..., None],
+                                 reads[0], per_hand[5][..., None], reads[1]], axis=2)
         empty_i = np.zeros(0, dtype=np.int64)
         frozen = [player, child_ptr, child_ids, info, block, members,
                   np.array([len(h) for h in spot.hands], dtype=np.int64), *per_hand,
                   *(np.stack([cards[1][i], cards[0][i]]) for i in (0, 1)),  # the owner's
                   *(np.stack([cards[0][i], cards[1][i]]) for i in (2, 3, 4)), payoff, fold,
-                  folder, call]
+                  gather, folder, call]
         self.spot = spot
         self.arrays = RiverPlanArrays(*(_frozen(a) for a in frozen))
         utility = np.column_stack((spot.payoffs.ravel(), -spot.payoffs.ravel()))
