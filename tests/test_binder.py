@@ -5,10 +5,10 @@ Binder and a JupyterHub image (docs/CLASSROOM.md) are built by repo2docker from
 this test builds the nearest thing: a fresh venv with the Python the file names, the same
 package list installed from PyPI, then postBuild itself run with that venv first on PATH, in a
 copy of the repository (as repo2docker copies it into the image), then ``python -m
-cfrviz.check`` — what lesson 00's first cell runs.  postBuild compiles the engine into the copy's
-cold cache; a lesson's first solves in a new process must then compile nothing (the cold half of
-tests/test_warm.py's check, which compiles the engine only here).  What it does not cover: conda's builds of
-the packages, and the image's own Python (see docs/CLASSROOM.md).
+cfrviz.check`` — what lesson 00's first cell runs.  postBuild compiles the engine into the
+copy's cold cache; a lesson's first solves in a new process must then compile nothing (the cold
+half of tests/test_warm.py's check, which compiles the engine only here).  What it does not
+cover: conda's builds of the packages, and the image's own Python (see docs/CLASSROOM.md).
 
 The package list is installed with uv (a test requirement), which resolves and installs the
 same PyPI releases as pip in seconds rather than minutes; the venv itself comes from ``python

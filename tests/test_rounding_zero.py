@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import cfrviz
+from cfrviz.core import regret
 from cfrviz.core.regret import average_strategy
 from cfrviz.engine import cfr as engine_cfr
 from cfrviz.reference import cfr as reference_cfr
@@ -99,12 +100,15 @@ def test_the_tolerance_sees_residue_as_zero_and_a_genuine_regret_as_one(match):
 
 
 def test_one_tolerance_everywhere():
-    """The engine's and the reference's C and formula are one; C * eps * U * t."""
-    assert engine_cfr.ROUNDING == reference_cfr.ROUNDING == 1024
+    """One formula, core.regret's, C * eps * U * t: the engine compiles it, the reference and
+    the matrix solver call it."""
+    assert engine_cfr.ROUNDING == regret.ROUNDING == 1024
+    assert reference_cfr.rounding_tolerance is regret.rounding_tolerance
+    assert engine_cfr.rounding_tolerance.py_func is regret.rounding_tolerance
     for scale, t in ((13.0, 2), (2.0, 1), (250.0, 1000)):
         want = 1024 * EPS * scale * t
         assert engine_cfr.rounding_tolerance(scale, t) == want
-        assert reference_cfr.rounding_tolerance(scale, t) == want
+        assert regret.rounding_tolerance(scale, t) == want
     utility = np.array([[1.0, -1.0], [-13.0, 13.0], [0.0, 0.0]])
     assert engine_cfr.payoff_scale(utility) == 13.0
 

@@ -12,35 +12,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..core.regret import regret_matching
+from ..core.regret import rounded_regret_matching, rounding_tolerance
 from ..core.tree import CHANCE, TERMINAL
-
-#: The C of :func:`rounding_tolerance` (the engine's ``cfrviz.engine.cfr.ROUNDING``, written
-#: again because the reference imports no engine code; a test holds the two equal).
-ROUNDING = 1024
-
-
-def rounding_tolerance(scale, t) -> float:
-    """How far from zero a regret sum can be and still be rounding residue: ``C * eps * U * t``.
-
-    ``scale`` (U) bounds what one iteration adds (the largest |payoff|), ``t`` is the
-    iteration.  Two ways of adding the same numbers can leave a regret that is 0 in one at
-    1e-19 in the other, and regret matching would play that action alone where the other
-    plays uniformly: the runs would part for good.  The engine's
-    ``cfrviz.engine.cfr.rounding_tolerance`` says why C = 1024 bounds the rounding and why no
-    genuine regret is that small.
-    """
-    return ROUNDING * np.finfo(float).eps * scale * t
-
-
-def rounded_regret_matching(regrets, mask=None, tol: float = 0.0):
-    """Regret matching (:func:`cfrviz.regret_matching`) that sees a sum within rounding of
-    zero as zero: a row whose positive regrets sum to at most ``tol``
-    (:func:`rounding_tolerance`; 0 is the textbook rule) plays uniformly."""
-    regrets = np.asarray(regrets, dtype=float)
-    legal = np.ones(regrets.shape, dtype=bool) if mask is None else np.asarray(mask, dtype=bool)
-    positive = np.where(legal, np.maximum(regrets, 0.0), 0.0).sum(axis=-1, keepdims=True)
-    return regret_matching(np.where(positive > tol, regrets, 0.0), mask)
 
 
 def self_play_regret_matching(payoffs, iterations: int, initial_regrets=None):

@@ -24,8 +24,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..core.regret import rounded_regret_matching, rounding_tolerance
 from ..core.tree import CHANCE, TERMINAL
-from .cfr import rounded_regret_matching, rounding_tolerance
 
 __all__ = ["WALKS", "ChanceSteps", "SplitMix64", "chance_sampling", "chance_sampling_walk",
            "external_sampling",
@@ -236,7 +236,7 @@ def external_sampling_walk(tree, node, player, regret_sum, strategy_sum, draw,
     ``update(reach, player, action_values, value)`` is what a traverser's node adds to its
     regrets and ``average(reach, player, kind)`` the weight of the current strategy in the
     strategy sum (:mod:`.mistakes` swaps them for the usual wrong ones).  Regrets at most
-    ``tol`` count as zero (rounding residue, :func:`.cfr.rounding_tolerance`).
+    ``tol`` count as zero (rounding residue, :func:`cfrviz.core.regret.rounding_tolerance`).
     """
     kind = tree.player[node]
     if kind == TERMINAL:
@@ -356,7 +356,7 @@ def sampled_walk(tree, algorithm: str, player: int, regret_sum, strategy_sum, dr
     epsilon : float
         Outcome sampling's exploration.
     tol : float
-        Regrets at most ``tol`` count as zero (:func:`.cfr.rounding_tolerance`; 0, the
+        Regrets at most ``tol`` count as zero (:func:`cfrviz.core.regret.rounding_tolerance`; 0, the
         default, is the textbook rule).
 
     Returns
@@ -382,7 +382,7 @@ WALKS = ("chance_sampling", "external_sampling", "outcome_sampling")
 
 def _alternating(tree, iterations, walk_from_root, scale):
     """``walk_from_root(player, regret_sum, strategy_sum, tol)`` for player 1 then player 2,
-    each iteration, ``tol`` its :func:`.cfr.rounding_tolerance` for values bounded by
+    each iteration, ``tol`` its :func:`cfrviz.core.regret.rounding_tolerance` for values bounded by
     ``scale``; yields :func:`chance_sampling`'s dicts."""
     mask = tree.legal_mask
     regret_sum = np.zeros(mask.shape)

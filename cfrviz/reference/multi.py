@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.regret import rounded_regret_matching, rounding_tolerance
 from ..core.tree import CHANCE, TERMINAL
-from .cfr import rounded_regret_matching, rounding_tolerance
 
 
 def multiplayer_cfr(tree, iterations: int, alternating: bool = True,
@@ -63,7 +63,8 @@ def multiplayer_cfr(tree, iterations: int, alternating: bool = True,
 
 def _update(tree, player, regret_sum, regret, regret_floor, tol):
     """Add ``player``'s regrets of this iteration (floored at 0 for CFR+); the new strategy
-    (regrets at most ``tol`` are rounding residue: :func:`.cfr.rounding_tolerance`)."""
+    (regrets at most ``tol`` are rounding residue:
+    :func:`cfrviz.core.regret.rounding_tolerance`)."""
     mine = tree.infoset_player == player
     regret_sum[mine] += regret[mine]
     if regret_floor:

@@ -18,9 +18,9 @@ import numpy as np
 
 from ..core.policy import as_distribution
 from ..core.registry import Param
+from ..core.regret import rounding_tolerance
 from ..core.trace import Recorder, SolverState, Trace
 from ..core.types import FloatArray
-from ..engine.cfr import ROUNDING
 from ..games.matrix import MatrixGame, matrix_exploitability
 from .driver import (
     Chunk,
@@ -44,7 +44,6 @@ UPDATES = ("expected", "sampled")
 ALGORITHM = "regret_matching"
 #: Records evaluated per (vectorized) call between two looks at the Ctrl-C flag.
 EVALUATION_BLOCK = 4096
-_EPS = float(np.finfo(float).eps)
 
 
 def solve_regret_matching(request: Request) -> Trace:
@@ -176,8 +175,8 @@ class _Step:
         cum = [state.regret_sum[0, :m].tolist(), state.regret_sum[1, :n].tolist()]
         strategy_sum = [state.strategy_sum[0, :m].tolist(), state.strategy_sum[1, :n].tolist()]
         fixed, generator, wanted = self.fixed, self.generator, self.wanted
-        # rounding_tolerance(U, t) of cfrviz.engine.cfr, in the same order of operations
-        step = ROUNDING * _EPS * float(np.abs(self.payoffs).max())
+        # rounding_tolerance(U, t) is rounding_tolerance(U, 1) * t, to the last bit
+        step = rounding_tolerance(float(np.abs(self.payoffs).max()), 1)
         before = None if generator is None else generator.bit_generator.state
         draws = None if generator is None else generator.random((last - first + 1, 2)).tolist()
         finished = None
@@ -312,7 +311,7 @@ def _numeric(value: Any) -> bool:
 def _match(regrets: list[float], tol: float) -> list[float]:
     """Regret matching on one list (the rule of cfrviz.core.regret.regret_matching), uniform
     where the positive regrets sum to at most ``tol``, rounding residue of zero
-    (cfrviz.engine.cfr's rounding_tolerance)."""
+    (cfrviz.core.regret's rounding_tolerance)."""
     positive = [r if r > 0.0 else 0.0 for r in regrets]
     total = sum(positive)
     if total > tol:
