@@ -214,14 +214,24 @@ def _decision_up(r: RiverPlanArrays, strategy: FloatArray, who: int, s: int, mod
         else:
             for h in range(n):
                 out[h] += row[h] * child[h]
-    if mode != _REGRETS:
-        return
+    if mode == _REGRETS:
+        _fold_in(r, strategy, who, s, reach, value, sums, fold)
+
+
+@step
+def _fold_in(r: RiverPlanArrays, strategy: FloatArray, who: int, s: int, reach: FloatArray,
+             value: FloatArray, sums: FloatArray, fold: _Fold) -> None:
+    """``who``'s regrets at decision ``s`` (each action's value minus the state's), folded
+    into ``sums`` with the own-reach-weighted strategy as :func:`.cfr.apply_update` folds
+    them."""
+    n = r.num_hands[who]
+    first, end = r.child_ptr[s], r.child_ptr[s + 1]
     plus, discount = fold.plus, fold.discount
     pos, neg, keep, average = fold.pos, fold.neg, fold.keep, fold.avg_weight
-    own, members = reach[who, s], r.members[who]
+    own, members, out = reach[who, s], r.members[who], value[s]
     for k in range(first, end):
         child = value[r.child_ids[k]]
-        row = base + (k - first) * n
+        row = r.block[s] + (k - first) * n
         played = strategy[row:]
         regret_sum, strategy_sum, last = sums[0, row:], sums[1, row:], sums[2, row:]
         for h in range(n):
