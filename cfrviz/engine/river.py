@@ -133,10 +133,11 @@ def _leaf(r: RiverPlanArrays, who: int, s: int, reach: FloatArray, value: FloatA
     when the plan was built: no branch depends on the ranges.  At a showdown, the mass each
     hand meets goes to ``met_at[s]`` (for the sibling fold, ``call``)."""
     other = 1 - who
+    weight, out = r.weight[who], value[s]
     if r.fold[s] and r.folder[s] == who and r.call[s] >= 0:
-        win = r.payoff[s, who, 0]
+        win, met_there = r.payoff[s, who, 0], met_at[r.call[s]]
         for h in range(r.num_hands[who]):
-            value[s, h] = r.weight[who, h] * win * met_at[r.call[s], h]
+            out[h] = weight[h] * win * met_there[h]
         return
     sums = card_sums[other]
     total = 0.0
@@ -152,13 +153,12 @@ def _leaf(r: RiverPlanArrays, who: int, s: int, reach: FloatArray, value: FloatA
         sums[e] = sums[e - 1] + m
     mass[mass.shape[0] - 1] = 0.0  # the opponent's hand "same" names when it holds none
     win, lose, tie = r.payoff[s, who, 0], r.payoff[s, who, 1], r.payoff[s, who, 2]
+    gather, met_here = r.gather[who], met_at[s]
     if r.fold[s]:
         for h in range(r.num_hands[who]):
-            met = (total - sums[r.card_all[who, h, 0]] - sums[r.card_all[who, h, 1]]
-                   + mass[r.same[who, h]])
-            value[s, h] = r.weight[who, h] * win * met
+            g = gather[h]
+            out[h] = weight[h] * win * (total - sums[g[0]] - sums[g[1]] + mass[g[2]])
         return
-    gather, weight, out, met_here = r.gather[who], r.weight[who], value[s], met_at[s]
     for h in range(r.num_hands[who]):
         g = gather[h]
         all1, all2 = sums[g[0]], sums[g[1]]
