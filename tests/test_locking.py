@@ -126,3 +126,14 @@ def test_the_explorer_locks_re_solves_and_shows_both(river):
     np.testing.assert_array_equal(ns.strategy[folded, 0], 1.0)
     assert lock_gain(game, trace.average_policy(), explorer.locked_tree,
                      explorer.locked_trace.average_policy()) == gain
+
+
+def test_a_locked_river_spot_is_never_solved_as_the_unlocked_one(river):
+    """The vector forms sweep a river spot read back from its parameters; a locked copy keeps
+    those parameters, so it must not take that path (it would drop the lock): its public tree
+    is refused instead, and the tabular solvers run it."""
+    game, _ = river
+    locked = lock(game, {"QhQc:B50": {"F": 1.0}})
+    with pytest.raises(ValueError, match="vector_dcfr sweeps the public tree"):
+        cfrviz.solve(locked, "vector_dcfr", 5, progress=False)
+    assert cfrviz.solve(locked, "dcfr", 5, progress=False).exploitability[-1] > 0

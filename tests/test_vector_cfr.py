@@ -260,3 +260,19 @@ def test_readable_showdown_prefix_sum():
         their_range = rng.random(7)
         table = np.sign(mine[:, None] - theirs[None, :])  # the hands x hands way
         assert np.allclose(showdown_values(mine, theirs, their_range), table @ their_range)
+
+
+def test_a_river_spot_is_swept_by_the_river_kernel(monkeypatch):
+    """On a hold'em river spot the vector forms step with cfrviz.engine.river (the spot's bet
+    tree and combos), not the generic public tree of the dealt tree, and take each record's
+    exploitability from its vector best response: the same numbers (to 1e-12 above)."""
+    from cfrviz.solvers import vector_cfr as solvers_vector_cfr
+
+    def generic(_tree):
+        raise AssertionError("the generic public-tree plan was built for a river spot")
+
+    monkeypatch.setattr(solvers_vector_cfr, "vector_plan", generic)
+    tree = GAMES["holdem_river"][0]()
+    trace = cfrviz.solve(tree, "vector_dcfr", 10, checkpoints=[5, 10], progress=False)
+    assert np.allclose(trace.exploitability, [cfrviz.exploitability(tree, trace.average_policy(
+        i)) for i in (5, 10)], rtol=0, atol=TOLERANCE)

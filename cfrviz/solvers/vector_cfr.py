@@ -3,18 +3,25 @@ public tree, and beside it ``"vector_cfr+"``, ``"vector_linear_cfr"``, ``"vector
 ``"vector_pcfr+"`` and ``"vector_pdcfr+"``.
 
 The kernel is :func:`cfrviz.engine.vector_cfr.run_vector_cfr`; the public tree it sweeps is
-:func:`cfrviz.games.public.public_tree`'s.  Each member runs its tabular namesake's update rule
-(:data:`cfrviz.solvers.cfr.UPDATE_RULES`) with its declared parameters, so its iterates are the
-tabular algorithm's (tested iteration by iteration to 1e-12) and the two share the tables a
-trace records.
+:func:`cfrviz.games.public.public_tree`'s, except on a hold'em river spot, whose own kernel
+(:mod:`cfrviz.engine.river`) reads the spot's bet tree and combos directly.  Each member runs
+its tabular namesake's update rule (:data:`cfrviz.solvers.cfr.UPDATE_RULES`) with its declared
+parameters, so its iterates are the tabular algorithm's (tested iteration by iteration to
+1e-12) and the two share the tables a trace records.
 """
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..core.trace import SolverState, Trace
-from ..core.tree import as_tree, check_zero_sum
+from ..core.tree import GameTree, as_tree, check_zero_sum
+from ..core.types import FloatArray
 from ..engine.cfr import Tables, UpdateRule
+from ..engine.river import river_exploitability, river_plan, run_river_cfr
 from ..engine.vector_cfr import run_vector_cfr, vector_plan
+from ..games.holdem.public import RiverPublic, river_public_of
+from ..games.holdem.spot import river_spot
 from .cfr import UPDATE_RULES
 from .driver import Stepper, drive, start_tree
 from .registry import ALGORITHMS, Algorithm, Request, register_algorithm
@@ -57,6 +64,11 @@ def _stepper(request: Request, update: UpdateRule) -> Stepper:
     """A member of the family in vector form: the public-tree sweep under ``update``."""
     tree = as_tree(request.game, request.name)
     check_zero_sum(tree, request.name)
+    if tree.name == "holdem_river":
+        spot = river_spot(tree)
+        public = river_public_of(spot.board, spot.ranges, spot.bets)
+        if public.infoset_keys == tree.infoset_keys:  # not a locked copy (games.locking)
+            return _river_stepper(request, tree, public, update)
     try:
         vp = vector_plan(tree)
     except ValueError as error:
@@ -68,6 +80,27 @@ def _stepper(request: Request, update: UpdateRule) -> Stepper:
         return vp.work * (last - first + 1)
 
     return start_tree(request, tree, step)
+
+
+def _river_stepper(request: Request, tree: GameTree, public: RiverPublic,
+                   update: UpdateRule) -> Stepper:
+    """A hold'em river spot's sweep: its public tree is the bet tree and each player's hands
+    its combos, so the river kernel (:func:`cfrviz.engine.river.run_river_cfr`: showdowns and
+    folds by sorted prefix sums with card-by-card removal) runs on the spot read back from the
+    tree (``public``, whose information sets are the tree's), into the same tables, and each
+    record's exploitability is the kernel's vector best response instead of a walk of every
+    dealt node (both equal the tabular ones to 1e-12, tests/test_holdem_vector.py)."""
+    rp = river_plan(public)
+
+    def step(state: SolverState, first: int, last: int) -> int:
+        tables = Tables(state.regret_sum, state.strategy_sum, state.current, state.instant)
+        run_river_cfr(rp.arrays, rp.tree_arrays, tables, first, last, update)
+        return int(rp.work) * (last - first + 1)
+
+    def exploitability(averages: FloatArray) -> FloatArray:
+        return np.array([river_exploitability(rp, average) for average in averages])
+
+    return start_tree(request, tree, step, exploitability=exploitability)
 
 
 def _vector_form(name: str) -> Algorithm:

@@ -24,8 +24,9 @@ from .panel import Panel
 
 #: The timeline's most stops: a trace of more records is shown at this many of them.
 MAX_FRAMES = 60
-#: What Solve runs: DCFR with postflop-solver's exponents converges fastest on river spots.
-ALGORITHM, ITERATIONS = "dcfr", 200
+#: What Solve runs: DCFR in vector form (the river kernel: milliseconds on the reference spot);
+#: a locked spot, whose public tree the lock breaks, with tabular DCFR (the same iterates).
+ALGORITHM, LOCKED_ALGORITHM, ITERATIONS = "vector_dcfr", "dcfr", 200
 
 
 class RiverGrid(Panel):
@@ -272,7 +273,7 @@ class LockExplorer(Panel):
         with self.reporting("Could not lock and re-solve"):
             fixed = self.fixed()
             locked = lock(self.game, fixed)
-            trace = solve(locked, ALGORITHM, self.iterations.value, progress=False)
+            trace = solve(locked, LOCKED_ALGORITHM, self.iterations.value, progress=False)
             self.locked_tree, self.locked_trace, self._fixed = locked, trace, fixed
             self.gain = lock_gain(self.game, self.trace.average_policy(), locked,
                                   trace.average_policy())
