@@ -374,16 +374,19 @@ def _ranges_down(v: VectorPlanArrays, strategy: FloatArray, reach: FloatArray,
                 reach[p, r, h] = 1.0
     for s in range(v.kind.shape[0]):
         acting = v.player[s] if v.kind[s] == _DECISION else -1
+        info = v.info[s]
         for k in range(v.child_ptr[s], v.child_ptr[s + 1]):
             c = v.child_ids[k]
             a = k - v.child_ptr[s]
             for p in range(players):
-                for h in range(hands):
-                    x = reach[p, s, h]
-                    if p == acting:
-                        i = v.info[s, h]
-                        x = x * strategy[i, a] if i >= 0 else 0.0
-                    reach[p, c, h] = x
+                here, child = reach[p, s], reach[p, c]
+                if p == acting:
+                    for h in range(hands):
+                        i = info[h]
+                        child[h] = here[h] * strategy[i, a] if i >= 0 else 0.0
+                else:
+                    for h in range(hands):
+                        child[h] = here[h]
 
 
 @kernel
@@ -497,11 +500,12 @@ def _own_decision(v: VectorPlanArrays, strategy: FloatArray, who: int, s: int,
 def _pass_up(v: VectorPlanArrays, s: int, value: FloatArray) -> None:
     """At chance or the opponent's decision: each hand's value is the sum of its children's
     (their probabilities are already in the ranges)."""
-    for h in range(value.shape[1]):
-        x = 0.0
-        for k in range(v.child_ptr[s], v.child_ptr[s + 1]):
-            x += value[v.child_ids[k], h]
-        value[s, h] = x
+    out = value[s]
+    out[:] = 0.0
+    for k in range(v.child_ptr[s], v.child_ptr[s + 1]):
+        child = value[v.child_ids[k]]
+        for h in range(out.shape[0]):
+            out[h] += child[h]
 
 
 @kernel
