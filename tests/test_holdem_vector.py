@@ -41,8 +41,11 @@ SPOTS = {
 RULES = {"cfr": UpdateRule(), "cfr_simultaneous": UpdateRule(alternating=False),
          "cfr+": UpdateRule(plus=True, linear_average=True),
          "dcfr": UpdateRule(discount=True, alpha=1.5, beta=0.0, gamma=2.0),
+         "linear": UpdateRule(discount=True),
          "pcfr+": UpdateRule(plus=True, linear_average=True, predictive=True,
-                             average_power=2.0)}
+                             average_power=2.0),
+         "pdcfr+": UpdateRule(plus=True, discount=True, alpha=2.3, beta=2.3, gamma=5.0,
+                              predictive=True)}
 #: OOP's exact value on the reference spot (shared/peers/postflop-river.md: the sequence-form
 #: LP's, 47.216254290 - 50).
 REFERENCE_VALUE = -2.783745710
