@@ -69,3 +69,21 @@ def test_another_game_is_refused():
     kuhn = cfrviz.solve(cfrviz.load_game("kuhn_poker"), "cfr", 5, progress=False)
     with pytest.raises(ValueError, match="hold'em river spot"):
         river_grid(kuhn)
+
+
+def test_a_click_on_the_bet_tree_shows_that_decision(trace):
+    from plotly.callbacks import Points
+
+    from cfrviz.views.holdem import BET_TREE_TRACES
+
+    grid = river_grid(trace)
+    decisions = grid.bet_tree.data[BET_TREE_TRACES.index("decisions")]
+    lines = list(decisions.customdata)
+    assert sorted(lines) == sorted(value for _, value in grid.line.options)
+    k = lines.index("X-B50")
+    grid._on_click(decisions, Points(point_inds=[k], xs=[decisions.x[k]], ys=[decisions.y[k]],
+                                     trace_name="decisions", trace_index=1), None)
+    assert grid.last_error is None and grid.line.value == "X-B50"
+    chosen = grid.bet_tree.data[BET_TREE_TRACES.index("chosen")]
+    assert (chosen.x[0], chosen.y[0]) == (decisions.x[k], decisions.y[k])
+    assert grid.figure.layout.title.text.startswith("OOP after X-B50")

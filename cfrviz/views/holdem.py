@@ -14,8 +14,15 @@ import plotly.graph_objects as go
 
 from ..analysis.holdem import CLASSES, NodeStrategy, line_name
 from ..core.types import FloatArray
-from ..games.holdem import RANKS
-from .style import OKABE_ITO, apply_style, get_style
+from ..games.holdem import RANKS, BetTree
+from .style import (
+    EDGE_COLOUR,
+    OKABE_ITO,
+    PLAYER_COLOURS,
+    TERMINAL_COLOUR,
+    apply_style,
+    get_style,
+)
 
 #: Rows and columns of the grid: the ranks from ace down to two.
 SIZE = 13
@@ -137,3 +144,82 @@ def update_hand_grid(fig, ns: NodeStrategy, title: str | None = None) -> None:
             bar.hovertext = hover
             left = left + frequency[:, a] * FILL
         fig.layout.title.text = title if title is not None else _title(ns)
+
+
+#: The bet tree figure's traces: edges, then decision nodes (clickable), terminals, the chosen.
+BET_TREE_TRACES = ("edges", "decisions", "terminals", "chosen")
+
+
+def bet_tree_figure(bets: BetTree, chosen: str = "",
+                    presenter: bool | None = None) -> go.Figure:
+    """The river's bet tree, root at the left: each decision a node (OOP and IP in their
+    colours, ``customdata`` its line, so a click picks it), each terminal a grey dot with its
+    outcome on hover, each edge labelled by its action; the ``chosen`` decision ringed."""
+    style = get_style(presenter)
+    x, y = _bet_layout(bets)
+    ex, ey, labels = [], [], []
+    for i, node in enumerate(bets.nodes):
+        for action, child in zip(node.actions, node.children):
+            ex += [x[i], x[child], None]
+            ey += [y[i], y[child], None]
+            labels.append(((x[i] + x[child]) / 2, (y[i] + y[child]) / 2, action))
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(x=ex, y=ey, mode="lines", hoverinfo="skip", showlegend=False,
+                             line=dict(color=EDGE_COLOUR, width=2), name="edges"))
+    decisions = [i for i, node in enumerate(bets.nodes) if not node.terminal]
+    fig.add_trace(go.Scatter(
+        x=[x[i] for i in decisions], y=[y[i] for i in decisions], mode="markers",
+        customdata=[bets.nodes[i].line for i in decisions], name="decisions",
+        marker=dict(size=style.marker_size, color=[PLAYER_COLOURS[bets.nodes[i].player]
+                                                   for i in decisions]),
+        hovertext=[f"{line_name(bets.nodes[i].line, bets.nodes[i].player)} (click to show)"
+                   for i in decisions], hoverinfo="text", showlegend=False))
+    ends = bets.terminal_nodes()
+    fig.add_trace(go.Scatter(
+        x=[x[i] for i in ends], y=[y[i] for i in ends], mode="markers", name="terminals",
+        marker=dict(size=style.marker_size * 0.6, color=TERMINAL_COLOUR),
+        hovertext=[f"{bets.nodes[i].line}: pot {bets.nodes[i].pot:g}" for i in ends],
+        hoverinfo="text", showlegend=False))
+    fig.add_trace(go.Scatter(x=[], y=[], mode="markers", hoverinfo="skip", showlegend=False,
+                             name="chosen", marker=dict(size=style.marker_size * 1.8,
+                                                        color="rgba(0,0,0,0)",
+                                                        line=dict(width=3, color="#1A1A1A"))))
+    for lx, ly, text in labels:
+        fig.add_annotation(x=lx, y=ly, text=text, showarrow=False, yshift=9,
+                           font=dict(size=style.small_font))
+    fig.update_layout(height=(max(y) + 1) * 28 * style.figure_scale + 60,
+                      margin=dict(l=10, r=10, t=30, b=10), hovermode="closest",
+                      title="the bet tree: click a decision",
+                      xaxis=dict(visible=False, fixedrange=True),
+                      yaxis=dict(visible=False, fixedrange=True, autorange="reversed"))
+    apply_style(fig, style)
+    choose_bet_node(fig, bets, chosen)
+    return fig
+
+
+def choose_bet_node(fig, bets: BetTree, line: str) -> None:
+    """Ring the decision at ``line`` in :func:`bet_tree_figure`'s figure."""
+    x, y = _bet_layout(bets)
+    i = bets.index(line)
+    with fig.batch_update():
+        fig.data[BET_TREE_TRACES.index("chosen")].update(x=[x[i]], y=[y[i]])
+
+
+def _bet_layout(bets: BetTree) -> tuple[list[float], list[float]]:
+    """x: depth; y: leaves in order, each inner node at the mean of its children."""
+    x, y = [0.0] * len(bets.nodes), [0.0] * len(bets.nodes)
+    leaf = 0
+
+    def place(i: int, depth: int) -> float:
+        nonlocal leaf
+        x[i] = float(depth)
+        node = bets.nodes[i]
+        if node.terminal:
+            y[i] = float(leaf)
+            leaf += 1
+        else:
+            y[i] = float(np.mean([place(c, depth + 1) for c in node.children]))
+        return y[i]
+
+    place(0, 0)
+    return x, y

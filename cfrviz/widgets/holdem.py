@@ -16,7 +16,14 @@ from ..games import load_game, lock, unlocked
 from ..games.holdem import MADE_HANDS, lock_line, made_hand, parse_cards, parse_range
 from ..games.holdem.spot import river_spot, river_tree
 from ..solvers import solve
-from ..views.holdem import action_colours, hand_grid_figure, update_hand_grid
+from ..views.holdem import (
+    BET_TREE_TRACES,
+    action_colours,
+    bet_tree_figure,
+    choose_bet_node,
+    hand_grid_figure,
+    update_hand_grid,
+)
 from ..views.matrix import display_frames
 from ..views.style import fit_to_output, get_style
 from .figure_widget import FigureWidget
@@ -32,7 +39,8 @@ ALGORITHM, LOCKED_ALGORITHM, ITERATIONS = "vector_dcfr", "dcfr", 200
 class RiverGrid(Panel):
     """A river spot's strategy at one decision of its bet tree, as the hand grid players read.
 
-    - **line**: the decision shown (``"OOP at the root"``, ``"IP after X"``, ...); the grid is
+    - **decision** (or a click on a decision of the bet tree drawn above the grid): the
+      decision shown (``"OOP at the root"``, ``"IP after X"``, ...); the grid is
       the acting player's range there, each cell split by how often its combos take each
       action and as tall as the share of its combos still in the range;
     - **record**: the trace's records, to watch the average strategy form;
@@ -74,12 +82,15 @@ class RiverGrid(Panel):
         self._set_trace(trace, line)
         self.figure = fit_to_output(FigureWidget(hand_grid_figure(
             self._node(), presenter=self.style.presenter)))
+        self.bet_tree = fit_to_output(FigureWidget(bet_tree_figure(
+            spot.bets, self.line.value, presenter=self.style.presenter)))
+        self.bet_tree.data[BET_TREE_TRACES.index("decisions")].on_click(self._on_click)
         self._show_shares()
         self.line.observe(self._on_line, names="value")
         self.slider.observe(self._on_record, names="value")
         self.solve_button.on_click(self._on_solve)
-        self.children = [W.HBox([self.line, self.slider, self.label]), self.shares,
-                         self.output, self.figure, *self.ranges,
+        self.children = [W.HBox([self.line, self.slider, self.label]), self.bet_tree,
+                         self.shares, self.output, self.figure, *self.ranges,
                          W.HBox([self.iterations, self.solve_button])]
 
     # ------------------------------------------------------------------ what is on screen
@@ -156,7 +167,14 @@ class RiverGrid(Panel):
 
     def _on_line(self, _change=None) -> None:
         with self.reporting(f"Could not show the decision at {self.line.value!r}"):
+            choose_bet_node(self.bet_tree, river_spot(self.game).bets, self.line.value)
             self._redraw(rebuild=True)
+
+    def _on_click(self, trace, points, _selector) -> None:
+        """A decision clicked in the bet tree: show it."""
+        with self.reporting("Could not show that decision"):
+            if points.point_inds:
+                self.show_line(str(trace.customdata[points.point_inds[0]]))
 
     def _on_record(self, _change=None) -> None:
         with self.reporting(f"Could not show record {self.slider.value}"):
