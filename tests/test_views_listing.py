@@ -14,7 +14,7 @@ def test_listing_shows_the_parts_the_lesson_walks_through():
     update = "\n".join(listing(counterfactual_regret).lines)
     assert "others = reach[2] * reach[1 - player]" in update
     assert "return others * (action_values - value)" in update
-    loop = listing(vanilla_cfr, "for _ in range(iterations)", "yield")
+    loop = listing(vanilla_cfr, "for t in range(1, iterations + 1)", "yield")
     assert loop.lines[-1].rstrip().endswith("}")          # the yield's dict is not cut in half
     assert str(loop).splitlines()[0].split()[0] == str(loop.first)
     assert "<span" in loop._repr_html_() or "<pre" in loop._repr_html_()
@@ -24,4 +24,4 @@ def test_listing_refuses_lines_that_are_not_there():
     with pytest.raises(ValueError, match="does not occur"):
         listing(vanilla_cfr, "no such line")
     with pytest.raises(ValueError, match="does not occur after"):
-        listing(vanilla_cfr, "for _ in range(iterations)", "no such line")
+        listing(vanilla_cfr, "for t in range(1, iterations + 1)", "no such line")

@@ -246,12 +246,16 @@ listing(walk, "info = tree.infoset[node]", "return value")
 # Finally the loop over iterations:
 
 # %%
-listing(vanilla_cfr, "for _ in range(iterations)", "yield")
+listing(vanilla_cfr, "for t in range(1, iterations + 1)", "yield")
 
 # %% [markdown]
 # Each iteration computes the current strategy by regret matching, walks the tree for player 1 and adds
 # its regrets, recomputes the strategy, then walks for player 2 (*alternating updates*: player 2 already
-# faces player 1's new strategy).
+# faces player 1's new strategy). `rounded_regret_matching` is the regret matching you wrote in lesson
+# 01 with one guard: a row whose positive regrets add up to no more than `tol`, a bound on the rounding
+# error of the sums (about $10^{-13}$ times the largest payoff per iteration), plays uniformly, as if
+# they were exactly 0. Without it, two programs that add the same numbers in different orders could
+# play different strategies from the same regrets.
 #
 # Here is one iteration with numbers. The reference's regret at `Qb` after iteration 1, beside the
 # training explorer's panel for the same set, computed independently from the engine's trace:
