@@ -62,6 +62,31 @@ def test_browser_test_fails_without_chromium_in_ci(monkeypatch):
         conftest.pytest_runtest_setup(_FakeItem())
 
 
+_RACE = """Traceback (most recent call last):
+  File "/v/lib/python3.11/site-packages/ipykernel/iostream.py", line 480, in _watch_pipe_fd
+    self.write(bts.decode(errors="replace"))
+  File "/v/lib/python3.11/site-packages/tornado/ioloop.py", line 597, in call_later
+    return self.call_at(self.time() + delay, callback, *args, **kwargs)
+  File "/usr/lib/python3.11/asyncio/base_events.py", line 520, in _check_closed
+    raise RuntimeError('Event loop is closed')
+RuntimeError: Event loop is closed""".splitlines()
+
+
+def test_the_server_log_check_lets_only_ipykernels_shutdown_race_through():
+    """The one upstream traceback tolerated is ipykernel's shutdown race; the same error from
+    a cfrviz frame, any other error, or a traceback cut off at the end of a final read fails."""
+    from _browser import _log_problems
+
+    assert _log_problems(["[I server] ok", *_RACE, "[I server] Kernel shutdown"]) == ([], 10)
+    ours = [*_RACE[:3], '  File "/repo/cfrviz/widgets/play.py", line 9, in tick', *_RACE[3:]]
+    assert _log_problems(ours)[0][0] == "Traceback (most recent call last):"
+    assert _log_problems(["ReferenceError: require is not defined"])[0]
+    other = [*_RACE[:-1], "ValueError: no"]
+    assert _log_problems(other)[0]
+    assert _log_problems(_RACE[:3], final=False) == ([], 0)  # still being written: later
+    assert _log_problems(_RACE[:3], final=True)[0]
+
+
 # The tree's plotly figure and the marks drawn beneath it (cfrviz.widgets.tree.LiveTree): edge
 # widths and every text shown, and the selected ring.
 _TREE_STATE = """(scope) => {
