@@ -4,6 +4,13 @@ The lessons as shipped (unanswered) run in a real JupyterLab instead, in
 tests/test_browser_lessons.py, which checks their outputs as this module did
 (:func:`_lessons.unanswered_problems`: no error, no traceback, no warning under a widget, every
 blank exercise "not done yet"): one run of each lesson serves both.
+
+The solved run also shows each overlaid figure with its marks (issue 19): a figure of
+:func:`cfrviz.widgets.overlay.overlaid` or a :class:`cfrviz.widgets.tree.LiveTree` is a plotly
+skeleton whose tree edges, best-response bands and "now" marks are an overlay in the same box.
+Lesson 05's "Predict, then reveal" cell once showed the best-response explorer's ``fig`` on its
+own in a new box, and the student saw nodes without edges; :func:`misplaced_figures` reads the
+run's widget state for any figure displayed outside its overlay box.
 """
 
 import ast
@@ -45,8 +52,7 @@ def execute(nb, name: str) -> None:
 def solved_run(path: Path) -> tuple[nbformat.NotebookNode, int]:
     """The lesson executed once per test session with every exercise's solution in, and how
     many exercises it holds.  Solved is the fuller run: each check cell reveals what waits for
-    an attempt, so the tests that read an executed lesson's figures
-    (tests/test_lesson_overlays.py) read this one run instead of a second."""
+    an attempt, so the overlay check reads this run too."""
     nb = nbformat.read(path, as_version=4)
     count = 0
     for cell, tag in exercise_cells(nb):
@@ -54,6 +60,41 @@ def solved_run(path: Path) -> tuple[nbformat.NotebookNode, int]:
         count += 1
     execute(nb, path.stem + (" (solved)" if count else ""))
     return nb, count
+
+
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+
+
+def _children(model: dict) -> list[str]:
+    return [c.removeprefix("IPY_MODEL_") for c in model["state"].get("children", ())]
+
+
+def misplaced_figures(nb) -> list[str]:
+    """Where an executed notebook displays an overlaid figure outside its overlay box."""
+    if WIDGET_STATE not in nb.metadata.get("widgets", {}):
+        return []  # the lesson shows no widget
+    state = nb.metadata["widgets"][WIDGET_STATE]["state"]
+    home = {}  # figure model id -> its overlay box
+    for box_id, model in state.items():
+        if "cfrviz-overlaid" in model["state"].get("_dom_classes", ()):
+            for child in _children(model):  # the figure, not the marks (NowMarks)
+                kind = state.get(child, {}).get("state", {}).get("_anywidget_id", "")
+                if not kind.startswith("cfrviz."):
+                    home[child] = box_id
+    problems = []
+    for index, cell in enumerate(nb.cells):
+        for out in cell.get("outputs", ()):
+            root = out.get("data", {}).get(WIDGET_VIEW, {}).get("model_id")
+            stack = [(root, None)] if root else []
+            while stack:
+                model_id, parent = stack.pop()
+                if model_id in home and parent != home[model_id]:
+                    line = cell.source.strip().splitlines()[-1]
+                    problems.append(f"cell {index + 1} ({line}): a figure shown without "
+                                    "its overlay marks (show the box that holds both)")
+                stack.extend((c, model_id) for c in _children(state.get(model_id, {"state": {}})))
+    return problems
 
 
 def test_there_are_lessons():
@@ -156,13 +197,15 @@ def test_answers_are_computed(path):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("path", [p for p in NOTEBOOKS if has_exercises(p)],
+@pytest.mark.parametrize("path", [p for p in NOTEBOOKS if not p.stem.startswith("00")],
                          ids=lambda p: p.stem)
 def test_runs_with_solutions_and_checkers_pass(path):
+    """Every checker says correct, and every overlaid figure is shown with its marks."""
     nb, count = solved_run(path)
     said = verdicts(outputs_text(notebook_outputs(nb)))
     assert not said["not done yet"] and not said["wrong"], said
     assert said["correct"] == count, said
+    assert misplaced_figures(nb) == []
 
 
 @pytest.fixture(scope="module", autouse=True)
