@@ -36,8 +36,10 @@ _MODULES = {
     "play.match": ("head_to_head", "round_robin", "MatchResult", "RoundRobin"),
     "solvers": ("available_algorithms", "register_algorithm", "solve"),
     "views": ("TreeView", "tree_graph", "set_presenter", "kuhn_equilibrium_figure"),
-    "widgets": ("explore", "TrainingExplorer", "BestResponseExplorer", "PlayTable", "play_against",
-                "play_tabs", "KuhnEquilibriumView"),
+    "widgets.explorer": ("explore", "TrainingExplorer"),
+    "widgets.best_response": ("BestResponseExplorer",),
+    "widgets.play": ("PlayTable", "play_against", "play_tabs"),
+    "widgets.equilibrium": ("KuhnEquilibriumView",),
     "widgets.export": ("export",),
     "widgets.tree": ("plot_tree",),  # the view's, drawing into cfrviz's FigureWidget
 }

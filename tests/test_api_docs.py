@@ -51,6 +51,16 @@ def test_every_public_function_and_class_has_a_docstring(module):
         assert hasattr(importlib.import_module(module), name), f"{module}.__all__ names {name}"
 
 
+def test_lazy_packages_name_what_they_import():
+    """cfrviz and cfrviz.widgets import a name's module on its first use: their __all__ is
+    exactly the names they map to modules, and each name is its module's own."""
+    for package in ("cfrviz", "cfrviz.widgets"):
+        lazy = importlib.import_module(package)
+        assert sorted(lazy.__all__) == sorted(lazy._EXPORTS), package
+        for name, module in lazy._EXPORTS.items():
+            assert name in vars(importlib.import_module(f"{package}.{module}")), (package, name)
+
+
 def test_the_page_documents_every_name_of_the_root():
     import cfrviz
 
