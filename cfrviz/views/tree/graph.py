@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from fractions import Fraction
 from numbers import Integral
+from typing import TYPE_CHECKING
 
-import networkx as nx
 import numpy as np
 
 from ...core.tree import CHANCE, TERMINAL, GameTree, as_tree
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 
 def tree_graph(game, nodes=None) -> nx.DiGraph:
@@ -31,6 +34,9 @@ def tree_graph(game, nodes=None) -> nx.DiGraph:
         (action or chance outcome) and ``probability`` (the chance probability,
         ``None`` below a decision node).  Graph attribute ``name``.
     """
+    # imported here: networkx (a third of a second) is for the graph, not for drawing a tree
+    import networkx as nx
+
     tree = as_tree(game, "plot_tree")
     keep = np.arange(tree.num_nodes) if nodes is None else _node_ids(tree, nodes)
     graph = nx.DiGraph(name=tree.name)

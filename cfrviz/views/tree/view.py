@@ -4,8 +4,8 @@ updates are :class:`~cfrviz.views.tree.redraw.Redraw`) and :func:`plot_tree`."""
 from __future__ import annotations
 
 from html import unescape
+from typing import TYPE_CHECKING
 
-import networkx as nx
 import numpy as np
 import plotly.graph_objects as go
 
@@ -32,6 +32,9 @@ from .layout import infoset_lanes, tidy_layout
 from .marks import figure_layout, group_traces, node_hover, node_trace, payoff_text
 from .redraw import Redraw
 from .selection import select, subtree_sizes
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 #: Tree figures take the width of their output area; labels are placed (staggered where
 #: neighbours would touch) to stay readable down to a plot this many pixels wide (the output
