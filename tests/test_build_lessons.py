@@ -29,3 +29,15 @@ def test_the_committed_lesson_is_what_its_source_builds(source):
 def test_a_source_comes_back_unchanged_through_jupytext(source):
     text = source.read_text()
     assert jupytext.writes(jupytext.reads(text, fmt="py:percent"), fmt="py:percent") == text
+
+
+def test_an_unknown_source_gets_the_usage_not_a_traceback():
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "tools/build_lessons.py", "--help"],
+                          cwd=LESSONS.parent, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert "usage: python tools/build_lessons.py" in done.stderr
+    assert "no source '--help' in tools/lessons/" in done.stderr
+    assert "04_cfr_on_kuhn.py" in done.stderr  # the sources there are

@@ -116,6 +116,12 @@ def notebook(source: Path) -> nbformat.NotebookNode:
 
 
 if __name__ == "__main__":
-    names = sys.argv[1:] or sorted(p.name for p in (ROOT / "tools" / "lessons").glob("*.py"))
+    SOURCES = ROOT / "tools" / "lessons"
+    names = sys.argv[1:] or sorted(p.name for p in SOURCES.glob("*.py"))
+    unknown = [name for name in names if not (SOURCES / name).is_file()]
+    if unknown:  # --help included: the usage, and what there is to build
+        sys.exit(f"usage: python tools/build_lessons.py [SOURCE.py ...]\n"
+                 f"no source {', '.join(map(repr, unknown))} in tools/lessons/; the sources: "
+                 + ", ".join(sorted(p.name for p in SOURCES.glob("*.py"))))
     for name in names:
-        print("wrote", build(ROOT / "tools" / "lessons" / name).relative_to(ROOT))
+        print("wrote", build(SOURCES / name).relative_to(ROOT))
