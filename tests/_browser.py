@@ -245,27 +245,43 @@ def _stop(server: LabServer, process) -> None:
 #: module scope") each time a lesson opened.
 SERVER_LOG_PROBLEM = re.compile(r"Traceback|\w*Error\b")
 
-#: ipykernel's known shutdown race (ipython/ipykernel#1155): a kernel being shut down closes its
-#: IOPub event loop while the thread that copies C-level output (fd 1 and 2) still forwards a
-#: last write, and prints that thread's ``RuntimeError: Event loop is closed`` as it exits.
-#: Seen twice here (2026-12-02 and 12-03), each time in a lesson's window that ended with
-#: ``shutdownAll()``; it then failed every later lesson, whose checks read the whole log.  Only
-#: such a traceback is let through: it ends so and every frame is ipykernel's, tornado's, zmq's
-#: or the standard library's (any other frame, a cfrviz one included, fails).
-_SHUTDOWN_RACE_FRAMES = re.compile(r'File ".*/(ipykernel|tornado|asyncio|threading|zmq)[/.]')
+#: ipykernel's shutdown races: a kernel being shut down still writes while its IOPub thread
+#: and sockets close, and Python prints what that write raised on the kernel's stderr, which
+#: is the server's log.  Seen three times here in about 30 browser runs (2026-12-02 and 12-03),
+#: after a kernel shutdown, as ``RuntimeError: Event loop is closed`` from the thread that
+#: copies C-level output (ipython/ipykernel#1155) or ``zmq.error.ZMQError: Socket operation on
+#: non-socket`` from the warning that ``Kernel.dispatch_control`` was never awaited; each failed
+#: every later lesson while the checks read the whole log.  Only such a traceback is let
+#: through: a kernel was shut down before it, it ends in one of :data:`_SHUTDOWN_RACE_ERRORS`,
+#: and every frame is ipykernel's, zmq's, tornado's or the standard library's (any other frame,
+#: a cfrviz one or a lesson's cell included, fails).
+_SHUTDOWN_RACE_FRAMES = re.compile(
+    r'File "(?:.*/)?(ipykernel|zmq|tornado|asyncio|threading|warnings)[/.]')
+_SHUTDOWN_RACE_ERRORS = re.compile(
+    r"RuntimeError: Event loop is closed$|zmq\.error\.ZMQError: Socket operation on non-socket$")
 
 #: How far each server's log has been checked: a problem is reported once, by the check that
 #: first reads it (the lesson or test it happened in), not by every later one.
 _LOG_CHECKED: dict[Path, int] = {}
 
 
-def _log_problems(lines: list[str], final: bool = True) -> tuple[list[str], int]:
-    """(the lines reporting a problem in ``lines``, new log lines, with the lines around the
-    first one; how many lines were read).  ipykernel's shutdown race
-    (:data:`_SHUTDOWN_RACE_FRAMES`) is left out; unless ``final``, a traceback still being
-    written at the end is left for the next check."""
+def _shutdown_race(lines: list[str], i: int, end: int) -> bool:
+    """Whether the traceback at ``lines[i:end]``, its exception at ``lines[end]``, is one of
+    ipykernel's shutdown races (:data:`_SHUTDOWN_RACE_FRAMES`)."""
+    frames = [line for line in lines[i + 1:end] if line.lstrip().startswith("File ")]
+    return (end < len(lines) and bool(_SHUTDOWN_RACE_ERRORS.search(lines[end].strip()))
+            and bool(frames) and all(_SHUTDOWN_RACE_FRAMES.search(f) for f in frames)
+            and any("Kernel shutdown:" in line for line in lines[:i]))
+
+
+def _log_problems(lines: list[str], start: int = 0,
+                  final: bool = True) -> tuple[list[str], int]:
+    """(the lines reporting a problem in ``lines[start:]``, the log's lines, with the lines
+    around the first one; up to which line it was read).  ipykernel's shutdown races
+    (:func:`_shutdown_race`) are left out; unless ``final``, a traceback still being written
+    at the end is left for the next check."""
     problems: list[int] = []
-    i = 0
+    i = start
     while i < len(lines):
         if not SERVER_LOG_PROBLEM.search(lines[i]):
             i += 1
@@ -276,16 +292,14 @@ def _log_problems(lines: list[str], final: bool = True) -> tuple[list[str], int]
                 end += 1
             if end == len(lines) and not final:
                 break
-            frames = [line for line in lines[i + 1:end] if line.lstrip().startswith("File ")]
-            if (end < len(lines) and lines[end].strip() == "RuntimeError: Event loop is closed"
-                    and frames and all(_SHUTDOWN_RACE_FRAMES.search(f) for f in frames)):
+            if _shutdown_race(lines, i, end):
                 i = end + 1
                 continue
         problems.append(i)
         i = end
     if not problems:
         return [], i
-    return lines[max(0, problems[0] - 5):problems[0] + 40], i
+    return lines[max(start, problems[0] - 5):problems[0] + 40], i
 
 
 def check_server_log(server: LabServer, final: bool = False) -> None:
@@ -295,9 +309,8 @@ def check_server_log(server: LabServer, final: bool = False) -> None:
     if server.log is None:
         return
     lines = server.log.read_text(errors="replace").splitlines()
-    done = _LOG_CHECKED.get(server.log, 0)
-    found, read = _log_problems(lines[done:-1] if not final else lines[done:], final)
-    _LOG_CHECKED[server.log] = done + read
+    found, _LOG_CHECKED[server.log] = _log_problems(
+        lines if final else lines[:-1], _LOG_CHECKED.get(server.log, 0), final)
     # The first problem with the lines before and after it: a traceback's frames say where.
     assert not found, "the JupyterLab server logged errors:\n" + "\n".join(found)[:6000]
 
