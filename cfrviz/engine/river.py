@@ -25,7 +25,8 @@ combos sharing no card, so hand ``h``'s value at a leaf is a sum over the oppone
 
 The values are ``w_h / total`` times the payoff-weighted masses: won times the winner's
 payoff, lost times the loser's, tied (``not lost - won``) times the tie's.  Everything a loop
-touches is a preallocated contiguous float64 or int64 array; an iteration allocates nothing.
+touches is a preallocated contiguous array (float64; int64, or uint16 for the entries the
+leaves read); an iteration allocates nothing.
 """
 
 from __future__ import annotations
@@ -45,15 +46,19 @@ __all__ = ["RiverPlan", "RiverPlanArrays", "river_best_response", "river_combo_e
 
 #: What :func:`_values_up` computes at the updated player's decisions.
 _REGRETS, _EXPECTED, _BEST = 0, 1, 2
+#: 1 as an entry (``uint16``): an entry minus it stays unsigned, read without a sign test.
+_ONE = np.uint16(1)
 
 
 # ----------------------------------------------------------------------------- the kernels
 
 @step
-def _ranges_down(r: RiverPlanArrays, strategy: FloatArray, reach: FloatArray, p: int) -> None:
+def _ranges_down(r: RiverPlanArrays, strategy: FloatArray, reach: FloatArray, p: int,
+                 leaves: bool) -> None:
     """Top-down: ``reach[p, s, h]``, player ``p``'s own probability of playing to state ``s``
     with hand ``h`` (``strategy`` in the kernels' layout, see ``block``; the other player's
-    row is left as it is)."""
+    row is left as it is), at the terminals too if ``leaves`` (the leaves of a pass read
+    their parent's row and the strategy instead)."""
     n = r.num_hands[p]
     rows = reach[p]
     rows[0, :n] = 1.0
@@ -61,6 +66,8 @@ def _ranges_down(r: RiverPlanArrays, strategy: FloatArray, reach: FloatArray, p:
         first = r.child_ptr[s]
         here = rows[s]
         for k in range(first, r.child_ptr[s + 1]):
+            if not leaves and r.player[r.child_ids[k]] < 0:
+                continue
             child = rows[r.child_ids[k]]
             if r.player[s] == p:
                 row = strategy[r.block[s] + (k - first) * n:]
@@ -89,18 +96,21 @@ def _match(r: RiverPlanArrays, regret_sum: FloatArray, prediction: FloatArray, p
         end = base + (r.child_ptr[s + 1] - r.child_ptr[s]) * n
         _positive_totals(regret_sum, prediction, base, end, n, total)
         for h in range(n):
-            near = near or tol < total[h] <= later
+            near |= (tol < total[h]) & (total[h] <= later)
         uniform = 1.0 / (r.child_ptr[s + 1] - r.child_ptr[s])
+        # np.divide, numpy's division, has no test for a 0 divisor (numba's ``/`` raises on
+        # one), so these loops run on vectors; where it is taken, the divisor is above tol.
         for row in range(base, end, n):
             regrets, played = regret_sum[row:], out[row:]
             if predictive:
                 predicted = prediction[row:]
                 for h in range(n):
                     x = max(regrets[h] + predicted[h], 0.0)
-                    played[h] = x / total[h] if total[h] > tol else uniform
+                    played[h] = np.divide(x, total[h]) if total[h] > tol else uniform
             else:
                 for h in range(n):
-                    played[h] = max(regrets[h], 0.0) / total[h] if total[h] > tol else uniform
+                    x = max(regrets[h], 0.0)
+                    played[h] = np.divide(x, total[h]) if total[h] > tol else uniform
     return near
 
 
@@ -122,74 +132,97 @@ def _positive_totals(regret_sum: FloatArray, prediction: FloatArray, base: int, 
 
 
 @step
-def _leaf(r: RiverPlanArrays, who: int, s: int, reach: FloatArray, value: FloatArray,
-          mass: FloatArray, prefix: FloatArray, card_sums: FloatArray, met_at: FloatArray
-          ) -> None:
+def _leaf(r: RiverPlanArrays, who: int, s: int, strategy: FloatArray, reach: FloatArray,
+          value: FloatArray, scratch: FloatArray, card_sums: FloatArray) -> None:
     """Player ``who``'s value of leaf ``s`` for each hand: the opponent's mass that the hand
     beats, loses to and ties, card removal corrected card by card (see the module's
     docstring).  One pass over the opponent's hands from the weakest builds the running sum
     ``prefix`` (hands + 1) and the per-card running sums ``card_sums`` (2, 2 hands + 52; the
     segments' zeros are never written); each hand then reads six of them, at entries fixed
-    when the plan was built: no branch depends on the ranges.  At a showdown, the mass each
-    hand meets goes to ``met_at[s]`` (for the sibling fold, ``call``)."""
+    when the plan was built: no branch depends on the ranges.
+
+    A fold of ``who``'s meets the opponent's range of its sibling call (``call``): that
+    showdown, processed first, writes the fold's values from the mass each hand meets there
+    (into a spare row of ``scratch`` when there is no such fold)."""
     other = 1 - who
-    weight, out = r.weight[who], value[s]
     if r.fold[s] and r.folder[s] == who and r.call[s] >= 0:
-        win, met_there = r.payoff[s, who, 0], met_at[r.call[s]]
-        for h in range(r.num_hands[who]):
-            out[h] = weight[h] * win * met_there[h]
         return
+    mass, prefix = scratch[0], scratch[1]
+    _opponent_mass(r, other, s, strategy, reach, mass)
     sums = card_sums[other]
+    slot1, slot2 = r.slot1[other], r.slot2[other]
     total = 0.0
     prefix[0] = 0.0
     for j in range(r.num_hands[other]):
-        m = r.weight[other, j] * reach[other, s, j]
-        mass[j] = m
+        m = mass[j]
         total += m
         prefix[j + 1] = total
-        e = r.slot1[other, j]
-        sums[e] = sums[e - 1] + m
-        e = r.slot2[other, j]
-        sums[e] = sums[e - 1] + m
-    mass[mass.shape[0] - 1] = 0.0  # the opponent's hand "same" names when it holds none
+        e = slot1[j]
+        sums[e] = sums[e - _ONE] + m
+        e = slot2[j]
+        sums[e] = sums[e - _ONE] + m
+    weight, out, gather = r.weight[who], value[s], r.gather[who]
     win, lose, tie = r.payoff[s, who, 0], r.payoff[s, who, 1], r.payoff[s, who, 2]
-    gather, met_here = r.gather[who], met_at[s]
     if r.fold[s]:
         for h in range(r.num_hands[who]):
             g = gather[h]
             out[h] = weight[h] * win * (total - sums[g[0]] - sums[g[1]] + mass[g[2]])
         return
+    f = r.fold_at[s]
+    mine = f >= 0 and r.folder[f] == who
+    folded, fold_win = (value[f], r.payoff[f, who, 0]) if mine else (scratch[2], 0.0)
     for h in range(r.num_hands[who]):
         g = gather[h]
         all1, all2 = sums[g[0]], sums[g[1]]
         met = total - all1 - all2 + mass[g[2]]
-        met_here[h] = met
+        folded[h] = weight[h] * fold_win * met
         won = prefix[g[3]] - sums[g[4]] - sums[g[5]]
         lost = (total - prefix[g[6]]) - (all1 - sums[g[7]]) - (all2 - sums[g[8]])
         out[h] = weight[h] * (win * won + lose * lost + tie * (met - won - lost))
 
 
-class _Fold(NamedTuple):
-    """What :func:`.cfr.apply_update` does with iteration t's regrets, as numbers."""
+@step
+def _opponent_mass(r: RiverPlanArrays, other: int, s: int, strategy: FloatArray,
+                   reach: FloatArray, mass: FloatArray) -> None:
+    """``mass[j]``, the opponent's ``w_j * reach_j`` at leaf ``s``: its reach at the parent,
+    times its strategy there if it acted (the product :func:`_ranges_down` would store), and
+    a 0 past its hands (the hand ``same`` names when the opponent holds none)."""
+    weight, here = r.weight[other], reach[other, r.parent[s]]
+    n = r.num_hands[other]
+    if r.player[r.parent[s]] == other:
+        row = strategy[r.edge_row[s]:]
+        for j in range(n):
+            mass[j] = weight[j] * (here[j] * row[j])
+    else:
+        for j in range(n):
+            mass[j] = weight[j] * here[j]
+    mass[mass.shape[0] - 1] = 0.0
 
-    plus: bool
-    discount: bool
+
+class _Fold(NamedTuple):
+    """What :func:`.cfr.apply_update` does with iteration t's regrets, as numbers: the floor of
+    the regret sums (0 for CFR+, else minus infinity), the factors of the positive and the
+    negative ones and of the strategy sum (1 without discounting), the average's weight."""
+
+    floor: float
     pos: float
     neg: float
     keep: float
     avg_weight: float
+    record: bool
 
 
 @step
-def _fold_of(rule: UpdateRule, t: int) -> _Fold:
-    """Iteration ``t``'s discount factors and average weight (as :func:`.cfr.apply_update`)."""
+def _fold_of(rule: UpdateRule, t: int, record: bool) -> _Fold:
+    """Iteration ``t``'s discount factors and average weight (as :func:`.cfr.apply_update`),
+    and whether to record its regrets (the next prediction, or the last iteration's)."""
     pos = neg = keep = 1.0
     if rule.discount:
         pos = 1.0 / (1.0 + float(t) ** -rule.alpha)
         neg = 1.0 / (1.0 + float(t) ** -rule.beta)
         keep = (t / (t + 1.0)) ** rule.gamma
     avg_weight = float(t) ** rule.average_power if rule.linear_average else 1.0
-    return _Fold(rule.plus, rule.discount, pos, neg, keep, avg_weight)
+    return _Fold(0.0 if rule.plus else -np.inf, pos, neg, keep, avg_weight, record)
 
 
 @step
@@ -223,40 +256,39 @@ def _fold_in(r: RiverPlanArrays, strategy: FloatArray, who: int, s: int, reach: 
              value: FloatArray, sums: FloatArray, fold: _Fold) -> None:
     """``who``'s regrets at decision ``s`` (each action's value minus the state's), folded
     into ``sums`` with the own-reach-weighted strategy as :func:`.cfr.apply_update` folds
-    them."""
+    them (the regrets themselves kept in ``sums[2]`` only if ``fold.record``).
+
+    Each loop reads a few rows and writes one, without a branch on the rule (its floor and
+    factors do nothing where it does not floor or discount), so that it runs on vectors."""
     n = r.num_hands[who]
     first, end = r.child_ptr[s], r.child_ptr[s + 1]
-    plus, discount = fold.plus, fold.discount
-    pos, neg, keep, average = fold.pos, fold.neg, fold.keep, fold.avg_weight
+    pos, neg, keep, average, floor = fold.pos, fold.neg, fold.keep, fold.avg_weight, fold.floor
     own, members, out = reach[who, s], r.members[who], value[s]
     for k in range(first, end):
         child = value[r.child_ids[k]]
         row = r.block[s] + (k - first) * n
         played = strategy[row:]
         regret_sum, strategy_sum, last = sums[0, row:], sums[1, row:], sums[2, row:]
+        if fold.record:
+            for h in range(n):
+                last[h] = child[h] - out[h]
         for h in range(n):
-            regret = child[h] - out[h]
-            last[h] = regret
-            x = regret_sum[h] + regret
-            if plus:
-                x = max(x, 0.0)
-            total = strategy_sum[h] + average * ((own[h] * members[h]) * played[h])
-            if discount:
-                x *= pos if x > 0.0 else neg
-                total *= keep
-            strategy_sum[h] = total
-            regret_sum[h] = x
+            x = max(regret_sum[h] + (child[h] - out[h]), floor)
+            regret_sum[h] = x * (pos if x > 0.0 else neg)
+        for h in range(n):
+            strategy_sum[h] = (strategy_sum[h] + average * ((own[h] * members[h]) * played[h])
+                               ) * keep
 
 
 @step
 def _values_up(r: RiverPlanArrays, strategy: FloatArray, who: int, mode: int,
                reach: FloatArray, value: FloatArray, sums: FloatArray, fold: _Fold,
-               scratch: FloatArray, card_sums: FloatArray, met_at: FloatArray) -> None:
+               scratch: FloatArray, card_sums: FloatArray) -> None:
     """Bottom-up: ``value[s, h]``, player ``who``'s counterfactual value of state ``s`` with
     hand ``h`` against the opponent's range in ``reach``."""
     for s in range(r.player.shape[0] - 1, -1, -1):
         if r.player[s] < 0:
-            _leaf(r, who, s, reach, value, scratch[0], scratch[1], card_sums, met_at)
+            _leaf(r, who, s, strategy, reach, value, scratch, card_sums)
         elif r.player[s] == who:
             _decision_up(r, strategy, who, s, mode, reach, value, sums, fold)
         else:
@@ -297,13 +329,13 @@ def _to_table(r: RiverPlanArrays, blocks: FloatArray, table: FloatArray) -> None
 
 @kernel
 def _scratch(r: RiverPlanArrays) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray,
-                                          FloatArray, FloatArray]:
-    """The passes' scratch: reach (2, states, hands), value and met_at (states, hands), the
-    opponent's masses and their running sum (2, hands + 1), per-card sums (2, 2 hands + 52),
-    per-hand totals (hands)."""
+                                          FloatArray]:
+    """The passes' scratch: reach (2, states, hands), value (states, hands), the opponent's
+    masses, their running sum and a spare row (3, hands + 1), per-card sums (2, 2 hands +
+    52), per-hand totals (hands)."""
     states, hands = r.info.shape
-    return (np.zeros((2, states, hands)), np.zeros((states, hands)), np.zeros((states, hands)),
-            np.zeros((2, hands + 1)), np.zeros((2, 2 * hands + NUM_CARDS)), np.zeros(hands))
+    return (np.zeros((2, states, hands)), np.zeros((states, hands)), np.zeros((3, hands + 1)),
+            np.zeros((2, 2 * hands + NUM_CARDS)), np.zeros(hands))
 
 
 @kernel
@@ -336,34 +368,28 @@ def run_river_cfr(r: RiverPlanArrays, arrays: PlanArrays, tables: Tables, first:
         _to_blocks(r, table, sums[row])
     prediction = sums[2] if rule.predictive else sums[2, :0]
     strategy = np.zeros(r.block[-1])
-    reach, value, met_at, scratch, card_sums, total = _scratch(r)
+    reach, value, scratch, card_sums, total = _scratch(r)
     scale = payoff_scale(arrays.utility)
     stale = True  # whether player 1's strategy must be matched again at the next iteration
     for t in range(first, last + 1):
         tol = rounding_tolerance(scale, t)
-        fold = _fold_of(rule, t)
+        fold = _fold_of(rule, t, rule.predictive or t == last)
         if stale:
             _match(r, sums[0], prediction, 0, tol, tol, total, strategy)
         _match(r, sums[0], prediction, 1, tol, tol, total, strategy)
         if t == last:
             _to_table(r, strategy, tables.current)
-        _ranges_down(r, strategy, reach, 0)
-        _ranges_down(r, strategy, reach, 1)
-        if rule.alternating:
-            _values_up(r, strategy, 0, _REGRETS, reach, value, sums, fold, scratch, card_sums,
-                       met_at)
-            # Player 2's pass needs player 1's new range only.  Its regrets do not change
-            # again before the next iteration, whose matching gives the same strategy unless
-            # that iteration's larger tolerance catches a sum.
-            stale = _match(r, sums[0], prediction, 0, tol, rounding_tolerance(scale, t + 1),
-                           total, strategy)
-            _ranges_down(r, strategy, reach, 0)
-            _values_up(r, strategy, 1, _REGRETS, reach, value, sums, fold, scratch, card_sums,
-                       met_at)
-        else:
-            for who in range(2):
-                _values_up(r, strategy, who, _REGRETS, reach, value, sums, fold, scratch,
-                           card_sums, met_at)
+        for p in range(0 if stale else 1, 2):  # else player 1's range is still its matched one
+            _ranges_down(r, strategy, reach, p, False)
+        for who in range(2):
+            _values_up(r, strategy, who, _REGRETS, reach, value, sums, fold, scratch, card_sums)
+            if rule.alternating and who == 0:
+                # Player 2's pass needs player 1's new range only.  Its regrets do not change
+                # again before the next iteration, whose matching gives the same strategy
+                # unless that iteration's larger tolerance catches a sum.
+                stale = _match(r, sums[0], prediction, 0, tol,
+                               rounding_tolerance(scale, t + 1), total, strategy)
+                _ranges_down(r, strategy, reach, 0, False)
     for row, table in enumerate((tables.regret_sum, tables.strategy_sum, tables.instant)):
         _to_table(r, sums[row], table)
 
@@ -383,10 +409,10 @@ def river_values(r: RiverPlanArrays, strategy: FloatArray, who: int, mode: int,
     blocks = np.zeros(r.block[states])
     _to_blocks(r, strategy, blocks)
     reach = np.zeros((2, states, hands))
-    _ranges_down(r, blocks, reach, 1 - who)
+    _ranges_down(r, blocks, reach, 1 - who, False)
     _values_up(r, blocks, who, mode, reach, value, np.zeros((3, 0)),
-               _Fold(False, False, 1.0, 1.0, 1.0, 1.0), np.zeros((2, hands + 1)),
-               np.zeros((2, 2 * hands + NUM_CARDS)), np.zeros((states, hands)))
+               _Fold(-np.inf, 1.0, 1.0, 1.0, 1.0, False), np.zeros((3, hands + 1)),
+               np.zeros((2, 2 * hands + NUM_CARDS)))
 
 
 def _values(plan: RiverPlan, strategy: FloatArray, who: int, mode: int) -> FloatArray:
@@ -443,7 +469,7 @@ def _met_mass(r: RiverPlanArrays, strategy: FloatArray, who: int, met: FloatArra
     blocks = np.zeros(r.block[states])
     _to_blocks(r, strategy, blocks)
     reach = np.zeros((2, states, hands))
-    _ranges_down(r, blocks, reach, 1 - who)
+    _ranges_down(r, blocks, reach, 1 - who, True)
     other = 1 - who
     mass = np.zeros(hands + 1)
     by_card = np.zeros(NUM_CARDS)

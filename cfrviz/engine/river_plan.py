@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+import numpy.typing as npt
 
 from ..core.types import BoolArray, FloatArray, IntArray
 from ..games.holdem.public import RiverPublic
@@ -19,6 +20,11 @@ from .plan import PlanArrays
 __all__ = ["NUM_CARDS", "RiverPlan", "RiverPlanArrays", "river_plan"]
 
 NUM_CARDS = 52
+
+#: The leaves' entries (at most 2 x 1,326 + 52): 16 bits, so that a player's nine reads per
+#: hand fit in the first-level cache beside the sums they read, and unsigned, so that numba
+#: reads at them without its test for an index below 0 (taken from the end).
+EntryArray = npt.NDArray[np.uint16]
 
 
 class RiverPlanArrays(NamedTuple):
@@ -29,6 +35,9 @@ class RiverPlanArrays(NamedTuple):
     ----------
     player : int64 array (states,)
         The acting player, -1 at a terminal.
+    parent, edge_row : int64 arrays (states,)
+        Each state's parent (-1 at the root) and the kernels' strategy entry of the action
+        that leads to it for the parent's first hand (see ``block``; -1 at the root).
     child_ptr, child_ids : int64 arrays
         Children of ``s`` are ``child_ids[child_ptr[s]:child_ptr[s + 1]]``, in action order.
     info : int64 array (states, hands)
@@ -51,7 +60,7 @@ class RiverPlanArrays(NamedTuple):
     weaker, not_stronger : int64 arrays (2, hands)
         How many of the opponent's hands are weaker than the hand, and at most as strong: the
         opponent's hands in order, so its first ``weaker[p, h]`` are the ones ``h`` beats.
-    slot1, slot2 : int64 arrays (2, hands)
+    slot1, slot2 : uint16 arrays (2, hands)
         Where a hand's mass enters its player's per-card running sums: each player has a row
         of ``2 * hands + 52`` sums, one segment per card (a 0, then the running sum over the
         player's hands holding that card, from the weakest); ``slot1[p, j]`` is hand ``j``'s
@@ -64,16 +73,21 @@ class RiverPlanArrays(NamedTuple):
         the total weight of the deals (a fold's payoff three times).
     fold : bool array (states,)
         Whether a terminal is a fold.
-    gather : int64 array (2, hands, 9)
+    gather : uint16 array (2, hands, 9)
         A showdown's nine reads per hand side by side: ``card_all`` (2), ``same``,
         ``weaker``, ``card_weaker`` (2), ``not_stronger``, ``card_upto`` (2).
     folder, call : int64 arrays (states,)
         At a fold, who folded and the showdown its call would have reached (the fold's
         sibling, processed before it), whose opponent's range is the fold's for the folder:
         the folder's values there reuse the mass each hand meets at the call; -1 elsewhere.
+    fold_at : int64 array (states,)
+        At a showdown, the fold whose ``call`` it is, which it writes for the folder; -1
+        elsewhere.
     """
 
     player: IntArray
+    parent: IntArray
+    edge_row: IntArray
     child_ptr: IntArray
     child_ids: IntArray
     info: IntArray
@@ -86,16 +100,17 @@ class RiverPlanArrays(NamedTuple):
     same: IntArray
     weaker: IntArray
     not_stronger: IntArray
-    slot1: IntArray
-    slot2: IntArray
+    slot1: EntryArray
+    slot2: EntryArray
     card_weaker: IntArray
     card_upto: IntArray
     card_all: IntArray
     payoff: FloatArray
     fold: BoolArray
-    gather: IntArray
+    gather: EntryArray
     folder: IntArray
     call: IntArray
+    fold_at: IntArray
 
 
 class RiverPlan:
@@ -136,6 +151,12 @@ class RiverPlan:
                 info[s, :len(self.order[p])] = spot.infoset[s, self.order[p]]
                 sizes[s] = len(tree.nodes[s].children) * len(self.order[p])
         block = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
+        parent = np.full(states, -1, dtype=np.int64)
+        edge_row = np.full(states, -1, dtype=np.int64)
+        for s in range(states):
+            for a, child in enumerate(tree.nodes[s].children):
+                parent[child] = s
+                edge_row[child] = block[s] + a * len(self.order[int(player[s])])
         members, *per_hand = _hand_rows(spot, self.order, hands)
         cards = [_card_rows(spot, self.order, p, hands) for p in (0, 1)]
         payoff = np.zeros((states, 2, 3))
@@ -144,20 +165,24 @@ class RiverPlan:
         fold = np.array([n.terminal and not n.showdown for n in tree.nodes], dtype=bool)
         folder = np.full(states, -1, dtype=np.int64)
         call = np.full(states, -1, dtype=np.int64)
+        fold_at = np.full(states, -1, dtype=np.int64)
         for s, node in enumerate(tree.nodes):
             if node.folder is not None:
                 siblings = tree.nodes[node.parent].children
                 calls = [c for c in siblings if tree.nodes[c].showdown and c > s]
                 folder[s], call[s] = node.folder, calls[0] if calls else -1
+                if calls:
+                    fold_at[calls[0]] = s
         reads = [np.stack([cards[0][i], cards[1][i]]) for i in (2, 3, 4)]
         gather = np.concatenate([reads[2], per_hand[3][..., None], per_hand[4][..., None],
                                  reads[0], per_hand[5][..., None], reads[1]], axis=2)
         empty_i = np.zeros(0, dtype=np.int64)
-        frozen = [player, child_ptr, child_ids, info, block, members,
+        frozen = [player, parent, edge_row, child_ptr, child_ids, info, block, members,
                   np.array([len(h) for h in spot.hands], dtype=np.int64), *per_hand,
-                  *(np.stack([cards[1][i], cards[0][i]]) for i in (0, 1)),  # the owner's
+                  *(np.stack([cards[1][i], cards[0][i]]).astype(np.uint16)  # the owner's
+                    for i in (0, 1)),
                   *(np.stack([cards[0][i], cards[1][i]]) for i in (2, 3, 4)), payoff, fold,
-                  gather, folder, call]
+                  gather.astype(np.uint16), folder, call, fold_at]
         self.spot = spot
         self.arrays = RiverPlanArrays(*(_frozen(a) for a in frozen))
         utility = np.column_stack((spot.payoffs.ravel(), -spot.payoffs.ravel()))
