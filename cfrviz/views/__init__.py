@@ -23,9 +23,11 @@ from .matrix import (
 from .multiplayer import deviation_figure
 from .saved import mark_widget_outputs
 from .style import get_style, presenter_mode, presenting, set_presenter
+from .training import cost_curve_figure
 from .tree import TreeView, plot_tree, tidy_layout, tree_graph
 
-__all__ = ["TreeView", "deviation_figure", "display_frames", "exploitability_figure", "get_style",
+__all__ = ["TreeView", "cost_curve_figure", "deviation_figure", "display_frames",
+           "exploitability_figure", "get_style",
            "history_figure",
            "kuhn_equilibrium_figure", "kuhn_equilibrium_point", "kuhn_strategy_path",
            "nearest_alpha", "update_kuhn_equilibrium",
