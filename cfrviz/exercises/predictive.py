@@ -1,54 +1,20 @@
-"""Checker for the frontier lesson's exercise: predictive regret matching+, PCFR+'s step.
+"""Checker for lesson 09's exercise: PCFR+'s step, predictive regret matching+.
 
-PCFR+ (Farina, Kroer and Sandholm, "Faster game solving via predictive Blackwell
-approachability", AAAI 2021) is CFR+ with one change to what is played.  After a player's
-pass at iteration ``t`` has given the regrets ``r`` of its information sets, the student's
-``step(regret_sum, regret, legal_mask, t)`` returns three things for those sets:
+PCFR+ (Farina, Kroer and Sandholm 2021) is CFR+ with a prediction in what is played.  The
+student's ``step(regret_sum, regret, legal_mask, t)`` returns, for one player's sets, the new
+regrets ``[R + r]^+``, the strategy played next (regret matching on ``[R + r]^+ + r``, uniform
+over the legal actions where nothing is positive) and iteration t's weight, ``t**2`` (any
+positive multiple passes).  :func:`check_predictive_step` feeds it the regrets of every iteration
+of ``solve(game, "pcfr+")`` on each of :data:`GAMES` with the student's own regrets from the call
+before, and compares regrets, strategy and average with the run's.
 
-- the new cumulative regrets, regret matching+'s ``R = [R + r]^+`` (as CFR+);
-- the strategy those sets play next, regret matching on ``R + r`` with the *new* ``R``
-  (proportional to ``[R + r]^+``): the prediction is that the next regrets will be like the
-  last ones (uniform over the legal actions where nothing is positive);
-- the weight of iteration ``t``'s strategy in the average, ``t**2`` (any positive multiple
-  gives the same average and is accepted).
-
-How the checker runs it (:func:`check_predictive_step`)
-    For each game of :data:`GAMES` it records every iteration of ``cfrviz.solve(game,
-    "pcfr+")`` and calls the step for player 1's sets, then player 2's, at t = 1, 2, ...,
-    with that run's regrets ``r`` (``trace.instantaneous_regret``) and the student's *own*
-    cumulative regrets from the call before.  After each call it compares the regrets with the
-    run's ``cumulative_regret``, the strategy with regret matching on the run's ``[R + r]^+ +
-    r`` (the strategy the run plays at ``t + 1``, bit for bit: the tests check it), and, after
-    each iteration, the average built with the student's weights with the run's
-    ``average_strategy``.
-
-Why the student's code may round differently (float32 accepted)
-    ``r`` comes from solve's run, not from the student's strategy, so a rounding difference
-    cannot feed back into later regrets: the fold ``R -> [R + r]^+`` is non-expansive and a
-    difference in ``R`` grows by at most one call's rounding per iteration.  The bounds follow
-    ``tests/_tolerance.py``'s rule, with the student's precision at worst single precision
-    (:data:`EPS`, float32's 1.2e-7):
-
-    - cumulative regrets, per entry: the sum over the calls so far of ``2 eps (|R| + |r|)``
-      (converting the two inputs, the add; the floor is exact);
-    - strategy, per set: the values matched, ``[R + r]^+``, are off by at most ``b`` per action
-      (the measured gap in ``R`` plus ``3 eps (|R| + |r|)``), so with ``P`` the sum of the
-      positive values and ``B`` the sum of the ``b``, each probability is off by at most
-      ``(b + sigma B) / (P - B)`` plus the division's ``(actions + 2) eps``.  A set where every
-      legal value is at most ``-b`` plays the uniform strategy exactly; a set with ``P <= 2B``
-      (rounding could decide the sign) is only required to play a distribution over its legal
-      actions.  Measured on these runs (2026-11-26): the smallest positive ``P`` is 2.8e-3 on
-      Kuhn and 2.3e-3 on Leduc, and every set where nothing is positive has ``R = r = 0``, so
-      in float64 and float32 alike every set is judged strictly;
-    - the average, per entry: ``(actions + 4) eps``.
-
-Naming a mistake
-    A wrong answer is named by the wrong version that reproduces its outputs from its own
-    inputs at every call (:func:`predictive_cases`, a table over the regrets and strategies of
-    :data:`cfrviz.reference.mistakes.PREDICTIVE_FOLDS` and ``PREDICTIVE_PLAYS`` and the weights
-    of :data:`WEIGHT_RULES`): regrets first, then the strategy, then the weights.
-    (A floor before the add differs from none once the student's regrets are negative,
-    which they are after the first call.)
+Tolerance: float32 code passes.  ``r`` comes from the run, so rounding cannot feed back, and the
+fold is non-expansive: the regrets may drift by ``2 eps (|R| + |r|)`` per call (eps is float32's,
+:data:`EPS`); a strategy is judged by :func:`_strategy_close`'s bound on regret matching with
+values off by that much (a set where rounding could decide the sign need only play a
+distribution; measured 2026-11-26, none in these runs), the average to ``(actions + 4) eps``.
+A wrong answer is named by the wrong version (:mod:`cfrviz.reference.mistakes`) that gives its
+outputs from its own inputs at every call (:func:`predictive_cases`).
 """
 
 from __future__ import annotations
@@ -77,10 +43,8 @@ from .lesson08 import two_changes as two_changes
 GAMES = (("kuhn_poker", 50), ("leduc_poker", 10))
 #: The student's precision at worst: float32's machine epsilon.
 EPS = float(np.finfo(np.float32).eps)
-
 NAME = "`my_predictive_step`"
-#: PCFR+'s step for one player's sets, from the reference's steps: ``([R + r]^+, regret
-#: matching on [R + r]^+ + r, t**2)`` (:func:`cfrviz.reference.mistakes.predictive_step`).
+#: PCFR+'s step: ``([R + r]^+, regret matching on [R + r]^+ + r, t**2)``.
 right_step = mistakes.predictive_step
 
 #: What each named mistake is told (the weight mistakes' messages quote the weights).
@@ -152,12 +116,9 @@ _HINTS = {
 }
 
 
-# --- what the checker runs ------------------------------------------------------------------
-
 @dataclass
 class Call:
-    """One call of the student's step: where, what it was given, what it returned, and what
-    solve's run holds there (``want_*``), with the rounding each comparison allows."""
+    """One call of the student's step: what it was given and returned, and solve's regrets."""
 
     game: str  # "Kuhn poker", ...
     t: int
@@ -176,8 +137,7 @@ class Call:
 
 @dataclass(frozen=True)
 class Run:
-    """solve(game, "pcfr+")'s record of every iteration, and each iteration's own-reach
-    strategy weights (what the average adds, before the weight of t)."""
+    """solve(game, "pcfr+")'s record of every iteration and each one's own-reach weights."""
 
     name: str  # "Kuhn poker", ...
     tree: Any
@@ -188,13 +148,11 @@ class Run:
 
 @lru_cache(maxsize=4)
 def pcfr_plus_run(name: str, iterations: int) -> Run:
-    """cfrviz's PCFR+ on ``name``, recorded after each of ``iterations + 1`` iterations (the
-    last record holds the strategy played after the checker's last call)."""
+    """cfrviz's PCFR+ on ``name``, recorded after each of ``iterations + 1`` iterations."""
     tree = load_game(name)
     marks = list(range(1, iterations + 2))
     trace = solve(tree, "pcfr+", iterations + 1, checkpoints=marks, progress=False)
-    # A player's own reach depends only on its own strategy, still the one the trace recorded
-    # for iteration t when its pass runs (alternating updates); each pass weighs its own sets.
+    # a player's own reach depends on its own strategy only: the one recorded for iteration t
     weights = tuple(cfr_pass(tree, sigma, 0)[1] + cfr_pass(tree, sigma, 1)[1]
                     for sigma in trace.current_strategy[:iterations])
     return Run(name.replace("_", " ").capitalize(), tree, trace, weights, iterations)
@@ -230,8 +188,9 @@ def _outputs(out, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, float
 
 def _strategy_close(got: np.ndarray, values: np.ndarray, slack: np.ndarray, mask: np.ndarray,
                     fallback_mode: str = "uniform") -> bool:
-    """Is ``got`` regret matching on ``values`` (with ``fallback_mode``) to within rounding,
-    when each value may be off by ``slack``?  See the module's docstring for the bound."""
+    """Is ``got`` regret matching on ``values`` (with ``fallback_mode``) when each value may be
+    off by ``b = slack``?  With ``P`` the positive values' sum and ``B`` the ``b``'s, each
+    probability may be off by ``(b + sigma B) / (P - B)`` plus the division's rounding."""
     if not np.all(np.isfinite(got)):
         return False
     want = mistakes.matched(values, mask, fallback_mode)
@@ -254,8 +213,7 @@ def _strategy_close(got: np.ndarray, values: np.ndarray, slack: np.ndarray, mask
     loose = ~(strict | certain_zero)
     if not loose.any():
         return True
-    # rounding could decide whether anything is positive here: any distribution over the legal
-    # actions is right (a "raw" or "zeros" version never is one)
+    # rounding could decide the sign here: any distribution over the legal actions is right
     rows, legal = got[loose], mask[loose]
     return fallback_mode == "uniform" and bool(
         np.all(np.where(legal, rows >= -division, np.abs(rows) <= division))
@@ -300,8 +258,6 @@ def _call_student(function, run: Run) -> list[Call] | Feedback:
     return calls
 
 
-# --- judging: each test reads one call; the table (predictive_cases) reads them over all calls -
-
 def _agrees(call: Call) -> bool:
     """The call's regrets and strategy are solve's, to the derived rounding."""
     gap = np.abs(call.got_regrets - call.want_regrets)
@@ -312,8 +268,8 @@ def _agrees(call: Call) -> bool:
 
 
 def _average_agrees(run: Run, calls: list[Call]) -> int | None:
-    """The first iteration after which the average built with the student's weights differs
-    from solve's (None: it never does); ``calls`` are the run's, in order."""
+    """The first iteration after which the student's weights give another average than
+    solve's (None: none); ``calls`` are the run's, in order."""
     mask = run.tree.legal_mask
     strategy_sum = np.zeros(mask.shape)
     for call in calls:
@@ -435,10 +391,6 @@ WEIGHT_MESSAGES: dict[str, str | Callable[[list[Call]], str]] = {
 }
 
 
-def _weights_are(name: str, calls: list[Call]) -> bool:
-    return weight_mistake(calls) == name
-
-
 def _describe_regrets(calls: list[Call]) -> str:
     call = next(call for call in calls if not _regrets_right(call))  # the first wrong one
     want = np.maximum(call.regret_sum + call.regret, 0.0)
@@ -471,9 +423,8 @@ def _show(values: np.ndarray) -> str:
 
 
 def predictive_cases(runs: list[Run]) -> tuple[Case, ...]:
-    """The table over all the calls of the student's step (the value ``diagnose`` reads): the
-    right step, then the regrets' mistakes, the strategy's and the weights', each named by the
-    wrong version (:mod:`cfrviz.reference.mistakes`) that gives it at every call."""
+    """The table over all the calls of the student's step: the right step, then the
+    regrets', the strategy's and the weights' mistakes."""
     def not_finite(calls: list[Call]) -> bool:
         return not all(np.isfinite(c.got_strategy).all() for c in calls)
 
@@ -497,7 +448,7 @@ def predictive_cases(runs: list[Run]) -> tuple[Case, ...]:
             np.any(np.abs(np.where(c.mask, 0.0, c.got_strategy)) > 4 * EPS) for c in calls),
              MISTAKES["illegal-actions"]),
         Case(None, lambda calls: not _every(_strategy_right, calls), _describe_strategy),
-        *(Case(name, partial(_weights_are, name), message)
+        *(Case(name, lambda calls, name=name: weight_mistake(calls) == name, message)
           for name, message in WEIGHT_MESSAGES.items()),
         fallback("Each call agrees with PCFR+'s rule, but the run differs from cfrviz's "
                  "solve(game, 'pcfr+'). Does your function keep something between calls (a "
@@ -524,15 +475,10 @@ def correct_message(runs: list[Run], calls: list[Call]) -> str:
 
 @checks("`my_predictive_step`", "check_predictive_step(my_predictive_step)")
 def check_predictive_step(function) -> Feedback:
-    """The exercise: ``function(regret_sum, regret, legal_mask, t)`` is PCFR+'s step.
-
-    The module's docstring says what the step is given and returns, how the checker drives it
-    through solve(game, "pcfr+")'s run on each of :data:`GAMES`, and the tolerance (float32
-    code passes); :func:`predictive_cases` names the mistakes.  The step must leave its three
-    arrays as they were (mistake ``"changes its input"``).  Known limit: the smallest positive
-    ``R + r`` in these runs is 3.6e-5 (Leduc), so a floor that also zeroes values below 1e-6 is
-    not told apart from the right one (one below 1e-3 is).
-    """
+    """The exercise: ``function(regret_sum, regret, legal_mask, t)`` is PCFR+'s step (see the
+    module's docstring); it must leave its inputs as they were.  Known limit: the smallest
+    positive ``R + r`` in these runs is 3.6e-5 (Leduc), so a floor that also zeroes values
+    below 1e-6 is not told apart from the right one (one below 1e-3 is)."""
     runs = [pcfr_plus_run(name, iterations) for name, iterations in GAMES]
     calls: list[Call] = []
     for run in runs:
@@ -543,16 +489,12 @@ def check_predictive_step(function) -> Feedback:
     return diagnose(calls, predictive_cases(runs))
 
 
-# --- after the exercise: the student's step as a whole solver --------------------------------
-
 def run_your_step(function, game="kuhn_poker", iterations: int = 200
                   ) -> dict[str, np.ndarray]:
-    """PCFR+ with ``function`` as its step, run on its own (its strategies choose its regrets):
-    :func:`cfrviz.reference.mistakes.stepwise`, alternating passes of the reference's
-    ``cfr_pass`` with each player's sets folded by ``function``.  Returns ``{"iterations",
-    "yours", "pcfr+", "cfr+", "gap"}``: the exploitability of the student's average and of
-    cfrviz's PCFR+ and CFR+ after each iteration, and the largest gap between the student's
-    average strategy and cfrviz's PCFR+'s at each iteration.
+    """PCFR+ with ``function`` as its step, run on its own (:func:`cfrviz.reference.mistakes.
+    stepwise`).  Returns ``{"iterations", "yours", "pcfr+", "cfr+", "gap"}``: the
+    exploitability after each iteration of the student's average, cfrviz's PCFR+'s and CFR+'s,
+    and the largest gap between the student's average and PCFR+'s.
 
     Raises
     ------
