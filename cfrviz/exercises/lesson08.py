@@ -1,16 +1,10 @@
 """Checkers and helpers for lesson 08, faster CFR: CFR+, linear CFR and discounted CFR.
 
-Exercise 1 turns one iteration of CFR into CFR+ as code
-(:func:`check_cfr_plus_iteration`): the checker runs the student's iteration
-on Kuhn poker, compares the running sums with ``cfrviz.solve(kuhn, "cfr+")``
-after every iteration, and names the mistake when a wrong version
-(:data:`PLUS_VARIANTS`, built by :mod:`cfrviz.reference.mistakes`)
-reproduces them.  Exercise 2 is DCFR's discounts by hand, exercise 3 the race
-between the variants.  :func:`one_change_at_a_time` is the lesson's
-comparison of vanilla CFR with each of CFR+'s two changes alone (and :func:`two_changes`
-lesson 09's, of CFR+ with each of PCFR+'s).  A wrong answer is told what is wrong and where
-to look, never the answer: no line of code that completes the iteration, no factor, no
-measured ranking.  A CFR+ iteration that calls :func:`plus_iteration` itself is refused.
+Exercise 1 is one CFR+ iteration as code (its wrong versions, :data:`PLUS_VARIANTS`, are steps
+of :mod:`cfrviz.reference.mistakes` swapped), exercise 2 DCFR's discounts by hand, exercise 3
+the race between the variants.  A wrong answer is told what is wrong and where to look, never
+the answer.  :func:`one_change_at_a_time` and lesson 09's :func:`two_changes` separate the
+changes a variant makes.
 """
 
 from __future__ import annotations
@@ -44,17 +38,9 @@ RACE_ITERATIONS = 500
 VARIANTS = ("cfr", "cfr+", "linear_cfr", "dcfr")
 
 
-# --- section 1: one change at a time ----------------------------------------------------------
-
 def one_change_at_a_time(game, checkpoints) -> dict[str, dict[int, float]]:
-    """Exploitability of the average strategy of vanilla CFR and of each of CFR+'s changes alone.
-
-    Four runs of the compiled full-tree CFR (:func:`rule_curves`), all with alternating
-    updates: ``"cfr"`` (vanilla), ``"linear average"`` (the average weights iteration t by t,
-    regrets as vanilla), ``"regret floor"`` (cumulative regrets floored at zero after each
-    update, average as vanilla) and ``"cfr+"`` (both changes).  Returns ``{run: {iteration:
-    exploitability}}`` at the ``checkpoints``.
-    """
+    """``{run: {iteration: exploitability of the average}}`` at ``checkpoints`` for vanilla CFR,
+    each of CFR+'s changes alone (``"linear average"``, ``"regret floor"``) and CFR+."""
     marks = sorted(set(int(t) for t in checkpoints))
     runs = {"cfr": {}, "linear average": {"linear_average": True},
             "regret floor": {"plus": True}, "cfr+": {"plus": True, "linear_average": True}}
@@ -63,11 +49,10 @@ def one_change_at_a_time(game, checkpoints) -> dict[str, dict[int, float]]:
 
 
 def rule_curves(tree, rules: dict[str, dict], marks) -> dict[str, list[float]]:
-    """The exploitability of the average strategy at each of ``marks`` (sorted, from 1) when
-    the compiled full-tree CFR runs with each rule: ``{label: flags of`` :class:`cfrviz.engine.
-    UpdateRule` ``}``, alternating updates.  The reference's loop (``reference.cfr.cfr_variant``
-    has the same flags) takes 13 ms an iteration on Leduc poker: too slow for a lesson's
-    2,000."""
+    """The exploitability of the average at each of ``marks`` (sorted, from 1) when the compiled
+    full-tree CFR (the solvers' kernel) runs with each ``{label: flags of engine.UpdateRule}``,
+    alternating; rules no registered algorithm has (``reference.cfr.cfr_variant`` has the same
+    flags, but takes 13 ms an iteration on Leduc: too slow for a lesson's 2,000)."""
     arrays, shape = engine.plan(tree).arrays, tree.legal_mask.shape
     out: dict[str, list[float]] = {}
     for label, flags in rules.items():
@@ -82,9 +67,7 @@ def rule_curves(tree, rules: dict[str, dict], marks) -> dict[str, list[float]]:
     return out
 
 
-#: Lesson 09's comparison: PCFR+ changes two things in CFR+, the prediction in what is played
-#: and the average's weights (t² instead of t).  Each combination, by its label:
-#: (predictive, average power).
+#: Lesson 09's comparison of PCFR+'s two changes to CFR+, by label: (predictive, average power).
 CHANGES = {"CFR+ (no prediction, t average)": (False, 1.0),
            "t² average only": (False, 2.0),
            "prediction only (t average)": (True, 1.0),
@@ -92,17 +75,9 @@ CHANGES = {"CFR+ (no prediction, t average)": (False, 1.0),
 
 
 def two_changes(game="kuhn_poker", iterations=(100, 200, 1000)) -> dict[str, list[float]]:
-    """The exploitability of the average strategy, at each of ``iterations``, for CFR+ with
-    each combination of PCFR+'s two changes (:data:`CHANGES`); lesson 09 calls it as
-    ``cfrviz.exercises.predictive.two_changes``.
-
-    CFR+ (Tammelin 2014) plays regret matching+ and averages with weights t; PCFR+ (Farina,
-    Kroer and Sandholm 2021) adds the prediction (regret matching on ``[R + r]^+ + r``) *and*
-    weights t².  The two middle rows are neither published method: they separate the changes.
-    All four run the compiled full-tree kernel with alternating updates (:func:`rule_curves`),
-    so the first and last rows are ``cfrviz.solve``'s ``"cfr+"`` and ``"pcfr+"`` exactly (the
-    tests check it).
-    """
+    """The exploitability of the average at each of ``iterations`` for CFR+ with each
+    combination of PCFR+'s two changes (:data:`CHANGES`), the prediction and the t² average.
+    The first and last rows are ``cfrviz.solve``'s ``"cfr+"`` and ``"pcfr+"`` exactly."""
     tree = as_tree(load_game(game) if isinstance(game, str) else game, "PCFR+")
     marks = sorted(int(t) for t in iterations)
     if not marks or marks[0] < 1:
@@ -111,8 +86,6 @@ def two_changes(game="kuhn_poker", iterations=(100, 200, 1000)) -> dict[str, lis
                                       "predictive": predictive, "average_power": power}
                               for label, (predictive, power) in CHANGES.items()}, marks)
 
-
-# --- exercise 1: CFR+ as code -----------------------------------------------------------------
 
 #: CFR+ as steps of :func:`mistakes.iteration`: regrets floored after adding, average weighted t.
 CFR_PLUS = {"fold": "floor", "weight": "linear"}
@@ -164,14 +137,13 @@ PLUS_MESSAGES = {
 
 
 def plus_iteration(tree, regret_sum, strategy_sum, t: int, **steps):
-    """One iteration of CFR+, or of a wrong version of it with ``steps`` changed (the keywords
-    of :func:`mistakes.iteration`, as in :data:`PLUS_VARIANTS`).  Returns the new sums."""
+    """One iteration of CFR+, or of a wrong version with ``steps`` changed (as in
+    :data:`PLUS_VARIANTS`): the new ``(regret_sum, strategy_sum)``."""
     return mistakes.iteration(tree, regret_sum, strategy_sum, t, **{**CFR_PLUS, **steps})
 
 
 def _run(tree, iterations: int, **steps) -> list[tuple[np.ndarray, np.ndarray]]:
-    """CFR+ (or the version with ``steps`` changed) from zero tables: the sums after each
-    iteration."""
+    """CFR+ (or a wrong version) from zero tables: the sums after each iteration."""
     return [(r, s) for _, r, s in mistakes.run(tree, iterations, **{**CFR_PLUS, **steps})]
 
 
@@ -224,17 +196,16 @@ _PLUS_HINTS = {
 
 def _same(tree, got: list[tuple[np.ndarray, np.ndarray]], steps: dict, average: bool = True
           ) -> bool:
-    """The student's sums are those of CFR+ with ``steps`` changed (:func:`plus_iteration`)
-    after every iteration: the regrets, and the average too if ``average``."""
+    """The student's regrets (and average, if ``average``) are those of CFR+ with ``steps``
+    changed after every iteration."""
     return all(_close(g[0], r[0]) and (not average or _close(_average(tree, g[1]),
                                                             _average(tree, r[1])))
                for g, r in zip(got, _run(tree, len(got), **steps)))
 
 
 def _diagnose(tree, got: list[tuple[np.ndarray, np.ndarray]]) -> str | None:
-    """The name of the wrong version (:data:`PLUS_VARIANTS`) whose sums match the student's
-    after every iteration: its regrets for a regret mistake, its regrets and average for an
-    average mistake."""
+    """The wrong version (:data:`PLUS_VARIANTS`) whose regrets (and, for an average mistake,
+    average) match the student's after every iteration, or "vanilla"."""
     if _same(tree, got, {}, average=False):
         return next((name for name, steps in PLUS_VARIANTS.items()
                      if "weight" in steps and _same(tree, got, steps)), None)
@@ -245,29 +216,15 @@ def _diagnose(tree, got: list[tuple[np.ndarray, np.ndarray]]) -> str | None:
     return None
 
 
-def answers() -> dict:
-    """The package's own CFR+ iteration, which the student's may not call (``forbidden`` of
-    :func:`~cfrviz.exercises.coding.run_student`)."""
-    return {plus_iteration: "cfrviz.exercises.lesson08.plus_iteration"}
-
-
 @checks("`my_cfr_plus_iteration`", "check_cfr_plus_iteration(my_cfr_plus_iteration)")
 def check_cfr_plus_iteration(function, iterations: int = PLUS_ITERATIONS) -> Feedback:
     """Exercise 1: ``function(tree, regret_sum, strategy_sum, t)`` is one iteration of CFR+.
 
-    The checker starts from zero tables and calls the function for t = 1, 2,
-    ..., ``iterations`` on Kuhn poker, feeding back the two tables it
-    returns, and compares after every iteration the cumulative regrets with
-    those of ``cfrviz.solve(kuhn, "cfr+")`` and the average strategy (the
-    strategy sum normalised per set, so any positive scale passes) with its
-    average.  When they differ it names the mistake if a wrong version
-    reproduces the student's sums: no floor (or a floor only inside regret
-    matching), a floor before adding, a floored increment, linear regrets,
-    simultaneous updates, an average weighted 1, t², t − 1 or t + 1.  CFR+ with player 2
-    updated first is accepted too, and said so.  The function returns new tables: one that
-    changes the tables it was given is refused (mistake ``"changes its input"``).  Known
-    limit: the smallest positive cumulative regret in these 30 iterations is 0.0101, so a
-    floor with a smaller tolerance (``total > 1e-3``) is not told apart from the right one.
+    Run from zero tables for t = 1..``iterations`` on Kuhn poker, fed its own tables; after
+    every iteration its regrets and average (any positive scale of the sum) must be
+    ``cfrviz.solve(kuhn, "cfr+")``'s to 1e-9, with player 2 first accepted too, and the tables
+    it was given left unchanged.  Known limit: the smallest positive cumulative regret in these
+    30 iterations is 0.0101, so a floor at ``total > 1e-3`` is not told apart from the right one.
     """
     tree, trace, _ = _plus_targets()
     iterations = min(int(iterations), PLUS_ITERATIONS)
@@ -278,7 +235,8 @@ def check_cfr_plus_iteration(function, iterations: int = PLUS_ITERATIONS) -> Fee
         given = (regret_sum.copy(), strategy_sum.copy())  # to read: it returns new tables
         out, problem = run_student(
             lambda g=given, t=t: function(tree, *g, t),
-            name="`my_cfr_plus_iteration`", hints=_PLUS_HINTS, forbidden=answers(),
+            name="`my_cfr_plus_iteration`", hints=_PLUS_HINTS,
+            forbidden={plus_iteration: "cfrviz.exercises.lesson08.plus_iteration"},
             unchanged=[("regret_sum", given[0]), ("strategy_sum", given[1])])
         if problem is not None:
             return problem
@@ -291,8 +249,8 @@ def check_cfr_plus_iteration(function, iterations: int = PLUS_ITERATIONS) -> Fee
 
 
 def plus_cases(tree, trace, iterations: int) -> tuple[Case, ...]:
-    """Exercise 1's table over the student's tables after each iteration (``got``):
-    cfrviz's CFR+ in either order, a wrong version that :func:`_diagnose` names, or neither."""
+    """Exercise 1's table over the student's tables after each iteration: cfrviz's CFR+ in
+    either order, a wrong version that :func:`_diagnose` names, or neither."""
     vanilla = _plus_targets()[2]
 
     def first_bad(got) -> int | None:
@@ -347,11 +305,7 @@ def plus_cases(tree, trace, iterations: int) -> tuple[Case, ...]:
 
 
 def check_dcfr_discounts(answer) -> Feedback:
-    """Exercise 2: the three factors DCFR (1.5, 0, 2) applies after iteration 4.
-
-    Positive regrets × 4^1.5 / (4^1.5 + 1) = 8/9, negative regrets
-    × 4^0 / (4^0 + 1) = 1/2, strategy sum × (4/5)^2 = 16/25.
-    """
+    """Exercise 2: the factors DCFR (1.5, 0, 2) applies after iteration 4: 8/9, 1/2, 16/25."""
     alpha, beta, gamma = DISCOUNT_PARAMS
     t = DISCOUNT_T
     right = np.array(dcfr_discounts(t, alpha, beta, gamma))
@@ -426,12 +380,8 @@ def _name(item) -> str | None:
 
 
 def check_variant_ranking(answer) -> Feedback:
-    """Exercise 3: rank CFR, CFR+, linear CFR and DCFR by exploitability after 500 iterations.
-
-    The answer is a list, lowest exploitability first (a single name is
-    taken as the prediction of the lowest).  The truth is computed here, by
-    running the four solvers on Leduc poker.
-    """
+    """Exercise 3: CFR, CFR+, linear CFR and DCFR, lowest exploitability after 500 iterations
+    on Leduc first (one name alone: the lowest), against the race run here (:func:`race`)."""
     if unanswered(answer):
         return not_done("Set `my_ranking` to the four names, lowest exploitability first, "
                         "e.g. ['cfr', 'linear_cfr', 'cfr+', 'dcfr'].")
@@ -446,9 +396,8 @@ def check_variant_ranking(answer) -> Feedback:
 
 
 def ranking_cases(answer, items: list | None, results: dict[str, float]) -> tuple[Case, ...]:
-    """Exercise 3's table over the variants the student named, best first (one name alone is
-    a prediction of the best); ``items`` is what the student listed (None: not a list) and
-    ``results`` the measured exploitabilities."""
+    """Exercise 3's table over the variants named, best first; ``items`` is what the student
+    listed (None: not a list) and ``results`` the measured exploitabilities."""
     single = isinstance(answer, str)
     truth = tuple(sorted(results, key=results.__getitem__))
     numbers = ", ".join(f"{n} {results[n]:.1e}" for n in truth)
