@@ -1,23 +1,20 @@
-"""Checker for lesson 06's chance-sampled CFR: deal once, then walk that deal as CFR does.
+"""Checker for lesson 06's chance-sampled CFR walk, and the harness both of lesson 06's walk
+checkers share (the external-sampling one is :mod:`.lesson06`'s).
 
-The student writes the walk of :func:`cfrviz.reference.mccfr.chance_sampling_walk`, with its
-signature: ``walk(tree, node, player, own_reach, opponent_reach, strategy, regret_sum,
-strategy_sum, draw)``.  The checker drives it as the reference's iterations do (player 1's walk
-then player 2's, each with regret matching on the regrets at the start of its walk), on Kuhn
-poker and Leduc poker (:data:`WALK_CHECKS`), with a ``draw(node, probabilities)``
-(:class:`NodeDraws`) whose uniform number is fixed per iteration, player and node: a right walk
-reproduces the reference's tables exactly, whatever order it tries the actions in.  A walk
-that calls the package's own (:func:`answers`) is refused, and one that neither draws nor
-changes a table is "not done yet" (a blank body).  A wrong walk is named by how it drew (a
-player's action, no chance node, other probabilities) or by the variant of the walk
-(:func:`chance_sampling_variant`, :data:`MISTAKES`) that reproduces its tables.  A passing
-walk then trains :data:`LONG_ITERATIONS` iterations on Kuhn poker with the compiled solver's
-draws (:func:`~cfrviz.reference.mccfr.stream_draws`), and its average must
-match ``cfrviz.solve(kuhn, "chance_sampling", ...)``'s exploitability at the same seed.
+The student writes :func:`cfrviz.reference.mccfr.chance_sampling_walk`, with its signature.  The
+checker drives it as the reference's iterations do (player 1's walk then player 2's, each with
+regret matching on the regrets at the start of its walk) on :data:`WALK_CHECKS`, with a
+``draw(node, probabilities)`` (:class:`NodeDraws`) whose uniform number is fixed per iteration,
+player and node, so a right walk reproduces the reference's tables exactly in any action order.
+A wrong walk is named by how it drew or by the variant (:data:`VARIANTS`, steps of the walk
+swapped in :data:`cfrviz.reference.mistakes.CHANCE_SAMPLING`) that reproduces its tables.  A
+passing walk then trains :data:`LONG_ITERATIONS` iterations on Kuhn poker with the compiled
+solver's draws; its exploitability must equal ``cfrviz.solve(kuhn, "chance_sampling", ...)``'s.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from functools import lru_cache, partial
 from typing import Any
 
@@ -124,23 +121,127 @@ _HINTS = {
 }
 
 
-class NodeDraws:
-    """The checker's ``draw(node, probabilities)`` for one walk: a fixed uniform per node.
+# --- the harness of lesson 06's two walk checkers -------------------------------------------
 
-    Each node has its own uniform number, so a walk draws the same outcome at a node whatever
-    order it visits the nodes in.  ``log`` keeps, per call, the node and the probabilities.
-    """
+class NodeDraws:
+    """The checker's ``draw(node, probabilities)`` for one walk: a fixed uniform per node, so
+    a walk draws the same outcome at a node whatever order it visits the nodes in.  ``log``
+    keeps, per call, the node and the probabilities."""
 
     def __init__(self, tree, uniforms: np.ndarray):
         self.tree, self.uniforms = tree, uniforms
         self.log: list[tuple[int, np.ndarray]] = []
 
     def __call__(self, node, probabilities) -> int:
-        tree = self.tree
-        node, p = checked_draw(tree, node, probabilities)
+        node, p = checked_draw(self.tree, node, probabilities)
         self.log.append((node, p))
         return pick(p, float(self.uniforms[node]))
 
+
+#: One walk's result: the tables after it, the value it returned, and its draws.
+Walk = tuple[np.ndarray, np.ndarray, Any, Any]
+
+
+@lru_cache(maxsize=4)
+def game(name: str):
+    """The game ``name``, loaded once."""
+    from ..games import load_game
+
+    return load_game(name)
+
+
+def uniforms(tree, iterations: int, seed: int) -> np.ndarray:
+    """The draws' uniform numbers, per (iteration, player, node)."""
+    return np.random.default_rng(seed).random((iterations, 2, tree.num_nodes))
+
+
+def snapshots(tree, uniforms: np.ndarray, walk: Callable, draws: Callable | None = None
+              ) -> list[Walk]:
+    """``walk(player, regret_sum, strategy_sum, draw)`` for player 1 then player 2 each
+    iteration, from zero tables; ``draw`` is ``draws(uniforms[iteration, player], regret_sum,
+    player)``, by default a :class:`NodeDraws`."""
+    regret_sum = np.zeros(tree.legal_mask.shape)
+    strategy_sum = np.zeros(tree.legal_mask.shape)
+    out = []
+    for u in uniforms:
+        for player in (0, 1):
+            draw = NodeDraws(tree, u[player]) if draws is None else \
+                draws(u[player], regret_sum, player)
+            value = walk(player, regret_sum, strategy_sum, draw)
+            out.append((regret_sum.copy(), strategy_sum.copy(), value, draw))
+    return out
+
+
+class Stop(Exception):
+    """The student's walk failed: carries the verdict out of :func:`snapshots`."""
+
+    def __init__(self, feedback: Feedback):
+        super().__init__(feedback.message)
+        self.feedback = feedback
+
+
+def same(a, b) -> bool:
+    """Two tables equal to 1e-9."""
+    return bool(np.allclose(a, b, rtol=1e-9, atol=1e-9))
+
+
+def _tables_agree(walks: Sequence[Walk], others: Sequence[Walk]) -> bool:
+    return all(same(a[0], b[0]) and same(a[1], b[1]) for a, b in zip(walks, others))
+
+
+def _value_agrees(got: Walk, want: Walk) -> bool:
+    try:
+        return bool(np.isclose(number(got[2]), float(want[2]), rtol=1e-9, atol=1e-9))
+    except (TypeError, ValueError):
+        return False
+
+
+def walk_cases(tree, reference: Sequence[Walk], messages: dict[str, str],
+               variants: Sequence[tuple[str, Callable[[], list[Walk]]]], *, value: str,
+               returns: str, compare: str) -> tuple[Case, ...]:
+    """The rows of a walk checker after its own: right (tables and root values), "root-value"
+    (``value`` is what the root's value is called, ``returns`` what to return), "no-regret"
+    and "no-average" (``messages``), a wrong walk whose snapshots (computed only when tried)
+    are the student's, and the first table that differs (then the sentence ``compare``)."""
+    game = tree.name.replace("_", " ")
+
+    def first(walks, agree) -> tuple[int, int, Walk, Walk]:  # iteration, player, got, want
+        w = next(w for w, pair in enumerate(zip(walks, reference)) if not agree(*pair))
+        return (*divmod(w, 2), walks[w], reference[w])
+
+    def root_value(walks) -> str:
+        iteration, player, got, want = first(walks, _value_agrees)
+        return (f"Your tables are right, but in {game} your walk for player {player + 1} in "
+                f"iteration {iteration + 1} returned {short_repr(got[2])} at the root; the "
+                f"{value} there is {float(want[2]):.4f}. {returns}")
+
+    def first_difference(walks) -> str:
+        iteration, player, got, want = first(walks, lambda a, b: _tables_agree([a], [b]))
+        table = 0 if not same(got[0], want[0]) else 1
+        info = int(np.argmax(np.abs(got[table] - want[table]).max(axis=1)))
+        return (f"In {game}, after iteration {iteration + 1}'s walk for player {player + 1}, "
+                f"your {('regrets', 'strategy sums')[table]} at set "
+                f"{tree.infoset_keys[info]!r} are {np.round(got[table][info], 4).tolist()}; "
+                f"the reference has {np.round(want[table][info], 4).tolist()}. {compare}")
+
+    def reproduced_by(run: Callable[[], list[Walk]]) -> Callable[[list[Walk]], bool]:
+        def matches(walks) -> bool:
+            with np.errstate(all="ignore"):
+                return _tables_agree(walks, run())
+        return matches
+
+    return (
+        Case.correct(lambda walks: _tables_agree(walks, reference)
+                     and all(map(_value_agrees, walks, reference)), "agrees"),
+        Case("root-value", lambda walks: _tables_agree(walks, reference), root_value),
+        Case("no-regret", lambda walks: not np.any(walks[-1][0]), messages["no-regret"]),
+        Case("no-average", lambda walks: not np.any(walks[-1][1]), messages["no-average"]),
+        *(Case(mistake, reproduced_by(run), messages[mistake]) for mistake, run in variants),
+        fallback(first_difference),
+    )
+
+
+# --- the chance-sampling checker ------------------------------------------------------------
 
 def chance_sampling_variant(tree, node, player, own_reach, opponent_reach, strategy, regret_sum,
                             strategy_sum, draw, mistake: str | None = None):
@@ -156,73 +257,23 @@ def chance_sampling_variant(tree, node, player, own_reach, opponent_reach, strat
                                 regret_sum, strategy_sum, draw, CHANCE_SAMPLING[mistake])
 
 
-@lru_cache(maxsize=4)
-def _game(name: str):
-    from ..games import load_game
-
-    return load_game(name)
-
-
-def _uniforms(tree, iterations: int) -> np.ndarray:
-    """The draws' uniform numbers, per (iteration, player, node)."""
-    return np.random.default_rng(WALK_SEED).random((iterations, 2, tree.num_nodes))
-
-
-def _train(tree, uniforms, walk) -> list[tuple[np.ndarray, np.ndarray, Any, NodeDraws]]:
-    """Tables after each walk of ``walk`` from the root (with
-    :func:`~cfrviz.reference.mccfr.chance_sampling_walk`'s arguments), the value it returned,
-    and its draws."""
-    regret_sum = np.zeros(tree.legal_mask.shape)
-    strategy_sum = np.zeros(tree.legal_mask.shape)
-    out = []
-    for u in uniforms:
-        for player in (0, 1):
-            strategy = regret_matching(regret_sum, tree.legal_mask)
-            draws = NodeDraws(tree, u[player])
-            value = walk(tree, 0, player, 1.0, 1.0, strategy, regret_sum, strategy_sum, draws)
-            out.append((regret_sum.copy(), strategy_sum.copy(), value, draws))
-    return out
-
-
-def _same(a, b) -> bool:
-    return bool(np.allclose(a, b, rtol=1e-9, atol=1e-9))
-
-
-def _tables_agree(walks, others) -> bool:
-    return all(_same(a[0], b[0]) and _same(a[1], b[1]) for a, b in zip(walks, others))
-
-
-def _value_agrees(got, want) -> bool:
-    try:
-        return bool(np.isclose(number(got[2]), float(want[2]), rtol=1e-9, atol=1e-9))
-    except (TypeError, ValueError):
-        return False
-
-
-class _Stop(Exception):
-    """The student's walk failed: carries the verdict out of the training loop."""
-
-    def __init__(self, feedback: Feedback):
-        super().__init__(feedback.message)
-        self.feedback = feedback
+def _train(tree, uniforms: np.ndarray, walk: Callable) -> list[Walk]:
+    """:func:`snapshots` of ``walk``, a walk with :func:`chance_sampling_walk`'s arguments,
+    from the root, with regret matching on the regrets at the start of each walk."""
+    return snapshots(tree, uniforms, lambda player, regret_sum, strategy_sum, draw: walk(
+        tree, 0, player, 1.0, 1.0, regret_matching(regret_sum, tree.legal_mask), regret_sum,
+        strategy_sum, draw))
 
 
 @checks("`my_chance_sampling`", "check_chance_sampling(my_chance_sampling)")
 def check_chance_sampling(function) -> Feedback:
     """Lesson 06: ``function(tree, node, player, own_reach, opponent_reach, strategy,
-    regret_sum, strategy_sum, draw)`` is chance-sampled CFR's walk.
-
-    Compared walk by walk with :func:`~cfrviz.reference.mccfr.chance_sampling_walk` on
-    :data:`WALK_CHECKS` (same draws), then trained for :data:`LONG_ITERATIONS` iterations on
-    Kuhn poker with the compiled solver's draws; the average's exploitability must equal
-    ``cfrviz.solve(kuhn, "chance_sampling", LONG_ITERATIONS, seed=SEED)``'s.  The walk adds
-    into ``regret_sum`` and ``strategy_sum`` in place and must leave ``strategy`` as it was
-    (mistake ``"changes its input"``).
-    """
+    regret_sum, strategy_sum, draw)`` is chance-sampled CFR's walk, compared walk by walk on
+    :data:`WALK_CHECKS`, then trained (:func:`_check_training`).  It adds into the tables in
+    place and must leave ``strategy`` as it was (mistake ``"changes its input"``)."""
     walks = 0
     for name, iterations in WALK_CHECKS:
-        tree = _game(name)
-        feedback = _check_game(tree, iterations, function)
+        feedback = _check_game(game(name), iterations, function)
         if feedback is not None:
             return feedback
         walks += 2 * iterations
@@ -230,8 +281,8 @@ def check_chance_sampling(function) -> Feedback:
 
 
 def answers() -> dict:
-    """The package's own walks, which a student's walk may not call: the exercise is to write
-    one (``forbidden`` of :func:`~cfrviz.exercises.coding.run_student`)."""
+    """The package's own walks, which a student's walk may not call (``forbidden`` of
+    :func:`~cfrviz.exercises.coding.run_student`)."""
     return {chance_sampling_walk: "cfrviz.reference.mccfr.chance_sampling_walk",
             chance_sampling_variant: "cfrviz.exercises.chance_sampling.chance_sampling_variant",
             sampled_walk: "cfrviz.reference.mccfr.sampled_walk"}
@@ -243,20 +294,19 @@ def _student_walk(function):
             lambda: function(*args), name="`my_chance_sampling`", hints=_HINTS,
             forbidden=answers(), unchanged=[("strategy", args[5])])  # the tables are the walk's
         if failed is not None:
-            raise _Stop(failed)
+            raise Stop(failed)
         return value
     return walk
 
 
 def _check_game(tree, iterations: int, function) -> Feedback | None:
-    uniforms = _uniforms(tree, iterations)
+    draws = uniforms(tree, iterations, WALK_SEED)
     try:
         with np.errstate(all="ignore"):
-            mine = _train(tree, uniforms, _student_walk(function))
-    except _Stop as stop:
+            mine = _train(tree, draws, _student_walk(function))
+    except Stop as stop:
         return stop.feedback
-    reference = _train(tree, uniforms, chance_sampling_walk)
-    game = tree.name.replace("_", " ")
+    reference = _train(tree, draws, chance_sampling_walk)
 
     def kinds(walk) -> set[int]:
         return {int(tree.player[node]) for node, _ in walk[3].log}
@@ -270,101 +320,64 @@ def _check_game(tree, iterations: int, function) -> Feedback | None:
                         f"{np.round(want, 4).tolist()} (tree.chance_prob[children]).")
         return None
 
-    def variant_of(name):
-        def matches(walks) -> bool:
-            with np.errstate(all="ignore"):
-                return _tables_agree(walks, _train(tree, uniforms, partial(
-                    chance_sampling_variant, mistake=name)))
-        return matches
+    def variant(name):
+        return lambda: _train(tree, draws, partial(chance_sampling_variant, mistake=name))
 
-    def tables_agree(walks) -> bool:
-        return _tables_agree(walks, reference)
+    def vanilla(walks) -> bool:
+        with np.errstate(all="ignore"):
+            return _tables_agree(walks, variant("vanilla")())
 
     def blank(walks) -> bool:
         return all(not w[3].log for w in walks) and not np.any(walks[-1][0]) \
             and not np.any(walks[-1][1])
 
-    return _passed(diagnose(mine, (
+    feedback = diagnose(mine, (
         Case.not_done(blank, BLANK),
         Case("sampled-player", lambda walks: any(kinds(w) & {0, 1} for w in walks),
              MISTAKES["sampled-player"]),
         Case("chance-not-sampled", lambda walks: any(CHANCE not in kinds(w) for w in walks),
-             lambda walks: MISTAKES["vanilla" if variant_of("vanilla")(walks)
-                                    else "chance-not-sampled"]),
+             lambda walks: MISTAKES["vanilla" if vanilla(walks) else "chance-not-sampled"]),
         Case("wrong-probabilities", lambda walks: any(wrong_probabilities(w) for w in walks),
              lambda walks: next(m for w in walks if (m := wrong_probabilities(w)))),
-        Case.correct(lambda walks: tables_agree(walks) and all(map(_value_agrees, walks,
-                                                                   reference)), "agrees"),
-        Case("root-value", tables_agree,
-             lambda walks: _root_value_message(game, walks, reference)),
-        Case("no-regret", lambda walks: not np.any(walks[-1][0]), MISTAKES["no-regret"]),
-        Case("no-average", lambda walks: not np.any(walks[-1][1]), MISTAKES["no-average"]),
-        *(Case(mistake, variant_of(name), MISTAKES[mistake]) for mistake, name in VARIANTS),
-        fallback(lambda walks: _first_difference(tree, walks, reference)),
-    )))
-
-
-def _passed(feedback: Feedback) -> Feedback | None:
+        *walk_cases(tree, reference, MISTAKES,
+                    [(mistake, variant(name)) for mistake, name in VARIANTS],
+                    value="value", returns="Return the value of every node: the payoff at a "
+                    "leaf, the drawn child's value at a chance node, and the strategy's value, "
+                    "sum of sigma[a] * action_values[a], at a player's node.",
+                    compare="Compare your walk with CFR's: the reaches passed to each child, "
+                    "the regret weighted by opponent_reach, the strategy sum weighted by "
+                    "own_reach, and chance followed with the reaches unchanged."),
+    ))
     return None if feedback.correct else feedback
-
-
-def _root_value_message(game, walks, reference) -> str:
-    for w, (got, want) in enumerate(zip(walks, reference)):
-        if not _value_agrees(got, want):
-            iteration, player = divmod(w, 2)
-            return (f"Your tables are right, but in {game} your walk for player {player + 1} in "
-                    f"iteration {iteration + 1} returned {short_repr(got[2])} at the root; the "
-                    f"value there is {float(want[2]):.4f}. Return the value of every node: the "
-                    "payoff at a leaf, the drawn child's value at a chance node, and the "
-                    "strategy's value, sum of sigma[a] * action_values[a], at a player's node.")
-    return "Your tables are right, but the values your walk returned are not."
-
-
-def _first_difference(tree, walks, reference) -> str:
-    first = next(w for w, (a, b) in enumerate(zip(walks, reference))
-                 if not _tables_agree([a], [b]))
-    got, want = walks[first], reference[first]
-    iteration, player = divmod(first, 2)
-    table = 0 if not _same(got[0], want[0]) else 1
-    info = int(np.argmax(np.abs(got[table] - want[table]).max(axis=1)))
-    what = ("regrets", "strategy sums")[table]
-    return (f"In {tree.name.replace('_', ' ')}, after iteration {iteration + 1}'s walk for "
-            f"player {player + 1}, your {what} at set {tree.infoset_keys[info]!r} are "
-            f"{np.round(got[table][info], 4).tolist()}; the reference has "
-            f"{np.round(want[table][info], 4).tolist()}. Compare your walk with CFR's: the "
-            "reaches passed to each child, the regret weighted by opponent_reach, the strategy "
-            "sum weighted by own_reach, and chance followed with the reaches unchanged.")
 
 
 def train(function, iterations: int = LONG_ITERATIONS, seed: int = SEED):
     """``function`` (a chance-sampling walk) trained on Kuhn poker with the compiled solver's
     draws at ``seed`` (:func:`~cfrviz.reference.mccfr.chance_sampling` with it as the walk):
-    returns ``(regret_sum, strategy_sum)``.
-
-    The walk draws only at the deal, once per walk, so any order of the actions draws what
-    ``cfrviz.solve(kuhn, "chance_sampling", iterations, seed=seed)`` draws.
+    ``(regret_sum, strategy_sum)``.  It draws only at the deal, once per walk, so in any action
+    order it draws what ``cfrviz.solve(kuhn, "chance_sampling", iterations, seed=seed)`` does.
     """
-    *_, last = chance_sampling(_game("kuhn_poker"), iterations, np.random.default_rng(seed),
+    *_, last = chance_sampling(game("kuhn_poker"), iterations, np.random.default_rng(seed),
                                walk=function)
     return last["cumulative_regret"], last["strategy_sum"]
 
 
 def average_exploitability(strategy_sum) -> float:
     """The exploitability of the average strategy a Kuhn-poker ``strategy_sum`` holds."""
-    tree = _game("kuhn_poker")
+    tree = game("kuhn_poker")
     return exploitability(tree, Policy(tree, average_strategy(strategy_sum, tree.legal_mask)))
 
 
 def _check_training(function, walks: int) -> Feedback:
+    """:func:`train` must reach the exploitability of ``cfrviz.solve`` at the same seed."""
     from ..solvers import solve
 
-    tree = _game("kuhn_poker")
     result, failed = run_student(lambda: train(function), name="`my_chance_sampling`",
                                  hints=_HINTS)
     if failed is not None:
         return failed
     mine = average_exploitability(result[1])
-    compiled = solve(tree, "chance_sampling", LONG_ITERATIONS, seed=SEED,
+    compiled = solve(game("kuhn_poker"), "chance_sampling", LONG_ITERATIONS, seed=SEED,
                      checkpoints=[LONG_ITERATIONS]).exploitability[-1]
     if not np.isclose(mine, compiled, rtol=1e-6, atol=1e-9):
         return wrong(f"Your walk agrees with the reference on {walks} walks, but trained for "

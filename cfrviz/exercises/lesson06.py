@@ -1,26 +1,17 @@
 """Checkers for lesson 06, Monte Carlo CFR: sample, and stay unbiased.
 
-Exercise 1 asks for importance weights (:func:`check_importance_weights`).
-Exercise 2, chance sampling, has its own module
-(:mod:`cfrviz.exercises.chance_sampling`).  Exercise 3 is code: the
-external-sampling walk with stochastically-weighted averaging
-(:func:`check_external_sampling`). Its checker runs the student's walk beside
-:func:`cfrviz.reference.mccfr.external_sampling_walk` with the *same* draws:
-each node's draw takes a uniform number fixed in advance for that iteration,
-player and node, so a right walk reproduces the reference's tables exactly, in
-whatever order it tries the actions. A walk that calls the package's own walk
-(the reference, :func:`cfrviz.analysis.sampling.external_sampling_variant` or
-:func:`cfrviz.reference.mccfr.sampled_walk`) is refused: the exercise is to
-write it.  A walk that neither draws nor changes a table is "not done yet".
-When the tables differ it names the mistake, from the way the walk drew (its
-own actions, no chance, wrong probabilities) or from a wrong version of the
-walk (:func:`cfrviz.reference.mistakes.external_sampling`) that
-reproduces every table.
+Exercise 1: importance weights (:func:`check_importance_weights`).  Exercise 2, chance sampling,
+is :mod:`.chance_sampling`'s.  Exercise 3: the external-sampling walk with stochastically-weighted
+averaging (:func:`check_external_sampling`), run beside
+:func:`cfrviz.reference.mccfr.external_sampling_walk` on the same fixed draws by the harness of
+:mod:`.chance_sampling`; a wrong walk is named by how it drew or by the wrong version
+(:data:`WALK_VARIANTS`, :func:`cfrviz.reference.mistakes.external_sampling`) that reproduces
+every table.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import partial
 
 import numpy as np
 
@@ -28,9 +19,9 @@ from ..core.regret import regret_matching
 from ..core.tree import CHANCE
 from ..reference import mistakes
 from ..reference.mccfr import external_sampling_walk, sampled_walk
-from ..reference.mccfr import sample as pick
 from . import Feedback, correct, not_done, unanswered, wrong
-from .coding import checked_draw, checks, number, run_student, short_repr
+from .chance_sampling import NodeDraws, Stop, game, same, snapshots, uniforms, walk_cases
+from .coding import checks, run_student
 from .diagnosis import Case, close_to, diagnose, fallback
 
 #: Exercise 1: chance deals J, Q, K with probability 1/3 each; the sampler draws them with Q.
@@ -138,8 +129,6 @@ WALK_MISTAKES = {
                             "action of the opponent (or draws with its own random numbers). "
                             "Draw one action from the opponent's current strategy with "
                             "draw(node, sigma) and follow it.",
-    "wrong-probabilities": "",  # filled in with the node and the numbers
-    "root-value": "",  # filled in with the values
     "no-regret": "Your walk never changed regret_sum. Add the regrets into the table in place, "
                  "regret_sum[info, :k] += ..., at the traverser's nodes.",
     "no-average": "Your walk never changed strategy_sum. At each opponent node it reaches, add "
@@ -148,8 +137,8 @@ WALK_MISTAKES = {
 
 
 def walk_answers() -> dict:
-    """The package's own walks, which a student's walk may not call: the exercise is to write
-    one (``forbidden`` of :func:`~cfrviz.exercises.coding.run_student`)."""
+    """The package's own walks, which a student's walk may not call (``forbidden`` of
+    :func:`~cfrviz.exercises.coding.run_student`)."""
     from ..analysis.sampling import external_sampling_variant
 
     return {external_sampling_walk: "cfrviz.reference.mccfr.external_sampling_walk",
@@ -171,33 +160,24 @@ _WALK_HINTS = {
 }
 
 
+class _Draws(NodeDraws):
+    """:class:`~cfrviz.exercises.chance_sampling.NodeDraws` that also keeps, in ``wrong``, the
+    first draw not from what the node should draw from (:meth:`expected`: chance's
+    probabilities, or the opponent's live current strategy)."""
 
-
-class _Draws:
-    """The checker's ``draw(node, probabilities)`` for one walk: fixed uniforms, and a log.
-
-    Each node has its own uniform number, so a walk draws the same outcome at
-    a node whatever order it visits the nodes in.  The log keeps, per call,
-    the node and the probabilities, and where they are not what the node
-    should draw from (``expected`` gives that: chance's probabilities, or the
-    live current strategy of the opponent).
-    """
-
-    def __init__(self, tree, uniforms, regret_sum, player, check: bool):
-        self.tree, self.uniforms, self.regret_sum = tree, uniforms, regret_sum
-        self.player, self.check = player, check
-        self.log: list[tuple[int, np.ndarray]] = []
+    def __init__(self, tree, uniforms, regret_sum, player):
+        super().__init__(tree, uniforms)
+        self.regret_sum, self.player = regret_sum, player
         self.wrong: tuple | None = None
 
-    def __call__(self, node, probabilities):
-        tree = self.tree
-        node, p = checked_draw(tree, node, probabilities)
-        self.log.append((node, p))
-        if self.check and self.wrong is None:
+    def __call__(self, node, probabilities) -> int:
+        index = super().__call__(node, probabilities)
+        node, p = self.log[-1]
+        if self.wrong is None and self.tree.player[node] != self.player:
             want = self.expected(node)
-            if tree.player[node] != self.player and not np.allclose(p, want, atol=1e-9):
+            if not np.allclose(p, want, atol=1e-9):
                 self.wrong = (node, p, want)
-        return pick(p, float(self.uniforms[node]))
+        return index
 
     def expected(self, node: int) -> np.ndarray:
         tree = self.tree
@@ -208,62 +188,23 @@ class _Draws:
         return regret_matching(self.regret_sum[info], tree.legal_mask[info])[:len(children)]
 
 
+def _snapshots(tree, uniforms, walk) -> list:
+    """:func:`~cfrviz.exercises.chance_sampling.snapshots` with this checker's draws."""
+    return snapshots(tree, uniforms, walk, partial(_Draws, tree))
 
 
-@lru_cache(maxsize=4)
-def _walk_game(name: str):
-    from ..games import load_game
-
-    return load_game(name)
-
-
-def _uniforms(tree, iterations: int) -> np.ndarray:
-    """The draws' uniform numbers, per (iteration, player, node)."""
-    return np.random.default_rng(WALK_SEED).random((iterations, 2, tree.num_nodes))
-
-
-def _snapshots(tree, uniforms, walk) -> list[tuple[np.ndarray, np.ndarray, object]]:
-    """Tables after each walk of ``walk(player, regret_sum, strategy_sum, draw)``, and the value
-    it returned."""
-    regret_sum = np.zeros(tree.legal_mask.shape)
-    strategy_sum = np.zeros(tree.legal_mask.shape)
-    out = []
-    for u in uniforms:
-        for player in (0, 1):
-            draws = _Draws(tree, u[player], regret_sum, player, check=False)
-            value = walk(player, regret_sum, strategy_sum, draws)
-            out.append((regret_sum.copy(), strategy_sum.copy(), value))
-    return out
-
-
-def _same(a, b) -> bool:
-    return bool(np.allclose(a, b, rtol=1e-9, atol=1e-9))
-
-
-@checks("`my_external_sampling`")
+@checks("`my_external_sampling`", "check_external_sampling(my_external_sampling)")
 def check_external_sampling(function) -> Feedback:
-    """Exercise 2: ``function(tree, node, player, regret_sum, strategy_sum, draw)`` is external
-    sampling with stochastically-weighted averaging.
-
-    The checker calls it for player 1 then player 2, iteration after
-    iteration, on Kuhn poker and then Leduc poker (:data:`WALK_CHECKS`), with
-    tables it owns and a ``draw`` whose uniform number is fixed per node, and
-    compares both tables after every walk with those of
-    :func:`~cfrviz.reference.mccfr.external_sampling_walk` run on the same
-    draws.  Every call goes through :func:`~cfrviz.exercises.coding.run_student`.
-    """
-    if unanswered(function):
-        return not_done("Write `my_external_sampling`, then run this cell again.")
-    if not callable(function):
-        return wrong(f"Pass the function itself, check_external_sampling(my_external_sampling); "
-                     f"got {short_repr(function)}.", "not-callable")
+    """Exercise 3: ``function(tree, node, player, regret_sum, strategy_sum, draw)`` is external
+    sampling with stochastically-weighted averaging, called for player 1 then player 2 on
+    :data:`WALK_CHECKS` with tables the checker owns; both tables after every walk must equal
+    :func:`~cfrviz.reference.mccfr.external_sampling_walk`'s on the same draws."""
     walks = 0
     for name, iterations in WALK_CHECKS:
-        tree = _walk_game(name)
-        feedback, done = _check_walk(tree, iterations, function)
+        feedback = _check_walk(game(name), iterations, function)
         if feedback is not None:
             return feedback
-        walks += done
+        walks += 2 * iterations
     return correct(f"Your walk reproduces the reference's regrets and strategy sums after each "
                    f"of {walks} walks on Kuhn and Leduc poker, drawing exactly where external "
                    "sampling draws: every action of the traverser tried, one outcome of chance "
@@ -272,54 +213,42 @@ def check_external_sampling(function) -> Feedback:
                    "sampled.")
 
 
-def _check_walk(tree, iterations: int, function) -> tuple[Feedback | None, int]:
-    uniforms = _uniforms(tree, iterations)
-    regret_sum = np.zeros(tree.legal_mask.shape)
-    strategy_sum = np.zeros(tree.legal_mask.shape)
+def _check_walk(tree, iterations: int, function) -> Feedback | None:
+    draws = uniforms(tree, iterations, WALK_SEED)
     answers = walk_answers()
-    mine = []
-    for u in uniforms:
-        for player in (0, 1):
-            draws = _Draws(tree, u[player], regret_sum, player, check=True)
-            before = (regret_sum.copy(), strategy_sum.copy())
-            value, feedback = run_student(
-                lambda player=player, draws=draws: function(tree, 0, player, regret_sum,
-                                                            strategy_sum, draws),
-                name="`my_external_sampling`", hints=_WALK_HINTS, forbidden=answers)
-            if feedback is not None:
-                return feedback, 0
-            if not draws.log and _same(before[0], regret_sum) and _same(before[1], strategy_sum):
-                return not_done(BLANK), 0
-            feedback = _drawing_mistake(tree, draws, player)
-            if feedback is not None:
-                return feedback, 0
-            mine.append((regret_sum.copy(), strategy_sum.copy(), value))
-    reference = _snapshots(tree, uniforms, lambda player, r, s, draw: external_sampling_walk(
-        tree, 0, player, r, s, draw))
-    first_bad = next((w for w, (got, want) in enumerate(zip(mine, reference))
-                      if not (_same(got[0], want[0]) and _same(got[1], want[1]))), None)
-    if first_bad is None:
-        return _check_values(tree, mine, reference), len(mine)
-    return _explain_walk(tree, uniforms, mine, reference, first_bad), 0
 
+    def student(player, regret_sum, strategy_sum, draw):
+        before = (regret_sum.copy(), strategy_sum.copy())
+        value, failed = run_student(
+            lambda: function(tree, 0, player, regret_sum, strategy_sum, draw),
+            name="`my_external_sampling`", hints=_WALK_HINTS, forbidden=answers)
+        if failed is None and not draw.log and same(before[0], regret_sum) \
+                and same(before[1], strategy_sum):
+            failed = not_done(BLANK)
+        if failed is None:
+            failed = _drawing_mistake(tree, draw, player)
+        if failed is not None:
+            raise Stop(failed)
+        return value
 
-def _check_values(tree, mine, reference) -> Feedback | None:
-    """The tables agree: the value each walk returned at the root must agree too."""
-    for w, (got, want) in enumerate(zip(mine, reference)):
-        try:
-            ok = bool(np.isclose(number(got[2]), float(want[2]), rtol=1e-9, atol=1e-9))
-        except (TypeError, ValueError):
-            ok = False
-        if not ok:
-            iteration, player = divmod(w, 2)
-            return wrong(f"Your tables are right, but in {tree.name.replace('_', ' ')} your walk "
-                         f"for player {player + 1} in iteration {iteration + 1} returned "
-                         f"{short_repr(got[2])} at the root; the sampled value there is "
-                         f"{float(want[2]):.4f}. Return the value of every node: the payoff at "
-                         "a terminal, the value of the followed child at chance's and the "
-                         "opponent's nodes, and the strategy's value at the traverser's.",
-                         "root-value")
-    return None
+    def variant(regret: str, average: str):
+        return lambda: _snapshots(tree, draws, partial(mistakes.external_sampling, tree,
+                                                       regret=regret, average=average))
+
+    try:
+        mine = _snapshots(tree, draws, student)
+    except Stop as stop:
+        return stop.feedback
+    reference = _snapshots(tree, draws, partial(external_sampling_walk, tree, 0))
+    feedback = diagnose(mine, walk_cases(
+        tree, reference, WALK_MISTAKES,
+        [(mistake, variant(regret, average)) for mistake, regret, average in WALK_VARIANTS],
+        value="sampled value", returns="Return the value of every node: the payoff at a "
+        "terminal, the value of the followed child at chance's and the opponent's nodes, and "
+        "the strategy's value at the traverser's.", compare="Compare your walk with the "
+        "pseudocode line by line: the value returned at each kind of node, the regret at the "
+        "traverser's nodes, the average at the opponent's."))
+    return None if feedback.correct else feedback
 
 
 def _drawing_mistake(tree, draws: _Draws, player: int) -> Feedback | None:
@@ -347,30 +276,3 @@ def divides_by_q(tree, player: int, regret_sum, strategy_sum, draw) -> None:
     (a ``walk`` for :func:`cfrviz.analysis.sampling.expected_update`)."""
     mistakes.external_sampling(tree, player, regret_sum, strategy_sum, draw,
                                regret="one-over-q")
-
-
-def _explain_walk(tree, uniforms, mine, reference, first_bad: int) -> Feedback:
-    last_regret, last_sums, _ = mine[-1]
-    if not np.any(last_regret):
-        return wrong(WALK_MISTAKES["no-regret"], "no-regret")
-    if not np.any(last_sums):
-        return wrong(WALK_MISTAKES["no-average"], "no-average")
-    for mistake, weight, rule in WALK_VARIANTS:
-        def variant(player, r, s, draw, weight=weight, rule=rule):
-            mistakes.external_sampling(tree, player, r, s, draw, regret=weight, average=rule)
-        with np.errstate(all="ignore"):
-            theirs = _snapshots(tree, uniforms, variant)
-        if all(_same(a[0], b[0]) and _same(a[1], b[1]) for a, b in zip(mine, theirs)):
-            return wrong(WALK_MISTAKES[mistake], mistake)
-    got, want = mine[first_bad], reference[first_bad]
-    iteration, player = divmod(first_bad, 2)
-    table = 0 if not _same(got[0], want[0]) else 1
-    diff = np.abs(got[table] - want[table]).max(axis=1)
-    info = int(np.argmax(diff))
-    what = ("regrets", "strategy sums")[table]
-    return wrong(f"In {tree.name.replace('_', ' ')}, after iteration {iteration + 1}'s walk for "
-                 f"player {player + 1}, your {what} at set {tree.infoset_keys[info]!r} are "
-                 f"{np.round(got[table][info], 4).tolist()}; the reference has "
-                 f"{np.round(want[table][info], 4).tolist()}. Compare your walk with the "
-                 "pseudocode line by line: the value returned at each kind of node, the regret "
-                 "at the traverser's nodes, the average at the opponent's.")
