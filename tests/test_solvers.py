@@ -283,13 +283,17 @@ def test_regrets_going_infinite_stop_the_run_naming_the_table(game, monkeypatch,
 
 def test_regret_matching_uses_the_bounded_default_schedule(game):
     # Before: every one of 400,000 iterations was recorded: 86 MB of arrays, 920 MB of
-    # memory at the peak, 30 s.
+    # memory at the peak, 30 s.  The schedule stays bounded however long the run ...
+    assert len(driver.default_checkpoints(400_000, 6, timed=False)) < 210
+    # ... and a run follows it once it is too long to record every iteration (6 numbers a
+    # table, 4 tables a record): the smallest such run, a round number.
+    iterations = (driver.EVERY_ITERATION_BUDGET // (4 * 6) // 10_000 + 1) * 10_000
     variant = game.with_payoffs(VARIANT)
-    trace = cfrviz.solve(variant, "regret_matching", 400_000, progress=False)
-    assert trace.iterations.tolist() == driver.default_checkpoints(400_000, 6, timed=False)
+    trace = cfrviz.solve(variant, "regret_matching", iterations, progress=False)
+    assert trace.iterations.tolist() == driver.default_checkpoints(iterations, 6, timed=False)
     assert trace.iterations[:100].tolist() == list(range(1, 101)) and len(trace) < 210
     size = sum(getattr(trace, spec.name).nbytes for spec in RECORD_ARRAYS)
     assert size < 100_000
-    final = cfrviz.solve(variant, "regret_matching", 400_000, checkpoints=[400_000],
+    final = cfrviz.solve(variant, "regret_matching", iterations, checkpoints=[iterations],
                          progress=False)
     assert trace.average_strategy[-1].tobytes() == final.average_strategy[-1].tobytes()
