@@ -1,17 +1,11 @@
-"""Checkers for lesson 10's sequence-form exercises: the constraints ``E x = e`` and the LP.
+"""Checkers for lesson 11's sequence-form exercises: the constraints ``E x = e`` and the LP.
 
-Exercise "plan constraints": ``my_constraints(tree, player, first)`` returns ``(E, e)`` for
-one player (row 0: ``x(∅) = 1``; then a row per information set of the player: its actions'
-weights add up to the weight of the sequence leading to it; action ``a`` of set ``I`` is
-column ``first[I] + a``, as in :func:`cfrviz.solvers.lp.sequence_form`).  Checked for both
-players of Kuhn poker and of two-rank Leduc; each row is found by the set whose actions it
-carries (any row order, any row times a nonzero number), and the first wrong row is named in
-words: which set, which sequence.
-
-Exercise "sequence LP": ``my_game_value(A, E, e, F, f, linprog)`` solves the sequence-form
-linear program with the ``linprog`` it is given (SciPy's, with a note-taker attached, so the
-checker can read the program when the value is wrong).  Any formulation counts; the value must
-be within :data:`VALUE_TOLERANCE` of the game's on Kuhn poker (−1/18) and two matrix games.
+``my_constraints(tree, player, first) -> (E, e)``: checked for both players of Kuhn poker and
+two-rank Leduc against :func:`cfrviz.solvers.lp.sequence_form`'s; each row is found by the set
+whose actions it carries (any order, any nonzero multiple) and the first wrong one is named in
+words.  ``my_game_value(A, E, e, F, f, linprog)``: any formulation whose value is within
+:data:`VALUE_TOLERANCE` of the game's on Kuhn poker and two matrix games; the ``linprog`` given
+records its calls, so that a wrong program can be read.
 """
 
 from __future__ import annotations
@@ -23,8 +17,10 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
+from scipy.optimize import linprog
 
 from ..analysis.realization import sequence_labels
+from ..games import load_game
 from ..solvers import lp
 from ..solvers.lp import sequence_form
 from . import Feedback, as_number, correct
@@ -39,16 +35,14 @@ ENTRY_TOLERANCE = 1e-9
 PLAYER_NAMES = ("player 1 (E, e)", "player 2 (F, f)")
 
 
-@lru_cache(maxsize=4)
-def _game(name: str, ranks: int | None = None):
-    from ..games import load_game
-
-    return load_game(name) if ranks is None else load_game(name, ranks=ranks)
-
-
 def game_for(name: str, params: dict):
     """The cached tree of one of the checked games."""
-    return _game(name, params.get("ranks"))
+    return _game(name, tuple(params.items()))
+
+
+@lru_cache(maxsize=4)
+def _game(name: str, params: tuple):
+    return load_game(name, **dict(params))
 
 
 def reference_constraints(tree, player: int) -> tuple[np.ndarray, np.ndarray]:
@@ -58,8 +52,6 @@ def reference_constraints(tree, player: int) -> tuple[np.ndarray, np.ndarray]:
     rhs[0] = 1.0
     return rows, rhs
 
-
-# --- exercise: the constraints --------------------------------------------------------------
 
 @dataclass
 class RowFinding:
@@ -172,10 +164,8 @@ def find_row_mistake(tree, player: int, answer, game: str = "") -> RowFinding:
 
 def _set_row_mistake(row, raw, actions: list[int], parent: int, labels
                      ) -> tuple[str, dict] | None:
-    """What is wrong with the row of one information set, the first of the checks in order, with
-    its details: ``row`` is the row (with its right-hand side last) divided by its first
-    action's coefficient, ``raw`` the row as given, ``parent`` the column of the sequence
-    leading to the set."""
+    """What is wrong with one set's row, with details: ``row`` (right-hand side last) divided
+    by its first action's coefficient, ``raw`` as given, ``parent`` the set's parent column."""
     others = [c for c in np.flatnonzero(np.abs(row[:-1]) > ENTRY_TOLERANCE).tolist()
               if c not in actions]
     rhs, weight = float(row[-1]), float(row[parent])
@@ -312,9 +302,7 @@ def _row_cases(f: RowFinding) -> tuple[Case, ...]:
 
 
 def _coefficients(others: dict) -> str:
-    if not others:
-        return "no other entry"
-    return ", ".join(f"{v:+g} on x({k})" for k, v in others.items())
+    return ", ".join(f"{v:+g} on x({k})" for k, v in others.items()) or "no other entry"
 
 
 #: The package's own answers to the constraints exercise: calling one is not writing it.
@@ -341,20 +329,13 @@ _CONSTRAINT_HINTS = {
 
 @checks("`my_constraints`", "check_plan_constraints(my_constraints)")
 def check_plan_constraints(function) -> Feedback:
-    """Exercise: ``function(tree, player, first) -> (E, e)``, the realization-plan constraints.
-
-    Checked on :data:`CONSTRAINT_GAMES`, both players, against
-    :func:`cfrviz.solvers.lp.sequence_form`'s; each wrong row is named by its set
-    (see :func:`find_row_mistake` for what is recognised).  A function that calls
-    :func:`~cfrviz.solvers.lp.sequence_form` (or the helper that builds its constraints) is
-    "wrong", mistake ``"calls the answer"``: the exercise is to build the rows.  One that
-    changes ``first`` is "wrong" too, mistake ``"changes its input"``.
-    """
+    """Exercise: ``function(tree, player, first) -> (E, e)``, the realization-plan constraints,
+    on :data:`CONSTRAINT_GAMES` (see :func:`find_row_mistake`); calling the package's own
+    answer or changing ``first`` is wrong."""
     for name, params, label in CONSTRAINT_GAMES:
         tree = game_for(name, params)
-        first = sequence_form(tree).first.copy()
         for player in (0, 1):
-            given = first.copy()  # the student's to read
+            given = first_columns(tree)  # the student's to read
             answer, failed = run_student(
                 lambda tree=tree, player=player, given=given: function(tree, player, given),
                 name="`my_constraints`", hints=_CONSTRAINT_HINTS,
@@ -372,8 +353,6 @@ def check_plan_constraints(function) -> Feedback:
                    "columns each.")
 
 
-# --- exercise: the linear program -----------------------------------------------------------
-
 #: The value must be this close to the game's (HiGHS' own feasibility tolerance is 1e-7).
 VALUE_TOLERANCE = 1e-7
 #: Matrix games as sequence forms: player 1 picks a row, player 2 a column.
@@ -384,15 +363,8 @@ MATRIX_GAMES = (("the matrix game [[2, -1, 0], [-1, 3, -2]]", ((2, -1, 0), (-1, 
 def matrix_sequence_form(matrix) -> tuple[np.ndarray, ...]:
     """``(A, E, e, F, f)`` of a matrix game: one set per player, its actions hang from ∅."""
     M = np.asarray(matrix, dtype=float)
-    n, m = M.shape
-    A = np.zeros((n + 1, m + 1))
-    A[1:, 1:] = M
-    E = np.zeros((2, n + 1))
-    E[0, 0], E[1, 0], E[1, 1:] = 1, -1, 1
-    F = np.zeros((2, m + 1))
-    F[0, 0], F[1, 0], F[1, 1:] = 1, -1, 1
-    e = np.array([1.0, 0.0])
-    return A, E, e, F, e.copy()
+    E, F = (np.array([[1.0] + [0.0] * k, [-1.0] + [1.0] * k]) for k in M.shape)
+    return np.pad(M, ((1, 0), (1, 0))), E, np.array([1.0, 0.0]), F, np.array([1.0, 0.0])
 
 
 @lru_cache(maxsize=1)
@@ -418,8 +390,6 @@ class LinprogRecorder:
         self.calls: list[tuple[tuple, dict, object]] = []
 
     def __call__(self, *args, **kwargs):
-        from scipy.optimize import linprog
-
         result = linprog(*args, **kwargs)
         self.calls.append((args, kwargs, result))
         return result
@@ -435,7 +405,6 @@ class LPFinding:
     number: float | None
     calls: list
     crashed: Feedback | None = None
-    sizes: tuple = ()
 
 
 def _argument(args: tuple, kwargs: dict, position: int, name: str):
@@ -477,8 +446,8 @@ def _primal_shape(call, sizes) -> dict | None:
 
 
 def _lp_conditions(f: LPFinding, program: tuple) -> dict[str, Callable[[LPFinding], bool]]:
-    """When the LP exercise's run ``f`` is right (``"correct"``) or shows each mistake, in the
-    order they are checked: its value first, then its last call of linprog."""
+    """When the run ``f`` is right (``"correct"``) or shows each mistake, in order: by its
+    value first, then by its last call of linprog."""
     A, rhs = program[0], program[4]
     n1 = A.shape[0]
     last = f.calls[-1][2] if f.calls else None
@@ -567,14 +536,9 @@ _LP_HINTS = {
 
 @checks("`my_game_value`", "check_sequence_lp(my_game_value)")
 def check_sequence_lp(function) -> Feedback:
-    """Exercise: ``function(A, E, e, F, f, linprog) -> value`` solves the sequence-form LP.
-
-    Run on Kuhn poker (value −1/18) and the two :data:`MATRIX_GAMES`, with
-    :class:`LinprogRecorder` as ``linprog``; correct when every value is within
-    :data:`VALUE_TOLERANCE`.  Mistakes are named from the value and, when the
-    program has player 1's layout ``[x, q]``, from the program itself.  The function must
-    leave the five arrays as they were (mistake ``"changes its input"``).
-    """
+    """Exercise: ``function(A, E, e, F, f, linprog) -> value`` solves the sequence-form LP, on
+    :func:`lp_cases` with a :class:`LinprogRecorder`; mistakes are named from the value and,
+    for player 1's layout ``[x, q]``, from the program.  The arrays must stay unchanged."""
     for name, program, value in lp_cases():
         recorder = LinprogRecorder()
         copies = tuple(np.array(a, copy=True) for a in program)  # the student's to read
