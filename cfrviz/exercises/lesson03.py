@@ -1,22 +1,16 @@
 """Checkers for lesson 03, counterfactual regret.
 
-Three exercises: the counterfactual values of one Kuhn information set worked out by
-hand (:func:`check_counterfactual_values`); the same values computed by a function the
-student writes for any set, strategy and tree (:func:`check_counterfactual_function`),
-run on Kuhn and Leduc poker beside :func:`node_reach` and :func:`node_values` and the
-wrong weightings of :data:`CF_MISTAKES`; and the regret update of CFR written as a
-function (:func:`check_regret_update`), which the checker hands to the readable
-recursive CFR, :func:`cfrviz.reference.vanilla_cfr`, as its ``update`` and runs on
-Kuhn poker side by side with the unchanged one.
-
-What the lesson shows besides lives with its kind: the counterfactual values in
-:func:`cfrviz.analysis.explain.counterfactual_values`, the wrong updates and the
-training they give in :mod:`cfrviz.reference.updates`, source listings in
-:mod:`cfrviz.views.listing`, the bluffing sliders in :mod:`cfrviz.widgets.bluff`.
+Exercise 1: the counterfactual values of one Kuhn set by hand.  Exercise 2: a function that
+computes them for any set, strategy and tree, run on Kuhn and Leduc poker beside
+:func:`cf_variants` (the right values and each wrong weighting of :data:`CF_MISTAKES`).
+Exercise 3: CFR's regret update as a function, run as the ``update`` of the reference's
+:func:`~cfrviz.reference.vanilla_cfr` beside the unchanged one; a wrong update is named by
+the rule of :data:`~cfrviz.reference.updates.REGRET_UPDATES` that reproduces every call.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import traceback
 from collections.abc import Callable
 
@@ -37,6 +31,8 @@ BLUFF_POLICY = {"J": {"p": 2 / 3, "b": 1 / 3}, "Q": {"p": 1.0, "b": 0.0},
 CF_INFOSET = "Qb"
 #: Iterations the regret-update checker runs side by side with the reference.
 CHECK_ITERATIONS = 30
+#: The deals of "loaded" Kuhn poker, in Kuhn's order (JQ, JK, QJ, QK, KJ, KQ), weighted 1 to 6.
+LOADED_WEIGHTS = (1, 2, 3, 4, 5, 6)
 
 
 def _kuhn():
@@ -44,58 +40,21 @@ def _kuhn():
     return load_game("kuhn_poker")
 
 
-#: The deals of "loaded" Kuhn poker, in Kuhn's order (JQ, JK, QJ, QK, KJ, KQ), weighted 1 to 6.
-LOADED_WEIGHTS = (1, 2, 3, 4, 5, 6)
-
-
-class _LoadedDeal:
-    """A Kuhn poker state whose deal is skewed: deal k has probability LOADED_WEIGHTS[k] / 21."""
-
-    def __init__(self, inner):
-        self.inner = inner
-
-    def __getattr__(self, name):
-        return getattr(self.inner, name)
-
-    def child(self, action):
-        return _LoadedDeal(self.inner.child(action))
-
-    def chance_outcomes(self):
-        total = sum(LOADED_WEIGHTS)
-        return tuple((outcome, weight / total) for (outcome, _), weight
-                     in zip(self.inner.chance_outcomes(), LOADED_WEIGHTS))
-
-
-class _LoadedKuhn:
-    name = "loaded_kuhn_poker"
-
-    def initial_state(self):
-        from ..games.kuhn import KuhnPoker
-        return _LoadedDeal(KuhnPoker().initial_state())
-
-
 def loaded_kuhn():
-    """Kuhn poker with uneven deals (probabilities 1/21 to 6/21): chance is not always 1/6.
-
-    In Kuhn poker chance's reach is 1/6 at every decision node, so a regret update that
-    hard-codes it, or leaves chance out and only rescales, cannot be told from the right one
-    by comparing strategies; here it can.
-    """
-    from ..core.tree import build_tree
-    return build_tree(_LoadedKuhn())
+    """Kuhn poker with uneven deals (probabilities 1/21 to 6/21), so that a regret update that
+    hard-codes chance's 1/6, or leaves chance out, can be told from the right one."""
+    kuhn = _kuhn()
+    chance = kuhn.chance_prob.copy()
+    chance[kuhn.children[0]] = np.array(LOADED_WEIGHTS) / sum(LOADED_WEIGHTS)
+    return dataclasses.replace(kuhn, name="loaded_kuhn_poker", chance_prob=chance, description="",
+                               params=None)
 
 
 # --- exercise 1: counterfactual values by hand -----------------------------------------------
 
 def check_counterfactual_values(answer) -> Feedback:
     """Exercise 1: the counterfactual values of fold and call at ``"Qb"`` under
-    :data:`BLUFF_POLICY`.
-
-    Player 2 holds Q facing a bet.  Player 1 holds J (chance 1/6, bets 1/3) or K
-    (chance 1/6, bets always): weights 1/18 and 1/6.  Folding loses 1 at both:
-    -(1/18 + 1/6) = -2/9.  Calling wins 2 against J and loses 2 against K:
-    2/18 - 2/6 = -2/9.  Both are -2/9: player 1's bluffs make player 2 indifferent.
-    """
+    :data:`BLUFF_POLICY`: -(1/18 + 1/6) and 2/18 - 2/6, both -2/9 (to 2e-3)."""
     return diagnose(per_action(answer, ("p", "b")), (
         Case.not_done(lambda _: unanswered(answer),
                       "Set `my_values` to two numbers: the counterfactual value of folding (p) "
@@ -151,44 +110,31 @@ def node_reach(tree, strategy) -> np.ndarray:
 
 
 def cf_variants(tree, strategy, info: int) -> dict:
-    """The counterfactual values of set ``info``, and what each mistake of :data:`CF_MISTAKES`
-    gives instead.
-
-    Returns
-    -------
-    dict
-        ``{"right": values, mistake: values, ...}``, one number per action (one
-        in all for ``"set-value"``, a scalar, which ``"set-value-repeated"`` gives to
-        every action).
-    """
+    """The counterfactual values of set ``info`` (``"right"``) and what each mistake of
+    :data:`CF_MISTAKES` gives instead, one number per action (``"set-value"``: one in all).
+    A wrong weight is the reference's wrong regret weight (:data:`REGRET_UPDATES`) without the
+    baseline."""
     strategy = np.asarray(strategy, dtype=float)
     reach, values = node_reach(tree, strategy), node_values(tree, strategy)
     i = int(tree.infoset_player[info])
-    k = len(tree.infoset_actions[info])
     nodes = tree.infoset_members(info)
     q = np.array([[values[c, i] for c in tree.children[n]] for n in nodes])  # (members, k)
-    r = reach[nodes]
-    others, own, chance = r[:, 2] * r[:, 1 - i], r[:, i], r[:, 2]
 
-    def weighted(w, payoff=q):
-        return w @ payoff
+    def weighted(rule: str, payoff=q, members=nodes):
+        return sum(REGRET_UPDATES[rule](reach[n], i, v, 0.0) for n, v in zip(members, payoff))
 
-    right = weighted(others)
-    sigma = strategy[info, :k]
+    right, others = weighted("cfr"), reach[nodes, 2] * reach[nodes, 1 - i]
+    set_value = float(strategy[info, :len(right)] @ right)
     return {
         "right": right,
-        "own-reach": weighted(own),
-        "all-reach": weighted(others * own),
-        "no-chance": weighted(r[:, 1 - i]),
-        "chance-only": weighted(chance),
-        "unweighted": weighted(np.ones(len(nodes))),
+        **{name: weighted(name) for name in WEIGHT_MISTAKES},
         "normalised": right / others.sum() if others.sum() > 0 else right * np.nan,
         "other-player": -right,
-        "swapped-players": weighted(chance * own, -q),
-        "one-node": others[0] * q[0],
-        "regret-not-value": right - sigma @ right,
-        "set-value-repeated": np.full(k, float(sigma @ right)),
-        "set-value": float(sigma @ right),
+        "swapped-players": weighted("own-and-chance", -q),
+        "one-node": weighted("cfr", members=nodes[:1]),
+        "regret-not-value": right - set_value,
+        "set-value-repeated": np.full(len(right), set_value),
+        "set-value": set_value,
     }
 
 
@@ -267,9 +213,8 @@ def _games() -> dict:
 
 
 def _cf_answers() -> dict:
-    """The functions that compute exercise 2's answer, which the student's code must not call:
-    the package's (the lesson shows ``counterfactual_values`` after the exercise) and this
-    checker's own."""
+    """The functions that compute exercise 2's answer (the package's and this checker's),
+    which the student's code must not call."""
     from ..analysis.explain import counterfactual_values
     from ..engine.evaluation import counterfactual_table
     return {counterfactual_values: "`counterfactual_values` (cfrviz.analysis.explain)",
@@ -281,16 +226,9 @@ def _cf_answers() -> dict:
 
 @checks("`my_counterfactual_values`", "check_counterfactual_function(my_counterfactual_values)")
 def check_counterfactual_function(function) -> Feedback:
-    """Exercise 2: ``function(tree, strategy, info)`` returns each action's counterfactual value.
-
-    The checker calls it on the sets and strategies of :data:`CF_CASES` (Kuhn
-    poker, and Leduc poker, where chance is not uniform; seeded random
-    strategies among them) and compares with :func:`cf_variants`'s
-    ``"right"``.  Any implementation that returns the right numbers passes, unless it
-    calls one of the functions that compute them (:func:`_cf_answers`).
-    When the answers differ, the mistake is named if one of the wrong
-    versions of :data:`CF_MISTAKES` reproduces every answer.
-    """
+    """Exercise 2: ``function(tree, strategy, info)`` returns each action's counterfactual value,
+    on every case of :data:`CF_CASES` (to 1e-7), without calling :func:`_cf_answers`; a wrong
+    answer is named if one variant of :func:`cf_variants` reproduces it on every case."""
     games = _games()
     hints = {IndexError: "`strategy` is an array (information sets x actions): "
                          "strategy[tree.infoset[node], a] is the probability of action a at a "
@@ -338,8 +276,7 @@ def _everywhere(name: str) -> Callable[[list], bool]:
 
 
 def _answer_cases(tree, info: int, shown: str, variants: dict) -> tuple[Case, ...]:
-    """Exercise 2's rows for one call: what keeps its answer from being compared (none
-    hold when the function returned one finite number per action)."""
+    """Exercise 2's rows for one call: what keeps its answer from being compared."""
     actions = list(tree.infoset_actions[info])
 
     def set_value(result) -> bool:
@@ -380,8 +317,7 @@ class BadUpdate(ValueError):
 
 
 class _Changed(Exception):
-    """A regret update changed the argument named in the message (``reach`` or
-    ``action_values``)."""
+    """A regret update changed the argument named in the message."""
 
 
 def _increment(added, k: int) -> np.ndarray:
@@ -402,11 +338,8 @@ def _increment(added, k: int) -> np.ndarray:
 
 
 def _where(error: BadUpdate) -> str:
-    """The node the reference ``walk`` was at when the update failed.
-
-    The update is called without its node (students should not need it), so
-    read the node from the innermost ``walk`` frame of the traceback.
-    """
+    """The node the reference ``walk`` was at when the update failed (the update is called
+    without its node, so it is read from the innermost ``walk`` frame of the traceback)."""
     frames = [frame for frame, _ in traceback.walk_tb(error.__traceback__)
               if frame.f_code is walk.__code__]
     tree, node = frames[-1].f_locals["tree"], frames[-1].f_locals["node"]
@@ -446,16 +379,12 @@ _UPDATE_ANSWERS = {counterfactual_regret: "`counterfactual_regret` (cfrviz.refer
 def check_regret_update(function, iterations: int = CHECK_ITERATIONS) -> Feedback:
     """Exercise 3: ``function(reach, player, action_values, value)`` is CFR's regret update.
 
-    The checker runs :func:`cfrviz.reference.vanilla_cfr` on Kuhn poker for
-    ``iterations`` iterations with the student's function as its ``update``,
-    beside the unchanged one, and compares the cumulative regrets after every
-    iteration.  The function must leave ``reach`` and ``action_values`` as they were
-    (mistake ``"changes its input"``), and what it returns must be one
-    finite number per action; it must not call :func:`cfrviz.reference.counterfactual_regret`,
-    the answer itself.  When the regrets differ the checker names the
-    mistake if one of the wrong updates of :data:`MISTAKES` reproduces every
-    call the function answered (own reach instead of the opponent's, a flipped
-    sign, chance left out, ...).
+    :func:`~cfrviz.reference.vanilla_cfr` runs ``iterations`` iterations with it as its
+    ``update``, on Kuhn poker and on :func:`loaded_kuhn`, beside the unchanged one; the
+    cumulative regrets must agree after every iteration (to 1e-9, relative).  It must return
+    one finite number per action, leave its arguments as they were and not call
+    ``counterfactual_regret``; a wrong update is named by the rule of :data:`MISTAKES` that
+    reproduces every call.
     """
     total, largest = 0, 0.0
     for tree, label in ((_kuhn(), "Kuhn poker"),
@@ -553,6 +482,7 @@ def _explain(tree, calls, t, got, want) -> Feedback:
                 "times (action_values - value).")
 
     info = int(np.argmax(np.abs(got - want).max(axis=1)))
+
     def reproduces(name: str) -> Callable[[list], bool]:
         return lambda calls: readable and agrees(REGRET_UPDATES[name])(calls)
 
