@@ -1,16 +1,14 @@
-"""Checkers for lesson 07, sampling in practice: averages, outcomes and cost.
+"""Checkers for lesson 07, sampling in practice (exercise 1 is in :mod:`.outcome_weights`).
 
-Exercise 2 asks for the order of vanilla CFR and the three samplers by nodes
-touched per iteration on Leduc poker; the feedback to a right answer quotes the
-measurement, the feedback to a wrong one says which pair is out of order and why,
-never the order itself.  (Exercise 1, outcome sampling's regrets, is checked by
-:mod:`cfrviz.exercises.outcome_weights`.)
+Exercise 2 orders vanilla CFR and the three samplers by nodes touched per iteration on Leduc;
+a wrong answer is told which pair is out of order and why, never the order or the numbers.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 
+from ..games import load_game
 from ..solvers.registry import ALGORITHMS
 from . import Feedback, unanswered
 from .diagnosis import Case, diagnose, fallback, screen
@@ -30,7 +28,6 @@ def _name(item) -> str | None:
 def _measured() -> dict[str, float]:
     """Nodes per iteration on Leduc poker, measured (cached: the engine is deterministic)."""
     from ..analysis.sampling import nodes_per_iteration
-    from ..games import load_game
 
     return nodes_per_iteration(load_game("leduc_poker"), FEWEST_FIRST[::-1], iterations=200)
 
@@ -41,13 +38,8 @@ def _numbers() -> str:
 
 
 def check_fewest_nodes(answer) -> Feedback:
-    """Exercise 2: order cfr and the three samplers from fewest nodes per iteration to most.
-
-    The right order is outcome sampling (one path per player), external
-    sampling (all of the updated player's actions, one of everything else),
-    chance sampling (every action of both players below one deal), vanilla
-    CFR (the whole tree, once per player).
-    """
+    """Exercise 2: cfr and the three samplers, fewest nodes per iteration first
+    (:data:`FEWEST_FIRST`)."""
     unreadable = screen(answer, (
         Case.not_done(unanswered, "Set `my_order` to a list of the four names, fewest nodes per "
                                   "iteration first, e.g. ['cfr', 'chance_sampling', ...]."),
@@ -64,8 +56,7 @@ def check_fewest_nodes(answer) -> Feedback:
 
 
 def order_cases(items: list) -> tuple[Case, ...]:
-    """Exercise 2's table over the names the student listed (``items``), read as the
-    algorithms they name, in order.  Only the right answer is told the measurement."""
+    """Exercise 2's table over the algorithms the student's ``items`` name, in order."""
     measured = f"Measured on Leduc, nodes per iteration: {_numbers()}."
 
     def before(first: str, second: str):

@@ -9,10 +9,8 @@ from functools import lru_cache
 from . import Feedback, as_number, unanswered
 from .diagnosis import Case, diagnose, fallback, screen
 
-#: Exercise 1 counts the information sets of Leduc poker with RANKS ranks (two suits each),
-#: played on ranks; the lesson prints the three-rank game's count (288) first, so that a
-#: student can check a method on it.  The counts: decision points in one betting round, ways
-#: the first round can end with a call.
+#: Exercise 1: the information sets of Leduc poker with RANKS ranks, cards read as ranks; the
+#: decision points of a betting round, the ways round one can end in a call.
 RANKS, DECISIONS_PER_ROUND, ROUND_ONE_CALLS = 4, 6, 5
 #: The tournament exercise: the trained strategy the archetypes face.
 TOURNAMENT_ALGORITHM, TOURNAMENT_ITERATIONS = "dcfr", 1000
@@ -20,9 +18,8 @@ BOT_NAMES = ("always_raise", "always_call", "uniform_random", "strong_hands")
 
 
 def leduc_infosets(ranks: int = RANKS) -> int:
-    """Information sets of Leduc poker with ``ranks`` ranks, played on ranks: ``ranks`` × 6
-    first-round sets plus ``ranks`` × ``ranks`` × 5 × 6 second-round sets (288 for 3, 504
-    for 4)."""
+    """Information sets of Leduc poker with ``ranks`` ranks: ``ranks`` × 6 in round one plus
+    ``ranks`` × ``ranks`` × 5 × 6 in round two (288 for 3, 504 for 4)."""
     return ranks * DECISIONS_PER_ROUND + ranks * ranks * ROUND_ONE_CALLS * DECISIONS_PER_ROUND
 
 
@@ -38,12 +35,10 @@ def _exercise_game_sizes() -> tuple[int, int]:
 
 
 def check_leduc_infosets(answer) -> Feedback:
-    """Exercise 1: how many information sets Leduc poker with :data:`RANKS` ranks has when
-    cards are ranks (504 for four ranks)."""
-    n = RANKS
+    """Exercise 1: the information sets of Leduc poker with :data:`RANKS` ranks (504)."""
+    n, total = RANKS, leduc_infosets(RANKS)
     first = n * DECISIONS_PER_ROUND
-    second = n * n * ROUND_ONE_CALLS * DECISIONS_PER_ROUND
-    total = first + second
+    second = total - first
     with_suits, nodes = _exercise_game_sizes()
 
     def equals(x: float) -> Callable[[float], bool]:
@@ -106,12 +101,8 @@ def tournament_values() -> dict[str, float]:
 
 
 def check_most_exploited(answer) -> Feedback:
-    """The tournament exercise: which archetype does the trained Leduc strategy beat by the
-    most per hand?
-
-    The truth is computed exactly (expected values, no luck) for a DCFR
-    strategy after 1,000 iterations; it is the uniformly random bot.
-    """
+    """The tournament exercise: the archetype a DCFR strategy (1,000 iterations on Leduc) beats
+    by the most per hand, computed exactly (:func:`tournament_values`)."""
     name = answer.strip().lower().replace(" ", "_").replace("-", "_") \
         if isinstance(answer, str) else None
     unreadable = screen(name, (
@@ -150,11 +141,9 @@ def check_most_exploited(answer) -> Feedback:
 
 #: The budget exercise: a laptop's 16 GB, in MB (decimal units, as in the figures).
 BUDGET_MB = 16_000
-#: How close an answer must be: printed fits are rounded, so a careful hand calculation lands
-#: within a few per cent.
+#: How close an answer must be: the printed fit is rounded.
 BUDGET_TOLERANCE = 0.10
-#: The order of magnitude of heads-up limit hold'em's sequences per player (3.19e14 information
-#: sets, lesson 12), for scale in the feedback.
+#: Heads-up limit hold'em's sequences per player, in order of magnitude, for scale.
 HULHE_SEQUENCES = 1e14
 
 
@@ -164,16 +153,9 @@ def sequences_within(budget_mb: float, exponent: float, factor: float) -> float:
 
 
 def check_lp_budget(answer, exponent, factor, budget_mb: float = BUDGET_MB) -> Feedback:
-    """The LP lesson's budget exercise: sequences per player at which the LP's memory reaches
-    ``budget_mb``.
-
-    The recorded runs fit ``memory (MB) ≈ factor × sequences ** exponent``; the
-    answer is :func:`sequences_within` (within 10%).  Recognised mistakes: the
-    budget in GB or in bytes against a fit in MB (``units``), raising to the
-    exponent instead of taking its root (``root``), ignoring the exponent as if
-    memory grew in proportion (``linear``) and counting both players' sequences
-    (``both-players``).
-    """
+    """The LP lesson's budget exercise: the sequences per player at which the fit ``memory
+    (MB) ≈ factor × sequences ** exponent`` reaches ``budget_mb`` (:func:`sequences_within`,
+    within 10%)."""
     b, f, budget = as_number(exponent), as_number(factor), as_number(budget_mb)
     value = as_number(answer)
     unreadable = screen(value, (

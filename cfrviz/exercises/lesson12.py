@@ -48,16 +48,12 @@ ACTIONS, TABLES, BYTES = 3, 2, 8
 def _system(name) -> str | None:
     if not isinstance(name, str):
         return None
-    simple = name.strip().lower().replace("-", " ").replace("_", " ")
-    for system in SYSTEMS:
-        if simple == system.lower() or simple.replace(" ", "") == system.lower().replace(" ", ""):
-            return system
-    return None
+    key = name.strip().lower().replace("-", "").replace("_", "").replace(" ", "")
+    return next((system for system in SYSTEMS if key == system.lower().replace(" ", "")), None)
 
 
 def _read_matches(answer) -> tuple[dict[str, str], Feedback | None]:
-    """The student's ``{system: letter}`` with names and letters cleaned up, or what is wrong
-    with it."""
+    """The student's ``{system: letter}`` cleaned up, or what is wrong with it."""
     if unanswered(answer):
         return {}, not_done("Fill in `my_matches` with a letter for each program.")
     if not isinstance(answer, Mapping):
@@ -138,11 +134,7 @@ def hulhe_terabytes() -> float:
 
 
 def check_hulhe_memory(answer) -> Feedback:
-    """Exercise 1: memory of CFR's two tables for heads-up limit hold'em, in terabytes.
-
-    3.19e14 sets × 3 actions × 2 tables × 8 bytes = 15,312 TB (about 15
-    petabytes); answers within 5% count.
-    """
+    """Exercise 1: CFR's two tables for heads-up limit hold'em in terabytes, within 5%."""
     positive = (not isinstance(answer, bool)
                 and isinstance(answer, (Real, np.integer, np.floating))
                 and np.isfinite(float(answer)) and float(answer) > 0)
