@@ -1,23 +1,13 @@
-"""Checkers for lesson 13's two Deep CFR computations that the text derives: the network's
-target at a set, and Single Deep CFR's average strategy at a set.
+"""Checkers for lesson 13's two Deep CFR computations: the network's target at a set, and
+Single Deep CFR's average strategy at a set.
 
-Exercise "weighted target": ``my_target(ts, infos, regrets, info)`` returns what the
-advantage network's loss ``Σ_i t_i ||V(I_i) − r_i||²`` is minimised by at set ``info``:
-the iteration-weighted mean ``Σ t r / Σ t`` of that set's samples.  It is compared, at
-every set of several memories (Kuhn and Leduc poker, samples from external-sampling
-traversals kept in a :class:`~cfrviz.solvers.deep_cfr.Reservoir`, and a small memory
-written out by hand), with the package's own :meth:`Reservoir.grouped`, which Deep CFR
-trains on.
-
-Exercise "SD-CFR average": ``my_sd_average(strategies, reaches)`` returns Single Deep
-CFR's average at one set (Steinberger 2019), ``Σ_t t π_t σ_t / Σ_t t π_t`` over the
-iterations ``t = 1 … T``, with ``π_t`` the owner's own reach to the set under ``σ_t``.
-It is compared with the average that :func:`cfrviz.solvers.deep_cfr.train_deep_cfr`
-computes for its trace, at every set of a short Kuhn run, and on a hand-made case
-with three actions and iterations where the set is not reached.
-
-In both, a wrong answer is named only when a wrong formula written here reproduces it
-at every set checked (:data:`TARGET_VARIANTS`, :data:`AVERAGE_VARIANTS`).
+``my_target(ts, infos, regrets, info)`` is the iteration-weighted mean ``Σ t r / Σ t`` of the
+set's samples, compared at every set of three memories (:func:`target_memories`) with
+:meth:`Reservoir.grouped`, which Deep CFR trains on.  ``my_sd_average(strategies, reaches)`` is
+``Σ_t t π_t σ_t / Σ_t t π_t`` (Steinberger 2019), compared with the average
+:func:`cfrviz.solvers.deep_cfr.train_deep_cfr` computes for its trace (:func:`average_cases`).
+Both to :data:`TOLERANCE`; a wrong answer is named only when a wrong formula
+(:data:`TARGET_VARIANTS`, :data:`AVERAGE_VARIANTS`) reproduces it at every set checked.
 """
 
 from __future__ import annotations
@@ -57,10 +47,9 @@ def _from_reservoir(name: str, tree, memory) -> Memory:
 
 def sampled_memory(tree, player: int, iterations: int, traversals: int, capacity: int,
                    seed: int):
-    """A :class:`~cfrviz.solvers.deep_cfr.Reservoir` filled as Deep CFR fills one: each
-    iteration t, ``traversals`` external-sampling walks for ``player`` against a strategy,
-    their samples offered with weight t.  The strategy changes with t (a random one per
-    iteration, drawn from ``seed``), so the samples of different iterations differ."""
+    """A :class:`~cfrviz.solvers.deep_cfr.Reservoir` filled as Deep CFR fills one: at each
+    iteration t, ``traversals`` external-sampling walks for ``player`` against a random
+    strategy (drawn from ``seed``), their samples offered with weight t."""
     from .. import engine
     from ..solvers.deep_cfr import Reservoir, external_sampling_samples
 
@@ -198,12 +187,8 @@ def target_points() -> tuple[Point, ...]:
 
 @checks("`my_target`", "check_weighted_target(my_target)")
 def check_weighted_target(function) -> Feedback:
-    """Exercise: ``function(ts, infos, regrets, info)`` is the iteration-weighted mean target.
-
-    Compared, at every set of :func:`target_memories`, with
-    :func:`package_targets` (Deep CFR's :meth:`Reservoir.grouped`).  The function must leave
-    the memory's three arrays as they were (mistake ``"changes its input"``).
-    """
+    """Exercise: ``function(ts, infos, regrets, info)`` is :func:`package_targets`' target at
+    every set of :func:`target_memories`, and leaves the three arrays as they were."""
     points = target_points()
     return _check(function, points, "`my_target`", _TARGET_HINTS, (
         "numbers", "Every set asked about has samples here, so Σ t over them is positive."),
@@ -302,13 +287,8 @@ _AVERAGE_HINTS = {
 
 @checks("`my_sd_average`", "check_sd_average(my_sd_average)")
 def check_sd_average(function) -> Feedback:
-    """Exercise: ``function(strategies, reaches)`` is Single Deep CFR's average at a set.
-
-    Compared, at every case of :func:`average_cases`, with the package's average
-    (a Deep CFR trace's average strategy, or ``Σ t π σ`` normalised by
-    :func:`cfrviz.core.regret.average_strategy`).  The function must leave both arrays as they
-    were (mistake ``"changes its input"``).
-    """
+    """Exercise: ``function(strategies, reaches)`` is Single Deep CFR's average at every case of
+    :func:`average_cases`, and leaves both arrays as they were."""
     points = tuple(Point(f"For {c.name}", (("strategies", c.strategies), ("reaches", c.reaches)),
                          (), c.strategies.shape[1], c.strategies.shape[1], c.expected,
                          f"For {c.name}, your average is GOT; Σ_t t·π_t·σ_t / Σ_t t·π_t is "

@@ -1,17 +1,12 @@
-"""Checkers for lesson 13, Deep CFR: the reservoir that is a network's training memory.
+"""Checker for lesson 13's reservoir, a Deep CFR network's training memory.
 
-Exercise 1 (:func:`check_reservoir_add`) is reservoir sampling (Vitter, 1985, algorithm R) as
-``add(buffer, sample, seen, capacity, rng)``: ``buffer`` is a list changed in place and
-``seen`` counts the samples offered before this one; while ``seen < capacity`` the sample is
-appended, after that ``j = rng.integers(0, seen + 1)`` and the sample replaces ``buffer[j]``
-when ``j < capacity``.  So every sample offered so far is kept with probability ``capacity /
-(samples offered)``.  The checker offers samples ``SAMPLE_BASE + seen`` from its own seeded
-generator and compares the buffer after every sample with :func:`reference_add`'s on the same
-draws; for a function that draws differently it measures how often each sample, and each pair,
-ends in the buffer over many streams (each sample alone can be kept equally often by a buffer
-that is not a uniformly random set).  A function that returns a new list, or leaves the
-caller's buffer unchanged while it has room, is refused (``"not-in-place"``).  A wrong answer
-is named when one of the wrong rules of :data:`SLOTS` (or ``"append-beyond"``) reproduces it.
+``add(buffer, sample, seen, capacity, rng)`` is reservoir sampling (Vitter 1985, algorithm R):
+append while ``seen < capacity``, then ``j = rng.integers(0, seen + 1)`` replaces ``buffer[j]``
+when ``j < capacity``.  The checker offers samples ``SAMPLE_BASE + seen`` and compares the buffer
+after every sample with :func:`reference_add`'s on the same draws (:data:`REPLAY`); a function
+that draws differently is judged by how often each sample, and each pair, ends in the buffer
+over many streams (:data:`DISTRIBUTION`, to :data:`TOLERANCE` standard errors).  A wrong answer
+is named when a rule of :data:`SLOTS` (or ``"append-beyond"``) reproduces it.
 """
 
 from __future__ import annotations
@@ -163,16 +158,6 @@ def _not_in_place(buffer: list, before: list, out, seen: int, capacity: int) -> 
     return None
 
 
-def _replay(add, length: int, capacity: int, seed: int) -> list[list]:
-    buffer: list = []
-    rng = np.random.default_rng(seed)
-    after = []
-    for seen in range(length):
-        add(buffer, sample_of(seen), seen, capacity, rng)
-        after.append(list(buffer))
-    return after
-
-
 def _frequencies(function, length: int, capacity: int, streams: int
                  ) -> tuple[tuple[np.ndarray, np.ndarray] | None, Feedback | None]:
     """How often each sample, and each pair of samples, ends in the buffer over ``streams``
@@ -231,17 +216,9 @@ def _shape_problem(after: list[list], capacity: int) -> Feedback | None:
 
 @checks("`my_add`", "check_reservoir_add(my_add)")
 def check_reservoir_add(function) -> Feedback:
-    """Exercise 1: ``function(buffer, sample, seen, capacity, rng)`` is reservoir sampling.
-
-    First the exact replay (:data:`REPLAY`): the buffer after every sample must
-    equal :func:`reference_add`'s with the same seeded draws.  Then, if it does
-    not, the distribution (:data:`DISTRIBUTION`): over many streams every
-    sample must end in the buffer with probability capacity / length (within
-    :data:`TOLERANCE` standard errors) -- a function that draws its random
-    numbers differently but keeps the right distribution passes.  Wrong
-    answers are named when a version of :data:`VARIANTS` reproduces the
-    replay, or its exact keep probabilities fit the measured frequencies.
-    """
+    """Exercise 1: ``function(buffer, sample, seen, capacity, rng)`` is reservoir sampling: the
+    exact replay, else the distribution (see the module); a version of :data:`VARIANTS` is
+    named when it reproduces the replay or its keep probabilities fit the frequencies."""
     verdict = _replay_verdict(function)
     if verdict is not None:
         return verdict
@@ -261,11 +238,14 @@ def _replay_verdict(function) -> Feedback | None:
         return problem
     assert after is not None
 
-    def replays(name: str) -> Callable[[list], bool]:
-        return lambda buffers: buffers == _replay(functools.partial(reference_add, rule=name),
-                                                  length, capacity, seed)
+    def replay(rule: str) -> list | None:
+        return _stream(functools.partial(reference_add, rule=rule), length, capacity,
+                       np.random.default_rng(seed))[0]
 
-    right = _replay(reference_add, length, capacity, seed)
+    def replays(name: str) -> Callable[[list], bool]:
+        return lambda buffers: buffers == replay(name)
+
+    right = replay("right")
     verdict = screen(after, (
         Case.correct(lambda buffers: buffers == right,
                      f"Your buffer matches algorithm R after each of {length} samples with the "

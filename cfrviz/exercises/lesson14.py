@@ -1,28 +1,12 @@
 """Checker for lesson 14's coding exercise: the re-solve gadget's input.
 
-Exercise "root values": ``my_root_values(tree, policy, roots, hand_of_root, player)``
-returns, for each private hand of ``player`` at a subgame's root, that player's
-counterfactual best-response value against the blueprint, normalised by the hand's weight:
-
-.. math::
-
-    \\frac{\\sum_{h \\in I} \\pi_{-i}^\\sigma(h)\\, v_i^{\\langle \\sigma_{-i},
-    \\mathrm{BR}\\rangle}(h)}{\\sum_{h \\in I} \\pi_{-i}^\\sigma(h)},
-
-the payoff of *terminate* in the re-solve gadget of Burch, Johanson and Bowling (AAAI 2014).
-It is compared, on Kuhn and Leduc poker subgames with CFR blueprints and for both players,
-with :func:`cfrviz.solvers.subgame.root_values`, which builds the subgame as a game of its
-own and best-responds there: a different computation from any the student is likely to write.
-Hands that chance and the other player never bring to the subgame (weight 0) have no value
-and are not compared.  A function that calls ``root_values`` itself is refused (the exercise is
-to write it), and so is one that changes the arrays it is given.
-
-In the re-solve gadget these values are the *opponent's*: a safe re-solve must leave every
-opponent hand **at most** its value here (its best response against the blueprint), or the
-opponent would gain by steering that hand into the subgame.
-
-A wrong answer is named only when a wrong formula written here (:data:`VARIANTS`) reproduces
-it at every hand of every case; otherwise the feedback shows the first hand that differs.
+``my_root_values(tree, policy, roots, hand_of_root, player)`` returns, per private hand of
+``player`` at a subgame's root, its counterfactual best-response value against the blueprint
+per unit of reach, ``Σ_h π₋ᵢ(h) v(h) / Σ_h π₋ᵢ(h)``: the payoff of *terminate* in the re-solve
+gadget of Burch, Johanson and Bowling (AAAI 2014).  It is compared, on the subgames of
+:data:`CASES` and to :data:`TOLERANCE`, with :func:`cfrviz.solvers.subgame.root_values`, which
+best-responds in the subgame built as a game of its own; hands of weight 0 are not compared.
+A wrong answer is named only when a formula of :data:`VARIANTS` reproduces it at every hand.
 """
 
 from __future__ import annotations
@@ -95,12 +79,10 @@ def root_cases() -> tuple[RootCase, ...]:
 def _values(tree: GameTree, policy: np.ndarray, roots: np.ndarray, hand_of_root: np.ndarray,
             player: int, *, weight: str = "others", play: str = "best", result: str = "value"
             ) -> np.ndarray:
-    """Per hand: what ``player`` earns below the roots, by the reference's best-response
-    recursion with its steps named (:func:`cfrviz.reference.mistakes.best_response_walk`):
-    ``weight`` ("others" is chance x the other player), ``play`` ("best", "policy" or
-    "peek"); ``result`` is "value" (Σ w v / Σ w), "cbv" (Σ w v) or "mean" (the plain mean of
-    v over the hand's roots that are reached).
-    """
+    """Per hand: what ``player`` earns below the roots, by
+    :func:`cfrviz.reference.mistakes.best_response_walk` with its ``weight`` and ``play``
+    steps named; ``result`` is "value" (Σ w v / Σ w), "cbv" (Σ w v) or "mean" (the plain mean
+    of v over the hand's roots that are reached)."""
     w = mistakes.BEST_RESPONSE_WEIGHTS[weight](reach_probabilities(tree, policy), player)
     value = mistakes.best_response_walk(tree, policy, player, weight=weight, play=play).value
     hands = int(hand_of_root.max()) + 1
@@ -203,12 +185,9 @@ def _flat(formula: Callable[[RootCase], np.ndarray]) -> np.ndarray:
 
 @checks("`my_root_values`", "check_root_values(my_root_values)")
 def check_root_values(function: Any) -> Feedback:
-    """Exercise: ``function(tree, policy, roots, hand_of_root, player)`` gives the re-solve
-    gadget's terminate values (normalised counterfactual best-response values per hand).
-
-    Compared, at every hand with weight of every case in :func:`root_cases`, with
-    :func:`cfrviz.solvers.subgame.root_values`.
-    """
+    """Exercise: ``function(tree, policy, roots, hand_of_root, player)`` gives
+    :func:`cfrviz.solvers.subgame.root_values`' values at every hand with weight of
+    :func:`root_cases`."""
     from ..solvers.subgame import root_values
 
     got = []

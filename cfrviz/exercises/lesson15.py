@@ -1,19 +1,11 @@
-"""Checkers for lesson 15, a real river: counting combos on a board, and the showdown as a sorted
-prefix sum with card removal.
+"""Checkers for lesson 15, a real river: combos on a board, and the showdown as a sorted prefix
+sum with card removal.
 
-Exercise "showdown": ``my_showdown_values(strength, opp_strength, cards, opp_cards,
-opp_reach)`` returns, for each of the player's combos ``i``, the opponent's reach it beats minus
-the reach it loses to, over the opponent combos that share no card with it:
-
-.. math::
-
-    v_i = \\sum_{j:\\ \\mathrm{cards}_j \\cap \\mathrm{cards}_i = \\emptyset}
-          r_j \\,\\mathrm{sign}(s_i - s_j)
-
-(a showdown's counterfactual value per chip won; ties give 0).  It is compared with that
-quadratic sum, written out here (:func:`showdown_values`), on river spots of random ranges,
-reaches and boards, ties and shared cards included.  A wrong answer is named when one of the
-usual slips, written out beside it (:data:`VARIANTS`), reproduces it at every combo.
+``my_showdown_values(strength, opp_strength, cards, opp_cards, opp_reach)`` returns, per combo
+``i`` of the player, ``Σ_j r_j sign(s_i - s_j)`` over the opponent combos ``j`` sharing no card
+with it (ties count 0), compared to :data:`TOLERANCE` with that quadratic sum written out
+(:func:`showdown_values`) on random river spots (:func:`showdown_cases`).  A wrong answer is
+named when a slip of :data:`VARIANTS` reproduces it at every combo.
 """
 
 from __future__ import annotations

@@ -1,23 +1,13 @@
 """Checker for lesson 07's outcome sampling weights: the regrets one sampled path gives.
 
-Outcome sampling walks a single path from the root to a leaf ``z``.  At a node ``h`` of the
-traverser ``i`` on the path, with ``a`` the action taken there, the sampled value of ``a`` is
-
-    pi_{-i}(h) * pi(z | h a) * u_i(z) / q(z),
-
-the other actions' sampled values are 0, and the regret of ``b`` is its sampled value minus
-the strategy's, ``sigma(a)`` times the value of ``a``.  The student writes
-``regrets(path, payoff, player)``: a path is a list of steps ``(who, sigma, q, a)`` (who moved:
-``"chance"``, 0 or 1; the probabilities the mover plays with; those the walk drew with; the
-index drawn).  The checker's paths are walks of
-:func:`cfrviz.reference.mccfr.outcome_sampling_walk` recorded on Kuhn and Leduc poker
-(:func:`recorded_paths`), and the right answers are the regrets that walk added.  A wrong
-answer is named by the variant of :func:`outcome_regrets` (:data:`MISTAKES`, the formula's steps
-swapped in :data:`cfrviz.reference.mistakes.OUTCOME_PATH`) that gives it on
-every path, or on the first path that differs when that path tells it apart from every other
-mistake (on some paths two mistakes give the same numbers: leaving the opponent out as well as
-chance changes nothing where the opponent's drawn action had probability 1).  An answer that
-calls :func:`outcome_regrets` itself is refused: the exercise is to write it.
+The student writes ``regrets(path, payoff, player)``, lesson 07's formula at each of the
+traverser's steps of one path (steps ``(who, sigma, q, a)``: who moved, ``"chance"``, 0 or 1;
+the probabilities it plays with; those the walk drew with; the index drawn).  The paths are
+walks of :func:`cfrviz.reference.mccfr.outcome_sampling_walk` recorded on Kuhn and Leduc poker
+(:func:`recorded_paths`), the right answers the regrets that walk added.  A wrong answer is
+named by the mistake (:data:`MISTAKES`, forms in :data:`cfrviz.reference.mistakes.OUTCOME_PATH`)
+that gives it on every path, or on the first path that differs when no other mistake gives the
+same numbers there.
 """
 
 from __future__ import annotations
@@ -101,29 +91,14 @@ _HINTS = {
 
 @dataclass(frozen=True)
 class Path:
-    """One recorded outcome-sampling walk: its steps, the leaf's payoff and the answer.
-
-    Attributes
-    ----------
-    game : str
-    player : int
-        The traverser.
-    steps : list of (who, sigma, q, a)
-    payoff : float
-        The traverser's payoff at the leaf.
-    histories : list of str
-        The history at each step (for messages).
-    regrets : list of numpy.ndarray
-        What :func:`~cfrviz.reference.mccfr.outcome_sampling_walk` added at each of the
-        traverser's steps, in path order.
-    """
+    """One recorded outcome-sampling walk: its steps, the leaf's payoff and the answer."""
 
     game: str
-    player: int
-    steps: list
-    payoff: float
-    histories: list
-    regrets: list
+    player: int      # the traverser
+    steps: list      # (who, sigma, q, a)
+    payoff: float    # the traverser's at the leaf
+    histories: list  # the history at each step
+    regrets: list    # what the walk added at each of the traverser's steps, in path order
 
 
 @lru_cache(maxsize=4)
@@ -231,12 +206,9 @@ def answers() -> dict:
 
 @checks("`my_outcome_regrets`", "check_outcome_regrets(my_outcome_regrets)")
 def check_outcome_regrets(function) -> Feedback:
-    """Lesson 07: ``function(path, payoff, player)`` gives outcome sampling's regrets.
-
-    Runs it on :func:`recorded_paths` and compares with the regrets
-    :func:`~cfrviz.reference.mccfr.outcome_sampling_walk` added on each path.  The function
-    must leave the path as it was, its list and its arrays (mistake ``"changes its input"``).
-    """
+    """Lesson 07: ``function(path, payoff, player)`` gives the regrets the walk added on each
+    of :func:`recorded_paths`; it must leave the path, its list and its arrays, as they were
+    (mistake ``"changes its input"``)."""
     paths = recorded_paths()
     results = []
     for path in paths:

@@ -1,16 +1,12 @@
 """Checker for lesson 01's sampled regret matching: the classic rock-paper-scissors trainer.
 
-Each round both players draw one action from their regret-matching strategies, and each
-player's regret of an action is what it would have earned against the opponent's *drawn*
-action minus what the drawn pair earned.  The student's loop gets a ``draw(player,
-strategy)`` from the checker (:class:`Draws`): it answers player ``p``'s ``k``-th call with
-the ``k``-th uniform number fixed for that player, so a right loop reproduces
-:func:`sampled_regret_matching` (and ``cfrviz.solve(..., update="sampled")`` at the same seed)
-exactly, whatever else it computes in between.  A wrong loop is named by the variant of the
-reference (:data:`VARIANTS`) that reproduces its answer, or by the first round whose draw
-used another strategy.  A passing loop is then run for :data:`LONG_ROUNDS` rounds, in self-play
-and against a fixed opponent, and its averages are compared with the bound that regret
-matching gives in expectation, ``2 Δ sqrt(|A| / T)`` (:func:`expected_bound`).
+The student's loop draws through the checker's ``draw(player, strategy)`` (:class:`Draws`,
+fixed uniform numbers per player and call), so a right loop reproduces
+:func:`cfrviz.reference.cfr.sampled_regret_matching` exactly.  A wrong loop is named by the
+variant that reproduces it (:data:`VARIANTS`, steps of the trainer swapped in
+:data:`cfrviz.reference.mistakes.SAMPLED_REGRET_MATCHING`) or by its first draw from another
+strategy.  A passing loop then runs :data:`LONG_ROUNDS` rounds, whose averages must be within
+:func:`expected_bound`.
 """
 
 from __future__ import annotations
@@ -85,21 +81,10 @@ _HINTS = {
 
 
 class Draws:
-    """``draw(player, strategy) -> action index`` for one run, from fixed uniform numbers.
-
-    Player ``p``'s ``k``-th call picks the index of ``strategy`` in which ``uniforms[k, p]``
-    falls, by running total (:func:`cfrviz.reference.mccfr.sample`, the draw of
-    ``cfrviz.solve(..., update="sampled")``).  Every call
-    is kept in ``log`` as ``(player, probabilities)``.
-
-    Parameters
-    ----------
-    uniforms : numpy.ndarray, shape (rounds, 2)
-        For example ``np.random.default_rng(seed).random((rounds, 2))``: the numbers
-        ``cfrviz.solve`` draws at that seed.
-    sizes : (int, int)
-        How many actions each player has.
-    """
+    """``draw(player, strategy) -> action index`` for one run: player ``p``'s ``k``-th call
+    picks the index in which ``uniforms[k, p]`` falls (:func:`cfrviz.reference.mccfr.sample`,
+    the draw of ``cfrviz.solve(..., update="sampled")``); ``sizes`` are the players' numbers of
+    actions.  Every call is kept in ``log`` as ``(player, probabilities)``."""
 
     def __init__(self, uniforms: np.ndarray, sizes: tuple[int, int]):
         self.uniforms = np.asarray(uniforms, dtype=float)
@@ -148,15 +133,9 @@ def sampled_regret_matching(payoffs, rounds: int, draw, opponent=None, *,
 
 
 def expected_bound(payoffs, rounds: int) -> float:
-    """A bound on the expected exploitability of the averages after ``rounds`` sampled rounds.
-
-    With ``Δ`` the payoff range and ``|A|`` the larger number of actions, each sampled regret
-    is at most ``Δ`` in size, so regret matching keeps ``E ||R⁺||² <= T |A| Δ²`` (the cross
-    term has mean zero because the own action is drawn from the strategy), and the sampled
-    regrets differ from the expected ones by a martingale of variance at most ``T Δ²`` per
-    action.  Each player's average regret is therefore at most ``2 Δ sqrt(|A| / T)`` in
-    expectation, and so is the exploitability (half the sum of the two).
-    """
+    """``2 Δ sqrt(|A| / T)``, a bound on the expected exploitability of the averages after
+    ``T = rounds`` sampled rounds (``Δ`` the payoff range, ``|A|`` the larger number of actions):
+    regret matching's ``E ||R⁺||² <= T |A| Δ²`` plus the sampled regrets' martingale noise."""
     A = np.asarray(payoffs, dtype=float)
     spread = float(A.max() - A.min())
     return 2 * spread * math.sqrt(max(A.shape) / rounds)
@@ -164,14 +143,10 @@ def expected_bound(payoffs, rounds: int) -> float:
 
 @checks("`my_sampled_regret_matching`")
 def check_sampled_regret_matching(function) -> Feedback:
-    """Lesson 01: ``function(payoffs, rounds, draw, opponent=None) -> (average 1, average 2)``.
-
-    Runs the student's loop on :data:`CASES` with the checker's draws and compares its
-    averages with :func:`sampled_regret_matching` on the same draws; then, if they agree,
-    runs it for :data:`LONG_ROUNDS` rounds in self-play on rock-paper-scissors and against
-    :data:`HABIT`, and checks the averages against :func:`expected_bound`.  The loop must leave
-    ``payoffs`` and ``opponent`` as they were (mistake ``"changes its input"``).
-    """
+    """Lesson 01: ``function(payoffs, rounds, draw, opponent=None) -> (average 1, average 2)``,
+    compared with :func:`sampled_regret_matching` on :data:`CASES` (same draws), then run
+    :data:`LONG_ROUNDS` rounds (:func:`_check_convergence`).  It must leave ``payoffs`` and
+    ``opponent`` as they were (mistake ``"changes its input"``)."""
     if unanswered(function):
         return not_done("Write the loop of `my_sampled_regret_matching`, then run this cell "
                         "again.")
@@ -224,9 +199,8 @@ def _check_case(function, label, payoffs, rounds, opponent) -> Feedback | None:
 
     def variant_of(mistake):
         def matches(got) -> bool:
-            theirs = sampled_regret_matching(payoffs, rounds, Draws(uniforms, sizes), opponent,
-                                             mistake=mistake)
-            return all(np.allclose(g, t, rtol=1e-7, atol=1e-9) for g, t in zip(got, theirs))
+            return _agree(got, sampled_regret_matching(payoffs, rounds, Draws(uniforms, sizes),
+                                                       opponent, mistake=mistake))
         return matches
 
     return _verdict(diagnose(pair, (
@@ -241,8 +215,7 @@ def _check_case(function, label, payoffs, rounds, opponent) -> Feedback | None:
              f"player 1 and {draws.calls[1]} times for player 2: each round draws one action "
              "for each player, draw(0, x) and draw(1, y), even when player 2's strategy is "
              "fixed."),
-        Case.correct(lambda got: all(np.allclose(g, w, rtol=1e-7, atol=1e-9)
-                                     for g, w in zip(got, want)), "agrees"),
+        Case.correct(lambda got: _agree(got, want), "agrees"),
         Case("ignores-opponent", lambda _: opponent is not None and any(
             p == 1 and not np.allclose(q, opponent) for p, q in draws.log),
              f"In {label}, player 2 must play the fixed strategy `opponent` every round; your "
@@ -251,6 +224,10 @@ def _check_case(function, label, payoffs, rounds, opponent) -> Feedback | None:
         *(Case(mistake, variant_of(mistake), message) for mistake, message in VARIANTS.items()),
         fallback(lambda _: _first_difference(label, draws, reference, want, pair)),
     )))
+
+
+def _agree(got, want) -> bool:
+    return all(np.allclose(g, w, rtol=1e-7, atol=1e-9) for g, w in zip(got, want))
 
 
 def _verdict(feedback: Feedback) -> Feedback | None:
