@@ -7,94 +7,67 @@ import time
 
 import numpy as np
 
-from ...core.regret import regret_matching
+from ...core.regret import average_strategy, regret_matching
 from ...reference import mistakes
-from .. import Feedback, correct, unanswered, wrong
+from .. import Feedback, correct, wrong
 from ..coding import checks, floats, run_student
 from ..diagnosis import Case, screen
 
-# --- exercise 3: vanilla CFR, whole -----------------------------------------------------------
-
-#: Iterations the checker runs the student's ``my_cfr`` for: Kuhn poker, then Leduc poker,
-#: where chance is not uniform (a missing chance factor changes nothing in Kuhn poker, where
-#: every deal has probability 1/6, and shows in Leduc).
+#: The runs of ``my_cfr`` checked: Kuhn poker, then Leduc poker, where chance is not uniform
+#: (a missing chance factor changes nothing in Kuhn poker, where every deal has probability 1/6).
 CFR_RUNS = (("kuhn_poker", 300), ("leduc_poker", 10))
-#: When the Kuhn run differs, the student's function runs again for this many iterations
-#: and is compared with the wrong versions of :func:`cfr_variant_run` (each takes a while).
+#: When the Kuhn run differs, ``my_cfr`` runs again this long beside the wrong versions.
 DIAGNOSE_ITERATIONS = 20
-#: Wrong regret weights told apart on Kuhn poker.  Chance's reach is 1/6 at every decision
-#: node there, so a weight with or without it gives the same strategies: "no-chance" is
-#: told apart on Leduc poker only, and chance's reach alone looks "unweighted".
-#: Regrets weighted by the player's own reach and regrets not weighted at all also give the
-#: same runs on Kuhn poker (measured to 300 iterations), so "own-reach" stands for both.
+#: Wrong regret weights told apart on Kuhn poker, where chance's reach is 1/6 at every decision
+#: node: "no-chance" shows on Leduc only; own reach and no weight give the same Kuhn runs
+#: (measured to 300 iterations), so "own-reach" stands for both.
 KUHN_WEIGHTS = ("others", "own-reach", "all-reach", "sign")
-
-#: The weight of a node's regret, the right one (``"others"``) and the wrong ones people
-#: write, as the reference's rules: keys of :data:`cfrviz.reference.updates.REGRET_UPDATES`.
+#: A node's regret weight, right (``"others"``) or wrong, as a key of the reference's
+#: :data:`cfrviz.reference.updates.REGRET_UPDATES`.
 REGRET_WEIGHTS = {"others": "cfr", "own-reach": "own-reach", "all-reach": "all-reach",
                   "no-chance": "no-chance", "unweighted": "unweighted", "sign": "sign"}
 #: The weight of a node's strategy in the average: the right one (``"own"``) and wrong ones.
 AVERAGE_WEIGHTS = mistakes.AVERAGE_REACH
+#: How far a run of my_cfr may stray from cfrviz's and still count as vanilla CFR: float32
+#: tables were measured 5.4e-6 off on Kuhn poker after 300 iterations; the nearest wrong run,
+#: one iteration more or fewer, is 8.9e-4 off.  (With player 2 first, float32 rounding flips a
+#: near-tie and ends 0.046 away, which no tolerance can accept without accepting wrong code.)
+FLOAT_TOLERANCE = 1e-4
+PLAYER_2_FIRST = "alternating (player 2 first)"
 
 
 def cfr_variant_run(tree, iterations: int, *, alternating: bool = True, first: int = 0,
                     regret_weight: str = "others", floor: bool = False,
                     averages=tuple(AVERAGE_WEIGHTS)) -> dict:
-    """Vanilla CFR, or a wrong version of it, as :func:`mistakes.run` builds it from the
-    reference CFR.
+    """Vanilla CFR (the defaults; the tests check it against :func:`cfrviz.solve`) or a wrong
+    version, as :func:`mistakes.run` builds it from the reference CFR: simultaneous updates
+    (``alternating=False``), player 2 first, a wrong ``regret_weight`` (of
+    :data:`REGRET_WEIGHTS`), CFR+'s ``floor``, and one run per ``averages`` (of
+    :data:`AVERAGE_WEIGHTS`).
 
-    With the defaults it is vanilla CFR (Zinkevich et al., 2007) with alternating updates,
-    player ``first`` updated first; the tests check it against :func:`cfrviz.solve`.
-
-    Parameters
-    ----------
-    alternating : bool
-        Update one player, then the other against the new strategy; otherwise
-        both from the same strategies (simultaneous updates).
-    first : int
-        With alternating updates, the player updated first (0 or 1).
-    regret_weight : str
-        A key of :data:`REGRET_WEIGHTS`: how a node's regret is weighted.
-    floor : bool
-        Reset negative cumulative regrets to 0 after each update (CFR+'s rule).
-    averages : tuple of str
-        The keys of :data:`AVERAGE_WEIGHTS` to average by (one run each).
-
-    Returns
-    -------
-    dict
-        ``{t: {name: average strategy after t iterations for each name of
-        averages, "played": the strategy played in iteration t,
-        "next": regret matching on the regrets after it}}`` for ``t`` in
-        ``iterations - 1, iterations, iterations + 1``.
+    Returns ``{t: {average name: average strategy, "played": the strategy played in iteration
+    t, "next": regret matching on the regrets after it}}`` for ``t`` in ``iterations - 1 ..
+    iterations + 1``.
     """
     mask = tree.legal_mask
     steps = {"update": REGRET_WEIGHTS[regret_weight], "fold": "floor" if floor else "add",
              "alternating": alternating, "first": first}
     snapshots: dict[int, dict] = {t: {} for t in range(max(iterations - 1, 1), iterations + 2)}
-    current: dict[int, dict] = {}
+    current: dict[int, dict] = {}  # the same in every run: the averages do not change it
     for name in averages:
         run = mistakes.run(tree, iterations + 1, average=name, **steps)
         for t, (played, regret_sum, strategy_sum) in enumerate(run, start=1):
             if t in snapshots:
-                snapshots[t][name] = _normalised(strategy_sum, mask)
+                snapshots[t][name] = average_strategy(strategy_sum, mask)
                 current[t] = {"played": played, "next": regret_matching(regret_sum, mask)}
     for t, snapshot in snapshots.items():
         snapshot.update(current[t])
     return snapshots
 
 
-
 def _player_2_first(tree, iterations: int) -> np.ndarray:
     """Vanilla CFR's average strategy with alternating updates, player 2 first."""
     return cfr_variant_run(tree, iterations, first=1, averages=("own",))[iterations]["own"]
-
-
-def _normalised(sums, mask) -> np.ndarray:
-    """Rows of ``sums`` divided by their totals (uniform over the legal actions where 0)."""
-    total = sums.sum(axis=1, keepdims=True)
-    return np.where(total > 0, sums / np.where(total > 0, total, 1.0),
-                    mask / mask.sum(axis=1, keepdims=True))
 
 
 #: What each wrong ingredient of a CFR run gets wrong, by name (a run can have several).
@@ -179,10 +152,8 @@ def _table_from_dict(result: dict, tree):
 
 def _diagnose_run(tree, iterations: int, table, weights=KUHN_WEIGHTS,
                   modes=((True, 0), (True, 1), (False, 0)), floors=True) -> list[str] | None:
-    """The fewest wrong ingredients (names of :data:`CFR_MISTAKES`) whose run gives ``table``.
-
-    ``[]`` when the right run gives it; None when no run tried does.
-    """
+    """The fewest wrong ingredients (names of :data:`CFR_MISTAKES`) whose run gives ``table``:
+    ``[]`` for the right run, None when no run tried gives it."""
     found = []
     for weight in weights:
         for floor in ((False, True) if floors and weight == "others" else (False,)):
@@ -193,22 +164,11 @@ def _diagnose_run(tree, iterations: int, table, weights=KUHN_WEIGHTS,
                 for t, snapshot in runs.items():
                     step = [] if t == iterations else ["off-by-one"]
                     for name, strategy in snapshot.items():
-                        if name in ("played", "next"):
-                            extra = ["current"]
-                        else:
-                            extra = [] if name == "own" else [name]
+                        extra = (["current"] if name in ("played", "next")
+                                 else [] if name == "own" else [name])
                         if _same(table, strategy, tree.legal_mask):
                             found.append(base + extra + step)
     return min(found, key=len) if found else None
-
-
-#: How far a run of my_cfr may stray from cfrviz's and still count as vanilla CFR: float32
-#: tables (about 7 significant digits) were measured 5.4e-6 off on Kuhn poker after 300
-#: iterations (7.9e-7 with simultaneous updates); the nearest wrong run, one iteration more or
-#: fewer, is 8.9e-4 off.  Not every float32 run stays that close: with player 2 updated first,
-#: float32 rounding flips a near-tie in regret matching and the run ends 0.046 away, which no
-#: tolerance can accept without accepting wrong code.
-FLOAT_TOLERANCE = 1e-4
 
 
 def _same(a, b, mask, loose: bool = False) -> bool:
@@ -225,9 +185,7 @@ _CFR_HINTS = {IndexError: "tree.children[node] lists a node's children in action
 
 
 def _answer_functions() -> dict:
-    """The package's CFR, which computes exercise 3's answer: a ``my_cfr`` that calls it is
-    refused (the lesson trains with ``cfrviz.solve`` throughout, and the checker compares
-    with it)."""
+    """The package's CFR and the checker's, which a ``my_cfr`` may not call."""
     from ...solvers import solve
 
     return {solve: "cfrviz.solve", cfr_variant_run: "the checker's own vanilla CFR "
@@ -276,37 +234,20 @@ def _divisible(table) -> bool:
     return bool(np.all(table >= 0) and np.all(table.sum(axis=1) > 0))
 
 
-PLAYER_2_FIRST = "alternating (player 2 first)"
 _NOT_NORMALISED = ("Your rows do not sum to 1: divide the strategy sums by their total at each "
                    "set. ")
 
 
-@checks("`my_cfr`")
+@checks("`my_cfr`", "check_my_cfr(my_cfr)")
 def check_my_cfr(function) -> Feedback:
     """Exercise 3: ``function(tree, iterations)`` is vanilla CFR and returns its average strategy.
 
-    The checker runs it on Kuhn poker for 300 iterations and compares the
-    average strategy with :func:`cfrviz.solve`'s vanilla CFR, with alternating
-    updates and with simultaneous ones (both are vanilla CFR; the message says
-    which it recognised), then on Leduc poker for 10 iterations, where chance
-    is not uniform.  Any implementation whose average strategy agrees to
-    1e-6 passes, returned as an array (information sets x actions) or a dict
-    ``{key: probabilities}``.  When it does not, the checker runs the
-    student's function again for :data:`DIAGNOSE_ITERATIONS` iterations beside
-    the wrong versions of :func:`cfr_variant_run` (the regret weights of
-    :data:`REGRET_WEIGHTS`, CFR+'s regret floor, the averages of
-    :data:`AVERAGE_WEIGHTS`, the current strategy, one iteration more or less)
-    and names the ingredients of the one that reproduces it, from
-    :data:`CFR_MISTAKES`.  A correct run's message gives the exploitability
-    of the student's Kuhn strategy beside cfrviz's.
+    Its average after each run of :data:`CFR_RUNS` must agree with :func:`cfrviz.solve`'s
+    vanilla CFR, alternating or simultaneous (to 1e-6, or :data:`FLOAT_TOLERANCE` for float32
+    tables), as an array (sets x actions) or a dict ``{key: probabilities}``.  A wrong Kuhn
+    run is run again for :data:`DIAGNOSE_ITERATIONS` iterations and named by the ingredients
+    (:data:`CFR_MISTAKES`) of the wrong version of :func:`cfr_variant_run` that reproduces it.
     """
-    unusable = screen(function, (
-        Case.not_done(unanswered, "Write `my_cfr`, then run this cell again."),
-        Case("not-callable", lambda f: not callable(f),
-             f"Pass the function itself, check_my_cfr(my_cfr); got {function!r}."),
-    ))
-    if unusable is not None:
-        return unusable
     from ...analysis.evaluation import exploitability
     from ...core.policy import Policy
     from ...games import load_game
@@ -345,14 +286,11 @@ def _kuhn_mode(function, kuhn, table, unnormalised: bool, references: dict):
     """Which vanilla CFR the student's Kuhn run is: ``(mode, within FLOAT_TOLERANCE only?,
     None)``, or ``(None, False, feedback)`` naming what it got wrong."""
     n = int(references["alternating"].iterations[-1])
-    mode = next((name for name, run in references.items()
-                 if _same(table, run.average_strategy[-1], kuhn.legal_mask)), None)
-    loose = False
-    if mode is None:  # float32 tables, or the additions in another order: close, not equal
+    for loose in (False, True):  # float32 tables, or sums in another order: close, not equal
         mode = next((name for name, run in references.items()
-                     if _same(table, run.average_strategy[-1], kuhn.legal_mask, loose=True)),
-                    None)
-        loose = mode is not None
+                     if _same(table, run.average_strategy[-1], kuhn.legal_mask, loose)), None)
+        if mode is not None:
+            break
     if mode is None or unnormalised:
         failed = _explain_kuhn(function, kuhn, table, unnormalised, mode, references)
         if failed is not None:
@@ -388,11 +326,8 @@ def _leduc_verdict(function, leduc, m: int, mode: str) -> tuple[Feedback | None,
 
 
 def _explain_kuhn(function, kuhn, table, unnormalised, mode, references) -> Feedback | None:
-    """Name what a Kuhn run that differs from vanilla CFR's got wrong, if a variant shows it.
-
-    None when it is vanilla CFR after all, with alternating updates that start
-    with player 2 (checked on the full run).
-    """
+    """Name what a Kuhn run that differs from vanilla CFR's got wrong, if a variant shows it;
+    None when it is vanilla CFR with player 2 updated first (checked on the full run)."""
     prefix = _NOT_NORMALISED if unnormalised else ""
     if unnormalised and mode is not None:
         return wrong(prefix + f"Once divided, your average matches vanilla CFR ({mode} "
