@@ -10,7 +10,7 @@ changes a variant makes.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
+from functools import cache, lru_cache, partial
 
 import numpy as np
 
@@ -245,73 +245,64 @@ def check_cfr_plus_iteration(function, iterations: int = PLUS_ITERATIONS) -> Fee
             return wrong(f"`my_cfr_plus_iteration` {sums} (at iteration {t}).", "shape")
         regret_sum, strategy_sum = sums
         got.append(sums)
-    return diagnose(got, plus_cases(tree, trace, iterations))
+    return diagnose(got, plus_cases(tree, trace, got))
 
 
-def plus_cases(tree, trace, iterations: int) -> tuple[Case, ...]:
-    """Exercise 1's table over the student's tables after each iteration: cfrviz's CFR+ in
-    either order, a wrong version that :func:`_diagnose` names, or neither."""
-    vanilla = _plus_targets()[2]
+def plus_cases(tree, trace, got: list[tuple[np.ndarray, np.ndarray]]) -> tuple[Case, ...]:
+    """Exercise 1's table over the student's tables after each iteration (``got``, also the
+    value read): cfrviz's CFR+ in either order, a wrong version :func:`_diagnose` names, or
+    neither."""
+    iterations, vanilla = len(got), _plus_targets()[2]
+    bad = next((t for t, (regret_sum, strategy_sum) in enumerate(got, start=1)
+                if not (_close(regret_sum, trace.cumulative_regret[trace.index(t)])
+                        and _close(_average(tree, strategy_sum),
+                                   trace.average_strategy[trace.index(t)]))), None)
+    mistake = cache(partial(_diagnose, tree, got))  # it runs the wrong versions: once at most
 
-    def first_bad(got) -> int | None:
-        return next((t for t, (regret_sum, strategy_sum) in enumerate(got, start=1)
-                     if not (_close(regret_sum, trace.cumulative_regret[trace.index(t)])
-                             and _close(_average(tree, strategy_sum),
-                                        trace.average_strategy[trace.index(t)]))), None)
-
-    def exploitability(got) -> float:
+    def exploitability() -> float:
         return engine.tree_exploitability(tree, _average(tree, got[-1][1]))
 
-    diagnosed: dict[int, str | None] = {}  # _diagnose runs the wrong versions: once per answer
-
-    def named(name: str) -> Callable[[list], bool]:
-        def holds(got) -> bool:
-            if id(got) not in diagnosed:
-                diagnosed[id(got)] = _diagnose(tree, got)
-            return diagnosed[id(got)] == name
-        return holds
-
-    def unexplained(got) -> str:
-        t = first_bad(got)
-        assert t is not None
+    def unexplained(_) -> str:
+        assert bad is not None
         which, look = (("cumulative regrets differ", "cumulative_regret[-1]")
-                       if not _close(got[t - 1][0], trace.cumulative_regret[trace.index(t)])
+                       if not _close(got[bad - 1][0], trace.cumulative_regret[trace.index(bad)])
                        else ("average strategy differs", "average_strategy[-1]"))
-        return (f"After iteration {t} your {which} from cfrviz's CFR+. Start from vanilla "
+        return (f"After iteration {bad} your {which} from cfrviz's CFR+. Start from vanilla "
                 "CFR's iteration above and change only the two things section 2 names; to "
-                f"see where yours goes off, run it {t} time(s) from zero tables and compare "
-                f"with cfrviz.solve(kuhn, 'cfr+', {t}, checkpoints=[{t}]).{look}.")
+                f"see where yours goes off, run it {bad} time(s) from zero tables and compare "
+                f"with cfrviz.solve(kuhn, 'cfr+', {bad}, checkpoints=[{bad}]).{look}.")
 
     return (
-        Case.correct(lambda got: first_bad(got) is None,
-                     lambda got: f"Your iteration reproduces cfrviz's CFR+ on Kuhn poker after "
-                                 f"each of {iterations} iterations: the same cumulative regrets "
-                                 "and the same average strategy. After "
-                                 f"{iterations} iterations its exploitability is "
-                                 f"{exploitability(got):.5f}, against {vanilla:.5f} for vanilla "
-                                 "CFR. Two lines changed: a floor on the stored regrets, and "
-                                 "the weight t in the average."),
-        Case.correct(lambda got: _same(tree, got, {"first": 1}),
-                     lambda got: f"Your iteration is CFR+ with player 2 updated first: after "
-                                 f"each of {iterations} iterations on Kuhn poker your regrets "
-                                 "and average strategy are those of CFR+ in that order "
-                                 "(cfrviz's CFR+ starts with player 1; both orders are CFR+, as "
-                                 f"in lesson 04). After {iterations} iterations its "
-                                 f"exploitability is {exploitability(got):.5f}, against "
-                                 f"{vanilla:.5f} for vanilla CFR."),
-        *(Case(name, named(name), message) for name, message in PLUS_MESSAGES.items()),
+        Case.correct(lambda _: bad is None,
+                     lambda _: f"Your iteration reproduces cfrviz's CFR+ on Kuhn poker after "
+                               f"each of {iterations} iterations: the same cumulative regrets "
+                               "and the same average strategy. After "
+                               f"{iterations} iterations its exploitability is "
+                               f"{exploitability():.5f}, against {vanilla:.5f} for vanilla "
+                               "CFR. Two lines changed: a floor on the stored regrets, and "
+                               "the weight t in the average."),
+        Case.correct(lambda _: _same(tree, got, {"first": 1}),
+                     lambda _: f"Your iteration is CFR+ with player 2 updated first: after "
+                               f"each of {iterations} iterations on Kuhn poker your regrets "
+                               "and average strategy are those of CFR+ in that order "
+                               "(cfrviz's CFR+ starts with player 1; both orders are CFR+, as "
+                               f"in lesson 04). After {iterations} iterations its "
+                               f"exploitability is {exploitability():.5f}, against "
+                               f"{vanilla:.5f} for vanilla CFR."),
+        *(Case(name, lambda _, name=name: mistake() == name, message)
+          for name, message in PLUS_MESSAGES.items()),
         fallback(unexplained),
     )
 
 
 def check_dcfr_discounts(answer) -> Feedback:
     """Exercise 2: the factors DCFR (1.5, 0, 2) applies after iteration 4: 8/9, 1/2, 16/25."""
-    alpha, beta, gamma = DISCOUNT_PARAMS
-    t = DISCOUNT_T
-    right = np.array(dcfr_discounts(t, alpha, beta, gamma))
+    t, gamma = DISCOUNT_T, DISCOUNT_PARAMS[2]
 
     def factors_at(other: int) -> np.ndarray:
-        return np.array(dcfr_discounts(other, alpha, beta, gamma))
+        return np.array(dcfr_discounts(other, *DISCOUNT_PARAMS))
+
+    right = factors_at(t)
 
     def other_iteration(got) -> int | None:
         return next((other for other in range(1, 21) if other not in (t, t + 1)

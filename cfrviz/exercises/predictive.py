@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.regret import average_strategy, regret_matching
+from ..core.regret import average_strategy
 from ..core.tree import as_tree
 from ..engine import tree_exploitability
 from ..games import load_game
@@ -325,7 +325,7 @@ def _swapped(call: Call) -> bool:
 
 def _not_finite_only_where_nothing_positive(call: Call) -> bool:
     bad = ~np.isfinite(call.got_strategy).all(axis=1)
-    values = np.maximum(call.regret_sum + call.regret, 0.0) + call.regret
+    values = mistakes.PREDICTIVE_PLAYS["right"][0](call.regret_sum, call.regret)
     return not np.any(bad & np.any(call.mask & (values > 0), axis=1))
 
 
@@ -335,11 +335,10 @@ def _powers(calls: list[Call]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _proportional(weights: np.ndarray, shape: np.ndarray) -> bool:
-    """``weights`` is a positive multiple of ``shape`` (to float32 rounding)."""
-    if not np.all(shape > 0) or not np.all(weights > 0):
-        return bool(np.all((shape == 0) == (weights == 0)) and np.all(weights >= 0)
-                    and (shape > 0).any() and _proportional(weights[shape > 0],
-                                                            shape[shape > 0]))
+    """``weights`` is a positive multiple of ``shape``, which is positive (to float32
+    rounding)."""
+    if not np.all(weights > 0):
+        return False
     ratio = weights / shape
     return bool(np.all(np.abs(ratio - ratio[0]) <= 4 * EPS * ratio[0]))
 
@@ -393,7 +392,7 @@ WEIGHT_MESSAGES: dict[str, str | Callable[[list[Call]], str]] = {
 
 def _describe_regrets(calls: list[Call]) -> str:
     call = next(call for call in calls if not _regrets_right(call))  # the first wrong one
-    want = np.maximum(call.regret_sum + call.regret, 0.0)
+    want = mistakes.FOLDS["floor"](call.regret_sum, call.regret, call.t)
     gap = np.abs(call.got_regrets - want) - _rounding(call.regret_sum, call.regret)
     i = int(np.unravel_index(np.argmax(gap), gap.shape)[0])
     legal = call.mask[i]  # only the legal actions' entries, the others are 0 throughout
@@ -406,8 +405,7 @@ def _describe_regrets(calls: list[Call]) -> str:
 
 def _describe_strategy(calls: list[Call]) -> str:
     call = next(call for call in calls if not _strategy_right(call))
-    new = np.maximum(call.regret_sum + call.regret, 0.0)
-    want = regret_matching(new + call.regret, call.mask)
+    new, want, _ = right_step(call.regret_sum, call.regret, call.mask, call.t)
     with np.errstate(invalid="ignore"):
         gap = np.where(np.isfinite(call.got_strategy), np.abs(call.got_strategy - want), np.inf)
     i = int(np.unravel_index(np.argmax(gap), gap.shape)[0])
