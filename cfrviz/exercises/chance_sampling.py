@@ -24,6 +24,7 @@ from ..analysis.evaluation import exploitability
 from ..core.policy import Policy
 from ..core.regret import average_strategy, regret_matching
 from ..core.tree import CHANCE
+from ..games import load_game
 from ..reference.cfr import walk
 from ..reference.mccfr import chance_sampling, chance_sampling_walk, sampled_walk
 from ..reference.mccfr import sample as pick
@@ -145,8 +146,6 @@ Walk = tuple[np.ndarray, np.ndarray, Any, Any]
 @lru_cache(maxsize=4)
 def game(name: str):
     """The game ``name``, loaded once."""
-    from ..games import load_game
-
     return load_game(name)
 
 

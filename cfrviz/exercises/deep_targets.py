@@ -18,7 +18,11 @@ from functools import lru_cache
 
 import numpy as np
 
+from .. import engine
 from ..core.regret import average_strategy
+from ..core.tree import as_tree
+from ..games import load_game
+from ..solvers.deep_cfr import Reservoir, external_sampling_samples, own_reach_table, train_deep_cfr
 from . import Feedback, wrong
 from .coding import checks, floats, run_student, short_repr
 from .diagnosis import Case, close_to, diagnose, fallback
@@ -50,9 +54,6 @@ def sampled_memory(tree, player: int, iterations: int, traversals: int, capacity
     """A :class:`~cfrviz.solvers.deep_cfr.Reservoir` filled as Deep CFR fills one: at each
     iteration t, ``traversals`` external-sampling walks for ``player`` against a random
     strategy (drawn from ``seed``), their samples offered with weight t."""
-    from .. import engine
-    from ..solvers.deep_cfr import Reservoir, external_sampling_samples
-
     rng = np.random.default_rng(seed)
     state = engine.seed_state(rng)
     memory = Reservoir(capacity, tree.max_actions)
@@ -68,9 +69,6 @@ def sampled_memory(tree, player: int, iterations: int, traversals: int, capacity
 @lru_cache(maxsize=1)
 def target_memories() -> tuple[Memory, ...]:
     """The memories the target is checked on (built once)."""
-    from ..games import load_game
-    from ..solvers.deep_cfr import Reservoir
-
     kuhn, leduc = load_game("kuhn_poker"), load_game("leduc_poker")
     by_hand = Reservoir(10, 2)
     # Out of iteration order, as a reservoir keeps them; set 0 has samples of three iterations,
@@ -90,8 +88,6 @@ def target_memories() -> tuple[Memory, ...]:
 
 def package_targets(memory: Memory) -> dict[int, np.ndarray]:
     """Each set's target as Deep CFR computes it (:meth:`Reservoir.grouped`), legal actions."""
-    from ..solvers.deep_cfr import Reservoir
-
     store = Reservoir(len(memory.ts), memory.regrets.shape[1])
     store.infos, store.regrets, store.weights = memory.infos, memory.regrets, memory.ts
     store.seen = len(memory.ts)
@@ -216,10 +212,6 @@ class AverageCase:
 def average_cases() -> tuple[AverageCase, ...]:
     """Every set of a short Deep CFR run on Kuhn poker, with the average its trace holds,
     and a hand-made set of three actions that some iterations do not reach."""
-    from ..core.tree import as_tree
-    from ..games import load_game
-    from ..solvers.deep_cfr import own_reach_table, train_deep_cfr
-
     kuhn = as_tree(load_game("kuhn_poker"), "check_sd_average")
     run = train_deep_cfr(kuhn, 6, seed=0, traversals=50, train_steps=30,
                          checkpoints=[6], progress=False)

@@ -18,9 +18,13 @@ from typing import Any
 
 import numpy as np
 
+from ..core.policy import Policy
 from ..core.tree import GameTree, as_tree
+from ..games import load_game
 from ..reference import mistakes
 from ..reference.evaluation import reach_probabilities
+from ..solvers import solve
+from ..solvers.subgame import root_values
 from . import Feedback, wrong
 from .coding import checks, floats, number, run_student, short_repr
 from .diagnosis import Case, close_to, diagnose, fallback
@@ -53,10 +57,6 @@ CASES = (("kuhn_poker", 10, "deal/b", 1), ("kuhn_poker", 10, "deal/p/b", 0),
 @lru_cache(maxsize=1)
 def root_cases() -> tuple[RootCase, ...]:
     """The subgames the exercise is checked on (built once)."""
-    from ..games import load_game
-    from ..solvers import solve
-    from ..solvers.subgame import root_values
-
     cases = []
     blueprints: dict[tuple[str, int], Any] = {}
     for game, iterations, state, player in CASES:
@@ -105,8 +105,6 @@ def _formula(**options: str) -> Callable[[RootCase], np.ndarray]:
 
 
 def _wrong_player(case: RootCase) -> np.ndarray:
-    from ..core.policy import Policy
-    from ..solvers.subgame import root_values
     other = root_values(case.tree, Policy(case.tree, case.policy), case.roots.tolist(),
                         1 - case.player)
     return np.array(other.value)
@@ -188,8 +186,6 @@ def check_root_values(function: Any) -> Feedback:
     """Exercise: ``function(tree, policy, roots, hand_of_root, player)`` gives
     :func:`cfrviz.solvers.subgame.root_values`' values at every hand with weight of
     :func:`root_cases`."""
-    from ..solvers.subgame import root_values
-
     got = []
     for case in root_cases():
         given = (case.policy.copy(), case.roots.copy(), case.hand_of_root.copy())

@@ -19,6 +19,7 @@ import numpy as np
 
 from ..core.regret import regret_matching
 from ..core.tree import CHANCE, TERMINAL
+from ..games import load_game
 from ..reference.mccfr import outcome_sampling_walk, stream_draws
 from ..reference.mistakes import OUTCOME_PATH, path_regrets
 from . import Feedback, correct, wrong
@@ -103,8 +104,6 @@ class Path:
 
 @lru_cache(maxsize=4)
 def _game(name: str):
-    from ..games import load_game
-
     return load_game(name)
 
 
