@@ -45,20 +45,9 @@ def own_reach_history(trace, infoset, upto: int | None = None) -> np.ndarray:
 
 def average_from_current(trace, infoset, upto: int | None = None,
                          weighted: bool = True) -> np.ndarray:
-    """Rebuild the average strategy of one set from the strategies played.
-
-    .. math:: \\bar\\sigma^T(I)(a) = \\frac{\\sum_{t\\le T} \\pi_i^{\\sigma^t}(I)\\,
-              \\sigma^t(I)(a)}{\\sum_{t\\le T} \\pi_i^{\\sigma^t}(I)}
-
-    (Zinkevich et al., 2007).  With ``weighted=False`` every iteration counts
-    the same: the plain mean of the current strategies, which is *not* what
-    CFR averages.
-
-    Returns
-    -------
-    numpy.ndarray
-        One probability per action of the set.
-    """
+    """The average strategy of one set (one probability per action) rebuilt from the
+    strategies played, each weighted by its owner's own reach of the set (Zinkevich et al.,
+    2007); with ``weighted=False``, the plain mean, which is *not* what CFR averages."""
     game = trace.game
     info = game.infoset_index(infoset) if isinstance(infoset, str) else int(infoset)
     k = len(game.infoset_actions[info])
@@ -126,60 +115,46 @@ def _near(x: float) -> Callable[[float], bool]:
 
 
 def _readings(trace, info: int, a: int, on_screen: int | None) -> SimpleNamespace:
-    """What else a number read off ``trace``'s explorer may be, as functions of the number:
-    ``next_strategy`` and ``plain_mean`` (whether it is that), ``neighbour``,
-    ``other_iteration`` and ``other_set`` (the iteration or the set it was read at, or None)."""
-    game = trace.game
+    """What else a number read off ``trace``'s explorer may be: ``next_strategy`` and
+    ``plain_mean`` (whether it is that), ``neighbour``, ``other_iteration`` and ``other_set``
+    (the iteration or the set it was read at, or None), each a function of the number."""
     recorded = [int(t) for t in trace.iterations]
     k = trace.index(ITERATION)
+    averages = {t: float(trace.average_strategy[i, info, a]) for i, t in enumerate(recorded)}
+    try:
+        step: float | None = float(infoset_snapshot(trace, k, info).next_strategy[a])
+    except Exception:  # a trace without what the panel shows: skip this reading
+        step = None
+    try:
+        plain: float | None = float(average_from_current(trace, SET, ITERATION,
+                                                         weighted=False)[a])
+    except ValueError:  # a run that did not record every iteration
+        plain = None
+    # The iteration on the explorer's screen first, then the closest reading of any other.
+    shown = [] if on_screen is None else [recorded[on_screen]]
+    sets = {key: float(trace.average_strategy[k, row, 1])
+            for row, key in enumerate(trace.game.infoset_keys) if key != SET}
 
-    def average_at(t: int) -> float:
-        return float(trace.average_strategy[trace.index(t), info, a])
-
-    def next_strategy(value: float) -> bool:
-        try:
-            step = float(infoset_snapshot(trace, k, info).next_strategy[a])
-        except Exception:  # a trace without what the panel shows: skip this reading
-            return False
-        return _near(step)(value)
-
-    def plain_mean(value: float) -> bool:
-        try:
-            plain = float(average_from_current(trace, SET, ITERATION, weighted=False)[a])
-        except ValueError:  # a run that did not record every iteration
-            return False
-        return _near(plain)(value)
-
-    def neighbour(value: float) -> int | None:
-        return next((t for t in (ITERATION - 1, ITERATION + 1)
-                     if t in recorded and _near(average_at(t))(value)), None)
+    def found(value: float, candidates: dict):
+        return next((c for c, x in candidates.items() if _near(x)(value)), None)
 
     def other_iteration(value: float) -> int | None:
-        # The iteration on the explorer's screen first, then the closest reading of any other.
-        shown_t = [] if on_screen is None else [int(trace.iterations[on_screen])]
-        others = np.array([average_at(t) for t in recorded])
-        closest = recorded[int(np.argmin(np.abs(others - value)))]
-        return next((t for t in shown_t + [closest]
-                     if t != ITERATION and _near(average_at(t))(value)), None)
+        closest = min(recorded, key=lambda t: abs(averages[t] - value))
+        return found(value, {t: averages[t] for t in shown + [closest] if t != ITERATION})
 
-    def other_set(value: float) -> str | None:
-        return next((key for row, key in enumerate(game.infoset_keys)
-                     if key != SET and _near(float(trace.average_strategy[k, row, 1]))(value)),
-                    None)
-
-    return SimpleNamespace(next_strategy=next_strategy, plain_mean=plain_mean,
-                           neighbour=neighbour, other_iteration=other_iteration,
-                           other_set=other_set)
+    return SimpleNamespace(
+        next_strategy=lambda v: step is not None and _near(step)(v),
+        plain_mean=lambda v: plain is not None and _near(plain)(v),
+        neighbour=lambda v: found(v, {t: averages[t] for t in (ITERATION - 1, ITERATION + 1)
+                                      if t in averages}),
+        other_iteration=other_iteration, other_set=lambda v: found(v, sets))
 
 
 def reading_cases(trace, info: int, a: int, on_screen: int | None,
                   selected: int | None) -> tuple[Case, ...]:
     """Exercise 1's table: the numbers a student might read off ``trace``'s explorer instead of
-    the average P(call) at :data:`SET` after :data:`ITERATION` iterations.
-
-    ``on_screen`` is the record the explorer's timeline shows and ``selected`` its selected
-    set (None for a bare trace).
-    """
+    the average P(call) at :data:`SET` after :data:`ITERATION` iterations (``on_screen``: the
+    record its timeline shows, ``selected``: its selected set; None for a bare trace)."""
     k = trace.index(ITERATION)
     average = float(trace.average_strategy[k, info, a])
     current = float(trace.current_strategy[k, info, a])
@@ -245,14 +220,8 @@ def _explorer_hints(trace, info: int, on_screen: int | None,
 
 
 def alpha_estimates(policy_or_trace) -> dict:
-    """Three estimates of ``alpha`` from player 1's strategy, and the nearest equilibrium's.
-
-    Returns
-    -------
-    dict
-        ``{"bet J": P(b|J), "bet K / 3": P(b|K)/3, "call Q - 1/3": P(b|Qpb) - 1/3,
-        "nearest": alpha of the closest point of the segment}``.
-    """
+    """Three estimates of ``alpha`` from player 1's strategy, and the nearest equilibrium's:
+    ``{"bet J": P(b|J), "bet K / 3": P(b|K)/3, "call Q - 1/3": P(b|Qpb) - 1/3, "nearest"}``."""
     point = kuhn_coordinates(policy_or_trace)
     return {"bet J": float(point[0]), "bet K / 3": float(point[1] / 3),
             "call Q - 1/3": float(point[2] - 1 / 3), "nearest": nearest_alpha(point)[0]}
@@ -295,18 +264,9 @@ def check_alpha(answer, trace, others=()) -> Feedback:
 
 
 def alpha_figure(answer, trace, others=()):
-    """Exercise 2's run drawn beside ``others``, once ``answer`` (its alpha) is right.
-
-    The figure's legend names each run with its alpha, so drawing ``trace`` would give
-    exercise 2's answer away: before a right answer this returns the "not done yet"
-    feedback of :func:`check_alpha` (a wrong answer gets the same sentence: the check cell
-    above explains the mistake), which names no alpha.
-
-    Returns
-    -------
-    plotly.graph_objects.Figure or Feedback
-        :func:`cfrviz.kuhn_equilibrium_figure` of ``others`` and ``trace``, or the feedback.
-    """
+    """:func:`cfrviz.kuhn_equilibrium_figure` of ``others`` and ``trace`` once ``answer``, its
+    alpha, is right; before, a "not done yet" Feedback that names no alpha (the legend gives
+    each run's alpha, so the figure would give exercise 2's answer away)."""
     if not check_alpha(answer, trace, others).correct:
         return not_done("This cell draws the run of exercise 2 beside the others once "
                         "`my_alpha` is right (the legend gives each run's alpha). Answer the "
@@ -317,11 +277,9 @@ def alpha_figure(answer, trace, others=()):
 
 
 def alpha_cases(trace, estimates: dict, point, current, others=()) -> tuple[Case, ...]:
-    """Exercise 2's table: what else a student might give for ``trace``'s alpha.
-
-    ``estimates`` is :func:`alpha_estimates` of the run, ``point`` and ``current`` the
-    coordinates of its average and current strategies, ``others`` the other runs on screen.
-    """
+    """Exercise 2's table: what else a student might give for ``trace``'s alpha, from its
+    :func:`alpha_estimates`, the coordinates of its average (``point``) and current strategies
+    and the ``others`` runs on screen."""
     alpha = estimates["nearest"]
     candidates = [alpha] + [estimates[k] for k in ("bet J", "bet K / 3", "call Q - 1/3")]
 
@@ -384,12 +342,8 @@ _SITUATIONS = {"": ("player 1", "first to act", "bet"),
 
 
 def describe_kuhn_set(key: str) -> tuple[str, str, str]:
-    """``(who, situation, what action b means)`` for a Kuhn poker information-set key.
-
-    Kuhn keys are the owner's card followed by the betting so far, in ``p``
-    (pass: check or fold) and ``b`` (bet or call): ``"Qpb"`` is player 1
-    holding a queen after checking and facing a bet.
-    """
+    """``(who, situation, what action b means)`` for a Kuhn poker information-set key, the
+    owner's card and the betting so far (``"Qpb"``: player 1 holds Q, checked, faces a bet)."""
     if not isinstance(key, str) or len(key) < 1 or key[1:] not in _SITUATIONS:
         raise ValueError(f"not a Kuhn poker information-set key: {key!r}")
     who, situation, b = _SITUATIONS[key[1:]]
@@ -397,17 +351,8 @@ def describe_kuhn_set(key: str) -> tuple[str, str, str]:
 
 
 def strategy_table(game, columns: dict, action: str = "b") -> str:
-    """A text table of ``P(action)`` at every Kuhn set, one column per named policy.
-
-    Parameters
-    ----------
-    game : GameTree
-        Kuhn poker.
-    columns : dict
-        ``{column title: Policy}``.
-    action : str
-        Which action's probability to show (``"b"``: bet or call).
-    """
+    """A text table of ``P(action)`` (``"b"``: bet or call) at every set of Kuhn poker
+    ``game``, one column per ``{column title: Policy}`` of ``columns``."""
     titles = list(columns)
     order = sorted(game.infoset_keys,
                    key=lambda k: (describe_kuhn_set(k)[0], len(k), "JQK".index(k[0])))
