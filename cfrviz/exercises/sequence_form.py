@@ -10,6 +10,8 @@ records its calls, so that a wrong program can be read.
 
 from __future__ import annotations
 
+import contextlib
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -384,14 +386,14 @@ def lp_cases() -> tuple[tuple[str, tuple[np.ndarray, ...], float], ...]:
 
 
 class LinprogRecorder:
-    """SciPy's ``linprog``, keeping each call's arguments and result (for the diagnosis)."""
+    """SciPy's ``linprog``, keeping each call's arguments, by name, and result."""
 
     def __init__(self):
-        self.calls: list[tuple[tuple, dict, object]] = []
+        self.calls: list[tuple[dict, object]] = []
 
     def __call__(self, *args, **kwargs):
         result = linprog(*args, **kwargs)
-        self.calls.append((args, kwargs, result))
+        self.calls.append((inspect.signature(linprog).bind(*args, **kwargs).arguments, result))
         return result
 
 
@@ -407,34 +409,26 @@ class LPFinding:
     crashed: Feedback | None = None
 
 
-def _argument(args: tuple, kwargs: dict, position: int, name: str):
-    return args[position] if len(args) > position else kwargs.get(name)
-
-
 def _lower_bounds(bounds, count: int) -> np.ndarray:
     """Each variable's lower bound as linprog reads ``bounds`` (default: 0 for all)."""
     if bounds is None:
         return np.zeros(count)
     pairs = list(bounds) if not isinstance(bounds, tuple) or len(bounds) != 2 or \
         isinstance(bounds[0], (tuple, list, np.ndarray)) else [bounds] * count
-    if len(pairs) == 1 and count > 1:
-        pairs = pairs * count
+    if len(pairs) == 1:  # one pair for every variable
+        pairs *= count
     low = np.full(count, np.nan)
     for i, pair in enumerate(pairs[:count]):
-        try:
-            first = pair[0]
-        except (TypeError, IndexError):
-            continue
-        low[i] = -np.inf if first is None else float(first)
+        with contextlib.suppress(TypeError, IndexError):  # not a pair: no bound read
+            low[i] = -np.inf if pair[0] is None else float(pair[0])
     return low
 
 
 def _primal_shape(call, sizes) -> dict | None:
     """The pieces of a recorded call when it has player 1's primal layout ([x, q])."""
-    args, kwargs, result = call
+    named, result = call
     n1, n2, m2 = sizes
-    c = _argument(args, kwargs, 0, "c")
-    A_ub = _argument(args, kwargs, 1, "A_ub")
+    c, A_ub = named.get("c"), named.get("A_ub")
     if c is None or A_ub is None:
         return None
     c = np.asarray(c, dtype=float).ravel()
@@ -442,7 +436,7 @@ def _primal_shape(call, sizes) -> dict | None:
     if len(c) != n1 + m2 or A_ub is None or A_ub.shape != (n2, n1 + m2):
         return None
     return {"c": c, "A_ub": A_ub, "status": getattr(result, "status", None),
-            "low": _lower_bounds(_argument(args, kwargs, 5, "bounds"), n1 + m2)}
+            "low": _lower_bounds(named.get("bounds"), n1 + m2)}
 
 
 def _lp_conditions(f: LPFinding, program: tuple) -> dict[str, Callable[[LPFinding], bool]]:
@@ -450,7 +444,7 @@ def _lp_conditions(f: LPFinding, program: tuple) -> dict[str, Callable[[LPFindin
     value first, then by its last call of linprog."""
     A, rhs = program[0], program[4]
     n1 = A.shape[0]
-    last = f.calls[-1][2] if f.calls else None
+    last = f.calls[-1][1] if f.calls else None
     primal = _primal_shape(f.calls[-1], (n1, A.shape[1], len(rhs))) if f.calls else None
     block = -A.T if primal is None else primal["A_ub"][:, :n1]  # the rows' block on x
     unsolved = primal is not None and primal["status"] != 0
@@ -477,7 +471,7 @@ def _lp_conditions(f: LPFinding, program: tuple) -> dict[str, Callable[[LPFindin
 def _lp_cases(f: LPFinding, program: tuple) -> tuple[Case, ...]:
     """The LP exercise's table over one run: :func:`_lp_conditions`, each with what to say."""
     conditions = _lp_conditions(f, program)
-    last = f.calls[-1][2] if f.calls else None
+    last = f.calls[-1][1] if f.calls else None
     status, message = getattr(last, "status", None), getattr(last, "message", "")
     shown = f"{f.number:.10g}" if f.number is not None else short_repr(f.got)
     messages: dict[str, Message] = {
