@@ -1,14 +1,9 @@
 """Checkers and small helpers for lesson 05, best response and exploitability.
 
-Exercise 1 is a best response by hand: player 2 holds a queen and faces a bet
-from :data:`BLUFFER`, a player 1 who bets every king and bluffs one jack in
-five.  Its checker recognises the classic slip of a best response that peeks
-at player 1's card.  Exercise 2 writes a best response as code
-(:func:`check_best_response_code`): the checker calls the student's function
-on Kuhn and Leduc poker against several fixed strategies, compares with
-cfrviz's exact best response, and names the mistake when one of the wrong
-versions of :data:`CODE_MISTAKES` reproduces every value.  Exercise 3 computes
-an exploitability from two best responses.
+Exercise 1: player 2's best response at one Kuhn spot by hand (a best response that peeks at
+player 1's card is the classic slip).  Exercise 2: a best response as code, compared on Kuhn
+and Leduc poker with cfrviz's and with the reference's wrong versions (:data:`CODE_MISTAKES`).
+Exercise 3: an exploitability from two best responses.
 """
 
 from __future__ import annotations
@@ -100,12 +95,8 @@ def _opponent_card(history: str) -> str:
 
 
 def check_best_response_by_hand(action, value) -> Feedback:
-    """Exercise 1: player 2's best response at ``"Qb"`` against :data:`BLUFFER`, and its value.
-
-    ``action`` is ``"fold"`` or ``"call"`` (``"p"``/``"b"`` also count);
-    ``value`` is what player 2 expects to win each time it faces the bet.
-    The answer is fold, −1: a bet comes from a king five times in six.
-    """
+    """Exercise 1: player 2's best response at ``"Qb"`` against :data:`BLUFFER` (``"fold"``
+    or ``"call"``) and its value each time it faces the bet: fold, −1 (to 0.005)."""
     return diagnose(as_number(value), by_hand_cases(_spot(), action, value))
 
 
@@ -204,13 +195,10 @@ def _random_strategy(game, rng: np.random.Generator, zeros: bool) -> np.ndarray:
 
 @lru_cache(maxsize=1)
 def code_cases() -> tuple:
-    """The (game, name, strategy, player) cases the code checker tries, in order.
-
-    Kuhn poker against the uniform strategy, the lesson's honest and bluffing
-    player 1 (other sets uniform) and three random strategies, in both seats;
-    then Leduc poker against two random strategies.  The responder's own rows
-    are random too, so that a best response that reads them is caught.
-    """
+    """The (game, name, strategy, player) cases the code checker tries, in order: Kuhn poker
+    against the uniform strategy, the lesson's honest player 1 and bluffer and three random
+    strategies, then Leduc poker against two random ones, in both seats.  The responder's own
+    rows are random too, so that a best response that reads them is caught."""
     from ..games import load_game
 
     kuhn, leduc = _kuhn(), load_game("leduc_poker")
@@ -321,20 +309,10 @@ def _answer_functions() -> dict:
 
 @checks("`my_best_response`", "check_best_response_code(my_best_response)")
 def check_best_response_code(function) -> Feedback:
-    """Exercise 2: ``function(tree, policy, player)`` returns what ``player``'s best response wins.
-
-    The checker calls it on Kuhn poker against six strategies in both seats
-    (the uniform one, the lesson's honest player and bluffer, three random
-    ones) and on Leduc poker against two random strategies, and compares each
-    value with :func:`cfrviz.best_response`'s to 1e-9.  Any correct method
-    passes.  When values differ, it names the mistake if a wrong version of
-    :data:`CODE_MISTAKES` reproduces every value (choosing per node, chance
-    left out, the responder's own reach, player 2 minimising, the opponent's
-    payoff); a crash is reported with the line of the student's cell.  A function that
-    calls the package's best response (any of :func:`_answer_functions`, under whatever
-    name) is refused: the exercise is to write one; so is one that changes the ``policy``
-    table it was given (mistake ``"changes its input"``).
-    """
+    """Exercise 2: ``function(tree, policy, player)`` returns what ``player``'s best response wins,
+    equal to the engine's to 1e-9 on every case of :func:`code_cases`, without calling
+    :func:`_answer_functions` or changing ``policy``; a wrong value is named if one version of
+    :data:`CODE_MISTAKES` reproduces every value."""
     cases = code_cases()
     exact, mistakes = _code_targets()
     got: list[float] = []
@@ -487,30 +465,22 @@ def exploitability_cases(t: dict) -> tuple[Case, ...]:
 
 
 def exploiter(game, policy: Policy) -> Policy:
-    """A profile in which each player best-responds to the other's part of ``policy``.
+    """The perfect exploiter of a bot playing ``policy``: in each seat, the best response to
+    the other seat's part of ``policy``.  Against ``policy`` it wins, per hand with seats
+    alternating, exactly ``policy``'s exploitability (two-player zero-sum)."""
+    from ..analysis.evaluation import best_response
 
-    Seated as player 1 it plays the best response to ``policy``'s player 2,
-    and as player 2 the best response to ``policy``'s player 1: the perfect
-    exploiter of a bot, who knows its strategy but never sees its cards.
-    Against ``policy`` it wins, per hand with seats alternating, exactly the
-    exploitability of ``policy`` (in a two-player zero-sum game).
-    """
     probs = np.array(policy.probabilities)
     for player in (0, 1):
-        _, choice, _ = tree_best_response(game, policy.probabilities, player)
-        for info in np.flatnonzero(game.infoset_player == player):
-            probs[info] = 0.0
-            probs[info, int(choice[info])] = 1.0
+        mine = game.infoset_player == player
+        probs[mine] = best_response(game, policy, player).policy.probabilities[mine]
     return Policy(game, probs)
 
 
 def best_response_table(game, policy: Policy, player: int) -> str:
-    """A text table of ``player``'s best response to ``policy``, set by set.
-
-    Each row gives the set, what the situation is (Kuhn poker keys are
-    described in words), each action's counterfactual value and the chosen
-    action; ties and sets the opponent never lets play reach are marked.
-    """
+    """A text table of ``player``'s best response to ``policy``, one row per set: the set, its
+    situation in words (Kuhn poker), each action's counterfactual value and the choice, ties
+    and sets play never reaches marked."""
     from ..engine import counterfactual_table
     from ..play.hand import action_names
 
