@@ -25,12 +25,7 @@ def round_regrets(mine: str = "R", theirs: str = "P", payoffs=RPS_PAYOFFS) -> np
 
 
 def check_regret_vector(answer) -> Feedback:
-    """Exercise 1: player 1 played rock, player 2 played paper; give player 1's regrets.
-
-    The right answer is ``[0, 1, 2]`` (order R, P, S): rock itself has no
-    regret, paper would have tied (1 better than losing), scissors would have
-    won (2 better).
-    """
+    """Exercise 1: player 1's regrets after rock against paper, ``[0, 1, 2]`` (R, P, S)."""
     expected = round_regrets(**ROUND)
     payoff_column = np.asarray(RPS_PAYOFFS, dtype=float)[:, ACTIONS.index(ROUND["theirs"])]
     return diagnose(as_vector(answer, 3), (
@@ -85,15 +80,9 @@ _ANSWERS = {regret_matching: "`cfrviz.regret_matching`"}
 
 @checks("`my_regret_matching`", "check_regret_matching(my_regret_matching)")
 def check_regret_matching(function) -> Feedback:
-    """Exercise 2: ``function(cumulative_regrets) -> strategy`` implements regret matching.
-
-    The strategy must be proportional to the positive parts of the regrets,
-    and uniform when no regret is positive.  The function must leave the array it
-    is given as it was (a caller keeps its cumulative regrets there) and must not
-    call :func:`cfrviz.regret_matching`.  The function runs on each of
-    :data:`REGRET_MATCHING_CASES`; :func:`regret_matching_cases` is the table
-    that judges what it returned.
-    """
+    """Exercise 2: ``function(cumulative_regrets) -> strategy`` is regret matching on each of
+    :data:`REGRET_MATCHING_CASES` (judged by :func:`regret_matching_cases`), leaves its
+    argument as it was and does not call :func:`cfrviz.regret_matching`."""
     hints = {ZeroDivisionError: "When no regret is positive, the sum of positive regrets is 0: "
                                 "play uniformly (every action equally often) instead of "
                                 "dividing by it."}
@@ -190,11 +179,8 @@ def _has_nan(result) -> bool:
 
 
 def check_variant_prediction(answer) -> Feedback:
-    """Predict the equilibrium of the variant in which scissors wins and loses 2.
-
-    The equilibrium is rock 0.4, paper 0.4, scissors 0.2; a guess within
-    0.05 of each probability counts.
-    """
+    """Predict the equilibrium of the variant in which scissors wins and loses 2: rock 0.4,
+    paper 0.4, scissors 0.2, each to 0.05."""
     eq = matrix_equilibrium(VARIANT).row
     return diagnose(as_vector(answer, 3), (
         Case.not_done(lambda _: unanswered(answer),

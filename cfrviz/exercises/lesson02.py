@@ -1,11 +1,6 @@
-"""Checkers and small helpers for lesson 02, games as trees.
-
-The lesson asks two things of a student: which information set a Kuhn node belongs
-to (and which other node shares it), and the reach probability of a node worked out
-by hand.  :func:`reach_breakdown` splits a node's reach into its three factors, as
-the checker's explanations do.  The widget that rings the members of a chosen
-information set on the tree is :func:`cfrviz.widgets.infoset.infoset_picker`.
-"""
+"""Checkers and small helpers for lesson 02, games as trees: which information set a Kuhn
+node belongs to (and another node in it), and a node's reach probability by hand, split into
+its three factors by :func:`reach_breakdown`."""
 
 from __future__ import annotations
 
@@ -69,14 +64,9 @@ def _describe(tree, node: int) -> str:
 # --- exercise 1: which information set ------------------------------------------------------
 
 def check_which_set(key, other_node=None) -> Feedback:
-    """Exercise 1: the set of node ``"JQ:b"`` and another node in it.
-
-    Player 1 holds J, player 2 holds Q, player 1 has bet: player 2 acts and
-    knows its own card and the bet, so the node is in set ``"Qb"``, together
-    with ``"KQ:b"`` (player 1 holds K instead).  The key is judged first
-    (:func:`key_cases`), then the other node; the value the table reads is the
-    other node's id, or None when it is not a node.
-    """
+    """Exercise 1: the set of node ``"JQ:b"`` (``"Qb"``: player 2 sees its Q and the bet) and
+    another node in it (``"KQ:b"``).  The key is judged first (:func:`key_cases`), then the
+    other node; the table reads the other node's id, or None when it is not a node."""
     tree = _kuhn()
     node = tree.history.index(WHICH_SET_NODE)
     right = tree.infoset_keys[tree.infoset[node]]
@@ -151,17 +141,9 @@ def key_cases(tree, key, right: str) -> tuple[Case, ...]:
 
 @dataclass(frozen=True, repr=False)
 class ReachBreakdown:
-    """A node's reach probability as the product of its three contributors.
-
-    Attributes
-    ----------
-    history : str
-    player1, player2, chance : float
-        The products of player 1's, player 2's and chance's probabilities on
-        the path from the root.
-    factors : tuple of (who, where, label, probability)
-        Every step of the path, root first.
-    """
+    """A node's reach probability as the product of player 1's, player 2's and chance's
+    probabilities on the path from the root; ``factors`` are the path's steps, root first,
+    as ``(who, where, label, probability)``."""
 
     history: str
     player1: float
@@ -199,22 +181,9 @@ def _frac(p: float) -> str:
 
 
 def reach_breakdown(game, policy, history: str) -> ReachBreakdown:
-    """Split the reach probability of the node at ``history`` into its three factors.
-
-    The reach probability of a node is the product of every probability on the
-    path from the root: the chance outcomes and each player's action
-    probabilities.  Grouping them by contributor gives
-    :math:`\\pi(h) = \\pi_1(h)\\,\\pi_2(h)\\,\\pi_c(h)` (Zinkevich et al., 2007).
-
-    Parameters
-    ----------
-    game : GameTree
-    policy : Policy or dict
-        A :class:`~cfrviz.core.policy.Policy`, or ``{key: {action: p}}`` (sets left
-        out are uniform).
-    history : str
-        A node's history as the tree writes it (``"QJ:pb"`` in Kuhn poker).
-    """
+    """Split the reach probability of the node at ``history`` (``"QJ:pb"``) under ``policy``
+    (a Policy, or ``{key: {action: p}}`` with sets left out uniform) into its three factors,
+    :math:`\\pi(h) = \\pi_1(h)\\,\\pi_2(h)\\,\\pi_c(h)` (Zinkevich et al., 2007)."""
     from ..core.policy import Policy
 
     tree = as_tree(game)
@@ -251,12 +220,8 @@ def reach_breakdown(game, policy, history: str) -> ReachBreakdown:
 
 
 def check_reach(answer) -> Feedback:
-    """Exercise 2: the reach probability of ``"QJ:pb"`` under :data:`REACH_POLICY`.
-
-    Chance deals QJ (1/6), player 1 checks with Q (3/4), player 2 bets with J
-    after a check (1/3): 1/6 x 3/4 x 1/3 = 1/24.  Answers within 3% count, so
-    a rounded decimal is fine.
-    """
+    """Exercise 2: the reach probability of ``"QJ:pb"`` under :data:`REACH_POLICY`, 1/6 x 3/4
+    x 1/3 = 1/24; answers within 3% count (a rounded decimal)."""
     b = reach_breakdown(_kuhn(), REACH_POLICY, REACH_NODE)
     p1, p2, c = b.player1, b.player2, b.chance
     call = REACH_POLICY["Qpb"]["b"]
