@@ -30,13 +30,8 @@ SAMPLER_Q = np.array([1 / 2, 1 / 4, 1 / 4])
 
 
 def check_importance_weights(answer) -> Feedback:
-    """Exercise 1: the weights w that make w(c) * v(c), with c drawn from Q, unbiased.
-
-    Chance deals J, Q, K with probability p = 1/3 each, but the sampler draws
-    them with q = (1/2, 1/4, 1/4).  The estimate is w(c) v(c) for the drawn
-    card c; it is unbiased for every v exactly when w(c) = p(c) / q(c),
-    i.e. (2/3, 4/3, 4/3).
-    """
+    """Exercise 1: the weights that make w(c) v(c), c drawn from :data:`SAMPLER_Q`, unbiased
+    for every v: w = p / q = (2/3, 4/3, 4/3), with p = :data:`DEAL_P`."""
     try:
         w = np.array(answer, dtype=float)
     except (TypeError, ValueError):

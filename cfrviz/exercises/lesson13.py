@@ -67,22 +67,19 @@ def reference_add(buffer: list, sample, seen: int, capacity: int,
         buffer[j] = sample
 
 
-def replacement_probability(name: str, seen: int, capacity: int) -> float:
-    """The probability that sample number ``seen`` (from 0) enters the buffer."""
-    return 1.0 if seen < capacity else ENTERS[name](seen, capacity)
-
-
 def keep_probabilities(name: str, length: int, capacity: int) -> np.ndarray:
-    """The exact probability that each sample of a stream of ``length`` ends in the buffer.
+    """The exact probability that each sample of a stream of ``length`` ends in the buffer
+    under the rule ``name``: it enters (always while there is room, else with
+    :data:`ENTERS`'), and each later sample that enters evicts it with probability
+    ``1 / capacity`` (a uniform slot)."""
+    def enters(seen: int) -> float:
+        return 1.0 if seen < capacity else ENTERS[name](seen, capacity)
 
-    A sample enters with :func:`replacement_probability` and each later
-    sample that enters evicts it with probability ``1 / capacity`` (a uniform slot).
-    """
     out = np.empty(length)
     for i in range(length):
-        p = replacement_probability(name, i, capacity)
+        p = enters(i)
         for k in range(max(i + 1, capacity), length):
-            p *= 1.0 - replacement_probability(name, k, capacity) / capacity
+            p *= 1.0 - enters(k) / capacity
         out[i] = p
     return out
 
@@ -95,8 +92,6 @@ _HINTS = {
     AttributeError: "rng is a numpy Generator: rng.integers(0, n) draws a whole number in "
                     "0..n-1, rng.random() a number in [0, 1).",
 }
-
-_NAME = "`my_add`"
 
 MESSAGES = {
     "always-replace": "Once the buffer is full, every new sample goes in: the buffer then holds "
@@ -125,7 +120,7 @@ def _stream(function, length: int, capacity: int, rng: np.random.Generator
     for seen in range(length):
         before = list(buffer)
         out, problem = run_student(
-            lambda s=seen, b=buffer: function(b, sample_of(s), s, capacity, rng), name=_NAME,
+            lambda s=seen, b=buffer: function(b, sample_of(s), s, capacity, rng), name="`my_add`",
             hints=_HINTS)
         if problem is not None:
             return None, problem
