@@ -107,6 +107,12 @@ def _exploitability(shared: dict) -> object:
     return cfrviz.exploitability(_kuhn(shared)["game"], shared["policy"])
 
 
+def _records(shared: dict) -> object:
+    import cfrviz
+
+    return cfrviz.solve(_kuhn(shared)["game"], "cfr", 2, checkpoints=[1, 2], progress=False)
+
+
 def _expected_values(shared: dict) -> object:
     import cfrviz
 
@@ -130,6 +136,7 @@ def _reach(shared: dict) -> object:
 KERNELS: tuple[Kernel, ...] = (
     Kernel("run_full_tree", "CFR, CFR+, linear CFR, DCFR", _full_tree),
     Kernel("best_response_values", "exploitability, best responses", _exploitability),
+    Kernel("exploitabilities", "the exploitability of a run's records", _records),
     Kernel("expected_values", "expected values, exploitability", _expected_values),
     Kernel("run_chance_sampling", "chance-sampled MCCFR", _solve("chance_sampling")),
     Kernel("run_external_sampling", "external-sampling MCCFR", _solve("external_sampling")),

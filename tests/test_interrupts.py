@@ -165,8 +165,10 @@ def test_repeated_ctrl_c_during_training(leduc, monkeypatch, outside, algorithm,
                          ids=[r[0] for r in TREE_RUNS])
 def test_repeated_ctrl_c_during_the_final_evaluation(leduc, monkeypatch, outside, algorithm,
                                                      kwargs):
-    # Training finishes; the storm starts during the evaluation of the 1000 records.
-    storm = storm_on_call(monkeypatch, driver, "tree_exploitability", 10, Storm(count=4))
+    # Training finishes; the storm starts during the evaluation of the 1000 records, one
+    # record per compiled call (a block of one tree's nodes).
+    monkeypatch.setattr(driver, "EVALUATION_NODES", leduc.num_nodes)
+    storm = storm_on_call(monkeypatch, driver, "tree_exploitabilities", 10, Storm(count=4))
     cut, messages = run_caught(leduc, algorithm, 1000, checkpoints=range(1, 1001), **kwargs)
     storm.stop()
     monkeypatch.undo()

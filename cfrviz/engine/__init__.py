@@ -47,6 +47,7 @@ from .evaluation import (
     counterfactual_table,
     tree_best_response,
     tree_expected_values,
+    tree_exploitabilities,
     tree_exploitability,
     tree_reach_probabilities,
 )
@@ -58,7 +59,8 @@ from .rng import seed_state, uniforms
 __all__ = ["CHANCE_EDGE", "ROOT_EDGE", "Plan", "PlanArrays", "Tables", "UpdateRule",
            "counterfactual_table", "plan", "regret_matching_table", "run_chance_sampling",
            "run_external_sampling", "run_full_tree", "run_outcome_sampling", "seed_state",
-           "tree_best_response", "tree_exploitability", "tree_expected_values",
+           "tree_best_response", "tree_exploitabilities", "tree_exploitability",
+           "tree_expected_values",
            "tree_reach_probabilities", "uniforms", "cache_folders"]
 
 

@@ -16,7 +16,7 @@ from .jit import kernel, step
 from .plan import CHANCE_EDGE, PlanArrays, plan
 
 __all__ = ["counterfactual_table", "tree_best_response", "tree_expected_values",
-           "tree_exploitability", "tree_reach_probabilities"]
+           "tree_exploitabilities", "tree_exploitability", "tree_reach_probabilities"]
 
 
 def _profile(probabilities: FloatArray) -> FloatArray:
@@ -106,6 +106,21 @@ def best_response_values(arrays: PlanArrays, strategy: FloatArray, who: int, ord
                 v += value[child_ids[i]]
             value[h] = v
     return value[0], best, totals
+
+
+@kernel
+def exploitabilities(arrays: PlanArrays, profiles: FloatArray, order0: IntArray,
+                     stage0: IntArray, decisions0: IntArray, order1: IntArray,
+                     stage1: IntArray, decisions1: IntArray) -> FloatArray:
+    """NashConv / 2 of each profile ``profiles[k]`` (k, information sets, width): the two best
+    responses of :func:`best_response_values` per profile, in one call from Python (the order,
+    stage and decisions of player 1, then of player 2)."""
+    out = np.empty(profiles.shape[0])
+    for k in range(profiles.shape[0]):
+        first = best_response_values(arrays, profiles[k], 0, order0, stage0, decisions0)[0]
+        second = best_response_values(arrays, profiles[k], 1, order1, stage1, decisions1)[0]
+        out[k] = (first + second) / 2
+    return out
 
 
 @step
@@ -207,6 +222,17 @@ def tree_exploitability(tree: GameTree, probabilities: FloatArray) -> float:
     """NashConv / 2 of a profile in a two-player zero-sum tree (compiled)."""
     return (tree_best_response(tree, probabilities, 0)[0]
             + tree_best_response(tree, probabilities, 1)[0]) / 2
+
+
+def tree_exploitabilities(tree: GameTree, profiles: FloatArray) -> FloatArray:
+    """:func:`tree_exploitability` of each profile of a stack (k, information sets, width),
+    equal to it bit for bit, in one compiled call: a run's records, evaluated one call per
+    record, spent most of their time in the calls (50 us each on Kuhn poker, 2 us of work)."""
+    p = plan(tree)
+    if p.recall_problem:
+        raise ValueError(p.recall_problem + "; exact best responses need perfect recall")
+    return exploitabilities(p.arrays, _profile(profiles), p.br_order[0], p.br_stage[0],
+                            p.br_decisions[0], p.br_order[1], p.br_stage[1], p.br_decisions[1])
 
 
 def counterfactual_table(tree: GameTree, probabilities: FloatArray, who: int

@@ -45,7 +45,7 @@ from ..core.trace import (
 from ..core.trace.recorder import Table
 from ..core.tree import GameTree
 from ..core.types import FloatArray, GameLike
-from ..engine import seed_state, tree_exploitability
+from ..engine import seed_state, tree_exploitabilities
 from ..games.matrix import MatrixGame
 from .progress import progress_bar
 from .recorded import RUN_RECORDS, check_recorded_run
@@ -57,6 +57,9 @@ Solved = GameTree | MatrixGame
 #: Checkpoint schedules record every iteration while the four recorded
 #: (information sets x actions) tables stay below this many numbers in all.
 EVERY_ITERATION_BUDGET = 2_000_000
+#: A tree run evaluates its records this many tree nodes' worth at a time (one compiled call;
+#: a few milliseconds on this machine), so a second Ctrl-C still ends the evaluation at once.
+EVALUATION_NODES = 500_000
 #: Target wall time of one compiled call (one chunk of iterations), in seconds.
 CHUNK_SECONDS = 0.1
 #: Where the default schedule's note goes in ``trace.extras`` when it was thinned.
@@ -445,7 +448,8 @@ def tree_stepper(request: Request, tree: GameTree, state: SolverState, run: RunI
     plan = schedule(request.record, request.iterations, tree.legal_mask.size)
     points = np.array(plan.points, dtype=np.int64)
     fields: dict[str, Any] = {"record": tree_record(tree), "exploitability": lambda tables:
-                              np.array([tree_exploitability(tree, t) for t in tables]), **how}
+                              tree_exploitabilities(tree, tables),
+                              "block": max(1, EVALUATION_NODES // tree.num_nodes), **how}
     record = fields["record"]
 
     def step(state: SolverState, first: int, last: int) -> Chunk:
