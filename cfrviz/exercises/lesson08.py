@@ -259,6 +259,9 @@ def plus_cases(tree, trace, got: list[tuple[np.ndarray, np.ndarray]]) -> tuple[C
                                    trace.average_strategy[trace.index(t)]))), None)
     mistake = cache(partial(_diagnose, tree, got))  # it runs the wrong versions: once at most
 
+    def named(name: str) -> Callable[[object], bool]:
+        return lambda _: mistake() == name
+
     def exploitability() -> float:
         return engine.tree_exploitability(tree, _average(tree, got[-1][1]))
 
@@ -289,8 +292,7 @@ def plus_cases(tree, trace, got: list[tuple[np.ndarray, np.ndarray]]) -> tuple[C
                                f"in lesson 04). After {iterations} iterations its "
                                f"exploitability is {exploitability():.5f}, against "
                                f"{vanilla:.5f} for vanilla CFR."),
-        *(Case(name, lambda _, name=name: mistake() == name, message)
-          for name, message in PLUS_MESSAGES.items()),
+        *(Case(name, named(name), message) for name, message in PLUS_MESSAGES.items()),
         fallback(unexplained),
     )
 

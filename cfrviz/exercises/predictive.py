@@ -390,6 +390,10 @@ WEIGHT_MESSAGES: dict[str, str | Callable[[list[Call]], str]] = {
 }
 
 
+def _weights_are(name: str, calls: list[Call]) -> bool:
+    return weight_mistake(calls) == name
+
+
 def _describe_regrets(calls: list[Call]) -> str:
     call = next(call for call in calls if not _regrets_right(call))  # the first wrong one
     want = mistakes.FOLDS["floor"](call.regret_sum, call.regret, call.t)
@@ -446,7 +450,7 @@ def predictive_cases(runs: list[Run]) -> tuple[Case, ...]:
             np.any(np.abs(np.where(c.mask, 0.0, c.got_strategy)) > 4 * EPS) for c in calls),
              MISTAKES["illegal-actions"]),
         Case(None, lambda calls: not _every(_strategy_right, calls), _describe_strategy),
-        *(Case(name, lambda calls, name=name: weight_mistake(calls) == name, message)
+        *(Case(name, partial(_weights_are, name), message)
           for name, message in WEIGHT_MESSAGES.items()),
         fallback("Each call agrees with PCFR+'s rule, but the run differs from cfrviz's "
                  "solve(game, 'pcfr+'). Does your function keep something between calls (a "
