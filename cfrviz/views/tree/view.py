@@ -308,10 +308,12 @@ class TreeView(Redraw):
                       *self._extent())
         boxes = [(x, y, text, "right", "#222222") for x, y, text in zip(*group_labels[:3])
                  if boxed]
-        for x, y, text, anchor, colour in boxes + chance_boxes:
-            fig.add_annotation(x=float(x), y=float(y), text=text, xanchor=anchor,
-                               showarrow=False, bgcolor="rgba(255,255,255,0.92)",
-                               borderpad=1, font=self.style.font(self.style.font_size, colour))
+        # One assignment: add_annotation validates every annotation again at each call.
+        fig.layout.annotations = (*fig.layout.annotations, *(
+            go.layout.Annotation(x=float(x), y=float(y), text=text, xanchor=anchor,
+                                 showarrow=False, bgcolor="rgba(255,255,255,0.92)", borderpad=1,
+                                 font=self.style.font(self.style.font_size, colour))
+            for x, y, text, anchor, colour in boxes + chance_boxes))
         apply_style(fig, self.style)
         if skeleton:  # what is drawn beneath shows through
             fig.update_layout(paper_bgcolor="rgba(0,0,0,0)", plot_bgcolor="rgba(0,0,0,0)")
