@@ -11,12 +11,12 @@ the rule of :data:`~cfrviz.reference.updates.REGRET_UPDATES` that reproduces eve
 from __future__ import annotations
 
 import dataclasses
-import traceback
+import sys
 from collections.abc import Callable
 
 import numpy as np
 
-from ..reference.cfr import counterfactual_regret, vanilla_cfr, walk
+from ..reference.cfr import counterfactual_regret, vanilla_cfr
 from ..reference.evaluation import reach_probabilities
 from ..reference.updates import REGRET_UPDATES
 from ..solvers.subtrees import node_values
@@ -316,8 +316,12 @@ class BadUpdate(ValueError):
     """A regret update returned something other than one finite number per action."""
 
 
-class _Changed(Exception):
-    """A regret update changed the argument named in the message."""
+class _Refused(Exception):
+    """What the update did breaks the exercise's rules: the checker's finding, not a crash."""
+
+    def __init__(self, feedback: Feedback) -> None:
+        super().__init__(feedback.message)
+        self.feedback = feedback
 
 
 def _increment(added, k: int) -> np.ndarray:
@@ -335,15 +339,6 @@ def _increment(added, k: int) -> np.ndarray:
     if not np.all(np.isfinite(values)):
         raise BadUpdate(f"it returned {values.tolist()}, which is not finite")
     return values
-
-
-def _where(error: BadUpdate) -> str:
-    """The node the reference ``walk`` was at when the update failed (the update is called
-    without its node, so it is read from the innermost ``walk`` frame of the traceback)."""
-    frames = [frame for frame, _ in traceback.walk_tb(error.__traceback__)
-              if frame.f_code is walk.__code__]
-    tree, node = frames[-1].f_locals["tree"], frames[-1].f_locals["node"]
-    return f"at node {tree.history[node]!r} (set {tree.infoset_keys[tree.infoset[node]]!r})"
 
 
 #: What each wrong update of :data:`~cfrviz.reference.updates.REGRET_UPDATES` gets wrong.
@@ -419,8 +414,19 @@ def _compare_update(function, tree, iterations):
                                     ("action_values", given[1], action_values)):
             if not (isinstance(theirs, np.ndarray) and theirs.shape == mine.shape
                     and np.array_equal(theirs, mine, equal_nan=True)):
-                raise _Changed(label)
-        added = _increment(out, len(action_values))
+                raise _Refused(wrong(
+                    f"`my_regret_update` changed its argument `{label}` in place. vanilla_cfr's "
+                    "walk keeps using that array after the call (the reach is carried down "
+                    "the tree, the action values make the node's value): return a new array "
+                    "instead, e.g. `weight * (action_values - value)`, and leave the "
+                    "arguments as they were.", "changes its input"))
+        try:
+            added = _increment(out, len(action_values))
+        except BadUpdate as bad:
+            node = sys._getframe(1).f_locals["node"]  # the update gets no node; walk has it
+            raise _Refused(wrong(f"Your function ran, but at node {tree.history[node]!r} (set "
+                                 f"{tree.infoset_keys[tree.infoset[node]]!r}) {bad}.",
+                                 "shape")) from None
         calls.append((reach.copy(), player, action_values.copy(), value, added))
         return added
 
@@ -429,33 +435,25 @@ def _compare_update(function, tree, iterations):
     # which the student's update must not (see _UPDATE_ANSWERS).
     reference = list(vanilla_cfr(tree, iterations))
 
-    def run() -> tuple[list, Exception | None]:
+    def run() -> tuple[list, Feedback | None]:
         # Every iteration, even after a difference: the more calls are recorded, the surer the
         # diagnosis (in iteration 1 several wrong weights happen to agree).
         try:
             with np.errstate(all="ignore"):
                 return [got["cumulative_regret"] for got in mine], None
-        except (BadUpdate, _Changed) as error:  # the checker's findings, not crashes
-            return [], error
+        except _Refused as refused:
+            return [], refused.feedback
 
     hints = {IndexError: _UPDATE_ARGUMENTS, TypeError: _UPDATE_ARGUMENTS}
     ran, failed = run_student(run, name="`my_regret_update`", hints=hints,
                               forbidden=_UPDATE_ANSWERS)
-    regrets, bad = ran if failed is None else ([], None)
+    regrets, failed = ran if failed is None else ([], failed)
     with np.errstate(all="ignore"):
         gaps = [float(np.max(np.abs(got - want["cumulative_regret"])
                              / np.maximum(1.0, np.abs(want["cumulative_regret"]))))
                 for got, want in zip(regrets, reference)]
     first = next((t for t, gap in enumerate(gaps) if gap > 1e-9), None)
-    if failed is None and isinstance(bad, _Changed):
-        failed = wrong(f"`my_regret_update` changed its argument `{bad}` in place. vanilla_cfr's "
-                       "walk keeps using that array after the call (the reach is carried down "
-                       "the tree, the action values make the node's value): return a new array "
-                       "instead, e.g. `weight * (action_values - value)`, and leave the "
-                       "arguments as they were.", "changes its input")
-    elif failed is None and isinstance(bad, BadUpdate):
-        failed = wrong(f"Your function ran, but {_where(bad)} {bad}.", "shape")
-    elif failed is None and first is not None:
+    if failed is None and first is not None:
         failed = _explain(tree, calls, first + 1, regrets[first],
                           reference[first]["cumulative_regret"])
     return failed, max(gaps, default=0.0), len(calls)
