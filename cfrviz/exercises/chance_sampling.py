@@ -149,7 +149,7 @@ def game(name: str):
     return load_game(name)
 
 
-def uniforms(tree, iterations: int, seed: int) -> np.ndarray:
+def fixed_uniforms(tree, iterations: int, seed: int) -> np.ndarray:
     """The draws' uniform numbers, per (iteration, player, node)."""
     return np.random.default_rng(seed).random((iterations, 2, tree.num_nodes))
 
@@ -202,7 +202,7 @@ def walk_cases(tree, reference: Sequence[Walk], messages: dict[str, str],
     (``value`` is what the root's value is called, ``returns`` what to return), "no-regret"
     and "no-average" (``messages``), a wrong walk whose snapshots (computed only when tried)
     are the student's, and the first table that differs (then the sentence ``compare``)."""
-    game = tree.name.replace("_", " ")
+    shown = tree.name.replace("_", " ")
 
     def first(walks, agree) -> tuple[int, int, Walk, Walk]:  # iteration, player, got, want
         w = next(w for w, pair in enumerate(zip(walks, reference)) if not agree(*pair))
@@ -210,7 +210,7 @@ def walk_cases(tree, reference: Sequence[Walk], messages: dict[str, str],
 
     def root_value(walks) -> str:
         iteration, player, got, want = first(walks, _value_agrees)
-        return (f"Your tables are right, but in {game} your walk for player {player + 1} in "
+        return (f"Your tables are right, but in {shown} your walk for player {player + 1} in "
                 f"iteration {iteration + 1} returned {short_repr(got[2])} at the root; the "
                 f"{value} there is {float(want[2]):.4f}. {returns}")
 
@@ -218,7 +218,7 @@ def walk_cases(tree, reference: Sequence[Walk], messages: dict[str, str],
         iteration, player, got, want = first(walks, lambda a, b: _tables_agree([a], [b]))
         table = 0 if not same(got[0], want[0]) else 1
         info = int(np.argmax(np.abs(got[table] - want[table]).max(axis=1)))
-        return (f"In {game}, after iteration {iteration + 1}'s walk for player {player + 1}, "
+        return (f"In {shown}, after iteration {iteration + 1}'s walk for player {player + 1}, "
                 f"your {('regrets', 'strategy sums')[table]} at set "
                 f"{tree.infoset_keys[info]!r} are {np.round(got[table][info], 4).tolist()}; "
                 f"the reference has {np.round(want[table][info], 4).tolist()}. {compare}")
@@ -299,7 +299,7 @@ def _student_walk(function):
 
 
 def _check_game(tree, iterations: int, function) -> Feedback | None:
-    draws = uniforms(tree, iterations, WALK_SEED)
+    draws = fixed_uniforms(tree, iterations, WALK_SEED)
     try:
         with np.errstate(all="ignore"):
             mine = _train(tree, draws, _student_walk(function))

@@ -20,7 +20,7 @@ from ..core.tree import CHANCE
 from ..reference import mistakes
 from ..reference.mccfr import external_sampling_walk, sampled_walk
 from . import Feedback, correct, not_done, unanswered, wrong
-from .chance_sampling import NodeDraws, Stop, game, same, snapshots, uniforms, walk_cases
+from .chance_sampling import NodeDraws, Stop, fixed_uniforms, game, same, snapshots, walk_cases
 from .coding import checks, run_student
 from .diagnosis import Case, close_to, diagnose, fallback
 
@@ -209,7 +209,7 @@ def check_external_sampling(function) -> Feedback:
 
 
 def _check_walk(tree, iterations: int, function) -> Feedback | None:
-    draws = uniforms(tree, iterations, WALK_SEED)
+    draws = fixed_uniforms(tree, iterations, WALK_SEED)
     answers = walk_answers()
 
     def student(player, regret_sum, strategy_sum, draw):
