@@ -256,18 +256,18 @@ def check_my_cfr(function) -> Feedback:
     (kuhn_name, n), (leduc_name, m) = CFR_RUNS
     kuhn, leduc = load_game(kuhn_name), load_game(leduc_name)
     table, unnormalised, seconds, failed = _student_run(function, kuhn, n)
-    if failed is None:
-        assert table is not None
-        references = {"alternating": solve(kuhn, "cfr", n, progress=False),
-                      "simultaneous": solve(kuhn, "cfr", n, alternating=False, progress=False)}
-        mode, loose, failed = _kuhn_mode(function, kuhn, table, unnormalised, references)
-    if failed is None:
-        theirs = exploitability(kuhn, Policy(kuhn, table))
-        ours = float(references[mode if mode in references else "alternating"]
-                     .exploitability[-1])
-        failed, exact_leduc = _leduc_verdict(function, leduc, m, mode)
     if failed is not None:
         return failed
+    references = {"alternating": solve(kuhn, "cfr", n, progress=False),
+                  "simultaneous": solve(kuhn, "cfr", n, alternating=False, progress=False)}
+    mode, loose, failed = _kuhn_mode(function, kuhn, table, unnormalised, references)
+    if failed is not None:
+        return failed
+    failed, exact_leduc = _leduc_verdict(function, leduc, m, mode)
+    if failed is not None:
+        return failed
+    theirs = exploitability(kuhn, Policy(kuhn, table))
+    ours = float(references[mode if mode in references else "alternating"].exploitability[-1])
     return correct(f"Your CFR is vanilla CFR with {mode} updates: its average strategy agrees "
                    f"with cfrviz's on Kuhn poker ({n} iterations) and on Leduc poker ({m} "
                    f"iterations). On Kuhn poker your average strategy has exploitability "
@@ -285,18 +285,18 @@ def check_my_cfr(function) -> Feedback:
 def _kuhn_mode(function, kuhn, table, unnormalised: bool, references: dict):
     """Which vanilla CFR the student's Kuhn run is: ``(mode, within FLOAT_TOLERANCE only?,
     None)``, or ``(None, False, feedback)`` naming what it got wrong."""
-    n = int(references["alternating"].iterations[-1])
+    mask = kuhn.legal_mask
     for loose in (False, True):  # float32 tables, or sums in another order: close, not equal
         mode = next((name for name, run in references.items()
-                     if _same(table, run.average_strategy[-1], kuhn.legal_mask, loose)), None)
+                     if _same(table, run.average_strategy[-1], mask, loose)), None)
         if mode is not None:
             break
+    if mode is None and not unnormalised:
+        late = _player_2_first(kuhn, int(references["alternating"].iterations[-1]))
+        if _same(table, late, mask, loose=True):
+            return PLAYER_2_FIRST, not _same(table, late, mask), None
     if mode is None or unnormalised:
-        failed = _explain_kuhn(function, kuhn, table, unnormalised, mode, references)
-        if failed is not None:
-            return None, False, failed
-        mode = PLAYER_2_FIRST
-        loose = not _same(table, _player_2_first(kuhn, n), kuhn.legal_mask)
+        return None, False, _explain_kuhn(function, kuhn, table, unnormalised, mode, references)
     return mode, loose, None
 
 
@@ -325,17 +325,13 @@ def _leduc_verdict(function, leduc, m: int, mode: str) -> tuple[Feedback | None,
                  + _difference(leduc, table, want, f"{mode} updates", m), "leduc-only"), False
 
 
-def _explain_kuhn(function, kuhn, table, unnormalised, mode, references) -> Feedback | None:
-    """Name what a Kuhn run that differs from vanilla CFR's got wrong, if a variant shows it;
-    None when it is vanilla CFR with player 2 updated first (checked on the full run)."""
+def _explain_kuhn(function, kuhn, table, unnormalised, mode, references) -> Feedback:
+    """Name what a Kuhn run that differs from vanilla CFR's got wrong, if a variant shows it."""
     prefix = _NOT_NORMALISED if unnormalised else ""
     if unnormalised and mode is not None:
         return wrong(prefix + f"Once divided, your average matches vanilla CFR ({mode} "
                      "updates).", "not-normalised")
     n = int(references["alternating"].iterations[-1])
-    if not unnormalised and _same(table, _player_2_first(kuhn, n),
-                                  kuhn.legal_mask, loose=True):
-        return None  # vanilla CFR, player 2 first (within FLOAT_TOLERANCE)
     short, _, _, failed = _student_run(function, kuhn, DIAGNOSE_ITERATIONS)
     names = None
     if failed is None and short is not None:
