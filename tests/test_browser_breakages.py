@@ -5,8 +5,8 @@ ipywidgets' own ``Play`` shown in two places moved one step and stopped; cfrviz'
 ``Play`` + ``FigureWidget`` in the same page.  Lesson 04 shows its training explorer's
 timeline a second time, and tests/test_browser_lessons.py times every Play view of every
 lesson, that one included; here the two widgets with a Play no lesson shows twice.  The
-other breakage of issue 19 (a saved notebook reopened) is checked for every lesson there too
-(``check_reopen``: no widget fails, one run-again notice per widget output).
+other breakage of issue 19 (a saved notebook reopened) is checked there too, in the lessons
+``REOPENED`` names (``check_reopen``: no widget fails, one run-again notice per widget output).
 """
 
 from __future__ import annotations

@@ -11,7 +11,8 @@ meets it.  One JupyterLab serves the module; each lesson gets its own page, and 
   :data:`KEY_LIMIT_MS`;
 - every slider, moved one step with the keyboard, moves and changes a figure in its output (a
   slider shown in an output without figures: a figure elsewhere in the notebook);
-- saved, closed (kernel shut down) and reopened, no widget shows "Error displaying widget";
+- saved, closed (kernel shut down) and reopened, no widget shows "Error displaying widget"
+  (lessons :data:`REOPENED`);
 - no JavaScript error all along;
 - and what the earlier one-lesson browser tests checked of lessons 01, 02, 04, 06 and 13
   (:data:`EXTRAS`; Deep CFR was lesson 11 then).
@@ -608,6 +609,11 @@ def extras_13(page) -> None:
 #: Checks kept from the one-lesson browser tests, run right after Run All.
 EXTRAS = {"01": extras_01, "02": extras_02, "04": extras_04, "06": extras_06,
           "13": extras_13}
+#: Lessons saved, closed and reopened (:func:`check_reopen`).  What it checks is the pre-save
+#: hook's (cfrviz.jupyter_hooks, unit-tested in tests/test_jupyter_hooks.py), which replaces
+#: every widget-view output by its notice whatever the widget: three lessons, the first with
+#: widgets, the one with the most and the river grid, instead of every lesson (7-11 s each).
+REOPENED = {"01", "04", "15"}
 #: Lessons whose figures are first drawn in a 1000-pixel window (the layout check widens it
 #: to 1280 and narrows it again); the others run at 1280 x 900.
 NARROW_FIRST = {"02", "04"}
@@ -657,9 +663,10 @@ def test_lesson_in_jupyterlab(lab, lesson, capsys):
         timings["sliders"] = time.monotonic() - started
         problems += [f"JavaScript error: {e}" for e in page.errors]
 
-        started = time.monotonic()
-        problems += check_reopen(page, server, lesson)
-        timings["reopen"] = time.monotonic() - started
+        if number in REOPENED:
+            started = time.monotonic()
+            problems += check_reopen(page, server, lesson)
+            timings["reopen"] = time.monotonic() - started
         page.evaluate("() => jupyterapp.serviceManager.sessions.shutdownAll()")
 
     with capsys.disabled():  # the measurements, for the log
