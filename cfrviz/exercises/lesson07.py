@@ -18,10 +18,10 @@ from .diagnosis import Case, diagnose, fallback, screen
 FEWEST_FIRST = ("outcome_sampling", "external_sampling", "chance_sampling", "cfr")
 
 
-def _name(item) -> str | None:
-    """The algorithm a student's name refers to (any registered alias), if the exercise has it."""
-    name = ALGORITHMS.resolve(item)
-    return name if name in FEWEST_FIRST else None
+def algorithms_named(items, allowed: tuple[str, ...]) -> tuple[str, ...]:
+    """The algorithms of ``allowed`` that ``items`` name (any registered alias), in order; an
+    unknown name is left out (lesson 08's ranking reads names the same way)."""
+    return tuple(name for name in map(ALGORITHMS.resolve, items) if name in allowed)
 
 
 @lru_cache(maxsize=1)
@@ -50,9 +50,7 @@ def check_fewest_nodes(answer) -> Feedback:
     if unreadable is not None:
         return unreadable
     items = list(answer)
-    # the names the exercise has, in the given order (an unknown one leaves fewer than four)
-    names = tuple(n for n in map(_name, items) if n is not None)
-    return diagnose(names, order_cases(items))
+    return diagnose(algorithms_named(items, FEWEST_FIRST), order_cases(items))
 
 
 def order_cases(items: list) -> tuple[Case, ...]:

@@ -21,10 +21,10 @@ from ..core.tree import as_tree
 from ..games import load_game
 from ..reference import mistakes
 from ..solvers import solve
-from ..solvers.registry import ALGORITHMS
 from . import Feedback, as_vector, not_done, unanswered, wrong
 from .coding import checks, floats, run_student
 from .diagnosis import Case, close_to, diagnose, fallback
+from .lesson07 import algorithms_named
 
 #: Exercise 1: iterations of the student's CFR+ the checker runs on Kuhn poker.
 PLUS_ITERATIONS = 30
@@ -366,12 +366,6 @@ def race() -> dict[str, float]:
     return out
 
 
-def _name(item) -> str | None:
-    """The variant a student's name refers to (any registered alias), if the race has it."""
-    name = ALGORITHMS.resolve(item)
-    return name if name in VARIANTS else None
-
-
 def check_variant_ranking(answer) -> Feedback:
     """Exercise 3: CFR, CFR+, linear CFR and DCFR, lowest exploitability after 500 iterations
     on Leduc first (one name alone: the lowest), against the race run here (:func:`race`)."""
@@ -383,8 +377,7 @@ def check_variant_ranking(answer) -> Feedback:
         items = [answer] if single else list(answer)
     except TypeError:
         items = None
-    # the names the race has, in the given order (an unknown one leaves fewer than four)
-    names = () if items is None else tuple(n for n in map(_name, items) if n is not None)
+    names = () if items is None else algorithms_named(items, VARIANTS)
     return diagnose(names, ranking_cases(answer, items, race()))
 
 
