@@ -10,9 +10,10 @@ training 300 CFR iterations, then ``cfrviz.solve`` 10,000 iterations and its str
 the "first result") over the kernel's websocket.  Reported: seconds from the class's start to
 each student's first result (median and max), failures, memory per student (RSS and USS of the
 student's server and kernel, measured with every student still connected), the CPU seconds
-those processes used (median), and the machine's load average (1 min) before and the highest
-sampled while the class ran (``--settle S`` waits S seconds before each class, so that "before"
-is less the tail of the class before).
+those processes used (median; "kernel": the kernel's share, the lesson's own work, the rest
+being the student's Jupyter server starting and serving), and the machine's load average
+(1 min) before and the highest sampled while the class ran (``--settle S`` waits S seconds
+before each class, so that "before" is less the tail of the class before).
 
 ``--cache shared``: every student's NUMBA_CACHE_DIR is one folder warmed before class
 (``python -m cfrviz.warm``; numba writes into it only when a kernel is missing).
@@ -108,7 +109,8 @@ def main() -> int:
     print(f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {os.cpu_count()} cores, "
           f"{psutil.virtual_memory().total / 2**30:.0f} GiB")
     print(f"{'cache':<7}{'students':>9}{'failed':>7}{'first result s, median':>24}{'max':>7}"
-          f"{'RSS MiB':>9}{'USS MiB':>9}{'CPU s':>7}{'load before':>13}{'load max':>10}")
+          f"{'RSS MiB':>9}{'USS MiB':>9}{'CPU s':>7}{'kernel':>8}{'load before':>13}"
+          f"{'load max':>10}")
     with tempfile.TemporaryDirectory(prefix="cfrviz-hub-") as scratch:
         for cache in args.cache:
             for students in args.students:
@@ -116,7 +118,7 @@ def main() -> int:
                 r = one_class(students, cache, Path(scratch))
                 print(f"{cache:<7}{r['students']:>9}{r['failed']:>7}{r['first_median']:>24.1f}"
                       f"{r['first_max']:>7.1f}{r['rss_median']:>9.0f}{r['uss_median']:>9.0f}"
-                      f"{r['cpu_median']:>7.1f}"
+                      f"{r['cpu_median']:>7.1f}{r['kernel_cpu_median']:>8.1f}"
                       f"{r['load_before']:>13.1f}{r['load_max']:>10.1f}"
                       + (f"  {r['leftovers']} processes left over" if r["leftovers"] else ""),
                       flush=True)

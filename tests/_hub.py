@@ -53,6 +53,15 @@ FIRST_RESULT = 8
 KERNEL_ARGS = ("--KernelManager.transport=ipc",)
 
 
+def course_server_settings() -> dict[str, Any]:
+    """The course's Jupyter server settings as binder/postBuild installs them in a hub image
+    (jupyter/jupyter_lab_config.json's pre-save hook, culling and server extensions)."""
+    lab = json.loads((ROOT / "jupyter" / "jupyter_lab_config.json").read_text(encoding="utf-8"))
+    settings = {key: lab[key] for key in ("ContentsManager", "MappingKernelManager")}
+    settings["ServerApp"] = {"jpserver_extensions": lab["ServerApp"]["jpserver_extensions"]}
+    return settings
+
+
 def missing() -> str | None:
     """Why a hub cannot run here, with what installs it; None when it can."""
     try:
@@ -86,6 +95,7 @@ class Student:
     rss_mib: float = float("nan")
     uss_mib: float = float("nan")
     cpu_s: float = float("nan")  # CPU seconds used by the student's server and kernel
+    kernel_cpu_s: float = float("nan")  # of which the kernel's (the lesson's own work)
 
     @property
     def first_result(self) -> float:
@@ -120,6 +130,9 @@ class Hub:
         single_user = Path(sys.executable).parent / "jupyterhub-singleuser"
         env = {"JUPYTER_PREFER_ENV_PATH": "1", **self.environment}
         root = os.geteuid() == 0
+        course = self.folder / "course_server_config.json"
+        course.write_text(json.dumps(course_server_settings()), encoding="utf-8")
+        args = [*KERNEL_ARGS, f"--config={course}", *(["--allow-root"] if root else [])]
         return "\n".join([
             "c = get_config()  # noqa",
             "c.JupyterHub.ip = '127.0.0.1'",
@@ -138,7 +151,8 @@ class Hub:
             f"c.SimpleLocalProcessSpawner.home_dir_template = {str(homes / '{username}')!r}",
             f"c.Spawner.cmd = [{str(single_user)!r}]",
             # jupyter_server refuses to run as root without this (CI runs as root).
-            f"c.Spawner.args = {[*KERNEL_ARGS, *(['--allow-root'] if root else [])]!r}",
+            # The course's server settings, as a hub image has them (binder/postBuild).
+            f"c.Spawner.args = {args!r}",
             f"c.Spawner.environment = {env!r}",
             # Kernels talk to their server over Unix sockets (KERNEL_ARGS), which live in the
             # server's runtime folder: a short one per student (a socket's path has at most 107
@@ -222,14 +236,14 @@ class Hub:
         self.pids.update(p.pid for p in found)
         return found
 
-    def server_memory(self, name: str) -> tuple[float, float, float]:
-        """(RSS, USS) in MiB of student ``name``'s server and its kernels, and the CPU seconds
-        (user and system) they have used."""
+    def server_memory(self, name: str) -> tuple[float, float, float, float]:
+        """(RSS, USS) in MiB of student ``name``'s server and its kernels, the CPU seconds (user
+        and system) they have used, and the kernels' share of those."""
         import psutil
 
         state = self.api("GET", f"/users/{name}")["servers"][""].get("state") or {}
         server = psutil.Process(int(state["pid"]))
-        rss = uss = cpu = 0.0
+        rss = uss = cpu = kernels = 0.0
         for process in [server, *server.children(recursive=True)]:
             self.pids.add(process.pid)
             info = process.memory_full_info()
@@ -237,7 +251,9 @@ class Hub:
             uss += info.uss
             times = process.cpu_times()
             cpu += times.user + times.system
-        return rss / 2**20, uss / 2**20, cpu
+            if process.pid != server.pid:
+                kernels += times.user + times.system
+        return rss / 2**20, uss / 2**20, cpu, kernels
 
     def leftovers(self) -> list[str]:
         """Processes of this hub still alive (after stop)."""
@@ -393,7 +409,8 @@ def run_class(hub: Hub, students: int, cells: tuple[int, ...] = CELLS, prefix: s
     for student in roster:
         if student.error is None:
             try:
-                student.rss_mib, student.uss_mib, student.cpu_s = hub.server_memory(student.name)
+                (student.rss_mib, student.uss_mib, student.cpu_s,
+                 student.kernel_cpu_s) = hub.server_memory(student.name)
             except Exception as error:
                 student.error = f"memory: {type(error).__name__}: {error}"
     return roster
@@ -412,4 +429,5 @@ def summary(roster: list[Student]) -> dict[str, float]:
             "first_max": max((s.first_result for s in ok), default=float("nan")),
             "rss_median": med([s.rss_mib for s in ok]),
             "uss_median": med([s.uss_mib for s in ok]),
-            "cpu_median": med([s.cpu_s for s in ok])}
+            "cpu_median": med([s.cpu_s for s in ok]),
+            "kernel_cpu_median": med([s.kernel_cpu_s for s in ok])}
