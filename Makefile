@@ -124,10 +124,18 @@ $(PY):
 # so) install cfrviz$(2) at the newest versions pyproject.toml's ranges allow instead.
 # --no-build-isolation: the build backend (setuptools) comes from the lock too, not from a fresh
 # download.  pip check then confirms that what is installed satisfies pyproject.toml, which a
-# lock older than a change to pyproject.toml would not.
+# lock older than a change to pyproject.toml would not.  With $(3) = uv (the test lock, which
+# holds uv): pip installs the lock's uv first, checked against its hashes, and uv installs the
+# rest, the same files with the same hashes checked: 18 s instead of pip's 69 s here.
 override define install
 @status=0; $(PY) tools/lock.py covers $(1) || status=$$?; \
-if [ $$status -eq 0 ]; then \
+if [ $$status -eq 0 ] && [ "$(3)" = uv ]; then \
+  awk '/^uv==/ { found = 1 } found { print } found && !/\\$$/ { exit }' $(1) >$(VENV)/uv.txt; \
+  set -ex; \
+  $(PY) -m pip install --disable-pip-version-check --require-hashes --no-deps -r $(VENV)/uv.txt; \
+  $(PY) -m uv pip install --python $(PY) --compile-bytecode --require-hashes -r $(1); \
+  $(PY) -m uv pip install --python $(PY) --no-deps --no-build-isolation -e .; \
+elif [ $$status -eq 0 ]; then \
   set -ex; \
   $(PY) -m pip install --disable-pip-version-check --require-hashes -r $(1); \
   $(PY) -m pip install --disable-pip-version-check --no-deps --no-build-isolation -e .; \
@@ -146,7 +154,7 @@ $(STAMP_LAB): pyproject.toml $(LOCK_LAB) | $(PY)
 	$(call install,$(LOCK_LAB),)
 
 $(STAMP_TEST): pyproject.toml $(LOCK_TEST) | $(PY)
-	$(call install,$(LOCK_TEST),[test])
+	$(call install,$(LOCK_TEST),[test],uv)
 
 # The bench extra on top of the test set, from its lock (resolved within test.txt, so this only
 # adds packages).  pip builds LiteEFG's C++ from its sdist (cmake, about 3 minutes on 2 cores).

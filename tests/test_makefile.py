@@ -171,6 +171,17 @@ def _install(directory: Path, stamp: str) -> tuple[subprocess.CompletedProcess, 
 PIP = "-m pip install --disable-pip-version-check"
 
 
+UV = "-m uv pip install --python .venv/bin/python"
+#: How each stamp installs its lock: the lab's with pip, the test lock's uv (with pip, checked
+#: against the lock's hashes), then the rest with that uv.
+INSTALLS = {
+    "requirements/lab.txt": [f"{PIP} --require-hashes -r requirements/lab.txt",
+                             f"{PIP} --no-deps --no-build-isolation -e ."],
+    "requirements/test.txt": [f"{PIP} --require-hashes --no-deps -r .venv/uv.txt",
+                              f"{UV} --compile-bytecode --require-hashes -r requirements/test.txt",
+                              f"{UV} --no-deps --no-build-isolation -e ."]}
+
+
 @pytest.mark.parametrize("stamp, lock, extra", [
     (".venv/.cfrviz-installed", "requirements/lab.txt", ""),
     (".venv/.cfrviz-installed-test", "requirements/test.txt", "[test]")])
@@ -180,17 +191,19 @@ def test_installing_takes_the_lock_once_then_compiles_the_engine(installer, stam
     (or pyproject.toml) installs again."""
     result, calls = _install(installer, stamp)
     assert result.returncode == 0, result.stderr
-    assert calls == [f"tools/lock.py covers {lock}",
-                     f"{PIP} --require-hashes -r {lock}",
-                     f"{PIP} --no-deps --no-build-isolation -e .",
+    assert calls == [f"tools/lock.py covers {lock}", *INSTALLS[lock],
                      "-m pip check --disable-pip-version-check",
                      "-m cfrviz.warm"], calls
     assert (installer / stamp).exists()
+    if lock == "requirements/test.txt":  # the lock's own uv, with every hash the lock gives it
+        uv = (installer / ".venv" / "uv.txt").read_text().splitlines()
+        assert uv[0].startswith("uv==") and len(uv) > 2
+        assert all(line.strip().startswith("--hash=sha256:") for line in uv[1:])
     assert _install(installer, stamp)[1] == []
     for changed in (lock, "pyproject.toml"):
         time.sleep(0.01)  # a later modification time than the stamp's
         (installer / changed).touch()
-        assert f"{PIP} --require-hashes -r {lock}" in _install(installer, stamp)[1], changed
+        assert INSTALLS[lock][0] in _install(installer, stamp)[1], changed
     # A Python the lock was not tested on: the ranges, after a note naming the locked Pythons.
     text = (installer / lock).read_text()
     (installer / lock).write_text(text.replace("# pythons: 3.11 3.12 3.13", "# pythons: 3.99"))
