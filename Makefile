@@ -277,32 +277,41 @@ present: check-port check-lesson $(STAMP_LAB)
 	  --Voila.config_file_paths="$$config"
 
 # PYTEST_ARGS reaches pytest as PYTEST_ADDOPTS, which pytest splits like a shell (quotes
-# work) without running anything in it.  Both halves run at once: the browser tests one at a
-# time in the foreground, and beside them, at nice 15, the tests that drive no browser on every
-# core (pytest-xdist, up to four workers; a worker holds a kernel and numba, about 400 MB).
-# The browser tests mostly wait on the page (about two thirds of one core in all), so the
-# other half takes the CPU they leave, and yields it whenever a page needs it (at nice 10, one
-# Play ran at 0.88 of its baseline's rate, against a floor of 0.8).  Its report goes to
-# artifacts/test-not-browser.log (follow it with tail -f) and is printed after the browser
-# tests'.  Both halves run even if one fails; "no tests collected" (exit 5, a
-# PYTEST_ARGS such as -k that selects none of one half) is not a failure.
-# Each half ends with its slowest tests, so that a CI log says where the minutes went.
+# work) without running anything in it.  Three streams run at once.  The browser tests that time
+# a rate or load the machine (marked timed: the lessons with a Play, the Play and load tests) run
+# one at a time in the foreground; the other browser tests run one at a time beside them, at
+# nice 5, so that a timed page gets most of the CPU when both want it; the tests that drive no
+# browser run beside both at nice 15, on every core (pytest-xdist, up to four workers; a worker
+# holds a kernel and numba, about 400 MB), taking the CPU the pages leave: a browser test mostly
+# waits on its page (about two thirds of one core for the whole browser suite).  The other two
+# streams' reports go to artifacts/test-browser.log and artifacts/test-not-browser.log (follow
+# them with tail -f) and are printed after the timed tests'.  Every stream runs even if another
+# fails; "no tests collected" (exit 5, a PYTEST_ARGS such as -k that selects none of one stream)
+# is not a failure.  Each stream ends with its slowest tests, so that a CI log says where the
+# minutes went.
 override PARALLEL := -n auto --maxprocesses 4
 override DURATIONS := --durations=15 --durations-min=5
 override NOT_BROWSER_LOG := artifacts/test-not-browser.log
+override BROWSER_LOG := artifacts/test-browser.log
 test: lint test-js
 	@export PYTEST_ADDOPTS="$${PYTEST_ADDOPTS:+$$PYTEST_ADDOPTS }$$CFRVIZ_PYTEST_ARGS"; \
 	ok() { [ $$1 -eq 0 ] || [ $$1 -eq 5 ]; }; \
 	mkdir -p artifacts; \
 	echo "nice -n 15 $(PY) -m pytest $(PARALLEL) -m 'not browser' >$(NOT_BROWSER_LOG), beside:"; \
 	nice -n 15 $(PY) -m pytest $(PARALLEL) $(DURATIONS) -m "not browser" >$(NOT_BROWSER_LOG) 2>&1 & \
-	other=$$!; trap 'kill $$other 2>/dev/null' INT TERM; \
-	echo "$(PY) -m pytest -m browser"; \
-	second=0; $(PY) -m pytest $(DURATIONS) -m browser || second=$$?; \
+	other=$$!; \
+	echo "nice -n 5 $(PY) -m pytest -m 'browser and not timed' >$(BROWSER_LOG), beside:"; \
+	nice -n 5 $(PY) -m pytest $(DURATIONS) -m "browser and not timed" >$(BROWSER_LOG) 2>&1 & \
+	pages=$$!; trap 'kill $$other $$pages 2>/dev/null' INT TERM; \
+	echo "$(PY) -m pytest -m 'browser and timed'"; \
+	timed=0; $(PY) -m pytest $(DURATIONS) -m "browser and timed" || timed=$$?; \
+	browser=0; wait $$pages || browser=$$?; \
 	first=0; wait $$other || first=$$?; \
+	echo "---- $(BROWSER_LOG): $(PY) -m pytest -m 'browser and not timed' ----"; \
+	cat $(BROWSER_LOG); \
 	echo "---- $(NOT_BROWSER_LOG): $(PY) -m pytest $(PARALLEL) -m 'not browser' ----"; \
 	cat $(NOT_BROWSER_LOG); \
-	ok $$first && ok $$second
+	ok $$first && ok $$browser && ok $$timed
 
 test-fast: lint test-js
 	PYTEST_ADDOPTS="$${PYTEST_ADDOPTS:+$$PYTEST_ADDOPTS }$$CFRVIZ_PYTEST_ARGS" $(PY) -m pytest $(PARALLEL) -m "not slow and not browser"

@@ -51,6 +51,7 @@ def _open(lab, key: str):
 
 
 @pytest.mark.browser
+@pytest.mark.timed
 @pytest.mark.slow
 @pytest.mark.parametrize("key", [key for key, widget in TIMED_HERE.items()
                                  if widget.interval is not None])
@@ -72,6 +73,7 @@ def test_timeline_plays_near_the_baseline_rate(lab, key):
 
 
 @pytest.mark.browser
+@pytest.mark.timed
 @pytest.mark.slow
 def test_best_response_key_steps_show_promptly(lab):
     page = _open(lab, "best-response")

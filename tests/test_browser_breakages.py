@@ -58,6 +58,7 @@ def lab(tmp_path_factory):
 
 
 @pytest.mark.browser
+@pytest.mark.timed
 @pytest.mark.slow
 @pytest.mark.parametrize("key", list(TWICE))
 def test_a_play_shown_twice_plays_from_either_view(lab, key):

@@ -219,6 +219,7 @@ def check_drawn(page, drawn: list[dict], expected: list[int], report: str) -> No
 
 
 @pytest.mark.browser
+@pytest.mark.timed
 @pytest.mark.slow
 def test_every_figure_draws_under_load(tmp_path):
     notebook = code_notebook(tmp_path / "figures_under_load.ipynb", CELLS)
