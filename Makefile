@@ -280,7 +280,7 @@ present: check-port check-lesson $(STAMP_LAB)
 # work) without running anything in it.  Three streams run at once.  The browser tests that time
 # a rate or load the machine (marked timed: the lessons with a Play, the Play and load tests) run
 # one at a time in the foreground; the other browser tests run one at a time beside them, at
-# nice 5, so that a timed page gets most of the CPU when both want it; the tests that drive no
+# nice 10, so that a timed page gets most of the CPU when both want it; the tests that drive no
 # browser run beside both at nice 15, on every core (pytest-xdist, up to four workers; a worker
 # holds a kernel and numba, about 400 MB), taking the CPU the pages leave: a browser test mostly
 # waits on its page (about two thirds of one core for the whole browser suite).  The other two
@@ -300,8 +300,8 @@ test: lint test-js
 	echo "nice -n 15 $(PY) -m pytest $(PARALLEL) -m 'not browser' >$(NOT_BROWSER_LOG), beside:"; \
 	nice -n 15 $(PY) -m pytest $(PARALLEL) $(DURATIONS) -m "not browser" >$(NOT_BROWSER_LOG) 2>&1 & \
 	other=$$!; \
-	echo "nice -n 5 $(PY) -m pytest -m 'browser and not timed' >$(BROWSER_LOG), beside:"; \
-	nice -n 5 $(PY) -m pytest $(DURATIONS) -m "browser and not timed" >$(BROWSER_LOG) 2>&1 & \
+	echo "nice -n 10 $(PY) -m pytest -m 'browser and not timed' >$(BROWSER_LOG), beside:"; \
+	nice -n 10 $(PY) -m pytest $(DURATIONS) -m "browser and not timed" >$(BROWSER_LOG) 2>&1 & \
 	pages=$$!; trap 'kill $$other $$pages 2>/dev/null' INT TERM; \
 	echo "$(PY) -m pytest -m 'browser and timed'"; \
 	timed=0; $(PY) -m pytest $(DURATIONS) -m "browser and timed" || timed=$$?; \

@@ -7,8 +7,8 @@ meets it.  One JupyterLab serves the module; each lesson gets its own page, and 
   live tree), at least one per decision node drawn;
 - every Play plays: its iteration label advances at least :data:`FLOOR` times as fast as a bare
   baseline (a Play + one-trace FigureWidget + label at the same interval, in the same page,
-  timed just before and just after it), and a key press on its slider shows within
-  :data:`KEY_LIMIT_MS`;
+  timed just before and just after it; once more when below), and a key press on its slider
+  shows within :data:`KEY_LIMIT_MS`;
 - every slider, moved one step with the keyboard, moves and changes a figure in its output (a
   slider shown in an output without figures: a figure elsewhere in the notebook);
 - saved, closed (kernel shut down) and reopened, no widget shows "Error displaying widget"
@@ -323,11 +323,18 @@ def check_plays(page) -> tuple[list[str], list[str]]:
             parts = TimedParts(f'[data-cfrviz-view="{view}"] button',
                                f'[data-cfrviz-view="{view}-slider"] .noUi-handle', label)
             page.locator(f'[data-cfrviz-view="{view}"]').scroll_into_view_if_needed()
-            timing = measure_play_parts(page, parts, PLAY_SECONDS, PLAY_WARMUP)
-            base.append(measure_play_parts(page, base_parts, PLAY_SECONDS, PLAY_WARMUP)
-                        .shown_per_s)
-            reference = statistics.mean(base[-2:])
-            ratio = timing.shown_per_s / reference if reference else float("nan")
+            for attempt in range(2):  # once more if slow: a burst of load from elsewhere on the
+                # machine, not a stall (a stalled Play shows 0 each time)
+                if attempt:
+                    base.append(measure_play_parts(page, base_parts, PLAY_SECONDS,
+                                                   PLAY_WARMUP).shown_per_s)
+                timing = measure_play_parts(page, parts, PLAY_SECONDS, PLAY_WARMUP)
+                base.append(measure_play_parts(page, base_parts, PLAY_SECONDS, PLAY_WARMUP)
+                            .shown_per_s)
+                reference = statistics.mean(base[-2:])
+                ratio = timing.shown_per_s / reference if reference else float("nan")
+                if ratio >= FLOOR:
+                    break
             if reference < BASELINE_FLOOR * 1000 / interval:
                 problems.append(
                     f"the baseline beside the Play in {play['where']} played at "
@@ -335,7 +342,8 @@ def check_plays(page) -> tuple[list[str], list[str]]:
                     f"{1000 / interval:.1f}/s: the kernel or the page was too busy to compare")
             line = (f"the Play in {play['where']} ({interval} ms): {timing.shown_per_s:.1f} "
                     f"iterations/s shown against the baseline's {base[-2]:.1f} and "
-                    f"{base[-1]:.1f}/s just before and after (ratio {ratio:.2f}; slider "
+                    f"{base[-1]:.1f}/s just before and after (ratio {ratio:.2f}"
+                    f"{', measured a second time' if attempt else ''}; slider "
                     f"{timing.ticks_per_s:.1f} steps/s, drain {timing.drain_s:.1f} s)")
             report.append(line)
             if not ratio >= FLOOR:
