@@ -220,14 +220,13 @@ def tree_best_response(tree: GameTree, probabilities: FloatArray, who: int
 
 def tree_exploitability(tree: GameTree, probabilities: FloatArray) -> float:
     """NashConv / 2 of a profile in a two-player zero-sum tree (compiled)."""
-    return (tree_best_response(tree, probabilities, 0)[0]
-            + tree_best_response(tree, probabilities, 1)[0]) / 2
+    return float(tree_exploitabilities(tree, np.asarray(probabilities)[None])[0])
 
 
 def tree_exploitabilities(tree: GameTree, profiles: FloatArray) -> FloatArray:
-    """:func:`tree_exploitability` of each profile of a stack (k, information sets, width),
-    equal to it bit for bit, in one compiled call: a run's records, evaluated one call per
-    record, spent most of their time in the calls (50 us each on Kuhn poker, 2 us of work)."""
+    """NashConv / 2 of each profile of a stack (k, information sets, width), in one compiled
+    call: a run's records, evaluated one call per record, spent most of their time in the calls
+    (50 us each on Kuhn poker, 2 us of work)."""
     p = plan(tree)
     if p.recall_problem:
         raise ValueError(p.recall_problem + "; exact best responses need perfect recall")
