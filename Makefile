@@ -31,6 +31,11 @@ override export CFRVIZ_LESSON := $(value LESSON)
 override export CFRVIZ_PYTHON := $(value PYTHON)
 override export CFRVIZ_PYTEST_ARGS := $(value PYTEST_ARGS)
 unexport PORT LESSON PYTHON PYTEST_ARGS
+# Python keeps the bytecode it compiles (__pycache__, git-ignored) even where the machine sets
+# PYTHONDONTWRITEBYTECODE: make test starts hundreds of Python processes (kernels, servers,
+# pytest's workers), and each would otherwise compile cfrviz and rewrite the tests' asserts
+# again (0.4 s a kernel, 6 s a pytest collection).
+unexport PYTHONDONTWRITEBYTECODE
 
 # First notebook JupyterLab opens, relative to lessons/.
 override START := 00_start_here.ipynb
