@@ -13,6 +13,7 @@ beside it), so a test never touches the user's Jupyter setup nor writes a lesson
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import re
@@ -96,10 +97,26 @@ def browser_unavailable() -> str | None:
     return None
 
 
+#: The port this test process's JupyterLab servers use, one after another (:func:`_lab_port`).
+_LAB_PORT: list[int] = []
+
+
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+def _lab_port() -> int:
+    """The same port for each JupyterLab this process starts, while it is free (another server
+    of this process may still hold it): the same address for JupyterLab's scripts, which the
+    browser's profile (:func:`chromium`) then finds compiled from an earlier test."""
+    if _LAB_PORT:
+        with socket.socket() as sock, suppress(OSError):
+            sock.bind(("127.0.0.1", _LAB_PORT[0]))
+            return _LAB_PORT[0]
+    _LAB_PORT[:] = [_free_port()]
+    return _LAB_PORT[0]
 
 
 def _copy_course(target: Path, extra_files: Iterable[Path]) -> Path:
@@ -161,7 +178,7 @@ def jupyterlab(extra_files: Iterable[Path] = (),
     startup_timeout : float
         Seconds to wait for ``/api/status`` to answer.
     """
-    port, token = _free_port(), secrets.token_hex(24)
+    port, token = _lab_port(), secrets.token_hex(24)
     with tempfile.TemporaryDirectory(prefix="cfrviz-lab-") as tmp:
         tmp = Path(tmp)
         root = _copy_course(tmp, extra_files)
@@ -345,30 +362,61 @@ def chromium_page(width: int = 1400, height: int = 1000):
         yield page
 
 
+#: One chromium profile for this test process, kept from one launch to the next with its
+#: cookies and storage removed (:func:`chromium`).
+_PROFILE: list[Path] = []
+#: What a launch removes from the profile: all it keeps is the disk cache.
+_PROFILE_STATE = ("Cookies", "Cookies-journal", "Local Storage", "Session Storage", "IndexedDB",
+                  "Service Worker", "Sessions", "Preferences")
+
+
+def _profile() -> Path:
+    """This process's chromium profile, emptied of everything a page could leave for the next
+    (cookies, storage), keeping only its disk cache."""
+    if not _PROFILE:
+        _PROFILE.append(Path(tempfile.mkdtemp(prefix="cfrviz-chromium-")))
+        atexit.register(shutil.rmtree, _PROFILE[0], True)
+    default = _PROFILE[0] / "Default"
+    for name in _PROFILE_STATE:
+        path = default / name
+        if path.is_dir():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            path.unlink(missing_ok=True)
+    return _PROFILE[0]
+
+
 @contextmanager
 def chromium():
-    """Launch Debian's chromium through Playwright and yield the browser (for several pages,
-    each from :func:`new_page`, without launching it again)."""
+    """Launch Debian's chromium through Playwright and yield its browsing context (for
+    several pages, each from :func:`new_page`, without launching it again).
+
+    Each launch starts from the profile the last launch of this process left, without its
+    cookies and storage: only the disk cache carries over, in which chromium keeps
+    JupyterLab's scripts compiled (V8's code cache).  With the same port for every server
+    (:func:`_lab_port`), a page then loads JupyterLab for about 2.5 CPU s less than from an
+    empty cache (7 against 10, measured with a one-cell notebook).
+    """
     from playwright.sync_api import expect, sync_playwright
 
     expect.set_options(timeout=TIMEOUT_MS)  # expect() ignores page.set_default_timeout
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        context = playwright.chromium.launch_persistent_context(
+            str(_profile()), executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
         )
         try:
-            yield browser
+            yield context
         finally:
-            browser.close()
+            context.close()
 
 
 @contextmanager
 def new_page(browser, width: int = 1400, height: int = 1000):
-    """A fresh page (in a context of its own) of ``browser``, as :func:`chromium_page` gives;
-    closed afterwards."""
-    context = browser.new_context(viewport={"width": width, "height": height})
+    """A fresh page of ``browser`` (what :func:`chromium` yields), as :func:`chromium_page`
+    gives; closed afterwards."""
+    page = browser.new_page()
     try:
-        page = context.new_page()
+        page.set_viewport_size({"width": width, "height": height})
         page.set_default_timeout(TIMEOUT_MS)
         errors = PageErrors()
         page.on("pageerror", lambda error: errors.append(f"page error: {error}"))
@@ -385,7 +433,7 @@ def new_page(browser, width: int = 1400, height: int = 1000):
         page.console_messages = messages
         yield page
     finally:
-        context.close()
+        page.close()
 
 
 _KERNEL_STATE = """(path) => {
