@@ -113,6 +113,9 @@ def _lab_port() -> int:
     browser's profile (:func:`chromium`) then finds compiled from an earlier test."""
     if _LAB_PORT:
         with socket.socket() as sock, suppress(OSError):
+            # as the server binds (tornado sets it): the last server's closed connections,
+            # waiting out TCP's TIME_WAIT on that port, do not make it busy
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             sock.bind(("127.0.0.1", _LAB_PORT[0]))
             return _LAB_PORT[0]
     _LAB_PORT[:] = [_free_port()]
