@@ -128,6 +128,22 @@ def test_an_endless_loop_ends_with_a_feedback_naming_the_limit_and_the_line():
     assert "loops without end" in feedback.message and "in spin" in feedback.message
 
 
+def test_waiting_for_a_core_is_not_computing():
+    """The limit counts processor time: a call that spends 0.6 s of the clock using none (as
+    one waiting for a core on a loaded machine does) is not stopped by a 0.2 s limit."""
+    with time_limit(0.2):
+        time.sleep(0.6)
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
+def test_code_that_only_waits_is_stopped_after_the_wait_factor(monkeypatch):
+    monkeypatch.setattr(guard, "WAIT_FACTOR", 3.0)
+    started = time.monotonic()
+    with pytest.raises(OutOfTime), time_limit(0.2):
+        time.sleep(STOPPED)
+    assert 0.6 <= time.monotonic() - started < STOPPED
+
+
 @pytest.mark.usefixtures("quick_limit")
 def test_the_limit_leaves_the_previous_handler_and_timer_as_they_were():
     def mine(*_args):

@@ -6,10 +6,11 @@ wrapped by :func:`checks`.  :func:`run_student` returns what the code returned, 
 NotImplementedError``; for any other exception, ``SystemExit`` and other ``BaseException``
 objects included, it names the error, the line of the student's cell that raised it (found in
 the traceback, never in the checker's own frames) and a hint the checker chose for that kind of
-error; a call that runs longer than :data:`.guard.TIME_LIMIT` is stopped and reported as a likely
-endless loop.  What the code returned becomes numbers only through :func:`.guard.floats`, which
-turns whatever cannot be numbers (an array of ``None``, an object whose ``__array__`` raises or
-loops) into a :class:`.guard.NotNumbers` error, a ``ValueError`` the checkers already handle.
+error; a call that computes longer than :data:`.guard.TIME_LIMIT` (processor time) is stopped and
+reported as a likely endless loop.  What the code returned becomes numbers only through
+:func:`.guard.floats`, which turns whatever cannot be numbers (an array of ``None``, an object
+whose ``__array__`` raises or loops) into a :class:`.guard.NotNumbers` error, a ``ValueError``
+the checkers already handle.
 :func:`checks` turns anything still escaping a checker into a Feedback: a checker never
 re-raises, except :class:`Interrupted` when the student stops the kernel, so that a "Run all"
 stops there too.
@@ -44,10 +45,10 @@ __all__ = ["CHECK_LIMIT", "DrawError", "Interrupted", "NotNumbers", "OutOfTime",
            "checked_draw", "checks", "describe", "floats", "number", "per_action", "run_student",
            "short_repr", "time_limit", "where"]
 
-#: Seconds a whole check may run (:func:`checks`): its calls of the student's code, its own
-#: reference computations (5 s at most, measured as for guard.TIME_LIMIT) and its reading of
-#: what the code returned.  A backstop for a loop outside the student's calls (in a returned
-#: object's ``__len__``, say); a call that loops is stopped by guard.TIME_LIMIT first.
+#: Processor seconds a whole check may use (:func:`checks`): its calls of the student's code,
+#: its own reference computations (5 s at most, measured as for guard.TIME_LIMIT) and its
+#: reading of what the code returned.  A backstop for a loop outside the student's calls (in a
+#: returned object's ``__len__``, say); a call that loops is stopped by guard.TIME_LIMIT first.
 CHECK_LIMIT = 300.0
 
 

@@ -2,7 +2,7 @@
 
 The machinery under :mod:`cfrviz.exercises.coding` (which runs a student's function and turns
 what happened into a Feedback), kept apart so that :func:`cfrviz.exercises.as_vector` can use
-:func:`floats` too.  :func:`time_limit` stops code that runs too long (``SIGALRM``);
+:func:`floats` too.  :func:`time_limit` stops code that computes too long (``SIGALRM``);
 :func:`attempt` runs the checker's own use of something the student made (its ``str``,
 ``repr``, numbers) under one; :func:`floats` is the one conversion of a student's answer to
 numbers; :func:`where` finds the line of the student's cell an error came from.
@@ -25,11 +25,17 @@ import numpy as np
 _PACKAGE = Path(__file__).resolve().parent.parent
 _SKIPPED = ("site-packages", "dist-packages", "/lib/python3")
 
-#: Seconds one call of a student's function may run (:func:`.coding.run_student`).  A whole
-#: check with a reference solution took at most 4.6 s (`my_cfr`, two calls) at load average 9 on
-#: a 2-core machine, 19 s at load 12: 30 s a call leaves a slow laptop and a plain-Python answer
-#: room, and a student whose code loops waits half a minute, not forever.
+#: Seconds of processor time one call of a student's function may use
+#: (:func:`.coding.run_student`).  A whole check with a reference solution took at most 4.6 s
+#: (`my_cfr`, two calls): 30 s a call leaves a slow laptop and a plain-Python answer room, and a
+#: student whose code loops waits half a minute, not forever.  Processor time, not the clock's:
+#: on a loaded machine (a class hub, a CI runner) the clock runs on while the code waits for a
+#: core, and CI once stopped a reference solution that needs 1.3 s of processor at 30 s on the
+#: clock.
 TIME_LIMIT = 30.0
+#: Code that waits instead of computing (``time.sleep``, a lock, a pipe) uses no processor time:
+#: it is stopped after this many times its limit on the clock.
+WAIT_FACTOR = 10.0
 class OutOfTime(BaseException):
     """Raised into code that ran past a :func:`time_limit`.
 
@@ -46,8 +52,15 @@ class _TimeLimit:
 
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
-        self.deadline = 0.0
+        self.deadline = 0.0  # when, on the clock, the alarm is next due for this limit
         self.active = False
+        self.overdue = False  # OutOfTime was raised: raise it again each _AGAIN seconds
+        self.cpu = 0.0  # the thread's processor time at __enter__
+        self.end = 0.0  # when, on the clock, code that waits is stopped (WAIT_FACTOR)
+
+    def used(self) -> float:
+        """Processor seconds the thread has used since this limit began."""
+        return time.thread_time() - self.cpu
 
     def __enter__(self) -> _TimeLimit:
         if (not hasattr(signal, "setitimer")
@@ -62,7 +75,9 @@ class _TimeLimit:
                 _OUTSIDE.update(handler=signal.SIG_DFL if handler is None else handler,
                                 deadline=now + delay if delay > 0 else None, interval=interval)
                 signal.signal(signal.SIGALRM, _on_alarm)
-            self.deadline = now + self.seconds
+            self.deadline = now + self.seconds  # the processor time can be no more by then
+            self.end = now + WAIT_FACTOR * self.seconds
+            self.cpu = time.thread_time()
             self.active = True
             _LIMITS.append(self)
             _arm()
@@ -122,23 +137,32 @@ def _on_alarm(signum: int, frame: Any) -> None:
             _OUTSIDE["handler"](signum, frame)
         return
     for limit in _LIMITS:
-        if now >= limit.deadline:
+        if now < limit.deadline:
+            continue
+        left = limit.seconds - limit.used()
+        if limit.overdue or left <= 0 or now >= limit.end:
+            limit.overdue = True
             limit.deadline = now + _AGAIN
             _arm()
             raise OutOfTime(limit)
+        limit.deadline = min(now + left, limit.end)  # it waited for a core: its time is not up
     _arm()
 
 
 def time_limit(seconds: float) -> _TimeLimit:
-    """A context in which code running longer than ``seconds`` gets :class:`OutOfTime`.
+    """A context in which code using more than ``seconds`` of processor time gets
+    :class:`OutOfTime`, or code that waits, more than :data:`WAIT_FACTOR` times ``seconds``
+    on the clock.
 
-    ``signal.setitimer`` and ``SIGALRM``: the handler raises in the main thread, between two
-    Python bytecodes (a single long numpy call ends first), and again each second while the
-    block goes on (in case the code caught it).  Limits nest (one timer, set to the earliest
-    deadline); the handler and timer found before the outermost limit are put back after it,
-    and an earlier timer's handler is still called when it is due.  Where there is no
-    ``SIGALRM`` (Windows) or outside the main thread, the code runs without a limit: there is no
-    safe way to stop it there.
+    ``signal.setitimer`` and ``SIGALRM``: the timer runs on the clock, and when it rings the
+    handler reads the thread's processor time (``time.thread_time``); if the code waited for a
+    core meanwhile, the timer is set again for the time it has left.  Once due, the handler
+    raises in the main thread, between two Python bytecodes (a single long numpy call ends
+    first), and again each second while the block goes on (in case the code caught it).
+    Limits nest (one timer, set to the earliest deadline); the handler and timer found before
+    the outermost limit are put back after it, and an earlier timer's handler is still called
+    when it is due.  Where there is no ``SIGALRM`` (Windows) or outside the main thread, the
+    code runs without a limit: there is no safe way to stop it there.
     """
     return _TimeLimit(seconds)
 
