@@ -14,6 +14,7 @@ beside it), so a test never touches the user's Jupyter setup nor writes a lesson
 from __future__ import annotations
 
 import atexit
+import functools
 import json
 import os
 import re
@@ -365,28 +366,31 @@ def chromium_page(width: int = 1400, height: int = 1000):
         yield page
 
 
-#: One chromium profile for this test process, kept from one launch to the next with its
-#: cookies and storage removed (:func:`chromium`).
-_PROFILE: list[Path] = []
 #: What a launch removes from the profile: all it keeps is the disk cache.
 _PROFILE_STATE = ("Cookies", "Cookies-journal", "Local Storage", "Session Storage", "IndexedDB",
                   "Service Worker", "Sessions", "Preferences")
 
 
+@functools.cache
+def _profile_folder() -> Path:
+    """One chromium profile for this test process, kept from one launch to the next
+    (:func:`chromium`) and removed when the process ends."""
+    folder = Path(tempfile.mkdtemp(prefix="cfrviz-chromium-"))
+    atexit.register(shutil.rmtree, folder, True)
+    return folder
+
+
 def _profile() -> Path:
     """This process's chromium profile, emptied of everything a page could leave for the next
     (cookies, storage), keeping only its disk cache."""
-    if not _PROFILE:
-        _PROFILE.append(Path(tempfile.mkdtemp(prefix="cfrviz-chromium-")))
-        atexit.register(shutil.rmtree, _PROFILE[0], True)
-    default = _PROFILE[0] / "Default"
+    default = _profile_folder() / "Default"
     for name in _PROFILE_STATE:
         path = default / name
         if path.is_dir():
             shutil.rmtree(path, ignore_errors=True)
         else:
             path.unlink(missing_ok=True)
-    return _PROFILE[0]
+    return _profile_folder()
 
 
 @contextmanager

@@ -36,6 +36,8 @@ TIME_LIMIT = 30.0
 #: Code that waits instead of computing (``time.sleep``, a lock, a pipe) uses no processor time:
 #: it is stopped after this many times its limit on the clock.
 WAIT_FACTOR = 10.0
+
+
 class OutOfTime(BaseException):
     """Raised into code that ran past a :func:`time_limit`.
 
